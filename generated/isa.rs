@@ -2,6 +2,20 @@
 // The build writes it to OUT_DIR; refresh this copy in generated/ with
 // `NAK_UPDATE_GENERATED=1 cargo test -p isa-tests --test generated`.
 
+/// Which address space a global-style memory op addresses: `global` (LDG,
+/// STG, ATOMG) or `generic` (LD, ST, ATOM: an address that may also fall in
+/// shared or local memory's window). The hardware tells them by opcode bits;
+/// the mnemonic tells them in text (an `[[alias]]` whose condition names the
+/// value sets it when parsed). Codes are set per encoding.
+///
+/// Spec: isa-spec/spec/enums/addr_space.toml:1 (enum `addr_space`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum AddrSpace {
+    #[default]
+    Global,
+    Generic,
+}
+enum_tables!(AddrSpace, 8, [Global, Generic], ["global", "generic"], ["", ""], {});
 /// Flavour of a shared-memory compare-and-swap (ATOMS bits 87..89): .CAS,
 /// .CAST (bit 87) and .CAST.SPIN (bits 87 and 88; bit 88 alone prints .CAS,
 /// a code not modelled).
@@ -1085,6 +1099,80 @@ enum_tables!(
     HfmtSm50, 8, [F16, F32, MrgH0, MrgH1], ["f16", "f32", "mrg_h0", "mrg_h1"], ["",
     ".F32", ".MRG_H0", ".MRG_H1"], {}
 );
+/// Volta HMMA.884's result and accumulator types (bit 76: the result
+/// is F32; bit 78: the accumulator c is F32). nvdisasm (11.8 on SM70, 13 on
+/// SM75) rejects an F16 result with an F32 accumulator (code 2).
+///
+/// Spec: isa-spec/spec/enums/hmma884_type.toml:1 (enum `hmma884_type`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum Hmma884Type {
+    #[default]
+    F16F16,
+    F32F16,
+    F32F32,
+}
+enum_tables!(
+    Hmma884Type, 8, [F16F16, F32F16, F32F32], ["f16_f16", "f32_f16", "f32_f32"],
+    [".F16.F16", ".F32.F16", ".F32.F32"], {}
+);
+/// HMMA's source type from Ampere on (bits 82..84; nvdisasm 13): F16
+/// (unprinted), BF16, TF32; code 3 prints `.INVALID3`.
+///
+/// Spec: isa-spec/spec/enums/hmma_atype.toml:1 (enum `hmma_atype`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum HmmaAtype {
+    #[default]
+    F16,
+    Bf16,
+    Tf32,
+}
+enum_tables!(
+    HmmaAtype, 8, [F16, Bf16, Tf32], ["f16", "bf16", "tf32"], ["", ".BF16", ".TF32"], {}
+);
+/// HMMA's result and accumulator type from Turing on (bit 76; nvdisasm 13).
+///
+/// Spec: isa-spec/spec/enums/hmma_dtype.toml:1 (enum `hmma_dtype`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum HmmaDtype {
+    #[default]
+    F16,
+    F32,
+}
+enum_tables!(HmmaDtype, 8, [F16, F32], ["f16", "f32"], [".F16", ".F32"], {});
+/// HMMA's shape from Turing on (bits 75 and 78, low bit first; nvdisasm
+/// 13): 1688, 16816, 1684 (code 3 prints `.INVALID3`); with .SP code 2
+/// prints `.INVALID2` and code 3 is 16832.
+///
+/// Spec: isa-spec/spec/enums/hmma_shape.toml:1 (enum `hmma_shape`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum HmmaShape {
+    #[default]
+    M16n8k8,
+    M16n8k16,
+    M16n8k4,
+    M16n8k32,
+}
+enum_tables!(
+    HmmaShape, 8, [M16n8k8, M16n8k16, M16n8k4, M16n8k32], ["m16n8k8", "m16n8k16",
+    "m16n8k4", "m16n8k32"], [".1688", ".16816", ".1684", ".16832"], {}
+);
+/// Volta HMMA.884's step (bits 79..81; nvdisasm 11.8 on SM70, 13 on
+/// SM75): F16 accumulation has STEP0..STEP1 (2 and 3 print `.INVALID2`,
+/// `.INVALID3`), F32 results STEP0..STEP3.
+///
+/// Spec: isa-spec/spec/enums/hmma_step.toml:1 (enum `hmma_step`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum HmmaStep {
+    #[default]
+    Step0,
+    Step1,
+    Step2,
+    Step3,
+}
+enum_tables!(
+    HmmaStep, 8, [Step0, Step1, Step2, Step3], ["step0", "step1", "step2", "step3"],
+    [".STEP0", ".STEP1", ".STEP2", ".STEP3"], {}
+);
 /// Packed-half multiply's denormal and zero handling (HFMA2, HMUL2; bits
 /// 76 and 80 from SM70): none, `.FMZ` (a zero product wins over an infinite
 /// or NaN one, as FMUL.FMZ), `.FTZ` (denormals flushed), or both bits set,
@@ -1231,6 +1319,45 @@ impl Icmp {
         }
     }
 }
+/// IMMA's shape (bits 75, 85, 86, low bit first; nvdisasm 13). Which
+/// codes exist depends on the SM and on .SP (the encodings say); the others
+/// print `.INVALIDn` (SM80+) or `.???n` (SM75).
+///
+/// Spec: isa-spec/spec/enums/imma_shape.toml:1 (enum `imma_shape`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum ImmaShape {
+    #[default]
+    M8n8k16,
+    M8n8k32,
+    M8n8k64,
+    M16n8k16,
+    M16n8k32,
+    M16n8k64,
+    M16n8k128,
+}
+enum_tables!(
+    ImmaShape, 8, [M8n8k16, M8n8k32, M8n8k64, M16n8k16, M16n8k32, M16n8k64, M16n8k128],
+    ["m8n8k16", "m8n8k32", "m8n8k64", "m16n8k16", "m16n8k32", "m16n8k64", "m16n8k128"],
+    [".8816", ".8832", ".8864", ".16816", ".16832", ".16864", ".168128"], {}
+);
+/// IMMA's source types (a: bits 76, 77, 83; b: 78, 79, 84; low bit
+/// first; nvdisasm 13): bit 0 signed, bit 2 4-bit. Code 2 and 3 print
+/// `.INVALID2`/`.INVALID3` (a's bit 77 is rejected), 6 and 7 `.INVALID6/7`;
+/// 4-bit types exist up to SM89.
+///
+/// Spec: isa-spec/spec/enums/imma_type.toml:1 (enum `imma_type`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum ImmaType {
+    #[default]
+    U8,
+    S8,
+    U4,
+    S4,
+}
+enum_tables!(
+    ImmaType, 8, [U8, S8, U4, S4], ["u8", "s8", "u4", "s4"], [".U8", ".S8", ".U4",
+    ".S4"], {}
+);
 /// Maxwell/Pascal IMNMX 64-bit chain mode: which part of a wide min/max this step is (reads/writes the CC register).
 ///
 /// Spec: isa-spec/spec/enums/imnmx_x.toml:1 (enum `imnmx_x`).
@@ -1866,6 +1993,19 @@ enum_tables!(
     MembarSem, 8, [Sc, All, None, Mmio], ["sc", "all", "none", "mmio"], [".SC", ".ALL",
     "", ".MMIO"], {}
 );
+/// Matrix layout of a tensor-core source (`R12.ROW`, `R14.COL`): Volta's
+/// HMMA.884 takes either for a and b (bits 73 and 74, set: .COL; nvdisasm
+/// 11.8 on SM70, 13 on SM75); IMMA's a is always .ROW and b always .COL (the
+/// other value prints `.???1` / `.???0`, nvdisasm 13).
+///
+/// Spec: isa-spec/spec/enums/mma_layout.toml:1 (enum `mma_layout`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum MmaLayout {
+    #[default]
+    Row,
+    Col,
+}
+enum_tables!(MmaLayout, 8, [Row, Col], ["row", "col"], [".ROW", ".COL"], {});
 /// MUFU operand format: F32 (the source type is then the function's: F64 high word for RCP64H/RSQ64H), or a 16-bit float.
 ///
 /// Spec: isa-spec/spec/enums/mufu_fmt.toml:1 (enum `mufu_fmt`).
@@ -2931,6 +3071,18 @@ impl Family {
             Family::Sm70 => true,
         }
     }
+    /// Whether, on `sm`, the reference prints a zero-register base added
+    /// to a uniform register with its width (`[RZ.U32+UR4]`) rather than
+    /// leaving both out (`[UR4]`).
+    pub const fn rz_base_with_ur(self, sm: u32) -> bool {
+        match self {
+            Family::Sm50 => {
+                let _ = sm;
+                false
+            }
+            Family::Sm70 => matches!(sm, 90 | 100 | 120),
+        }
+    }
 }
 /// The family an SM belongs to.
 pub const fn family_of(sm: u32) -> Option<Family> {
@@ -2944,7 +3096,7 @@ pub const fn family_of(sm: u32) -> Option<Family> {
 /// it is printed on.
 pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("ACQBULK", &[90, 100, 120]),
-    ("ATOM", &[50, 52, 60]),
+    ("ATOM", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("ATOMG", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("ATOMS", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("B2R", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
@@ -2998,6 +3150,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("FSETP", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("HADD2", &[52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("HFMA2", &[52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("HMMA", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("HMNMX2", &[80, 86, 89, 90, 100, 120]),
     ("HMUL2", &[52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("HSET2", &[52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
@@ -3012,6 +3165,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("ICMP", &[50, 52, 60]),
     ("IDP", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("IMAD", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("IMMA", &[75, 80, 86, 89, 90, 100, 120]),
     ("IMNMX", &[50, 52, 60, 75, 80, 86, 89, 90, 100, 120]),
     ("IMUL", &[50, 52, 60]),
     ("IMUL32I", &[50, 52, 60]),
@@ -3019,6 +3173,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("ISCADD32I", &[50, 52, 60]),
     ("ISET", &[50, 52, 60]),
     ("ISETP", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("LD", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("LDC", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("LDCU", &[100, 120]),
     ("LDG", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
@@ -3063,6 +3218,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("SHL", &[50, 52, 60]),
     ("SHR", &[50, 52, 60]),
     ("SSY", &[50, 52, 60]),
+    ("ST", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("STG", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("STL", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("STS", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
@@ -3195,18 +3351,20 @@ define_ops! {
     Fmnmx(OpFmnmx), Fmul(OpFmul), Fmul32i(OpFmul32i), Frnd(OpFrnd), Frnd64(OpFrnd64),
     Fsel(OpFsel), Fset(OpFset), Fsetp(OpFsetp), Hadd2(OpHadd2), Hadd2F32(OpHadd2F32),
     Hadd2Sm50(OpHadd2Sm50), Hfma2(OpHfma2), Hfma2Mma(OpHfma2Mma), Hfma2Sm50(OpHfma2Sm50),
-    Hmnmx2(OpHmnmx2), Hmnmx2IsA(OpHmnmx2IsA), Hmul2(OpHmul2), Hmul2Sm50(OpHmul2Sm50),
-    Hset2(OpHset2), Hsetp2(OpHsetp2), I2f(OpI2f), I2f64(OpI2f64), I2fSm50(OpI2fSm50),
-    I2fp(OpI2fp), I2i(OpI2i), I2iSat(OpI2iSat), Iabs(OpIabs), Iadd(OpIadd),
-    Iadd3(OpIadd3), Iadd32i(OpIadd32i), Iadd3x(OpIadd3x), Iadd64(OpIadd64),
+    Hmma(OpHmma), Hmma444(OpHmma444), Hmma444F16(OpHmma444F16), Hmma884(OpHmma884),
+    HmmaSp(OpHmmaSp), Hmnmx2(OpHmnmx2), Hmnmx2IsA(OpHmnmx2IsA), Hmul2(OpHmul2),
+    Hmul2Sm50(OpHmul2Sm50), Hset2(OpHset2), Hsetp2(OpHsetp2), I2f(OpI2f), I2f64(OpI2f64),
+    I2fSm50(OpI2fSm50), I2fp(OpI2fp), I2i(OpI2i), I2iSat(OpI2iSat), Iabs(OpIabs),
+    Iadd(OpIadd), Iadd3(OpIadd3), Iadd32i(OpIadd32i), Iadd3x(OpIadd3x), Iadd64(OpIadd64),
     Iadd64x(OpIadd64x), Iaddx(OpIaddx), Icmp(OpIcmp), Idp2a(OpIdp2a), Idp4a(OpIdp4a),
     Imad(OpImad), ImadHi(OpImadHi), ImadPoSm50(OpImadPoSm50), ImadSm50(OpImadSm50),
-    ImadWide(OpImadWide), ImadWideX(OpImadWideX), Imadx(OpImadx), Imnmx(OpImnmx),
-    Imnmx64(OpImnmx64), Imul(OpImul), Imul32i(OpImul32i), Iscadd(OpIscadd),
-    Iscadd32i(OpIscadd32i), Iset(OpIset), Isetp(OpIsetp), Isetp64(OpIsetp64), Ldc(OpLdc),
-    Ldcu(OpLdcu), Ldg(OpLdg), Ldgdepbar(OpLdgdepbar), Ldl(OpLdl), Lds(OpLds), Lea(OpLea),
-    LeaHi(OpLeaHi), LeaHiSm50(OpLeaHiSm50), LeaHiX(OpLeaHiX), LeaSm50(OpLeaSm50),
-    LeaX(OpLeaX), Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i), MatchAll(OpMatchAll),
+    ImadWide(OpImadWide), ImadWideX(OpImadWideX), Imadx(OpImadx), Imma(OpImma),
+    ImmaSp(OpImmaSp), Imnmx(OpImnmx), Imnmx64(OpImnmx64), Imul(OpImul),
+    Imul32i(OpImul32i), Iscadd(OpIscadd), Iscadd32i(OpIscadd32i), Iset(OpIset),
+    Isetp(OpIsetp), Isetp64(OpIsetp64), Ldc(OpLdc), Ldcu(OpLdcu), Ldg(OpLdg),
+    Ldgdepbar(OpLdgdepbar), Ldl(OpLdl), Lds(OpLds), Lea(OpLea), LeaHi(OpLeaHi),
+    LeaHiSm50(OpLeaHiSm50), LeaHiX(OpLeaHiX), LeaSm50(OpLeaSm50), LeaX(OpLeaX),
+    Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i), MatchAll(OpMatchAll),
     MatchAny(OpMatchAny), Membar(OpMembar), MembarSm50(OpMembarSm50), Mov(OpMov),
     Mov32i(OpMov32i), Mov64(OpMov64), Mov64i(OpMov64i), Mufu(OpMufu),
     Nanosleep(OpNanosleep), Nop(OpNop), P2r(OpP2r), Pbk(OpPbk), Pcnt(OpPcnt),
@@ -4512,11 +4670,11 @@ fn decode_sm50_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0xfff8300000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpLdg, 6 > (w, sm)
+        decode_form:: < OpLdg, 12 > (w, sm)
     );
     try_form!(
         w & 0xfff8300000000000 == 0xeed8200000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpStg, 7 > (w, sm)
+        decode_form:: < OpStg, 10 > (w, sm)
     );
     try_form!(
         w & 0xfffc000000000000 == 0xeef4000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -5927,11 +6085,11 @@ fn print_sm50_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0xfff8300000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpLdg, 6 > (w, sm, at, out)
+        print_form_bundled:: < OpLdg, 12 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff8300000000000 == 0xeed8200000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpStg, 7 > (w, sm, at, out)
+        print_form_bundled:: < OpStg, 10 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfffc000000000000 == 0xeef4000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -6100,472 +6258,521 @@ pub fn print_sm50(
 ///The arm of [`decode_sm70`] (its candidates) for each value of bits 0..12.
 static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
     &[
-        (0x181, decode_sm70_arm1),
-        (0x186, decode_sm70_arm2),
-        (0x188, decode_sm70_arm3),
-        (0x18c, decode_sm70_arm4),
-        (0x1a3, decode_sm70_arm5),
+        (0x180, decode_sm70_arm1),
+        (0x181, decode_sm70_arm2),
+        (0x184, decode_sm70_arm3),
+        (0x185, decode_sm70_arm3),
+        (0x186, decode_sm70_arm4),
+        (0x187, decode_sm70_arm3),
+        (0x188, decode_sm70_arm5),
+        (0x18a, decode_sm70_arm6),
+        (0x18c, decode_sm70_arm7),
+        (0x1a3, decode_sm70_arm8),
         (0x1a8, decode_sm70_arm6),
-        (0x1aa, decode_sm70_arm7),
-        (0x202, decode_sm70_arm8),
-        (0x203, decode_sm70_arm9),
-        (0x204, decode_sm70_arm10),
-        (0x207, decode_sm70_arm11),
-        (0x208, decode_sm70_arm12),
-        (0x209, decode_sm70_arm13),
-        (0x20a, decode_sm70_arm14),
-        (0x20b, decode_sm70_arm15),
-        (0x20c, decode_sm70_arm16),
-        (0x210, decode_sm70_arm17),
-        (0x211, decode_sm70_arm18),
-        (0x212, decode_sm70_arm19),
-        (0x213, decode_sm70_arm20),
-        (0x214, decode_sm70_arm21),
-        (0x216, decode_sm70_arm22),
-        (0x217, decode_sm70_arm23),
-        (0x219, decode_sm70_arm24),
-        (0x21a, decode_sm70_arm25),
-        (0x21b, decode_sm70_arm26),
-        (0x21f, decode_sm70_arm27),
-        (0x220, decode_sm70_arm28),
-        (0x221, decode_sm70_arm29),
-        (0x223, decode_sm70_arm30),
-        (0x224, decode_sm70_arm31),
-        (0x225, decode_sm70_arm32),
-        (0x226, decode_sm70_arm33),
-        (0x227, decode_sm70_arm34),
-        (0x228, decode_sm70_arm35),
-        (0x229, decode_sm70_arm36),
-        (0x22a, decode_sm70_arm37),
-        (0x22b, decode_sm70_arm38),
-        (0x230, decode_sm70_arm39),
-        (0x231, decode_sm70_arm40),
-        (0x232, decode_sm70_arm41),
-        (0x233, decode_sm70_arm42),
-        (0x234, decode_sm70_arm43),
-        (0x235, decode_sm70_arm44),
-        (0x236, decode_sm70_arm45),
-        (0x238, decode_sm70_arm46),
-        (0x23e, decode_sm70_arm47),
-        (0x240, decode_sm70_arm48),
-        (0x245, decode_sm70_arm49),
-        (0x248, decode_sm70_arm50),
-        (0x287, decode_sm70_arm51),
-        (0x28c, decode_sm70_arm52),
-        (0x290, decode_sm70_arm53),
-        (0x291, decode_sm70_arm54),
-        (0x292, decode_sm70_arm55),
-        (0x296, decode_sm70_arm56),
-        (0x299, decode_sm70_arm57),
-        (0x29a, decode_sm70_arm58),
-        (0x2a4, decode_sm70_arm59),
-        (0x2a5, decode_sm70_arm60),
-        (0x2a6, decode_sm70_arm61),
-        (0x2bd, decode_sm70_arm62),
-        (0x2be, decode_sm70_arm63),
-        (0x2bf, decode_sm70_arm64),
-        (0x2ca, decode_sm70_arm65),
-        (0x300, decode_sm70_arm66),
-        (0x301, decode_sm70_arm67),
-        (0x302, decode_sm70_arm68),
-        (0x304, decode_sm70_arm69),
-        (0x305, decode_sm70_arm70),
-        (0x306, decode_sm70_arm71),
-        (0x307, decode_sm70_arm72),
-        (0x308, decode_sm70_arm73),
-        (0x309, decode_sm70_arm74),
-        (0x310, decode_sm70_arm75),
-        (0x311, decode_sm70_arm76),
-        (0x312, decode_sm70_arm77),
-        (0x313, decode_sm70_arm78),
-        (0x31c, decode_sm70_arm79),
-        (0x31d, decode_sm70_arm80),
-        (0x343, decode_sm70_arm81),
-        (0x344, decode_sm70_arm82),
-        (0x348, decode_sm70_arm83),
-        (0x355, decode_sm70_arm84),
-        (0x356, decode_sm70_arm85),
-        (0x35d, decode_sm70_arm86),
-        (0x381, decode_sm70_arm1),
-        (0x386, decode_sm70_arm2),
-        (0x387, decode_sm70_arm87),
-        (0x388, decode_sm70_arm88),
-        (0x389, decode_sm70_arm89),
-        (0x38c, decode_sm70_arm4),
-        (0x38d, decode_sm70_arm90),
-        (0x3a1, decode_sm70_arm91),
-        (0x3a3, decode_sm70_arm5),
+        (0x1aa, decode_sm70_arm9),
+        (0x202, decode_sm70_arm10),
+        (0x203, decode_sm70_arm11),
+        (0x204, decode_sm70_arm12),
+        (0x207, decode_sm70_arm13),
+        (0x208, decode_sm70_arm14),
+        (0x209, decode_sm70_arm15),
+        (0x20a, decode_sm70_arm16),
+        (0x20b, decode_sm70_arm17),
+        (0x20c, decode_sm70_arm18),
+        (0x210, decode_sm70_arm19),
+        (0x211, decode_sm70_arm20),
+        (0x212, decode_sm70_arm21),
+        (0x213, decode_sm70_arm22),
+        (0x214, decode_sm70_arm23),
+        (0x216, decode_sm70_arm24),
+        (0x217, decode_sm70_arm25),
+        (0x219, decode_sm70_arm26),
+        (0x21a, decode_sm70_arm27),
+        (0x21b, decode_sm70_arm28),
+        (0x21f, decode_sm70_arm29),
+        (0x220, decode_sm70_arm30),
+        (0x221, decode_sm70_arm31),
+        (0x223, decode_sm70_arm32),
+        (0x224, decode_sm70_arm33),
+        (0x225, decode_sm70_arm34),
+        (0x226, decode_sm70_arm35),
+        (0x227, decode_sm70_arm36),
+        (0x228, decode_sm70_arm37),
+        (0x229, decode_sm70_arm38),
+        (0x22a, decode_sm70_arm39),
+        (0x22b, decode_sm70_arm40),
+        (0x230, decode_sm70_arm41),
+        (0x231, decode_sm70_arm42),
+        (0x232, decode_sm70_arm43),
+        (0x233, decode_sm70_arm44),
+        (0x234, decode_sm70_arm45),
+        (0x235, decode_sm70_arm46),
+        (0x236, decode_sm70_arm47),
+        (0x237, decode_sm70_arm48),
+        (0x238, decode_sm70_arm49),
+        (0x23c, decode_sm70_arm50),
+        (0x23e, decode_sm70_arm51),
+        (0x240, decode_sm70_arm52),
+        (0x245, decode_sm70_arm53),
+        (0x248, decode_sm70_arm54),
+        (0x287, decode_sm70_arm55),
+        (0x28c, decode_sm70_arm56),
+        (0x290, decode_sm70_arm57),
+        (0x291, decode_sm70_arm58),
+        (0x292, decode_sm70_arm59),
+        (0x296, decode_sm70_arm60),
+        (0x299, decode_sm70_arm61),
+        (0x29a, decode_sm70_arm62),
+        (0x2a4, decode_sm70_arm63),
+        (0x2a5, decode_sm70_arm64),
+        (0x2a6, decode_sm70_arm65),
+        (0x2bd, decode_sm70_arm66),
+        (0x2be, decode_sm70_arm67),
+        (0x2bf, decode_sm70_arm68),
+        (0x2ca, decode_sm70_arm69),
+        (0x300, decode_sm70_arm70),
+        (0x301, decode_sm70_arm71),
+        (0x302, decode_sm70_arm72),
+        (0x304, decode_sm70_arm73),
+        (0x305, decode_sm70_arm74),
+        (0x306, decode_sm70_arm75),
+        (0x307, decode_sm70_arm76),
+        (0x308, decode_sm70_arm77),
+        (0x309, decode_sm70_arm78),
+        (0x310, decode_sm70_arm79),
+        (0x311, decode_sm70_arm80),
+        (0x312, decode_sm70_arm81),
+        (0x313, decode_sm70_arm82),
+        (0x31c, decode_sm70_arm83),
+        (0x31d, decode_sm70_arm84),
+        (0x343, decode_sm70_arm85),
+        (0x344, decode_sm70_arm86),
+        (0x348, decode_sm70_arm87),
+        (0x355, decode_sm70_arm88),
+        (0x356, decode_sm70_arm89),
+        (0x35d, decode_sm70_arm90),
+        (0x380, decode_sm70_arm1),
+        (0x381, decode_sm70_arm2),
+        (0x384, decode_sm70_arm3),
+        (0x385, decode_sm70_arm3),
+        (0x386, decode_sm70_arm4),
+        (0x387, decode_sm70_arm91),
+        (0x388, decode_sm70_arm92),
+        (0x389, decode_sm70_arm93),
+        (0x38a, decode_sm70_arm6),
+        (0x38b, decode_sm70_arm94),
+        (0x38c, decode_sm70_arm7),
+        (0x38d, decode_sm70_arm95),
+        (0x3a1, decode_sm70_arm96),
+        (0x3a3, decode_sm70_arm8),
         (0x3a8, decode_sm70_arm6),
-        (0x3a9, decode_sm70_arm92),
-        (0x3aa, decode_sm70_arm7),
-        (0x3c2, decode_sm70_arm93),
-        (0x3c4, decode_sm70_arm94),
-        (0x3c6, decode_sm70_arm95),
-        (0x402, decode_sm70_arm96),
-        (0x407, decode_sm70_arm97),
-        (0x411, decode_sm70_arm98),
-        (0x414, decode_sm70_arm99),
-        (0x416, decode_sm70_arm100),
-        (0x419, decode_sm70_arm101),
-        (0x421, decode_sm70_arm102),
-        (0x423, decode_sm70_arm103),
-        (0x424, decode_sm70_arm104),
-        (0x429, decode_sm70_arm105),
-        (0x42a, decode_sm70_arm106),
-        (0x42b, decode_sm70_arm107),
-        (0x430, decode_sm70_arm108),
-        (0x431, decode_sm70_arm109),
-        (0x433, decode_sm70_arm110),
-        (0x434, decode_sm70_arm111),
-        (0x435, decode_sm70_arm112),
-        (0x482, decode_sm70_arm113),
-        (0x491, decode_sm70_arm114),
-        (0x499, decode_sm70_arm115),
-        (0x4a4, decode_sm70_arm116),
-        (0x51d, decode_sm70_arm117),
-        (0x547, decode_sm70_arm118),
-        (0x581, decode_sm70_arm1),
-        (0x586, decode_sm70_arm2),
-        (0x588, decode_sm70_arm3),
-        (0x589, decode_sm70_arm119),
-        (0x58c, decode_sm70_arm4),
-        (0x58d, decode_sm70_arm120),
-        (0x5a3, decode_sm70_arm5),
+        (0x3a9, decode_sm70_arm94),
+        (0x3aa, decode_sm70_arm9),
+        (0x3ab, decode_sm70_arm94),
+        (0x3c2, decode_sm70_arm97),
+        (0x3c4, decode_sm70_arm98),
+        (0x3c6, decode_sm70_arm99),
+        (0x402, decode_sm70_arm100),
+        (0x407, decode_sm70_arm101),
+        (0x411, decode_sm70_arm102),
+        (0x414, decode_sm70_arm103),
+        (0x416, decode_sm70_arm104),
+        (0x419, decode_sm70_arm105),
+        (0x421, decode_sm70_arm106),
+        (0x423, decode_sm70_arm107),
+        (0x424, decode_sm70_arm108),
+        (0x429, decode_sm70_arm109),
+        (0x42a, decode_sm70_arm110),
+        (0x42b, decode_sm70_arm111),
+        (0x430, decode_sm70_arm112),
+        (0x431, decode_sm70_arm113),
+        (0x433, decode_sm70_arm114),
+        (0x434, decode_sm70_arm115),
+        (0x435, decode_sm70_arm116),
+        (0x482, decode_sm70_arm117),
+        (0x491, decode_sm70_arm118),
+        (0x499, decode_sm70_arm119),
+        (0x4a4, decode_sm70_arm120),
+        (0x51d, decode_sm70_arm121),
+        (0x547, decode_sm70_arm122),
+        (0x580, decode_sm70_arm1),
+        (0x581, decode_sm70_arm2),
+        (0x584, decode_sm70_arm3),
+        (0x585, decode_sm70_arm3),
+        (0x586, decode_sm70_arm4),
+        (0x587, decode_sm70_arm3),
+        (0x588, decode_sm70_arm5),
+        (0x589, decode_sm70_arm123),
+        (0x58a, decode_sm70_arm6),
+        (0x58c, decode_sm70_arm7),
+        (0x58d, decode_sm70_arm124),
+        (0x5a3, decode_sm70_arm8),
         (0x5a8, decode_sm70_arm6),
-        (0x5aa, decode_sm70_arm7),
-        (0x5ab, decode_sm70_arm121),
-        (0x607, decode_sm70_arm122),
-        (0x614, decode_sm70_arm123),
-        (0x616, decode_sm70_arm124),
-        (0x619, decode_sm70_arm125),
-        (0x621, decode_sm70_arm126),
-        (0x623, decode_sm70_arm127),
-        (0x624, decode_sm70_arm128),
-        (0x625, decode_sm70_arm129),
-        (0x627, decode_sm70_arm130),
-        (0x629, decode_sm70_arm131),
-        (0x62a, decode_sm70_arm132),
-        (0x62b, decode_sm70_arm133),
-        (0x630, decode_sm70_arm134),
-        (0x631, decode_sm70_arm135),
-        (0x633, decode_sm70_arm136),
-        (0x634, decode_sm70_arm137),
-        (0x635, decode_sm70_arm138),
-        (0x781, decode_sm70_arm1),
-        (0x786, decode_sm70_arm2),
-        (0x788, decode_sm70_arm3),
-        (0x78c, decode_sm70_arm4),
-        (0x7a3, decode_sm70_arm5),
+        (0x5aa, decode_sm70_arm9),
+        (0x5ab, decode_sm70_arm125),
+        (0x607, decode_sm70_arm126),
+        (0x614, decode_sm70_arm127),
+        (0x616, decode_sm70_arm128),
+        (0x619, decode_sm70_arm129),
+        (0x621, decode_sm70_arm130),
+        (0x623, decode_sm70_arm131),
+        (0x624, decode_sm70_arm132),
+        (0x625, decode_sm70_arm133),
+        (0x627, decode_sm70_arm134),
+        (0x629, decode_sm70_arm135),
+        (0x62a, decode_sm70_arm136),
+        (0x62b, decode_sm70_arm137),
+        (0x630, decode_sm70_arm138),
+        (0x631, decode_sm70_arm139),
+        (0x633, decode_sm70_arm140),
+        (0x634, decode_sm70_arm141),
+        (0x635, decode_sm70_arm142),
+        (0x780, decode_sm70_arm1),
+        (0x781, decode_sm70_arm2),
+        (0x784, decode_sm70_arm3),
+        (0x785, decode_sm70_arm3),
+        (0x786, decode_sm70_arm4),
+        (0x787, decode_sm70_arm3),
+        (0x788, decode_sm70_arm5),
+        (0x78a, decode_sm70_arm6),
+        (0x78c, decode_sm70_arm7),
+        (0x7a3, decode_sm70_arm8),
         (0x7a8, decode_sm70_arm6),
-        (0x7aa, decode_sm70_arm7),
-        (0x7ac, decode_sm70_arm139),
-        (0x801, decode_sm70_arm140),
-        (0x802, decode_sm70_arm141),
-        (0x803, decode_sm70_arm142),
-        (0x804, decode_sm70_arm143),
-        (0x805, decode_sm70_arm144),
-        (0x806, decode_sm70_arm145),
-        (0x807, decode_sm70_arm146),
-        (0x808, decode_sm70_arm147),
-        (0x809, decode_sm70_arm148),
-        (0x80a, decode_sm70_arm149),
-        (0x80b, decode_sm70_arm150),
-        (0x80c, decode_sm70_arm151),
-        (0x810, decode_sm70_arm152),
-        (0x811, decode_sm70_arm153),
-        (0x812, decode_sm70_arm154),
-        (0x813, decode_sm70_arm155),
-        (0x814, decode_sm70_arm156),
-        (0x816, decode_sm70_arm157),
-        (0x817, decode_sm70_arm158),
-        (0x819, decode_sm70_arm159),
-        (0x81a, decode_sm70_arm160),
-        (0x81b, decode_sm70_arm161),
-        (0x81c, decode_sm70_arm162),
-        (0x820, decode_sm70_arm163),
-        (0x823, decode_sm70_arm164),
-        (0x824, decode_sm70_arm165),
-        (0x825, decode_sm70_arm166),
-        (0x827, decode_sm70_arm167),
-        (0x828, decode_sm70_arm168),
-        (0x82b, decode_sm70_arm169),
-        (0x82d, decode_sm70_arm170),
-        (0x82e, decode_sm70_arm171),
-        (0x831, decode_sm70_arm172),
-        (0x832, decode_sm70_arm173),
-        (0x835, decode_sm70_arm174),
-        (0x836, decode_sm70_arm175),
-        (0x838, decode_sm70_arm176),
-        (0x83e, decode_sm70_arm177),
-        (0x840, decode_sm70_arm178),
-        (0x845, decode_sm70_arm179),
-        (0x848, decode_sm70_arm180),
-        (0x882, decode_sm70_arm181),
-        (0x883, decode_sm70_arm182),
-        (0x884, decode_sm70_arm183),
-        (0x886, decode_sm70_arm184),
-        (0x887, decode_sm70_arm185),
-        (0x88c, decode_sm70_arm186),
-        (0x890, decode_sm70_arm187),
-        (0x891, decode_sm70_arm188),
-        (0x892, decode_sm70_arm189),
-        (0x896, decode_sm70_arm190),
-        (0x899, decode_sm70_arm191),
-        (0x89a, decode_sm70_arm192),
-        (0x8a4, decode_sm70_arm193),
-        (0x8a5, decode_sm70_arm194),
-        (0x8a6, decode_sm70_arm195),
-        (0x8bd, decode_sm70_arm196),
-        (0x8be, decode_sm70_arm197),
-        (0x8bf, decode_sm70_arm198),
-        (0x900, decode_sm70_arm199),
-        (0x901, decode_sm70_arm200),
-        (0x902, decode_sm70_arm201),
-        (0x904, decode_sm70_arm202),
-        (0x905, decode_sm70_arm203),
-        (0x906, decode_sm70_arm204),
-        (0x907, decode_sm70_arm205),
-        (0x908, decode_sm70_arm206),
-        (0x909, decode_sm70_arm207),
-        (0x910, decode_sm70_arm208),
-        (0x911, decode_sm70_arm209),
-        (0x912, decode_sm70_arm210),
-        (0x913, decode_sm70_arm211),
-        (0x918, decode_sm70_arm212),
-        (0x919, decode_sm70_arm213),
-        (0x91a, decode_sm70_arm214),
-        (0x91b, decode_sm70_arm215),
-        (0x91d, decode_sm70_arm216),
-        (0x941, decode_sm70_arm217),
-        (0x942, decode_sm70_arm218),
-        (0x943, decode_sm70_arm219),
-        (0x944, decode_sm70_arm220),
-        (0x945, decode_sm70_arm221),
-        (0x946, decode_sm70_arm222),
-        (0x947, decode_sm70_arm223),
-        (0x948, decode_sm70_arm224),
-        (0x94d, decode_sm70_arm225),
-        (0x950, decode_sm70_arm226),
-        (0x956, decode_sm70_arm227),
-        (0x95c, decode_sm70_arm228),
-        (0x95d, decode_sm70_arm229),
-        (0x981, decode_sm70_arm230),
-        (0x983, decode_sm70_arm231),
-        (0x984, decode_sm70_arm232),
-        (0x986, decode_sm70_arm233),
-        (0x988, decode_sm70_arm3),
-        (0x989, decode_sm70_arm234),
-        (0x98c, decode_sm70_arm4),
-        (0x98e, decode_sm70_arm235),
-        (0x98f, decode_sm70_arm236),
-        (0x990, decode_sm70_arm237),
-        (0x991, decode_sm70_arm237),
-        (0x992, decode_sm70_arm238),
-        (0x993, decode_sm70_arm237),
-        (0x994, decode_sm70_arm237),
-        (0x995, decode_sm70_arm237),
-        (0x996, decode_sm70_arm237),
-        (0x997, decode_sm70_arm237),
-        (0x998, decode_sm70_arm237),
-        (0x999, decode_sm70_arm237),
-        (0x99a, decode_sm70_arm237),
-        (0x99b, decode_sm70_arm237),
-        (0x99c, decode_sm70_arm237),
-        (0x99d, decode_sm70_arm237),
-        (0x99e, decode_sm70_arm237),
-        (0x99f, decode_sm70_arm237),
-        (0x9a3, decode_sm70_arm239),
-        (0x9a6, decode_sm70_arm240),
-        (0x9a8, decode_sm70_arm241),
-        (0x9aa, decode_sm70_arm7),
-        (0x9ab, decode_sm70_arm242),
-        (0x9af, decode_sm70_arm243),
-        (0x9c3, decode_sm70_arm244),
-        (0xa02, decode_sm70_arm245),
-        (0xa03, decode_sm70_arm246),
-        (0xa04, decode_sm70_arm247),
-        (0xa07, decode_sm70_arm248),
-        (0xa08, decode_sm70_arm249),
-        (0xa09, decode_sm70_arm250),
-        (0xa0a, decode_sm70_arm251),
-        (0xa0b, decode_sm70_arm252),
-        (0xa0c, decode_sm70_arm253),
-        (0xa10, decode_sm70_arm254),
-        (0xa11, decode_sm70_arm255),
-        (0xa12, decode_sm70_arm256),
-        (0xa13, decode_sm70_arm257),
-        (0xa14, decode_sm70_arm258),
-        (0xa16, decode_sm70_arm259),
-        (0xa17, decode_sm70_arm260),
-        (0xa19, decode_sm70_arm261),
-        (0xa1a, decode_sm70_arm262),
-        (0xa1b, decode_sm70_arm263),
-        (0xa1f, decode_sm70_arm264),
-        (0xa20, decode_sm70_arm265),
-        (0xa23, decode_sm70_arm266),
-        (0xa24, decode_sm70_arm267),
-        (0xa25, decode_sm70_arm268),
-        (0xa26, decode_sm70_arm269),
-        (0xa27, decode_sm70_arm270),
-        (0xa28, decode_sm70_arm271),
-        (0xa2b, decode_sm70_arm272),
-        (0xa31, decode_sm70_arm273),
-        (0xa32, decode_sm70_arm274),
-        (0xa35, decode_sm70_arm275),
-        (0xa36, decode_sm70_arm276),
-        (0xa38, decode_sm70_arm277),
-        (0xa3e, decode_sm70_arm278),
-        (0xa40, decode_sm70_arm279),
-        (0xa45, decode_sm70_arm280),
-        (0xa48, decode_sm70_arm281),
-        (0xab9, decode_sm70_arm282),
-        (0xb00, decode_sm70_arm283),
-        (0xb01, decode_sm70_arm284),
-        (0xb02, decode_sm70_arm285),
-        (0xb04, decode_sm70_arm286),
-        (0xb05, decode_sm70_arm287),
-        (0xb06, decode_sm70_arm288),
-        (0xb07, decode_sm70_arm289),
-        (0xb08, decode_sm70_arm290),
-        (0xb09, decode_sm70_arm291),
-        (0xb10, decode_sm70_arm292),
-        (0xb11, decode_sm70_arm293),
-        (0xb12, decode_sm70_arm294),
-        (0xb13, decode_sm70_arm295),
-        (0xb1d, decode_sm70_arm296),
-        (0xb48, decode_sm70_arm297),
-        (0xb56, decode_sm70_arm298),
-        (0xb5d, decode_sm70_arm299),
-        (0xb81, decode_sm70_arm1),
-        (0xb82, decode_sm70_arm300),
-        (0xb86, decode_sm70_arm2),
-        (0xb88, decode_sm70_arm3),
-        (0xb8c, decode_sm70_arm4),
-        (0xb90, decode_sm70_arm301),
-        (0xb91, decode_sm70_arm301),
-        (0xb92, decode_sm70_arm301),
-        (0xb93, decode_sm70_arm301),
-        (0xb94, decode_sm70_arm301),
-        (0xb95, decode_sm70_arm301),
-        (0xb96, decode_sm70_arm301),
-        (0xb97, decode_sm70_arm301),
-        (0xb98, decode_sm70_arm301),
-        (0xb99, decode_sm70_arm301),
-        (0xb9a, decode_sm70_arm301),
-        (0xb9b, decode_sm70_arm301),
-        (0xb9c, decode_sm70_arm301),
-        (0xb9d, decode_sm70_arm301),
-        (0xb9e, decode_sm70_arm301),
-        (0xb9f, decode_sm70_arm301),
-        (0xba3, decode_sm70_arm5),
+        (0x7aa, decode_sm70_arm9),
+        (0x7ac, decode_sm70_arm143),
+        (0x801, decode_sm70_arm144),
+        (0x802, decode_sm70_arm145),
+        (0x803, decode_sm70_arm146),
+        (0x804, decode_sm70_arm147),
+        (0x805, decode_sm70_arm148),
+        (0x806, decode_sm70_arm149),
+        (0x807, decode_sm70_arm150),
+        (0x808, decode_sm70_arm151),
+        (0x809, decode_sm70_arm152),
+        (0x80a, decode_sm70_arm153),
+        (0x80b, decode_sm70_arm154),
+        (0x80c, decode_sm70_arm155),
+        (0x810, decode_sm70_arm156),
+        (0x811, decode_sm70_arm157),
+        (0x812, decode_sm70_arm158),
+        (0x813, decode_sm70_arm159),
+        (0x814, decode_sm70_arm160),
+        (0x816, decode_sm70_arm161),
+        (0x817, decode_sm70_arm162),
+        (0x819, decode_sm70_arm163),
+        (0x81a, decode_sm70_arm164),
+        (0x81b, decode_sm70_arm165),
+        (0x81c, decode_sm70_arm166),
+        (0x820, decode_sm70_arm167),
+        (0x823, decode_sm70_arm168),
+        (0x824, decode_sm70_arm169),
+        (0x825, decode_sm70_arm170),
+        (0x827, decode_sm70_arm171),
+        (0x828, decode_sm70_arm172),
+        (0x82b, decode_sm70_arm173),
+        (0x82d, decode_sm70_arm174),
+        (0x82e, decode_sm70_arm175),
+        (0x831, decode_sm70_arm176),
+        (0x832, decode_sm70_arm177),
+        (0x835, decode_sm70_arm178),
+        (0x836, decode_sm70_arm179),
+        (0x838, decode_sm70_arm180),
+        (0x83e, decode_sm70_arm181),
+        (0x840, decode_sm70_arm182),
+        (0x845, decode_sm70_arm183),
+        (0x848, decode_sm70_arm184),
+        (0x882, decode_sm70_arm185),
+        (0x883, decode_sm70_arm186),
+        (0x884, decode_sm70_arm187),
+        (0x886, decode_sm70_arm188),
+        (0x887, decode_sm70_arm189),
+        (0x88c, decode_sm70_arm190),
+        (0x890, decode_sm70_arm191),
+        (0x891, decode_sm70_arm192),
+        (0x892, decode_sm70_arm193),
+        (0x896, decode_sm70_arm194),
+        (0x899, decode_sm70_arm195),
+        (0x89a, decode_sm70_arm196),
+        (0x8a4, decode_sm70_arm197),
+        (0x8a5, decode_sm70_arm198),
+        (0x8a6, decode_sm70_arm199),
+        (0x8bd, decode_sm70_arm200),
+        (0x8be, decode_sm70_arm201),
+        (0x8bf, decode_sm70_arm202),
+        (0x900, decode_sm70_arm203),
+        (0x901, decode_sm70_arm204),
+        (0x902, decode_sm70_arm205),
+        (0x904, decode_sm70_arm206),
+        (0x905, decode_sm70_arm207),
+        (0x906, decode_sm70_arm208),
+        (0x907, decode_sm70_arm209),
+        (0x908, decode_sm70_arm210),
+        (0x909, decode_sm70_arm211),
+        (0x910, decode_sm70_arm212),
+        (0x911, decode_sm70_arm213),
+        (0x912, decode_sm70_arm214),
+        (0x913, decode_sm70_arm215),
+        (0x918, decode_sm70_arm216),
+        (0x919, decode_sm70_arm217),
+        (0x91a, decode_sm70_arm218),
+        (0x91b, decode_sm70_arm219),
+        (0x91d, decode_sm70_arm220),
+        (0x941, decode_sm70_arm221),
+        (0x942, decode_sm70_arm222),
+        (0x943, decode_sm70_arm223),
+        (0x944, decode_sm70_arm224),
+        (0x945, decode_sm70_arm225),
+        (0x946, decode_sm70_arm226),
+        (0x947, decode_sm70_arm227),
+        (0x948, decode_sm70_arm228),
+        (0x94d, decode_sm70_arm229),
+        (0x950, decode_sm70_arm230),
+        (0x956, decode_sm70_arm231),
+        (0x95c, decode_sm70_arm232),
+        (0x95d, decode_sm70_arm233),
+        (0x980, decode_sm70_arm234),
+        (0x981, decode_sm70_arm235),
+        (0x983, decode_sm70_arm236),
+        (0x984, decode_sm70_arm237),
+        (0x985, decode_sm70_arm238),
+        (0x986, decode_sm70_arm239),
+        (0x987, decode_sm70_arm238),
+        (0x988, decode_sm70_arm240),
+        (0x989, decode_sm70_arm241),
+        (0x98a, decode_sm70_arm242),
+        (0x98c, decode_sm70_arm7),
+        (0x98e, decode_sm70_arm243),
+        (0x98f, decode_sm70_arm244),
+        (0x990, decode_sm70_arm245),
+        (0x991, decode_sm70_arm245),
+        (0x992, decode_sm70_arm246),
+        (0x993, decode_sm70_arm245),
+        (0x994, decode_sm70_arm245),
+        (0x995, decode_sm70_arm245),
+        (0x996, decode_sm70_arm245),
+        (0x997, decode_sm70_arm245),
+        (0x998, decode_sm70_arm245),
+        (0x999, decode_sm70_arm245),
+        (0x99a, decode_sm70_arm245),
+        (0x99b, decode_sm70_arm245),
+        (0x99c, decode_sm70_arm245),
+        (0x99d, decode_sm70_arm245),
+        (0x99e, decode_sm70_arm245),
+        (0x99f, decode_sm70_arm245),
+        (0x9a3, decode_sm70_arm247),
+        (0x9a6, decode_sm70_arm248),
+        (0x9a8, decode_sm70_arm242),
+        (0x9aa, decode_sm70_arm249),
+        (0x9ab, decode_sm70_arm250),
+        (0x9af, decode_sm70_arm251),
+        (0x9c3, decode_sm70_arm252),
+        (0xa02, decode_sm70_arm253),
+        (0xa03, decode_sm70_arm254),
+        (0xa04, decode_sm70_arm255),
+        (0xa07, decode_sm70_arm256),
+        (0xa08, decode_sm70_arm257),
+        (0xa09, decode_sm70_arm258),
+        (0xa0a, decode_sm70_arm259),
+        (0xa0b, decode_sm70_arm260),
+        (0xa0c, decode_sm70_arm261),
+        (0xa10, decode_sm70_arm262),
+        (0xa11, decode_sm70_arm263),
+        (0xa12, decode_sm70_arm264),
+        (0xa13, decode_sm70_arm265),
+        (0xa14, decode_sm70_arm266),
+        (0xa16, decode_sm70_arm267),
+        (0xa17, decode_sm70_arm268),
+        (0xa19, decode_sm70_arm269),
+        (0xa1a, decode_sm70_arm270),
+        (0xa1b, decode_sm70_arm271),
+        (0xa1f, decode_sm70_arm272),
+        (0xa20, decode_sm70_arm273),
+        (0xa23, decode_sm70_arm274),
+        (0xa24, decode_sm70_arm275),
+        (0xa25, decode_sm70_arm276),
+        (0xa26, decode_sm70_arm277),
+        (0xa27, decode_sm70_arm278),
+        (0xa28, decode_sm70_arm279),
+        (0xa2b, decode_sm70_arm280),
+        (0xa31, decode_sm70_arm281),
+        (0xa32, decode_sm70_arm282),
+        (0xa35, decode_sm70_arm283),
+        (0xa36, decode_sm70_arm284),
+        (0xa38, decode_sm70_arm285),
+        (0xa3e, decode_sm70_arm286),
+        (0xa40, decode_sm70_arm287),
+        (0xa45, decode_sm70_arm288),
+        (0xa48, decode_sm70_arm289),
+        (0xab9, decode_sm70_arm290),
+        (0xb00, decode_sm70_arm291),
+        (0xb01, decode_sm70_arm292),
+        (0xb02, decode_sm70_arm293),
+        (0xb04, decode_sm70_arm294),
+        (0xb05, decode_sm70_arm295),
+        (0xb06, decode_sm70_arm296),
+        (0xb07, decode_sm70_arm297),
+        (0xb08, decode_sm70_arm298),
+        (0xb09, decode_sm70_arm299),
+        (0xb10, decode_sm70_arm300),
+        (0xb11, decode_sm70_arm301),
+        (0xb12, decode_sm70_arm302),
+        (0xb13, decode_sm70_arm303),
+        (0xb1d, decode_sm70_arm304),
+        (0xb48, decode_sm70_arm305),
+        (0xb56, decode_sm70_arm306),
+        (0xb5d, decode_sm70_arm307),
+        (0xb80, decode_sm70_arm1),
+        (0xb81, decode_sm70_arm2),
+        (0xb82, decode_sm70_arm308),
+        (0xb84, decode_sm70_arm3),
+        (0xb85, decode_sm70_arm3),
+        (0xb86, decode_sm70_arm4),
+        (0xb87, decode_sm70_arm3),
+        (0xb88, decode_sm70_arm5),
+        (0xb8a, decode_sm70_arm6),
+        (0xb8c, decode_sm70_arm7),
+        (0xb90, decode_sm70_arm309),
+        (0xb91, decode_sm70_arm309),
+        (0xb92, decode_sm70_arm309),
+        (0xb93, decode_sm70_arm309),
+        (0xb94, decode_sm70_arm309),
+        (0xb95, decode_sm70_arm309),
+        (0xb96, decode_sm70_arm309),
+        (0xb97, decode_sm70_arm309),
+        (0xb98, decode_sm70_arm309),
+        (0xb99, decode_sm70_arm309),
+        (0xb9a, decode_sm70_arm309),
+        (0xb9b, decode_sm70_arm309),
+        (0xb9c, decode_sm70_arm309),
+        (0xb9d, decode_sm70_arm309),
+        (0xb9e, decode_sm70_arm309),
+        (0xb9f, decode_sm70_arm309),
+        (0xba3, decode_sm70_arm8),
         (0xba8, decode_sm70_arm6),
-        (0xbaa, decode_sm70_arm7),
-        (0xc02, decode_sm70_arm302),
-        (0xc03, decode_sm70_arm303),
-        (0xc04, decode_sm70_arm304),
-        (0xc07, decode_sm70_arm305),
-        (0xc08, decode_sm70_arm306),
-        (0xc09, decode_sm70_arm307),
-        (0xc0a, decode_sm70_arm308),
-        (0xc0b, decode_sm70_arm309),
-        (0xc0c, decode_sm70_arm310),
-        (0xc10, decode_sm70_arm311),
-        (0xc11, decode_sm70_arm312),
-        (0xc12, decode_sm70_arm313),
-        (0xc13, decode_sm70_arm314),
-        (0xc14, decode_sm70_arm315),
-        (0xc16, decode_sm70_arm316),
-        (0xc17, decode_sm70_arm317),
-        (0xc19, decode_sm70_arm318),
-        (0xc1a, decode_sm70_arm319),
-        (0xc1b, decode_sm70_arm320),
-        (0xc20, decode_sm70_arm321),
-        (0xc23, decode_sm70_arm322),
-        (0xc24, decode_sm70_arm323),
-        (0xc25, decode_sm70_arm324),
-        (0xc26, decode_sm70_arm325),
-        (0xc27, decode_sm70_arm326),
-        (0xc28, decode_sm70_arm327),
-        (0xc2b, decode_sm70_arm328),
-        (0xc31, decode_sm70_arm329),
-        (0xc32, decode_sm70_arm330),
-        (0xc35, decode_sm70_arm331),
-        (0xc36, decode_sm70_arm332),
-        (0xc38, decode_sm70_arm333),
-        (0xc3e, decode_sm70_arm334),
-        (0xc40, decode_sm70_arm335),
-        (0xc45, decode_sm70_arm336),
-        (0xc48, decode_sm70_arm337),
-        (0xc82, decode_sm70_arm338),
-        (0xc83, decode_sm70_arm339),
-        (0xc84, decode_sm70_arm340),
-        (0xd00, decode_sm70_arm341),
-        (0xd01, decode_sm70_arm342),
-        (0xd02, decode_sm70_arm343),
-        (0xd04, decode_sm70_arm344),
-        (0xd05, decode_sm70_arm345),
-        (0xd06, decode_sm70_arm346),
-        (0xd07, decode_sm70_arm347),
-        (0xd08, decode_sm70_arm348),
-        (0xd09, decode_sm70_arm349),
-        (0xd10, decode_sm70_arm350),
-        (0xd11, decode_sm70_arm351),
-        (0xd12, decode_sm70_arm352),
-        (0xd13, decode_sm70_arm353),
-        (0xd5d, decode_sm70_arm354),
-        (0xd81, decode_sm70_arm1),
-        (0xd86, decode_sm70_arm2),
-        (0xd88, decode_sm70_arm3),
-        (0xd8c, decode_sm70_arm4),
-        (0xda3, decode_sm70_arm5),
+        (0xbaa, decode_sm70_arm9),
+        (0xc02, decode_sm70_arm310),
+        (0xc03, decode_sm70_arm311),
+        (0xc04, decode_sm70_arm312),
+        (0xc07, decode_sm70_arm313),
+        (0xc08, decode_sm70_arm314),
+        (0xc09, decode_sm70_arm315),
+        (0xc0a, decode_sm70_arm316),
+        (0xc0b, decode_sm70_arm317),
+        (0xc0c, decode_sm70_arm318),
+        (0xc10, decode_sm70_arm319),
+        (0xc11, decode_sm70_arm320),
+        (0xc12, decode_sm70_arm321),
+        (0xc13, decode_sm70_arm322),
+        (0xc14, decode_sm70_arm323),
+        (0xc16, decode_sm70_arm324),
+        (0xc17, decode_sm70_arm325),
+        (0xc19, decode_sm70_arm326),
+        (0xc1a, decode_sm70_arm327),
+        (0xc1b, decode_sm70_arm328),
+        (0xc20, decode_sm70_arm329),
+        (0xc23, decode_sm70_arm330),
+        (0xc24, decode_sm70_arm331),
+        (0xc25, decode_sm70_arm332),
+        (0xc26, decode_sm70_arm333),
+        (0xc27, decode_sm70_arm334),
+        (0xc28, decode_sm70_arm335),
+        (0xc2b, decode_sm70_arm336),
+        (0xc31, decode_sm70_arm337),
+        (0xc32, decode_sm70_arm338),
+        (0xc35, decode_sm70_arm339),
+        (0xc36, decode_sm70_arm340),
+        (0xc38, decode_sm70_arm341),
+        (0xc3e, decode_sm70_arm342),
+        (0xc40, decode_sm70_arm343),
+        (0xc45, decode_sm70_arm344),
+        (0xc48, decode_sm70_arm345),
+        (0xc82, decode_sm70_arm346),
+        (0xc83, decode_sm70_arm347),
+        (0xc84, decode_sm70_arm348),
+        (0xd00, decode_sm70_arm349),
+        (0xd01, decode_sm70_arm350),
+        (0xd02, decode_sm70_arm351),
+        (0xd04, decode_sm70_arm352),
+        (0xd05, decode_sm70_arm353),
+        (0xd06, decode_sm70_arm354),
+        (0xd07, decode_sm70_arm355),
+        (0xd08, decode_sm70_arm356),
+        (0xd09, decode_sm70_arm357),
+        (0xd10, decode_sm70_arm358),
+        (0xd11, decode_sm70_arm359),
+        (0xd12, decode_sm70_arm360),
+        (0xd13, decode_sm70_arm361),
+        (0xd5d, decode_sm70_arm362),
+        (0xd80, decode_sm70_arm1),
+        (0xd81, decode_sm70_arm2),
+        (0xd84, decode_sm70_arm3),
+        (0xd85, decode_sm70_arm3),
+        (0xd86, decode_sm70_arm4),
+        (0xd87, decode_sm70_arm3),
+        (0xd88, decode_sm70_arm5),
+        (0xd8a, decode_sm70_arm6),
+        (0xd8c, decode_sm70_arm7),
+        (0xda3, decode_sm70_arm8),
         (0xda8, decode_sm70_arm6),
-        (0xdaa, decode_sm70_arm7),
-        (0xe07, decode_sm70_arm355),
-        (0xe14, decode_sm70_arm356),
-        (0xe16, decode_sm70_arm357),
-        (0xe19, decode_sm70_arm358),
-        (0xe21, decode_sm70_arm359),
-        (0xe23, decode_sm70_arm360),
-        (0xe24, decode_sm70_arm361),
-        (0xe25, decode_sm70_arm362),
-        (0xe27, decode_sm70_arm363),
-        (0xe29, decode_sm70_arm364),
-        (0xe2a, decode_sm70_arm365),
-        (0xe2b, decode_sm70_arm366),
-        (0xe30, decode_sm70_arm367),
-        (0xe31, decode_sm70_arm368),
-        (0xe33, decode_sm70_arm369),
-        (0xe34, decode_sm70_arm370),
-        (0xe35, decode_sm70_arm371),
-        (0xf56, decode_sm70_arm372),
-        (0xf81, decode_sm70_arm1),
-        (0xf86, decode_sm70_arm2),
-        (0xf88, decode_sm70_arm3),
-        (0xf89, decode_sm70_arm373),
-        (0xf8c, decode_sm70_arm4),
-        (0xf90, decode_sm70_arm374),
-        (0xf91, decode_sm70_arm374),
-        (0xf92, decode_sm70_arm374),
-        (0xf93, decode_sm70_arm374),
-        (0xf94, decode_sm70_arm374),
-        (0xf95, decode_sm70_arm374),
-        (0xf96, decode_sm70_arm374),
-        (0xf97, decode_sm70_arm374),
-        (0xf98, decode_sm70_arm374),
-        (0xf99, decode_sm70_arm374),
-        (0xf9a, decode_sm70_arm374),
-        (0xf9b, decode_sm70_arm374),
-        (0xf9c, decode_sm70_arm374),
-        (0xf9d, decode_sm70_arm374),
-        (0xf9e, decode_sm70_arm374),
-        (0xf9f, decode_sm70_arm374),
-        (0xfa3, decode_sm70_arm5),
+        (0xdaa, decode_sm70_arm9),
+        (0xe07, decode_sm70_arm363),
+        (0xe14, decode_sm70_arm364),
+        (0xe16, decode_sm70_arm365),
+        (0xe19, decode_sm70_arm366),
+        (0xe21, decode_sm70_arm367),
+        (0xe23, decode_sm70_arm368),
+        (0xe24, decode_sm70_arm369),
+        (0xe25, decode_sm70_arm370),
+        (0xe27, decode_sm70_arm371),
+        (0xe29, decode_sm70_arm372),
+        (0xe2a, decode_sm70_arm373),
+        (0xe2b, decode_sm70_arm374),
+        (0xe30, decode_sm70_arm375),
+        (0xe31, decode_sm70_arm376),
+        (0xe33, decode_sm70_arm377),
+        (0xe34, decode_sm70_arm378),
+        (0xe35, decode_sm70_arm379),
+        (0xf56, decode_sm70_arm380),
+        (0xf80, decode_sm70_arm1),
+        (0xf81, decode_sm70_arm2),
+        (0xf84, decode_sm70_arm3),
+        (0xf85, decode_sm70_arm3),
+        (0xf86, decode_sm70_arm4),
+        (0xf87, decode_sm70_arm3),
+        (0xf88, decode_sm70_arm5),
+        (0xf89, decode_sm70_arm381),
+        (0xf8a, decode_sm70_arm6),
+        (0xf8c, decode_sm70_arm7),
+        (0xf90, decode_sm70_arm382),
+        (0xf91, decode_sm70_arm382),
+        (0xf92, decode_sm70_arm382),
+        (0xf93, decode_sm70_arm382),
+        (0xf94, decode_sm70_arm382),
+        (0xf95, decode_sm70_arm382),
+        (0xf96, decode_sm70_arm382),
+        (0xf97, decode_sm70_arm382),
+        (0xf98, decode_sm70_arm382),
+        (0xf99, decode_sm70_arm382),
+        (0xf9a, decode_sm70_arm382),
+        (0xf9b, decode_sm70_arm382),
+        (0xf9c, decode_sm70_arm382),
+        (0xf9d, decode_sm70_arm382),
+        (0xf9e, decode_sm70_arm382),
+        (0xf9f, decode_sm70_arm382),
+        (0xfa3, decode_sm70_arm8),
         (0xfa8, decode_sm70_arm6),
-        (0xfaa, decode_sm70_arm7),
+        (0xfaa, decode_sm70_arm9),
     ],
     decode_none,
 );
 fn decode_sm70_arm1(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffb8001cf00000000000001fe == 0x80001000000000000000180 && matches!(sm,
+        75) => return decode_form:: < OpLdg, 5 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm2(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffb8e01ff000000ff000001ff == 0xe01000000000000000181 && matches!(sm, 70)
         => decode_form:: < OpLdg, 1 > (w, sm)
@@ -6580,37 +6787,91 @@ fn decode_sm70_arm1(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0x1fffb8e01cf00000000000001ff == 0x80e01000000000000000181 && matches!(sm,
-        75) => return decode_form:: < OpLdg, 2 > (w, sm)
+        75) => decode_form:: < OpLdg, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8001cf00000000000001fe == 0x80001000000000000000180 && matches!(sm,
+        75) => return decode_form:: < OpLdg, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm2(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm3(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffb8e11000000000000ff01fc == 0x1000000000000000184 && matches!(sm, 80 |
+        86 | 89 | 90 | 100 | 120) => decode_form:: < OpStg, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff01fc == 0x80001000000000000000184 && matches!(sm,
+        75) => decode_form:: < OpStg, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff01fc == 0x1000000000000000184 && matches!(sm, 70 |
+        75) => return decode_form:: < OpStg, 8 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm4(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffb8e11ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 80 |
         86 | 89 | 90) => decode_form:: < OpStg, 2 > (w, sm)
     );
     try_form!(
         w & 0x1fffb8e11ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 100 |
-        120) => decode_form:: < OpStg, 6 > (w, sm)
+        120) => decode_form:: < OpStg, 7 > (w, sm)
     );
     try_form!(
         w & 0x1fffb8e01ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 70 |
         75) => decode_form:: < OpStg, 0 > (w, sm)
     );
     try_form!(
-        w & 0x1fffb8e01000000000000ff01ff == 0x80001000000000000000186 && matches!(sm,
-        75) => return decode_form:: < OpStg, 1 > (w, sm)
+        w & 0x1fffb8e11000000000000ff01fc == 0x1000000000000000184 && matches!(sm, 80 |
+        86 | 89 | 90 | 100 | 120) => decode_form:: < OpStg, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff01fc == 0x80001000000000000000184 && matches!(sm,
+        75) => decode_form:: < OpStg, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff01fc == 0x1000000000000000184 && matches!(sm, 70 |
+        75) => return decode_form:: < OpStg, 8 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm3(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm5(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff7ff31000000000000ff01ff == 0x188 && matches!(sm, 75 | 80 | 86 | 89 | 90
-        | 100 | 120) => return decode_form:: < OpSts, 0 > (w, sm)
+        | 100 | 120) => decode_form:: < OpSts, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff800110000000000000001dd == 0x1000000000000000188 && matches!(sm, 90 |
+        100 | 120) => decode_form:: < OpAtomg, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 |
+        75) => decode_form:: < OpAtomg, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 80 |
+        86 | 89) => return decode_form:: < OpAtomg, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm4(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm6(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff800110000000000000001dd == 0x1000000000000000188 && matches!(sm, 90 |
+        100 | 120) => decode_form:: < OpAtomg, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 |
+        75) => decode_form:: < OpAtomg, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 80 |
+        86 | 89) => return decode_form:: < OpAtomg, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm7(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3f00000000ff000001ff == 0xc800400000000000000018c && matches!(sm, 80
         | 86 | 89) => decode_form:: < OpAtomsArrive, 0 > (w, sm)
@@ -6665,29 +6926,14 @@ fn decode_sm70_arm4(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm5(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffc00010000000000000001ff == 0x10000000000000001a3 && matches!(sm, 90 |
         100 | 120) => return decode_form:: < OpAtomgF, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm6(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0x1fff800110000000000000001ff == 0x10000000000000001a8 && matches!(sm, 90 |
-        100 | 120) => decode_form:: < OpAtomg, 3 > (w, sm)
-    );
-    try_form!(
-        w & 0x1fff800010000000000000001ff == 0x10000000000000001a8 && matches!(sm, 70 |
-        75) => decode_form:: < OpAtomg, 0 > (w, sm)
-    );
-    try_form!(
-        w & 0x1fff800010000000000000001ff == 0x10000000000000001a8 && matches!(sm, 80 |
-        86 | 89) => return decode_form:: < OpAtomg, 1 > (w, sm)
-    );
-    None
-}
-fn decode_sm70_arm7(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffbf1f8ff000000ff000001ff == 0x1aa && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpQspc, 0 > (w, sm)
@@ -6702,11 +6948,23 @@ fn decode_sm70_arm7(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0x1fffbf1f8ff00000000000001ff == 0x800000000000000000001aa && matches!(sm, 90
-        | 100 | 120) => return decode_form:: < OpQspc, 3 > (w, sm)
+        | 100 | 120) => decode_form:: < OpQspc, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff800110000000000000001dd == 0x1000000000000000188 && matches!(sm, 90 |
+        100 | 120) => decode_form:: < OpAtomg, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 |
+        75) => decode_form:: < OpAtomg, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 80 |
+        86 | 89) => return decode_form:: < OpAtomg, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x10f000000000000000202 && matches!(sm, 120)
         => decode_form:: < OpMov64, 0 > (w, sm)
@@ -6717,35 +6975,35 @@ fn decode_sm70_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffff0000000fff == 0x203 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpP2r, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffff0000ff0fff == 0x204 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpR2p, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x207 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpSel, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x208 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFsel, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x209 && matches!(sm, 70 | 75) =>
         decode_form:: < OpFmnmx, 0 > (w, sm)
@@ -6760,21 +7018,21 @@ fn decode_sm70_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e00ff3fffff0000000fff == 0x20a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFset, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x20b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFsetp, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x20c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpIsetp, 0 > (w, sm)
@@ -6785,7 +7043,7 @@ fn decode_sm70_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x210 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpIadd3, 0 > (w, sm)
@@ -6797,7 +7055,7 @@ fn decode_sm70_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0xff0000000000000211 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLea, 0 > (w, sm)
@@ -6817,35 +7075,35 @@ fn decode_sm70_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x212 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpLop3, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x213 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpIabs, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x214 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => return decode_form:: < OpVabsdiff, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x216 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPrmt, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x217 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100) => decode_form:: < OpImnmx, 0 > (w, sm)
@@ -6860,35 +7118,35 @@ fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x219 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpShf, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5ffffffff0000000fff == 0x21a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpSgxt, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff7ffffffff0000000fff == 0x21b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmsk, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100000000000000000fff == 0x21f && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPlop3Sign, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x4000000000000000000220 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFmul, 0 > (w,
@@ -6896,21 +7154,21 @@ fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x221 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFadd, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x223 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFfma, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0x78e00000000000000000224 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 0 > (w, sm)
@@ -6922,7 +7180,7 @@ fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000225 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 0 > (w, sm)
@@ -6934,7 +7192,7 @@ fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff900ffffff0000000fff == 0x226 && matches!(sm, 70) => decode_form:: <
         OpIdp4a, 3 > (w, sm)
@@ -6953,14 +7211,14 @@ fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000227 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x228 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDmul, 0 > (w, sm)
@@ -6971,7 +7229,7 @@ fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000ffffffff00000fff == 0x229 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDadd, 0 > (w, sm)
@@ -6982,7 +7240,7 @@ fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x22a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDsetp, 3 > (w, sm)
@@ -6993,7 +7251,7 @@ fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x22b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDfma, 0 > (w, sm)
@@ -7004,7 +7262,7 @@ fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x40000000000000000230 && matches!(sm, 86 |
         89) => decode_form:: < OpHadd2F32, 0 > (w, sm)
@@ -7027,7 +7285,7 @@ fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x231 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 0 > (w, sm)
@@ -7046,7 +7304,7 @@ fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x232 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHmul2, 0 > (w, sm)
@@ -7057,7 +7315,7 @@ fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e001f0fffff0000000fff == 0x233 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHset2, 0 > (w, sm)
@@ -7068,7 +7326,7 @@ fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff800001f0fffff0000ff0fff == 0x234 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHsetp2, 0 > (w, sm)
@@ -7079,7 +7337,7 @@ fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x235 && matches!(sm, 120) => decode_form::
         < OpIadd, 3 > (w, sm)
@@ -7106,21 +7364,107 @@ fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x1fffffffdff7fffff0000000fff == 0x236 && matches!(sm, 90 | 100) => return
+        w & 0x1fffffffdff7fffff0000000fff == 0x236 && matches!(sm, 90 | 100) =>
         decode_form:: < OpViadd, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x58000000000000000fff == 0x8000000000000000236 && matches!(sm, 70) =>
+        decode_form:: < OpHmma444F16, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80008000000000000000fff == 0x236 && matches!(sm, 75) => decode_form:: <
+        OpHmma884, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x8000000000000000fff == 0x8000000000000000236 && matches!(sm, 70) =>
+        decode_form:: < OpHmma444, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x8000000000000000fff == 0x236 && matches!(sm, 70) => return decode_form:: <
+        OpHmma884, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xf8001000004000000000fff == 0x1000000000000000237 && matches!(sm, 90) =>
+        decode_form:: < OpImmaSp, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xf8001000004000000000fff == 0x1000000000000000237 && matches!(sm, 100) =>
+        decode_form:: < OpImmaSp, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xf8001000000000000000fff == 0x237 && matches!(sm, 90) => decode_form:: <
+        OpImma, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xf8001000000000000000fff == 0x237 && matches!(sm, 100) => decode_form:: <
+        OpImma, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0xf8001000000000000000fff == 0x237 && matches!(sm, 120) => decode_form:: <
+        OpImma, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0xf8001000000000000000fff == 0x1000000000000000237 && matches!(sm, 120) =>
+        decode_form:: < OpImmaSp, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x80001000004000000000fff == 0x1000000000000000237 && matches!(sm, 80 | 86 |
+        89) => decode_form:: < OpImmaSp, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80001000000000000000fff == 0x237 && matches!(sm, 80 | 86 | 89) =>
+        decode_form:: < OpImma, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x237 && matches!(sm, 75) => return
+        decode_form:: < OpImma, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x238 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100 | 120) => return decode_form:: < OpI2iSat, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xf8202000004000000000fff == 0x200000000000000023c && matches!(sm, 90 | 100)
+        => decode_form:: < OpHmmaSp, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xf8202000000000000000fff == 0x23c && matches!(sm, 90 | 100) => decode_form::
+        < OpHmma, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xf8202000000000000000fff == 0x23c && matches!(sm, 120) => decode_form:: <
+        OpHmma, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0xf8202000000000000000fff == 0x200000000000000023c && matches!(sm, 120) =>
+        decode_form:: < OpHmmaSp, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x80202000004000000000fff == 0x200000000000000023c && matches!(sm, 80 | 86 |
+        89) => decode_form:: < OpHmmaSp, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80c00000000000000000fff == 0x23c && matches!(sm, 75) => decode_form:: <
+        OpHmma, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80202000000000000000fff == 0x23c && matches!(sm, 80 | 86 | 89) => return
+        decode_form:: < OpHmma, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffeeff600ffffff0000000fff == 0x4207000000000000000023e && matches!(sm,
         100 | 120) => decode_form:: < OpF2fpPack4, 0 > (w, sm)
@@ -7163,7 +7507,7 @@ fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff85cb3ff0fffff0000000fff == 0x240 && matches!(sm, 80) => decode_form:: <
         OpHmnmx2, 0 > (w, sm)
@@ -7182,14 +7526,14 @@ fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bffffffff00ff000fff == 0x10000000000000000245 && matches!(sm, 86 |
         89 | 90 | 100 | 120) => return decode_form:: < OpI2fp, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
         => decode_form:: < OpVimnmx, 3 > (w, sm)
@@ -7204,7 +7548,7 @@ fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8000000c000000000000fff == 0x80000000000000000000287 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUsel, 0 > (w, sm)
@@ -7215,7 +7559,7 @@ fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8010000c000000000000fff == 0x8000000000000000000028c && matches!(sm, 120)
         => decode_form:: < OpUisetp, 4 > (w, sm)
@@ -7234,7 +7578,7 @@ fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80006004000000000000fff == 0x80000000000000000000290 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUiadd3, 0 > (w, sm)
@@ -7253,7 +7597,7 @@ fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80107004000000000000fff == 0x80000000000000000000291 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUlea, 0 > (w, sm)
@@ -7288,7 +7632,7 @@ fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8000000c000000000000fff == 0x80000000000000000000292 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUlop3, 0 > (w, sm)
@@ -7299,7 +7643,7 @@ fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8000100c000000000000fff == 0x80000000000000000000296 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUprmt, 0 > (w, sm)
@@ -7310,7 +7654,7 @@ fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8000000c000000000000fff == 0x80000000000000000000299 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUshf, 0 > (w, sm)
@@ -7321,7 +7665,7 @@ fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000029a && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUsgxt, 0 > (w, sm)
@@ -7332,7 +7676,7 @@ fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8000400c000000000000fff == 0x800000000000000000002a4 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUimad, 0 > (w, sm)
@@ -7351,7 +7695,7 @@ fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8000400c000000000000fff == 0x800000000000000000002a5 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUimadWide, 0 > (w, sm)
@@ -7370,14 +7714,14 @@ fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8000400c000000000000fff == 0x800000000000000000002a6 && matches!(sm, 120)
         => return decode_form:: < OpUimadHi, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000002bd && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUflo, 0 > (w, sm)
@@ -7388,7 +7732,7 @@ fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000002be && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUbrev, 0 > (w, sm)
@@ -7399,7 +7743,7 @@ fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000002bf && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUpopc, 0 > (w, sm)
@@ -7410,7 +7754,7 @@ fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1ffffffffffff00000fff == 0x2ca && matches!(sm, 90) => decode_form:: <
         OpR2ur, 1 > (w, sm)
@@ -7429,56 +7773,56 @@ fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x300 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFlo, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x301 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBrev, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000003fffff0000000fff == 0x302 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFchk, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x304 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x305 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x306 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x307 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFrnd, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) => decode_form:: <
         OpMufu, 0 > (w, sm)
@@ -7493,42 +7837,42 @@ fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x309 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPopc, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x310 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x311 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x312 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff3fffff00ff000fff == 0x313 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFrnd64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800c0000000000000000fff == 0x31c && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpB2r, 0 > (w, sm)
@@ -7555,7 +7899,7 @@ fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ffff0fff == 0x2000000000000000031d && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpBarArv, 3 > (w, sm)
@@ -7571,7 +7915,7 @@ fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x343 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCallAbsR, 0 > (w, sm)
@@ -7582,7 +7926,7 @@ fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x344 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCallR, 0 > (w, sm)
@@ -7593,7 +7937,7 @@ fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff00ffff0fff == 0x348 && matches!(sm, 70 | 75) =>
         decode_form:: < OpWarpsync, 0 > (w, sm)
@@ -7608,21 +7952,21 @@ fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffeffffffffffffff0000fff == 0x355 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmovR, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffefffffffffff00f0ff0fff == 0x356 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmov, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8080000ffffff0000000fff == 0x35d && matches!(sm, 90 | 100 | 120) =>
         decode_form:: < OpNanosleep, 0 > (w, sm)
@@ -7637,25 +7981,61 @@ fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8ff1ff0000000000ff0fff == 0x387 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form:: < OpStl, 0 > (w, sm)
+        | 90 | 100 | 120) => decode_form:: < OpStl, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8e11000000000000ff01fc == 0x1000000000000000184 && matches!(sm, 80 |
+        86 | 89 | 90 | 100 | 120) => decode_form:: < OpStg, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff01fc == 0x80001000000000000000184 && matches!(sm,
+        75) => decode_form:: < OpStg, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff01fc == 0x1000000000000000184 && matches!(sm, 70 |
+        75) => return decode_form:: < OpStg, 8 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff1ff0000000000ff0fff == 0x388 && matches!(sm, 70) => decode_form:: <
         OpSts, 1 > (w, sm)
     );
     try_form!(
         w & 0x1fff7ff31000000000000ff01ff == 0x188 && matches!(sm, 75 | 80 | 86 | 89 | 90
-        | 100 | 120) => return decode_form:: < OpSts, 0 > (w, sm)
+        | 100 | 120) => decode_form:: < OpSts, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff800110000000000000001dd == 0x1000000000000000188 && matches!(sm, 90 |
+        100 | 120) => decode_form:: < OpAtomg, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 |
+        75) => decode_form:: < OpAtomg, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 80 |
+        86 | 89) => return decode_form:: < OpAtomg, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffff8011000000000000000fdd == 0x1000000000000000389 && matches!(sm, 90 |
+        100 | 120) => decode_form:: < OpAtomgCas, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1ffff8001000000000000000fdd == 0x1000000000000000389 && matches!(sm, 70 |
+        75) => decode_form:: < OpAtomgCas, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1ffff8001000000000000000fdd == 0x1000000000000000389 && matches!(sm, 80 |
+        86 | 89) => decode_form:: < OpAtomgCas, 1 > (w, sm)
+    );
     try_form!(
         w & 0x80000000000000000000fff == 0x389 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpShfl, 0 > (w, sm)
@@ -7666,7 +8046,22 @@ fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffff8011000000000000000fdd == 0x1000000000000000389 && matches!(sm, 90 |
+        100 | 120) => decode_form:: < OpAtomgCas, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1ffff8001000000000000000fdd == 0x1000000000000000389 && matches!(sm, 70 |
+        75) => decode_form:: < OpAtomgCas, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1ffff8001000000000000000fdd == 0x1000000000000000389 && matches!(sm, 80 |
+        86 | 89) => return decode_form:: < OpAtomgCas, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffe7ff9000000000000000fff == 0x38d && matches!(sm, 70) => decode_form:: <
         OpAtomsCas, 1 > (w, sm)
@@ -7681,7 +8076,7 @@ fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fdffffffffff00000fff == 0x3a1 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpMatchAll, 0 > (w, sm)
@@ -7693,22 +8088,7 @@ fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0x1ffff8011000000000000000fff == 0x10000000000000003a9 && matches!(sm, 90 |
-        100 | 120) => decode_form:: < OpAtomgCas, 2 > (w, sm)
-    );
-    try_form!(
-        w & 0x1ffff8001000000000000000fff == 0x10000000000000003a9 && matches!(sm, 70 |
-        75) => decode_form:: < OpAtomgCas, 0 > (w, sm)
-    );
-    try_form!(
-        w & 0x1ffff8001000000000000000fff == 0x10000000000000003a9 && matches!(sm, 80 |
-        86 | 89) => return decode_form:: < OpAtomgCas, 1 > (w, sm)
-    );
-    None
-}
-fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1ffffffffffff00c00fff == 0x3c2 && matches!(sm, 75 | 80 | 86 | 89) =>
         decode_form:: < OpR2ur, 0 > (w, sm)
@@ -7719,7 +8099,7 @@ fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x3c4 && matches!(sm, 80 | 86 | 89 | 90) =>
         decode_form:: < OpRedux, 0 > (w, sm)
@@ -7730,7 +8110,7 @@ fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80002000000000000000fff == 0x3c6 && matches!(sm, 120) => decode_form:: <
         OpFenceViewAsync, 2 > (w, sm)
@@ -7745,21 +8125,21 @@ fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x402 && matches!(sm, 120) => return
         decode_form:: < OpMov64i, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffe0000000000000fff == 0x407 && matches!(sm, 120) => return
         decode_form:: < OpSel64i, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107000000000000000fff == 0x100000000000000000411 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLeaHi, 4 > (w, sm)
@@ -7771,42 +8151,42 @@ fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd000000000000000fff == 0x414 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => return decode_form:: < OpVabsdiff, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x416 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPrmt, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x419 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpShf, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x421 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFadd, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x423 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFfma, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 4 > (w, sm)
@@ -7818,7 +8198,7 @@ fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDadd, 1 > (w, sm)
@@ -7829,7 +8209,7 @@ fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff0000000000ff0fff == 0x42a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDsetp, 0 > (w, sm)
@@ -7840,7 +8220,7 @@ fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDfma, 4 > (w, sm)
@@ -7851,7 +8231,7 @@ fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0000000000000fff == 0x40000000000000000430 && matches!(sm, 86 |
         89) => decode_form:: < OpHadd2F32, 1 > (w, sm)
@@ -7874,7 +8254,7 @@ fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x431 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 4 > (w, sm)
@@ -7893,7 +8273,7 @@ fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e001f0000000000000fff == 0x433 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHset2, 1 > (w, sm)
@@ -7904,7 +8284,7 @@ fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff800001f0000000000ff0fff == 0x434 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHsetp2, 1 > (w, sm)
@@ -7915,7 +8295,7 @@ fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c000000000000000fff == 0x435 && matches!(sm, 80 | 86 | 89) =>
         decode_form:: < OpHfma2Mma, 4 > (w, sm)
@@ -7926,14 +8306,14 @@ fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000482 && matches!(sm, 120)
         => return decode_form:: < OpUmov64i, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80107000000000000000fff == 0x80100000000000000000491 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUleaHi, 2 > (w, sm)
@@ -7952,7 +8332,7 @@ fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000499 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUshf, 2 > (w, sm)
@@ -7963,7 +8343,7 @@ fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8000c000000000000000fff == 0x800000000000000000004a4 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUimad, 2 > (w, sm)
@@ -7982,7 +8362,7 @@ fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffc00300ffff0fff == 0x2000000000000000051d && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpBarArv, 2 > (w, sm)
@@ -7998,7 +8378,7 @@ fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547 && matches!(sm, 80
         | 86 | 89) => decode_form:: < OpBraUp, 0 > (w, sm)
@@ -8009,7 +8389,7 @@ fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x589 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpShfl, 1 > (w, sm)
@@ -8020,63 +8400,63 @@ fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffe7131000000000000ff0fff == 0x58d && matches!(sm, 100 | 120) => return
         decode_form:: < OpAtomsCastP, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x5ab && matches!(sm, 90 | 100 | 120) => return
         decode_form:: < OpCgaerrbar, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) => return
         decode_form:: < OpSel64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00f80000ff00000fff == 0x614 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpVabsdiff, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0x616 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPrmt, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0x619 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpShf, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x621 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0x623 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFfma, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImad, 5 > (w, sm)
@@ -8087,7 +8467,7 @@ fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImadWide, 4 > (w, sm)
@@ -8098,35 +8478,35 @@ fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return decode_form:: < OpImadHi, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0x629 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff380000ff00ff0fff == 0x62a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDsetp, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0x62b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDfma, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff080000ff00000fff == 0x40000000000000000630 && matches!(sm, 86 |
         89) => decode_form:: < OpHadd2F32, 2 > (w, sm)
@@ -8149,7 +8529,7 @@ fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0x631 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 5 > (w, sm)
@@ -8168,7 +8548,7 @@ fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e001f080000ff00000fff == 0x633 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHset2, 2 > (w, sm)
@@ -8179,7 +8559,7 @@ fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff800001f080000ff00ff0fff == 0x634 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHsetp2, 2 > (w, sm)
@@ -8190,7 +8570,7 @@ fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0x635 && matches!(sm, 80 | 86 | 89) =>
         decode_form:: < OpHfma2Mma, 5 > (w, sm)
@@ -8201,7 +8581,7 @@ fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000007ac && matches!(sm, 120)
         => decode_form:: < OpLdcu, 0 > (w, sm)
@@ -8212,7 +8592,7 @@ fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x801 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpPmtrig, 0 > (w, sm)
@@ -8223,28 +8603,28 @@ fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff0ff00000000ff000fff == 0x802 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpMov, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfff0000000000000fff == 0x803 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpP2r, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfff0000000000ff0fff == 0x804 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpR2p, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpCs2r, 0 > (w, sm)
@@ -8255,28 +8635,28 @@ fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871fcffffffffffff000fff == 0x806 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpVote, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x807 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpSel, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x808 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFsel, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) =>
         decode_form:: < OpFmnmx, 1 > (w, sm)
@@ -8291,21 +8671,21 @@ fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e00ff0000000000000fff == 0x80a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFset, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff0000000000ff0fff == 0x80b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFsetp, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800f0000000000ff0fff == 0x80c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpIsetp, 1 > (w, sm)
@@ -8316,7 +8696,7 @@ fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016000000000000000fff == 0x810 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpIadd3, 1 > (w, sm)
@@ -8328,7 +8708,7 @@ fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLea, 1 > (w, sm)
@@ -8348,35 +8728,35 @@ fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87000000000000000000fff == 0x812 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpLop3, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x813 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpIabs, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd000000000000000fff == 0x814 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => return decode_form:: < OpVabsdiff, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x816 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPrmt, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdff0000000000000fff == 0x817 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100) => decode_form:: < OpImnmx, 1 > (w, sm)
@@ -8391,28 +8771,28 @@ fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x819 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpShf, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5ff0000000000000fff == 0x81a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpSgxt, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff7ff0000000000000fff == 0x81b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmsk, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm166(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000008ffffffffff000fff == 0x81c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpPlop3, 0 > (w, sm)
@@ -8423,7 +8803,7 @@ fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm167(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFmul, 1 > (w,
@@ -8431,14 +8811,14 @@ fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x823 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFfma, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 1 > (w, sm)
@@ -8450,7 +8830,7 @@ fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm166(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm170(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 1 > (w, sm)
@@ -8462,14 +8842,14 @@ fn decode_sm70_arm166(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm167(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm171(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm172(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDmul, 1 > (w, sm)
@@ -8480,7 +8860,7 @@ fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm173(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDfma, 1 > (w, sm)
@@ -8491,21 +8871,21 @@ fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm170(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm174(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x82d && matches!(sm, 90 | 100 | 120) => return
         decode_form:: < OpPreexit, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm171(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm175(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x82e && matches!(sm, 90 | 100 | 120) => return
         decode_form:: < OpAcqbulk, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm172(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm176(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x831 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 1 > (w, sm)
@@ -8524,7 +8904,7 @@ fn decode_sm70_arm172(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm173(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm177(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff0000000000000fff == 0x832 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHmul2, 1 > (w, sm)
@@ -8535,7 +8915,7 @@ fn decode_sm70_arm173(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm174(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm178(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff0000000000000fff == 0x835 && matches!(sm, 120) => decode_form::
         < OpIadd, 4 > (w, sm)
@@ -8562,21 +8942,21 @@ fn decode_sm70_arm174(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm175(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm179(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffdff0000000000000fff == 0x836 && matches!(sm, 90 | 100) => return
         decode_form:: < OpViadd, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm176(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm180(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x838 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100 | 120) => return decode_form:: < OpI2iSat, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm177(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm181(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffeeff6000000000000000fff == 0x4207000000000000000083e && matches!(sm,
         100 | 120) => decode_form:: < OpF2fpPack4, 1 > (w, sm)
@@ -8619,7 +8999,7 @@ fn decode_sm70_arm177(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm178(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm182(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff85cb3ff0000000000000fff == 0x840 && matches!(sm, 80) => decode_form:: <
         OpHmnmx2, 1 > (w, sm)
@@ -8638,14 +9018,14 @@ fn decode_sm70_arm178(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm179(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm183(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bff00000000ff000fff == 0x10000000000000000845 && matches!(sm, 86 |
         89 | 90 | 100 | 120) => return decode_form:: < OpI2fp, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm180(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm184(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
         => decode_form:: < OpVimnmx, 4 > (w, sm)
@@ -8660,7 +9040,7 @@ fn decode_sm70_arm180(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm181(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm185(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x882 && matches!(sm, 75 | 80 | 86 | 89 | 90) =>
         decode_form:: < OpUmov, 0 > (w, sm)
@@ -8671,7 +9051,7 @@ fn decode_sm70_arm181(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm182(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm186(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfff00000000c0c00fff == 0x80000000000000000000883 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => decode_form:: < OpUp2ur, 0 > (w, sm)
@@ -8682,7 +9062,7 @@ fn decode_sm70_arm182(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm183(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm187(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfff00000000c0ff0fff == 0x80000000000000000000884 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => decode_form:: < OpUr2up, 0 > (w, sm)
@@ -8693,7 +9073,7 @@ fn decode_sm70_arm183(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm184(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm188(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871fcffffffffffffc00fff == 0x886 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => decode_form:: < OpVoteu, 0 > (w, sm)
@@ -8704,7 +9084,7 @@ fn decode_sm70_arm184(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm185(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm189(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000887 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUsel, 1 > (w, sm)
@@ -8715,7 +9095,7 @@ fn decode_sm70_arm185(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm186(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm190(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80100000000000000000fff == 0x8000000000000000000088c && matches!(sm, 120)
         => decode_form:: < OpUisetp, 5 > (w, sm)
@@ -8734,7 +9114,7 @@ fn decode_sm70_arm186(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm187(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm191(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80006000000000000000fff == 0x80000000000000000000890 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUiadd3, 1 > (w, sm)
@@ -8753,7 +9133,7 @@ fn decode_sm70_arm187(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm188(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm192(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80107000000000000000fff == 0x80000000000000000000891 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUlea, 1 > (w, sm)
@@ -8788,7 +9168,7 @@ fn decode_sm70_arm188(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm189(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm193(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000892 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUlop3, 1 > (w, sm)
@@ -8799,7 +9179,7 @@ fn decode_sm70_arm189(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm190(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm194(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80001000000000000000fff == 0x80000000000000000000896 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUprmt, 1 > (w, sm)
@@ -8810,7 +9190,7 @@ fn decode_sm70_arm190(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm191(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm195(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000899 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUshf, 1 > (w, sm)
@@ -8821,7 +9201,7 @@ fn decode_sm70_arm191(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm192(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm196(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000089a && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUsgxt, 1 > (w, sm)
@@ -8832,7 +9212,7 @@ fn decode_sm70_arm192(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm193(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm197(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a4 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUimad, 1 > (w, sm)
@@ -8851,7 +9231,7 @@ fn decode_sm70_arm193(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm194(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm198(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a5 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUimadWide, 1 > (w, sm)
@@ -8870,14 +9250,14 @@ fn decode_sm70_arm194(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm195(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm199(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a6 && matches!(sm, 120)
         => return decode_form:: < OpUimadHi, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm196(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm200(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008bd && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUflo, 1 > (w, sm)
@@ -8888,7 +9268,7 @@ fn decode_sm70_arm196(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm197(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm201(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008be && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUbrev, 1 > (w, sm)
@@ -8899,7 +9279,7 @@ fn decode_sm70_arm197(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm198(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm202(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008bf && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUpopc, 1 > (w, sm)
@@ -8910,56 +9290,56 @@ fn decode_sm70_arm198(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm199(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm203(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff00000000ff000fff == 0x900 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFlo, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm200(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm204(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x901 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBrev, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm201(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm205(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x902 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFchk, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm202(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm206(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x904 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm203(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm207(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x905 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm204(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm208(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x906 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm205(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm209(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x907 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFrnd, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm206(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm210(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) => decode_form:: <
         OpMufu, 1 > (w, sm)
@@ -8974,56 +9354,56 @@ fn decode_sm70_arm206(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm207(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm211(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x909 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPopc, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm208(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm212(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x910 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm209(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm213(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x911 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm210(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm214(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x912 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm211(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm215(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x913 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFrnd64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm212(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm216(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffffffffff0fff == 0x918 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpNop, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm213(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm217(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x919 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpS2r, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm214(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm218(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000803f00000fff == 0x80000000091a && matches!(sm, 80 | 86 | 89 | 90
         | 100 | 120) => decode_form:: < OpDepbar, 0 > (w, sm)
@@ -9034,14 +9414,14 @@ fn decode_sm70_arm214(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm215(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm219(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x91b && matches!(sm, 90 | 100 | 120) => return
         decode_form:: < OpEndcollective, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm216(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm220(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffffc3fff00ffff0fff == 0x2000000000000000091d && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpBarArv, 1 > (w, sm)
@@ -9064,7 +9444,7 @@ fn decode_sm70_arm216(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm217(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm221(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x941 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => decode_form:: < OpBsync, 0 > (w, sm)
@@ -9075,7 +9455,7 @@ fn decode_sm70_arm217(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm218(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm222(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x942 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => decode_form:: < OpBreak, 0 > (w, sm)
@@ -9086,7 +9466,7 @@ fn decode_sm70_arm218(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm219(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm223(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83e000000000003ffff0fff == 0x943 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCallAbs, 0 > (w, sm)
@@ -9097,7 +9477,7 @@ fn decode_sm70_arm219(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm220(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm224(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c000000000003ffff0fff == 0x944 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCall, 0 > (w, sm)
@@ -9108,7 +9488,7 @@ fn decode_sm70_arm220(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm221(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm225(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff00000003fff00fff == 0x945 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => decode_form:: < OpBssy, 0 > (w, sm)
@@ -9119,7 +9499,7 @@ fn decode_sm70_arm221(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm222(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm226(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x946 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpYield, 0 > (w, sm)
@@ -9130,7 +9510,7 @@ fn decode_sm70_arm222(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm223(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm227(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpBra, 0 > (w, sm)
@@ -9153,7 +9533,7 @@ fn decode_sm70_arm223(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm224(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm228(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff00000000ffff0fff == 0x948 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpWarpsync, 2 > (w, sm)
@@ -9164,14 +9544,14 @@ fn decode_sm70_arm224(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm225(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm229(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff86fffffffffffffffff0fff == 0x94d && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpExit, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm226(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm230(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c000000000003c0ff0fff == 0x80000000000000000000950 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpRet, 2 > (w, sm)
@@ -9214,14 +9594,14 @@ fn decode_sm70_arm226(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm227(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm231(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffefffff00000000f0ff0fff == 0x956 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmov, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm228(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm232(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x95c && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpBpt, 0 > (w, sm)
@@ -9232,7 +9612,7 @@ fn decode_sm70_arm228(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm229(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm233(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80800000000000000000fff == 0x95d && matches!(sm, 90 | 100 | 120) =>
         decode_form:: < OpNanosleep, 1 > (w, sm)
@@ -9247,7 +9627,34 @@ fn decode_sm70_arm229(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm230(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm234(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff38001ff0000000000000ffe == 0x1000000000000000980 && matches!(sm, 70) =>
+        decode_form:: < OpLdg, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8011cf0000000000000ffe == 0x1000000000000000980 && matches!(sm, 80 |
+        86 | 89 | 90 | 100 | 120) => decode_form:: < OpLdg, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8001cf0000000000000ffe == 0x80001000000000000000980 && matches!(sm, 90
+        | 100 | 120) => decode_form:: < OpLdg, 10 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff38001cf0000000000000ffe == 0x1000000000000000980 && matches!(sm, 75) =>
+        decode_form:: < OpLdg, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0x1dffb8001cf0000000000000ffe == 0x80001000000000000000980 && matches!(sm, 80
+        | 86 | 89) => decode_form:: < OpLdg, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8001cf00000000000001fe == 0x80001000000000000000180 && matches!(sm,
+        75) => return decode_form:: < OpLdg, 5 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm235(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffb8e01ff000000ff000001ff == 0xe01000000000000000181 && matches!(sm, 70)
         => decode_form:: < OpLdg, 1 > (w, sm)
@@ -9262,7 +9669,7 @@ fn decode_sm70_arm230(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0x1fffb8e01cf0000000000000fff == 0x80e01000000000000000981 && matches!(sm, 90
-        | 100 | 120) => decode_form:: < OpLdg, 5 > (w, sm)
+        | 100 | 120) => decode_form:: < OpLdg, 11 > (w, sm)
     );
     try_form!(
         w & 0x1dffb8e01cf0000000000000fff == 0x80e01000000000000000981 && matches!(sm, 80
@@ -9270,11 +9677,35 @@ fn decode_sm70_arm230(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0x1fffb8e01cf00000000000001ff == 0x80e01000000000000000181 && matches!(sm,
-        75) => return decode_form:: < OpLdg, 2 > (w, sm)
+        75) => decode_form:: < OpLdg, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff38001ff0000000000000ffe == 0x1000000000000000980 && matches!(sm, 70) =>
+        decode_form:: < OpLdg, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8011cf0000000000000ffe == 0x1000000000000000980 && matches!(sm, 80 |
+        86 | 89 | 90 | 100 | 120) => decode_form:: < OpLdg, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8001cf0000000000000ffe == 0x80001000000000000000980 && matches!(sm, 90
+        | 100 | 120) => decode_form:: < OpLdg, 10 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff38001cf0000000000000ffe == 0x1000000000000000980 && matches!(sm, 75) =>
+        decode_form:: < OpLdg, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0x1dffb8001cf0000000000000ffe == 0x80001000000000000000980 && matches!(sm, 80
+        | 86 | 89) => decode_form:: < OpLdg, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8001cf00000000000001fe == 0x80001000000000000000180 && matches!(sm,
+        75) => return decode_form:: < OpLdg, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm231(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm236(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8ff1ff000000ff00000fff == 0x983 && matches!(sm, 70) => decode_form:: <
         OpLdl, 1 > (w, sm)
@@ -9285,7 +9716,7 @@ fn decode_sm70_arm231(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm232(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm237(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffe1ff000000ff00000fff == 0x984 && matches!(sm, 70) => decode_form:: <
         OpLds, 1 > (w, sm)
@@ -9295,43 +9726,145 @@ fn decode_sm70_arm232(w: u128, sm: u32) -> Option<(Op, Common)> {
         100 | 120) => decode_form:: < OpLds, 2 > (w, sm)
     );
     try_form!(
-        w & 0x1fff7ff21ff0000000000000fff == 0x984 && matches!(sm, 75) => return
-        decode_form:: < OpLds, 0 > (w, sm)
+        w & 0x1fff7ff21ff0000000000000fff == 0x984 && matches!(sm, 75) => decode_form:: <
+        OpLds, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff0ffc == 0x80001000000000000000984 && matches!(sm,
+        90) => decode_form:: < OpStg, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff0ffc == 0x80001000000000000000984 && matches!(sm,
+        100 | 120) => decode_form:: < OpStg, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff0ffc == 0x80001000000000000000984 && matches!(sm,
+        100 | 120) => decode_form:: < OpStg, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0x1dffb8e01000000000000ff0ffc == 0x80001000000000000000984 && matches!(sm, 80
+        | 86 | 89) => decode_form:: < OpStg, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8e11000000000000ff01fc == 0x1000000000000000184 && matches!(sm, 80 |
+        86 | 89 | 90 | 100 | 120) => decode_form:: < OpStg, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff01fc == 0x80001000000000000000184 && matches!(sm,
+        75) => decode_form:: < OpStg, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff01fc == 0x1000000000000000184 && matches!(sm, 70 |
+        75) => return decode_form:: < OpStg, 8 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm233(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm238(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffb8e01000000000000ff0ffc == 0x80001000000000000000984 && matches!(sm,
+        90) => decode_form:: < OpStg, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff0ffc == 0x80001000000000000000984 && matches!(sm,
+        100 | 120) => decode_form:: < OpStg, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff0ffc == 0x80001000000000000000984 && matches!(sm,
+        100 | 120) => decode_form:: < OpStg, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0x1dffb8e01000000000000ff0ffc == 0x80001000000000000000984 && matches!(sm, 80
+        | 86 | 89) => decode_form:: < OpStg, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8e11000000000000ff01fc == 0x1000000000000000184 && matches!(sm, 80 |
+        86 | 89 | 90 | 100 | 120) => decode_form:: < OpStg, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff01fc == 0x80001000000000000000184 && matches!(sm,
+        75) => decode_form:: < OpStg, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff01fc == 0x1000000000000000184 && matches!(sm, 70 |
+        75) => return decode_form:: < OpStg, 8 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm239(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffb8e11ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 80 |
         86 | 89 | 90) => decode_form:: < OpStg, 2 > (w, sm)
     );
     try_form!(
         w & 0x1fffb8e11ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 100 |
-        120) => decode_form:: < OpStg, 6 > (w, sm)
+        120) => decode_form:: < OpStg, 7 > (w, sm)
     );
     try_form!(
         w & 0x1fffb8e01ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 70 |
         75) => decode_form:: < OpStg, 0 > (w, sm)
     );
     try_form!(
-        w & 0x1fffb8e01000000000000ff0fff == 0x80001000000000000000986 && matches!(sm,
+        w & 0x1fffb8e01000000000000ff0ffc == 0x80001000000000000000984 && matches!(sm,
         90) => decode_form:: < OpStg, 4 > (w, sm)
     );
     try_form!(
-        w & 0x1fffb8e01000000000000ff0fff == 0x80001000000000000000986 && matches!(sm,
+        w & 0x1fffb8e01000000000000ff0ffc == 0x80001000000000000000984 && matches!(sm,
         100 | 120) => decode_form:: < OpStg, 5 > (w, sm)
     );
     try_form!(
-        w & 0x1dffb8e01000000000000ff0fff == 0x80001000000000000000986 && matches!(sm, 80
+        w & 0x1fffb8e01000000000000ff0ffc == 0x80001000000000000000984 && matches!(sm,
+        100 | 120) => decode_form:: < OpStg, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0x1dffb8e01000000000000ff0ffc == 0x80001000000000000000984 && matches!(sm, 80
         | 86 | 89) => decode_form:: < OpStg, 3 > (w, sm)
     );
     try_form!(
-        w & 0x1fffb8e01000000000000ff01ff == 0x80001000000000000000186 && matches!(sm,
-        75) => return decode_form:: < OpStg, 1 > (w, sm)
+        w & 0x1fffb8e11000000000000ff01fc == 0x1000000000000000184 && matches!(sm, 80 |
+        86 | 89 | 90 | 100 | 120) => decode_form:: < OpStg, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff01fc == 0x80001000000000000000184 && matches!(sm,
+        75) => decode_form:: < OpStg, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff01fc == 0x1000000000000000184 && matches!(sm, 70 |
+        75) => return decode_form:: < OpStg, 8 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm234(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm240(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff7ff31000000000000ff01ff == 0x188 && matches!(sm, 75 | 80 | 86 | 89 | 90
+        | 100 | 120) => decode_form:: < OpSts, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff80011000000000000000fdd == 0x80001000000000000000988 && matches!(sm,
+        90) => decode_form:: < OpAtomg, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff80001000000000000000fdd == 0x80001000000000000000988 && matches!(sm,
+        100 | 120) => decode_form:: < OpAtomg, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x1dff80001000000000000000fdd == 0x80001000000000000000988 && matches!(sm, 80
+        | 86 | 89) => decode_form:: < OpAtomg, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff800110000000000000001dd == 0x1000000000000000188 && matches!(sm, 90 |
+        100 | 120) => decode_form:: < OpAtomg, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 |
+        75) => decode_form:: < OpAtomg, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 80 |
+        86 | 89) => return decode_form:: < OpAtomg, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm241(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x989 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpShfl, 2 > (w, sm)
@@ -9342,7 +9875,34 @@ fn decode_sm70_arm234(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm235(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm242(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff80011000000000000000fdd == 0x80001000000000000000988 && matches!(sm,
+        90) => decode_form:: < OpAtomg, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff80001000000000000000fdd == 0x80001000000000000000988 && matches!(sm,
+        100 | 120) => decode_form:: < OpAtomg, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x1dff80001000000000000000fdd == 0x80001000000000000000988 && matches!(sm, 80
+        | 86 | 89) => decode_form:: < OpAtomg, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff800110000000000000001dd == 0x1000000000000000188 && matches!(sm, 90 |
+        100 | 120) => decode_form:: < OpAtomg, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 |
+        75) => decode_form:: < OpAtomg, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 80 |
+        86 | 89) => return decode_form:: < OpAtomg, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm243(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff40001000000000000000fff == 0x100000000000000098e && matches!(sm, 70 |
         75) => decode_form:: < OpRed, 0 > (w, sm)
@@ -9369,7 +9929,7 @@ fn decode_sm70_arm235(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm236(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm244(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800010000000000ff000fff == 0xff00098f && matches!(sm, 75) => decode_form::
         < OpCctlAll, 1 > (w, sm)
@@ -9396,7 +9956,7 @@ fn decode_sm70_arm236(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm237(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm245(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 75) => decode_form::
         < OpSuld, 0 > (w, sm)
@@ -9447,7 +10007,7 @@ fn decode_sm70_arm237(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm238(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm246(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80002000000000000000fff == 0x992 && matches!(sm, 90 | 100 | 120) =>
         decode_form:: < OpMembar, 0 > (w, sm)
@@ -9510,7 +10070,7 @@ fn decode_sm70_arm238(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm239(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm247(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffc0001000000000000000fff == 0x800010000000000000009a3 && matches!(sm,
         90) => decode_form:: < OpAtomgF, 1 > (w, sm)
@@ -9525,7 +10085,7 @@ fn decode_sm70_arm239(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm240(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm248(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff40001000000000000000fff == 0x10000000000000009a6 && matches!(sm, 90 |
         100 | 120) => decode_form:: < OpRedgF, 0 > (w, sm)
@@ -9540,34 +10100,50 @@ fn decode_sm70_arm240(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm241(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm249(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x1fff80011000000000000000fff == 0x800010000000000000009a8 && matches!(sm,
+        w & 0x1fffbf1f8ff000000ff000001ff == 0x1aa && matches!(sm, 70 | 75 | 80 | 86 |
+        89) => decode_form:: < OpQspc, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffbf1f8ff000000ff000001ff == 0x1aa && matches!(sm, 90 | 100 | 120) =>
+        decode_form:: < OpQspc, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffbf1f8ff00000000000001ff == 0x800000000000000000001aa && matches!(sm, 75
+        | 80 | 86 | 89) => decode_form:: < OpQspc, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffbf1f8ff00000000000001ff == 0x800000000000000000001aa && matches!(sm, 90
+        | 100 | 120) => decode_form:: < OpQspc, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff80011000000000000000fdd == 0x80001000000000000000988 && matches!(sm,
         90) => decode_form:: < OpAtomg, 4 > (w, sm)
     );
     try_form!(
-        w & 0x1fff80001000000000000000fff == 0x800010000000000000009a8 && matches!(sm,
+        w & 0x1fff80001000000000000000fdd == 0x80001000000000000000988 && matches!(sm,
         100 | 120) => decode_form:: < OpAtomg, 5 > (w, sm)
     );
     try_form!(
-        w & 0x1dff80001000000000000000fff == 0x800010000000000000009a8 && matches!(sm, 80
+        w & 0x1dff80001000000000000000fdd == 0x80001000000000000000988 && matches!(sm, 80
         | 86 | 89) => decode_form:: < OpAtomg, 2 > (w, sm)
     );
     try_form!(
-        w & 0x1fff800110000000000000001ff == 0x10000000000000001a8 && matches!(sm, 90 |
+        w & 0x1fff800110000000000000001dd == 0x1000000000000000188 && matches!(sm, 90 |
         100 | 120) => decode_form:: < OpAtomg, 3 > (w, sm)
     );
     try_form!(
-        w & 0x1fff800010000000000000001ff == 0x10000000000000001a8 && matches!(sm, 70 |
+        w & 0x1fff800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 |
         75) => decode_form:: < OpAtomg, 0 > (w, sm)
     );
     try_form!(
-        w & 0x1fff800010000000000000001ff == 0x10000000000000001a8 && matches!(sm, 80 |
+        w & 0x1fff800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 80 |
         86 | 89) => return decode_form:: < OpAtomg, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm242(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm250(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9ab && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpErrbar, 0 > (w, sm)
@@ -9578,14 +10154,14 @@ fn decode_sm70_arm242(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm243(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm251(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9af && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => return decode_form:: < OpLdgdepbar, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm244(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm252(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9c3 && matches!(sm, 75 | 80 | 86 | 89 | 90) =>
         decode_form:: < OpS2ur, 0 > (w, sm)
@@ -9596,42 +10172,42 @@ fn decode_sm70_arm244(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm245(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm253(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpMov, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm246(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm254(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcffff80000ff00000fff == 0xa03 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpP2r, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm247(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm255(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcffff80000ff00ff0fff == 0xa04 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpR2p, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm248(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm256(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpSel, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm249(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm257(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFsel, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm250(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm258(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) =>
         decode_form:: < OpFmnmx, 2 > (w, sm)
@@ -9646,28 +10222,28 @@ fn decode_sm70_arm250(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm251(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm259(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e00ff380000ff00000fff == 0xa0a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFset, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm252(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm260(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFsetp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm253(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm261(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpIsetp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm254(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm262(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => decode_form:: < OpIadd3, 2 > (w, sm)
@@ -9678,7 +10254,7 @@ fn decode_sm70_arm254(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm255(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm263(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90) => decode_form:: < OpLea, 2 > (w, sm)
@@ -9697,84 +10273,84 @@ fn decode_sm70_arm255(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm256(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm264(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpLop3, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm257(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm265(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpIabs, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm258(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm266(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00f80000ff00000fff == 0xa14 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpVabsdiff, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm259(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm267(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPrmt, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm260(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm268(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => return decode_form:: < OpImnmx, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm261(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm269(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpShf, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm262(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm270(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5fff80000ff00000fff == 0xa1a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpSgxt, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm263(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm271(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff7fff80000ff00000fff == 0xa1b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpBmsk, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm264(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm272(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8010000380000ff00000fff == 0xa1f && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPlop3Sign, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm265(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm273(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => return decode_form:: < OpFmul, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm266(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm274(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFfma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm267(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm275(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImad, 2 > (w, sm)
@@ -9785,7 +10361,7 @@ fn decode_sm70_arm267(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm268(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm276(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImadWide, 2 > (w, sm)
@@ -9796,7 +10372,7 @@ fn decode_sm70_arm268(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm269(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm277(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff900f80000ff00000fff == 0xa26 && matches!(sm, 70) => decode_form:: <
         OpIdp4a, 4 > (w, sm)
@@ -9815,28 +10391,28 @@ fn decode_sm70_arm269(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm270(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm278(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return decode_form:: < OpImadHi, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm271(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm279(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDmul, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm272(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm280(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDfma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm273(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm281(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0xa31 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 2 > (w, sm)
@@ -9855,7 +10431,7 @@ fn decode_sm70_arm273(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm274(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm282(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff080000ff00000fff == 0xa32 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHmul2, 2 > (w, sm)
@@ -9866,7 +10442,7 @@ fn decode_sm70_arm274(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm275(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm283(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0xa35 && matches!(sm, 80 | 86 | 89) =>
         decode_form:: < OpHfma2Mma, 2 > (w, sm)
@@ -9877,21 +10453,21 @@ fn decode_sm70_arm275(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm276(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm284(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffdff780000ff00000fff == 0xa36 && matches!(sm, 90) => return
         decode_form:: < OpViadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm277(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm285(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0xa38 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => return decode_form:: < OpI2iSat, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm278(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm286(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffeee4600f80000ff00000fff == 0xa3e && matches!(sm, 80 | 86 | 89 | 90) =>
         decode_form:: < OpF2fp, 2 > (w, sm)
@@ -9914,7 +10490,7 @@ fn decode_sm70_arm278(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm279(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm287(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff85cb3ff080000ff00000fff == 0xa40 && matches!(sm, 80) => decode_form:: <
         OpHmnmx2, 2 > (w, sm)
@@ -9933,77 +10509,77 @@ fn decode_sm70_arm279(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm280(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm288(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bfff80000ffff000fff == 0x10000000000000000a45 && matches!(sm, 86 |
         89 | 90) => return decode_form:: < OpI2fp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm281(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm289(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
         => return decode_form:: < OpVimnmx, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm282(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm290(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xab9 && matches!(sm, 75 | 80 | 86 | 89 | 90) =>
         return decode_form:: < OpUldc, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm283(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm291(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFlo, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm284(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm292(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpBrev, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm285(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm293(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000380000ff00000fff == 0xb02 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFchk, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm286(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm294(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2f, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm287(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm295(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2i, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm288(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm296(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpI2f, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm289(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm297(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb07 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFrnd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm290(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm298(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) => decode_form:: <
         OpMufu, 2 > (w, sm)
@@ -10018,42 +10594,42 @@ fn decode_sm70_arm290(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm291(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm299(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPopc, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm292(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm300(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2f64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm293(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm301(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2i64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm294(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm302(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpI2f64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm295(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm303(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff380000ffff000fff == 0xb13 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFrnd64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm296(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm304(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffffc0003ffffff0fff == 0x20000000000000000b1d && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpBarArv, 0 > (w, sm)
@@ -10069,21 +10645,21 @@ fn decode_sm70_arm296(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm297(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm305(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ffffff0fff == 0xb48 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => return decode_form:: < OpWarpsync, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm298(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm306(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffeffffff80000fff0ff0fff == 0xb56 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpBmov, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm299(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm307(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8080000f80000ff00000fff == 0xb5d && matches!(sm, 90) => decode_form:: <
         OpNanosleep, 2 > (w, sm)
@@ -10098,7 +10674,7 @@ fn decode_sm70_arm299(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm300(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm308(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xb82 && matches!(sm, 75 | 80 | 86 | 89 | 90 |
         100 | 120) => decode_form:: < OpLdc, 0 > (w, sm)
@@ -10109,7 +10685,7 @@ fn decode_sm70_arm300(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm301(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm309(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 70 | 75) => decode_form::
         < OpSuldB, 0 > (w, sm)
@@ -10144,7 +10720,7 @@ fn decode_sm70_arm301(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm302(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm310(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
         120) => decode_form:: < OpMov64, 1 > (w, sm)
@@ -10155,35 +10731,35 @@ fn decode_sm70_arm302(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm303(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm311(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffff0000000fff == 0x80000000000000000000c03 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpP2r, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm304(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm312(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffff0000ff0fff == 0x80000000000000000000c04 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpR2p, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm305(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm313(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpSel, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm306(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm314(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFsel, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm307(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm315(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
         75) => decode_form:: < OpFmnmx, 3 > (w, sm)
@@ -10198,21 +10774,21 @@ fn decode_sm70_arm307(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm308(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm316(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e00ff3fffff0000000fff == 0x80000000000000000000c0a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFset, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm309(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm317(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFsetp, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm310(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm318(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpIsetp, 3 > (w, sm)
@@ -10223,7 +10799,7 @@ fn decode_sm70_arm310(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm311(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm319(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpIadd3, 3 > (w, sm)
@@ -10234,7 +10810,7 @@ fn decode_sm70_arm311(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm312(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm320(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLea, 3 > (w, sm)
@@ -10253,35 +10829,35 @@ fn decode_sm70_arm312(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm313(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm321(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpLop3, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm314(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm322(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpIabs, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm315(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm323(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000c14 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => return decode_form:: < OpVabsdiff, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm316(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm324(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPrmt, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm317(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm325(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpImnmx, 3 > (w, sm)
@@ -10296,42 +10872,42 @@ fn decode_sm70_arm317(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm318(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm326(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpShf, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm319(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm327(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5ffffffff0000000fff == 0x80000000000000000000c1a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpSgxt, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm320(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm328(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff7ffffffff0000000fff == 0x80000000000000000000c1b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpBmsk, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm321(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm329(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFmul, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm322(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm330(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFfma, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm323(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm331(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 3 > (w, sm)
@@ -10342,7 +10918,7 @@ fn decode_sm70_arm323(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm324(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm332(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 3 > (w, sm)
@@ -10354,7 +10930,7 @@ fn decode_sm70_arm324(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm325(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm333(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff100ffffff0000000fff == 0x80000000000000000000c26 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpIdp4a, 2 > (w, sm)
@@ -10365,14 +10941,14 @@ fn decode_sm70_arm325(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm326(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm334(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm327(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm335(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDmul, 3 > (w, sm)
@@ -10383,7 +10959,7 @@ fn decode_sm70_arm327(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm328(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm336(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDfma, 3 > (w, sm)
@@ -10394,7 +10970,7 @@ fn decode_sm70_arm328(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm329(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm337(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000c31 && matches!(sm,
         75) => decode_form:: < OpHfma2, 3 > (w, sm)
@@ -10413,7 +10989,7 @@ fn decode_sm70_arm329(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm330(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm338(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x80000000000000000000c32 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpHmul2, 3 > (w, sm)
@@ -10424,7 +11000,7 @@ fn decode_sm70_arm330(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm331(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm339(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
         120) => decode_form:: < OpIadd, 5 > (w, sm)
@@ -10451,21 +11027,21 @@ fn decode_sm70_arm331(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm332(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm340(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffdff7fffff0000000fff == 0x80000000000000000000c36 && matches!(sm, 90
         | 100) => return decode_form:: < OpViadd, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm333(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm341(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000c38 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpI2iSat, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm334(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm342(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffeeff600ffffff0000000fff == 0xc2070000000000000000c3e && matches!(sm,
         100 | 120) => decode_form:: < OpF2fpPack4, 2 > (w, sm)
@@ -10508,7 +11084,7 @@ fn decode_sm70_arm334(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm335(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm343(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff85cb3ff0fffff0000000fff == 0x80000000000000000000c40 && matches!(sm,
         80) => decode_form:: < OpHmnmx2, 3 > (w, sm)
@@ -10527,14 +11103,14 @@ fn decode_sm70_arm335(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm336(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm344(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bffffffff00ff000fff == 0x80010000000000000000c45 && matches!(sm, 86
         | 89 | 90 | 100 | 120) => return decode_form:: < OpI2fp, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm337(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm345(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
         90) => decode_form:: < OpVimnmx, 6 > (w, sm)
@@ -10549,7 +11125,7 @@ fn decode_sm70_arm337(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm338(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm346(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80100000000000000000fff == 0x80000000000000000000c82 && matches!(sm, 120)
         => decode_form:: < OpUmov, 4 > (w, sm)
@@ -10568,7 +11144,7 @@ fn decode_sm70_arm338(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm339(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm347(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffffc0c0c00fff == 0x80000000000000000000c83 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => decode_form:: < OpUp2ur, 1 > (w, sm)
@@ -10579,7 +11155,7 @@ fn decode_sm70_arm339(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm340(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm348(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffffc0c0ff0fff == 0x80000000000000000000c84 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => decode_form:: < OpUr2up, 1 > (w, sm)
@@ -10590,56 +11166,56 @@ fn decode_sm70_arm340(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm341(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm349(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFlo, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm342(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm350(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpBrev, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm343(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm351(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000003fffff0000000fff == 0x80000000000000000000d02 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFchk, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm344(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm352(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2f, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm345(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm353(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2i, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm346(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm354(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpI2f, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm347(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm355(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d07 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFrnd, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm348(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm356(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpMufu, 6 > (w, sm)
@@ -10650,42 +11226,42 @@ fn decode_sm70_arm348(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm349(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm357(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPopc, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm350(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm358(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2f64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm351(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm359(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2i64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm352(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm360(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpI2f64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm353(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm361(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff3fffff00ff000fff == 0x80000000000000000000d13 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFrnd64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm354(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm362(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8080000ffffff0000000fff == 0x80000000000000000000d5d && matches!(sm, 90
         | 100 | 120) => decode_form:: < OpNanosleep, 3 > (w, sm)
@@ -10700,49 +11276,49 @@ fn decode_sm70_arm354(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm355(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm363(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
         120) => return decode_form:: < OpSel64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm356(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm364(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000e14 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => return decode_form:: < OpVabsdiff, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm357(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm365(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPrmt, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm358(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm366(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpShf, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm359(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm367(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFadd, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm360(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm368(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFfma, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm361(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm369(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 6 > (w, sm)
@@ -10753,7 +11329,7 @@ fn decode_sm70_arm361(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm362(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm370(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 5 > (w, sm)
@@ -10765,14 +11341,14 @@ fn decode_sm70_arm362(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm363(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm371(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm364(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm372(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDadd, 3 > (w, sm)
@@ -10783,7 +11359,7 @@ fn decode_sm70_arm364(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm365(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm373(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDsetp, 2 > (w, sm)
@@ -10794,7 +11370,7 @@ fn decode_sm70_arm365(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm366(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm374(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDfma, 6 > (w, sm)
@@ -10805,7 +11381,7 @@ fn decode_sm70_arm366(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm367(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm375(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x80040000000000000000e30 && matches!(sm, 86
         | 89) => decode_form:: < OpHadd2F32, 3 > (w, sm)
@@ -10828,7 +11404,7 @@ fn decode_sm70_arm367(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm368(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm376(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000e31 && matches!(sm,
         75) => decode_form:: < OpHfma2, 6 > (w, sm)
@@ -10847,7 +11423,7 @@ fn decode_sm70_arm368(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm369(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm377(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e001f0fffff0000000fff == 0x80000000000000000000e33 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpHset2, 3 > (w, sm)
@@ -10858,7 +11434,7 @@ fn decode_sm70_arm369(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm370(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm378(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff800001f0fffff0000ff0fff == 0x80000000000000000000e34 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpHsetp2, 3 > (w, sm)
@@ -10869,7 +11445,7 @@ fn decode_sm70_arm370(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm371(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm379(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c003fffff0000000fff == 0x80000000000000000000e35 && matches!(sm, 80
         | 86 | 89) => decode_form:: < OpHfma2Mma, 6 > (w, sm)
@@ -10880,14 +11456,14 @@ fn decode_sm70_arm371(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm372(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm380(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffeffffffffffffff0f00fff == 0xf56 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmov, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm373(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm381(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xf89 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpShfl, 3 > (w, sm)
@@ -10898,7 +11474,7 @@ fn decode_sm70_arm373(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm374(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm382(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100)
         => decode_form:: < OpSuld, 4 > (w, sm)
@@ -10973,472 +11549,521 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
 ///The arm of [`print_sm70`] (its candidates) for each value of bits 0..12.
 static PRINT_SM70: [PrintArm; 4096] = dense_arms(
     &[
-        (0x181, print_sm70_arm1),
-        (0x186, print_sm70_arm2),
-        (0x188, print_sm70_arm3),
-        (0x18c, print_sm70_arm4),
-        (0x1a3, print_sm70_arm5),
+        (0x180, print_sm70_arm1),
+        (0x181, print_sm70_arm2),
+        (0x184, print_sm70_arm3),
+        (0x185, print_sm70_arm3),
+        (0x186, print_sm70_arm4),
+        (0x187, print_sm70_arm3),
+        (0x188, print_sm70_arm5),
+        (0x18a, print_sm70_arm6),
+        (0x18c, print_sm70_arm7),
+        (0x1a3, print_sm70_arm8),
         (0x1a8, print_sm70_arm6),
-        (0x1aa, print_sm70_arm7),
-        (0x202, print_sm70_arm8),
-        (0x203, print_sm70_arm9),
-        (0x204, print_sm70_arm10),
-        (0x207, print_sm70_arm11),
-        (0x208, print_sm70_arm12),
-        (0x209, print_sm70_arm13),
-        (0x20a, print_sm70_arm14),
-        (0x20b, print_sm70_arm15),
-        (0x20c, print_sm70_arm16),
-        (0x210, print_sm70_arm17),
-        (0x211, print_sm70_arm18),
-        (0x212, print_sm70_arm19),
-        (0x213, print_sm70_arm20),
-        (0x214, print_sm70_arm21),
-        (0x216, print_sm70_arm22),
-        (0x217, print_sm70_arm23),
-        (0x219, print_sm70_arm24),
-        (0x21a, print_sm70_arm25),
-        (0x21b, print_sm70_arm26),
-        (0x21f, print_sm70_arm27),
-        (0x220, print_sm70_arm28),
-        (0x221, print_sm70_arm29),
-        (0x223, print_sm70_arm30),
-        (0x224, print_sm70_arm31),
-        (0x225, print_sm70_arm32),
-        (0x226, print_sm70_arm33),
-        (0x227, print_sm70_arm34),
-        (0x228, print_sm70_arm35),
-        (0x229, print_sm70_arm36),
-        (0x22a, print_sm70_arm37),
-        (0x22b, print_sm70_arm38),
-        (0x230, print_sm70_arm39),
-        (0x231, print_sm70_arm40),
-        (0x232, print_sm70_arm41),
-        (0x233, print_sm70_arm42),
-        (0x234, print_sm70_arm43),
-        (0x235, print_sm70_arm44),
-        (0x236, print_sm70_arm45),
-        (0x238, print_sm70_arm46),
-        (0x23e, print_sm70_arm47),
-        (0x240, print_sm70_arm48),
-        (0x245, print_sm70_arm49),
-        (0x248, print_sm70_arm50),
-        (0x287, print_sm70_arm51),
-        (0x28c, print_sm70_arm52),
-        (0x290, print_sm70_arm53),
-        (0x291, print_sm70_arm54),
-        (0x292, print_sm70_arm55),
-        (0x296, print_sm70_arm56),
-        (0x299, print_sm70_arm57),
-        (0x29a, print_sm70_arm58),
-        (0x2a4, print_sm70_arm59),
-        (0x2a5, print_sm70_arm60),
-        (0x2a6, print_sm70_arm61),
-        (0x2bd, print_sm70_arm62),
-        (0x2be, print_sm70_arm63),
-        (0x2bf, print_sm70_arm64),
-        (0x2ca, print_sm70_arm65),
-        (0x300, print_sm70_arm66),
-        (0x301, print_sm70_arm67),
-        (0x302, print_sm70_arm68),
-        (0x304, print_sm70_arm69),
-        (0x305, print_sm70_arm70),
-        (0x306, print_sm70_arm71),
-        (0x307, print_sm70_arm72),
-        (0x308, print_sm70_arm73),
-        (0x309, print_sm70_arm74),
-        (0x310, print_sm70_arm75),
-        (0x311, print_sm70_arm76),
-        (0x312, print_sm70_arm77),
-        (0x313, print_sm70_arm78),
-        (0x31c, print_sm70_arm79),
-        (0x31d, print_sm70_arm80),
-        (0x343, print_sm70_arm81),
-        (0x344, print_sm70_arm82),
-        (0x348, print_sm70_arm83),
-        (0x355, print_sm70_arm84),
-        (0x356, print_sm70_arm85),
-        (0x35d, print_sm70_arm86),
-        (0x381, print_sm70_arm1),
-        (0x386, print_sm70_arm2),
-        (0x387, print_sm70_arm87),
-        (0x388, print_sm70_arm88),
-        (0x389, print_sm70_arm89),
-        (0x38c, print_sm70_arm4),
-        (0x38d, print_sm70_arm90),
-        (0x3a1, print_sm70_arm91),
-        (0x3a3, print_sm70_arm5),
+        (0x1aa, print_sm70_arm9),
+        (0x202, print_sm70_arm10),
+        (0x203, print_sm70_arm11),
+        (0x204, print_sm70_arm12),
+        (0x207, print_sm70_arm13),
+        (0x208, print_sm70_arm14),
+        (0x209, print_sm70_arm15),
+        (0x20a, print_sm70_arm16),
+        (0x20b, print_sm70_arm17),
+        (0x20c, print_sm70_arm18),
+        (0x210, print_sm70_arm19),
+        (0x211, print_sm70_arm20),
+        (0x212, print_sm70_arm21),
+        (0x213, print_sm70_arm22),
+        (0x214, print_sm70_arm23),
+        (0x216, print_sm70_arm24),
+        (0x217, print_sm70_arm25),
+        (0x219, print_sm70_arm26),
+        (0x21a, print_sm70_arm27),
+        (0x21b, print_sm70_arm28),
+        (0x21f, print_sm70_arm29),
+        (0x220, print_sm70_arm30),
+        (0x221, print_sm70_arm31),
+        (0x223, print_sm70_arm32),
+        (0x224, print_sm70_arm33),
+        (0x225, print_sm70_arm34),
+        (0x226, print_sm70_arm35),
+        (0x227, print_sm70_arm36),
+        (0x228, print_sm70_arm37),
+        (0x229, print_sm70_arm38),
+        (0x22a, print_sm70_arm39),
+        (0x22b, print_sm70_arm40),
+        (0x230, print_sm70_arm41),
+        (0x231, print_sm70_arm42),
+        (0x232, print_sm70_arm43),
+        (0x233, print_sm70_arm44),
+        (0x234, print_sm70_arm45),
+        (0x235, print_sm70_arm46),
+        (0x236, print_sm70_arm47),
+        (0x237, print_sm70_arm48),
+        (0x238, print_sm70_arm49),
+        (0x23c, print_sm70_arm50),
+        (0x23e, print_sm70_arm51),
+        (0x240, print_sm70_arm52),
+        (0x245, print_sm70_arm53),
+        (0x248, print_sm70_arm54),
+        (0x287, print_sm70_arm55),
+        (0x28c, print_sm70_arm56),
+        (0x290, print_sm70_arm57),
+        (0x291, print_sm70_arm58),
+        (0x292, print_sm70_arm59),
+        (0x296, print_sm70_arm60),
+        (0x299, print_sm70_arm61),
+        (0x29a, print_sm70_arm62),
+        (0x2a4, print_sm70_arm63),
+        (0x2a5, print_sm70_arm64),
+        (0x2a6, print_sm70_arm65),
+        (0x2bd, print_sm70_arm66),
+        (0x2be, print_sm70_arm67),
+        (0x2bf, print_sm70_arm68),
+        (0x2ca, print_sm70_arm69),
+        (0x300, print_sm70_arm70),
+        (0x301, print_sm70_arm71),
+        (0x302, print_sm70_arm72),
+        (0x304, print_sm70_arm73),
+        (0x305, print_sm70_arm74),
+        (0x306, print_sm70_arm75),
+        (0x307, print_sm70_arm76),
+        (0x308, print_sm70_arm77),
+        (0x309, print_sm70_arm78),
+        (0x310, print_sm70_arm79),
+        (0x311, print_sm70_arm80),
+        (0x312, print_sm70_arm81),
+        (0x313, print_sm70_arm82),
+        (0x31c, print_sm70_arm83),
+        (0x31d, print_sm70_arm84),
+        (0x343, print_sm70_arm85),
+        (0x344, print_sm70_arm86),
+        (0x348, print_sm70_arm87),
+        (0x355, print_sm70_arm88),
+        (0x356, print_sm70_arm89),
+        (0x35d, print_sm70_arm90),
+        (0x380, print_sm70_arm1),
+        (0x381, print_sm70_arm2),
+        (0x384, print_sm70_arm3),
+        (0x385, print_sm70_arm3),
+        (0x386, print_sm70_arm4),
+        (0x387, print_sm70_arm91),
+        (0x388, print_sm70_arm92),
+        (0x389, print_sm70_arm93),
+        (0x38a, print_sm70_arm6),
+        (0x38b, print_sm70_arm94),
+        (0x38c, print_sm70_arm7),
+        (0x38d, print_sm70_arm95),
+        (0x3a1, print_sm70_arm96),
+        (0x3a3, print_sm70_arm8),
         (0x3a8, print_sm70_arm6),
-        (0x3a9, print_sm70_arm92),
-        (0x3aa, print_sm70_arm7),
-        (0x3c2, print_sm70_arm93),
-        (0x3c4, print_sm70_arm94),
-        (0x3c6, print_sm70_arm95),
-        (0x402, print_sm70_arm96),
-        (0x407, print_sm70_arm97),
-        (0x411, print_sm70_arm98),
-        (0x414, print_sm70_arm99),
-        (0x416, print_sm70_arm100),
-        (0x419, print_sm70_arm101),
-        (0x421, print_sm70_arm102),
-        (0x423, print_sm70_arm103),
-        (0x424, print_sm70_arm104),
-        (0x429, print_sm70_arm105),
-        (0x42a, print_sm70_arm106),
-        (0x42b, print_sm70_arm107),
-        (0x430, print_sm70_arm108),
-        (0x431, print_sm70_arm109),
-        (0x433, print_sm70_arm110),
-        (0x434, print_sm70_arm111),
-        (0x435, print_sm70_arm112),
-        (0x482, print_sm70_arm113),
-        (0x491, print_sm70_arm114),
-        (0x499, print_sm70_arm115),
-        (0x4a4, print_sm70_arm116),
-        (0x51d, print_sm70_arm117),
-        (0x547, print_sm70_arm118),
-        (0x581, print_sm70_arm1),
-        (0x586, print_sm70_arm2),
-        (0x588, print_sm70_arm3),
-        (0x589, print_sm70_arm119),
-        (0x58c, print_sm70_arm4),
-        (0x58d, print_sm70_arm120),
-        (0x5a3, print_sm70_arm5),
+        (0x3a9, print_sm70_arm94),
+        (0x3aa, print_sm70_arm9),
+        (0x3ab, print_sm70_arm94),
+        (0x3c2, print_sm70_arm97),
+        (0x3c4, print_sm70_arm98),
+        (0x3c6, print_sm70_arm99),
+        (0x402, print_sm70_arm100),
+        (0x407, print_sm70_arm101),
+        (0x411, print_sm70_arm102),
+        (0x414, print_sm70_arm103),
+        (0x416, print_sm70_arm104),
+        (0x419, print_sm70_arm105),
+        (0x421, print_sm70_arm106),
+        (0x423, print_sm70_arm107),
+        (0x424, print_sm70_arm108),
+        (0x429, print_sm70_arm109),
+        (0x42a, print_sm70_arm110),
+        (0x42b, print_sm70_arm111),
+        (0x430, print_sm70_arm112),
+        (0x431, print_sm70_arm113),
+        (0x433, print_sm70_arm114),
+        (0x434, print_sm70_arm115),
+        (0x435, print_sm70_arm116),
+        (0x482, print_sm70_arm117),
+        (0x491, print_sm70_arm118),
+        (0x499, print_sm70_arm119),
+        (0x4a4, print_sm70_arm120),
+        (0x51d, print_sm70_arm121),
+        (0x547, print_sm70_arm122),
+        (0x580, print_sm70_arm1),
+        (0x581, print_sm70_arm2),
+        (0x584, print_sm70_arm3),
+        (0x585, print_sm70_arm3),
+        (0x586, print_sm70_arm4),
+        (0x587, print_sm70_arm3),
+        (0x588, print_sm70_arm5),
+        (0x589, print_sm70_arm123),
+        (0x58a, print_sm70_arm6),
+        (0x58c, print_sm70_arm7),
+        (0x58d, print_sm70_arm124),
+        (0x5a3, print_sm70_arm8),
         (0x5a8, print_sm70_arm6),
-        (0x5aa, print_sm70_arm7),
-        (0x5ab, print_sm70_arm121),
-        (0x607, print_sm70_arm122),
-        (0x614, print_sm70_arm123),
-        (0x616, print_sm70_arm124),
-        (0x619, print_sm70_arm125),
-        (0x621, print_sm70_arm126),
-        (0x623, print_sm70_arm127),
-        (0x624, print_sm70_arm128),
-        (0x625, print_sm70_arm129),
-        (0x627, print_sm70_arm130),
-        (0x629, print_sm70_arm131),
-        (0x62a, print_sm70_arm132),
-        (0x62b, print_sm70_arm133),
-        (0x630, print_sm70_arm134),
-        (0x631, print_sm70_arm135),
-        (0x633, print_sm70_arm136),
-        (0x634, print_sm70_arm137),
-        (0x635, print_sm70_arm138),
-        (0x781, print_sm70_arm1),
-        (0x786, print_sm70_arm2),
-        (0x788, print_sm70_arm3),
-        (0x78c, print_sm70_arm4),
-        (0x7a3, print_sm70_arm5),
+        (0x5aa, print_sm70_arm9),
+        (0x5ab, print_sm70_arm125),
+        (0x607, print_sm70_arm126),
+        (0x614, print_sm70_arm127),
+        (0x616, print_sm70_arm128),
+        (0x619, print_sm70_arm129),
+        (0x621, print_sm70_arm130),
+        (0x623, print_sm70_arm131),
+        (0x624, print_sm70_arm132),
+        (0x625, print_sm70_arm133),
+        (0x627, print_sm70_arm134),
+        (0x629, print_sm70_arm135),
+        (0x62a, print_sm70_arm136),
+        (0x62b, print_sm70_arm137),
+        (0x630, print_sm70_arm138),
+        (0x631, print_sm70_arm139),
+        (0x633, print_sm70_arm140),
+        (0x634, print_sm70_arm141),
+        (0x635, print_sm70_arm142),
+        (0x780, print_sm70_arm1),
+        (0x781, print_sm70_arm2),
+        (0x784, print_sm70_arm3),
+        (0x785, print_sm70_arm3),
+        (0x786, print_sm70_arm4),
+        (0x787, print_sm70_arm3),
+        (0x788, print_sm70_arm5),
+        (0x78a, print_sm70_arm6),
+        (0x78c, print_sm70_arm7),
+        (0x7a3, print_sm70_arm8),
         (0x7a8, print_sm70_arm6),
-        (0x7aa, print_sm70_arm7),
-        (0x7ac, print_sm70_arm139),
-        (0x801, print_sm70_arm140),
-        (0x802, print_sm70_arm141),
-        (0x803, print_sm70_arm142),
-        (0x804, print_sm70_arm143),
-        (0x805, print_sm70_arm144),
-        (0x806, print_sm70_arm145),
-        (0x807, print_sm70_arm146),
-        (0x808, print_sm70_arm147),
-        (0x809, print_sm70_arm148),
-        (0x80a, print_sm70_arm149),
-        (0x80b, print_sm70_arm150),
-        (0x80c, print_sm70_arm151),
-        (0x810, print_sm70_arm152),
-        (0x811, print_sm70_arm153),
-        (0x812, print_sm70_arm154),
-        (0x813, print_sm70_arm155),
-        (0x814, print_sm70_arm156),
-        (0x816, print_sm70_arm157),
-        (0x817, print_sm70_arm158),
-        (0x819, print_sm70_arm159),
-        (0x81a, print_sm70_arm160),
-        (0x81b, print_sm70_arm161),
-        (0x81c, print_sm70_arm162),
-        (0x820, print_sm70_arm163),
-        (0x823, print_sm70_arm164),
-        (0x824, print_sm70_arm165),
-        (0x825, print_sm70_arm166),
-        (0x827, print_sm70_arm167),
-        (0x828, print_sm70_arm168),
-        (0x82b, print_sm70_arm169),
-        (0x82d, print_sm70_arm170),
-        (0x82e, print_sm70_arm171),
-        (0x831, print_sm70_arm172),
-        (0x832, print_sm70_arm173),
-        (0x835, print_sm70_arm174),
-        (0x836, print_sm70_arm175),
-        (0x838, print_sm70_arm176),
-        (0x83e, print_sm70_arm177),
-        (0x840, print_sm70_arm178),
-        (0x845, print_sm70_arm179),
-        (0x848, print_sm70_arm180),
-        (0x882, print_sm70_arm181),
-        (0x883, print_sm70_arm182),
-        (0x884, print_sm70_arm183),
-        (0x886, print_sm70_arm184),
-        (0x887, print_sm70_arm185),
-        (0x88c, print_sm70_arm186),
-        (0x890, print_sm70_arm187),
-        (0x891, print_sm70_arm188),
-        (0x892, print_sm70_arm189),
-        (0x896, print_sm70_arm190),
-        (0x899, print_sm70_arm191),
-        (0x89a, print_sm70_arm192),
-        (0x8a4, print_sm70_arm193),
-        (0x8a5, print_sm70_arm194),
-        (0x8a6, print_sm70_arm195),
-        (0x8bd, print_sm70_arm196),
-        (0x8be, print_sm70_arm197),
-        (0x8bf, print_sm70_arm198),
-        (0x900, print_sm70_arm199),
-        (0x901, print_sm70_arm200),
-        (0x902, print_sm70_arm201),
-        (0x904, print_sm70_arm202),
-        (0x905, print_sm70_arm203),
-        (0x906, print_sm70_arm204),
-        (0x907, print_sm70_arm205),
-        (0x908, print_sm70_arm206),
-        (0x909, print_sm70_arm207),
-        (0x910, print_sm70_arm208),
-        (0x911, print_sm70_arm209),
-        (0x912, print_sm70_arm210),
-        (0x913, print_sm70_arm211),
-        (0x918, print_sm70_arm212),
-        (0x919, print_sm70_arm213),
-        (0x91a, print_sm70_arm214),
-        (0x91b, print_sm70_arm215),
-        (0x91d, print_sm70_arm216),
-        (0x941, print_sm70_arm217),
-        (0x942, print_sm70_arm218),
-        (0x943, print_sm70_arm219),
-        (0x944, print_sm70_arm220),
-        (0x945, print_sm70_arm221),
-        (0x946, print_sm70_arm222),
-        (0x947, print_sm70_arm223),
-        (0x948, print_sm70_arm224),
-        (0x94d, print_sm70_arm225),
-        (0x950, print_sm70_arm226),
-        (0x956, print_sm70_arm227),
-        (0x95c, print_sm70_arm228),
-        (0x95d, print_sm70_arm229),
-        (0x981, print_sm70_arm230),
-        (0x983, print_sm70_arm231),
-        (0x984, print_sm70_arm232),
-        (0x986, print_sm70_arm233),
-        (0x988, print_sm70_arm3),
-        (0x989, print_sm70_arm234),
-        (0x98c, print_sm70_arm4),
-        (0x98e, print_sm70_arm235),
-        (0x98f, print_sm70_arm236),
-        (0x990, print_sm70_arm237),
-        (0x991, print_sm70_arm237),
-        (0x992, print_sm70_arm238),
-        (0x993, print_sm70_arm237),
-        (0x994, print_sm70_arm237),
-        (0x995, print_sm70_arm237),
-        (0x996, print_sm70_arm237),
-        (0x997, print_sm70_arm237),
-        (0x998, print_sm70_arm237),
-        (0x999, print_sm70_arm237),
-        (0x99a, print_sm70_arm237),
-        (0x99b, print_sm70_arm237),
-        (0x99c, print_sm70_arm237),
-        (0x99d, print_sm70_arm237),
-        (0x99e, print_sm70_arm237),
-        (0x99f, print_sm70_arm237),
-        (0x9a3, print_sm70_arm239),
-        (0x9a6, print_sm70_arm240),
-        (0x9a8, print_sm70_arm241),
-        (0x9aa, print_sm70_arm7),
-        (0x9ab, print_sm70_arm242),
-        (0x9af, print_sm70_arm243),
-        (0x9c3, print_sm70_arm244),
-        (0xa02, print_sm70_arm245),
-        (0xa03, print_sm70_arm246),
-        (0xa04, print_sm70_arm247),
-        (0xa07, print_sm70_arm248),
-        (0xa08, print_sm70_arm249),
-        (0xa09, print_sm70_arm250),
-        (0xa0a, print_sm70_arm251),
-        (0xa0b, print_sm70_arm252),
-        (0xa0c, print_sm70_arm253),
-        (0xa10, print_sm70_arm254),
-        (0xa11, print_sm70_arm255),
-        (0xa12, print_sm70_arm256),
-        (0xa13, print_sm70_arm257),
-        (0xa14, print_sm70_arm258),
-        (0xa16, print_sm70_arm259),
-        (0xa17, print_sm70_arm260),
-        (0xa19, print_sm70_arm261),
-        (0xa1a, print_sm70_arm262),
-        (0xa1b, print_sm70_arm263),
-        (0xa1f, print_sm70_arm264),
-        (0xa20, print_sm70_arm265),
-        (0xa23, print_sm70_arm266),
-        (0xa24, print_sm70_arm267),
-        (0xa25, print_sm70_arm268),
-        (0xa26, print_sm70_arm269),
-        (0xa27, print_sm70_arm270),
-        (0xa28, print_sm70_arm271),
-        (0xa2b, print_sm70_arm272),
-        (0xa31, print_sm70_arm273),
-        (0xa32, print_sm70_arm274),
-        (0xa35, print_sm70_arm275),
-        (0xa36, print_sm70_arm276),
-        (0xa38, print_sm70_arm277),
-        (0xa3e, print_sm70_arm278),
-        (0xa40, print_sm70_arm279),
-        (0xa45, print_sm70_arm280),
-        (0xa48, print_sm70_arm281),
-        (0xab9, print_sm70_arm282),
-        (0xb00, print_sm70_arm283),
-        (0xb01, print_sm70_arm284),
-        (0xb02, print_sm70_arm285),
-        (0xb04, print_sm70_arm286),
-        (0xb05, print_sm70_arm287),
-        (0xb06, print_sm70_arm288),
-        (0xb07, print_sm70_arm289),
-        (0xb08, print_sm70_arm290),
-        (0xb09, print_sm70_arm291),
-        (0xb10, print_sm70_arm292),
-        (0xb11, print_sm70_arm293),
-        (0xb12, print_sm70_arm294),
-        (0xb13, print_sm70_arm295),
-        (0xb1d, print_sm70_arm296),
-        (0xb48, print_sm70_arm297),
-        (0xb56, print_sm70_arm298),
-        (0xb5d, print_sm70_arm299),
-        (0xb81, print_sm70_arm1),
-        (0xb82, print_sm70_arm300),
-        (0xb86, print_sm70_arm2),
-        (0xb88, print_sm70_arm3),
-        (0xb8c, print_sm70_arm4),
-        (0xb90, print_sm70_arm301),
-        (0xb91, print_sm70_arm301),
-        (0xb92, print_sm70_arm301),
-        (0xb93, print_sm70_arm301),
-        (0xb94, print_sm70_arm301),
-        (0xb95, print_sm70_arm301),
-        (0xb96, print_sm70_arm301),
-        (0xb97, print_sm70_arm301),
-        (0xb98, print_sm70_arm301),
-        (0xb99, print_sm70_arm301),
-        (0xb9a, print_sm70_arm301),
-        (0xb9b, print_sm70_arm301),
-        (0xb9c, print_sm70_arm301),
-        (0xb9d, print_sm70_arm301),
-        (0xb9e, print_sm70_arm301),
-        (0xb9f, print_sm70_arm301),
-        (0xba3, print_sm70_arm5),
+        (0x7aa, print_sm70_arm9),
+        (0x7ac, print_sm70_arm143),
+        (0x801, print_sm70_arm144),
+        (0x802, print_sm70_arm145),
+        (0x803, print_sm70_arm146),
+        (0x804, print_sm70_arm147),
+        (0x805, print_sm70_arm148),
+        (0x806, print_sm70_arm149),
+        (0x807, print_sm70_arm150),
+        (0x808, print_sm70_arm151),
+        (0x809, print_sm70_arm152),
+        (0x80a, print_sm70_arm153),
+        (0x80b, print_sm70_arm154),
+        (0x80c, print_sm70_arm155),
+        (0x810, print_sm70_arm156),
+        (0x811, print_sm70_arm157),
+        (0x812, print_sm70_arm158),
+        (0x813, print_sm70_arm159),
+        (0x814, print_sm70_arm160),
+        (0x816, print_sm70_arm161),
+        (0x817, print_sm70_arm162),
+        (0x819, print_sm70_arm163),
+        (0x81a, print_sm70_arm164),
+        (0x81b, print_sm70_arm165),
+        (0x81c, print_sm70_arm166),
+        (0x820, print_sm70_arm167),
+        (0x823, print_sm70_arm168),
+        (0x824, print_sm70_arm169),
+        (0x825, print_sm70_arm170),
+        (0x827, print_sm70_arm171),
+        (0x828, print_sm70_arm172),
+        (0x82b, print_sm70_arm173),
+        (0x82d, print_sm70_arm174),
+        (0x82e, print_sm70_arm175),
+        (0x831, print_sm70_arm176),
+        (0x832, print_sm70_arm177),
+        (0x835, print_sm70_arm178),
+        (0x836, print_sm70_arm179),
+        (0x838, print_sm70_arm180),
+        (0x83e, print_sm70_arm181),
+        (0x840, print_sm70_arm182),
+        (0x845, print_sm70_arm183),
+        (0x848, print_sm70_arm184),
+        (0x882, print_sm70_arm185),
+        (0x883, print_sm70_arm186),
+        (0x884, print_sm70_arm187),
+        (0x886, print_sm70_arm188),
+        (0x887, print_sm70_arm189),
+        (0x88c, print_sm70_arm190),
+        (0x890, print_sm70_arm191),
+        (0x891, print_sm70_arm192),
+        (0x892, print_sm70_arm193),
+        (0x896, print_sm70_arm194),
+        (0x899, print_sm70_arm195),
+        (0x89a, print_sm70_arm196),
+        (0x8a4, print_sm70_arm197),
+        (0x8a5, print_sm70_arm198),
+        (0x8a6, print_sm70_arm199),
+        (0x8bd, print_sm70_arm200),
+        (0x8be, print_sm70_arm201),
+        (0x8bf, print_sm70_arm202),
+        (0x900, print_sm70_arm203),
+        (0x901, print_sm70_arm204),
+        (0x902, print_sm70_arm205),
+        (0x904, print_sm70_arm206),
+        (0x905, print_sm70_arm207),
+        (0x906, print_sm70_arm208),
+        (0x907, print_sm70_arm209),
+        (0x908, print_sm70_arm210),
+        (0x909, print_sm70_arm211),
+        (0x910, print_sm70_arm212),
+        (0x911, print_sm70_arm213),
+        (0x912, print_sm70_arm214),
+        (0x913, print_sm70_arm215),
+        (0x918, print_sm70_arm216),
+        (0x919, print_sm70_arm217),
+        (0x91a, print_sm70_arm218),
+        (0x91b, print_sm70_arm219),
+        (0x91d, print_sm70_arm220),
+        (0x941, print_sm70_arm221),
+        (0x942, print_sm70_arm222),
+        (0x943, print_sm70_arm223),
+        (0x944, print_sm70_arm224),
+        (0x945, print_sm70_arm225),
+        (0x946, print_sm70_arm226),
+        (0x947, print_sm70_arm227),
+        (0x948, print_sm70_arm228),
+        (0x94d, print_sm70_arm229),
+        (0x950, print_sm70_arm230),
+        (0x956, print_sm70_arm231),
+        (0x95c, print_sm70_arm232),
+        (0x95d, print_sm70_arm233),
+        (0x980, print_sm70_arm234),
+        (0x981, print_sm70_arm235),
+        (0x983, print_sm70_arm236),
+        (0x984, print_sm70_arm237),
+        (0x985, print_sm70_arm238),
+        (0x986, print_sm70_arm239),
+        (0x987, print_sm70_arm238),
+        (0x988, print_sm70_arm240),
+        (0x989, print_sm70_arm241),
+        (0x98a, print_sm70_arm242),
+        (0x98c, print_sm70_arm7),
+        (0x98e, print_sm70_arm243),
+        (0x98f, print_sm70_arm244),
+        (0x990, print_sm70_arm245),
+        (0x991, print_sm70_arm245),
+        (0x992, print_sm70_arm246),
+        (0x993, print_sm70_arm245),
+        (0x994, print_sm70_arm245),
+        (0x995, print_sm70_arm245),
+        (0x996, print_sm70_arm245),
+        (0x997, print_sm70_arm245),
+        (0x998, print_sm70_arm245),
+        (0x999, print_sm70_arm245),
+        (0x99a, print_sm70_arm245),
+        (0x99b, print_sm70_arm245),
+        (0x99c, print_sm70_arm245),
+        (0x99d, print_sm70_arm245),
+        (0x99e, print_sm70_arm245),
+        (0x99f, print_sm70_arm245),
+        (0x9a3, print_sm70_arm247),
+        (0x9a6, print_sm70_arm248),
+        (0x9a8, print_sm70_arm242),
+        (0x9aa, print_sm70_arm249),
+        (0x9ab, print_sm70_arm250),
+        (0x9af, print_sm70_arm251),
+        (0x9c3, print_sm70_arm252),
+        (0xa02, print_sm70_arm253),
+        (0xa03, print_sm70_arm254),
+        (0xa04, print_sm70_arm255),
+        (0xa07, print_sm70_arm256),
+        (0xa08, print_sm70_arm257),
+        (0xa09, print_sm70_arm258),
+        (0xa0a, print_sm70_arm259),
+        (0xa0b, print_sm70_arm260),
+        (0xa0c, print_sm70_arm261),
+        (0xa10, print_sm70_arm262),
+        (0xa11, print_sm70_arm263),
+        (0xa12, print_sm70_arm264),
+        (0xa13, print_sm70_arm265),
+        (0xa14, print_sm70_arm266),
+        (0xa16, print_sm70_arm267),
+        (0xa17, print_sm70_arm268),
+        (0xa19, print_sm70_arm269),
+        (0xa1a, print_sm70_arm270),
+        (0xa1b, print_sm70_arm271),
+        (0xa1f, print_sm70_arm272),
+        (0xa20, print_sm70_arm273),
+        (0xa23, print_sm70_arm274),
+        (0xa24, print_sm70_arm275),
+        (0xa25, print_sm70_arm276),
+        (0xa26, print_sm70_arm277),
+        (0xa27, print_sm70_arm278),
+        (0xa28, print_sm70_arm279),
+        (0xa2b, print_sm70_arm280),
+        (0xa31, print_sm70_arm281),
+        (0xa32, print_sm70_arm282),
+        (0xa35, print_sm70_arm283),
+        (0xa36, print_sm70_arm284),
+        (0xa38, print_sm70_arm285),
+        (0xa3e, print_sm70_arm286),
+        (0xa40, print_sm70_arm287),
+        (0xa45, print_sm70_arm288),
+        (0xa48, print_sm70_arm289),
+        (0xab9, print_sm70_arm290),
+        (0xb00, print_sm70_arm291),
+        (0xb01, print_sm70_arm292),
+        (0xb02, print_sm70_arm293),
+        (0xb04, print_sm70_arm294),
+        (0xb05, print_sm70_arm295),
+        (0xb06, print_sm70_arm296),
+        (0xb07, print_sm70_arm297),
+        (0xb08, print_sm70_arm298),
+        (0xb09, print_sm70_arm299),
+        (0xb10, print_sm70_arm300),
+        (0xb11, print_sm70_arm301),
+        (0xb12, print_sm70_arm302),
+        (0xb13, print_sm70_arm303),
+        (0xb1d, print_sm70_arm304),
+        (0xb48, print_sm70_arm305),
+        (0xb56, print_sm70_arm306),
+        (0xb5d, print_sm70_arm307),
+        (0xb80, print_sm70_arm1),
+        (0xb81, print_sm70_arm2),
+        (0xb82, print_sm70_arm308),
+        (0xb84, print_sm70_arm3),
+        (0xb85, print_sm70_arm3),
+        (0xb86, print_sm70_arm4),
+        (0xb87, print_sm70_arm3),
+        (0xb88, print_sm70_arm5),
+        (0xb8a, print_sm70_arm6),
+        (0xb8c, print_sm70_arm7),
+        (0xb90, print_sm70_arm309),
+        (0xb91, print_sm70_arm309),
+        (0xb92, print_sm70_arm309),
+        (0xb93, print_sm70_arm309),
+        (0xb94, print_sm70_arm309),
+        (0xb95, print_sm70_arm309),
+        (0xb96, print_sm70_arm309),
+        (0xb97, print_sm70_arm309),
+        (0xb98, print_sm70_arm309),
+        (0xb99, print_sm70_arm309),
+        (0xb9a, print_sm70_arm309),
+        (0xb9b, print_sm70_arm309),
+        (0xb9c, print_sm70_arm309),
+        (0xb9d, print_sm70_arm309),
+        (0xb9e, print_sm70_arm309),
+        (0xb9f, print_sm70_arm309),
+        (0xba3, print_sm70_arm8),
         (0xba8, print_sm70_arm6),
-        (0xbaa, print_sm70_arm7),
-        (0xc02, print_sm70_arm302),
-        (0xc03, print_sm70_arm303),
-        (0xc04, print_sm70_arm304),
-        (0xc07, print_sm70_arm305),
-        (0xc08, print_sm70_arm306),
-        (0xc09, print_sm70_arm307),
-        (0xc0a, print_sm70_arm308),
-        (0xc0b, print_sm70_arm309),
-        (0xc0c, print_sm70_arm310),
-        (0xc10, print_sm70_arm311),
-        (0xc11, print_sm70_arm312),
-        (0xc12, print_sm70_arm313),
-        (0xc13, print_sm70_arm314),
-        (0xc14, print_sm70_arm315),
-        (0xc16, print_sm70_arm316),
-        (0xc17, print_sm70_arm317),
-        (0xc19, print_sm70_arm318),
-        (0xc1a, print_sm70_arm319),
-        (0xc1b, print_sm70_arm320),
-        (0xc20, print_sm70_arm321),
-        (0xc23, print_sm70_arm322),
-        (0xc24, print_sm70_arm323),
-        (0xc25, print_sm70_arm324),
-        (0xc26, print_sm70_arm325),
-        (0xc27, print_sm70_arm326),
-        (0xc28, print_sm70_arm327),
-        (0xc2b, print_sm70_arm328),
-        (0xc31, print_sm70_arm329),
-        (0xc32, print_sm70_arm330),
-        (0xc35, print_sm70_arm331),
-        (0xc36, print_sm70_arm332),
-        (0xc38, print_sm70_arm333),
-        (0xc3e, print_sm70_arm334),
-        (0xc40, print_sm70_arm335),
-        (0xc45, print_sm70_arm336),
-        (0xc48, print_sm70_arm337),
-        (0xc82, print_sm70_arm338),
-        (0xc83, print_sm70_arm339),
-        (0xc84, print_sm70_arm340),
-        (0xd00, print_sm70_arm341),
-        (0xd01, print_sm70_arm342),
-        (0xd02, print_sm70_arm343),
-        (0xd04, print_sm70_arm344),
-        (0xd05, print_sm70_arm345),
-        (0xd06, print_sm70_arm346),
-        (0xd07, print_sm70_arm347),
-        (0xd08, print_sm70_arm348),
-        (0xd09, print_sm70_arm349),
-        (0xd10, print_sm70_arm350),
-        (0xd11, print_sm70_arm351),
-        (0xd12, print_sm70_arm352),
-        (0xd13, print_sm70_arm353),
-        (0xd5d, print_sm70_arm354),
-        (0xd81, print_sm70_arm1),
-        (0xd86, print_sm70_arm2),
-        (0xd88, print_sm70_arm3),
-        (0xd8c, print_sm70_arm4),
-        (0xda3, print_sm70_arm5),
+        (0xbaa, print_sm70_arm9),
+        (0xc02, print_sm70_arm310),
+        (0xc03, print_sm70_arm311),
+        (0xc04, print_sm70_arm312),
+        (0xc07, print_sm70_arm313),
+        (0xc08, print_sm70_arm314),
+        (0xc09, print_sm70_arm315),
+        (0xc0a, print_sm70_arm316),
+        (0xc0b, print_sm70_arm317),
+        (0xc0c, print_sm70_arm318),
+        (0xc10, print_sm70_arm319),
+        (0xc11, print_sm70_arm320),
+        (0xc12, print_sm70_arm321),
+        (0xc13, print_sm70_arm322),
+        (0xc14, print_sm70_arm323),
+        (0xc16, print_sm70_arm324),
+        (0xc17, print_sm70_arm325),
+        (0xc19, print_sm70_arm326),
+        (0xc1a, print_sm70_arm327),
+        (0xc1b, print_sm70_arm328),
+        (0xc20, print_sm70_arm329),
+        (0xc23, print_sm70_arm330),
+        (0xc24, print_sm70_arm331),
+        (0xc25, print_sm70_arm332),
+        (0xc26, print_sm70_arm333),
+        (0xc27, print_sm70_arm334),
+        (0xc28, print_sm70_arm335),
+        (0xc2b, print_sm70_arm336),
+        (0xc31, print_sm70_arm337),
+        (0xc32, print_sm70_arm338),
+        (0xc35, print_sm70_arm339),
+        (0xc36, print_sm70_arm340),
+        (0xc38, print_sm70_arm341),
+        (0xc3e, print_sm70_arm342),
+        (0xc40, print_sm70_arm343),
+        (0xc45, print_sm70_arm344),
+        (0xc48, print_sm70_arm345),
+        (0xc82, print_sm70_arm346),
+        (0xc83, print_sm70_arm347),
+        (0xc84, print_sm70_arm348),
+        (0xd00, print_sm70_arm349),
+        (0xd01, print_sm70_arm350),
+        (0xd02, print_sm70_arm351),
+        (0xd04, print_sm70_arm352),
+        (0xd05, print_sm70_arm353),
+        (0xd06, print_sm70_arm354),
+        (0xd07, print_sm70_arm355),
+        (0xd08, print_sm70_arm356),
+        (0xd09, print_sm70_arm357),
+        (0xd10, print_sm70_arm358),
+        (0xd11, print_sm70_arm359),
+        (0xd12, print_sm70_arm360),
+        (0xd13, print_sm70_arm361),
+        (0xd5d, print_sm70_arm362),
+        (0xd80, print_sm70_arm1),
+        (0xd81, print_sm70_arm2),
+        (0xd84, print_sm70_arm3),
+        (0xd85, print_sm70_arm3),
+        (0xd86, print_sm70_arm4),
+        (0xd87, print_sm70_arm3),
+        (0xd88, print_sm70_arm5),
+        (0xd8a, print_sm70_arm6),
+        (0xd8c, print_sm70_arm7),
+        (0xda3, print_sm70_arm8),
         (0xda8, print_sm70_arm6),
-        (0xdaa, print_sm70_arm7),
-        (0xe07, print_sm70_arm355),
-        (0xe14, print_sm70_arm356),
-        (0xe16, print_sm70_arm357),
-        (0xe19, print_sm70_arm358),
-        (0xe21, print_sm70_arm359),
-        (0xe23, print_sm70_arm360),
-        (0xe24, print_sm70_arm361),
-        (0xe25, print_sm70_arm362),
-        (0xe27, print_sm70_arm363),
-        (0xe29, print_sm70_arm364),
-        (0xe2a, print_sm70_arm365),
-        (0xe2b, print_sm70_arm366),
-        (0xe30, print_sm70_arm367),
-        (0xe31, print_sm70_arm368),
-        (0xe33, print_sm70_arm369),
-        (0xe34, print_sm70_arm370),
-        (0xe35, print_sm70_arm371),
-        (0xf56, print_sm70_arm372),
-        (0xf81, print_sm70_arm1),
-        (0xf86, print_sm70_arm2),
-        (0xf88, print_sm70_arm3),
-        (0xf89, print_sm70_arm373),
-        (0xf8c, print_sm70_arm4),
-        (0xf90, print_sm70_arm374),
-        (0xf91, print_sm70_arm374),
-        (0xf92, print_sm70_arm374),
-        (0xf93, print_sm70_arm374),
-        (0xf94, print_sm70_arm374),
-        (0xf95, print_sm70_arm374),
-        (0xf96, print_sm70_arm374),
-        (0xf97, print_sm70_arm374),
-        (0xf98, print_sm70_arm374),
-        (0xf99, print_sm70_arm374),
-        (0xf9a, print_sm70_arm374),
-        (0xf9b, print_sm70_arm374),
-        (0xf9c, print_sm70_arm374),
-        (0xf9d, print_sm70_arm374),
-        (0xf9e, print_sm70_arm374),
-        (0xf9f, print_sm70_arm374),
-        (0xfa3, print_sm70_arm5),
+        (0xdaa, print_sm70_arm9),
+        (0xe07, print_sm70_arm363),
+        (0xe14, print_sm70_arm364),
+        (0xe16, print_sm70_arm365),
+        (0xe19, print_sm70_arm366),
+        (0xe21, print_sm70_arm367),
+        (0xe23, print_sm70_arm368),
+        (0xe24, print_sm70_arm369),
+        (0xe25, print_sm70_arm370),
+        (0xe27, print_sm70_arm371),
+        (0xe29, print_sm70_arm372),
+        (0xe2a, print_sm70_arm373),
+        (0xe2b, print_sm70_arm374),
+        (0xe30, print_sm70_arm375),
+        (0xe31, print_sm70_arm376),
+        (0xe33, print_sm70_arm377),
+        (0xe34, print_sm70_arm378),
+        (0xe35, print_sm70_arm379),
+        (0xf56, print_sm70_arm380),
+        (0xf80, print_sm70_arm1),
+        (0xf81, print_sm70_arm2),
+        (0xf84, print_sm70_arm3),
+        (0xf85, print_sm70_arm3),
+        (0xf86, print_sm70_arm4),
+        (0xf87, print_sm70_arm3),
+        (0xf88, print_sm70_arm5),
+        (0xf89, print_sm70_arm381),
+        (0xf8a, print_sm70_arm6),
+        (0xf8c, print_sm70_arm7),
+        (0xf90, print_sm70_arm382),
+        (0xf91, print_sm70_arm382),
+        (0xf92, print_sm70_arm382),
+        (0xf93, print_sm70_arm382),
+        (0xf94, print_sm70_arm382),
+        (0xf95, print_sm70_arm382),
+        (0xf96, print_sm70_arm382),
+        (0xf97, print_sm70_arm382),
+        (0xf98, print_sm70_arm382),
+        (0xf99, print_sm70_arm382),
+        (0xf9a, print_sm70_arm382),
+        (0xf9b, print_sm70_arm382),
+        (0xf9c, print_sm70_arm382),
+        (0xf9d, print_sm70_arm382),
+        (0xf9e, print_sm70_arm382),
+        (0xf9f, print_sm70_arm382),
+        (0xfa3, print_sm70_arm8),
         (0xfa8, print_sm70_arm6),
-        (0xfaa, print_sm70_arm7),
+        (0xfaa, print_sm70_arm9),
     ],
     print_none,
 );
 fn print_sm70_arm1(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffb8001cf00000000000001fe == 0x80001000000000000000180 && matches!(sm,
+        75) => return print_form:: < OpLdg, 5 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm2(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffb8e01ff000000ff000001ff == 0xe01000000000000000181 && matches!(sm, 70)
         => print_form:: < OpLdg, 1 > (w, sm, at, out)
@@ -11453,37 +12078,91 @@ fn print_sm70_arm1(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0x1fffb8e01cf00000000000001ff == 0x80e01000000000000000181 && matches!(sm,
-        75) => return print_form:: < OpLdg, 2 > (w, sm, at, out)
+        75) => print_form:: < OpLdg, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8001cf00000000000001fe == 0x80001000000000000000180 && matches!(sm,
+        75) => return print_form:: < OpLdg, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm2(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm3(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffb8e11000000000000ff01fc == 0x1000000000000000184 && matches!(sm, 80 |
+        86 | 89 | 90 | 100 | 120) => print_form:: < OpStg, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff01fc == 0x80001000000000000000184 && matches!(sm,
+        75) => print_form:: < OpStg, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff01fc == 0x1000000000000000184 && matches!(sm, 70 |
+        75) => return print_form:: < OpStg, 8 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm4(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffb8e11ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 80 |
         86 | 89 | 90) => print_form:: < OpStg, 2 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fffb8e11ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 100 |
-        120) => print_form:: < OpStg, 6 > (w, sm, at, out)
+        120) => print_form:: < OpStg, 7 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fffb8e01ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 70 |
         75) => print_form:: < OpStg, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x1fffb8e01000000000000ff01ff == 0x80001000000000000000186 && matches!(sm,
-        75) => return print_form:: < OpStg, 1 > (w, sm, at, out)
+        w & 0x1fffb8e11000000000000ff01fc == 0x1000000000000000184 && matches!(sm, 80 |
+        86 | 89 | 90 | 100 | 120) => print_form:: < OpStg, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff01fc == 0x80001000000000000000184 && matches!(sm,
+        75) => print_form:: < OpStg, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff01fc == 0x1000000000000000184 && matches!(sm, 70 |
+        75) => return print_form:: < OpStg, 8 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm3(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm5(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff7ff31000000000000ff01ff == 0x188 && matches!(sm, 75 | 80 | 86 | 89 | 90
-        | 100 | 120) => return print_form:: < OpSts, 0 > (w, sm, at, out)
+        | 100 | 120) => print_form:: < OpSts, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff800110000000000000001dd == 0x1000000000000000188 && matches!(sm, 90 |
+        100 | 120) => print_form:: < OpAtomg, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 |
+        75) => print_form:: < OpAtomg, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 80 |
+        86 | 89) => return print_form:: < OpAtomg, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm4(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm6(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff800110000000000000001dd == 0x1000000000000000188 && matches!(sm, 90 |
+        100 | 120) => print_form:: < OpAtomg, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 |
+        75) => print_form:: < OpAtomg, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 80 |
+        86 | 89) => return print_form:: < OpAtomg, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm7(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3f00000000ff000001ff == 0xc800400000000000000018c && matches!(sm, 80
         | 86 | 89) => print_form:: < OpAtomsArrive, 0 > (w, sm, at, out)
@@ -11538,29 +12217,14 @@ fn print_sm70_arm4(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm5(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm8(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffc00010000000000000001ff == 0x10000000000000001a3 && matches!(sm, 90 |
         100 | 120) => return print_form:: < OpAtomgF, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm6(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0x1fff800110000000000000001ff == 0x10000000000000001a8 && matches!(sm, 90 |
-        100 | 120) => print_form:: < OpAtomg, 3 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0x1fff800010000000000000001ff == 0x10000000000000001a8 && matches!(sm, 70 |
-        75) => print_form:: < OpAtomg, 0 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0x1fff800010000000000000001ff == 0x10000000000000001a8 && matches!(sm, 80 |
-        86 | 89) => return print_form:: < OpAtomg, 1 > (w, sm, at, out)
-    );
-    None
-}
-fn print_sm70_arm7(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm9(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffbf1f8ff000000ff000001ff == 0x1aa && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpQspc, 0 > (w, sm, at, out)
@@ -11575,11 +12239,23 @@ fn print_sm70_arm7(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0x1fffbf1f8ff00000000000001ff == 0x800000000000000000001aa && matches!(sm, 90
-        | 100 | 120) => return print_form:: < OpQspc, 3 > (w, sm, at, out)
+        | 100 | 120) => print_form:: < OpQspc, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff800110000000000000001dd == 0x1000000000000000188 && matches!(sm, 90 |
+        100 | 120) => print_form:: < OpAtomg, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 |
+        75) => print_form:: < OpAtomg, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 80 |
+        86 | 89) => return print_form:: < OpAtomg, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm8(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm10(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x10f000000000000000202 && matches!(sm, 120)
         => print_form:: < OpMov64, 0 > (w, sm, at, out)
@@ -11590,35 +12266,35 @@ fn print_sm70_arm8(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm9(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm11(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffff0000000fff == 0x203 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpP2r, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm10(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm12(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffff0000ff0fff == 0x204 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpR2p, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm11(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x207 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpSel, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm12(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x208 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFsel, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x209 && matches!(sm, 70 | 75) =>
         print_form:: < OpFmnmx, 0 > (w, sm, at, out)
@@ -11633,21 +12309,21 @@ fn print_sm70_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e00ff3fffff0000000fff == 0x20a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFset, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x20b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFsetp, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x20c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpIsetp, 0 > (w, sm, at, out)
@@ -11658,7 +12334,7 @@ fn print_sm70_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x210 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpIadd3, 0 > (w, sm, at, out)
@@ -11670,7 +12346,7 @@ fn print_sm70_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0xff0000000000000211 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLea, 0 > (w, sm, at, out)
@@ -11692,35 +12368,35 @@ fn print_sm70_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x212 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpLop3, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x213 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpIabs, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x214 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => return print_form:: < OpVabsdiff, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x216 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPrmt, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x217 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100) => print_form:: < OpImnmx, 0 > (w, sm, at, out)
@@ -11735,35 +12411,35 @@ fn print_sm70_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x219 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpShf, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5ffffffff0000000fff == 0x21a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpSgxt, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff7ffffffff0000000fff == 0x21b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmsk, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100000000000000000fff == 0x21f && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPlop3Sign, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x4000000000000000000220 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFmul, 0 > (w,
@@ -11771,21 +12447,21 @@ fn print_sm70_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x221 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFadd, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x223 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFfma, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0x78e00000000000000000224 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 0 > (w, sm, at,
@@ -11798,7 +12474,7 @@ fn print_sm70_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000225 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 0 > (w, sm,
@@ -11811,7 +12487,7 @@ fn print_sm70_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff900ffffff0000000fff == 0x226 && matches!(sm, 70) => print_form:: <
         OpIdp4a, 3 > (w, sm, at, out)
@@ -11831,7 +12507,7 @@ fn print_sm70_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000227 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 0 > (w, sm,
@@ -11839,7 +12515,7 @@ fn print_sm70_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x228 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDmul, 0 > (w, sm, at, out)
@@ -11850,7 +12526,7 @@ fn print_sm70_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000ffffffff00000fff == 0x229 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDadd, 0 > (w, sm, at, out)
@@ -11861,7 +12537,7 @@ fn print_sm70_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x22a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDsetp, 3 > (w, sm, at, out)
@@ -11872,7 +12548,7 @@ fn print_sm70_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x22b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDfma, 0 > (w, sm, at, out)
@@ -11883,7 +12559,7 @@ fn print_sm70_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x40000000000000000230 && matches!(sm, 86 |
         89) => print_form:: < OpHadd2F32, 0 > (w, sm, at, out)
@@ -11906,7 +12582,7 @@ fn print_sm70_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x231 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 0 > (w, sm, at, out)
@@ -11925,7 +12601,7 @@ fn print_sm70_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x232 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHmul2, 0 > (w, sm, at, out)
@@ -11936,7 +12612,7 @@ fn print_sm70_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e001f0fffff0000000fff == 0x233 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHset2, 0 > (w, sm, at, out)
@@ -11947,7 +12623,7 @@ fn print_sm70_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm45(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff800001f0fffff0000ff0fff == 0x234 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHsetp2, 0 > (w, sm, at, out)
@@ -11958,7 +12634,7 @@ fn print_sm70_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x235 && matches!(sm, 120) => print_form:: <
         OpIadd, 3 > (w, sm, at, out)
@@ -11985,21 +12661,107 @@ fn print_sm70_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm45(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x1fffffffdff7fffff0000000fff == 0x236 && matches!(sm, 90 | 100) => return
+        w & 0x1fffffffdff7fffff0000000fff == 0x236 && matches!(sm, 90 | 100) =>
         print_form:: < OpViadd, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x58000000000000000fff == 0x8000000000000000236 && matches!(sm, 70) =>
+        print_form:: < OpHmma444F16, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80008000000000000000fff == 0x236 && matches!(sm, 75) => print_form:: <
+        OpHmma884, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x8000000000000000fff == 0x8000000000000000236 && matches!(sm, 70) =>
+        print_form:: < OpHmma444, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x8000000000000000fff == 0x236 && matches!(sm, 70) => return print_form:: <
+        OpHmma884, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xf8001000004000000000fff == 0x1000000000000000237 && matches!(sm, 90) =>
+        print_form:: < OpImmaSp, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf8001000004000000000fff == 0x1000000000000000237 && matches!(sm, 100) =>
+        print_form:: < OpImmaSp, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf8001000000000000000fff == 0x237 && matches!(sm, 90) => print_form:: <
+        OpImma, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf8001000000000000000fff == 0x237 && matches!(sm, 100) => print_form:: <
+        OpImma, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf8001000000000000000fff == 0x237 && matches!(sm, 120) => print_form:: <
+        OpImma, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf8001000000000000000fff == 0x1000000000000000237 && matches!(sm, 120) =>
+        print_form:: < OpImmaSp, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80001000004000000000fff == 0x1000000000000000237 && matches!(sm, 80 | 86 |
+        89) => print_form:: < OpImmaSp, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80001000000000000000fff == 0x237 && matches!(sm, 80 | 86 | 89) =>
+        print_form:: < OpImma, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x237 && matches!(sm, 75) => return print_form::
+        < OpImma, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x238 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100 | 120) => return print_form:: < OpI2iSat, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xf8202000004000000000fff == 0x200000000000000023c && matches!(sm, 90 | 100)
+        => print_form:: < OpHmmaSp, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf8202000000000000000fff == 0x23c && matches!(sm, 90 | 100) => print_form::
+        < OpHmma, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf8202000000000000000fff == 0x23c && matches!(sm, 120) => print_form:: <
+        OpHmma, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf8202000000000000000fff == 0x200000000000000023c && matches!(sm, 120) =>
+        print_form:: < OpHmmaSp, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80202000004000000000fff == 0x200000000000000023c && matches!(sm, 80 | 86 |
+        89) => print_form:: < OpHmmaSp, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80c00000000000000000fff == 0x23c && matches!(sm, 75) => print_form:: <
+        OpHmma, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80202000000000000000fff == 0x23c && matches!(sm, 80 | 86 | 89) => return
+        print_form:: < OpHmma, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffeeff600ffffff0000000fff == 0x4207000000000000000023e && matches!(sm,
         100 | 120) => print_form:: < OpF2fpPack4, 0 > (w, sm, at, out)
@@ -12042,7 +12804,7 @@ fn print_sm70_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff85cb3ff0fffff0000000fff == 0x240 && matches!(sm, 80) => print_form:: <
         OpHmnmx2, 0 > (w, sm, at, out)
@@ -12061,14 +12823,14 @@ fn print_sm70_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bffffffff00ff000fff == 0x10000000000000000245 && matches!(sm, 86 |
         89 | 90 | 100 | 120) => return print_form:: < OpI2fp, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
         => print_form:: < OpVimnmx, 3 > (w, sm, at, out)
@@ -12083,7 +12845,7 @@ fn print_sm70_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8000000c000000000000fff == 0x80000000000000000000287 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUsel, 0 > (w, sm, at, out)
@@ -12094,7 +12856,7 @@ fn print_sm70_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8010000c000000000000fff == 0x8000000000000000000028c && matches!(sm, 120)
         => print_form:: < OpUisetp, 4 > (w, sm, at, out)
@@ -12113,7 +12875,7 @@ fn print_sm70_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80006004000000000000fff == 0x80000000000000000000290 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUiadd3, 0 > (w, sm, at, out)
@@ -12132,7 +12894,7 @@ fn print_sm70_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80107004000000000000fff == 0x80000000000000000000291 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUlea, 0 > (w, sm, at, out)
@@ -12167,7 +12929,7 @@ fn print_sm70_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8000000c000000000000fff == 0x80000000000000000000292 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUlop3, 0 > (w, sm, at, out)
@@ -12178,7 +12940,7 @@ fn print_sm70_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8000100c000000000000fff == 0x80000000000000000000296 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUprmt, 0 > (w, sm, at, out)
@@ -12189,7 +12951,7 @@ fn print_sm70_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8000000c000000000000fff == 0x80000000000000000000299 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUshf, 0 > (w, sm, at, out)
@@ -12200,7 +12962,7 @@ fn print_sm70_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000029a && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUsgxt, 0 > (w, sm, at, out)
@@ -12211,7 +12973,7 @@ fn print_sm70_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8000400c000000000000fff == 0x800000000000000000002a4 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUimad, 0 > (w, sm, at, out)
@@ -12230,7 +12992,7 @@ fn print_sm70_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8000400c000000000000fff == 0x800000000000000000002a5 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUimadWide, 0 > (w, sm, at, out)
@@ -12249,14 +13011,14 @@ fn print_sm70_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm65(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8000400c000000000000fff == 0x800000000000000000002a6 && matches!(sm, 120)
         => return print_form:: < OpUimadHi, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000002bd && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUflo, 0 > (w, sm, at, out)
@@ -12267,7 +13029,7 @@ fn print_sm70_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm67(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000002be && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUbrev, 0 > (w, sm, at, out)
@@ -12278,7 +13040,7 @@ fn print_sm70_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm68(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000002bf && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUpopc, 0 > (w, sm, at, out)
@@ -12289,7 +13051,7 @@ fn print_sm70_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm65(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm69(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1ffffffffffff00000fff == 0x2ca && matches!(sm, 90) => print_form:: <
         OpR2ur, 1 > (w, sm, at, out)
@@ -12308,56 +13070,56 @@ fn print_sm70_arm65(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm70(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x300 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFlo, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm67(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm71(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x301 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBrev, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm68(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm72(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000003fffff0000000fff == 0x302 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFchk, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm69(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm73(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x304 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm70(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm74(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x305 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm71(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm75(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x306 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm72(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm76(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x307 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFrnd, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm73(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm77(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) => print_form:: <
         OpMufu, 0 > (w, sm, at, out)
@@ -12372,42 +13134,42 @@ fn print_sm70_arm73(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm74(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm78(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x309 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPopc, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm75(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm79(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x310 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm76(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm80(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x311 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm77(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm81(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x312 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm78(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm82(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff3fffff00ff000fff == 0x313 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFrnd64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm79(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm83(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800c0000000000000000fff == 0x31c && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpB2r, 0 > (w, sm, at, out)
@@ -12434,7 +13196,7 @@ fn print_sm70_arm79(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm80(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm84(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ffff0fff == 0x2000000000000000031d && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpBarArv, 3 > (w, sm, at,
@@ -12451,7 +13213,7 @@ fn print_sm70_arm80(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm81(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm85(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x343 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCallAbsR, 0 > (w, sm, at, out)
@@ -12462,7 +13224,7 @@ fn print_sm70_arm81(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm82(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm86(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x344 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCallR, 0 > (w, sm, at, out)
@@ -12473,7 +13235,7 @@ fn print_sm70_arm82(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm83(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm87(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff00ffff0fff == 0x348 && matches!(sm, 70 | 75) =>
         print_form:: < OpWarpsync, 0 > (w, sm, at, out)
@@ -12488,21 +13250,21 @@ fn print_sm70_arm83(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm84(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm88(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffeffffffffffffff0000fff == 0x355 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmovR, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm85(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm89(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffefffffffffff00f0ff0fff == 0x356 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmov, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm86(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm90(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8080000ffffff0000000fff == 0x35d && matches!(sm, 90 | 100 | 120) =>
         print_form:: < OpNanosleep, 0 > (w, sm, at, out)
@@ -12517,25 +13279,61 @@ fn print_sm70_arm86(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm87(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm91(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8ff1ff0000000000ff0fff == 0x387 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form:: < OpStl, 0 > (w, sm, at, out)
+        | 90 | 100 | 120) => print_form:: < OpStl, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8e11000000000000ff01fc == 0x1000000000000000184 && matches!(sm, 80 |
+        86 | 89 | 90 | 100 | 120) => print_form:: < OpStg, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff01fc == 0x80001000000000000000184 && matches!(sm,
+        75) => print_form:: < OpStg, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff01fc == 0x1000000000000000184 && matches!(sm, 70 |
+        75) => return print_form:: < OpStg, 8 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm88(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm92(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff1ff0000000000ff0fff == 0x388 && matches!(sm, 70) => print_form:: <
         OpSts, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fff7ff31000000000000ff01ff == 0x188 && matches!(sm, 75 | 80 | 86 | 89 | 90
-        | 100 | 120) => return print_form:: < OpSts, 0 > (w, sm, at, out)
+        | 100 | 120) => print_form:: < OpSts, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff800110000000000000001dd == 0x1000000000000000188 && matches!(sm, 90 |
+        100 | 120) => print_form:: < OpAtomg, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 |
+        75) => print_form:: < OpAtomg, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 80 |
+        86 | 89) => return print_form:: < OpAtomg, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm89(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm93(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffff8011000000000000000fdd == 0x1000000000000000389 && matches!(sm, 90 |
+        100 | 120) => print_form:: < OpAtomgCas, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1ffff8001000000000000000fdd == 0x1000000000000000389 && matches!(sm, 70 |
+        75) => print_form:: < OpAtomgCas, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1ffff8001000000000000000fdd == 0x1000000000000000389 && matches!(sm, 80 |
+        86 | 89) => print_form:: < OpAtomgCas, 1 > (w, sm, at, out)
+    );
     try_form!(
         w & 0x80000000000000000000fff == 0x389 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpShfl, 0 > (w, sm, at, out)
@@ -12546,7 +13344,22 @@ fn print_sm70_arm89(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm90(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm94(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffff8011000000000000000fdd == 0x1000000000000000389 && matches!(sm, 90 |
+        100 | 120) => print_form:: < OpAtomgCas, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1ffff8001000000000000000fdd == 0x1000000000000000389 && matches!(sm, 70 |
+        75) => print_form:: < OpAtomgCas, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1ffff8001000000000000000fdd == 0x1000000000000000389 && matches!(sm, 80 |
+        86 | 89) => return print_form:: < OpAtomgCas, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm95(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffe7ff9000000000000000fff == 0x38d && matches!(sm, 70) => print_form:: <
         OpAtomsCas, 1 > (w, sm, at, out)
@@ -12561,7 +13374,7 @@ fn print_sm70_arm90(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm91(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm96(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fdffffffffff00000fff == 0x3a1 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpMatchAll, 0 > (w, sm, at, out)
@@ -12573,22 +13386,7 @@ fn print_sm70_arm91(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm92(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0x1ffff8011000000000000000fff == 0x10000000000000003a9 && matches!(sm, 90 |
-        100 | 120) => print_form:: < OpAtomgCas, 2 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0x1ffff8001000000000000000fff == 0x10000000000000003a9 && matches!(sm, 70 |
-        75) => print_form:: < OpAtomgCas, 0 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0x1ffff8001000000000000000fff == 0x10000000000000003a9 && matches!(sm, 80 |
-        86 | 89) => return print_form:: < OpAtomgCas, 1 > (w, sm, at, out)
-    );
-    None
-}
-fn print_sm70_arm93(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm97(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1ffffffffffff00c00fff == 0x3c2 && matches!(sm, 75 | 80 | 86 | 89) =>
         print_form:: < OpR2ur, 0 > (w, sm, at, out)
@@ -12599,7 +13397,7 @@ fn print_sm70_arm93(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm94(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm98(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x3c4 && matches!(sm, 80 | 86 | 89 | 90) =>
         print_form:: < OpRedux, 0 > (w, sm, at, out)
@@ -12610,7 +13408,7 @@ fn print_sm70_arm94(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm95(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm99(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80002000000000000000fff == 0x3c6 && matches!(sm, 120) => print_form:: <
         OpFenceViewAsync, 2 > (w, sm, at, out)
@@ -12625,21 +13423,21 @@ fn print_sm70_arm95(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm96(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm100(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x402 && matches!(sm, 120) => return
         print_form:: < OpMov64i, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm97(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm101(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffe0000000000000fff == 0x407 && matches!(sm, 120) => return
         print_form:: < OpSel64i, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm98(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm102(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107000000000000000fff == 0x100000000000000000411 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLeaHi, 4 > (w, sm, at,
@@ -12652,42 +13450,42 @@ fn print_sm70_arm98(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm99(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm103(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd000000000000000fff == 0x414 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => return print_form:: < OpVabsdiff, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm100(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm104(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x416 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPrmt, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm101(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm105(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x419 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpShf, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm102(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm106(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x421 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFadd, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm103(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm107(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x423 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFfma, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm104(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm108(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 4 > (w, sm, at,
@@ -12700,7 +13498,7 @@ fn print_sm70_arm104(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm105(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDadd, 1 > (w, sm, at, out)
@@ -12711,7 +13509,7 @@ fn print_sm70_arm105(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm106(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm110(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff0000000000ff0fff == 0x42a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDsetp, 0 > (w, sm, at, out)
@@ -12722,7 +13520,7 @@ fn print_sm70_arm106(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm107(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm111(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDfma, 4 > (w, sm, at, out)
@@ -12733,7 +13531,7 @@ fn print_sm70_arm107(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm108(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm112(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0000000000000fff == 0x40000000000000000430 && matches!(sm, 86 |
         89) => print_form:: < OpHadd2F32, 1 > (w, sm, at, out)
@@ -12756,7 +13554,7 @@ fn print_sm70_arm108(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm113(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x431 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 4 > (w, sm, at, out)
@@ -12775,7 +13573,7 @@ fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm110(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm114(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e001f0000000000000fff == 0x433 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHset2, 1 > (w, sm, at, out)
@@ -12786,7 +13584,7 @@ fn print_sm70_arm110(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm111(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm115(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff800001f0000000000ff0fff == 0x434 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHsetp2, 1 > (w, sm, at, out)
@@ -12797,7 +13595,7 @@ fn print_sm70_arm111(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm112(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm116(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c000000000000000fff == 0x435 && matches!(sm, 80 | 86 | 89) =>
         print_form:: < OpHfma2Mma, 4 > (w, sm, at, out)
@@ -12808,14 +13606,14 @@ fn print_sm70_arm112(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm113(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm117(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000482 && matches!(sm, 120)
         => return print_form:: < OpUmov64i, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm114(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm118(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80107000000000000000fff == 0x80100000000000000000491 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUleaHi, 2 > (w, sm, at, out)
@@ -12834,7 +13632,7 @@ fn print_sm70_arm114(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm115(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm119(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000499 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUshf, 2 > (w, sm, at, out)
@@ -12845,7 +13643,7 @@ fn print_sm70_arm115(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm116(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm120(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8000c000000000000000fff == 0x800000000000000000004a4 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUimad, 2 > (w, sm, at, out)
@@ -12864,7 +13662,7 @@ fn print_sm70_arm116(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm117(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm121(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffc00300ffff0fff == 0x2000000000000000051d && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpBarArv, 2 > (w, sm, at,
@@ -12881,7 +13679,7 @@ fn print_sm70_arm117(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm118(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm122(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547 && matches!(sm, 80
         | 86 | 89) => print_form:: < OpBraUp, 0 > (w, sm, at, out)
@@ -12892,7 +13690,7 @@ fn print_sm70_arm118(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm119(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm123(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x589 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpShfl, 1 > (w, sm, at, out)
@@ -12903,63 +13701,63 @@ fn print_sm70_arm119(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm120(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm124(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffe7131000000000000ff0fff == 0x58d && matches!(sm, 100 | 120) => return
         print_form:: < OpAtomsCastP, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm121(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm125(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x5ab && matches!(sm, 90 | 100 | 120) => return
         print_form:: < OpCgaerrbar, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm122(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm126(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) => return
         print_form:: < OpSel64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm123(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm127(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00f80000ff00000fff == 0x614 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpVabsdiff, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm124(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm128(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0x616 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPrmt, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm125(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm129(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0x619 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpShf, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm126(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm130(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x621 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm127(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm131(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0x623 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFfma, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm128(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImad, 5 > (w, sm, at, out)
@@ -12970,7 +13768,7 @@ fn print_sm70_arm128(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm129(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm133(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImadWide, 4 > (w, sm, at, out)
@@ -12982,35 +13780,35 @@ fn print_sm70_arm129(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm130(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return print_form:: < OpImadHi, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm131(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0x629 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff380000ff00ff0fff == 0x62a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDsetp, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm133(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0x62b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDfma, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff080000ff00000fff == 0x40000000000000000630 && matches!(sm, 86 |
         89) => print_form:: < OpHadd2F32, 2 > (w, sm, at, out)
@@ -13033,7 +13831,7 @@ fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0x631 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 5 > (w, sm, at, out)
@@ -13052,7 +13850,7 @@ fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e001f080000ff00000fff == 0x633 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHset2, 2 > (w, sm, at, out)
@@ -13063,7 +13861,7 @@ fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff800001f080000ff00ff0fff == 0x634 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHsetp2, 2 > (w, sm, at, out)
@@ -13074,7 +13872,7 @@ fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0x635 && matches!(sm, 80 | 86 | 89) =>
         print_form:: < OpHfma2Mma, 5 > (w, sm, at, out)
@@ -13085,7 +13883,7 @@ fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000007ac && matches!(sm, 120)
         => print_form:: < OpLdcu, 0 > (w, sm, at, out)
@@ -13096,7 +13894,7 @@ fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x801 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpPmtrig, 0 > (w, sm, at, out)
@@ -13107,28 +13905,28 @@ fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff0ff00000000ff000fff == 0x802 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpMov, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfff0000000000000fff == 0x803 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpP2r, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfff0000000000ff0fff == 0x804 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpR2p, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpCs2r, 0 > (w, sm, at,
@@ -13140,28 +13938,28 @@ fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871fcffffffffffff000fff == 0x806 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpVote, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x807 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpSel, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x808 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFsel, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) =>
         print_form:: < OpFmnmx, 1 > (w, sm, at, out)
@@ -13176,21 +13974,21 @@ fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e00ff0000000000000fff == 0x80a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFset, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff0000000000ff0fff == 0x80b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFsetp, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800f0000000000ff0fff == 0x80c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpIsetp, 1 > (w, sm, at, out)
@@ -13201,7 +13999,7 @@ fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016000000000000000fff == 0x810 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpIadd3, 1 > (w, sm, at, out)
@@ -13213,7 +14011,7 @@ fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLea, 1 > (w, sm, at, out)
@@ -13235,35 +14033,35 @@ fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87000000000000000000fff == 0x812 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpLop3, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x813 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpIabs, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd000000000000000fff == 0x814 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => return print_form:: < OpVabsdiff, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm161(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x816 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPrmt, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdff0000000000000fff == 0x817 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100) => print_form:: < OpImnmx, 1 > (w, sm, at, out)
@@ -13278,28 +14076,28 @@ fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x819 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpShf, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5ff0000000000000fff == 0x81a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpSgxt, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm161(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff7ff0000000000000fff == 0x81b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmsk, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm166(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000008ffffffffff000fff == 0x81c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpPlop3, 0 > (w, sm, at, out)
@@ -13311,7 +14109,7 @@ fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm167(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFmul, 1 > (w,
@@ -13319,14 +14117,14 @@ fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm168(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x823 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFfma, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 1 > (w, sm, at,
@@ -13339,7 +14137,7 @@ fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm166(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm170(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 1 > (w, sm,
@@ -13352,7 +14150,7 @@ fn print_sm70_arm166(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm167(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm171(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 1 > (w, sm,
@@ -13360,7 +14158,7 @@ fn print_sm70_arm167(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm168(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm172(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDmul, 1 > (w, sm, at, out)
@@ -13371,7 +14169,7 @@ fn print_sm70_arm168(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm173(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDfma, 1 > (w, sm, at, out)
@@ -13382,21 +14180,21 @@ fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm170(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x82d && matches!(sm, 90 | 100 | 120) => return
         print_form:: < OpPreexit, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm171(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x82e && matches!(sm, 90 | 100 | 120) => return
         print_form:: < OpAcqbulk, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm172(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm176(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x831 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 1 > (w, sm, at, out)
@@ -13415,7 +14213,7 @@ fn print_sm70_arm172(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm173(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm177(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff0000000000000fff == 0x832 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHmul2, 1 > (w, sm, at, out)
@@ -13426,7 +14224,7 @@ fn print_sm70_arm173(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm178(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff0000000000000fff == 0x835 && matches!(sm, 120) => print_form:: <
         OpIadd, 4 > (w, sm, at, out)
@@ -13453,21 +14251,21 @@ fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm179(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffdff0000000000000fff == 0x836 && matches!(sm, 90 | 100) => return
         print_form:: < OpViadd, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm176(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm180(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x838 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100 | 120) => return print_form:: < OpI2iSat, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm177(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffeeff6000000000000000fff == 0x4207000000000000000083e && matches!(sm,
         100 | 120) => print_form:: < OpF2fpPack4, 1 > (w, sm, at, out)
@@ -13510,7 +14308,7 @@ fn print_sm70_arm177(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm178(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm182(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff85cb3ff0000000000000fff == 0x840 && matches!(sm, 80) => print_form:: <
         OpHmnmx2, 1 > (w, sm, at, out)
@@ -13529,14 +14327,14 @@ fn print_sm70_arm178(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm179(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm183(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bff00000000ff000fff == 0x10000000000000000845 && matches!(sm, 86 |
         89 | 90 | 100 | 120) => return print_form:: < OpI2fp, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm180(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm184(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
         => print_form:: < OpVimnmx, 4 > (w, sm, at, out)
@@ -13551,7 +14349,7 @@ fn print_sm70_arm180(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm185(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x882 && matches!(sm, 75 | 80 | 86 | 89 | 90) =>
         print_form:: < OpUmov, 0 > (w, sm, at, out)
@@ -13562,7 +14360,7 @@ fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm182(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm186(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfff00000000c0c00fff == 0x80000000000000000000883 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => print_form:: < OpUp2ur, 0 > (w, sm, at, out)
@@ -13573,7 +14371,7 @@ fn print_sm70_arm182(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm183(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm187(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfff00000000c0ff0fff == 0x80000000000000000000884 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => print_form:: < OpUr2up, 0 > (w, sm, at, out)
@@ -13584,7 +14382,7 @@ fn print_sm70_arm183(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm184(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm188(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871fcffffffffffffc00fff == 0x886 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => print_form:: < OpVoteu, 0 > (w, sm, at, out)
@@ -13595,7 +14393,7 @@ fn print_sm70_arm184(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm185(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm189(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000887 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUsel, 1 > (w, sm, at, out)
@@ -13606,7 +14404,7 @@ fn print_sm70_arm185(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm186(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm190(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80100000000000000000fff == 0x8000000000000000000088c && matches!(sm, 120)
         => print_form:: < OpUisetp, 5 > (w, sm, at, out)
@@ -13625,7 +14423,7 @@ fn print_sm70_arm186(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm187(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm191(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80006000000000000000fff == 0x80000000000000000000890 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUiadd3, 1 > (w, sm, at, out)
@@ -13644,7 +14442,7 @@ fn print_sm70_arm187(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm188(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm192(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80107000000000000000fff == 0x80000000000000000000891 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUlea, 1 > (w, sm, at, out)
@@ -13679,7 +14477,7 @@ fn print_sm70_arm188(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm189(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm193(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000892 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUlop3, 1 > (w, sm, at, out)
@@ -13690,7 +14488,7 @@ fn print_sm70_arm189(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm190(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm194(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80001000000000000000fff == 0x80000000000000000000896 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUprmt, 1 > (w, sm, at, out)
@@ -13701,7 +14499,7 @@ fn print_sm70_arm190(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm191(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm195(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000899 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUshf, 1 > (w, sm, at, out)
@@ -13712,7 +14510,7 @@ fn print_sm70_arm191(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm192(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm196(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000089a && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUsgxt, 1 > (w, sm, at, out)
@@ -13723,7 +14521,7 @@ fn print_sm70_arm192(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm193(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm197(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a4 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUimad, 1 > (w, sm, at, out)
@@ -13742,7 +14540,7 @@ fn print_sm70_arm193(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm194(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm198(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a5 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUimadWide, 1 > (w, sm, at, out)
@@ -13761,14 +14559,14 @@ fn print_sm70_arm194(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm195(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm199(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a6 && matches!(sm, 120)
         => return print_form:: < OpUimadHi, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm196(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm200(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008bd && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUflo, 1 > (w, sm, at, out)
@@ -13779,7 +14577,7 @@ fn print_sm70_arm196(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm197(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm201(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008be && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUbrev, 1 > (w, sm, at, out)
@@ -13790,7 +14588,7 @@ fn print_sm70_arm197(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm198(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm202(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008bf && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUpopc, 1 > (w, sm, at, out)
@@ -13801,56 +14599,56 @@ fn print_sm70_arm198(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm199(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm203(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff00000000ff000fff == 0x900 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFlo, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm200(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm204(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x901 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBrev, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm201(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm205(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x902 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFchk, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm202(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm206(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x904 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm203(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm207(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x905 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm204(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm208(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x906 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm205(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm209(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x907 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFrnd, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm206(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm210(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) => print_form:: <
         OpMufu, 1 > (w, sm, at, out)
@@ -13865,56 +14663,56 @@ fn print_sm70_arm206(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm207(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm211(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x909 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPopc, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm208(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm212(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x910 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm209(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm213(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x911 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm210(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm214(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x912 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm211(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm215(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x913 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFrnd64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm212(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm216(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffffffffff0fff == 0x918 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpNop, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm213(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm217(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x919 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpS2r, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm214(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm218(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000803f00000fff == 0x80000000091a && matches!(sm, 80 | 86 | 89 | 90
         | 100 | 120) => print_form:: < OpDepbar, 0 > (w, sm, at, out)
@@ -13925,14 +14723,14 @@ fn print_sm70_arm214(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm215(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm219(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x91b && matches!(sm, 90 | 100 | 120) => return
         print_form:: < OpEndcollective, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm216(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm220(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffffc3fff00ffff0fff == 0x2000000000000000091d && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpBarArv, 1 > (w, sm, at,
@@ -13956,7 +14754,7 @@ fn print_sm70_arm216(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm217(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm221(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x941 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => print_form:: < OpBsync, 0 > (w, sm, at, out)
@@ -13967,7 +14765,7 @@ fn print_sm70_arm217(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm218(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm222(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x942 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => print_form:: < OpBreak, 0 > (w, sm, at, out)
@@ -13978,7 +14776,7 @@ fn print_sm70_arm218(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm219(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm223(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83e000000000003ffff0fff == 0x943 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCallAbs, 0 > (w, sm, at, out)
@@ -13989,7 +14787,7 @@ fn print_sm70_arm219(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm220(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm224(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c000000000003ffff0fff == 0x944 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCall, 0 > (w, sm, at, out)
@@ -14000,7 +14798,7 @@ fn print_sm70_arm220(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm221(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm225(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff00000003fff00fff == 0x945 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => print_form:: < OpBssy, 0 > (w, sm, at, out)
@@ -14011,7 +14809,7 @@ fn print_sm70_arm221(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm222(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm226(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x946 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpYield, 0 > (w, sm, at, out)
@@ -14022,7 +14820,7 @@ fn print_sm70_arm222(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm223(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm227(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpBra, 0 > (w, sm, at, out)
@@ -14045,7 +14843,7 @@ fn print_sm70_arm223(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm224(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm228(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff00000000ffff0fff == 0x948 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpWarpsync, 2 > (w, sm, at, out)
@@ -14056,14 +14854,14 @@ fn print_sm70_arm224(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm225(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm229(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff86fffffffffffffffff0fff == 0x94d && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpExit, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm226(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm230(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c000000000003c0ff0fff == 0x80000000000000000000950 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpRet, 2 > (w, sm, at, out)
@@ -14106,14 +14904,14 @@ fn print_sm70_arm226(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm227(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm231(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffefffff00000000f0ff0fff == 0x956 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmov, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm228(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm232(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x95c && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpBpt, 0 > (w, sm, at, out)
@@ -14124,7 +14922,7 @@ fn print_sm70_arm228(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm229(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm233(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80800000000000000000fff == 0x95d && matches!(sm, 90 | 100 | 120) =>
         print_form:: < OpNanosleep, 1 > (w, sm, at, out)
@@ -14139,7 +14937,34 @@ fn print_sm70_arm229(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm230(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm234(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff38001ff0000000000000ffe == 0x1000000000000000980 && matches!(sm, 70) =>
+        print_form:: < OpLdg, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8011cf0000000000000ffe == 0x1000000000000000980 && matches!(sm, 80 |
+        86 | 89 | 90 | 100 | 120) => print_form:: < OpLdg, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8001cf0000000000000ffe == 0x80001000000000000000980 && matches!(sm, 90
+        | 100 | 120) => print_form:: < OpLdg, 10 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff38001cf0000000000000ffe == 0x1000000000000000980 && matches!(sm, 75) =>
+        print_form:: < OpLdg, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1dffb8001cf0000000000000ffe == 0x80001000000000000000980 && matches!(sm, 80
+        | 86 | 89) => print_form:: < OpLdg, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8001cf00000000000001fe == 0x80001000000000000000180 && matches!(sm,
+        75) => return print_form:: < OpLdg, 5 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm235(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffb8e01ff000000ff000001ff == 0xe01000000000000000181 && matches!(sm, 70)
         => print_form:: < OpLdg, 1 > (w, sm, at, out)
@@ -14154,7 +14979,7 @@ fn print_sm70_arm230(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     try_form!(
         w & 0x1fffb8e01cf0000000000000fff == 0x80e01000000000000000981 && matches!(sm, 90
-        | 100 | 120) => print_form:: < OpLdg, 5 > (w, sm, at, out)
+        | 100 | 120) => print_form:: < OpLdg, 11 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1dffb8e01cf0000000000000fff == 0x80e01000000000000000981 && matches!(sm, 80
@@ -14162,11 +14987,35 @@ fn print_sm70_arm230(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     try_form!(
         w & 0x1fffb8e01cf00000000000001ff == 0x80e01000000000000000181 && matches!(sm,
-        75) => return print_form:: < OpLdg, 2 > (w, sm, at, out)
+        75) => print_form:: < OpLdg, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff38001ff0000000000000ffe == 0x1000000000000000980 && matches!(sm, 70) =>
+        print_form:: < OpLdg, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8011cf0000000000000ffe == 0x1000000000000000980 && matches!(sm, 80 |
+        86 | 89 | 90 | 100 | 120) => print_form:: < OpLdg, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8001cf0000000000000ffe == 0x80001000000000000000980 && matches!(sm, 90
+        | 100 | 120) => print_form:: < OpLdg, 10 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff38001cf0000000000000ffe == 0x1000000000000000980 && matches!(sm, 75) =>
+        print_form:: < OpLdg, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1dffb8001cf0000000000000ffe == 0x80001000000000000000980 && matches!(sm, 80
+        | 86 | 89) => print_form:: < OpLdg, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8001cf00000000000001fe == 0x80001000000000000000180 && matches!(sm,
+        75) => return print_form:: < OpLdg, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm231(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm236(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8ff1ff000000ff00000fff == 0x983 && matches!(sm, 70) => print_form:: <
         OpLdl, 1 > (w, sm, at, out)
@@ -14177,7 +15026,7 @@ fn print_sm70_arm231(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm232(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm237(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffe1ff000000ff00000fff == 0x984 && matches!(sm, 70) => print_form:: <
         OpLds, 1 > (w, sm, at, out)
@@ -14187,43 +15036,145 @@ fn print_sm70_arm232(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         100 | 120) => print_form:: < OpLds, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x1fff7ff21ff0000000000000fff == 0x984 && matches!(sm, 75) => return
-        print_form:: < OpLds, 0 > (w, sm, at, out)
+        w & 0x1fff7ff21ff0000000000000fff == 0x984 && matches!(sm, 75) => print_form:: <
+        OpLds, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff0ffc == 0x80001000000000000000984 && matches!(sm,
+        90) => print_form:: < OpStg, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff0ffc == 0x80001000000000000000984 && matches!(sm,
+        100 | 120) => print_form:: < OpStg, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff0ffc == 0x80001000000000000000984 && matches!(sm,
+        100 | 120) => print_form:: < OpStg, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1dffb8e01000000000000ff0ffc == 0x80001000000000000000984 && matches!(sm, 80
+        | 86 | 89) => print_form:: < OpStg, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8e11000000000000ff01fc == 0x1000000000000000184 && matches!(sm, 80 |
+        86 | 89 | 90 | 100 | 120) => print_form:: < OpStg, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff01fc == 0x80001000000000000000184 && matches!(sm,
+        75) => print_form:: < OpStg, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff01fc == 0x1000000000000000184 && matches!(sm, 70 |
+        75) => return print_form:: < OpStg, 8 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm233(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm238(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffb8e01000000000000ff0ffc == 0x80001000000000000000984 && matches!(sm,
+        90) => print_form:: < OpStg, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff0ffc == 0x80001000000000000000984 && matches!(sm,
+        100 | 120) => print_form:: < OpStg, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff0ffc == 0x80001000000000000000984 && matches!(sm,
+        100 | 120) => print_form:: < OpStg, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1dffb8e01000000000000ff0ffc == 0x80001000000000000000984 && matches!(sm, 80
+        | 86 | 89) => print_form:: < OpStg, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8e11000000000000ff01fc == 0x1000000000000000184 && matches!(sm, 80 |
+        86 | 89 | 90 | 100 | 120) => print_form:: < OpStg, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff01fc == 0x80001000000000000000184 && matches!(sm,
+        75) => print_form:: < OpStg, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff01fc == 0x1000000000000000184 && matches!(sm, 70 |
+        75) => return print_form:: < OpStg, 8 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm239(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffb8e11ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 80 |
         86 | 89 | 90) => print_form:: < OpStg, 2 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fffb8e11ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 100 |
-        120) => print_form:: < OpStg, 6 > (w, sm, at, out)
+        120) => print_form:: < OpStg, 7 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fffb8e01ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 70 |
         75) => print_form:: < OpStg, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x1fffb8e01000000000000ff0fff == 0x80001000000000000000986 && matches!(sm,
+        w & 0x1fffb8e01000000000000ff0ffc == 0x80001000000000000000984 && matches!(sm,
         90) => print_form:: < OpStg, 4 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x1fffb8e01000000000000ff0fff == 0x80001000000000000000986 && matches!(sm,
+        w & 0x1fffb8e01000000000000ff0ffc == 0x80001000000000000000984 && matches!(sm,
         100 | 120) => print_form:: < OpStg, 5 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x1dffb8e01000000000000ff0fff == 0x80001000000000000000986 && matches!(sm, 80
+        w & 0x1fffb8e01000000000000ff0ffc == 0x80001000000000000000984 && matches!(sm,
+        100 | 120) => print_form:: < OpStg, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1dffb8e01000000000000ff0ffc == 0x80001000000000000000984 && matches!(sm, 80
         | 86 | 89) => print_form:: < OpStg, 3 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x1fffb8e01000000000000ff01ff == 0x80001000000000000000186 && matches!(sm,
-        75) => return print_form:: < OpStg, 1 > (w, sm, at, out)
+        w & 0x1fffb8e11000000000000ff01fc == 0x1000000000000000184 && matches!(sm, 80 |
+        86 | 89 | 90 | 100 | 120) => print_form:: < OpStg, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff01fc == 0x80001000000000000000184 && matches!(sm,
+        75) => print_form:: < OpStg, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff01fc == 0x1000000000000000184 && matches!(sm, 70 |
+        75) => return print_form:: < OpStg, 8 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm234(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm240(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff7ff31000000000000ff01ff == 0x188 && matches!(sm, 75 | 80 | 86 | 89 | 90
+        | 100 | 120) => print_form:: < OpSts, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff80011000000000000000fdd == 0x80001000000000000000988 && matches!(sm,
+        90) => print_form:: < OpAtomg, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff80001000000000000000fdd == 0x80001000000000000000988 && matches!(sm,
+        100 | 120) => print_form:: < OpAtomg, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1dff80001000000000000000fdd == 0x80001000000000000000988 && matches!(sm, 80
+        | 86 | 89) => print_form:: < OpAtomg, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff800110000000000000001dd == 0x1000000000000000188 && matches!(sm, 90 |
+        100 | 120) => print_form:: < OpAtomg, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 |
+        75) => print_form:: < OpAtomg, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 80 |
+        86 | 89) => return print_form:: < OpAtomg, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm241(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x989 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpShfl, 2 > (w, sm, at, out)
@@ -14234,7 +15185,34 @@ fn print_sm70_arm234(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm235(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm242(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff80011000000000000000fdd == 0x80001000000000000000988 && matches!(sm,
+        90) => print_form:: < OpAtomg, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff80001000000000000000fdd == 0x80001000000000000000988 && matches!(sm,
+        100 | 120) => print_form:: < OpAtomg, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1dff80001000000000000000fdd == 0x80001000000000000000988 && matches!(sm, 80
+        | 86 | 89) => print_form:: < OpAtomg, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff800110000000000000001dd == 0x1000000000000000188 && matches!(sm, 90 |
+        100 | 120) => print_form:: < OpAtomg, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 |
+        75) => print_form:: < OpAtomg, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 80 |
+        86 | 89) => return print_form:: < OpAtomg, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm243(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff40001000000000000000fff == 0x100000000000000098e && matches!(sm, 70 |
         75) => print_form:: < OpRed, 0 > (w, sm, at, out)
@@ -14261,7 +15239,7 @@ fn print_sm70_arm235(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm236(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm244(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800010000000000ff000fff == 0xff00098f && matches!(sm, 75) => print_form:: <
         OpCctlAll, 1 > (w, sm, at, out)
@@ -14288,7 +15266,7 @@ fn print_sm70_arm236(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm237(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm245(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 75) => print_form:: <
         OpSuld, 0 > (w, sm, at, out)
@@ -14339,7 +15317,7 @@ fn print_sm70_arm237(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm238(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm246(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80002000000000000000fff == 0x992 && matches!(sm, 90 | 100 | 120) =>
         print_form:: < OpMembar, 0 > (w, sm, at, out)
@@ -14402,7 +15380,7 @@ fn print_sm70_arm238(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm239(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm247(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffc0001000000000000000fff == 0x800010000000000000009a3 && matches!(sm,
         90) => print_form:: < OpAtomgF, 1 > (w, sm, at, out)
@@ -14417,7 +15395,7 @@ fn print_sm70_arm239(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm240(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm248(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff40001000000000000000fff == 0x10000000000000009a6 && matches!(sm, 90 |
         100 | 120) => print_form:: < OpRedgF, 0 > (w, sm, at, out)
@@ -14432,34 +15410,50 @@ fn print_sm70_arm240(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm241(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm249(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x1fff80011000000000000000fff == 0x800010000000000000009a8 && matches!(sm,
+        w & 0x1fffbf1f8ff000000ff000001ff == 0x1aa && matches!(sm, 70 | 75 | 80 | 86 |
+        89) => print_form:: < OpQspc, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffbf1f8ff000000ff000001ff == 0x1aa && matches!(sm, 90 | 100 | 120) =>
+        print_form:: < OpQspc, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffbf1f8ff00000000000001ff == 0x800000000000000000001aa && matches!(sm, 75
+        | 80 | 86 | 89) => print_form:: < OpQspc, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffbf1f8ff00000000000001ff == 0x800000000000000000001aa && matches!(sm, 90
+        | 100 | 120) => print_form:: < OpQspc, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff80011000000000000000fdd == 0x80001000000000000000988 && matches!(sm,
         90) => print_form:: < OpAtomg, 4 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x1fff80001000000000000000fff == 0x800010000000000000009a8 && matches!(sm,
+        w & 0x1fff80001000000000000000fdd == 0x80001000000000000000988 && matches!(sm,
         100 | 120) => print_form:: < OpAtomg, 5 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x1dff80001000000000000000fff == 0x800010000000000000009a8 && matches!(sm, 80
+        w & 0x1dff80001000000000000000fdd == 0x80001000000000000000988 && matches!(sm, 80
         | 86 | 89) => print_form:: < OpAtomg, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x1fff800110000000000000001ff == 0x10000000000000001a8 && matches!(sm, 90 |
+        w & 0x1fff800110000000000000001dd == 0x1000000000000000188 && matches!(sm, 90 |
         100 | 120) => print_form:: < OpAtomg, 3 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x1fff800010000000000000001ff == 0x10000000000000001a8 && matches!(sm, 70 |
+        w & 0x1fff800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 70 |
         75) => print_form:: < OpAtomg, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x1fff800010000000000000001ff == 0x10000000000000001a8 && matches!(sm, 80 |
+        w & 0x1fff800010000000000000001dd == 0x1000000000000000188 && matches!(sm, 80 |
         86 | 89) => return print_form:: < OpAtomg, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm242(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm250(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9ab && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpErrbar, 0 > (w, sm, at, out)
@@ -14470,14 +15464,14 @@ fn print_sm70_arm242(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm243(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm251(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9af && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => return print_form:: < OpLdgdepbar, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm244(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm252(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9c3 && matches!(sm, 75 | 80 | 86 | 89 | 90) =>
         print_form:: < OpS2ur, 0 > (w, sm, at, out)
@@ -14488,42 +15482,42 @@ fn print_sm70_arm244(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm245(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm253(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpMov, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm246(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm254(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcffff80000ff00000fff == 0xa03 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpP2r, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm247(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm255(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcffff80000ff00ff0fff == 0xa04 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpR2p, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm248(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm256(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpSel, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm249(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm257(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFsel, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm250(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm258(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) =>
         print_form:: < OpFmnmx, 2 > (w, sm, at, out)
@@ -14538,28 +15532,28 @@ fn print_sm70_arm250(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm251(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm259(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e00ff380000ff00000fff == 0xa0a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFset, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm252(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm260(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFsetp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm253(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm261(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpIsetp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm254(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm262(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => print_form:: < OpIadd3, 2 > (w, sm, at, out)
@@ -14570,7 +15564,7 @@ fn print_sm70_arm254(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm255(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm263(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90) => print_form:: < OpLea, 2 > (w, sm, at, out)
@@ -14589,84 +15583,84 @@ fn print_sm70_arm255(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm256(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm264(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpLop3, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm257(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm265(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpIabs, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm258(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm266(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00f80000ff00000fff == 0xa14 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpVabsdiff, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm259(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm267(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPrmt, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm260(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm268(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => return print_form:: < OpImnmx, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm261(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm269(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpShf, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm262(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm270(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5fff80000ff00000fff == 0xa1a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpSgxt, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm263(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm271(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff7fff80000ff00000fff == 0xa1b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpBmsk, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm264(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm272(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8010000380000ff00000fff == 0xa1f && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPlop3Sign, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm265(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm273(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => return print_form:: < OpFmul, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm266(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm274(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFfma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm267(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm275(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImad, 2 > (w, sm, at, out)
@@ -14677,7 +15671,7 @@ fn print_sm70_arm267(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm268(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm276(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImadWide, 2 > (w, sm, at, out)
@@ -14689,7 +15683,7 @@ fn print_sm70_arm268(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm269(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm277(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff900f80000ff00000fff == 0xa26 && matches!(sm, 70) => print_form:: <
         OpIdp4a, 4 > (w, sm, at, out)
@@ -14708,28 +15702,28 @@ fn print_sm70_arm269(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm270(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm278(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return print_form:: < OpImadHi, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm271(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm279(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDmul, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm272(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm280(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDfma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm273(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm281(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0xa31 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 2 > (w, sm, at, out)
@@ -14748,7 +15742,7 @@ fn print_sm70_arm273(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm274(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm282(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff080000ff00000fff == 0xa32 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHmul2, 2 > (w, sm, at, out)
@@ -14759,7 +15753,7 @@ fn print_sm70_arm274(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm275(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm283(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0xa35 && matches!(sm, 80 | 86 | 89) =>
         print_form:: < OpHfma2Mma, 2 > (w, sm, at, out)
@@ -14770,21 +15764,21 @@ fn print_sm70_arm275(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm276(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm284(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffdff780000ff00000fff == 0xa36 && matches!(sm, 90) => return
         print_form:: < OpViadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm277(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm285(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0xa38 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => return print_form:: < OpI2iSat, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm278(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm286(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffeee4600f80000ff00000fff == 0xa3e && matches!(sm, 80 | 86 | 89 | 90) =>
         print_form:: < OpF2fp, 2 > (w, sm, at, out)
@@ -14807,7 +15801,7 @@ fn print_sm70_arm278(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm279(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm287(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff85cb3ff080000ff00000fff == 0xa40 && matches!(sm, 80) => print_form:: <
         OpHmnmx2, 2 > (w, sm, at, out)
@@ -14826,77 +15820,77 @@ fn print_sm70_arm279(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm280(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm288(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bfff80000ffff000fff == 0x10000000000000000a45 && matches!(sm, 86 |
         89 | 90) => return print_form:: < OpI2fp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm281(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm289(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
         => return print_form:: < OpVimnmx, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm282(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm290(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xab9 && matches!(sm, 75 | 80 | 86 | 89 | 90) =>
         return print_form:: < OpUldc, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm283(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm291(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFlo, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm284(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm292(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpBrev, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm285(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm293(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000380000ff00000fff == 0xb02 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFchk, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm286(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm294(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2f, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm287(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm295(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2i, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm288(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm296(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpI2f, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm289(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm297(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb07 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFrnd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm290(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm298(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) => print_form:: <
         OpMufu, 2 > (w, sm, at, out)
@@ -14911,42 +15905,42 @@ fn print_sm70_arm290(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm291(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm299(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPopc, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm292(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm300(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2f64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm293(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm301(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2i64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm294(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm302(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpI2f64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm295(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm303(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff380000ffff000fff == 0xb13 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFrnd64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm296(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm304(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffffc0003ffffff0fff == 0x20000000000000000b1d && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpBarArv, 0 > (w, sm, at,
@@ -14963,21 +15957,21 @@ fn print_sm70_arm296(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm297(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm305(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ffffff0fff == 0xb48 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => return print_form:: < OpWarpsync, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm298(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm306(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffeffffff80000fff0ff0fff == 0xb56 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpBmov, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm299(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm307(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8080000f80000ff00000fff == 0xb5d && matches!(sm, 90) => print_form:: <
         OpNanosleep, 2 > (w, sm, at, out)
@@ -14992,7 +15986,7 @@ fn print_sm70_arm299(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm300(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm308(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xb82 && matches!(sm, 75 | 80 | 86 | 89 | 90 |
         100 | 120) => print_form:: < OpLdc, 0 > (w, sm, at, out)
@@ -15003,7 +15997,7 @@ fn print_sm70_arm300(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm301(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm309(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 70 | 75) => print_form:: <
         OpSuldB, 0 > (w, sm, at, out)
@@ -15038,7 +16032,7 @@ fn print_sm70_arm301(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm302(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm310(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
         120) => print_form:: < OpMov64, 1 > (w, sm, at, out)
@@ -15050,7 +16044,7 @@ fn print_sm70_arm302(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm303(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm311(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffff0000000fff == 0x80000000000000000000c03 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpP2r, 3 > (w, sm, at,
@@ -15058,7 +16052,7 @@ fn print_sm70_arm303(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm304(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm312(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffff0000ff0fff == 0x80000000000000000000c04 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpR2p, 3 > (w, sm, at,
@@ -15066,7 +16060,7 @@ fn print_sm70_arm304(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm305(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm313(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpSel, 3 > (w, sm, at,
@@ -15074,7 +16068,7 @@ fn print_sm70_arm305(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm306(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm314(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFsel, 3 > (w, sm, at,
@@ -15082,7 +16076,7 @@ fn print_sm70_arm306(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm307(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm315(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
         75) => print_form:: < OpFmnmx, 3 > (w, sm, at, out)
@@ -15097,7 +16091,7 @@ fn print_sm70_arm307(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm308(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm316(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e00ff3fffff0000000fff == 0x80000000000000000000c0a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFset, 3 > (w, sm, at,
@@ -15105,7 +16099,7 @@ fn print_sm70_arm308(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm309(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm317(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFsetp, 3 > (w, sm,
@@ -15113,7 +16107,7 @@ fn print_sm70_arm309(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm310(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm318(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpIsetp, 3 > (w, sm, at, out)
@@ -15124,7 +16118,7 @@ fn print_sm70_arm310(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm311(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm319(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpIadd3, 3 > (w, sm, at, out)
@@ -15136,7 +16130,7 @@ fn print_sm70_arm311(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm312(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm320(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLea, 3 > (w, sm, at, out)
@@ -15156,7 +16150,7 @@ fn print_sm70_arm312(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm313(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm321(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpLop3, 3 > (w, sm, at,
@@ -15164,7 +16158,7 @@ fn print_sm70_arm313(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm314(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm322(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpIabs, 3 > (w, sm, at,
@@ -15172,7 +16166,7 @@ fn print_sm70_arm314(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm315(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm323(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000c14 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => return print_form:: < OpVabsdiff, 3 > (w, sm, at,
@@ -15180,7 +16174,7 @@ fn print_sm70_arm315(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm316(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm324(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPrmt, 3 > (w, sm, at,
@@ -15188,7 +16182,7 @@ fn print_sm70_arm316(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm317(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm325(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpImnmx, 3 > (w, sm, at, out)
@@ -15203,7 +16197,7 @@ fn print_sm70_arm317(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm318(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm326(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpShf, 3 > (w, sm, at,
@@ -15211,7 +16205,7 @@ fn print_sm70_arm318(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm319(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm327(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5ffffffff0000000fff == 0x80000000000000000000c1a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpSgxt, 3 > (w, sm, at,
@@ -15219,7 +16213,7 @@ fn print_sm70_arm319(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm320(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm328(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff7ffffffff0000000fff == 0x80000000000000000000c1b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpBmsk, 3 > (w, sm, at,
@@ -15227,7 +16221,7 @@ fn print_sm70_arm320(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm321(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm329(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFmul, 3 > (w, sm, at,
@@ -15235,7 +16229,7 @@ fn print_sm70_arm321(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm322(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm330(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFfma, 3 > (w, sm, at,
@@ -15243,7 +16237,7 @@ fn print_sm70_arm322(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm323(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm331(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 3 > (w, sm, at, out)
@@ -15255,7 +16249,7 @@ fn print_sm70_arm323(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm324(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm332(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 3 > (w, sm, at,
@@ -15268,7 +16262,7 @@ fn print_sm70_arm324(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm325(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm333(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff100ffffff0000000fff == 0x80000000000000000000c26 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpIdp4a, 2 > (w, sm, at, out)
@@ -15280,7 +16274,7 @@ fn print_sm70_arm325(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm326(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm334(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 3 > (w, sm,
@@ -15288,7 +16282,7 @@ fn print_sm70_arm326(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm327(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm335(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDmul, 3 > (w, sm, at, out)
@@ -15299,7 +16293,7 @@ fn print_sm70_arm327(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm328(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm336(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDfma, 3 > (w, sm, at, out)
@@ -15310,7 +16304,7 @@ fn print_sm70_arm328(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm329(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm337(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000c31 && matches!(sm,
         75) => print_form:: < OpHfma2, 3 > (w, sm, at, out)
@@ -15329,7 +16323,7 @@ fn print_sm70_arm329(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm330(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm338(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x80000000000000000000c32 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpHmul2, 3 > (w, sm, at, out)
@@ -15340,7 +16334,7 @@ fn print_sm70_arm330(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm331(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm339(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
         120) => print_form:: < OpIadd, 5 > (w, sm, at, out)
@@ -15367,14 +16361,14 @@ fn print_sm70_arm331(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm332(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm340(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffdff7fffff0000000fff == 0x80000000000000000000c36 && matches!(sm, 90
         | 100) => return print_form:: < OpViadd, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm333(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm341(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000c38 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpI2iSat, 3 > (w, sm,
@@ -15382,7 +16376,7 @@ fn print_sm70_arm333(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm334(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm342(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffeeff600ffffff0000000fff == 0xc2070000000000000000c3e && matches!(sm,
         100 | 120) => print_form:: < OpF2fpPack4, 2 > (w, sm, at, out)
@@ -15425,7 +16419,7 @@ fn print_sm70_arm334(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm335(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm343(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff85cb3ff0fffff0000000fff == 0x80000000000000000000c40 && matches!(sm,
         80) => print_form:: < OpHmnmx2, 3 > (w, sm, at, out)
@@ -15444,14 +16438,14 @@ fn print_sm70_arm335(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm336(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm344(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bffffffff00ff000fff == 0x80010000000000000000c45 && matches!(sm, 86
         | 89 | 90 | 100 | 120) => return print_form:: < OpI2fp, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm337(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm345(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
         90) => print_form:: < OpVimnmx, 6 > (w, sm, at, out)
@@ -15466,7 +16460,7 @@ fn print_sm70_arm337(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm338(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm346(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80100000000000000000fff == 0x80000000000000000000c82 && matches!(sm, 120)
         => print_form:: < OpUmov, 4 > (w, sm, at, out)
@@ -15485,7 +16479,7 @@ fn print_sm70_arm338(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm339(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm347(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffffc0c0c00fff == 0x80000000000000000000c83 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => print_form:: < OpUp2ur, 1 > (w, sm, at, out)
@@ -15496,7 +16490,7 @@ fn print_sm70_arm339(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm340(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm348(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffffc0c0ff0fff == 0x80000000000000000000c84 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => print_form:: < OpUr2up, 1 > (w, sm, at, out)
@@ -15507,7 +16501,7 @@ fn print_sm70_arm340(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm341(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm349(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFlo, 3 > (w, sm, at,
@@ -15515,7 +16509,7 @@ fn print_sm70_arm341(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm342(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm350(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpBrev, 3 > (w, sm, at,
@@ -15523,7 +16517,7 @@ fn print_sm70_arm342(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm343(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm351(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000003fffff0000000fff == 0x80000000000000000000d02 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFchk, 3 > (w, sm, at,
@@ -15531,7 +16525,7 @@ fn print_sm70_arm343(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm344(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm352(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2f, 3 > (w, sm, at,
@@ -15539,7 +16533,7 @@ fn print_sm70_arm344(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm345(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm353(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2i, 3 > (w, sm, at,
@@ -15547,7 +16541,7 @@ fn print_sm70_arm345(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm346(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm354(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpI2f, 3 > (w, sm, at,
@@ -15555,7 +16549,7 @@ fn print_sm70_arm346(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm347(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm355(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d07 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFrnd, 3 > (w, sm, at,
@@ -15563,7 +16557,7 @@ fn print_sm70_arm347(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm348(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm356(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpMufu, 6 > (w, sm, at, out)
@@ -15574,7 +16568,7 @@ fn print_sm70_arm348(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm349(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm357(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPopc, 3 > (w, sm, at,
@@ -15582,7 +16576,7 @@ fn print_sm70_arm349(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm350(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm358(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2f64, 3 > (w, sm,
@@ -15590,7 +16584,7 @@ fn print_sm70_arm350(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm351(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm359(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2i64, 3 > (w, sm,
@@ -15598,7 +16592,7 @@ fn print_sm70_arm351(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm352(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm360(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpI2f64, 3 > (w, sm,
@@ -15606,7 +16600,7 @@ fn print_sm70_arm352(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm353(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm361(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff3fffff00ff000fff == 0x80000000000000000000d13 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFrnd64, 3 > (w, sm,
@@ -15614,7 +16608,7 @@ fn print_sm70_arm353(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm354(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm362(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8080000ffffff0000000fff == 0x80000000000000000000d5d && matches!(sm, 90
         | 100 | 120) => print_form:: < OpNanosleep, 3 > (w, sm, at, out)
@@ -15629,14 +16623,14 @@ fn print_sm70_arm354(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm355(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm363(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
         120) => return print_form:: < OpSel64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm356(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm364(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000e14 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => return print_form:: < OpVabsdiff, 6 > (w, sm, at,
@@ -15644,7 +16638,7 @@ fn print_sm70_arm356(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm357(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm365(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPrmt, 6 > (w, sm, at,
@@ -15652,7 +16646,7 @@ fn print_sm70_arm357(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm358(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm366(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpShf, 6 > (w, sm, at,
@@ -15660,7 +16654,7 @@ fn print_sm70_arm358(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm359(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm367(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFadd, 3 > (w, sm, at,
@@ -15668,7 +16662,7 @@ fn print_sm70_arm359(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm360(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm368(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFfma, 6 > (w, sm, at,
@@ -15676,7 +16670,7 @@ fn print_sm70_arm360(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm361(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm369(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 6 > (w, sm, at, out)
@@ -15688,7 +16682,7 @@ fn print_sm70_arm361(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm362(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm370(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 5 > (w, sm, at,
@@ -15701,7 +16695,7 @@ fn print_sm70_arm362(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm363(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm371(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 5 > (w, sm,
@@ -15709,7 +16703,7 @@ fn print_sm70_arm363(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm364(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm372(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDadd, 3 > (w, sm, at, out)
@@ -15720,7 +16714,7 @@ fn print_sm70_arm364(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm365(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm373(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDsetp, 2 > (w, sm, at, out)
@@ -15731,7 +16725,7 @@ fn print_sm70_arm365(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm366(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm374(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDfma, 6 > (w, sm, at, out)
@@ -15742,7 +16736,7 @@ fn print_sm70_arm366(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm367(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm375(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x80040000000000000000e30 && matches!(sm, 86
         | 89) => print_form:: < OpHadd2F32, 3 > (w, sm, at, out)
@@ -15765,7 +16759,7 @@ fn print_sm70_arm367(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm368(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm376(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000e31 && matches!(sm,
         75) => print_form:: < OpHfma2, 6 > (w, sm, at, out)
@@ -15784,7 +16778,7 @@ fn print_sm70_arm368(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm369(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm377(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e001f0fffff0000000fff == 0x80000000000000000000e33 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpHset2, 3 > (w, sm, at, out)
@@ -15795,7 +16789,7 @@ fn print_sm70_arm369(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm370(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm378(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff800001f0fffff0000ff0fff == 0x80000000000000000000e34 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpHsetp2, 3 > (w, sm, at, out)
@@ -15806,7 +16800,7 @@ fn print_sm70_arm370(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm371(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm379(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c003fffff0000000fff == 0x80000000000000000000e35 && matches!(sm, 80
         | 86 | 89) => print_form:: < OpHfma2Mma, 6 > (w, sm, at, out)
@@ -15817,14 +16811,14 @@ fn print_sm70_arm371(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm372(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm380(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffeffffffffffffff0f00fff == 0xf56 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmov, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm373(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm381(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xf89 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpShfl, 3 > (w, sm, at, out)
@@ -15835,7 +16829,7 @@ fn print_sm70_arm373(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm374(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm382(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100)
         => print_form:: < OpSuld, 4 > (w, sm, at, out)
@@ -15949,50 +16943,46 @@ pub const FORMS: &[FormInfo] = &[
         0xeef0000000000000, 0, 0, [GPR, GPR, GPR]
     ),
     form_info!(
-        "atomg", "fixed", 0, Sm70, [70, 75], 0x1fff800010000000000000001ff,
-        0x10000000000000001a8, 0xff0000000000000000, 0xff0000000000000000, [GPR, GPR,
+        "atomg", "fixed", 0, Sm70, [70, 75], 0x1fff800010000000000000001dd,
+        0x1000000000000000188, 0xff0000000000000000, 0xff0000000000000000, [GPR, GPR,
         NONE]
     ),
     form_info!(
-        "atomg", "fixed", 1, Sm70, [80, 86, 89], 0x1fff800010000000000000001ff,
-        0x10000000000000001a8, 0xff0000000000000000, 0xff0000000000000000, [GPR, GPR,
+        "atomg", "fixed", 1, Sm70, [80, 86, 89], 0x1fff800010000000000000001dd,
+        0x1000000000000000188, 0xff0000000000000000, 0xff0000000000000000, [GPR, GPR,
         NONE]
     ),
     form_info!(
-        "atomg", "fixed", 2, Sm70, [80, 86, 89], 0x1dff80001000000000000000fff,
-        0x800010000000000000009a8, 0, 0, [GPR, GPR, UGPR]; (80..= 89,
+        "atomg", "fixed", 2, Sm70, [80, 86, 89], 0x1dff80001000000000000000fdd,
+        0x80001000000000000000988, 0, 0, [GPR, GPR, UGPR]; (80..= 89,
         [(0x20000000800000000000000000, 0x800000000000000000)], 0, 0x3f0000000000000000,
         0x40000000000000000), (80..= 89, [(0x200000008000000000ff000000, 0xff000000)], 0,
         0x400000000000000000, 0x400000000000000000)
     ),
     form_info!(
-        "atomg", "fixed", 3, Sm70, [90, 100, 120], 0x1fff800110000000000000001ff,
-        0x10000000000000001a8, 0xff0000000000000000, 0xff0000000000000000, [GPR, GPR,
+        "atomg", "fixed", 3, Sm70, [90, 100, 120], 0x1fff800110000000000000001dd,
+        0x1000000000000000188, 0xff0000000000000000, 0xff0000000000000000, [GPR, GPR,
         NONE]
     ),
     form_info!(
-        "atomg", "fixed", 4, Sm70, [90], 0x1fff80011000000000000000fff,
-        0x800010000000000000009a8, 0, 0, [GPR, GPR, UGPR]; (90..= 90,
-        [(0x8000000000ff000000, 0xff000000)], 0, 0x400000000000000000,
-        0x400000000000000000)
+        "atomg", "fixed", 4, Sm70, [90], 0x1fff80011000000000000000fdd,
+        0x80001000000000000000988, 0, 0, [GPR, GPR, UGPR]
     ),
     form_info!(
-        "atomg", "fixed", 5, Sm70, [100, 120], 0x1fff80001000000000000000fff,
-        0x800010000000000000009a8, 0, 0, [GPR, GPR, UGPR]; (100..= 120,
-        [(0x100000000000ff000000, 0xff000000)], 0, 0x8000000000000000,
-        0x8000000000000000)
+        "atomg", "fixed", 5, Sm70, [100, 120], 0x1fff80001000000000000000fdd,
+        0x80001000000000000000988, 0, 0, [GPR, GPR, UGPR]
     ),
     form_info!(
-        "atomg_cas", "fixed", 0, Sm70, [70, 75], 0x1ffff8001000000000000000fff,
-        0x10000000000000003a9, 0, 0, [GPR, GPR, GPR]
+        "atomg_cas", "fixed", 0, Sm70, [70, 75], 0x1ffff8001000000000000000fdd,
+        0x1000000000000000389, 0, 0, [GPR, GPR, GPR]
     ),
     form_info!(
-        "atomg_cas", "fixed", 1, Sm70, [80, 86, 89], 0x1ffff8001000000000000000fff,
-        0x10000000000000003a9, 0, 0, [GPR, GPR, GPR]
+        "atomg_cas", "fixed", 1, Sm70, [80, 86, 89], 0x1ffff8001000000000000000fdd,
+        0x1000000000000000389, 0, 0, [GPR, GPR, GPR]
     ),
     form_info!(
-        "atomg_cas", "fixed", 2, Sm70, [90, 100, 120], 0x1ffff8011000000000000000fff,
-        0x10000000000000003a9, 0, 0, [GPR, GPR, GPR]
+        "atomg_cas", "fixed", 2, Sm70, [90, 100, 120], 0x1ffff8011000000000000000fdd,
+        0x1000000000000000389, 0, 0, [GPR, GPR, GPR]
     ),
     form_info!(
         "atomg_f", "fixed", 0, Sm70, [90, 100, 120], 0x1fffc00010000000000000001ff,
@@ -16001,15 +16991,11 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "atomg_f", "fixed", 1, Sm70, [90], 0x1fffc0001000000000000000fff,
-        0x800010000000000000009a3, 0, 0, [GPR, GPR, UGPR]; (90..= 90,
-        [(0x8000000000ff000000, 0xff000000)], 0, 0x400000000000000000,
-        0x400000000000000000)
+        0x800010000000000000009a3, 0, 0, [GPR, GPR, UGPR]
     ),
     form_info!(
         "atomg_f", "fixed", 2, Sm70, [100, 120], 0x1fff80001000000000000000fff,
-        0x800010000000000000009a3, 0, 0, [GPR, GPR, UGPR]; (100..= 120,
-        [(0x400000000000000ff000000, 0xff000000)], 0, 0x8000000000000000,
-        0x8000000000000000)
+        0x800010000000000000009a3, 0, 0, [GPR, GPR, UGPR]
     ),
     form_info!(
         "atoms", "fixed", 0, Sm70, [75], 0x1fff87f390000000000000001ff, 0x18c,
@@ -18072,6 +19058,50 @@ pub const FORMS: &[FormInfo] = &[
         0, [GPR, GPR, CBUF]
     ),
     form_info!(
+        "hmma", "fixed", 0, Sm70, [75], 0x80c00000000000000000fff, 0x23c,
+        0x1fff7f386007fffff0000000000, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "hmma", "fixed", 1, Sm70, [80, 86, 89], 0x80202000000000000000fff, 0x23c,
+        0x1fff7f1a4007fffff0000000000, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "hmma", "fixed", 2, Sm70, [90, 100], 0xf8202000000000000000fff, 0x23c,
+        0x1fff071a4007fffff0000000000, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "hmma", "fixed", 3, Sm70, [120], 0xf8202000000000000000fff, 0x23c,
+        0x1fff071a4007fffff0000000000, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "hmma_444", "fixed", 0, Sm70, [70], 0x8000000000000000fff, 0x8000000000000000236,
+        0x1fffffe00007fffff0000000000, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "hmma_444_f16", "fixed", 0, Sm70, [70], 0x58000000000000000fff,
+        0x8000000000000000236, 0x1ffffff80007fffff0000000000, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "hmma_884", "fixed", 0, Sm70, [70], 0x8000000000000000fff, 0x236,
+        0x1fffffe00007fffff0000000000, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "hmma_884", "fixed", 1, Sm70, [75], 0x80008000000000000000fff, 0x236,
+        0x1fff7fe00007fffff0000000000, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "hmma_sp", "fixed", 0, Sm70, [90, 100], 0xf8202000004000000000fff,
+        0x200000000000000023c, 0x1fff071a4007ff8000000000000, 0, [GPR, GPR, GPR, GPR]
+    ),
+    form_info!(
+        "hmma_sp", "fixed", 1, Sm70, [80, 86, 89], 0x80202000004000000000fff,
+        0x200000000000000023c, 0x1fff7f1a4007ff8000000000000, 0, [GPR, GPR, GPR, GPR]
+    ),
+    form_info!(
+        "hmma_sp", "fixed", 2, Sm70, [120], 0xf8202000000000000000fff,
+        0x200000000000000023c, 0x1fff071a4007ffc000000000000, 0, [GPR, GPR, GPR, GPR]
+    ),
+    form_info!(
         "hmnmx2", "rrr", 0, Sm70, [80], 0x1fff85cb3ff0fffff0000000fff, 0x240, 0, 0, [GPR,
         GPR, PRED]
     ),
@@ -18962,6 +19992,42 @@ pub const FORMS: &[FormInfo] = &[
         PRED]
     ),
     form_info!(
+        "imma", "fixed", 0, Sm70, [75], 0x80000000000000000000fff, 0x237,
+        0x1fff7c30100ffffff0000000000, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "imma", "fixed", 1, Sm70, [80, 86, 89], 0x80001000000000000000fff, 0x237,
+        0x1fff7830000ffffff0000000000, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "imma", "fixed", 2, Sm70, [90], 0xf8001000000000000000fff, 0x237,
+        0x1fff0030000ffffff0000000000, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "imma", "fixed", 3, Sm70, [100], 0xf8001000000000000000fff, 0x237,
+        0x1fff0030000ffffff0000000000, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "imma", "fixed", 4, Sm70, [120], 0xf8001000000000000000fff, 0x237,
+        0x1fff0030000ffffff0000000000, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "imma_sp", "fixed", 0, Sm70, [80, 86, 89], 0x80001000004000000000fff,
+        0x1000000000000000237, 0x1fff7830000fff8000000000000, 0, [GPR, GPR, GPR, GPR]
+    ),
+    form_info!(
+        "imma_sp", "fixed", 1, Sm70, [90], 0xf8001000004000000000fff,
+        0x1000000000000000237, 0x1fff0030000fff8000000000000, 0, [GPR, GPR, GPR, GPR]
+    ),
+    form_info!(
+        "imma_sp", "fixed", 2, Sm70, [100], 0xf8001000004000000000fff,
+        0x1000000000000000237, 0x1fff0030000fff8000000000000, 0, [GPR, GPR, GPR, GPR]
+    ),
+    form_info!(
+        "imma_sp", "fixed", 3, Sm70, [120], 0xf8001000000000000000fff,
+        0x1000000000000000237, 0x1fff0030000fffc000000000000, 0, [GPR, GPR, GPR, GPR]
+    ),
+    form_info!(
         "imnmx", "rrr", 0, Sm70, [75, 80, 86, 89, 90, 100],
         0x1fff87ffdffffffff0000000fff, 0x217, 0, 0, [GPR, GPR, PRED, NONE]
     ),
@@ -19151,14 +20217,42 @@ pub const FORMS: &[FormInfo] = &[
         0x40000000000000000000000, 0x40000000000000000000000)
     ),
     form_info!(
-        "ldg", "fixed", 5, Sm70, [90, 100, 120], 0x1fffb8e01cf0000000000000fff,
-        0x80e01000000000000000981, 0, 0, [GPR, UGPR]; (90..= 120,
-        [(0x100000000000ff000000, 0xff000000)], 0, 0x40000000000000000000000,
+        "ldg", "fixed", 5, Sm70, [75], 0x1fffb8001cf00000000000001fe,
+        0x80001000000000000000180, 0xe00000000000000000000, 0, [GPR, UGPR]; (75..= 75,
+        [(0xff000e00, 0xff000800)], 0, 0x40000000000000000000000,
         0x40000000000000000000000)
     ),
     form_info!(
-        "ldg", "fixed", 6, Sm50, [50, 52, 60], 0xfff8300000000000, 0xeed0200000000000, 0,
-        0, [GPR, NONE]
+        "ldg", "fixed", 6, Sm70, [75], 0x1fff38001cf0000000000000ffe,
+        0x1000000000000000980, 0xe00000000000000000000, 0, [GPR, NONE]
+    ),
+    form_info!(
+        "ldg", "fixed", 7, Sm70, [70], 0x1fff38001ff0000000000000ffe,
+        0x1000000000000000980, 0xe00000000000000000000, 0, [GPR, NONE]
+    ),
+    form_info!(
+        "ldg", "fixed", 8, Sm70, [80, 86, 89, 90, 100, 120],
+        0x1fffb8011cf0000000000000ffe, 0x1000000000000000980, 0xe00000000000000000000, 0,
+        [GPR, NONE]
+    ),
+    form_info!(
+        "ldg", "fixed", 9, Sm70, [80, 86, 89], 0x1dffb8001cf0000000000000ffe,
+        0x80001000000000000000980, 0xe00000000000000000000, 0, [GPR, UGPR]; (80..= 89,
+        [(0x20000010000000000000000000, 0x10000000000000000000)], 0, 0xff00000000,
+        0x400000000), (80..= 89, [(0x200000100000000000ff000000, 0xff000000)], 0,
+        0x40000000000000000000000, 0x40000000000000000000000)
+    ),
+    form_info!(
+        "ldg", "fixed", 10, Sm70, [90, 100, 120], 0x1fffb8001cf0000000000000ffe,
+        0x80001000000000000000980, 0xe00000000000000000000, 0, [GPR, UGPR]
+    ),
+    form_info!(
+        "ldg", "fixed", 11, Sm70, [90, 100, 120], 0x1fffb8e01cf0000000000000fff,
+        0x80e01000000000000000981, 0, 0, [GPR, UGPR]
+    ),
+    form_info!(
+        "ldg", "fixed", 12, Sm50, [50, 52, 60], 0xfff8300000000000, 0xeed0200000000000,
+        0, 0, [GPR, NONE]
     ),
     form_info!(
         "ldgdepbar", "fixed", 0, Sm70, [80, 86, 89, 90, 100, 120],
@@ -19854,8 +20948,7 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "qspc", "fixed", 3, Sm70, [90, 100, 120], 0x1fffbf1f8ff00000000000001ff,
-        0x800000000000000000001aa, 0, 0, [GPR, UGPR]; (90..= 120, [(0xff000e00,
-        0xff000800)], 0, 0x40000000000000000000000, 0x40000000000000000000000)
+        0x800000000000000000001aa, 0, 0, [GPR, UGPR]
     ),
     form_info!(
         "r2p", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
@@ -19931,15 +21024,11 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "red", "fixed", 4, Sm70, [90], 0x1fff80001000000000000000fff,
-        0x8000100000000000000098e, 0xe10400000000000ff0000, 0, [GPR, GPR, UGPR]; (90..=
-        90, [(0x8000000000ff000000, 0xff000000)], 0, 0x40000000000000000000000,
-        0x40000000000000000000000)
+        0x8000100000000000000098e, 0xe10400000000000ff0000, 0, [GPR, GPR, UGPR]
     ),
     form_info!(
         "red", "fixed", 5, Sm70, [100, 120], 0x1fff80001000000000000000fff,
-        0x8000100000000000000098e, 0xc10000000000000ff0000, 0, [GPR, GPR, UGPR]; (100..=
-        120, [(0x2000000000000ff000000, 0xff000000)], 0, 0x40000000000000000000000,
-        0x40000000000000000000000)
+        0x8000100000000000000098e, 0xc10000000000000ff0000, 0, [GPR, GPR, UGPR]
     ),
     form_info!(
         "red_sm50", "fixed", 0, Sm50, [50], 0xfff8000000000000, 0xebf8000000000000,
@@ -19959,15 +21048,11 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "redg_f", "fixed", 1, Sm70, [90], 0x1fff80001000000000000000fff,
-        0x800010000000000000009a6, 0xe00400000000000ff0000, 0, [GPR, GPR, UGPR]; (90..=
-        90, [(0x8000000000ff000000, 0xff000000)], 0, 0x40000000000000000000000,
-        0x40000000000000000000000)
+        0x800010000000000000009a6, 0xe00400000000000ff0000, 0, [GPR, GPR, UGPR]
     ),
     form_info!(
         "redg_f", "fixed", 2, Sm70, [100, 120], 0x1fff80001000000000000000fff,
-        0x800010000000000000009a6, 0xc00000000000000ff0000, 0, [GPR, GPR, UGPR]; (100..=
-        120, [(0x2000000000000ff000000, 0xff000000)], 0, 0x40000000000000000000000,
-        0x40000000000000000000000)
+        0x800010000000000000009a6, 0xc00000000000000ff0000, 0, [GPR, GPR, UGPR]
     ),
     form_info!(
         "redux", "fixed", 0, Sm70, [80, 86, 89, 90], 0x80000000000000000000fff, 0x3c4,
@@ -20223,8 +21308,8 @@ pub const FORMS: &[FormInfo] = &[
         0x1000000000000000186, 0, 0, [GPR, GPR, NONE]
     ),
     form_info!(
-        "stg", "fixed", 1, Sm70, [75], 0x1fffb8e01000000000000ff01ff,
-        0x80001000000000000000186, 0, 0, [GPR, GPR, UGPR]; (75..= 75, [(0xff000e00,
+        "stg", "fixed", 1, Sm70, [75], 0x1fffb8e01000000000000ff01fc,
+        0x80001000000000000000184, 0, 0, [GPR, GPR, UGPR]; (75..= 75, [(0xff000e00,
         0xff000800)], 0, 0x40000000000000000000000, 0x40000000000000000000000)
     ),
     form_info!(
@@ -20232,32 +21317,40 @@ pub const FORMS: &[FormInfo] = &[
         0x1000000000000000186, 0, 0, [GPR, GPR, NONE]
     ),
     form_info!(
-        "stg", "fixed", 3, Sm70, [80, 86, 89], 0x1dffb8e01000000000000ff0fff,
-        0x80001000000000000000986, 0, 0, [GPR, GPR, UGPR]; (80..= 89,
+        "stg", "fixed", 3, Sm70, [80, 86, 89], 0x1dffb8e01000000000000ff0ffc,
+        0x80001000000000000000984, 0, 0, [GPR, GPR, UGPR]; (80..= 89,
         [(0x20000010000000000000000000, 0x10000000000000000000)], 0,
         0xff0000000000000000, 0x40000000000000000), (80..= 89,
         [(0x200000100000000000ff000000, 0xff000000)], 0, 0x40000000000000000000000,
         0x40000000000000000000000)
     ),
     form_info!(
-        "stg", "fixed", 4, Sm70, [90], 0x1fffb8e01000000000000ff0fff,
-        0x80001000000000000000986, 0, 0, [GPR, GPR, UGPR]; (90..= 90,
-        [(0x100000000000ff000000, 0xff000000)], 0, 0x40000000000000000000000,
-        0x40000000000000000000000)
+        "stg", "fixed", 4, Sm70, [90], 0x1fffb8e01000000000000ff0ffc,
+        0x80001000000000000000984, 0, 0, [GPR, GPR, UGPR]
     ),
     form_info!(
-        "stg", "fixed", 5, Sm70, [100, 120], 0x1fffb8e01000000000000ff0fff,
-        0x80001000000000000000986, 0, 0, [GPR, GPR, UGPR]; (100..= 120,
-        [(0x100000000000ff000000, 0xff000000)], 0, 0x40000000000000000000000,
-        0x40000000000000000000000)
+        "stg", "fixed", 5, Sm70, [100, 120], 0x1fffb8e01000000000000ff0ffc,
+        0x80001000000000000000984, 0, 0, [GPR, GPR, UGPR]
     ),
     form_info!(
-        "stg", "fixed", 6, Sm70, [100, 120], 0x1fffb8e11ff0000000000ff01ff,
+        "stg", "fixed", 6, Sm70, [100, 120], 0x1fffb8e01000000000000ff0ffc,
+        0x80001000000000000000984, 0, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "stg", "fixed", 7, Sm70, [100, 120], 0x1fffb8e11ff0000000000ff01ff,
         0x1000000000000000186, 0, 0, [GPR, GPR, NONE]
     ),
     form_info!(
-        "stg", "fixed", 7, Sm50, [50, 52, 60], 0xfff8300000000000, 0xeed8200000000000, 0,
-        0, [GPR, GPR, NONE]
+        "stg", "fixed", 8, Sm70, [70, 75], 0x1fffb8e01000000000000ff01fc,
+        0x1000000000000000184, 0, 0, [GPR, GPR, NONE]
+    ),
+    form_info!(
+        "stg", "fixed", 9, Sm70, [80, 86, 89, 90, 100, 120],
+        0x1fffb8e11000000000000ff01fc, 0x1000000000000000184, 0, 0, [GPR, GPR, NONE]
+    ),
+    form_info!(
+        "stg", "fixed", 10, Sm50, [50, 52, 60], 0xfff8300000000000, 0xeed8200000000000,
+        0, 0, [GPR, GPR, NONE]
     ),
     form_info!(
         "stl", "fixed", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
@@ -21245,6 +22338,11 @@ include!(concat!(env!("OUT_DIR"), "/", "op_hadd2_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_hfma2.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_hfma2_mma.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_hfma2_sm50.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_hmma.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_hmma_444.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_hmma_444_f16.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_hmma_884.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_hmma_sp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_hmnmx2.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_hmnmx2_is_a.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_hmul2.rs"));
@@ -21275,6 +22373,8 @@ include!(concat!(env!("OUT_DIR"), "/", "op_imad_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_wide.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_wide_x.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imadx.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_imma.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_imma_sp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imnmx.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imnmx64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imul.rs"));

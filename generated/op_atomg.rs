@@ -4,36 +4,38 @@
 
 /// `ATOMG.E`: Atomically replace the global memory word(s) at a + off (+ ua) by old OP b; d = old.
 ///
-/// Spec: isa-spec/spec/ops/atomg.toml:15 (op `atomg`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/atomg.toml:18 (op `atomg`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpAtomg {
-    /// Destination (pred). Predicate output (ptxas writes PT). (isa-spec/spec/ops/atomg.toml:26)
+    /// Destination (pred). Predicate output (ptxas writes PT). (isa-spec/spec/ops/atomg.toml:38)
     pub p: Reg,
-    /// Destination (u32). The old value (first of the type's registers). (isa-spec/spec/ops/atomg.toml:33)
+    /// Destination (u32). The old value (first of the type's registers). (isa-spec/spec/ops/atomg.toml:45)
     pub d: Reg,
-    /// Source (u64). 64-bit address register pair (`.U32`: one register, zero-extended). (isa-spec/spec/ops/atomg.toml:38)
+    /// Source (u64). 64-bit address register pair (`.U32`: one register, zero-extended). (isa-spec/spec/ops/atomg.toml:50)
     pub a: Src,
-    /// Source (u32). The operand (first of the type's registers). (isa-spec/spec/ops/atomg.toml:43)
+    /// Source (u32). The operand (first of the type's registers). (isa-spec/spec/ops/atomg.toml:55)
     pub b: Src,
-    /// Source (u32). Uniform register: added to the address or the memory descriptor, as `amode` says. (isa-spec/spec/ops/atomg.toml:48)
+    /// Source (u32). Uniform register: added to the address or the memory descriptor, as `amode` says. (isa-spec/spec/ops/atomg.toml:60)
     pub ua: Src,
-    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/atomg.toml:54)
+    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/atomg.toml:66)
     pub off: i32,
-    /// Modifier. Width of the base register a. (isa-spec/spec/ops/atomg.toml:59)
+    /// Modifier. Width of the base register a. (isa-spec/spec/ops/atomg.toml:71)
     pub awidth: MemAddrWidth,
-    /// Modifier. How the address uses ua. (isa-spec/spec/ops/atomg.toml:65)
+    /// Modifier. How the address uses ua. (isa-spec/spec/ops/atomg.toml:77)
     pub amode: MemAddrMode,
-    /// Modifier.  (isa-spec/spec/ops/atomg.toml:70)
-    pub aop: AtomOp,
-    /// Modifier.  (isa-spec/spec/ops/atomg.toml:74)
-    pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/atomg.toml:78)
-    pub r#type: AtomType,
     /// Modifier.  (isa-spec/spec/ops/atomg.toml:82)
+    pub aop: AtomOp,
+    /// Modifier. Global (ATOMG) or generic (ATOM) address; the runner treats both as global memory. (isa-spec/spec/ops/atomg.toml:86)
+    pub space: AddrSpace,
+    /// Modifier.  (isa-spec/spec/ops/atomg.toml:91)
+    pub cache: MemCache,
+    /// Modifier.  (isa-spec/spec/ops/atomg.toml:95)
+    pub r#type: AtomType,
+    /// Modifier.  (isa-spec/spec/ops/atomg.toml:99)
     pub sem: MemSem,
 }
 op_fields!(OpAtomg, [a, b, ua], [p, d]);
-/// Spec: isa-spec/spec/ops/atomg.toml:15.
+/// Spec: isa-spec/spec/ops/atomg.toml:18.
 impl OpAtomg {
     pub const NAME: &'static str = "atomg";
     pub const MNEMONIC: &'static str = "ATOMG.E";
@@ -51,32 +53,30 @@ impl OpAtomg {
     ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg.toml:78).
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg.toml:95).
     const TYPE_CODES0: [u16; AtomType::COUNT] = codes(
         "0 1 2 3 4 5 6 - - - - - - - - - - -",
     );
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg.toml:82).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg.toml:99).
     const SEM_CODES0: [u16; MemSem::COUNT] = codes(
         "e - - - - - - - - 8 9 a b c d f 10 11 12 13 14 15 16 17 - - - - - - - - - - - - -",
     );
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg.toml:74).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg.toml:91).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg.toml:65).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg.toml:77).
     const AMODE_CODES0: [u16; MemAddrMode::COUNT] = codes("1 - -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg.toml:82).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg.toml:99).
     const SEM_CODES1: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b f - - 1 - - - - - - - - - 5 4 7 6 a - - - - - 8 - c - d e - - -",
     );
-    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg.toml:59).
-    const AWIDTH_CODES0: [u16; MemAddrWidth::COUNT] = codes("- - 1");
-    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg.toml:78).
+    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg.toml:71).
+    const AWIDTH_CODES0: [u16; MemAddrWidth::COUNT] = codes("- 0 1");
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg.toml:95).
     const TYPE_CODES1: [u16; AtomType::COUNT] = codes(
         "0 1 2 - - 3 - 4 - - - - - - - - - -",
     );
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg.toml:65).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg.toml:77).
     const AMODE_CODES1: [u16; MemAddrMode::COUNT] = codes("- 0 1");
-    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg.toml:59).
-    const AWIDTH_CODES1: [u16; MemAddrWidth::COUNT] = codes("- 0 1");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -130,8 +130,9 @@ impl OpAtomg {
                 E::fail(
                     Self::NAME,
                     format_args!(
-                        "type={} is not a combination that exists on SM{} (the spec's `legal` products)",
-                        self.r#type.name(), sm
+                        "awidth={} amode={} aop={} space={} type={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.awidth.name(), self.amode.name(), self.aop.name(), self
+                        .space.name(), self.r#type.name(), sm
                     ),
                 ),
             );
@@ -147,8 +148,9 @@ impl OpAtomg {
                 E::fail(
                     Self::NAME,
                     format_args!(
-                        "type={} is not a combination that exists on SM{} (the spec's `legal` products)",
-                        self.r#type.name(), sm
+                        "awidth={} amode={} aop={} space={} type={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.awidth.name(), self.amode.name(), self.aop.name(), self
+                        .space.name(), self.r#type.name(), sm
                     ),
                 ),
             );
@@ -159,21 +161,80 @@ impl OpAtomg {
     /// spec's `legal` products).
     #[inline(always)]
     pub fn legal_f0(&self, sm: u32) -> bool {
-        ((matches!(
-            self.r#type, AtomType::U32 | AtomType::S32 | AtomType::U64 |
-            AtomType::F32FtzRn | AtomType::F16x2Rn | AtomType::S64 | AtomType::F64Rn
-        )))
+        ((matches!(self.amode, MemAddrMode::Ur)
+            && matches!(self.space, AddrSpace::Global)
+            && matches!(
+                self.r#type, AtomType::U32 | AtomType::S32 | AtomType::U64 |
+                AtomType::F32FtzRn | AtomType::F16x2Rn | AtomType::S64 | AtomType::F64Rn
+            ))
+            || (matches!(self.amode, MemAddrMode::Reg | MemAddrMode::Desc)
+                && matches!(self.awidth, MemAddrWidth::None | MemAddrWidth::B64)
+                && matches!(self.space, AddrSpace::Global)
+                && matches!(
+                    self.r#type, AtomType::U32 | AtomType::S32 | AtomType::U64 |
+                    AtomType::F32FtzRn | AtomType::F16x2Rn | AtomType::S64 |
+                    AtomType::F64Rn
+                ))
+            || (matches!(self.amode, MemAddrMode::Ur)
+                && matches!(
+                    self.aop, AtomOp::Add | AtomOp::Min | AtomOp::Max | AtomOp::Inc |
+                    AtomOp::Dec | AtomOp::And | AtomOp::Or | AtomOp::Xor | AtomOp::Exch
+                ) && matches!(self.space, AddrSpace::Generic)
+                && matches!(
+                    self.r#type, AtomType::U32 | AtomType::S32 | AtomType::U64 |
+                    AtomType::F32FtzRn | AtomType::F16x2Rn | AtomType::S64 |
+                    AtomType::F64Rn
+                ))
+            || (matches!(self.amode, MemAddrMode::Reg | MemAddrMode::Desc)
+                && matches!(
+                    self.aop, AtomOp::Add | AtomOp::Min | AtomOp::Max | AtomOp::Inc |
+                    AtomOp::Dec | AtomOp::And | AtomOp::Or | AtomOp::Xor | AtomOp::Exch
+                ) && matches!(self.awidth, MemAddrWidth::None | MemAddrWidth::B64)
+                && matches!(self.space, AddrSpace::Generic)
+                && matches!(
+                    self.r#type, AtomType::U32 | AtomType::S32 | AtomType::U64 |
+                    AtomType::F32FtzRn | AtomType::F16x2Rn | AtomType::S64 |
+                    AtomType::F64Rn
+                )))
     }
     /// Whether the form's modifier values exist on `sm` (the
     /// spec's `legal` products).
     #[inline(always)]
     pub fn legal_f3(&self, sm: u32) -> bool {
-        ((matches!(
-            self.r#type, AtomType::U32 | AtomType::S32 | AtomType::U64 | AtomType::S64 |
-            AtomType::B128
-        )))
+        ((matches!(self.amode, MemAddrMode::Ur)
+            && matches!(self.space, AddrSpace::Global)
+            && matches!(
+                self.r#type, AtomType::U32 | AtomType::S32 | AtomType::U64 |
+                AtomType::S64 | AtomType::B128
+            ))
+            || (matches!(self.amode, MemAddrMode::Reg | MemAddrMode::Desc)
+                && matches!(self.awidth, MemAddrWidth::None | MemAddrWidth::B64)
+                && matches!(self.space, AddrSpace::Global)
+                && matches!(
+                    self.r#type, AtomType::U32 | AtomType::S32 | AtomType::U64 |
+                    AtomType::S64 | AtomType::B128
+                ))
+            || (matches!(self.amode, MemAddrMode::Ur)
+                && matches!(
+                    self.aop, AtomOp::Add | AtomOp::Min | AtomOp::Max | AtomOp::Inc |
+                    AtomOp::Dec | AtomOp::And | AtomOp::Or | AtomOp::Xor | AtomOp::Exch
+                ) && matches!(self.space, AddrSpace::Generic)
+                && matches!(
+                    self.r#type, AtomType::U32 | AtomType::S32 | AtomType::U64 |
+                    AtomType::S64 | AtomType::B128
+                ))
+            || (matches!(self.amode, MemAddrMode::Reg | MemAddrMode::Desc)
+                && matches!(
+                    self.aop, AtomOp::Add | AtomOp::Min | AtomOp::Max | AtomOp::Inc |
+                    AtomOp::Dec | AtomOp::And | AtomOp::Or | AtomOp::Xor | AtomOp::Exch
+                ) && matches!(self.awidth, MemAddrWidth::None | MemAddrWidth::B64)
+                && matches!(self.space, AddrSpace::Generic)
+                && matches!(
+                    self.r#type, AtomType::U32 | AtomType::S32 | AtomType::U64 |
+                    AtomType::S64 | AtomType::B128
+                )))
     }
-    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/atomg.toml:92; form at isa-spec/spec/ops/atomg.toml:92).
+    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/atomg.toml:113; form at isa-spec/spec/ops/atomg.toml:113).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -196,7 +257,12 @@ impl OpAtomg {
         only_default::<
             E,
         >(Self::NAME, "modifier awidth", self.awidth == MemAddrWidth::None, sm)?;
-        let mut w: u128 = 0x10000000000000001a8 | (c.raw & 0xff0000000000000000);
+        let mut w: u128 = 0x1000000000000000188 | (c.raw & 0xff0000000000000000);
+        {
+            let v: u128 = code_of(&[2, 1], self.space.index());
+            w |= (v & 1) << 1;
+            w |= ((v >> 1) & 1) << 5;
+        }
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -211,7 +277,7 @@ impl OpAtomg {
         w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 89] (isa-spec/spec/ops/atomg.toml:164; form at isa-spec/spec/ops/atomg.toml:164).
+    /// Form `fixed` on SM [80, 86, 89] (isa-spec/spec/ops/atomg.toml:191; form at isa-spec/spec/ops/atomg.toml:191).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -234,7 +300,12 @@ impl OpAtomg {
         only_default::<
             E,
         >(Self::NAME, "modifier awidth", self.awidth == MemAddrWidth::None, sm)?;
-        let mut w: u128 = 0x10000000000000001a8 | (c.raw & 0xff0000000000000000);
+        let mut w: u128 = 0x1000000000000000188 | (c.raw & 0xff0000000000000000);
+        {
+            let v: u128 = code_of(&[2, 1], self.space.index());
+            w |= (v & 1) << 1;
+            w |= ((v >> 1) & 1) << 5;
+        }
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -249,7 +320,7 @@ impl OpAtomg {
         w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 89] (isa-spec/spec/ops/atomg.toml:212; form at isa-spec/spec/ops/atomg.toml:212).
+    /// Form `fixed` on SM [80, 86, 89] (isa-spec/spec/ops/atomg.toml:240; form at isa-spec/spec/ops/atomg.toml:240).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -269,7 +340,12 @@ impl OpAtomg {
         }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x800010000000000000009a8;
+        let mut w: u128 = 0x80001000000000000000988;
+        {
+            let v: u128 = code_of(&[2, 1], self.space.index());
+            w |= (v & 1) << 1;
+            w |= ((v >> 1) & 1) << 5;
+        }
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -305,7 +381,7 @@ impl OpAtomg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/atomg.toml:236; form at isa-spec/spec/ops/atomg.toml:236).
+    /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/atomg.toml:264; form at isa-spec/spec/ops/atomg.toml:264).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -328,7 +404,12 @@ impl OpAtomg {
         only_default::<
             E,
         >(Self::NAME, "modifier awidth", self.awidth == MemAddrWidth::None, sm)?;
-        let mut w: u128 = 0x10000000000000001a8 | (c.raw & 0xff0000000000000000);
+        let mut w: u128 = 0x1000000000000000188 | (c.raw & 0xff0000000000000000);
+        {
+            let v: u128 = code_of(&[2, 1], self.space.index());
+            w |= (v & 1) << 1;
+            w |= ((v >> 1) & 1) << 5;
+        }
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -343,7 +424,7 @@ impl OpAtomg {
         w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/atomg.toml:256; form at isa-spec/spec/ops/atomg.toml:256).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/atomg.toml:284; form at isa-spec/spec/ops/atomg.toml:284).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -363,7 +444,12 @@ impl OpAtomg {
         }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x800010000000000000009a8;
+        let mut w: u128 = 0x80001000000000000000988;
+        {
+            let v: u128 = code_of(&[2, 1], self.space.index());
+            w |= (v & 1) << 1;
+            w |= ((v >> 1) & 1) << 5;
+        }
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -383,7 +469,9 @@ impl OpAtomg {
                 << 84;
         w |= (self.aop.index() as u128) << 87;
         w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        if w & 0xff000000 == 0xff000000 && w & 0x800000000000000000 == 0 {
+        if w & 0xff000000 == 0xff000000
+            && w & 0xc00000000000000000 == 0x400000000000000000
+        {
             return Err(
                 E::fail(
                     Self::NAME,
@@ -395,7 +483,7 @@ impl OpAtomg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 120] (isa-spec/spec/ops/atomg.toml:281; form at isa-spec/spec/ops/atomg.toml:281).
+    /// Form `fixed` on SM [100, 120] (isa-spec/spec/ops/atomg.toml:309; form at isa-spec/spec/ops/atomg.toml:309).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -415,13 +503,18 @@ impl OpAtomg {
         }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x800010000000000000009a8;
+        let mut w: u128 = 0x80001000000000000000988;
+        {
+            let v: u128 = code_of(&[2, 1], self.space.index());
+            w |= (v & 1) << 1;
+            w |= ((v >> 1) & 1) << 5;
+        }
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 23u32)? << 40;
         w
-            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)?
+            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)?
                 << 63;
         w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 64;
         w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES1, sm)? << 73;
@@ -461,7 +554,7 @@ impl OpAtomg {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atomg.toml:92; form at isa-spec/spec/ops/atomg.toml:92).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/atomg.toml:113; form at isa-spec/spec/ops/atomg.toml:113).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -476,6 +569,11 @@ impl OpAtomg {
             _ => return None,
         };
         let aop: AtomOp = AtomOp::from_index(bits(w, 87, 4) as usize)?;
+        let space: AddrSpace = match (bits(w, 1, 1) | bits(w, 5, 1) << 1) {
+            2 => AddrSpace::Global,
+            1 => AddrSpace::Generic,
+            _ => return None,
+        };
         let cache: MemCache = match bits(w, 84, 3) {
             1 => MemCache::None,
             0 => MemCache::Ef,
@@ -524,6 +622,7 @@ impl OpAtomg {
             awidth,
             amode,
             aop,
+            space,
             cache,
             r#type,
             sem,
@@ -533,7 +632,7 @@ impl OpAtomg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0xff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atomg.toml:164; form at isa-spec/spec/ops/atomg.toml:164).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/atomg.toml:191; form at isa-spec/spec/ops/atomg.toml:191).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -548,6 +647,11 @@ impl OpAtomg {
             _ => return None,
         };
         let aop: AtomOp = AtomOp::from_index(bits(w, 87, 4) as usize)?;
+        let space: AddrSpace = match (bits(w, 1, 1) | bits(w, 5, 1) << 1) {
+            2 => AddrSpace::Global,
+            1 => AddrSpace::Generic,
+            _ => return None,
+        };
         let cache: MemCache = match bits(w, 84, 3) {
             1 => MemCache::None,
             0 => MemCache::Ef,
@@ -596,6 +700,7 @@ impl OpAtomg {
             awidth,
             amode,
             aop,
+            space,
             cache,
             r#type,
             sem,
@@ -605,7 +710,7 @@ impl OpAtomg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0xff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atomg.toml:212; form at isa-spec/spec/ops/atomg.toml:212).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/atomg.toml:240; form at isa-spec/spec/ops/atomg.toml:240).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -620,6 +725,7 @@ impl OpAtomg {
         let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 64, 6), 63)?);
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let awidth: MemAddrWidth = match bits(w, 70, 1) {
+            0 => MemAddrWidth::U32,
             1 => MemAddrWidth::B64,
             _ => return None,
         };
@@ -630,6 +736,11 @@ impl OpAtomg {
             _ => return None,
         };
         let aop: AtomOp = AtomOp::from_index(bits(w, 87, 4) as usize)?;
+        let space: AddrSpace = match (bits(w, 1, 1) | bits(w, 5, 1) << 1) {
+            2 => AddrSpace::Global,
+            1 => AddrSpace::Generic,
+            _ => return None,
+        };
         let cache: MemCache = match bits(w, 84, 3) {
             1 => MemCache::None,
             0 => MemCache::Ef,
@@ -678,6 +789,7 @@ impl OpAtomg {
             awidth,
             amode,
             aop,
+            space,
             cache,
             r#type,
             sem,
@@ -687,7 +799,7 @@ impl OpAtomg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atomg.toml:236; form at isa-spec/spec/ops/atomg.toml:236).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/atomg.toml:264; form at isa-spec/spec/ops/atomg.toml:264).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -702,6 +814,11 @@ impl OpAtomg {
             _ => return None,
         };
         let aop: AtomOp = AtomOp::from_index(bits(w, 87, 4) as usize)?;
+        let space: AddrSpace = match (bits(w, 1, 1) | bits(w, 5, 1) << 1) {
+            2 => AddrSpace::Global,
+            1 => AddrSpace::Generic,
+            _ => return None,
+        };
         let cache: MemCache = match bits(w, 84, 3) {
             1 => MemCache::None,
             0 => MemCache::Ef,
@@ -748,6 +865,7 @@ impl OpAtomg {
             awidth,
             amode,
             aop,
+            space,
             cache,
             r#type,
             sem,
@@ -757,10 +875,12 @@ impl OpAtomg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0xff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atomg.toml:256; form at isa-spec/spec/ops/atomg.toml:256).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/atomg.toml:284; form at isa-spec/spec/ops/atomg.toml:284).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        if w & 0xff000000 == 0xff000000 && w & 0x800000000000000000 == 0 {
+        if w & 0xff000000 == 0xff000000
+            && w & 0xc00000000000000000 == 0x400000000000000000
+        {
             return None;
         }
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -770,6 +890,7 @@ impl OpAtomg {
         let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 64, 6), 63)?);
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let awidth: MemAddrWidth = match bits(w, 70, 1) {
+            0 => MemAddrWidth::U32,
             1 => MemAddrWidth::B64,
             _ => return None,
         };
@@ -779,6 +900,11 @@ impl OpAtomg {
             _ => return None,
         };
         let aop: AtomOp = AtomOp::from_index(bits(w, 87, 4) as usize)?;
+        let space: AddrSpace = match (bits(w, 1, 1) | bits(w, 5, 1) << 1) {
+            2 => AddrSpace::Global,
+            1 => AddrSpace::Generic,
+            _ => return None,
+        };
         let cache: MemCache = match bits(w, 84, 3) {
             1 => MemCache::None,
             0 => MemCache::Ef,
@@ -825,6 +951,7 @@ impl OpAtomg {
             awidth,
             amode,
             aop,
+            space,
             cache,
             r#type,
             sem,
@@ -834,7 +961,7 @@ impl OpAtomg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atomg.toml:281; form at isa-spec/spec/ops/atomg.toml:281).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/atomg.toml:309; form at isa-spec/spec/ops/atomg.toml:309).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -864,6 +991,11 @@ impl OpAtomg {
             _ => return None,
         };
         let aop: AtomOp = AtomOp::from_index(bits(w, 87, 4) as usize)?;
+        let space: AddrSpace = match (bits(w, 1, 1) | bits(w, 5, 1) << 1) {
+            2 => AddrSpace::Global,
+            1 => AddrSpace::Generic,
+            _ => return None,
+        };
         let cache: MemCache = match bits(w, 84, 3) {
             1 => MemCache::None,
             0 => MemCache::Ef,
@@ -910,6 +1042,7 @@ impl OpAtomg {
             awidth,
             amode,
             aop,
+            space,
             cache,
             r#type,
             sem,
@@ -919,9 +1052,12 @@ impl OpAtomg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `ATOMG.E` (isa-spec/spec/ops/atomg.toml:85); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ATOMG.E` (isa-spec/spec/ops/atomg.toml:102); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        let rest = strip_any_mnemonic(&line.parts, &[&["ATOMG", "E"]])?;
+        let (rest, spelled) = strip_which_mnemonic(
+            &line.parts,
+            &[&["ATOMG", "E"], &["ATOM", "E"]],
+        )?;
         let mut cur = 0usize;
         let aop: AtomOp = take_enum_suffix(
             rest,
@@ -1003,9 +1139,22 @@ impl OpAtomg {
             awidth: v_a.2,
             amode: v_a.4,
             aop,
+            space: if spelled == 1 { AddrSpace::Generic } else { AddrSpace::Global },
             cache,
             r#type,
             sem,
+        };
+        let op = {
+            let mut op = op;
+            let unsigned = family_of(sm).is_some_and(|f| f.unsigned_absolute());
+            let v = op.off as i64;
+            if unsigned && matches!(op.a.kind, SrcKind::Reg(r) if r.is_zero())
+                && v >= 1i64 << (23u32 - 1) && v < 1i64 << 23u32
+                && matches!(op.form_id(sm), Some(5))
+            {
+                op.off = (v - (1i64 << 23u32)) as _;
+            }
+            op
         };
         let form = op.form_id(sm);
         let raw = form
@@ -1023,7 +1172,7 @@ impl OpAtomg {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/atomg.toml:15.
+    /// Spec: isa-spec/spec/ops/atomg.toml:18.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("atomg", 3usize, srcs)?;
         let a: u64 = src_value(srcs, 0usize, &self.a)?;
@@ -1037,7 +1186,7 @@ impl OpAtomg {
     }
 }
 impl MemOp for OpAtomg {}
-/// Spec: isa-spec/spec/ops/atomg.toml:15.
+/// Spec: isa-spec/spec/ops/atomg.toml:18.
 impl Encode for OpAtomg {
     const NAME: &'static str = "atomg";
     encode_by_form!(
@@ -1046,7 +1195,7 @@ impl Encode for OpAtomg {
         [a, b, ua]
     );
 }
-/// Spec: isa-spec/spec/ops/atomg.toml:15.
+/// Spec: isa-spec/spec/ops/atomg.toml:18.
 impl Forms for OpAtomg {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -1055,14 +1204,20 @@ impl Forms for OpAtomg {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/atomg.toml:85.
+    /// Spec: isa-spec/spec/ops/atomg.toml:102.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
         let reuse_b = false;
         let reuse_ua = false;
         write_guard(out, &c.guard);
-        out.push_str("ATOMG.E");
+        out.push_str(
+            if (self.space.index() as i64 == 1i64) == true {
+                "ATOM.E"
+            } else {
+                "ATOMG.E"
+            },
+        );
         out.push_text_chunk(self.aop.chunk_sm(sm));
         out.push_text_chunk(self.cache.chunk_sm(sm));
         out.push_text_chunk(self.r#type.chunk_sm(sm));
@@ -1084,7 +1239,7 @@ impl Forms for OpAtomg {
                 MemAddrMode::Desc => crate::runtime::mem::AddrMode::Desc,
             },
             self.off as i64,
-            24u32,
+            if matches!(self.form_id(sm), Some(5)) { 23u32 } else { 24u32 },
             sm,
         );
         out.push_str(", ");
@@ -1092,5 +1247,5 @@ impl Forms for OpAtomg {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/atomg.toml:15.
+/// Spec: isa-spec/spec/ops/atomg.toml:18.
 impl Legalize for OpAtomg {}

@@ -4,30 +4,32 @@
 
 /// `ATOMG.E.CAS`: Atomically replace the global memory word(s) at a + off by c where they hold b; d = old.
 ///
-/// Spec: isa-spec/spec/ops/atomg_cas.toml:12 (op `atomg_cas`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/atomg_cas.toml:14 (op `atomg_cas`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpAtomgCas {
-    /// Destination (pred). Predicate output (ptxas writes PT). (isa-spec/spec/ops/atomg_cas.toml:17)
+    /// Destination (pred). Predicate output (ptxas writes PT). (isa-spec/spec/ops/atomg_cas.toml:19)
     pub p: Reg,
-    /// Destination (u32). The old value (first of the type's registers). (isa-spec/spec/ops/atomg_cas.toml:24)
+    /// Destination (u32). The old value (first of the type's registers). (isa-spec/spec/ops/atomg_cas.toml:26)
     pub d: Reg,
-    /// Source (u64). 64-bit address register pair. (isa-spec/spec/ops/atomg_cas.toml:29)
+    /// Source (u64). 64-bit address register pair. (isa-spec/spec/ops/atomg_cas.toml:31)
     pub a: Src,
-    /// Source (u32). The value compared with memory (first of the type's registers). (isa-spec/spec/ops/atomg_cas.toml:34)
+    /// Source (u32). The value compared with memory (first of the type's registers). (isa-spec/spec/ops/atomg_cas.toml:36)
     pub b: Src,
-    /// Source (u32). The value stored where memory equals b (first of the type's registers). (isa-spec/spec/ops/atomg_cas.toml:39)
+    /// Source (u32). The value stored where memory equals b (first of the type's registers). (isa-spec/spec/ops/atomg_cas.toml:41)
     pub c: Src,
-    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/atomg_cas.toml:44)
+    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/atomg_cas.toml:46)
     pub off: i32,
-    /// Modifier.  (isa-spec/spec/ops/atomg_cas.toml:49)
+    /// Modifier. Global (ATOMG) or generic (ATOM) address; the runner treats both as global memory. (isa-spec/spec/ops/atomg_cas.toml:51)
+    pub space: AddrSpace,
+    /// Modifier.  (isa-spec/spec/ops/atomg_cas.toml:56)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/atomg_cas.toml:53)
+    /// Modifier.  (isa-spec/spec/ops/atomg_cas.toml:60)
     pub r#type: AtomType,
-    /// Modifier.  (isa-spec/spec/ops/atomg_cas.toml:57)
+    /// Modifier.  (isa-spec/spec/ops/atomg_cas.toml:64)
     pub sem: MemSem,
 }
 op_fields!(OpAtomgCas, [a, b, c], [p, d]);
-/// Spec: isa-spec/spec/ops/atomg_cas.toml:12.
+/// Spec: isa-spec/spec/ops/atomg_cas.toml:14.
 impl OpAtomgCas {
     pub const NAME: &'static str = "atomg_cas";
     pub const MNEMONIC: &'static str = "ATOMG.E.CAS";
@@ -45,21 +47,21 @@ impl OpAtomgCas {
     ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg_cas.toml:53).
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg_cas.toml:60).
     const TYPE_CODES0: [u16; AtomType::COUNT] = codes(
         "0 1 2 - - - - - - - - - - - - - - -",
     );
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg_cas.toml:57).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg_cas.toml:64).
     const SEM_CODES0: [u16; MemSem::COUNT] = codes(
         "e - - - - - - - - 8 9 a b c d f 10 11 12 13 14 15 16 17 - - - - - - - - - - - - -",
     );
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg_cas.toml:49).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg_cas.toml:56).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg_cas.toml:57).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg_cas.toml:64).
     const SEM_CODES1: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b f - - 1 - - - - - - - - - 5 4 7 6 a - - - - - 8 - c - d e - - -",
     );
-    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg_cas.toml:53).
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg_cas.toml:60).
     const TYPE_CODES1: [u16; AtomType::COUNT] = codes(
         "0 1 2 - - - - 4 - - - - - - - - - -",
     );
@@ -75,7 +77,7 @@ impl OpAtomgCas {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/atomg_cas.toml:67; form at isa-spec/spec/ops/atomg_cas.toml:67).
+    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/atomg_cas.toml:78; form at isa-spec/spec/ops/atomg_cas.toml:78).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -93,7 +95,12 @@ impl OpAtomgCas {
         }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x10000000000000003a9;
+        let mut w: u128 = 0x1000000000000000389;
+        {
+            let v: u128 = code_of(&[2, 1], self.space.index());
+            w |= (v & 1) << 1;
+            w |= ((v >> 1) & 1) << 5;
+        }
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -118,7 +125,7 @@ impl OpAtomgCas {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 89] (isa-spec/spec/ops/atomg_cas.toml:135; form at isa-spec/spec/ops/atomg_cas.toml:135).
+    /// Form `fixed` on SM [80, 86, 89] (isa-spec/spec/ops/atomg_cas.toml:152; form at isa-spec/spec/ops/atomg_cas.toml:152).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -136,7 +143,12 @@ impl OpAtomgCas {
         }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x10000000000000003a9;
+        let mut w: u128 = 0x1000000000000000389;
+        {
+            let v: u128 = code_of(&[2, 1], self.space.index());
+            w |= (v & 1) << 1;
+            w |= ((v >> 1) & 1) << 5;
+        }
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -163,7 +175,7 @@ impl OpAtomgCas {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/atomg_cas.toml:180; form at isa-spec/spec/ops/atomg_cas.toml:180).
+    /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/atomg_cas.toml:197; form at isa-spec/spec/ops/atomg_cas.toml:197).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -181,7 +193,12 @@ impl OpAtomgCas {
         }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x10000000000000003a9;
+        let mut w: u128 = 0x1000000000000000389;
+        {
+            let v: u128 = code_of(&[2, 1], self.space.index());
+            w |= (v & 1) << 1;
+            w |= ((v >> 1) & 1) << 5;
+        }
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -208,7 +225,7 @@ impl OpAtomgCas {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atomg_cas.toml:67; form at isa-spec/spec/ops/atomg_cas.toml:67).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/atomg_cas.toml:78; form at isa-spec/spec/ops/atomg_cas.toml:78).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff00000000 == 0xff00000000 && w & 0 == 0 {
@@ -220,6 +237,11 @@ impl OpAtomgCas {
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let space: AddrSpace = match (bits(w, 1, 1) | bits(w, 5, 1) << 1) {
+            2 => AddrSpace::Global,
+            1 => AddrSpace::Generic,
+            _ => return None,
+        };
         let cache: MemCache = match bits(w, 84, 3) {
             1 => MemCache::None,
             0 => MemCache::Ef,
@@ -261,13 +283,14 @@ impl OpAtomgCas {
             b,
             c,
             off,
+            space,
             cache,
             r#type,
             sem,
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atomg_cas.toml:135; form at isa-spec/spec/ops/atomg_cas.toml:135).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/atomg_cas.toml:152; form at isa-spec/spec/ops/atomg_cas.toml:152).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x1ffff8000000000000000000000 == 0x1ffff8000000000000000000000
@@ -281,6 +304,11 @@ impl OpAtomgCas {
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let space: AddrSpace = match (bits(w, 1, 1) | bits(w, 5, 1) << 1) {
+            2 => AddrSpace::Global,
+            1 => AddrSpace::Generic,
+            _ => return None,
+        };
         let cache: MemCache = match bits(w, 84, 3) {
             1 => MemCache::None,
             0 => MemCache::Ef,
@@ -322,13 +350,14 @@ impl OpAtomgCas {
             b,
             c,
             off,
+            space,
             cache,
             r#type,
             sem,
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atomg_cas.toml:180; form at isa-spec/spec/ops/atomg_cas.toml:180).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/atomg_cas.toml:197; form at isa-spec/spec/ops/atomg_cas.toml:197).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x1ffff8000000000000000000000 == 0x1ffff8000000000000000000000
@@ -342,6 +371,11 @@ impl OpAtomgCas {
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let space: AddrSpace = match (bits(w, 1, 1) | bits(w, 5, 1) << 1) {
+            2 => AddrSpace::Global,
+            1 => AddrSpace::Generic,
+            _ => return None,
+        };
         let cache: MemCache = match bits(w, 84, 3) {
             1 => MemCache::None,
             0 => MemCache::Ef,
@@ -384,15 +418,19 @@ impl OpAtomgCas {
             b,
             c,
             off,
+            space,
             cache,
             r#type,
             sem,
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `ATOMG.E.CAS` (isa-spec/spec/ops/atomg_cas.toml:60); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ATOMG.E.CAS` (isa-spec/spec/ops/atomg_cas.toml:67); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        let rest = strip_any_mnemonic(&line.parts, &[&["ATOMG", "E", "CAS"]])?;
+        let (rest, spelled) = strip_which_mnemonic(
+            &line.parts,
+            &[&["ATOMG", "E", "CAS"], &["ATOM", "E", "CAS"]],
+        )?;
         let mut cur = 0usize;
         let cache: MemCache = take_enum_suffix(
             rest,
@@ -429,6 +467,7 @@ impl OpAtomgCas {
             b,
             c,
             off: v_a.1,
+            space: if spelled == 1 { AddrSpace::Generic } else { AddrSpace::Global },
             cache,
             r#type,
             sem,
@@ -438,7 +477,7 @@ impl OpAtomgCas {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/atomg_cas.toml:12.
+    /// Spec: isa-spec/spec/ops/atomg_cas.toml:14.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("atomg_cas", 3usize, srcs)?;
         let a: u64 = src_value(srcs, 0usize, &self.a)?;
@@ -452,25 +491,31 @@ impl OpAtomgCas {
     }
 }
 impl MemOp for OpAtomgCas {}
-/// Spec: isa-spec/spec/ops/atomg_cas.toml:12.
+/// Spec: isa-spec/spec/ops/atomg_cas.toml:14.
 impl Encode for OpAtomgCas {
     const NAME: &'static str = "atomg_cas";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b, c]);
 }
-/// Spec: isa-spec/spec/ops/atomg_cas.toml:12.
+/// Spec: isa-spec/spec/ops/atomg_cas.toml:14.
 impl Forms for OpAtomgCas {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/atomg_cas.toml:60.
+    /// Spec: isa-spec/spec/ops/atomg_cas.toml:67.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
         let reuse_b = false;
         let reuse_c = false;
         write_guard(out, &c.guard);
-        out.push_str("ATOMG.E.CAS");
+        out.push_str(
+            if (self.space.index() as i64 == 1i64) == true {
+                "ATOM.E.CAS"
+            } else {
+                "ATOMG.E.CAS"
+            },
+        );
         out.push_text_chunk(self.cache.chunk_sm(sm));
         out.push_text_chunk(self.r#type.chunk_sm(sm));
         out.push_text_chunk(self.sem.chunk_sm(sm));
@@ -487,5 +532,5 @@ impl Forms for OpAtomgCas {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/atomg_cas.toml:12.
+/// Spec: isa-spec/spec/ops/atomg_cas.toml:14.
 impl Legalize for OpAtomgCas {}

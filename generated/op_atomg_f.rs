@@ -665,6 +665,18 @@ impl OpAtomgF {
             r#type,
             sem,
         };
+        let op = {
+            let mut op = op;
+            let unsigned = family_of(sm).is_some_and(|f| f.unsigned_absolute());
+            let v = op.off as i64;
+            if unsigned && matches!(op.a.kind, SrcKind::Reg(r) if r.is_zero())
+                && v >= 1i64 << (23u32 - 1) && v < 1i64 << 23u32
+                && matches!(op.form_id(sm), Some(2))
+            {
+                op.off = (v - (1i64 << 23u32)) as _;
+            }
+            op
+        };
         let form = op.form_id(sm);
         let raw = form.map_or(0, |f| [0xff0000000000000000, 0, 0][f as usize]);
         parsed(op, line, 0, raw)
@@ -729,7 +741,7 @@ impl Forms for OpAtomgF {
                 MemAddrMode::Desc => crate::runtime::mem::AddrMode::Desc,
             },
             self.off as i64,
-            24u32,
+            if matches!(self.form_id(sm), Some(2)) { 23u32 } else { 24u32 },
             sm,
         );
         out.push_str(", ");

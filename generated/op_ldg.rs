@@ -4,32 +4,34 @@
 
 /// `LDG.E`: Load 1..16 bytes from global memory at a + off (+ u) into d (and the registers after it).
 ///
-/// Spec: isa-spec/spec/ops/ldg.toml:8 (op `ldg`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/ldg.toml:10 (op `ldg`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLdg {
-    /// Destination (u32). (isa-spec/spec/ops/ldg.toml:13)
+    /// Destination (u32). (isa-spec/spec/ops/ldg.toml:23)
     pub d: Reg,
-    /// Source (u64). 64-bit address register pair (`.U32`: one register, zero-extended). (isa-spec/spec/ops/ldg.toml:17)
+    /// Source (u64). 64-bit address register pair (`.U32`: one register, zero-extended). (isa-spec/spec/ops/ldg.toml:27)
     pub a: Src,
-    /// Source (u32). Uniform register: added to the address or the memory descriptor, as `amode` says. (isa-spec/spec/ops/ldg.toml:22)
+    /// Source (u32). Uniform register: added to the address or the memory descriptor, as `amode` says. (isa-spec/spec/ops/ldg.toml:32)
     pub ua: Src,
-    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/ldg.toml:28)
+    /// Modifier. Signed byte offset added to the address (24 bits; 32 in SM70/75's generic register-only form). (isa-spec/spec/ops/ldg.toml:38)
     pub off: i32,
-    /// Modifier. Width of the base register a. (isa-spec/spec/ops/ldg.toml:33)
+    /// Modifier. Width of the base register a. (isa-spec/spec/ops/ldg.toml:43)
     pub awidth: MemAddrWidth,
-    /// Modifier. How the address uses u. (isa-spec/spec/ops/ldg.toml:39)
+    /// Modifier. How the address uses u. (isa-spec/spec/ops/ldg.toml:49)
     pub amode: MemAddrMode,
-    /// Modifier.  (isa-spec/spec/ops/ldg.toml:45)
+    /// Modifier. Global (LDG) or generic (LD) address; the runner treats both as global memory. (isa-spec/spec/ops/ldg.toml:55)
+    pub space: AddrSpace,
+    /// Modifier.  (isa-spec/spec/ops/ldg.toml:61)
     pub size: MemSize,
-    /// Modifier.  (isa-spec/spec/ops/ldg.toml:49)
+    /// Modifier.  (isa-spec/spec/ops/ldg.toml:65)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/ldg.toml:53)
+    /// Modifier.  (isa-spec/spec/ops/ldg.toml:69)
     pub ltc: MemLtc,
-    /// Modifier.  (isa-spec/spec/ops/ldg.toml:58)
+    /// Modifier.  (isa-spec/spec/ops/ldg.toml:74)
     pub sem: MemSem,
 }
 op_fields!(OpLdg, [a, ua], [d]);
-/// Spec: isa-spec/spec/ops/ldg.toml:8.
+/// Spec: isa-spec/spec/ops/ldg.toml:10.
 impl OpLdg {
     pub const NAME: &'static str = "ldg";
     pub const MNEMONIC: &'static str = "LDG.E";
@@ -43,31 +45,33 @@ impl OpLdg {
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:58).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:74).
     const SEM_CODES0: [u16; MemSem::COUNT] = codes(
         "e 0 1 2 3 4 5 6 7 8 9 a b c d f 10 11 12 13 14 15 16 17 18 19 1a 1b 1c 1d 1e 1f - - - - -",
     );
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:49).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:65).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:39).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:49).
     const AMODE_CODES0: [u16; MemAddrMode::COUNT] = codes("1 - -");
-    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:33).
+    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:43).
     const AWIDTH_CODES0: [u16; MemAddrWidth::COUNT] = codes("0 - -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:39).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:49).
     const AMODE_CODES1: [u16; MemAddrMode::COUNT] = codes("- 4 -");
-    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:33).
+    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:43).
     const AWIDTH_CODES1: [u16; MemAddrWidth::COUNT] = codes("- 0 1");
-    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:45).
+    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:61).
     const SIZE_CODES0: [u16; MemSize::COUNT] = codes("4 0 1 2 3 5 6 -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:58).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:74).
     const SEM_CODES1: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b f - 4 1 - - - - - - - - - 5 - 7 6 a - - - - - 8 - c - d e - - -",
     );
-    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:33).
-    const AWIDTH_CODES2: [u16; MemAddrWidth::COUNT] = codes("- - 1");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:39).
-    const AMODE_CODES2: [u16; MemAddrMode::COUNT] = codes("- 0 1");
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:49).
+    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:55).
+    const SPACE_CODES0: [u16; AddrSpace::COUNT] = codes("- 0");
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:49).
+    const AMODE_CODES2: [u16; MemAddrMode::COUNT] = codes("0 - -");
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:49).
+    const AMODE_CODES3: [u16; MemAddrMode::COUNT] = codes("- 0 1");
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:65).
     const CACHE_CODES1: [u16; MemCache::COUNT] = codes("0 - - - - - 1 2 3 - -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -75,17 +79,180 @@ impl OpLdg {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.ua.kind) {
-            (reg!(Gpr), _) if smb & 0x10 != 0 && self.ua == Src::RZ => Some(0),
-            (reg!(Gpr), _) if smb & 0x8 != 0 && self.ua == Src::RZ => Some(1),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x10 != 0 => Some(2),
-            (reg!(Gpr), _) if smb & 0x7e0 != 0 && self.ua == Src::RZ => Some(3),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0xe0 != 0 => Some(4),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x700 != 0 => Some(5),
-            (reg!(Gpr), _) if smb & 0x7 != 0 && self.ua == Src::RZ => Some(6),
+            (
+                reg!(Gpr),
+                _,
+            ) if smb & 0x10 != 0 && self.ua == Src::RZ
+                && matches!(self.space, AddrSpace::Global) => Some(0),
+            (
+                reg!(Gpr),
+                _,
+            ) if smb & 0x8 != 0 && self.ua == Src::RZ
+                && matches!(self.space, AddrSpace::Global) => Some(1),
+            (
+                reg!(Gpr),
+                reg!(UGpr),
+            ) if smb & 0x10 != 0 && matches!(self.space, AddrSpace::Global) => Some(2),
+            (
+                reg!(Gpr),
+                _,
+            ) if smb & 0x7e0 != 0 && self.ua == Src::RZ
+                && matches!(self.space, AddrSpace::Global) => Some(3),
+            (
+                reg!(Gpr),
+                reg!(UGpr),
+            ) if smb & 0xe0 != 0 && matches!(self.space, AddrSpace::Global) => Some(4),
+            (
+                reg!(Gpr),
+                reg!(UGpr),
+            ) if smb & 0x10 != 0 && matches!(self.space, AddrSpace::Generic) => Some(5),
+            (
+                reg!(Gpr),
+                _,
+            ) if smb & 0x10 != 0 && self.ua == Src::RZ
+                && matches!(self.space, AddrSpace::Generic) => Some(6),
+            (
+                reg!(Gpr),
+                _,
+            ) if smb & 0x8 != 0 && self.ua == Src::RZ
+                && matches!(self.space, AddrSpace::Generic) => Some(7),
+            (
+                reg!(Gpr),
+                _,
+            ) if smb & 0x7e0 != 0 && self.ua == Src::RZ
+                && matches!(self.space, AddrSpace::Generic) => Some(8),
+            (
+                reg!(Gpr),
+                reg!(UGpr),
+            ) if smb & 0xe0 != 0 && matches!(self.space, AddrSpace::Generic) => Some(9),
+            (
+                reg!(Gpr),
+                reg!(UGpr),
+            ) if smb & 0x700 != 0 && matches!(self.space, AddrSpace::Generic) => Some(10),
+            (
+                reg!(Gpr),
+                reg!(UGpr),
+            ) if smb & 0x700 != 0 && matches!(self.space, AddrSpace::Global) => Some(11),
+            (reg!(Gpr), _) if smb & 0x7 != 0 && self.ua == Src::RZ => Some(12),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/ldg.toml:82; form at isa-spec/spec/ops/ldg.toml:82).
+    /// [`Self::encode`] without the spec's `legal` and `traps`
+    /// products: the word of a combination that does not exist
+    /// (for tests that show nvdisasm rejects it).
+    pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        let smb = sm_bit(sm);
+        match (self.a.kind, self.ua.kind) {
+            (
+                reg!(Gpr),
+                _,
+            ) if smb & 0x10 != 0 && self.ua == Src::RZ
+                && matches!(self.space, AddrSpace::Global) => {
+                self.encode_f0::<EncodeError>(sm, c)
+            }
+            (
+                reg!(Gpr),
+                _,
+            ) if smb & 0x8 != 0 && self.ua == Src::RZ
+                && matches!(self.space, AddrSpace::Global) => {
+                self.encode_f1::<EncodeError>(sm, c)
+            }
+            (
+                reg!(Gpr),
+                reg!(UGpr),
+            ) if smb & 0x10 != 0 && matches!(self.space, AddrSpace::Global) => {
+                self.encode_f2::<EncodeError>(sm, c)
+            }
+            (
+                reg!(Gpr),
+                _,
+            ) if smb & 0x7e0 != 0 && self.ua == Src::RZ
+                && matches!(self.space, AddrSpace::Global) => {
+                self.encode_f3::<EncodeError>(sm, c)
+            }
+            (
+                reg!(Gpr),
+                reg!(UGpr),
+            ) if smb & 0xe0 != 0 && matches!(self.space, AddrSpace::Global) => {
+                self.encode_f4::<EncodeError>(sm, c)
+            }
+            (
+                reg!(Gpr),
+                reg!(UGpr),
+            ) if smb & 0x10 != 0 && matches!(self.space, AddrSpace::Generic) => {
+                self.encode_f5::<EncodeError>(sm, c)
+            }
+            (
+                reg!(Gpr),
+                _,
+            ) if smb & 0x10 != 0 && self.ua == Src::RZ
+                && matches!(self.space, AddrSpace::Generic) => {
+                self.encode_f6::<EncodeError>(sm, c)
+            }
+            (
+                reg!(Gpr),
+                _,
+            ) if smb & 0x8 != 0 && self.ua == Src::RZ
+                && matches!(self.space, AddrSpace::Generic) => {
+                self.encode_f7::<EncodeError>(sm, c)
+            }
+            (
+                reg!(Gpr),
+                _,
+            ) if smb & 0x7e0 != 0 && self.ua == Src::RZ
+                && matches!(self.space, AddrSpace::Generic) => {
+                self.encode_f8::<EncodeError>(sm, c)
+            }
+            (
+                reg!(Gpr),
+                reg!(UGpr),
+            ) if smb & 0xe0 != 0 && matches!(self.space, AddrSpace::Generic) => {
+                self.encode_f9::<EncodeError>(sm, c)
+            }
+            (
+                reg!(Gpr),
+                reg!(UGpr),
+            ) if smb & 0x700 != 0 && matches!(self.space, AddrSpace::Generic) => {
+                self.encode_f10::<EncodeError>(sm, c)
+            }
+            (
+                reg!(Gpr),
+                reg!(UGpr),
+            ) if smb & 0x700 != 0 && matches!(self.space, AddrSpace::Global) => {
+                self.encode_f11::<EncodeError>(sm, c)
+            }
+            (reg!(Gpr), _) if smb & 0x7 != 0 && self.ua == Src::RZ => {
+                self.encode_f12::<EncodeError>(sm, c)
+            }
+            _ => self.encode(sm, c),
+        }
+    }
+    /// Whether the form's modifier combination exists on `sm` and
+    /// is not a trap (`legal` and `traps` in the spec).
+    #[inline(always)]
+    fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !self.legal_f0(sm) {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "awidth={} amode={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.awidth.name(), self.amode.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether the form's modifier values exist on `sm` (the
+    /// spec's `legal` products).
+    #[inline(always)]
+    pub fn legal_f0(&self, sm: u32) -> bool {
+        ((matches!(self.amode, MemAddrMode::Ur))
+            || (matches!(self.amode, MemAddrMode::Reg | MemAddrMode::Desc)
+                && matches!(self.awidth, MemAddrWidth::None | MemAddrWidth::B64)))
+    }
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/ldg.toml:102; form at isa-spec/spec/ops/ldg.toml:102).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -104,6 +271,9 @@ impl OpLdg {
             }
         }
         only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        only_default::<
+            E,
+        >(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
         let mut w: u128 = 0xe01000000000000000181;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -120,7 +290,7 @@ impl OpLdg {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70] (isa-spec/spec/ops/ldg.toml:127; form at isa-spec/spec/ops/ldg.toml:127).
+    /// Form `fixed` on SM [70] (isa-spec/spec/ops/ldg.toml:147; form at isa-spec/spec/ops/ldg.toml:147).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -139,6 +309,9 @@ impl OpLdg {
             }
         }
         only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        only_default::<
+            E,
+        >(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
         only_default::<E>(Self::NAME, "modifier ltc", self.ltc == MemLtc::None, sm)?;
         let mut w: u128 = 0xe01000000000000000181;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
@@ -155,7 +328,7 @@ impl OpLdg {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/ldg.toml:135; form at isa-spec/spec/ops/ldg.toml:135).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/ldg.toml:155; form at isa-spec/spec/ops/ldg.toml:155).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -174,6 +347,9 @@ impl OpLdg {
             }
         }
         forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<
+            E,
+        >(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
         let mut w: u128 = 0x80e01000000000000000181;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -191,7 +367,7 @@ impl OpLdg {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/ldg.toml:152; form at isa-spec/spec/ops/ldg.toml:152).
+    /// Form `fixed` on SM [80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/ldg.toml:173; form at isa-spec/spec/ops/ldg.toml:173).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -210,6 +386,9 @@ impl OpLdg {
             }
         }
         only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        only_default::<
+            E,
+        >(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
         let mut w: u128 = 0xe01000000000000000181;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -226,7 +405,7 @@ impl OpLdg {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 89] (isa-spec/spec/ops/ldg.toml:204; form at isa-spec/spec/ops/ldg.toml:204).
+    /// Form `fixed` on SM [80, 86, 89] (isa-spec/spec/ops/ldg.toml:225; form at isa-spec/spec/ops/ldg.toml:225).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -245,6 +424,9 @@ impl OpLdg {
             }
         }
         forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<
+            E,
+        >(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
         let mut w: u128 = 0x80e01000000000000000981;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -262,11 +444,11 @@ impl OpLdg {
             |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
                 << 84;
         w
-            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES2, sm)?
+            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)?
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/ldg.toml:227; form at isa-spec/spec/ops/ldg.toml:227).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/ldg.toml:249; form at isa-spec/spec/ops/ldg.toml:249).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -285,7 +467,200 @@ impl OpLdg {
             }
         }
         forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x80e01000000000000000981;
+        let mut w: u128 = 0x80001000000000000000180 | (c.raw & 0xe00000000000000000000);
+        w |= self.space.code_in::<E>(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= (self.ltc.index() as u128) << 68;
+        w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
+        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
+        w
+            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
+                << 84;
+        w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES1, sm)? << 9;
+        w
+            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)?
+                << 90;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/ldg.toml:262; form at isa-spec/spec/ops/ldg.toml:262).
+    #[inline(always)]
+    fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        if let SrcKind::Reg(r) = self.a.kind {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
+                && !(self.awidth.text() == ".U32")
+            {
+                return Err(
+                    E::fail(
+                        Self::NAME,
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "a", 2, r
+                        ),
+                    ),
+                );
+            }
+        }
+        only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        let mut w: u128 = 0x1000000000000000980 | (c.raw & 0xe00000000000000000000);
+        w |= self.space.code_in::<E>(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 32u32)? << 32;
+        w |= (self.ltc.index() as u128) << 68;
+        w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
+        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
+        w
+            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
+                << 84;
+        w
+            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)?
+                << 90;
+        w
+            |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES2, sm)?
+                << 91;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `fixed` on SM [70] (isa-spec/spec/ops/ldg.toml:280; form at isa-spec/spec/ops/ldg.toml:280).
+    #[inline(always)]
+    fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        if let SrcKind::Reg(r) = self.a.kind {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
+                && !(self.awidth.text() == ".U32")
+            {
+                return Err(
+                    E::fail(
+                        Self::NAME,
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "a", 2, r
+                        ),
+                    ),
+                );
+            }
+        }
+        only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        only_default::<E>(Self::NAME, "modifier ltc", self.ltc == MemLtc::None, sm)?;
+        let mut w: u128 = 0x1000000000000000980 | (c.raw & 0xe00000000000000000000);
+        w |= self.space.code_in::<E>(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 32u32)? << 32;
+        w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
+        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
+        w
+            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
+                << 84;
+        w
+            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)?
+                << 90;
+        w
+            |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES2, sm)?
+                << 91;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `fixed` on SM [80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/ldg.toml:289; form at isa-spec/spec/ops/ldg.toml:289).
+    #[inline(always)]
+    fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        if let SrcKind::Reg(r) = self.a.kind {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
+                && !(self.awidth.text() == ".U32")
+            {
+                return Err(
+                    E::fail(
+                        Self::NAME,
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "a", 2, r
+                        ),
+                    ),
+                );
+            }
+        }
+        only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        only_default::<
+            E,
+        >(Self::NAME, "modifier amode", self.amode == MemAddrMode::Reg, sm)?;
+        let mut w: u128 = 0x1000000000000000980 | (c.raw & 0xe00000000000000000000);
+        w |= self.space.code_in::<E>(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 32u32)? << 32;
+        w |= (self.ltc.index() as u128) << 68;
+        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
+        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
+        w
+            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
+                << 84;
+        w
+            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)?
+                << 90;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `fixed` on SM [80, 86, 89] (isa-spec/spec/ops/ldg.toml:302; form at isa-spec/spec/ops/ldg.toml:302).
+    #[inline(always)]
+    fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        if let SrcKind::Reg(r) = self.a.kind {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
+                && !(self.awidth.text() == ".U32")
+            {
+                return Err(
+                    E::fail(
+                        Self::NAME,
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "a", 2, r
+                        ),
+                    ),
+                );
+            }
+        }
+        forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0x80001000000000000000980 | (c.raw & 0xe00000000000000000000);
+        w |= self.space.code_in::<E>(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= (self.ltc.index() as u128) << 68;
+        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
+        {
+            let v: u128 = code_of(&[1, 0, 3], self.amode.index());
+            w |= (v & 1) << 76;
+            w |= ((v >> 1) & 1) << 101;
+        }
+        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
+        w
+            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
+                << 84;
+        w
+            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)?
+                << 90;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/ldg.toml:312; form at isa-spec/spec/ops/ldg.toml:312).
+    #[inline(always)]
+    fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        if let SrcKind::Reg(r) = self.a.kind {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
+                && !(self.awidth.text() == ".U32")
+            {
+                return Err(
+                    E::fail(
+                        Self::NAME,
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "a", 2, r
+                        ),
+                    ),
+                );
+            }
+        }
+        forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0x80001000000000000000980 | (c.raw & 0xe00000000000000000000);
+        w |= self.space.code_in::<E>(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 32;
@@ -293,17 +668,19 @@ impl OpLdg {
         w |= (self.ltc.index() as u128) << 68;
         w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
         w
-            |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES2, sm)?
+            |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES3, sm)?
                 << 76;
         w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
         w
             |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
                 << 84;
         w
-            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES2, sm)?
+            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)?
                 << 90;
         w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        if w & 0xff000000 == 0xff000000 && w & 0x10000000000000000000 == 0 {
+        if w & 0xff000000 == 0xff000000
+            && w & 0x40010000000000000000000 == 0x40000000000000000000000
+        {
             return Err(
                 E::fail(
                     Self::NAME,
@@ -315,9 +692,63 @@ impl OpLdg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/ldg.toml:241; form at isa-spec/spec/ops/ldg.toml:241).
+    /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/ldg.toml:325; form at isa-spec/spec/ops/ldg.toml:325).
     #[inline(always)]
-    fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        if let SrcKind::Reg(r) = self.a.kind {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
+                && !(self.awidth.text() == ".U32")
+            {
+                return Err(
+                    E::fail(
+                        Self::NAME,
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "a", 2, r
+                        ),
+                    ),
+                );
+            }
+        }
+        forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<
+            E,
+        >(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
+        let mut w: u128 = 0x80e01000000000000000981;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= (self.ltc.index() as u128) << 68;
+        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
+        w
+            |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES3, sm)?
+                << 76;
+        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
+        w
+            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
+                << 84;
+        w
+            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)?
+                << 90;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        if w & 0xff000000 == 0xff000000
+            && w & 0x40010000000000000000000 == 0x40000000000000000000000
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "this combination of modifiers is not encodable on SM{}", sm
+                    ),
+                ),
+            );
+        }
+        Ok(w)
+    }
+    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/ldg.toml:340; form at isa-spec/spec/ops/ldg.toml:340).
+    #[inline(always)]
+    fn encode_f12<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
@@ -340,6 +771,9 @@ impl OpLdg {
         only_default::<
             E,
         >(Self::NAME, "modifier amode", self.amode == MemAddrMode::Reg, sm)?;
+        only_default::<
+            E,
+        >(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
         only_default::<E>(Self::NAME, "modifier ltc", self.ltc == MemLtc::None, sm)?;
         only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
         let mut w: u128 = 0xeed0200000000000;
@@ -352,7 +786,7 @@ impl OpLdg {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:82; form at isa-spec/spec/ops/ldg.toml:82).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:102; form at isa-spec/spec/ops/ldg.toml:102).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -365,6 +799,431 @@ impl OpLdg {
         };
         let amode: MemAddrMode = match bits(w, 9, 3) {
             1 => MemAddrMode::Reg,
+            _ => return None,
+        };
+        let space: AddrSpace = AddrSpace::Global;
+        let size: MemSize = match bits(w, 73, 3) {
+            4 => MemSize::B32,
+            0 => MemSize::U8,
+            1 => MemSize::S8,
+            2 => MemSize::U16,
+            3 => MemSize::S16,
+            5 => MemSize::B64,
+            6 => MemSize::B128,
+            7 => MemSize::U128,
+            _ => return None,
+        };
+        let cache: MemCache = match bits(w, 84, 3) {
+            1 => MemCache::None,
+            0 => MemCache::Ef,
+            2 => MemCache::El,
+            3 => MemCache::Lu,
+            4 => MemCache::Eu,
+            5 => MemCache::Na,
+            _ => return None,
+        };
+        let ltc: MemLtc = MemLtc::from_index(bits(w, 68, 2) as usize)?;
+        let sem: MemSem = match bits(w, 76, 5) {
+            0xe => MemSem::WeakSys,
+            0 => MemSem::ConstantCta,
+            1 => MemSem::ConstantCtaPrivate,
+            2 => MemSem::ConstantSm,
+            3 => MemSem::ConstantSmPrivate,
+            4 => MemSem::ConstantGpu,
+            5 => MemSem::ConstantGpuPrivate,
+            6 => MemSem::ConstantSys,
+            7 => MemSem::ConstantSysPrivate,
+            8 => MemSem::WeakCta,
+            9 => MemSem::WeakCtaPrivate,
+            0xa => MemSem::WeakSm,
+            0xb => MemSem::WeakSmPrivate,
+            0xc => MemSem::WeakGpu,
+            0xd => MemSem::WeakGpuPrivate,
+            0xf => MemSem::WeakSysPrivate,
+            0x10 => MemSem::StrongCta,
+            0x11 => MemSem::StrongCtaPrivate,
+            0x12 => MemSem::StrongSm,
+            0x13 => MemSem::StrongSmPrivate,
+            0x14 => MemSem::StrongGpu,
+            0x15 => MemSem::StrongGpuPrivate,
+            0x16 => MemSem::StrongSys,
+            0x17 => MemSem::StrongSysPrivate,
+            0x18 => MemSem::MmioCta,
+            0x19 => MemSem::MmioCtaPrivate,
+            0x1a => MemSem::MmioSm,
+            0x1b => MemSem::MmioSmPrivate,
+            0x1c => MemSem::MmioGpu,
+            0x1d => MemSem::MmioGpuPrivate,
+            0x1e => MemSem::MmioSys,
+            0x1f => MemSem::MmioSysPrivate,
+            _ => return None,
+        };
+        let o = Self {
+            d,
+            a,
+            ua,
+            off,
+            awidth,
+            amode,
+            space,
+            size,
+            cache,
+            ltc,
+            sem,
+        };
+        if !o.legal_f0(sm) {
+            return None;
+        }
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:147; form at isa-spec/spec/ops/ldg.toml:147).
+    #[inline(always)]
+    fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let ua: Src = Src::RZ;
+        let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let awidth: MemAddrWidth = match bits(w, 90, 1) {
+            0 => MemAddrWidth::None,
+            _ => return None,
+        };
+        let amode: MemAddrMode = match bits(w, 9, 3) {
+            1 => MemAddrMode::Reg,
+            _ => return None,
+        };
+        let space: AddrSpace = AddrSpace::Global;
+        let size: MemSize = match bits(w, 73, 3) {
+            4 => MemSize::B32,
+            0 => MemSize::U8,
+            1 => MemSize::S8,
+            2 => MemSize::U16,
+            3 => MemSize::S16,
+            5 => MemSize::B64,
+            6 => MemSize::B128,
+            7 => MemSize::U128,
+            _ => return None,
+        };
+        let cache: MemCache = match bits(w, 84, 3) {
+            1 => MemCache::None,
+            0 => MemCache::Ef,
+            2 => MemCache::El,
+            3 => MemCache::Lu,
+            4 => MemCache::Eu,
+            5 => MemCache::Na,
+            _ => return None,
+        };
+        let ltc: MemLtc = MemLtc::None;
+        let sem: MemSem = match bits(w, 76, 5) {
+            0xe => MemSem::WeakSys,
+            0 => MemSem::ConstantCta,
+            1 => MemSem::ConstantCtaPrivate,
+            2 => MemSem::ConstantSm,
+            3 => MemSem::ConstantSmPrivate,
+            4 => MemSem::ConstantGpu,
+            5 => MemSem::ConstantGpuPrivate,
+            6 => MemSem::ConstantSys,
+            7 => MemSem::ConstantSysPrivate,
+            8 => MemSem::WeakCta,
+            9 => MemSem::WeakCtaPrivate,
+            0xa => MemSem::WeakSm,
+            0xb => MemSem::WeakSmPrivate,
+            0xc => MemSem::WeakGpu,
+            0xd => MemSem::WeakGpuPrivate,
+            0xf => MemSem::WeakSysPrivate,
+            0x10 => MemSem::StrongCta,
+            0x11 => MemSem::StrongCtaPrivate,
+            0x12 => MemSem::StrongSm,
+            0x13 => MemSem::StrongSmPrivate,
+            0x14 => MemSem::StrongGpu,
+            0x15 => MemSem::StrongGpuPrivate,
+            0x16 => MemSem::StrongSys,
+            0x17 => MemSem::StrongSysPrivate,
+            0x18 => MemSem::MmioCta,
+            0x19 => MemSem::MmioCtaPrivate,
+            0x1a => MemSem::MmioSm,
+            0x1b => MemSem::MmioSmPrivate,
+            0x1c => MemSem::MmioGpu,
+            0x1d => MemSem::MmioGpuPrivate,
+            0x1e => MemSem::MmioSys,
+            0x1f => MemSem::MmioSysPrivate,
+            _ => return None,
+        };
+        let o = Self {
+            d,
+            a,
+            ua,
+            off,
+            awidth,
+            amode,
+            space,
+            size,
+            cache,
+            ltc,
+            sem,
+        };
+        if !o.legal_f0(sm) {
+            return None;
+        }
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:155; form at isa-spec/spec/ops/ldg.toml:155).
+    #[inline(always)]
+    fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?);
+        let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let awidth: MemAddrWidth = match bits(w, 90, 1) {
+            0 => MemAddrWidth::U32,
+            1 => MemAddrWidth::B64,
+            _ => return None,
+        };
+        let amode: MemAddrMode = match bits(w, 9, 3) {
+            4 => MemAddrMode::Ur,
+            _ => return None,
+        };
+        let space: AddrSpace = AddrSpace::Global;
+        let size: MemSize = match bits(w, 73, 3) {
+            4 => MemSize::B32,
+            0 => MemSize::U8,
+            1 => MemSize::S8,
+            2 => MemSize::U16,
+            3 => MemSize::S16,
+            5 => MemSize::B64,
+            6 => MemSize::B128,
+            7 => MemSize::U128,
+            _ => return None,
+        };
+        let cache: MemCache = match bits(w, 84, 3) {
+            1 => MemCache::None,
+            0 => MemCache::Ef,
+            2 => MemCache::El,
+            3 => MemCache::Lu,
+            4 => MemCache::Eu,
+            5 => MemCache::Na,
+            _ => return None,
+        };
+        let ltc: MemLtc = MemLtc::from_index(bits(w, 68, 2) as usize)?;
+        let sem: MemSem = match bits(w, 76, 5) {
+            0xe => MemSem::WeakSys,
+            0 => MemSem::ConstantCta,
+            1 => MemSem::ConstantCtaPrivate,
+            2 => MemSem::ConstantSm,
+            3 => MemSem::ConstantSmPrivate,
+            4 => MemSem::ConstantGpu,
+            5 => MemSem::ConstantGpuPrivate,
+            6 => MemSem::ConstantSys,
+            7 => MemSem::ConstantSysPrivate,
+            8 => MemSem::WeakCta,
+            9 => MemSem::WeakCtaPrivate,
+            0xa => MemSem::WeakSm,
+            0xb => MemSem::WeakSmPrivate,
+            0xc => MemSem::WeakGpu,
+            0xd => MemSem::WeakGpuPrivate,
+            0xf => MemSem::WeakSysPrivate,
+            0x10 => MemSem::StrongCta,
+            0x11 => MemSem::StrongCtaPrivate,
+            0x12 => MemSem::StrongSm,
+            0x13 => MemSem::StrongSmPrivate,
+            0x14 => MemSem::StrongGpu,
+            0x15 => MemSem::StrongGpuPrivate,
+            0x16 => MemSem::StrongSys,
+            0x17 => MemSem::StrongSysPrivate,
+            0x18 => MemSem::MmioCta,
+            0x19 => MemSem::MmioCtaPrivate,
+            0x1a => MemSem::MmioSm,
+            0x1b => MemSem::MmioSmPrivate,
+            0x1c => MemSem::MmioGpu,
+            0x1d => MemSem::MmioGpuPrivate,
+            0x1e => MemSem::MmioSys,
+            0x1f => MemSem::MmioSysPrivate,
+            _ => return None,
+        };
+        let o = Self {
+            d,
+            a,
+            ua,
+            off,
+            awidth,
+            amode,
+            space,
+            size,
+            cache,
+            ltc,
+            sem,
+        };
+        if !o.legal_f0(sm) {
+            return None;
+        }
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:173; form at isa-spec/spec/ops/ldg.toml:173).
+    #[inline(always)]
+    fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let ua: Src = Src::RZ;
+        let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let awidth: MemAddrWidth = match bits(w, 90, 1) {
+            0 => MemAddrWidth::None,
+            _ => return None,
+        };
+        let amode: MemAddrMode = match bits(w, 9, 3) {
+            1 => MemAddrMode::Reg,
+            _ => return None,
+        };
+        let space: AddrSpace = AddrSpace::Global;
+        let size: MemSize = match bits(w, 73, 3) {
+            4 => MemSize::B32,
+            0 => MemSize::U8,
+            1 => MemSize::S8,
+            2 => MemSize::U16,
+            3 => MemSize::S16,
+            5 => MemSize::B64,
+            6 => MemSize::B128,
+            _ => return None,
+        };
+        let cache: MemCache = match bits(w, 84, 3) {
+            1 => MemCache::None,
+            0 => MemCache::Ef,
+            2 => MemCache::El,
+            3 => MemCache::Lu,
+            4 => MemCache::Eu,
+            5 => MemCache::Na,
+            _ => return None,
+        };
+        let ltc: MemLtc = MemLtc::from_index(bits(w, 68, 2) as usize)?;
+        let sem: MemSem = match bits(w, 77, 4) {
+            0 => MemSem::WeakSys,
+            2 => MemSem::ConstantCta,
+            3 => MemSem::ConstantCtaPrivate,
+            9 => MemSem::ConstantSm,
+            0xb => MemSem::ConstantSmPrivate,
+            0xf => MemSem::ConstantGpu,
+            4 => MemSem::ConstantSys,
+            1 => MemSem::ConstantSysPrivate,
+            5 => MemSem::StrongSm,
+            7 => MemSem::StrongGpu,
+            6 => MemSem::StrongGpuPrivate,
+            0xa => MemSem::StrongSys,
+            8 => MemSem::MmioGpu,
+            0xc => MemSem::MmioSys,
+            0xd => MemSem::ConstantVc,
+            0xe => MemSem::ConstantVcPrivate,
+            _ => return None,
+        };
+        let o = Self {
+            d,
+            a,
+            ua,
+            off,
+            awidth,
+            amode,
+            space,
+            size,
+            cache,
+            ltc,
+            sem,
+        };
+        if !o.legal_f0(sm) {
+            return None;
+        }
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:225; form at isa-spec/spec/ops/ldg.toml:225).
+    #[inline(always)]
+    fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?);
+        let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let awidth: MemAddrWidth = match bits(w, 90, 1) {
+            0 => MemAddrWidth::U32,
+            1 => MemAddrWidth::B64,
+            _ => return None,
+        };
+        let amode: MemAddrMode = match (bits(w, 76, 1) | bits(w, 101, 1) << 1) {
+            1 => MemAddrMode::Reg,
+            0 => MemAddrMode::Ur,
+            3 => MemAddrMode::Desc,
+            _ => return None,
+        };
+        let space: AddrSpace = AddrSpace::Global;
+        let size: MemSize = match bits(w, 73, 3) {
+            4 => MemSize::B32,
+            0 => MemSize::U8,
+            1 => MemSize::S8,
+            2 => MemSize::U16,
+            3 => MemSize::S16,
+            5 => MemSize::B64,
+            6 => MemSize::B128,
+            _ => return None,
+        };
+        let cache: MemCache = match bits(w, 84, 3) {
+            1 => MemCache::None,
+            0 => MemCache::Ef,
+            2 => MemCache::El,
+            3 => MemCache::Lu,
+            4 => MemCache::Eu,
+            5 => MemCache::Na,
+            _ => return None,
+        };
+        let ltc: MemLtc = MemLtc::from_index(bits(w, 68, 2) as usize)?;
+        let sem: MemSem = match bits(w, 77, 4) {
+            0 => MemSem::WeakSys,
+            2 => MemSem::ConstantCta,
+            3 => MemSem::ConstantCtaPrivate,
+            9 => MemSem::ConstantSm,
+            0xb => MemSem::ConstantSmPrivate,
+            0xf => MemSem::ConstantGpu,
+            4 => MemSem::ConstantSys,
+            1 => MemSem::ConstantSysPrivate,
+            5 => MemSem::StrongSm,
+            7 => MemSem::StrongGpu,
+            6 => MemSem::StrongGpuPrivate,
+            0xa => MemSem::StrongSys,
+            8 => MemSem::MmioGpu,
+            0xc => MemSem::MmioSys,
+            0xd => MemSem::ConstantVc,
+            0xe => MemSem::ConstantVcPrivate,
+            _ => return None,
+        };
+        let o = Self {
+            d,
+            a,
+            ua,
+            off,
+            awidth,
+            amode,
+            space,
+            size,
+            cache,
+            ltc,
+            sem,
+        };
+        if !o.legal_f0(sm) {
+            return None;
+        }
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:249; form at isa-spec/spec/ops/ldg.toml:249).
+    #[inline(always)]
+    fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?);
+        let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let awidth: MemAddrWidth = match bits(w, 90, 1) {
+            0 => MemAddrWidth::U32,
+            1 => MemAddrWidth::B64,
+            _ => return None,
+        };
+        let amode: MemAddrMode = match bits(w, 9, 3) {
+            4 => MemAddrMode::Ur,
+            _ => return None,
+        };
+        let space: AddrSpace = match bits(w, 0, 1) {
+            0 => AddrSpace::Generic,
             _ => return None,
         };
         let size: MemSize = match bits(w, 73, 3) {
@@ -430,26 +1289,127 @@ impl OpLdg {
             off,
             awidth,
             amode,
+            space,
             size,
             cache,
             ltc,
             sem,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        if !o.legal_f0(sm) {
+            return None;
+        }
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0xe00000000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:127; form at isa-spec/spec/ops/ldg.toml:127).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:262; form at isa-spec/spec/ops/ldg.toml:262).
     #[inline(always)]
-    fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let ua: Src = Src::RZ;
-        let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let off: i32 = sext_field(bits(w, 32, 32), 32u32) as i32;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::None,
             _ => return None,
         };
-        let amode: MemAddrMode = match bits(w, 9, 3) {
-            1 => MemAddrMode::Reg,
+        let amode: MemAddrMode = match bits(w, 91, 1) {
+            0 => MemAddrMode::Reg,
+            _ => return None,
+        };
+        let space: AddrSpace = match bits(w, 0, 1) {
+            0 => AddrSpace::Generic,
+            _ => return None,
+        };
+        let size: MemSize = match bits(w, 73, 3) {
+            4 => MemSize::B32,
+            0 => MemSize::U8,
+            1 => MemSize::S8,
+            2 => MemSize::U16,
+            3 => MemSize::S16,
+            5 => MemSize::B64,
+            6 => MemSize::B128,
+            7 => MemSize::U128,
+            _ => return None,
+        };
+        let cache: MemCache = match bits(w, 84, 3) {
+            1 => MemCache::None,
+            0 => MemCache::Ef,
+            2 => MemCache::El,
+            3 => MemCache::Lu,
+            4 => MemCache::Eu,
+            5 => MemCache::Na,
+            _ => return None,
+        };
+        let ltc: MemLtc = MemLtc::from_index(bits(w, 68, 2) as usize)?;
+        let sem: MemSem = match bits(w, 76, 5) {
+            0xe => MemSem::WeakSys,
+            0 => MemSem::ConstantCta,
+            1 => MemSem::ConstantCtaPrivate,
+            2 => MemSem::ConstantSm,
+            3 => MemSem::ConstantSmPrivate,
+            4 => MemSem::ConstantGpu,
+            5 => MemSem::ConstantGpuPrivate,
+            6 => MemSem::ConstantSys,
+            7 => MemSem::ConstantSysPrivate,
+            8 => MemSem::WeakCta,
+            9 => MemSem::WeakCtaPrivate,
+            0xa => MemSem::WeakSm,
+            0xb => MemSem::WeakSmPrivate,
+            0xc => MemSem::WeakGpu,
+            0xd => MemSem::WeakGpuPrivate,
+            0xf => MemSem::WeakSysPrivate,
+            0x10 => MemSem::StrongCta,
+            0x11 => MemSem::StrongCtaPrivate,
+            0x12 => MemSem::StrongSm,
+            0x13 => MemSem::StrongSmPrivate,
+            0x14 => MemSem::StrongGpu,
+            0x15 => MemSem::StrongGpuPrivate,
+            0x16 => MemSem::StrongSys,
+            0x17 => MemSem::StrongSysPrivate,
+            0x18 => MemSem::MmioCta,
+            0x19 => MemSem::MmioCtaPrivate,
+            0x1a => MemSem::MmioSm,
+            0x1b => MemSem::MmioSmPrivate,
+            0x1c => MemSem::MmioGpu,
+            0x1d => MemSem::MmioGpuPrivate,
+            0x1e => MemSem::MmioSys,
+            0x1f => MemSem::MmioSysPrivate,
+            _ => return None,
+        };
+        let o = Self {
+            d,
+            a,
+            ua,
+            off,
+            awidth,
+            amode,
+            space,
+            size,
+            cache,
+            ltc,
+            sem,
+        };
+        if !o.legal_f0(sm) {
+            return None;
+        }
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0xe00000000000000000000)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:280; form at isa-spec/spec/ops/ldg.toml:280).
+    #[inline(always)]
+    fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let ua: Src = Src::RZ;
+        let off: i32 = sext_field(bits(w, 32, 32), 32u32) as i32;
+        let awidth: MemAddrWidth = match bits(w, 90, 1) {
+            0 => MemAddrWidth::None,
+            _ => return None,
+        };
+        let amode: MemAddrMode = match bits(w, 91, 1) {
+            0 => MemAddrMode::Reg,
+            _ => return None,
+        };
+        let space: AddrSpace = match bits(w, 0, 1) {
+            0 => AddrSpace::Generic,
             _ => return None,
         };
         let size: MemSize = match bits(w, 73, 3) {
@@ -515,16 +1475,93 @@ impl OpLdg {
             off,
             awidth,
             amode,
+            space,
             size,
             cache,
             ltc,
             sem,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        if !o.legal_f0(sm) {
+            return None;
+        }
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0xe00000000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:135; form at isa-spec/spec/ops/ldg.toml:135).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:289; form at isa-spec/spec/ops/ldg.toml:289).
     #[inline(always)]
-    fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let ua: Src = Src::RZ;
+        let off: i32 = sext_field(bits(w, 32, 32), 32u32) as i32;
+        let awidth: MemAddrWidth = match bits(w, 90, 1) {
+            0 => MemAddrWidth::None,
+            _ => return None,
+        };
+        let amode: MemAddrMode = MemAddrMode::Reg;
+        let space: AddrSpace = match bits(w, 0, 1) {
+            0 => AddrSpace::Generic,
+            _ => return None,
+        };
+        let size: MemSize = match bits(w, 73, 3) {
+            4 => MemSize::B32,
+            0 => MemSize::U8,
+            1 => MemSize::S8,
+            2 => MemSize::U16,
+            3 => MemSize::S16,
+            5 => MemSize::B64,
+            6 => MemSize::B128,
+            _ => return None,
+        };
+        let cache: MemCache = match bits(w, 84, 3) {
+            1 => MemCache::None,
+            0 => MemCache::Ef,
+            2 => MemCache::El,
+            3 => MemCache::Lu,
+            4 => MemCache::Eu,
+            5 => MemCache::Na,
+            _ => return None,
+        };
+        let ltc: MemLtc = MemLtc::from_index(bits(w, 68, 2) as usize)?;
+        let sem: MemSem = match bits(w, 77, 4) {
+            0 => MemSem::WeakSys,
+            2 => MemSem::ConstantCta,
+            3 => MemSem::ConstantCtaPrivate,
+            9 => MemSem::ConstantSm,
+            0xb => MemSem::ConstantSmPrivate,
+            0xf => MemSem::ConstantGpu,
+            4 => MemSem::ConstantSys,
+            1 => MemSem::ConstantSysPrivate,
+            5 => MemSem::StrongSm,
+            7 => MemSem::StrongGpu,
+            6 => MemSem::StrongGpuPrivate,
+            0xa => MemSem::StrongSys,
+            8 => MemSem::MmioGpu,
+            0xc => MemSem::MmioSys,
+            0xd => MemSem::ConstantVc,
+            0xe => MemSem::ConstantVcPrivate,
+            _ => return None,
+        };
+        let o = Self {
+            d,
+            a,
+            ua,
+            off,
+            awidth,
+            amode,
+            space,
+            size,
+            cache,
+            ltc,
+            sem,
+        };
+        if !o.legal_f0(sm) {
+            return None;
+        }
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0xe00000000000000000000)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:302; form at isa-spec/spec/ops/ldg.toml:302).
+    #[inline(always)]
+    fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?);
@@ -534,165 +1571,16 @@ impl OpLdg {
             1 => MemAddrWidth::B64,
             _ => return None,
         };
-        let amode: MemAddrMode = match bits(w, 9, 3) {
-            4 => MemAddrMode::Ur,
-            _ => return None,
-        };
-        let size: MemSize = match bits(w, 73, 3) {
-            4 => MemSize::B32,
-            0 => MemSize::U8,
-            1 => MemSize::S8,
-            2 => MemSize::U16,
-            3 => MemSize::S16,
-            5 => MemSize::B64,
-            6 => MemSize::B128,
-            7 => MemSize::U128,
-            _ => return None,
-        };
-        let cache: MemCache = match bits(w, 84, 3) {
-            1 => MemCache::None,
-            0 => MemCache::Ef,
-            2 => MemCache::El,
-            3 => MemCache::Lu,
-            4 => MemCache::Eu,
-            5 => MemCache::Na,
-            _ => return None,
-        };
-        let ltc: MemLtc = MemLtc::from_index(bits(w, 68, 2) as usize)?;
-        let sem: MemSem = match bits(w, 76, 5) {
-            0xe => MemSem::WeakSys,
-            0 => MemSem::ConstantCta,
-            1 => MemSem::ConstantCtaPrivate,
-            2 => MemSem::ConstantSm,
-            3 => MemSem::ConstantSmPrivate,
-            4 => MemSem::ConstantGpu,
-            5 => MemSem::ConstantGpuPrivate,
-            6 => MemSem::ConstantSys,
-            7 => MemSem::ConstantSysPrivate,
-            8 => MemSem::WeakCta,
-            9 => MemSem::WeakCtaPrivate,
-            0xa => MemSem::WeakSm,
-            0xb => MemSem::WeakSmPrivate,
-            0xc => MemSem::WeakGpu,
-            0xd => MemSem::WeakGpuPrivate,
-            0xf => MemSem::WeakSysPrivate,
-            0x10 => MemSem::StrongCta,
-            0x11 => MemSem::StrongCtaPrivate,
-            0x12 => MemSem::StrongSm,
-            0x13 => MemSem::StrongSmPrivate,
-            0x14 => MemSem::StrongGpu,
-            0x15 => MemSem::StrongGpuPrivate,
-            0x16 => MemSem::StrongSys,
-            0x17 => MemSem::StrongSysPrivate,
-            0x18 => MemSem::MmioCta,
-            0x19 => MemSem::MmioCtaPrivate,
-            0x1a => MemSem::MmioSm,
-            0x1b => MemSem::MmioSmPrivate,
-            0x1c => MemSem::MmioGpu,
-            0x1d => MemSem::MmioGpuPrivate,
-            0x1e => MemSem::MmioSys,
-            0x1f => MemSem::MmioSysPrivate,
-            _ => return None,
-        };
-        let o = Self {
-            d,
-            a,
-            ua,
-            off,
-            awidth,
-            amode,
-            size,
-            cache,
-            ltc,
-            sem,
-        };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
-    }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:152; form at isa-spec/spec/ops/ldg.toml:152).
-    #[inline(always)]
-    fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
-        let ua: Src = Src::RZ;
-        let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
-        let awidth: MemAddrWidth = match bits(w, 90, 1) {
-            0 => MemAddrWidth::None,
-            _ => return None,
-        };
-        let amode: MemAddrMode = match bits(w, 9, 3) {
-            1 => MemAddrMode::Reg,
-            _ => return None,
-        };
-        let size: MemSize = match bits(w, 73, 3) {
-            4 => MemSize::B32,
-            0 => MemSize::U8,
-            1 => MemSize::S8,
-            2 => MemSize::U16,
-            3 => MemSize::S16,
-            5 => MemSize::B64,
-            6 => MemSize::B128,
-            _ => return None,
-        };
-        let cache: MemCache = match bits(w, 84, 3) {
-            1 => MemCache::None,
-            0 => MemCache::Ef,
-            2 => MemCache::El,
-            3 => MemCache::Lu,
-            4 => MemCache::Eu,
-            5 => MemCache::Na,
-            _ => return None,
-        };
-        let ltc: MemLtc = MemLtc::from_index(bits(w, 68, 2) as usize)?;
-        let sem: MemSem = match bits(w, 77, 4) {
-            0 => MemSem::WeakSys,
-            2 => MemSem::ConstantCta,
-            3 => MemSem::ConstantCtaPrivate,
-            9 => MemSem::ConstantSm,
-            0xb => MemSem::ConstantSmPrivate,
-            0xf => MemSem::ConstantGpu,
-            4 => MemSem::ConstantSys,
-            1 => MemSem::ConstantSysPrivate,
-            5 => MemSem::StrongSm,
-            7 => MemSem::StrongGpu,
-            6 => MemSem::StrongGpuPrivate,
-            0xa => MemSem::StrongSys,
-            8 => MemSem::MmioGpu,
-            0xc => MemSem::MmioSys,
-            0xd => MemSem::ConstantVc,
-            0xe => MemSem::ConstantVcPrivate,
-            _ => return None,
-        };
-        let o = Self {
-            d,
-            a,
-            ua,
-            off,
-            awidth,
-            amode,
-            size,
-            cache,
-            ltc,
-            sem,
-        };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
-    }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:204; form at isa-spec/spec/ops/ldg.toml:204).
-    #[inline(always)]
-    fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
-        let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?);
-        let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
-        let awidth: MemAddrWidth = match bits(w, 90, 1) {
-            1 => MemAddrWidth::B64,
-            _ => return None,
-        };
         let amode: MemAddrMode = match (bits(w, 76, 1) | bits(w, 101, 1) << 1) {
             1 => MemAddrMode::Reg,
             0 => MemAddrMode::Ur,
             3 => MemAddrMode::Desc,
             _ => return None,
         };
+        let space: AddrSpace = match bits(w, 0, 1) {
+            0 => AddrSpace::Generic,
+            _ => return None,
+        };
         let size: MemSize = match bits(w, 73, 3) {
             4 => MemSize::B32,
             0 => MemSize::U8,
@@ -739,17 +1627,23 @@ impl OpLdg {
             off,
             awidth,
             amode,
+            space,
             size,
             cache,
             ltc,
             sem,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+        if !o.legal_f0(sm) {
+            return None;
+        }
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0xe00000000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:227; form at isa-spec/spec/ops/ldg.toml:227).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:312; form at isa-spec/spec/ops/ldg.toml:312).
     #[inline(always)]
-    fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        if w & 0xff000000 == 0xff000000 && w & 0x10000000000000000000 == 0 {
+    fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
+        if w & 0xff000000 == 0xff000000
+            && w & 0x40010000000000000000000 == 0x40000000000000000000000
+        {
             return None;
         }
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -757,6 +1651,7 @@ impl OpLdg {
         let ua = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
+            0 => MemAddrWidth::U32,
             1 => MemAddrWidth::B64,
             _ => return None,
         };
@@ -765,6 +1660,10 @@ impl OpLdg {
             1 => MemAddrMode::Desc,
             _ => return None,
         };
+        let space: AddrSpace = match bits(w, 0, 1) {
+            0 => AddrSpace::Generic,
+            _ => return None,
+        };
         let size: MemSize = match bits(w, 73, 3) {
             4 => MemSize::B32,
             0 => MemSize::U8,
@@ -811,22 +1710,107 @@ impl OpLdg {
             off,
             awidth,
             amode,
+            space,
             size,
             cache,
             ltc,
             sem,
         };
+        if !o.legal_f0(sm) {
+            return None;
+        }
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0xe00000000000000000000)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:325; form at isa-spec/spec/ops/ldg.toml:325).
+    #[inline(always)]
+    fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
+        if w & 0xff000000 == 0xff000000
+            && w & 0x40010000000000000000000 == 0x40000000000000000000000
+        {
+            return None;
+        }
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let ua = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
+        let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let awidth: MemAddrWidth = match bits(w, 90, 1) {
+            0 => MemAddrWidth::U32,
+            1 => MemAddrWidth::B64,
+            _ => return None,
+        };
+        let amode: MemAddrMode = match bits(w, 76, 1) {
+            0 => MemAddrMode::Ur,
+            1 => MemAddrMode::Desc,
+            _ => return None,
+        };
+        let space: AddrSpace = AddrSpace::Global;
+        let size: MemSize = match bits(w, 73, 3) {
+            4 => MemSize::B32,
+            0 => MemSize::U8,
+            1 => MemSize::S8,
+            2 => MemSize::U16,
+            3 => MemSize::S16,
+            5 => MemSize::B64,
+            6 => MemSize::B128,
+            _ => return None,
+        };
+        let cache: MemCache = match bits(w, 84, 3) {
+            1 => MemCache::None,
+            0 => MemCache::Ef,
+            2 => MemCache::El,
+            3 => MemCache::Lu,
+            4 => MemCache::Eu,
+            5 => MemCache::Na,
+            _ => return None,
+        };
+        let ltc: MemLtc = MemLtc::from_index(bits(w, 68, 2) as usize)?;
+        let sem: MemSem = match bits(w, 77, 4) {
+            0 => MemSem::WeakSys,
+            2 => MemSem::ConstantCta,
+            3 => MemSem::ConstantCtaPrivate,
+            9 => MemSem::ConstantSm,
+            0xb => MemSem::ConstantSmPrivate,
+            0xf => MemSem::ConstantGpu,
+            4 => MemSem::ConstantSys,
+            1 => MemSem::ConstantSysPrivate,
+            5 => MemSem::StrongSm,
+            7 => MemSem::StrongGpu,
+            6 => MemSem::StrongGpuPrivate,
+            0xa => MemSem::StrongSys,
+            8 => MemSem::MmioGpu,
+            0xc => MemSem::MmioSys,
+            0xd => MemSem::ConstantVc,
+            0xe => MemSem::ConstantVcPrivate,
+            _ => return None,
+        };
+        let o = Self {
+            d,
+            a,
+            ua,
+            off,
+            awidth,
+            amode,
+            space,
+            size,
+            cache,
+            ltc,
+            sem,
+        };
+        if !o.legal_f0(sm) {
+            return None;
+        }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:241; form at isa-spec/spec/ops/ldg.toml:241).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:340; form at isa-spec/spec/ops/ldg.toml:340).
     #[inline(always)]
-    fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let ua: Src = Src::RZ;
         let off: i32 = sext_field(bits(w, 20, 24), 24u32) as i32;
         let awidth: MemAddrWidth = MemAddrWidth::None;
         let amode: MemAddrMode = MemAddrMode::Reg;
+        let space: AddrSpace = AddrSpace::Global;
         let size: MemSize = match bits(w, 48, 3) {
             4 => MemSize::B32,
             0 => MemSize::U8,
@@ -854,16 +1838,23 @@ impl OpLdg {
             off,
             awidth,
             amode,
+            space,
             size,
             cache,
             ltc,
             sem,
         };
+        if !o.legal_f0(sm) {
+            return None;
+        }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `LDG.E` (isa-spec/spec/ops/ldg.toml:62); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LDG.E` (isa-spec/spec/ops/ldg.toml:78); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        let rest = strip_any_mnemonic(&line.parts, &[&["LDG", "E"]])?;
+        let (rest, spelled) = strip_which_mnemonic(
+            &line.parts,
+            &[&["LDG", "E"], &["LD", "E"]],
+        )?;
         let mut cur = 0usize;
         let cache: MemCache = take_enum_suffix(
             rest,
@@ -898,7 +1889,7 @@ impl OpLdg {
             let tok = at.take();
             {
                 let tok = tok;
-                let p = asm_try!(mem_addr_operand(tok, "a", 24u32, sm));
+                let p = asm_try!(mem_addr_operand(tok, "a", 32u32, sm));
                 (
                     p.base.clone(),
                     p.off,
@@ -940,17 +1931,32 @@ impl OpLdg {
             off: v_a.1,
             awidth: v_a.2,
             amode: v_a.4,
+            space: if spelled == 1 { AddrSpace::Generic } else { AddrSpace::Global },
             size,
             cache,
             ltc,
             sem,
+        };
+        let op = {
+            let mut op = op;
+            let unsigned = family_of(sm).is_some_and(|f| f.unsigned_absolute());
+            let v = op.off as i64;
+            if unsigned && matches!(op.a.kind, SrcKind::Reg(r) if r.is_zero())
+                && v >= 1i64 << (24u32 - 1) && v < 1i64 << 24u32
+                && matches!(
+                    op.form_id(sm), Some(0 | 1 | 2 | 3 | 4 | 5 | 9 | 10 | 11 | 12)
+                )
+            {
+                op.off = (v - (1i64 << 24u32)) as _;
+            }
+            op
         };
         parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/ldg.toml:8.
+    /// Spec: isa-spec/spec/ops/ldg.toml:10.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("ldg", 2usize, srcs)?;
         let a: u64 = src_value(srcs, 0usize, &self.a)?;
@@ -962,7 +1968,7 @@ impl OpLdg {
         )
     }
 }
-/// Spec: isa-spec/spec/ops/ldg.toml:69.
+/// Spec: isa-spec/spec/ops/ldg.toml:89.
 impl MemOp for OpLdg {
     /// The memory access (`[memory]` in isa-spec/spec/ops/ldg.toml).
     fn mem_access(&self) -> Option<MemAccess> {
@@ -1016,30 +2022,36 @@ impl MemOp for OpLdg {
             && self.awidth == Default::default()
     }
 }
-/// Spec: isa-spec/spec/ops/ldg.toml:8.
+/// Spec: isa-spec/spec/ops/ldg.toml:10.
 impl Encode for OpLdg {
     const NAME: &'static str = "ldg";
     encode_by_form!(
-        0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3, 4 : =>
-        encode_f4, 5 : => encode_f5, 6 : => encode_f6; [a, ua]
+        0 : combo_f0 => encode_f0, 1 : combo_f0 => encode_f1, 2 : combo_f0 => encode_f2,
+        3 : combo_f0 => encode_f3, 4 : combo_f0 => encode_f4, 5 : combo_f0 => encode_f5,
+        6 : combo_f0 => encode_f6, 7 : combo_f0 => encode_f7, 8 : combo_f0 => encode_f8,
+        9 : combo_f0 => encode_f9, 10 : combo_f0 => encode_f10, 11 : combo_f0 =>
+        encode_f11, 12 : combo_f0 => encode_f12; [a, ua]
     );
 }
-/// Spec: isa-spec/spec/ops/ldg.toml:8.
+/// Spec: isa-spec/spec/ops/ldg.toml:10.
 impl Forms for OpLdg {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
-        parts_f5, 6 : parts_f6
+        parts_f5, 6 : parts_f6, 7 : parts_f7, 8 : parts_f8, 9 : parts_f9, 10 : parts_f10,
+        11 : parts_f11, 12 : parts_f12
     );
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/ldg.toml:62.
+    /// Spec: isa-spec/spec/ops/ldg.toml:78.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
         let reuse_ua = false;
         write_guard(out, &c.guard);
-        out.push_str("LDG.E");
+        out.push_str(
+            if (self.space.index() as i64 == 1i64) == true { "LD.E" } else { "LDG.E" },
+        );
         out.push_text_chunk(self.cache.chunk_sm(sm));
         out.push_text_chunk(self.ltc.chunk_sm(sm));
         out.push_text_chunk(self.size.chunk_sm(sm));
@@ -1059,11 +2071,17 @@ impl Forms for OpLdg {
                 MemAddrMode::Desc => crate::runtime::mem::AddrMode::Desc,
             },
             self.off as i64,
-            24u32,
+            if matches!(
+                self.form_id(sm), Some(0 | 1 | 2 | 3 | 4 | 5 | 9 | 10 | 11 | 12)
+            ) {
+                24u32
+            } else {
+                32u32
+            },
             sm,
         );
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/ldg.toml:8.
+/// Spec: isa-spec/spec/ops/ldg.toml:10.
 impl Legalize for OpLdg {}

@@ -4,30 +4,32 @@
 
 /// `STG.E`: Store 1..16 bytes of b (and the registers after it) to global memory at a + off (+ ua).
 ///
-/// Spec: isa-spec/spec/ops/stg.toml:5 (op `stg`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/stg.toml:7 (op `stg`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpStg {
-    /// Source (u64). 64-bit address register pair (`.U32`: one register, zero-extended). (isa-spec/spec/ops/stg.toml:10)
+    /// Source (u64). 64-bit address register pair (`.U32`: one register, zero-extended). (isa-spec/spec/ops/stg.toml:20)
     pub a: Src,
-    /// Source (u32). Data; RZ stores zeros. (isa-spec/spec/ops/stg.toml:15)
+    /// Source (u32). Data; RZ stores zeros. (isa-spec/spec/ops/stg.toml:25)
     pub b: Src,
-    /// Source (u32). Uniform register: added to the address or the memory descriptor, as `amode` says. (isa-spec/spec/ops/stg.toml:20)
+    /// Source (u32). Uniform register: added to the address or the memory descriptor, as `amode` says. (isa-spec/spec/ops/stg.toml:30)
     pub ua: Src,
-    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/stg.toml:26)
+    /// Modifier. Signed byte offset added to the address (24 bits; 32 in ST's register-only form). (isa-spec/spec/ops/stg.toml:36)
     pub off: i32,
-    /// Modifier. Width of the base register a. (isa-spec/spec/ops/stg.toml:31)
+    /// Modifier. Width of the base register a. (isa-spec/spec/ops/stg.toml:41)
     pub awidth: MemAddrWidth,
-    /// Modifier. How the address uses ua. (isa-spec/spec/ops/stg.toml:37)
+    /// Modifier. How the address uses ua. (isa-spec/spec/ops/stg.toml:47)
     pub amode: MemAddrMode,
-    /// Modifier.  (isa-spec/spec/ops/stg.toml:43)
+    /// Modifier. Global (STG) or generic (ST) address; the runner treats both as global memory. (isa-spec/spec/ops/stg.toml:53)
+    pub space: AddrSpace,
+    /// Modifier.  (isa-spec/spec/ops/stg.toml:59)
     pub size: MemSize,
-    /// Modifier.  (isa-spec/spec/ops/stg.toml:47)
+    /// Modifier.  (isa-spec/spec/ops/stg.toml:63)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/stg.toml:51)
+    /// Modifier.  (isa-spec/spec/ops/stg.toml:67)
     pub sem: MemSem,
 }
 op_fields!(OpStg, [a, b, ua], []);
-/// Spec: isa-spec/spec/ops/stg.toml:5.
+/// Spec: isa-spec/spec/ops/stg.toml:7.
 impl OpStg {
     pub const NAME: &'static str = "stg";
     pub const MNEMONIC: &'static str = "STG.E";
@@ -42,35 +44,37 @@ impl OpStg {
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:51).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:67).
     const SEM_CODES0: [u16; MemSem::COUNT] = codes(
         "e - - - - - - - - 8 9 a b c d f 10 11 12 13 14 15 16 17 18 19 1a 1b 1c 1d 1e 1f - - - - -",
     );
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:47).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:63).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:37).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:47).
     const AMODE_CODES0: [u16; MemAddrMode::COUNT] = codes("1 - -");
-    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:31).
+    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:41).
     const AWIDTH_CODES0: [u16; MemAddrWidth::COUNT] = codes("0 - -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:37).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:47).
     const AMODE_CODES1: [u16; MemAddrMode::COUNT] = codes("- 4 -");
-    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:31).
+    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:41).
     const AWIDTH_CODES1: [u16; MemAddrWidth::COUNT] = codes("- 0 1");
-    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:43).
+    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:59).
     const SIZE_CODES0: [u16; MemSize::COUNT] = codes("4 0 1 2 3 5 6 -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:51).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:67).
     const SEM_CODES1: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b f - - 1 - - - - - - - - - 5 4 7 6 a - - - - - 8 - c - d e - - -",
     );
-    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:31).
-    const AWIDTH_CODES2: [u16; MemAddrWidth::COUNT] = codes("- - 1");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:37).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:47).
     const AMODE_CODES2: [u16; MemAddrMode::COUNT] = codes("- 0 1");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:51).
+    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:53).
+    const SPACE_CODES0: [u16; AddrSpace::COUNT] = codes("2 -");
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:67).
     const SEM_CODES2: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b - - - 1 - - - - - - - - - 5 4 7 6 a - - - - - 8 - c - - - d e f",
     );
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:47).
+    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:53).
+    const SPACE_CODES1: [u16; AddrSpace::COUNT] = codes("- 1");
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:63).
     const CACHE_CODES1: [u16; MemCache::COUNT] = codes("0 - - - - - 1 - - 2 3");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -78,22 +82,154 @@ impl OpStg {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.ua.kind) {
-            (reg!(Gpr), reg!(Gpr), _) if smb & 0x18 != 0 && self.ua == Src::RZ => Some(0),
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                _,
+            ) if smb & 0x18 != 0 && self.ua == Src::RZ
+                && matches!(self.space, AddrSpace::Global) => Some(0),
             (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x10 != 0 => Some(1),
-            (reg!(Gpr), reg!(Gpr), _) if smb & 0x1e0 != 0 && self.ua == Src::RZ => {
-                Some(2)
-            }
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                _,
+            ) if smb & 0x1e0 != 0 && self.ua == Src::RZ
+                && matches!(self.space, AddrSpace::Global) => Some(2),
             (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0xe0 != 0 => Some(3),
             (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x100 != 0 => Some(4),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x600 != 0 => Some(5),
-            (reg!(Gpr), reg!(Gpr), _) if smb & 0x600 != 0 && self.ua == Src::RZ => {
-                Some(6)
-            }
-            (reg!(Gpr), reg!(Gpr), _) if smb & 0x7 != 0 && self.ua == Src::RZ => Some(7),
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(UGpr),
+            ) if smb & 0x600 != 0 && matches!(self.space, AddrSpace::Global) => Some(5),
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(UGpr),
+            ) if smb & 0x600 != 0 && matches!(self.space, AddrSpace::Generic) => Some(6),
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                _,
+            ) if smb & 0x600 != 0 && self.ua == Src::RZ
+                && matches!(self.space, AddrSpace::Global) => Some(7),
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                _,
+            ) if smb & 0x18 != 0 && self.ua == Src::RZ
+                && matches!(self.space, AddrSpace::Generic) => Some(8),
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                _,
+            ) if smb & 0x7e0 != 0 && self.ua == Src::RZ
+                && matches!(self.space, AddrSpace::Generic) => Some(9),
+            (reg!(Gpr), reg!(Gpr), _) if smb & 0x7 != 0 && self.ua == Src::RZ => Some(10),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/stg.toml:75; form at isa-spec/spec/ops/stg.toml:75).
+    /// [`Self::encode`] without the spec's `legal` and `traps`
+    /// products: the word of a combination that does not exist
+    /// (for tests that show nvdisasm rejects it).
+    pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        let smb = sm_bit(sm);
+        match (self.a.kind, self.b.kind, self.ua.kind) {
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                _,
+            ) if smb & 0x18 != 0 && self.ua == Src::RZ
+                && matches!(self.space, AddrSpace::Global) => {
+                self.encode_f0::<EncodeError>(sm, c)
+            }
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x10 != 0 => {
+                self.encode_f1::<EncodeError>(sm, c)
+            }
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                _,
+            ) if smb & 0x1e0 != 0 && self.ua == Src::RZ
+                && matches!(self.space, AddrSpace::Global) => {
+                self.encode_f2::<EncodeError>(sm, c)
+            }
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0xe0 != 0 => {
+                self.encode_f3::<EncodeError>(sm, c)
+            }
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x100 != 0 => {
+                self.encode_f4::<EncodeError>(sm, c)
+            }
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(UGpr),
+            ) if smb & 0x600 != 0 && matches!(self.space, AddrSpace::Global) => {
+                self.encode_f5::<EncodeError>(sm, c)
+            }
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(UGpr),
+            ) if smb & 0x600 != 0 && matches!(self.space, AddrSpace::Generic) => {
+                self.encode_f6::<EncodeError>(sm, c)
+            }
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                _,
+            ) if smb & 0x600 != 0 && self.ua == Src::RZ
+                && matches!(self.space, AddrSpace::Global) => {
+                self.encode_f7::<EncodeError>(sm, c)
+            }
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                _,
+            ) if smb & 0x18 != 0 && self.ua == Src::RZ
+                && matches!(self.space, AddrSpace::Generic) => {
+                self.encode_f8::<EncodeError>(sm, c)
+            }
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                _,
+            ) if smb & 0x7e0 != 0 && self.ua == Src::RZ
+                && matches!(self.space, AddrSpace::Generic) => {
+                self.encode_f9::<EncodeError>(sm, c)
+            }
+            (reg!(Gpr), reg!(Gpr), _) if smb & 0x7 != 0 && self.ua == Src::RZ => {
+                self.encode_f10::<EncodeError>(sm, c)
+            }
+            _ => self.encode(sm, c),
+        }
+    }
+    /// Whether the form's modifier combination exists on `sm` and
+    /// is not a trap (`legal` and `traps` in the spec).
+    #[inline(always)]
+    fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
+        if !self.legal_f0(sm) {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "awidth={} amode={} is not a combination that exists on SM{} (the spec's `legal` products)",
+                        self.awidth.name(), self.amode.name(), sm
+                    ),
+                ),
+            );
+        }
+        Ok(())
+    }
+    /// Whether the form's modifier values exist on `sm` (the
+    /// spec's `legal` products).
+    #[inline(always)]
+    pub fn legal_f0(&self, sm: u32) -> bool {
+        ((matches!(self.amode, MemAddrMode::Ur))
+            || (matches!(self.amode, MemAddrMode::Reg | MemAddrMode::Desc)
+                && matches!(self.awidth, MemAddrWidth::None | MemAddrWidth::B64)))
+    }
+    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/stg.toml:95; form at isa-spec/spec/ops/stg.toml:95).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -113,6 +249,9 @@ impl OpStg {
         }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        only_default::<
+            E,
+        >(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
         let mut w: u128 = 0x1000000000000000186;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -128,7 +267,7 @@ impl OpStg {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/stg.toml:128; form at isa-spec/spec/ops/stg.toml:128).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/stg.toml:149; form at isa-spec/spec/ops/stg.toml:149).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -148,7 +287,8 @@ impl OpStg {
         }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x80001000000000000000186;
+        let mut w: u128 = 0x80001000000000000000184;
+        w |= code_of(&[2, 1], self.space.index()) << 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
@@ -164,7 +304,7 @@ impl OpStg {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 89, 90] (isa-spec/spec/ops/stg.toml:146; form at isa-spec/spec/ops/stg.toml:146).
+    /// Form `fixed` on SM [80, 86, 89, 90] (isa-spec/spec/ops/stg.toml:172; form at isa-spec/spec/ops/stg.toml:172).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -184,6 +324,9 @@ impl OpStg {
         }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        only_default::<
+            E,
+        >(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
         let mut w: u128 = 0x1000000000000000186;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -199,7 +342,7 @@ impl OpStg {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 89] (isa-spec/spec/ops/stg.toml:197; form at isa-spec/spec/ops/stg.toml:197).
+    /// Form `fixed` on SM [80, 86, 89] (isa-spec/spec/ops/stg.toml:223; form at isa-spec/spec/ops/stg.toml:223).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -219,7 +362,8 @@ impl OpStg {
         }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x80001000000000000000986;
+        let mut w: u128 = 0x80001000000000000000984;
+        w |= code_of(&[2, 1], self.space.index()) << 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
@@ -235,11 +379,11 @@ impl OpStg {
             |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
                 << 84;
         w
-            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES2, sm)?
+            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)?
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/stg.toml:220; form at isa-spec/spec/ops/stg.toml:220).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/stg.toml:250; form at isa-spec/spec/ops/stg.toml:250).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -259,7 +403,8 @@ impl OpStg {
         }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x80001000000000000000986;
+        let mut w: u128 = 0x80001000000000000000984;
+        w |= code_of(&[2, 1], self.space.index()) << 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
@@ -273,10 +418,12 @@ impl OpStg {
             |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
                 << 84;
         w
-            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES2, sm)?
+            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)?
                 << 90;
         w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        if w & 0xff000000 == 0xff000000 && w & 0x10000000000000000000 == 0 {
+        if w & 0xff000000 == 0xff000000
+            && w & 0x40010000000000000000000 == 0x40000000000000000000000
+        {
             return Err(
                 E::fail(
                     Self::NAME,
@@ -288,7 +435,7 @@ impl OpStg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 120] (isa-spec/spec/ops/stg.toml:234; form at isa-spec/spec/ops/stg.toml:234).
+    /// Form `fixed` on SM [100, 120] (isa-spec/spec/ops/stg.toml:265; form at isa-spec/spec/ops/stg.toml:265).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -308,7 +455,8 @@ impl OpStg {
         }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x80001000000000000000986;
+        let mut w: u128 = 0x80001000000000000000984;
+        w |= self.space.code_in::<E>(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
@@ -322,10 +470,12 @@ impl OpStg {
             |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
                 << 84;
         w
-            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES2, sm)?
+            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)?
                 << 90;
         w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        if w & 0xff000000 == 0xff000000 && w & 0x10000000000000000000 == 0 {
+        if w & 0xff000000 == 0xff000000
+            && w & 0x40010000000000000000000 == 0x40000000000000000000000
+        {
             return Err(
                 E::fail(
                     Self::NAME,
@@ -337,7 +487,7 @@ impl OpStg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 120] (isa-spec/spec/ops/stg.toml:246; form at isa-spec/spec/ops/stg.toml:246).
+    /// Form `fixed` on SM [100, 120] (isa-spec/spec/ops/stg.toml:278; form at isa-spec/spec/ops/stg.toml:278).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -356,7 +506,62 @@ impl OpStg {
             }
         }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0x80001000000000000000984;
+        w |= self.space.code_in::<E>(Self::NAME, "space", &Self::SPACE_CODES1, sm)? << 0;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 64;
+        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
+        w
+            |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES2, sm)?
+                << 76;
+        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
+        w
+            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
+                << 84;
+        w
+            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)?
+                << 90;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        if w & 0xff000000 == 0xff000000
+            && w & 0x40010000000000000000000 == 0x40000000000000000000000
+        {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "this combination of modifiers is not encodable on SM{}", sm
+                    ),
+                ),
+            );
+        }
+        Ok(w)
+    }
+    /// Form `fixed` on SM [100, 120] (isa-spec/spec/ops/stg.toml:285; form at isa-spec/spec/ops/stg.toml:285).
+    #[inline(always)]
+    fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        if let SrcKind::Reg(r) = self.a.kind {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
+                && !(self.awidth.text() == ".U32")
+            {
+                return Err(
+                    E::fail(
+                        Self::NAME,
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "a", 2, r
+                        ),
+                    ),
+                );
+            }
+        }
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        only_default::<
+            E,
+        >(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
         let mut w: u128 = 0x1000000000000000186;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -372,9 +577,81 @@ impl OpStg {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/stg.toml:259; form at isa-spec/spec/ops/stg.toml:259).
+    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/stg.toml:300; form at isa-spec/spec/ops/stg.toml:300).
     #[inline(always)]
-    fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        if let SrcKind::Reg(r) = self.a.kind {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
+                && !(self.awidth.text() == ".U32")
+            {
+                return Err(
+                    E::fail(
+                        Self::NAME,
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "a", 2, r
+                        ),
+                    ),
+                );
+            }
+        }
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        let mut w: u128 = 0x1000000000000000184;
+        w |= self.space.code_in::<E>(Self::NAME, "space", &Self::SPACE_CODES1, sm)? << 0;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 32u32)? << 32;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
+        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
+        w
+            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
+                << 84;
+        w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
+        w
+            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)?
+                << 90;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `fixed` on SM [80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/stg.toml:314; form at isa-spec/spec/ops/stg.toml:314).
+    #[inline(always)]
+    fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        if let SrcKind::Reg(r) = self.a.kind {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
+                && !(self.awidth.text() == ".U32")
+            {
+                return Err(
+                    E::fail(
+                        Self::NAME,
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "a", 2, r
+                        ),
+                    ),
+                );
+            }
+        }
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        let mut w: u128 = 0x1000000000000000184;
+        w |= self.space.code_in::<E>(Self::NAME, "space", &Self::SPACE_CODES1, sm)? << 0;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 32u32)? << 32;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
+        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
+        w
+            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
+                << 84;
+        w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
+        w
+            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)?
+                << 90;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/stg.toml:329; form at isa-spec/spec/ops/stg.toml:329).
+    #[inline(always)]
+    fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
@@ -398,6 +675,9 @@ impl OpStg {
         only_default::<
             E,
         >(Self::NAME, "modifier amode", self.amode == MemAddrMode::Reg, sm)?;
+        only_default::<
+            E,
+        >(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
         only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
         let mut w: u128 = 0xeed8200000000000;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
@@ -409,7 +689,7 @@ impl OpStg {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:75; form at isa-spec/spec/ops/stg.toml:75).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:95; form at isa-spec/spec/ops/stg.toml:95).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -424,6 +704,7 @@ impl OpStg {
             1 => MemAddrMode::Reg,
             _ => return None,
         };
+        let space: AddrSpace = AddrSpace::Global;
         let size: MemSize = match bits(w, 73, 3) {
             4 => MemSize::B32,
             0 => MemSize::U8,
@@ -478,13 +759,17 @@ impl OpStg {
             off,
             awidth,
             amode,
+            space,
             size,
             cache,
             sem,
         };
+        if !o.legal_f0(sm) {
+            return None;
+        }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:128; form at isa-spec/spec/ops/stg.toml:128).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:149; form at isa-spec/spec/ops/stg.toml:149).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -500,6 +785,11 @@ impl OpStg {
             4 => MemAddrMode::Ur,
             _ => return None,
         };
+        let space: AddrSpace = match bits(w, 0, 2) {
+            2 => AddrSpace::Global,
+            1 => AddrSpace::Generic,
+            _ => return None,
+        };
         let size: MemSize = match bits(w, 73, 3) {
             4 => MemSize::B32,
             0 => MemSize::U8,
@@ -554,13 +844,17 @@ impl OpStg {
             off,
             awidth,
             amode,
+            space,
             size,
             cache,
             sem,
         };
+        if !o.legal_f0(sm) {
+            return None;
+        }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:146; form at isa-spec/spec/ops/stg.toml:146).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:172; form at isa-spec/spec/ops/stg.toml:172).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -575,6 +869,7 @@ impl OpStg {
             1 => MemAddrMode::Reg,
             _ => return None,
         };
+        let space: AddrSpace = AddrSpace::Global;
         let size: MemSize = match bits(w, 73, 3) {
             4 => MemSize::B32,
             0 => MemSize::U8,
@@ -620,13 +915,17 @@ impl OpStg {
             off,
             awidth,
             amode,
+            space,
             size,
             cache,
             sem,
         };
+        if !o.legal_f0(sm) {
+            return None;
+        }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:197; form at isa-spec/spec/ops/stg.toml:197).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:223; form at isa-spec/spec/ops/stg.toml:223).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -634,6 +933,7 @@ impl OpStg {
         let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 64, 8), 63)?);
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
+            0 => MemAddrWidth::U32,
             1 => MemAddrWidth::B64,
             _ => return None,
         };
@@ -643,6 +943,11 @@ impl OpStg {
             3 => MemAddrMode::Desc,
             _ => return None,
         };
+        let space: AddrSpace = match bits(w, 0, 2) {
+            2 => AddrSpace::Global,
+            1 => AddrSpace::Generic,
+            _ => return None,
+        };
         let size: MemSize = match bits(w, 73, 3) {
             4 => MemSize::B32,
             0 => MemSize::U8,
@@ -688,16 +993,22 @@ impl OpStg {
             off,
             awidth,
             amode,
+            space,
             size,
             cache,
             sem,
         };
+        if !o.legal_f0(sm) {
+            return None;
+        }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:220; form at isa-spec/spec/ops/stg.toml:220).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:250; form at isa-spec/spec/ops/stg.toml:250).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        if w & 0xff000000 == 0xff000000 && w & 0x10000000000000000000 == 0 {
+        if w & 0xff000000 == 0xff000000
+            && w & 0x40010000000000000000000 == 0x40000000000000000000000
+        {
             return None;
         }
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -705,12 +1016,18 @@ impl OpStg {
         let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 64, 8), 63)?);
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
+            0 => MemAddrWidth::U32,
             1 => MemAddrWidth::B64,
             _ => return None,
         };
         let amode: MemAddrMode = match bits(w, 76, 1) {
             0 => MemAddrMode::Ur,
             1 => MemAddrMode::Desc,
+            _ => return None,
+        };
+        let space: AddrSpace = match bits(w, 0, 2) {
+            2 => AddrSpace::Global,
+            1 => AddrSpace::Generic,
             _ => return None,
         };
         let size: MemSize = match bits(w, 73, 3) {
@@ -758,16 +1075,22 @@ impl OpStg {
             off,
             awidth,
             amode,
+            space,
             size,
             cache,
             sem,
         };
+        if !o.legal_f0(sm) {
+            return None;
+        }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:234; form at isa-spec/spec/ops/stg.toml:234).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:265; form at isa-spec/spec/ops/stg.toml:265).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        if w & 0xff000000 == 0xff000000 && w & 0x10000000000000000000 == 0 {
+        if w & 0xff000000 == 0xff000000
+            && w & 0x40010000000000000000000 == 0x40000000000000000000000
+        {
             return None;
         }
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -775,12 +1098,17 @@ impl OpStg {
         let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 64, 8), 255)?);
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
+            0 => MemAddrWidth::U32,
             1 => MemAddrWidth::B64,
             _ => return None,
         };
         let amode: MemAddrMode = match bits(w, 76, 1) {
             0 => MemAddrMode::Ur,
             1 => MemAddrMode::Desc,
+            _ => return None,
+        };
+        let space: AddrSpace = match bits(w, 0, 2) {
+            2 => AddrSpace::Global,
             _ => return None,
         };
         let size: MemSize = match bits(w, 73, 3) {
@@ -828,15 +1156,100 @@ impl OpStg {
             off,
             awidth,
             amode,
+            space,
             size,
             cache,
             sem,
         };
+        if !o.legal_f0(sm) {
+            return None;
+        }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:246; form at isa-spec/spec/ops/stg.toml:246).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:278; form at isa-spec/spec/ops/stg.toml:278).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
+        if w & 0xff000000 == 0xff000000
+            && w & 0x40010000000000000000000 == 0x40000000000000000000000
+        {
+            return None;
+        }
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
+        let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 64, 8), 255)?);
+        let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let awidth: MemAddrWidth = match bits(w, 90, 1) {
+            0 => MemAddrWidth::U32,
+            1 => MemAddrWidth::B64,
+            _ => return None,
+        };
+        let amode: MemAddrMode = match bits(w, 76, 1) {
+            0 => MemAddrMode::Ur,
+            1 => MemAddrMode::Desc,
+            _ => return None,
+        };
+        let space: AddrSpace = match bits(w, 0, 2) {
+            1 => AddrSpace::Generic,
+            _ => return None,
+        };
+        let size: MemSize = match bits(w, 73, 3) {
+            4 => MemSize::B32,
+            0 => MemSize::U8,
+            1 => MemSize::S8,
+            2 => MemSize::U16,
+            3 => MemSize::S16,
+            5 => MemSize::B64,
+            6 => MemSize::B128,
+            _ => return None,
+        };
+        let cache: MemCache = match bits(w, 84, 3) {
+            1 => MemCache::None,
+            0 => MemCache::Ef,
+            2 => MemCache::El,
+            3 => MemCache::Lu,
+            4 => MemCache::Eu,
+            5 => MemCache::Na,
+            _ => return None,
+        };
+        let sem: MemSem = match bits(w, 77, 4) {
+            0 => MemSem::WeakSys,
+            2 => MemSem::ConstantCta,
+            3 => MemSem::ConstantCtaPrivate,
+            9 => MemSem::ConstantSm,
+            0xb => MemSem::ConstantSmPrivate,
+            0xf => MemSem::ConstantGpu,
+            1 => MemSem::ConstantSysPrivate,
+            5 => MemSem::StrongSm,
+            4 => MemSem::StrongSmPrivate,
+            7 => MemSem::StrongGpu,
+            6 => MemSem::StrongGpuPrivate,
+            0xa => MemSem::StrongSys,
+            8 => MemSem::MmioGpu,
+            0xc => MemSem::MmioSys,
+            0xd => MemSem::ConstantVc,
+            0xe => MemSem::ConstantVcPrivate,
+            _ => return None,
+        };
+        let o = Self {
+            a,
+            b,
+            ua,
+            off,
+            awidth,
+            amode,
+            space,
+            size,
+            cache,
+            sem,
+        };
+        if !o.legal_f0(sm) {
+            return None;
+        }
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:285; form at isa-spec/spec/ops/stg.toml:285).
+    #[inline(always)]
+    fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let ua: Src = Src::RZ;
@@ -849,6 +1262,7 @@ impl OpStg {
             1 => MemAddrMode::Reg,
             _ => return None,
         };
+        let space: AddrSpace = AddrSpace::Global;
         let size: MemSize = match bits(w, 73, 3) {
             4 => MemSize::B32,
             0 => MemSize::U8,
@@ -894,21 +1308,183 @@ impl OpStg {
             off,
             awidth,
             amode,
+            space,
             size,
             cache,
             sem,
         };
+        if !o.legal_f0(sm) {
+            return None;
+        }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:259; form at isa-spec/spec/ops/stg.toml:259).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:300; form at isa-spec/spec/ops/stg.toml:300).
     #[inline(always)]
-    fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
+        let ua: Src = Src::RZ;
+        let off: i32 = sext_field(bits(w, 32, 32), 32u32) as i32;
+        let awidth: MemAddrWidth = match bits(w, 90, 1) {
+            0 => MemAddrWidth::None,
+            _ => return None,
+        };
+        let amode: MemAddrMode = match bits(w, 9, 3) {
+            1 => MemAddrMode::Reg,
+            _ => return None,
+        };
+        let space: AddrSpace = match bits(w, 0, 2) {
+            1 => AddrSpace::Generic,
+            _ => return None,
+        };
+        let size: MemSize = match bits(w, 73, 3) {
+            4 => MemSize::B32,
+            0 => MemSize::U8,
+            1 => MemSize::S8,
+            2 => MemSize::U16,
+            3 => MemSize::S16,
+            5 => MemSize::B64,
+            6 => MemSize::B128,
+            7 => MemSize::U128,
+            _ => return None,
+        };
+        let cache: MemCache = match bits(w, 84, 3) {
+            1 => MemCache::None,
+            0 => MemCache::Ef,
+            2 => MemCache::El,
+            3 => MemCache::Lu,
+            4 => MemCache::Eu,
+            5 => MemCache::Na,
+            _ => return None,
+        };
+        let sem: MemSem = match bits(w, 76, 5) {
+            0xe => MemSem::WeakSys,
+            8 => MemSem::WeakCta,
+            9 => MemSem::WeakCtaPrivate,
+            0xa => MemSem::WeakSm,
+            0xb => MemSem::WeakSmPrivate,
+            0xc => MemSem::WeakGpu,
+            0xd => MemSem::WeakGpuPrivate,
+            0xf => MemSem::WeakSysPrivate,
+            0x10 => MemSem::StrongCta,
+            0x11 => MemSem::StrongCtaPrivate,
+            0x12 => MemSem::StrongSm,
+            0x13 => MemSem::StrongSmPrivate,
+            0x14 => MemSem::StrongGpu,
+            0x15 => MemSem::StrongGpuPrivate,
+            0x16 => MemSem::StrongSys,
+            0x17 => MemSem::StrongSysPrivate,
+            0x18 => MemSem::MmioCta,
+            0x19 => MemSem::MmioCtaPrivate,
+            0x1a => MemSem::MmioSm,
+            0x1b => MemSem::MmioSmPrivate,
+            0x1c => MemSem::MmioGpu,
+            0x1d => MemSem::MmioGpuPrivate,
+            0x1e => MemSem::MmioSys,
+            0x1f => MemSem::MmioSysPrivate,
+            _ => return None,
+        };
+        let o = Self {
+            a,
+            b,
+            ua,
+            off,
+            awidth,
+            amode,
+            space,
+            size,
+            cache,
+            sem,
+        };
+        if !o.legal_f0(sm) {
+            return None;
+        }
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:314; form at isa-spec/spec/ops/stg.toml:314).
+    #[inline(always)]
+    fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
+        let ua: Src = Src::RZ;
+        let off: i32 = sext_field(bits(w, 32, 32), 32u32) as i32;
+        let awidth: MemAddrWidth = match bits(w, 90, 1) {
+            0 => MemAddrWidth::None,
+            _ => return None,
+        };
+        let amode: MemAddrMode = match bits(w, 9, 3) {
+            1 => MemAddrMode::Reg,
+            _ => return None,
+        };
+        let space: AddrSpace = match bits(w, 0, 2) {
+            1 => AddrSpace::Generic,
+            _ => return None,
+        };
+        let size: MemSize = match bits(w, 73, 3) {
+            4 => MemSize::B32,
+            0 => MemSize::U8,
+            1 => MemSize::S8,
+            2 => MemSize::U16,
+            3 => MemSize::S16,
+            5 => MemSize::B64,
+            6 => MemSize::B128,
+            _ => return None,
+        };
+        let cache: MemCache = match bits(w, 84, 3) {
+            1 => MemCache::None,
+            0 => MemCache::Ef,
+            2 => MemCache::El,
+            3 => MemCache::Lu,
+            4 => MemCache::Eu,
+            5 => MemCache::Na,
+            _ => return None,
+        };
+        let sem: MemSem = match bits(w, 77, 4) {
+            0 => MemSem::WeakSys,
+            2 => MemSem::ConstantCta,
+            3 => MemSem::ConstantCtaPrivate,
+            9 => MemSem::ConstantSm,
+            0xb => MemSem::ConstantSmPrivate,
+            0xf => MemSem::ConstantGpu,
+            1 => MemSem::ConstantSysPrivate,
+            5 => MemSem::StrongSm,
+            4 => MemSem::StrongSmPrivate,
+            7 => MemSem::StrongGpu,
+            6 => MemSem::StrongGpuPrivate,
+            0xa => MemSem::StrongSys,
+            8 => MemSem::MmioGpu,
+            0xc => MemSem::MmioSys,
+            0xd => MemSem::ConstantVc,
+            0xe => MemSem::ConstantVcPrivate,
+            _ => return None,
+        };
+        let o = Self {
+            a,
+            b,
+            ua,
+            off,
+            awidth,
+            amode,
+            space,
+            size,
+            cache,
+            sem,
+        };
+        if !o.legal_f0(sm) {
+            return None;
+        }
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:329; form at isa-spec/spec/ops/stg.toml:329).
+    #[inline(always)]
+    fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?);
         let ua: Src = Src::RZ;
         let off: i32 = sext_field(bits(w, 20, 24), 24u32) as i32;
         let awidth: MemAddrWidth = MemAddrWidth::None;
         let amode: MemAddrMode = MemAddrMode::Reg;
+        let space: AddrSpace = AddrSpace::Global;
         let size: MemSize = match bits(w, 48, 3) {
             4 => MemSize::B32,
             0 => MemSize::U8,
@@ -934,15 +1510,22 @@ impl OpStg {
             off,
             awidth,
             amode,
+            space,
             size,
             cache,
             sem,
         };
+        if !o.legal_f0(sm) {
+            return None;
+        }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `STG.E` (isa-spec/spec/ops/stg.toml:55); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `STG.E` (isa-spec/spec/ops/stg.toml:71); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        let rest = strip_any_mnemonic(&line.parts, &[&["STG", "E"]])?;
+        let (rest, spelled) = strip_which_mnemonic(
+            &line.parts,
+            &[&["STG", "E"], &["ST", "E"]],
+        )?;
         let mut cur = 0usize;
         let cache: MemCache = take_enum_suffix(
             rest,
@@ -970,7 +1553,7 @@ impl OpStg {
             let tok = at.take();
             {
                 let tok = tok;
-                let p = asm_try!(mem_addr_operand(tok, "a", 24u32, sm));
+                let p = asm_try!(mem_addr_operand(tok, "a", 32u32, sm));
                 (
                     p.base.clone(),
                     p.off,
@@ -1013,16 +1596,29 @@ impl OpStg {
             off: v_a.1,
             awidth: v_a.2,
             amode: v_a.4,
+            space: if spelled == 1 { AddrSpace::Generic } else { AddrSpace::Global },
             size,
             cache,
             sem,
+        };
+        let op = {
+            let mut op = op;
+            let unsigned = family_of(sm).is_some_and(|f| f.unsigned_absolute());
+            let v = op.off as i64;
+            if unsigned && matches!(op.a.kind, SrcKind::Reg(r) if r.is_zero())
+                && v >= 1i64 << (24u32 - 1) && v < 1i64 << 24u32
+                && matches!(op.form_id(sm), Some(0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 10))
+            {
+                op.off = (v - (1i64 << 24u32)) as _;
+            }
+            op
         };
         parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/stg.toml:5.
+    /// Spec: isa-spec/spec/ops/stg.toml:7.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("stg", 3usize, srcs)?;
         let a: u64 = src_value(srcs, 0usize, &self.a)?;
@@ -1031,7 +1627,7 @@ impl OpStg {
         Ok((FoldOut::new(&[]), None))
     }
 }
-/// Spec: isa-spec/spec/ops/stg.toml:62.
+/// Spec: isa-spec/spec/ops/stg.toml:82.
 impl MemOp for OpStg {
     /// The memory access (`[memory]` in isa-spec/spec/ops/stg.toml).
     fn mem_access(&self) -> Option<MemAccess> {
@@ -1085,31 +1681,35 @@ impl MemOp for OpStg {
             && self.awidth == Default::default()
     }
 }
-/// Spec: isa-spec/spec/ops/stg.toml:5.
+/// Spec: isa-spec/spec/ops/stg.toml:7.
 impl Encode for OpStg {
     const NAME: &'static str = "stg";
     encode_by_form!(
-        0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3, 4 : =>
-        encode_f4, 5 : => encode_f5, 6 : => encode_f6, 7 : => encode_f7; [a, b, ua]
+        0 : combo_f0 => encode_f0, 1 : combo_f0 => encode_f1, 2 : combo_f0 => encode_f2,
+        3 : combo_f0 => encode_f3, 4 : combo_f0 => encode_f4, 5 : combo_f0 => encode_f5,
+        6 : combo_f0 => encode_f6, 7 : combo_f0 => encode_f7, 8 : combo_f0 => encode_f8,
+        9 : combo_f0 => encode_f9, 10 : combo_f0 => encode_f10; [a, b, ua]
     );
 }
-/// Spec: isa-spec/spec/ops/stg.toml:5.
+/// Spec: isa-spec/spec/ops/stg.toml:7.
 impl Forms for OpStg {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
-        parts_f5, 6 : parts_f6, 7 : parts_f7
+        parts_f5, 6 : parts_f6, 7 : parts_f7, 8 : parts_f8, 9 : parts_f9, 10 : parts_f10
     );
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/stg.toml:55.
+    /// Spec: isa-spec/spec/ops/stg.toml:71.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
         let reuse_b = false;
         let reuse_ua = false;
         write_guard(out, &c.guard);
-        out.push_str("STG.E");
+        out.push_str(
+            if (self.space.index() as i64 == 1i64) == true { "ST.E" } else { "STG.E" },
+        );
         out.push_text_chunk(self.cache.chunk_sm(sm));
         out.push_text_chunk(self.size.chunk_sm(sm));
         out.push_text_chunk(self.sem.chunk_sm(sm));
@@ -1126,7 +1726,11 @@ impl Forms for OpStg {
                 MemAddrMode::Desc => crate::runtime::mem::AddrMode::Desc,
             },
             self.off as i64,
-            24u32,
+            if matches!(self.form_id(sm), Some(0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 10)) {
+                24u32
+            } else {
+                32u32
+            },
             sm,
         );
         out.push_str(", ");
@@ -1134,5 +1738,5 @@ impl Forms for OpStg {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/stg.toml:5.
+/// Spec: isa-spec/spec/ops/stg.toml:7.
 impl Legalize for OpStg {}
