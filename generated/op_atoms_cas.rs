@@ -564,18 +564,6 @@ impl OpAtomsCas {
             cas,
             r#type,
         };
-        let op = {
-            let mut op = op;
-            let unsigned = family_of(sm).is_some_and(|f| f.unsigned_absolute());
-            let v = op.off as i64;
-            if unsigned && matches!(op.a.kind, SrcKind::Reg(r) if r.is_zero())
-                && v >= 1i64 << (22u32 - 1) && v < 1i64 << 22u32
-                && matches!(op.form_id(sm), Some(3 | 4 | 5 | 6))
-            {
-                op.off = (v - (1i64 << 22u32)) as _;
-            }
-            op
-        };
         parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => false);
@@ -633,7 +621,7 @@ impl Forms for OpAtomsCas {
             None,
             crate::runtime::mem::AddrMode::Reg,
             self.off as i64,
-            if matches!(self.form_id(sm), Some(3 | 4 | 5 | 6)) { 22u32 } else { 24u32 },
+            24u32,
             sm,
         );
         out.push_str(", ");

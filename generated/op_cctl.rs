@@ -241,18 +241,6 @@ impl OpCctl {
             cache,
             op,
         };
-        let op = {
-            let mut op = op;
-            let unsigned = family_of(sm).is_some_and(|f| f.unsigned_absolute());
-            let v = op.off as i64;
-            if unsigned && matches!(op.a.kind, SrcKind::Reg(r) if r.is_zero())
-                && v >= 1i64 << (30u32 - 1) && v < 1i64 << 30u32
-                && matches!(op.form_id(sm), Some(3))
-            {
-                op.off = (v - (1i64 << 30u32)) as _;
-            }
-            op
-        };
         parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
@@ -291,14 +279,7 @@ impl Forms for OpCctl {
         out.push_text_chunk(self.cache.chunk_sm(sm));
         out.push_text_chunk(self.op.chunk_sm(sm));
         out.push_str(" ");
-        write_mem(
-            out,
-            &self.a,
-            reuse_a,
-            self.off as i64,
-            if matches!(self.form_id(sm), Some(3)) { 30u32 } else { 32u32 },
-            sm,
-        );
+        write_mem(out, &self.a, reuse_a, self.off as i64, 32u32, sm);
         out.trim_end_spaces();
     }
 }

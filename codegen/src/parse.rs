@@ -847,10 +847,7 @@ fn narrow_offset_fixups(op: &Op, asm: &Asm) -> Vec<TokenStream> {
             AsmItem::Mem(m) if m.bank.is_none() => {
                 let off = m.off?;
                 let (ids, nb) = crate::shared::narrow_offset_forms(op, off)?;
-                let (b, f) = (
-                    field(&op.srcs[m.base].name),
-                    field(&op.modifiers[off].name),
-                );
+                let (b, f) = (field(&op.srcs[m.base].name), field(&op.modifiers[off].name));
                 Some(quote! {
                     let op = {
                         let mut op = op;

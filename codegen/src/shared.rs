@@ -180,7 +180,10 @@ pub(crate) fn narrow_offset_forms(op: &Op, off: usize) -> Option<(Vec<Literal>, 
         .iter()
         .filter_map(|f| {
             f.form.fields.iter().find_map(|fl| match fl.target {
-                FieldTarget::Modifier { idx, .. } if idx == off => Some((f.id, fl.bits.width())),
+                // A scaled field (`off:x4`) holds the offset's high bits.
+                FieldTarget::Modifier { idx, scale, .. } if idx == off => {
+                    Some((f.id, fl.bits.width() + scale.max(1).trailing_zeros()))
+                }
                 _ => None,
             })
         })
