@@ -169,9 +169,6 @@ pub(crate) fn asm_cond(spec: &Spec, op: &Op, o: &AsmOperand) -> TokenStream {
     }
 }
 
-/// Print a memory address: `[a+off]` with `write_mem`, one with a width or
-/// a uniform register with `write_mem_addr`, a scaled one (`[a*s+off]`)
-/// with `write_mem_scaled`.
 /// How wide an absolute address prints (nvdisasm shows an RZ base's
 /// offset unsigned, as wide as its field): the offset's type width, or
 /// the narrower width of the form the op takes (`narrow_offset_forms`).
@@ -185,12 +182,16 @@ fn offset_bits(op: &Op, off: usize) -> TokenStream {
     }
 }
 
+/// Print a memory address: `[a+off]` with `write_mem`, one with a width or
+/// a uniform register with `write_mem_addr`, a scaled one (`[a*s+off]`)
+/// with `write_mem_scaled`.
 fn mem_print(spec: &Spec, op: &Op, m: &isa_spec::model::MemItem) -> TokenStream {
     let s = &op.srcs[m.base];
     let f = field(&s.name);
     let r = crate::names::ident(&format!("reuse_{}", s.name));
     // `[a]` (no offset modifier): printed as `[a+off]` with the offset 0.
     let Some(moff) = m.off else {
+        // With offset 0 the width is never used.
         return quote!(write_mem(out, &self.#f, #r, 0i64, 24, sm));
     };
     let off = field(&op.modifiers[moff].name);
