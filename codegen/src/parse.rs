@@ -451,6 +451,13 @@ fn src_conv(spec: &Spec, op: &Op, i: usize, fits: TokenStream) -> Conv {
     let s = &op.srcs[i];
     let n = s.name.clone();
     let style = src_style(op, i);
+    // An optional source takes a token only if it reads as one (TEX's
+    // `u2?` leaves `2D` to the dimension after it).
+    let fits = if s.ty.is_pred() || pair_source(spec, op, i) {
+        fits
+    } else {
+        quote!(#fits && src_token_fits(tok, #style))
+    };
     if s.type_by.is_empty() {
         return Conv {
             conv: Box::new(move |t| quote!(asm_try!(src_operand(#t, #n, #style)))),

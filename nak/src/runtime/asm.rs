@@ -718,6 +718,15 @@ pub fn dst_operand(tok: &Operand, name: &str, pred: bool) -> Result<Reg, AsmErro
 }
 
 /// Source `name`, its immediate read in `style`.
+/// Whether `tok` reads as a source (its part suffixes aside): an optional
+/// source leaves any other token to the items after it.
+pub fn src_token_fits(tok: &Operand, style: ImmStyle) -> bool {
+    match tok.base {
+        Base::Reg(_) | Base::CBuf(_) => true,
+        _ => to_src(&tok.without_suffixes(), style).is_some(),
+    }
+}
+
 pub fn src_operand(tok: &Operand, name: &str, style: ImmStyle) -> Result<Src, AsmError> {
     to_src(tok, style).ok_or_else(|| err(tok.col, format!("bad operand for {name}")))
 }
