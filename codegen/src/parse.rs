@@ -451,13 +451,7 @@ fn src_conv(spec: &Spec, op: &Op, i: usize, fits: TokenStream) -> Conv {
     let s = &op.srcs[i];
     let n = s.name.clone();
     let style = src_style(op, i);
-    // An optional source takes a token only if it reads as one (TEX's
-    // `u2?` leaves `2D` to the dimension after it).
-    let fits = if s.ty.is_pred() || pair_source(spec, op, i) {
-        fits
-    } else {
-        quote!(#fits && src_token_fits(tok, #style))
-    };
+    let fits = optional_src_fits(spec, op, i, fits, &style);
     if s.type_by.is_empty() {
         return Conv {
             conv: Box::new(move |t| quote!(asm_try!(src_operand(#t, #n, #style)))),
@@ -518,6 +512,40 @@ fn src_conv(spec: &Spec, op: &Op, i: usize, fits: TokenStream) -> Conv {
         once: true,
         fits,
     }
+}
+
+/// When an optional source takes a token: only one it can read, so the
+/// token is left to the items after it otherwise (TEX's `b?` leaves the
+/// immediate `0x1b` to the handle fields, `u2?` leaves `2D` to the
+/// dimension). A source that every form holds in a register takes only a
+/// register of those files.
+fn optional_src_fits(
+    spec: &Spec,
+    op: &Op,
+    i: usize,
+    fits: TokenStream,
+    style: &TokenStream,
+) -> TokenStream {
+    if op.srcs[i].ty.is_pred() || pair_source(spec, op, i) {
+        return fits;
+    }
+    let kinds: Vec<SlotKindClass> = op
+        .encodings
+        .iter()
+        .flat_map(|e| &e.forms)
+        .filter_map(|f| f.src_kinds[i])
+        .collect();
+    let gpr = kinds.contains(&SlotKindClass::Gpr);
+    let ugpr = kinds.contains(&SlotKindClass::Ugpr);
+    if kinds.is_empty()
+        || kinds
+            .iter()
+            .any(|k| !matches!(k, SlotKindClass::Gpr | SlotKindClass::Ugpr))
+    {
+        return quote!(#fits && src_token_fits(tok, #style));
+    }
+    quote!(#fits && matches!(tok.base, Base::Reg(r)
+        if (#gpr && r.file == RegFile::Gpr) || (#ugpr && r.file == RegFile::UGpr)))
 }
 
 /// [`Conv`] of a modifier printed as an operand (an enum value by its
