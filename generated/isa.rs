@@ -250,6 +250,19 @@ pub enum BraUrMode {
     Conv,
 }
 enum_tables!(BraUrMode, 8, [Div, Conv], ["div", "conv"], [".DIV", ".CONV"], {});
+/// What the indirect branch does to the call-depth counter: nothing, increment, decrement.
+///
+/// Spec: isa-spec/spec/enums/brx_depth.toml:3 (enum `brx_depth`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum BrxDepth {
+    #[default]
+    None,
+    Inc,
+    Dec,
+}
+enum_tables!(
+    BrxDepth, 8, [None, Inc, Dec], ["none", "inc", "dec"], ["", ".INC", ".DEC"], {}
+);
 /// Which byte of a register P2R writes and R2P reads the predicates at (P2R.B1, R2P's `R2.B1`): the mask applies from bit 8 * n.
 ///
 /// Spec: isa-spec/spec/enums/byte_sel.toml:1 (enum `byte_sel`).
@@ -1533,6 +1546,70 @@ enum_tables!(
     LdcuMode, 16, [None, Texunpack, Hdrunpack], ["none", "texunpack", "hdrunpack"], ["",
     ".TEXUNPACK", ".HDRUNPACK"], {}
 );
+/// LDGSTS's L1 bypass (bit 81 on SM80..SM90, nvdisasm 13 sweep: clear
+/// prints .BYPASS, set prints nothing).
+///
+/// Spec: isa-spec/spec/enums/ldgsts_bypass.toml:1 (enum `ldgsts_bypass`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum LdgstsBypass {
+    #[default]
+    None,
+    Bypass,
+}
+enum_tables!(LdgstsBypass, 8, [None, Bypass], ["none", "bypass"], ["", ".BYPASS"], {});
+/// L2 prefetch size hint of LDGSTS (bits 71..73 on SM80..SM90; nvdisasm
+/// 13 sweep: 1 .LTC64B, 2 .LTC128B, 3 .LTC256B).
+///
+/// Spec: isa-spec/spec/enums/ldgsts_ltc.toml:1 (enum `ldgsts_ltc`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum LdgstsLtc {
+    #[default]
+    None,
+    Ltc64b,
+    Ltc128b,
+    Ltc256b,
+}
+enum_tables!(
+    LdgstsLtc, 8, [None, Ltc64b, Ltc128b, Ltc256b], ["none", "ltc64b", "ltc128b",
+    "ltc256b"], ["", ".LTC64B", ".LTC128B", ".LTC256B"], {}
+);
+/// LDGSTS's memory ordering field (bits 77..81 on SM80..SM90), each code
+/// as nvdisasm 13 prints it (sweep of all 16 codes on SM80: the texts differ
+/// from LDG's, e.g. 5 is .MMIO.CTA and 10 .MMIO.VC). Every corpus LDGSTS has 0.
+///
+/// Spec: isa-spec/spec/enums/ldgsts_sem.toml:1 (enum `ldgsts_sem`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum LdgstsSem {
+    #[default]
+    None,
+    ConstantPrivate,
+    ConstantCta,
+    ConstantCtaPrivate,
+    Constant,
+    MmioCta,
+    GpuPrivate,
+    MmioCtaPrivate,
+    MmioSm,
+    ConstantSm,
+    MmioVc,
+    ConstantSmPrivate,
+    MmioGpu,
+    ConstantVc,
+    ConstantVcPrivate,
+    ConstantGpu,
+}
+enum_tables!(
+    LdgstsSem, 32, [None, ConstantPrivate, ConstantCta, ConstantCtaPrivate, Constant,
+    MmioCta, GpuPrivate, MmioCtaPrivate, MmioSm, ConstantSm, MmioVc, ConstantSmPrivate,
+    MmioGpu, ConstantVc, ConstantVcPrivate, ConstantGpu], ["none", "constant_private",
+    "constant_cta", "constant_cta_private", "constant", "mmio_cta", "gpu_private",
+    "mmio_cta_private", "mmio_sm", "constant_sm", "mmio_vc", "constant_sm_private",
+    "mmio_gpu", "constant_vc", "constant_vc_private", "constant_gpu"], ["",
+    ".CONSTANT.PRIVATE", ".CONSTANT.CTA", ".CONSTANT.CTA.PRIVATE", ".CONSTANT",
+    ".MMIO.CTA", ".GPU.PRIVATE", ".MMIO.CTA.PRIVATE", ".MMIO.SM", ".CONSTANT.SM",
+    ".MMIO.VC", ".CONSTANT.SM.PRIVATE", ".MMIO.GPU", ".CONSTANT.VC",
+    ".CONSTANT.VC.PRIVATE", ".CONSTANT.GPU"], {}
+);
 /// Access size of a shared-memory load, with `.U` (bit 3 of the code:
 /// Maxwell's bit 44, SM70..SM75's bit 76; gone from SM80): the size codes
 /// are `mem_size`'s. nvdisasm prints a 32-bit `.U` load `LDS.U.32` on
@@ -1564,6 +1641,52 @@ enum_tables!(
     "u_u16", "u_s16", "u_b64", "u_b128"], ["", ".U8", ".S8", ".U16", ".S16", ".64",
     ".128", ".U", ".U.U8", ".U.S8", ".U.U16", ".U.S16", ".U.64", ".U.128"], { (UB32, 50 |
     51 | 52 | 53 | 54 | 55 | 56 | 57 | 58 | 59 | 60) => ".U.32" }
+);
+/// Number of 8x8 matrices: one (nothing), two (.2) or four (.4).
+///
+/// Spec: isa-spec/spec/enums/ldsm_count.toml:3 (enum `ldsm_count`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum LdsmCount {
+    #[default]
+    X1,
+    X2,
+    X4,
+}
+enum_tables!(LdsmCount, 8, [X1, X2, X4], ["x1", "x2", "x4"], ["", ".2", ".4"], {});
+/// Matrix shape, and whether it is transposed (T).
+///
+/// Spec: isa-spec/spec/enums/ldsm_layout.toml:4 (enum `ldsm_layout`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum LdsmLayout {
+    #[default]
+    M88,
+    Mt88,
+    M816,
+    M832,
+    Mt1616,
+    Mt168,
+}
+enum_tables!(
+    LdsmLayout, 8, [M88, Mt88, M816, M832, Mt1616, Mt168], ["m88", "mt88", "m816",
+    "m832", "mt1616", "mt168"], [".M88", ".MT88", ".M816", ".M832", ".MT1616", ".MT168"],
+    {}
+);
+/// Element size: 16 bits, 8 bits, or 4/6-bit elements unpacked to 8 bits.
+///
+/// Spec: isa-spec/spec/enums/ldsm_size.toml:4 (enum `ldsm_size`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum LdsmSize {
+    #[default]
+    B16,
+    B8,
+    U4x16p64to8,
+    U6x16p32to8,
+    U4to8,
+}
+enum_tables!(
+    LdsmSize, 16, [B16, B8, U4x16p64to8, U6x16p32to8, U4to8], ["b16", "b8",
+    "u4x16p64to8", "u6x16p32to8", "u4to8"], [".16", ".8", ".U4x16P64TO8", ".U6x16P32TO8",
+    ".U4TO8"], {}
 );
 /// Which half of a packed source an op reads: .LO or .HI (always printed).
 ///
@@ -1680,6 +1803,20 @@ enum_tables!(
     MemScale, 8, [None, X4, X8, X16], ["none", "x4", "x8", "x16"], ["", ".X4", ".X8",
     ".X16"], {}
 );
+/// The scale of a shared-memory address that has none (SYNCS): one value,
+/// no bits. It lets such an op write its address as `[a*scale+ua+off] by
+/// amode`, whose RZ-base rule is nvdisasm 13's for them: an RZ base added to
+/// a uniform register is left out (`SYNCS.PHASECHK.TRANS64 P0, [UR8+0x8],
+/// R0`, SM90/100/120 corpus), where `[a+ua+off]` prints it from SM90 on
+/// (`[RZ+UR8+0x8]`, the family's `rz_base_with_ur`).
+///
+/// Spec: isa-spec/spec/enums/mem_scale_none.toml:1 (enum `mem_scale_none`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum MemScaleNone {
+    #[default]
+    None,
+}
+enum_tables!(MemScaleNone, 8, [None], ["none"], [""], {});
 /// Ordering and scope of a global access on SM70..SM75 (bits 76..81): weak
 /// (nothing printed), .CONSTANT (read-only data), .STRONG or .MMIO, then the
 /// scope .CTA/.SM/.GPU/.SYS; odd codes add .PRIVATE. From SM80 a 4-bit field
@@ -1974,6 +2111,17 @@ enum_tables!(
     "s16", "b64", "b128", "u128"], ["", ".U8", ".S8", ".U16", ".S16", ".64", ".128",
     ".U.128"], {}
 );
+/// Width of a base register that is always a 64-bit pair (LDGSTS's
+/// global address: nvdisasm 13 prints `.64` on SM80..SM120, no bit of the
+/// word gives another width, and an RZ base prints `[RZ.64+...]`).
+///
+/// Spec: isa-spec/spec/enums/mem_width64.toml:1 (enum `mem_width64`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum MemWidth64 {
+    #[default]
+    B64,
+}
+enum_tables!(MemWidth64, 8, [B64], ["b64"], [".64"], {});
 /// MEMBAR's cache invalidation on SM50..SM62 (bits 0..2): none, .IVALLD, .IVALLT, .IVALLTD.
 ///
 /// Spec: isa-spec/spec/enums/membar_ival.toml:1 (enum `membar_ival`).
@@ -2049,6 +2197,20 @@ pub enum MmaLayout {
     Col,
 }
 enum_tables!(MmaLayout, 8, [Row, Col], ["row", "col"], [".ROW", ".COL"], {});
+/// Matrix shape of the move, and whether it is transposed (T).
+///
+/// Spec: isa-spec/spec/enums/movm_layout.toml:3 (enum `movm_layout`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum MovmLayout {
+    #[default]
+    Mt88,
+    M832,
+    M864,
+}
+enum_tables!(
+    MovmLayout, 8, [Mt88, M832, M864], ["mt88", "m832", "m864"], [".MT88", ".M832",
+    ".M864"], {}
+);
 /// MUFU operand format: F32 (the source type is then the function's: F64 high word for RCP64H/RSQ64H), or a 16-bit float.
 ///
 /// Spec: isa-spec/spec/enums/mufu_fmt.toml:1 (enum `mufu_fmt`).
@@ -2193,6 +2355,16 @@ pub enum Rnd {
 enum_tables!(
     Rnd, 8, [Rn, Rm, Rp, Rz], ["rn", "rm", "rp", "rz"], ["", ".RM", ".RP", ".RZ"], {}
 );
+/// The low or high 32 bits of the return program counter.
+///
+/// Spec: isa-spec/spec/enums/rpc_half.toml:3 (enum `rpc_half`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum RpcHalf {
+    #[default]
+    Lo,
+    Hi,
+}
+enum_tables!(RpcHalf, 8, [Lo, Hi], ["lo", "hi"], ["Rpc.LO", "Rpc.HI"], {});
 /// What RRO range-reduces its operand for: MUFU.SIN/COS (`.SINCOS`, 0) or MUFU.EX2 (`.EX2`, 1); bit 39.
 ///
 /// Spec: isa-spec/spec/enums/rro_op.toml:1 (enum `rro_op`).
@@ -2901,6 +3073,248 @@ pub enum SuMode {
     P,
 }
 enum_tables!(SuMode, 8, [D, P], ["d", "p"], [".D", ".P"], {});
+/// Operand type of a surface reduction (SURED).
+///
+/// Spec: isa-spec/spec/enums/su_red_type.toml:3 (enum `su_red_type`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum SuRedType {
+    #[default]
+    U32,
+    S32,
+    U64,
+    F32FtzRn,
+    F16x2Rn,
+    S64,
+    Sd32,
+    Sd64,
+}
+enum_tables!(
+    SuRedType, 16, [U32, S32, U64, F32FtzRn, F16x2Rn, S64, Sd32, Sd64], ["u32", "s32",
+    "u64", "f32_ftz_rn", "f16x2_rn", "s64", "sd32", "sd64"], ["", ".S32", ".U64",
+    ".F32.FTZ.RN", ".F16x2.RN", ".S64", ".SD32", ".SD64"], {}
+);
+/// SYNCS.ARRIVE's variant (SM90 on, bits 73..75): a plain arrive, `.TMASK`
+/// (arrive for the threads of a mask) or `.RED` (arrive as a reduction).
+/// Code 3 prints `.INVALID3` (nvdisasm 13, SM90/100/120 sweeps): no value.
+///
+/// Spec: isa-spec/spec/enums/syncs_arrive_kind.toml:1 (enum `syncs_arrive_kind`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum SyncsArriveKind {
+    #[default]
+    None,
+    Tmask,
+    Red,
+}
+enum_tables!(
+    SyncsArriveKind, 8, [None, Tmask, Red], ["none", "tmask", "red"], ["", ".TMASK",
+    ".RED"], {}
+);
+/// SYNCS.CCTL's operation on every line (SM90 on, bit 72 with bit 91
+/// clear): `.IVALL`, `.WBALL`. nvdisasm 13 sweeps on SM90/100/120.
+///
+/// Spec: isa-spec/spec/enums/syncs_cctl_all_op.toml:1 (enum `syncs_cctl_all_op`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum SyncsCctlAllOp {
+    #[default]
+    Ivall,
+    Wball,
+}
+enum_tables!(
+    SyncsCctlAllOp, 8, [Ivall, Wball], ["ivall", "wball"], [".IVALL", ".WBALL"], {}
+);
+/// SYNCS.CCTL's operation (SM90 on, bit 72): invalidate or write back the
+/// barrier line at an address (`.IV`, `.WB`; bit 91 set) or every line
+/// (`.IVALL`, `.WBALL`; bit 91 clear, syncs_cctl_all). nvdisasm 13 sweeps on
+/// SM90/100/120.
+///
+/// Spec: isa-spec/spec/enums/syncs_cctl_op.toml:1 (enum `syncs_cctl_op`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum SyncsCctlOp {
+    #[default]
+    Iv,
+    Wb,
+}
+enum_tables!(SyncsCctlOp, 8, [Iv, Wb], ["iv", "wb"], [".IV", ".WB"], {});
+/// SYNCS.ARRIVE.TRANS64's arrive/transaction-count mode (SM90 on, bits
+/// 84..87): none, `.A1T0` (arrive once, no transaction bytes), `.A0T1`,
+/// `.A0TR` and `.A0TX` (transaction count from the register), `.ART0`.
+/// Codes 6 and 7 print `.INVALID6/7` (nvdisasm 13, SM90/100/120 sweeps).
+///
+/// Spec: isa-spec/spec/enums/syncs_trans.toml:1 (enum `syncs_trans`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum SyncsTrans {
+    #[default]
+    None,
+    A1t0,
+    A0t1,
+    A0tr,
+    A0tx,
+    Art0,
+}
+enum_tables!(
+    SyncsTrans, 8, [None, A1t0, A0t1, A0tr, A0tx, Art0], ["none", "a1t0", "a0t1", "a0tr",
+    "a0tx", "art0"], ["", ".A1T0", ".A0T1", ".A0TR", ".A0TX", ".ART0"], {}
+);
+/// Bindless: the texture handle is in the first source register.
+///
+/// Spec: isa-spec/spec/enums/tex_bindless.toml:3 (enum `tex_bindless`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum TexBindless {
+    #[default]
+    B,
+}
+enum_tables!(TexBindless, 8, [B], ["b"], [".B"], {});
+/// Derivatives for the LOD: implicit, none (.NDV), forced divergent (.FDV).
+///
+/// Spec: isa-spec/spec/enums/tex_deriv.toml:3 (enum `tex_deriv`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum TexDeriv {
+    #[default]
+    None,
+    Ndv,
+    Fdv,
+}
+enum_tables!(
+    TexDeriv, 8, [None, Ndv, Fdv], ["none", "ndv", "fdv"], ["", ".NDV", ".FDV"], {}
+);
+/// Texture dimension, printed as an operand (`2D`, `ARRAY_CUBE`).
+///
+/// Spec: isa-spec/spec/enums/tex_dim.toml:5 (enum `tex_dim`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum TexDim {
+    #[default]
+    D1,
+    D2,
+    D3,
+    Cube,
+    Array1d,
+    Array2d,
+    ArrayCube,
+}
+enum_tables!(
+    TexDim, 16, [D1, D2, D3, Cube, Array1d, Array2d, ArrayCube], ["d1", "d2", "d3",
+    "cube", "array_1d", "array_2d", "array_cube"], ["1D", "2D", "3D", "CUBE", "ARRAY_1D",
+    "ARRAY_2D", "ARRAY_CUBE"], {}
+);
+/// Return the texels as F16 values, rounded to nearest or toward zero.
+///
+/// Spec: isa-spec/spec/enums/tex_f16.toml:3 (enum `tex_f16`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum TexF16 {
+    #[default]
+    None,
+    Rn,
+    Rz,
+}
+enum_tables!(
+    TexF16, 8, [None, Rn, Rz], ["none", "rn", "rz"], ["", ".F16.RN", ".F16.RZ"], {}
+);
+/// Level of detail: implicit (nothing), zero, bias, explicit, clamp.
+///
+/// Spec: isa-spec/spec/enums/tex_lod.toml:4 (enum `tex_lod`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum TexLod {
+    #[default]
+    None,
+    Lz,
+    Lb,
+    Ll,
+    Lc,
+    LbLc,
+    Ulb,
+    Ull,
+}
+enum_tables!(
+    TexLod, 8, [None, Lz, Lb, Ll, Lc, LbLc, Ulb, Ull], ["none", "lz", "lb", "ll", "lc",
+    "lb_lc", "ulb", "ull"], ["", ".LZ", ".LB", ".LL", ".LC", ".LB.LC", ".ULB", ".ULL"],
+    {}
+);
+/// Texel offsets: none, one offset for all texels (.AOFFI), per texel (.PTP).
+///
+/// Spec: isa-spec/spec/enums/tex_offset.toml:5 (enum `tex_offset`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum TexOffset {
+    #[default]
+    None,
+    Aoffi,
+    Uaoffi,
+    Ptp,
+}
+enum_tables!(
+    TexOffset, 8, [None, Aoffi, Uaoffi, Ptp], ["none", "aoffi", "uaoffi", "ptp"], ["",
+    ".AOFFI", ".UAOFFI", ".PTP"], {}
+);
+/// The component gathered from the four texels.
+///
+/// Spec: isa-spec/spec/enums/tld4_comp.toml:2 (enum `tld4_comp`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum Tld4Comp {
+    #[default]
+    R,
+    G,
+    B,
+    A,
+}
+enum_tables!(
+    Tld4Comp, 8, [R, G, B, A], ["r", "g", "b", "a"], [".R", ".G", ".B", ".A"], {}
+);
+/// Level of detail of a texel fetch: zero, or explicit in a source register.
+///
+/// Spec: isa-spec/spec/enums/tld_lod.toml:4 (enum `tld_lod`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum TldLod {
+    #[default]
+    Lz,
+    Ll,
+    Ull,
+}
+enum_tables!(TldLod, 8, [Lz, Ll, Ull], ["lz", "ll", "ull"], [".LZ", ".LL", ".ULL"], {});
+/// Fetch a sample of a multisampled texture (the sample index in a register, or a uniform one).
+///
+/// Spec: isa-spec/spec/enums/tld_ms.toml:3 (enum `tld_ms`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum TldMs {
+    #[default]
+    None,
+    Ms,
+    Ums,
+}
+enum_tables!(TldMs, 8, [None, Ms, Ums], ["none", "ms", "ums"], ["", ".MS", ".UMS"], {});
+/// TMML computes the level of detail.
+///
+/// Spec: isa-spec/spec/enums/tmml_lod.toml:3 (enum `tmml_lod`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum TmmlLod {
+    #[default]
+    Lod,
+}
+enum_tables!(TmmlLod, 8, [Lod], ["lod"], [".LOD"], {});
+/// Clamp the LOD to a source register's value (.LC) or a uniform register's (.ULC).
+///
+/// Spec: isa-spec/spec/enums/txd_lc.toml:4 (enum `txd_lc`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum TxdLc {
+    #[default]
+    None,
+    Lc,
+    Ulc,
+}
+enum_tables!(TxdLc, 8, [None, Lc, Ulc], ["none", "lc", "ulc"], ["", ".LC", ".ULC"], {});
+/// The texture header or sampler field TXQ reads.
+///
+/// Spec: isa-spec/spec/enums/txq_query.toml:3 (enum `txq_query`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum TxqQuery {
+    #[default]
+    Dimension,
+    TextureType,
+    SamplerPos,
+}
+enum_tables!(
+    TxqQuery, 32, [Dimension, TextureType, SamplerPos], ["dimension", "texture_type",
+    "sampler_pos"], ["TEX_HEADER_DIMENSION", "TEX_HEADER_TEXTURE_TYPE",
+    "TEX_HEADER_SAMPLER_POS"], {}
+);
 /// The uniform predicate file UP2UR reads and UR2UP writes, UP0..UP6 (`UPR`; the one value).
 ///
 /// Spec: isa-spec/spec/enums/upred_file.toml:1 (enum `upred_file`).
@@ -3154,7 +3568,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("BREAK", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("BREV", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("BRK", &[50, 52, 60]),
-    ("BRX", &[50, 52, 60]),
+    ("BRX", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("BSSY", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("BSYNC", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("CAL", &[50, 52, 60]),
@@ -3223,8 +3637,10 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("LDCU", &[100, 120]),
     ("LDG", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("LDGDEPBAR", &[80, 86, 89, 90, 100, 120]),
+    ("LDGSTS", &[80, 86, 89, 90, 100, 120]),
     ("LDL", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("LDS", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("LDSM", &[75, 80, 86, 89, 90, 100, 120]),
     ("LEA", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("LOP", &[50, 52, 60]),
     ("LOP3", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
@@ -3233,6 +3649,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("MEMBAR", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("MOV", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("MOV32I", &[50, 52, 60]),
+    ("MOVM", &[75, 80, 86, 89, 90, 100, 120]),
     ("MUFU", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("NANOSLEEP", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("NOP", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
@@ -3253,6 +3670,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("REDG", &[90, 100, 120]),
     ("REDUX", &[80, 86, 89, 90, 100, 120]),
     ("RET", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("RPCMOV", &[90, 100, 120]),
     ("RRO", &[50, 52, 60]),
     ("S2R", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("S2UR", &[75, 80, 86, 89, 90, 100, 120]),
@@ -3267,9 +3685,18 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("STG", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("STL", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("STS", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("STSM", &[90, 100, 120]),
     ("SULD", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("SURED", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("SUST", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("SYNC", &[50, 52, 60]),
+    ("SYNCS", &[90, 100, 120]),
+    ("TEX", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("TLD", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("TLD4", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("TMML", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("TXD", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("TXQ", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("UBREV", &[75, 80, 86, 89, 90, 100, 120]),
     ("UFLO", &[75, 80, 86, 89, 90, 100, 120]),
     ("UIADD3", &[75, 80, 86, 89, 90, 100, 120]),
@@ -3381,7 +3808,7 @@ define_ops! {
     AtomsSm50(OpAtomsSm50), B2r(OpB2r), B2rResult(OpB2rResult), B2rWarp(OpB2rWarp),
     BarArv(OpBarArv), BarRed(OpBarRed), BarSync(OpBarSync), Bfe(OpBfe), Bfi(OpBfi),
     Bmma(OpBmma), Bmov(OpBmov), BmovR(OpBmovR), Bmsk(OpBmsk), Bpt(OpBpt), Bra(OpBra),
-    BraUp(OpBraUp), BraUr(OpBraUr), Break(OpBreak), Brev(OpBrev), Brk(OpBrk),
+    BraUp(OpBraUp), BraUr(OpBraUr), Break(OpBreak), Brev(OpBrev), Brk(OpBrk), Brx(OpBrx),
     BrxSm50(OpBrxSm50), Bssy(OpBssy), Bsync(OpBsync), Cal(OpCal), Call(OpCall),
     CallAbs(OpCallAbs), CallAbsR(OpCallAbsR), CallR(OpCallR), Cctl(OpCctl),
     CctlAll(OpCctlAll), Cgaerrbar(OpCgaerrbar), Cont(OpCont), Cs2r(OpCs2r),
@@ -3408,22 +3835,28 @@ define_ops! {
     ImmaSp(OpImmaSp), Imnmx(OpImnmx), Imnmx64(OpImnmx64), Imul(OpImul),
     Imul32i(OpImul32i), Iscadd(OpIscadd), Iscadd32i(OpIscadd32i), Iset(OpIset),
     Isetp(OpIsetp), Isetp64(OpIsetp64), Ldc(OpLdc), Ldcu(OpLdcu), Ldg(OpLdg),
-    Ldgdepbar(OpLdgdepbar), Ldl(OpLdl), Lds(OpLds), Lea(OpLea), LeaHi(OpLeaHi),
-    LeaHiSm50(OpLeaHiSm50), LeaHiX(OpLeaHiX), LeaSm50(OpLeaSm50), LeaX(OpLeaX),
-    Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i), MatchAll(OpMatchAll),
-    MatchAny(OpMatchAny), Membar(OpMembar), MembarSm50(OpMembarSm50), Mov(OpMov),
-    Mov32i(OpMov32i), Mov64(OpMov64), Mov64i(OpMov64i), Mufu(OpMufu),
-    Nanosleep(OpNanosleep), Nop(OpNop), P2r(OpP2r), Pbk(OpPbk), Pcnt(OpPcnt),
-    Plop3(OpPlop3), Plop3Sign(OpPlop3Sign), Pmtrig(OpPmtrig), Popc(OpPopc),
-    Preexit(OpPreexit), Prmt(OpPrmt), Pset(OpPset), Psetp(OpPsetp), Qspc(OpQspc),
-    R2p(OpR2p), R2ur(OpR2ur), R2urOr(OpR2urOr), Red(OpRed), RedSm50(OpRedSm50),
-    RedgF(OpRedgF), Redux(OpRedux), Ret(OpRet), RetAbs(OpRetAbs), RetSm50(OpRetSm50),
-    Rro(OpRro), S2r(OpS2r), S2ur(OpS2ur), Sel(OpSel), Sel64(OpSel64), Sel64i(OpSel64i),
-    Sgxt(OpSgxt), Shf(OpShf), Shfl(OpShfl), Shl(OpShl), Shr(OpShr), Ssy(OpSsy),
-    Stg(OpStg), Stl(OpStl), Sts(OpSts), Suld(OpSuld), SuldB(OpSuldB), SuldUr(OpSuldUr),
-    Sust(OpSust), SustB(OpSustB), SustUr(OpSustUr), Sync(OpSync), Ubrev(OpUbrev),
-    Uflo(OpUflo), Uiadd3(OpUiadd3), Uiadd3x(OpUiadd3x), Uimad(OpUimad),
-    UimadHi(OpUimadHi), UimadWide(OpUimadWide), UimadWideX(OpUimadWideX),
+    Ldgdepbar(OpLdgdepbar), Ldgsts(OpLdgsts), Ldl(OpLdl), Lds(OpLds), Ldsm(OpLdsm),
+    Lea(OpLea), LeaHi(OpLeaHi), LeaHiSm50(OpLeaHiSm50), LeaHiX(OpLeaHiX),
+    LeaSm50(OpLeaSm50), LeaX(OpLeaX), Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i),
+    MatchAll(OpMatchAll), MatchAny(OpMatchAny), Membar(OpMembar),
+    MembarSm50(OpMembarSm50), Mov(OpMov), Mov32i(OpMov32i), Mov64(OpMov64),
+    Mov64i(OpMov64i), Movm(OpMovm), Mufu(OpMufu), Nanosleep(OpNanosleep), Nop(OpNop),
+    P2r(OpP2r), Pbk(OpPbk), Pcnt(OpPcnt), Plop3(OpPlop3), Plop3Sign(OpPlop3Sign),
+    Pmtrig(OpPmtrig), Popc(OpPopc), Preexit(OpPreexit), Prmt(OpPrmt), Pset(OpPset),
+    Psetp(OpPsetp), Qspc(OpQspc), R2p(OpR2p), R2ur(OpR2ur), R2urOr(OpR2urOr), Red(OpRed),
+    RedSm50(OpRedSm50), RedgF(OpRedgF), Redux(OpRedux), Ret(OpRet), RetAbs(OpRetAbs),
+    RetSm50(OpRetSm50), Rpcmov(OpRpcmov), RpcmovW(OpRpcmovW), Rro(OpRro), S2r(OpS2r),
+    S2ur(OpS2ur), Sel(OpSel), Sel64(OpSel64), Sel64i(OpSel64i), Sgxt(OpSgxt), Shf(OpShf),
+    Shfl(OpShfl), Shl(OpShl), Shr(OpShr), Ssy(OpSsy), Stg(OpStg), Stl(OpStl), Sts(OpSts),
+    Stsm(OpStsm), Suld(OpSuld), SuldB(OpSuldB), SuldUr(OpSuldUr), Sured(OpSured),
+    SuredB(OpSuredB), SuredB3(OpSuredB3), SuredUr(OpSuredUr), Sust(OpSust),
+    SustB(OpSustB), SustUr(OpSustUr), Sync(OpSync), SyncsArrive(OpSyncsArrive),
+    SyncsCctl(OpSyncsCctl), SyncsCctlAll(OpSyncsCctlAll), SyncsPhasechk(OpSyncsPhasechk),
+    Tex(OpTex), TexB(OpTexB), TexUr(OpTexUr), Tld(OpTld), Tld4(OpTld4), Tld4B(OpTld4B),
+    Tld4Ur(OpTld4Ur), TldB(OpTldB), TldUr(OpTldUr), Tmml(OpTmml), TmmlB(OpTmmlB),
+    TmmlUr(OpTmmlUr), Txd(OpTxd), TxdB(OpTxdB), TxdUr(OpTxdUr), Txq(OpTxq), TxqB(OpTxqB),
+    TxqUr(OpTxqUr), Ubrev(OpUbrev), Uflo(OpUflo), Uiadd3(OpUiadd3), Uiadd3x(OpUiadd3x),
+    Uimad(OpUimad), UimadHi(OpUimadHi), UimadWide(OpUimadWide), UimadWideX(OpUimadWideX),
     Uimadx(OpUimadx), Uisetp(OpUisetp), Uisetp64(OpUisetp64), Uldc(OpUldc), Ulea(OpUlea),
     UleaHi(OpUleaHi), UleaHiX(OpUleaHiX), UleaX(OpUleaX), Ulop3(OpUlop3), Umov(OpUmov),
     Umov64(OpUmov64), Umov64i(OpUmov64i), Up2ur(OpUp2ur), Upopc(OpUpopc), Uprmt(OpUprmt),
@@ -6314,135 +6747,149 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0x18a, decode_sm70_arm6),
         (0x18c, decode_sm70_arm7),
         (0x1a3, decode_sm70_arm8),
+        (0x1a7, decode_sm70_arm9),
         (0x1a8, decode_sm70_arm6),
-        (0x1aa, decode_sm70_arm9),
-        (0x202, decode_sm70_arm10),
-        (0x203, decode_sm70_arm11),
-        (0x204, decode_sm70_arm12),
-        (0x207, decode_sm70_arm13),
-        (0x208, decode_sm70_arm14),
-        (0x209, decode_sm70_arm15),
-        (0x20a, decode_sm70_arm16),
-        (0x20b, decode_sm70_arm17),
-        (0x20c, decode_sm70_arm18),
-        (0x210, decode_sm70_arm19),
-        (0x211, decode_sm70_arm20),
-        (0x212, decode_sm70_arm21),
-        (0x213, decode_sm70_arm22),
-        (0x214, decode_sm70_arm23),
-        (0x216, decode_sm70_arm24),
-        (0x217, decode_sm70_arm25),
-        (0x219, decode_sm70_arm26),
-        (0x21a, decode_sm70_arm27),
-        (0x21b, decode_sm70_arm28),
-        (0x21f, decode_sm70_arm29),
-        (0x220, decode_sm70_arm30),
-        (0x221, decode_sm70_arm31),
-        (0x223, decode_sm70_arm32),
-        (0x224, decode_sm70_arm33),
-        (0x225, decode_sm70_arm34),
-        (0x226, decode_sm70_arm35),
-        (0x227, decode_sm70_arm36),
-        (0x228, decode_sm70_arm37),
-        (0x229, decode_sm70_arm38),
-        (0x22a, decode_sm70_arm39),
-        (0x22b, decode_sm70_arm40),
-        (0x230, decode_sm70_arm41),
-        (0x231, decode_sm70_arm42),
-        (0x232, decode_sm70_arm43),
-        (0x233, decode_sm70_arm44),
-        (0x234, decode_sm70_arm45),
-        (0x235, decode_sm70_arm46),
-        (0x236, decode_sm70_arm47),
-        (0x237, decode_sm70_arm48),
-        (0x238, decode_sm70_arm49),
-        (0x23c, decode_sm70_arm50),
-        (0x23d, decode_sm70_arm51),
-        (0x23e, decode_sm70_arm52),
-        (0x23f, decode_sm70_arm53),
-        (0x240, decode_sm70_arm54),
-        (0x245, decode_sm70_arm55),
-        (0x248, decode_sm70_arm56),
-        (0x287, decode_sm70_arm57),
-        (0x28c, decode_sm70_arm58),
-        (0x290, decode_sm70_arm59),
-        (0x291, decode_sm70_arm60),
-        (0x292, decode_sm70_arm61),
-        (0x296, decode_sm70_arm62),
-        (0x299, decode_sm70_arm63),
-        (0x29a, decode_sm70_arm64),
-        (0x2a4, decode_sm70_arm65),
-        (0x2a5, decode_sm70_arm66),
-        (0x2a6, decode_sm70_arm67),
-        (0x2bd, decode_sm70_arm68),
-        (0x2be, decode_sm70_arm69),
-        (0x2bf, decode_sm70_arm70),
-        (0x2ca, decode_sm70_arm71),
-        (0x300, decode_sm70_arm72),
-        (0x301, decode_sm70_arm73),
-        (0x302, decode_sm70_arm74),
-        (0x304, decode_sm70_arm75),
-        (0x305, decode_sm70_arm76),
-        (0x306, decode_sm70_arm77),
-        (0x307, decode_sm70_arm78),
-        (0x308, decode_sm70_arm79),
-        (0x309, decode_sm70_arm80),
-        (0x310, decode_sm70_arm81),
-        (0x311, decode_sm70_arm82),
-        (0x312, decode_sm70_arm83),
-        (0x313, decode_sm70_arm84),
-        (0x31c, decode_sm70_arm85),
-        (0x31d, decode_sm70_arm86),
-        (0x343, decode_sm70_arm87),
-        (0x344, decode_sm70_arm88),
-        (0x348, decode_sm70_arm89),
-        (0x355, decode_sm70_arm90),
-        (0x356, decode_sm70_arm91),
-        (0x35d, decode_sm70_arm92),
+        (0x1aa, decode_sm70_arm10),
+        (0x1b1, decode_sm70_arm11),
+        (0x202, decode_sm70_arm12),
+        (0x203, decode_sm70_arm13),
+        (0x204, decode_sm70_arm14),
+        (0x207, decode_sm70_arm15),
+        (0x208, decode_sm70_arm16),
+        (0x209, decode_sm70_arm17),
+        (0x20a, decode_sm70_arm18),
+        (0x20b, decode_sm70_arm19),
+        (0x20c, decode_sm70_arm20),
+        (0x210, decode_sm70_arm21),
+        (0x211, decode_sm70_arm22),
+        (0x212, decode_sm70_arm23),
+        (0x213, decode_sm70_arm24),
+        (0x214, decode_sm70_arm25),
+        (0x216, decode_sm70_arm26),
+        (0x217, decode_sm70_arm27),
+        (0x219, decode_sm70_arm28),
+        (0x21a, decode_sm70_arm29),
+        (0x21b, decode_sm70_arm30),
+        (0x21f, decode_sm70_arm31),
+        (0x220, decode_sm70_arm32),
+        (0x221, decode_sm70_arm33),
+        (0x223, decode_sm70_arm34),
+        (0x224, decode_sm70_arm35),
+        (0x225, decode_sm70_arm36),
+        (0x226, decode_sm70_arm37),
+        (0x227, decode_sm70_arm38),
+        (0x228, decode_sm70_arm39),
+        (0x229, decode_sm70_arm40),
+        (0x22a, decode_sm70_arm41),
+        (0x22b, decode_sm70_arm42),
+        (0x230, decode_sm70_arm43),
+        (0x231, decode_sm70_arm44),
+        (0x232, decode_sm70_arm45),
+        (0x233, decode_sm70_arm46),
+        (0x234, decode_sm70_arm47),
+        (0x235, decode_sm70_arm48),
+        (0x236, decode_sm70_arm49),
+        (0x237, decode_sm70_arm50),
+        (0x238, decode_sm70_arm51),
+        (0x23a, decode_sm70_arm52),
+        (0x23c, decode_sm70_arm53),
+        (0x23d, decode_sm70_arm54),
+        (0x23e, decode_sm70_arm55),
+        (0x23f, decode_sm70_arm56),
+        (0x240, decode_sm70_arm57),
+        (0x245, decode_sm70_arm58),
+        (0x248, decode_sm70_arm59),
+        (0x287, decode_sm70_arm60),
+        (0x28c, decode_sm70_arm61),
+        (0x290, decode_sm70_arm62),
+        (0x291, decode_sm70_arm63),
+        (0x292, decode_sm70_arm64),
+        (0x296, decode_sm70_arm65),
+        (0x299, decode_sm70_arm66),
+        (0x29a, decode_sm70_arm67),
+        (0x2a4, decode_sm70_arm68),
+        (0x2a5, decode_sm70_arm69),
+        (0x2a6, decode_sm70_arm70),
+        (0x2bd, decode_sm70_arm71),
+        (0x2be, decode_sm70_arm72),
+        (0x2bf, decode_sm70_arm73),
+        (0x2ca, decode_sm70_arm74),
+        (0x300, decode_sm70_arm75),
+        (0x301, decode_sm70_arm76),
+        (0x302, decode_sm70_arm77),
+        (0x304, decode_sm70_arm78),
+        (0x305, decode_sm70_arm79),
+        (0x306, decode_sm70_arm80),
+        (0x307, decode_sm70_arm81),
+        (0x308, decode_sm70_arm82),
+        (0x309, decode_sm70_arm83),
+        (0x310, decode_sm70_arm84),
+        (0x311, decode_sm70_arm85),
+        (0x312, decode_sm70_arm86),
+        (0x313, decode_sm70_arm87),
+        (0x31c, decode_sm70_arm88),
+        (0x31d, decode_sm70_arm89),
+        (0x343, decode_sm70_arm90),
+        (0x344, decode_sm70_arm91),
+        (0x348, decode_sm70_arm92),
+        (0x352, decode_sm70_arm93),
+        (0x353, decode_sm70_arm94),
+        (0x355, decode_sm70_arm95),
+        (0x356, decode_sm70_arm96),
+        (0x35d, decode_sm70_arm97),
+        (0x361, decode_sm70_arm98),
+        (0x364, decode_sm70_arm99),
+        (0x367, decode_sm70_arm100),
+        (0x36a, decode_sm70_arm101),
+        (0x36d, decode_sm70_arm102),
+        (0x370, decode_sm70_arm103),
         (0x380, decode_sm70_arm1),
         (0x381, decode_sm70_arm2),
         (0x384, decode_sm70_arm3),
         (0x385, decode_sm70_arm3),
         (0x386, decode_sm70_arm4),
-        (0x387, decode_sm70_arm93),
-        (0x388, decode_sm70_arm94),
-        (0x389, decode_sm70_arm95),
+        (0x387, decode_sm70_arm104),
+        (0x388, decode_sm70_arm105),
+        (0x389, decode_sm70_arm106),
         (0x38a, decode_sm70_arm6),
-        (0x38b, decode_sm70_arm96),
+        (0x38b, decode_sm70_arm107),
         (0x38c, decode_sm70_arm7),
-        (0x38d, decode_sm70_arm97),
-        (0x3a1, decode_sm70_arm98),
+        (0x38d, decode_sm70_arm108),
+        (0x3a0, decode_sm70_arm109),
+        (0x3a1, decode_sm70_arm110),
         (0x3a3, decode_sm70_arm8),
+        (0x3a7, decode_sm70_arm9),
         (0x3a8, decode_sm70_arm6),
-        (0x3a9, decode_sm70_arm96),
-        (0x3aa, decode_sm70_arm9),
-        (0x3ab, decode_sm70_arm96),
-        (0x3c2, decode_sm70_arm99),
-        (0x3c4, decode_sm70_arm100),
-        (0x3c6, decode_sm70_arm101),
-        (0x402, decode_sm70_arm102),
-        (0x407, decode_sm70_arm103),
-        (0x411, decode_sm70_arm104),
-        (0x414, decode_sm70_arm105),
-        (0x416, decode_sm70_arm106),
-        (0x419, decode_sm70_arm107),
-        (0x421, decode_sm70_arm108),
-        (0x423, decode_sm70_arm109),
-        (0x424, decode_sm70_arm110),
-        (0x429, decode_sm70_arm111),
-        (0x42a, decode_sm70_arm112),
-        (0x42b, decode_sm70_arm113),
-        (0x430, decode_sm70_arm114),
-        (0x431, decode_sm70_arm115),
-        (0x433, decode_sm70_arm116),
-        (0x434, decode_sm70_arm117),
-        (0x435, decode_sm70_arm118),
-        (0x482, decode_sm70_arm119),
-        (0x491, decode_sm70_arm120),
-        (0x499, decode_sm70_arm121),
-        (0x4a4, decode_sm70_arm122),
-        (0x51d, decode_sm70_arm123),
-        (0x547, decode_sm70_arm124),
+        (0x3a9, decode_sm70_arm107),
+        (0x3aa, decode_sm70_arm10),
+        (0x3ab, decode_sm70_arm107),
+        (0x3b1, decode_sm70_arm11),
+        (0x3c2, decode_sm70_arm111),
+        (0x3c4, decode_sm70_arm112),
+        (0x3c6, decode_sm70_arm113),
+        (0x402, decode_sm70_arm114),
+        (0x407, decode_sm70_arm115),
+        (0x411, decode_sm70_arm116),
+        (0x414, decode_sm70_arm117),
+        (0x416, decode_sm70_arm118),
+        (0x419, decode_sm70_arm119),
+        (0x421, decode_sm70_arm120),
+        (0x423, decode_sm70_arm121),
+        (0x424, decode_sm70_arm122),
+        (0x429, decode_sm70_arm123),
+        (0x42a, decode_sm70_arm124),
+        (0x42b, decode_sm70_arm125),
+        (0x430, decode_sm70_arm126),
+        (0x431, decode_sm70_arm127),
+        (0x433, decode_sm70_arm128),
+        (0x434, decode_sm70_arm129),
+        (0x435, decode_sm70_arm130),
+        (0x482, decode_sm70_arm131),
+        (0x491, decode_sm70_arm132),
+        (0x499, decode_sm70_arm133),
+        (0x4a4, decode_sm70_arm134),
+        (0x51d, decode_sm70_arm135),
+        (0x547, decode_sm70_arm136),
         (0x580, decode_sm70_arm1),
         (0x581, decode_sm70_arm2),
         (0x584, decode_sm70_arm3),
@@ -6450,31 +6897,34 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0x586, decode_sm70_arm4),
         (0x587, decode_sm70_arm3),
         (0x588, decode_sm70_arm5),
-        (0x589, decode_sm70_arm125),
+        (0x589, decode_sm70_arm137),
         (0x58a, decode_sm70_arm6),
         (0x58c, decode_sm70_arm7),
-        (0x58d, decode_sm70_arm126),
+        (0x58d, decode_sm70_arm138),
+        (0x59f, decode_sm70_arm139),
         (0x5a3, decode_sm70_arm8),
+        (0x5a7, decode_sm70_arm9),
         (0x5a8, decode_sm70_arm6),
-        (0x5aa, decode_sm70_arm9),
-        (0x5ab, decode_sm70_arm127),
-        (0x607, decode_sm70_arm128),
-        (0x614, decode_sm70_arm129),
-        (0x616, decode_sm70_arm130),
-        (0x619, decode_sm70_arm131),
-        (0x621, decode_sm70_arm132),
-        (0x623, decode_sm70_arm133),
-        (0x624, decode_sm70_arm134),
-        (0x625, decode_sm70_arm135),
-        (0x627, decode_sm70_arm136),
-        (0x629, decode_sm70_arm137),
-        (0x62a, decode_sm70_arm138),
-        (0x62b, decode_sm70_arm139),
-        (0x630, decode_sm70_arm140),
-        (0x631, decode_sm70_arm141),
-        (0x633, decode_sm70_arm142),
-        (0x634, decode_sm70_arm143),
-        (0x635, decode_sm70_arm144),
+        (0x5aa, decode_sm70_arm10),
+        (0x5ab, decode_sm70_arm140),
+        (0x5b1, decode_sm70_arm11),
+        (0x607, decode_sm70_arm141),
+        (0x614, decode_sm70_arm142),
+        (0x616, decode_sm70_arm143),
+        (0x619, decode_sm70_arm144),
+        (0x621, decode_sm70_arm145),
+        (0x623, decode_sm70_arm146),
+        (0x624, decode_sm70_arm147),
+        (0x625, decode_sm70_arm148),
+        (0x627, decode_sm70_arm149),
+        (0x629, decode_sm70_arm150),
+        (0x62a, decode_sm70_arm151),
+        (0x62b, decode_sm70_arm152),
+        (0x630, decode_sm70_arm153),
+        (0x631, decode_sm70_arm154),
+        (0x633, decode_sm70_arm155),
+        (0x634, decode_sm70_arm156),
+        (0x635, decode_sm70_arm157),
         (0x780, decode_sm70_arm1),
         (0x781, decode_sm70_arm2),
         (0x784, decode_sm70_arm3),
@@ -6484,194 +6934,208 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0x788, decode_sm70_arm5),
         (0x78a, decode_sm70_arm6),
         (0x78c, decode_sm70_arm7),
+        (0x79f, decode_sm70_arm158),
         (0x7a3, decode_sm70_arm8),
+        (0x7a7, decode_sm70_arm9),
         (0x7a8, decode_sm70_arm6),
-        (0x7aa, decode_sm70_arm9),
-        (0x7ac, decode_sm70_arm145),
-        (0x801, decode_sm70_arm146),
-        (0x802, decode_sm70_arm147),
-        (0x803, decode_sm70_arm148),
-        (0x804, decode_sm70_arm149),
-        (0x805, decode_sm70_arm150),
-        (0x806, decode_sm70_arm151),
-        (0x807, decode_sm70_arm152),
-        (0x808, decode_sm70_arm153),
-        (0x809, decode_sm70_arm154),
-        (0x80a, decode_sm70_arm155),
-        (0x80b, decode_sm70_arm156),
-        (0x80c, decode_sm70_arm157),
-        (0x810, decode_sm70_arm158),
-        (0x811, decode_sm70_arm159),
-        (0x812, decode_sm70_arm160),
-        (0x813, decode_sm70_arm161),
-        (0x814, decode_sm70_arm162),
-        (0x816, decode_sm70_arm163),
-        (0x817, decode_sm70_arm164),
-        (0x819, decode_sm70_arm165),
-        (0x81a, decode_sm70_arm166),
-        (0x81b, decode_sm70_arm167),
-        (0x81c, decode_sm70_arm168),
-        (0x820, decode_sm70_arm169),
-        (0x823, decode_sm70_arm170),
-        (0x824, decode_sm70_arm171),
-        (0x825, decode_sm70_arm172),
-        (0x827, decode_sm70_arm173),
-        (0x828, decode_sm70_arm174),
-        (0x82b, decode_sm70_arm175),
-        (0x82d, decode_sm70_arm176),
-        (0x82e, decode_sm70_arm177),
-        (0x831, decode_sm70_arm178),
-        (0x832, decode_sm70_arm179),
-        (0x835, decode_sm70_arm180),
-        (0x836, decode_sm70_arm181),
-        (0x838, decode_sm70_arm182),
-        (0x83e, decode_sm70_arm183),
-        (0x840, decode_sm70_arm184),
-        (0x845, decode_sm70_arm185),
-        (0x848, decode_sm70_arm186),
-        (0x882, decode_sm70_arm187),
-        (0x883, decode_sm70_arm188),
-        (0x884, decode_sm70_arm189),
-        (0x886, decode_sm70_arm190),
-        (0x887, decode_sm70_arm191),
-        (0x88c, decode_sm70_arm192),
-        (0x890, decode_sm70_arm193),
-        (0x891, decode_sm70_arm194),
-        (0x892, decode_sm70_arm195),
-        (0x896, decode_sm70_arm196),
-        (0x899, decode_sm70_arm197),
-        (0x89a, decode_sm70_arm198),
-        (0x8a4, decode_sm70_arm199),
-        (0x8a5, decode_sm70_arm200),
-        (0x8a6, decode_sm70_arm201),
-        (0x8bd, decode_sm70_arm202),
-        (0x8be, decode_sm70_arm203),
-        (0x8bf, decode_sm70_arm204),
-        (0x900, decode_sm70_arm205),
-        (0x901, decode_sm70_arm206),
-        (0x902, decode_sm70_arm207),
-        (0x904, decode_sm70_arm208),
-        (0x905, decode_sm70_arm209),
-        (0x906, decode_sm70_arm210),
-        (0x907, decode_sm70_arm211),
-        (0x908, decode_sm70_arm212),
-        (0x909, decode_sm70_arm213),
-        (0x910, decode_sm70_arm214),
-        (0x911, decode_sm70_arm215),
-        (0x912, decode_sm70_arm216),
-        (0x913, decode_sm70_arm217),
-        (0x918, decode_sm70_arm218),
-        (0x919, decode_sm70_arm219),
-        (0x91a, decode_sm70_arm220),
-        (0x91b, decode_sm70_arm221),
-        (0x91d, decode_sm70_arm222),
-        (0x941, decode_sm70_arm223),
-        (0x942, decode_sm70_arm224),
-        (0x943, decode_sm70_arm225),
-        (0x944, decode_sm70_arm226),
-        (0x945, decode_sm70_arm227),
-        (0x946, decode_sm70_arm228),
-        (0x947, decode_sm70_arm229),
-        (0x948, decode_sm70_arm230),
-        (0x94d, decode_sm70_arm231),
-        (0x950, decode_sm70_arm232),
-        (0x956, decode_sm70_arm233),
-        (0x95c, decode_sm70_arm234),
-        (0x95d, decode_sm70_arm235),
-        (0x980, decode_sm70_arm236),
-        (0x981, decode_sm70_arm237),
-        (0x983, decode_sm70_arm238),
-        (0x984, decode_sm70_arm239),
-        (0x985, decode_sm70_arm240),
-        (0x986, decode_sm70_arm241),
-        (0x987, decode_sm70_arm240),
-        (0x988, decode_sm70_arm242),
-        (0x989, decode_sm70_arm243),
-        (0x98a, decode_sm70_arm244),
+        (0x7aa, decode_sm70_arm10),
+        (0x7ac, decode_sm70_arm159),
+        (0x7b1, decode_sm70_arm11),
+        (0x801, decode_sm70_arm160),
+        (0x802, decode_sm70_arm161),
+        (0x803, decode_sm70_arm162),
+        (0x804, decode_sm70_arm163),
+        (0x805, decode_sm70_arm164),
+        (0x806, decode_sm70_arm165),
+        (0x807, decode_sm70_arm166),
+        (0x808, decode_sm70_arm167),
+        (0x809, decode_sm70_arm168),
+        (0x80a, decode_sm70_arm169),
+        (0x80b, decode_sm70_arm170),
+        (0x80c, decode_sm70_arm171),
+        (0x810, decode_sm70_arm172),
+        (0x811, decode_sm70_arm173),
+        (0x812, decode_sm70_arm174),
+        (0x813, decode_sm70_arm175),
+        (0x814, decode_sm70_arm176),
+        (0x816, decode_sm70_arm177),
+        (0x817, decode_sm70_arm178),
+        (0x819, decode_sm70_arm179),
+        (0x81a, decode_sm70_arm180),
+        (0x81b, decode_sm70_arm181),
+        (0x81c, decode_sm70_arm182),
+        (0x820, decode_sm70_arm183),
+        (0x823, decode_sm70_arm184),
+        (0x824, decode_sm70_arm185),
+        (0x825, decode_sm70_arm186),
+        (0x827, decode_sm70_arm187),
+        (0x828, decode_sm70_arm188),
+        (0x82b, decode_sm70_arm189),
+        (0x82d, decode_sm70_arm190),
+        (0x82e, decode_sm70_arm191),
+        (0x831, decode_sm70_arm192),
+        (0x832, decode_sm70_arm193),
+        (0x835, decode_sm70_arm194),
+        (0x836, decode_sm70_arm195),
+        (0x838, decode_sm70_arm196),
+        (0x83b, decode_sm70_arm197),
+        (0x83e, decode_sm70_arm198),
+        (0x840, decode_sm70_arm199),
+        (0x844, decode_sm70_arm200),
+        (0x845, decode_sm70_arm201),
+        (0x848, decode_sm70_arm202),
+        (0x882, decode_sm70_arm203),
+        (0x883, decode_sm70_arm204),
+        (0x884, decode_sm70_arm205),
+        (0x886, decode_sm70_arm206),
+        (0x887, decode_sm70_arm207),
+        (0x88c, decode_sm70_arm208),
+        (0x890, decode_sm70_arm209),
+        (0x891, decode_sm70_arm210),
+        (0x892, decode_sm70_arm211),
+        (0x896, decode_sm70_arm212),
+        (0x899, decode_sm70_arm213),
+        (0x89a, decode_sm70_arm214),
+        (0x8a4, decode_sm70_arm215),
+        (0x8a5, decode_sm70_arm216),
+        (0x8a6, decode_sm70_arm217),
+        (0x8bd, decode_sm70_arm218),
+        (0x8be, decode_sm70_arm219),
+        (0x8bf, decode_sm70_arm220),
+        (0x900, decode_sm70_arm221),
+        (0x901, decode_sm70_arm222),
+        (0x902, decode_sm70_arm223),
+        (0x904, decode_sm70_arm224),
+        (0x905, decode_sm70_arm225),
+        (0x906, decode_sm70_arm226),
+        (0x907, decode_sm70_arm227),
+        (0x908, decode_sm70_arm228),
+        (0x909, decode_sm70_arm229),
+        (0x910, decode_sm70_arm230),
+        (0x911, decode_sm70_arm231),
+        (0x912, decode_sm70_arm232),
+        (0x913, decode_sm70_arm233),
+        (0x918, decode_sm70_arm234),
+        (0x919, decode_sm70_arm235),
+        (0x91a, decode_sm70_arm236),
+        (0x91b, decode_sm70_arm237),
+        (0x91d, decode_sm70_arm238),
+        (0x941, decode_sm70_arm239),
+        (0x942, decode_sm70_arm240),
+        (0x943, decode_sm70_arm241),
+        (0x944, decode_sm70_arm242),
+        (0x945, decode_sm70_arm243),
+        (0x946, decode_sm70_arm244),
+        (0x947, decode_sm70_arm245),
+        (0x948, decode_sm70_arm246),
+        (0x949, decode_sm70_arm247),
+        (0x94d, decode_sm70_arm248),
+        (0x950, decode_sm70_arm249),
+        (0x956, decode_sm70_arm250),
+        (0x95c, decode_sm70_arm251),
+        (0x95d, decode_sm70_arm252),
+        (0x980, decode_sm70_arm253),
+        (0x981, decode_sm70_arm254),
+        (0x983, decode_sm70_arm255),
+        (0x984, decode_sm70_arm256),
+        (0x985, decode_sm70_arm257),
+        (0x986, decode_sm70_arm258),
+        (0x987, decode_sm70_arm257),
+        (0x988, decode_sm70_arm259),
+        (0x989, decode_sm70_arm260),
+        (0x98a, decode_sm70_arm261),
         (0x98c, decode_sm70_arm7),
-        (0x98e, decode_sm70_arm245),
-        (0x98f, decode_sm70_arm246),
-        (0x990, decode_sm70_arm247),
-        (0x991, decode_sm70_arm247),
-        (0x992, decode_sm70_arm248),
-        (0x993, decode_sm70_arm247),
-        (0x994, decode_sm70_arm247),
-        (0x995, decode_sm70_arm247),
-        (0x996, decode_sm70_arm247),
-        (0x997, decode_sm70_arm247),
-        (0x998, decode_sm70_arm247),
-        (0x999, decode_sm70_arm247),
-        (0x99a, decode_sm70_arm247),
-        (0x99b, decode_sm70_arm247),
-        (0x99c, decode_sm70_arm247),
-        (0x99d, decode_sm70_arm247),
-        (0x99e, decode_sm70_arm247),
-        (0x99f, decode_sm70_arm247),
-        (0x9a3, decode_sm70_arm249),
-        (0x9a6, decode_sm70_arm250),
-        (0x9a8, decode_sm70_arm244),
-        (0x9aa, decode_sm70_arm251),
-        (0x9ab, decode_sm70_arm252),
-        (0x9af, decode_sm70_arm253),
-        (0x9c3, decode_sm70_arm254),
-        (0xa02, decode_sm70_arm255),
-        (0xa03, decode_sm70_arm256),
-        (0xa04, decode_sm70_arm257),
-        (0xa07, decode_sm70_arm258),
-        (0xa08, decode_sm70_arm259),
-        (0xa09, decode_sm70_arm260),
-        (0xa0a, decode_sm70_arm261),
-        (0xa0b, decode_sm70_arm262),
-        (0xa0c, decode_sm70_arm263),
-        (0xa10, decode_sm70_arm264),
-        (0xa11, decode_sm70_arm265),
-        (0xa12, decode_sm70_arm266),
-        (0xa13, decode_sm70_arm267),
-        (0xa14, decode_sm70_arm268),
-        (0xa16, decode_sm70_arm269),
-        (0xa17, decode_sm70_arm270),
-        (0xa19, decode_sm70_arm271),
-        (0xa1a, decode_sm70_arm272),
-        (0xa1b, decode_sm70_arm273),
-        (0xa1f, decode_sm70_arm274),
-        (0xa20, decode_sm70_arm275),
-        (0xa23, decode_sm70_arm276),
-        (0xa24, decode_sm70_arm277),
-        (0xa25, decode_sm70_arm278),
-        (0xa26, decode_sm70_arm279),
-        (0xa27, decode_sm70_arm280),
-        (0xa28, decode_sm70_arm281),
-        (0xa2b, decode_sm70_arm282),
-        (0xa31, decode_sm70_arm283),
-        (0xa32, decode_sm70_arm284),
-        (0xa35, decode_sm70_arm285),
-        (0xa36, decode_sm70_arm286),
-        (0xa38, decode_sm70_arm287),
-        (0xa3e, decode_sm70_arm288),
-        (0xa40, decode_sm70_arm289),
-        (0xa45, decode_sm70_arm290),
-        (0xa48, decode_sm70_arm291),
-        (0xab9, decode_sm70_arm292),
-        (0xb00, decode_sm70_arm293),
-        (0xb01, decode_sm70_arm294),
-        (0xb02, decode_sm70_arm295),
-        (0xb04, decode_sm70_arm296),
-        (0xb05, decode_sm70_arm297),
-        (0xb06, decode_sm70_arm298),
-        (0xb07, decode_sm70_arm299),
-        (0xb08, decode_sm70_arm300),
-        (0xb09, decode_sm70_arm301),
-        (0xb10, decode_sm70_arm302),
-        (0xb11, decode_sm70_arm303),
-        (0xb12, decode_sm70_arm304),
-        (0xb13, decode_sm70_arm305),
-        (0xb1d, decode_sm70_arm306),
-        (0xb48, decode_sm70_arm307),
-        (0xb56, decode_sm70_arm308),
-        (0xb5d, decode_sm70_arm309),
+        (0x98e, decode_sm70_arm262),
+        (0x98f, decode_sm70_arm263),
+        (0x990, decode_sm70_arm264),
+        (0x991, decode_sm70_arm264),
+        (0x992, decode_sm70_arm265),
+        (0x993, decode_sm70_arm264),
+        (0x994, decode_sm70_arm264),
+        (0x995, decode_sm70_arm264),
+        (0x996, decode_sm70_arm264),
+        (0x997, decode_sm70_arm264),
+        (0x998, decode_sm70_arm264),
+        (0x999, decode_sm70_arm264),
+        (0x99a, decode_sm70_arm264),
+        (0x99b, decode_sm70_arm264),
+        (0x99c, decode_sm70_arm264),
+        (0x99d, decode_sm70_arm264),
+        (0x99e, decode_sm70_arm264),
+        (0x99f, decode_sm70_arm264),
+        (0x9a3, decode_sm70_arm266),
+        (0x9a6, decode_sm70_arm267),
+        (0x9a7, decode_sm70_arm9),
+        (0x9a8, decode_sm70_arm261),
+        (0x9aa, decode_sm70_arm268),
+        (0x9ab, decode_sm70_arm269),
+        (0x9af, decode_sm70_arm270),
+        (0x9b1, decode_sm70_arm271),
+        (0x9c3, decode_sm70_arm272),
+        (0xa02, decode_sm70_arm273),
+        (0xa03, decode_sm70_arm274),
+        (0xa04, decode_sm70_arm275),
+        (0xa07, decode_sm70_arm276),
+        (0xa08, decode_sm70_arm277),
+        (0xa09, decode_sm70_arm278),
+        (0xa0a, decode_sm70_arm279),
+        (0xa0b, decode_sm70_arm280),
+        (0xa0c, decode_sm70_arm281),
+        (0xa10, decode_sm70_arm282),
+        (0xa11, decode_sm70_arm283),
+        (0xa12, decode_sm70_arm284),
+        (0xa13, decode_sm70_arm285),
+        (0xa14, decode_sm70_arm286),
+        (0xa16, decode_sm70_arm287),
+        (0xa17, decode_sm70_arm288),
+        (0xa19, decode_sm70_arm289),
+        (0xa1a, decode_sm70_arm290),
+        (0xa1b, decode_sm70_arm291),
+        (0xa1f, decode_sm70_arm292),
+        (0xa20, decode_sm70_arm293),
+        (0xa23, decode_sm70_arm294),
+        (0xa24, decode_sm70_arm295),
+        (0xa25, decode_sm70_arm296),
+        (0xa26, decode_sm70_arm297),
+        (0xa27, decode_sm70_arm298),
+        (0xa28, decode_sm70_arm299),
+        (0xa2b, decode_sm70_arm300),
+        (0xa31, decode_sm70_arm301),
+        (0xa32, decode_sm70_arm302),
+        (0xa35, decode_sm70_arm303),
+        (0xa36, decode_sm70_arm304),
+        (0xa38, decode_sm70_arm305),
+        (0xa3e, decode_sm70_arm306),
+        (0xa40, decode_sm70_arm307),
+        (0xa45, decode_sm70_arm308),
+        (0xa48, decode_sm70_arm309),
+        (0xab9, decode_sm70_arm310),
+        (0xb00, decode_sm70_arm311),
+        (0xb01, decode_sm70_arm312),
+        (0xb02, decode_sm70_arm313),
+        (0xb04, decode_sm70_arm314),
+        (0xb05, decode_sm70_arm315),
+        (0xb06, decode_sm70_arm316),
+        (0xb07, decode_sm70_arm317),
+        (0xb08, decode_sm70_arm318),
+        (0xb09, decode_sm70_arm319),
+        (0xb10, decode_sm70_arm320),
+        (0xb11, decode_sm70_arm321),
+        (0xb12, decode_sm70_arm322),
+        (0xb13, decode_sm70_arm323),
+        (0xb1d, decode_sm70_arm324),
+        (0xb48, decode_sm70_arm325),
+        (0xb56, decode_sm70_arm326),
+        (0xb5d, decode_sm70_arm327),
+        (0xb60, decode_sm70_arm328),
+        (0xb63, decode_sm70_arm329),
+        (0xb66, decode_sm70_arm330),
+        (0xb69, decode_sm70_arm331),
+        (0xb6c, decode_sm70_arm332),
+        (0xb6f, decode_sm70_arm333),
         (0xb80, decode_sm70_arm1),
         (0xb81, decode_sm70_arm2),
-        (0xb82, decode_sm70_arm310),
+        (0xb82, decode_sm70_arm334),
         (0xb84, decode_sm70_arm3),
         (0xb85, decode_sm70_arm3),
         (0xb86, decode_sm70_arm4),
@@ -6679,78 +7143,84 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0xb88, decode_sm70_arm5),
         (0xb8a, decode_sm70_arm6),
         (0xb8c, decode_sm70_arm7),
-        (0xb90, decode_sm70_arm311),
-        (0xb91, decode_sm70_arm311),
-        (0xb92, decode_sm70_arm311),
-        (0xb93, decode_sm70_arm311),
-        (0xb94, decode_sm70_arm311),
-        (0xb95, decode_sm70_arm311),
-        (0xb96, decode_sm70_arm311),
-        (0xb97, decode_sm70_arm311),
-        (0xb98, decode_sm70_arm311),
-        (0xb99, decode_sm70_arm311),
-        (0xb9a, decode_sm70_arm311),
-        (0xb9b, decode_sm70_arm311),
-        (0xb9c, decode_sm70_arm311),
-        (0xb9d, decode_sm70_arm311),
-        (0xb9e, decode_sm70_arm311),
-        (0xb9f, decode_sm70_arm311),
+        (0xb90, decode_sm70_arm335),
+        (0xb91, decode_sm70_arm335),
+        (0xb92, decode_sm70_arm335),
+        (0xb93, decode_sm70_arm335),
+        (0xb94, decode_sm70_arm335),
+        (0xb95, decode_sm70_arm335),
+        (0xb96, decode_sm70_arm335),
+        (0xb97, decode_sm70_arm335),
+        (0xb98, decode_sm70_arm335),
+        (0xb99, decode_sm70_arm335),
+        (0xb9a, decode_sm70_arm335),
+        (0xb9b, decode_sm70_arm335),
+        (0xb9c, decode_sm70_arm335),
+        (0xb9d, decode_sm70_arm335),
+        (0xb9e, decode_sm70_arm335),
+        (0xb9f, decode_sm70_arm335),
         (0xba3, decode_sm70_arm8),
+        (0xba7, decode_sm70_arm9),
         (0xba8, decode_sm70_arm6),
-        (0xbaa, decode_sm70_arm9),
-        (0xc02, decode_sm70_arm312),
-        (0xc03, decode_sm70_arm313),
-        (0xc04, decode_sm70_arm314),
-        (0xc07, decode_sm70_arm315),
-        (0xc08, decode_sm70_arm316),
-        (0xc09, decode_sm70_arm317),
-        (0xc0a, decode_sm70_arm318),
-        (0xc0b, decode_sm70_arm319),
-        (0xc0c, decode_sm70_arm320),
-        (0xc10, decode_sm70_arm321),
-        (0xc11, decode_sm70_arm322),
-        (0xc12, decode_sm70_arm323),
-        (0xc13, decode_sm70_arm324),
-        (0xc14, decode_sm70_arm325),
-        (0xc16, decode_sm70_arm326),
-        (0xc17, decode_sm70_arm327),
-        (0xc19, decode_sm70_arm328),
-        (0xc1a, decode_sm70_arm329),
-        (0xc1b, decode_sm70_arm330),
-        (0xc20, decode_sm70_arm331),
-        (0xc23, decode_sm70_arm332),
-        (0xc24, decode_sm70_arm333),
-        (0xc25, decode_sm70_arm334),
-        (0xc26, decode_sm70_arm335),
-        (0xc27, decode_sm70_arm336),
-        (0xc28, decode_sm70_arm337),
-        (0xc2b, decode_sm70_arm338),
-        (0xc31, decode_sm70_arm339),
-        (0xc32, decode_sm70_arm340),
-        (0xc35, decode_sm70_arm341),
-        (0xc36, decode_sm70_arm342),
-        (0xc38, decode_sm70_arm343),
-        (0xc3e, decode_sm70_arm344),
-        (0xc40, decode_sm70_arm345),
-        (0xc45, decode_sm70_arm346),
-        (0xc48, decode_sm70_arm347),
-        (0xc82, decode_sm70_arm348),
-        (0xc83, decode_sm70_arm349),
-        (0xc84, decode_sm70_arm350),
-        (0xd00, decode_sm70_arm351),
-        (0xd01, decode_sm70_arm352),
-        (0xd02, decode_sm70_arm353),
-        (0xd04, decode_sm70_arm354),
-        (0xd05, decode_sm70_arm355),
-        (0xd06, decode_sm70_arm356),
-        (0xd07, decode_sm70_arm357),
-        (0xd08, decode_sm70_arm358),
-        (0xd09, decode_sm70_arm359),
-        (0xd10, decode_sm70_arm360),
-        (0xd11, decode_sm70_arm361),
-        (0xd12, decode_sm70_arm362),
-        (0xd13, decode_sm70_arm363),
-        (0xd5d, decode_sm70_arm364),
+        (0xbaa, decode_sm70_arm10),
+        (0xbb1, decode_sm70_arm11),
+        (0xc02, decode_sm70_arm336),
+        (0xc03, decode_sm70_arm337),
+        (0xc04, decode_sm70_arm338),
+        (0xc07, decode_sm70_arm339),
+        (0xc08, decode_sm70_arm340),
+        (0xc09, decode_sm70_arm341),
+        (0xc0a, decode_sm70_arm342),
+        (0xc0b, decode_sm70_arm343),
+        (0xc0c, decode_sm70_arm344),
+        (0xc10, decode_sm70_arm345),
+        (0xc11, decode_sm70_arm346),
+        (0xc12, decode_sm70_arm347),
+        (0xc13, decode_sm70_arm348),
+        (0xc14, decode_sm70_arm349),
+        (0xc16, decode_sm70_arm350),
+        (0xc17, decode_sm70_arm351),
+        (0xc19, decode_sm70_arm352),
+        (0xc1a, decode_sm70_arm353),
+        (0xc1b, decode_sm70_arm354),
+        (0xc20, decode_sm70_arm355),
+        (0xc23, decode_sm70_arm356),
+        (0xc24, decode_sm70_arm357),
+        (0xc25, decode_sm70_arm358),
+        (0xc26, decode_sm70_arm359),
+        (0xc27, decode_sm70_arm360),
+        (0xc28, decode_sm70_arm361),
+        (0xc2b, decode_sm70_arm362),
+        (0xc31, decode_sm70_arm363),
+        (0xc32, decode_sm70_arm364),
+        (0xc35, decode_sm70_arm365),
+        (0xc36, decode_sm70_arm366),
+        (0xc38, decode_sm70_arm367),
+        (0xc3e, decode_sm70_arm368),
+        (0xc40, decode_sm70_arm369),
+        (0xc45, decode_sm70_arm370),
+        (0xc48, decode_sm70_arm371),
+        (0xc82, decode_sm70_arm372),
+        (0xc83, decode_sm70_arm373),
+        (0xc84, decode_sm70_arm374),
+        (0xd00, decode_sm70_arm375),
+        (0xd01, decode_sm70_arm376),
+        (0xd02, decode_sm70_arm377),
+        (0xd04, decode_sm70_arm378),
+        (0xd05, decode_sm70_arm379),
+        (0xd06, decode_sm70_arm380),
+        (0xd07, decode_sm70_arm381),
+        (0xd08, decode_sm70_arm382),
+        (0xd09, decode_sm70_arm383),
+        (0xd10, decode_sm70_arm384),
+        (0xd11, decode_sm70_arm385),
+        (0xd12, decode_sm70_arm386),
+        (0xd13, decode_sm70_arm387),
+        (0xd5d, decode_sm70_arm388),
+        (0xd61, decode_sm70_arm389),
+        (0xd64, decode_sm70_arm390),
+        (0xd67, decode_sm70_arm391),
+        (0xd6d, decode_sm70_arm392),
         (0xd80, decode_sm70_arm1),
         (0xd81, decode_sm70_arm2),
         (0xd84, decode_sm70_arm3),
@@ -6761,26 +7231,34 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0xd8a, decode_sm70_arm6),
         (0xd8c, decode_sm70_arm7),
         (0xda3, decode_sm70_arm8),
+        (0xda7, decode_sm70_arm9),
         (0xda8, decode_sm70_arm6),
-        (0xdaa, decode_sm70_arm9),
-        (0xe07, decode_sm70_arm365),
-        (0xe14, decode_sm70_arm366),
-        (0xe16, decode_sm70_arm367),
-        (0xe19, decode_sm70_arm368),
-        (0xe21, decode_sm70_arm369),
-        (0xe23, decode_sm70_arm370),
-        (0xe24, decode_sm70_arm371),
-        (0xe25, decode_sm70_arm372),
-        (0xe27, decode_sm70_arm373),
-        (0xe29, decode_sm70_arm374),
-        (0xe2a, decode_sm70_arm375),
-        (0xe2b, decode_sm70_arm376),
-        (0xe30, decode_sm70_arm377),
-        (0xe31, decode_sm70_arm378),
-        (0xe33, decode_sm70_arm379),
-        (0xe34, decode_sm70_arm380),
-        (0xe35, decode_sm70_arm381),
-        (0xf56, decode_sm70_arm382),
+        (0xdaa, decode_sm70_arm10),
+        (0xdb1, decode_sm70_arm11),
+        (0xe07, decode_sm70_arm393),
+        (0xe14, decode_sm70_arm394),
+        (0xe16, decode_sm70_arm395),
+        (0xe19, decode_sm70_arm396),
+        (0xe21, decode_sm70_arm397),
+        (0xe23, decode_sm70_arm398),
+        (0xe24, decode_sm70_arm399),
+        (0xe25, decode_sm70_arm400),
+        (0xe27, decode_sm70_arm401),
+        (0xe29, decode_sm70_arm402),
+        (0xe2a, decode_sm70_arm403),
+        (0xe2b, decode_sm70_arm404),
+        (0xe30, decode_sm70_arm405),
+        (0xe31, decode_sm70_arm406),
+        (0xe33, decode_sm70_arm407),
+        (0xe34, decode_sm70_arm408),
+        (0xe35, decode_sm70_arm409),
+        (0xf56, decode_sm70_arm410),
+        (0xf60, decode_sm70_arm411),
+        (0xf63, decode_sm70_arm412),
+        (0xf66, decode_sm70_arm413),
+        (0xf69, decode_sm70_arm414),
+        (0xf6c, decode_sm70_arm415),
+        (0xf6f, decode_sm70_arm416),
         (0xf80, decode_sm70_arm1),
         (0xf81, decode_sm70_arm2),
         (0xf84, decode_sm70_arm3),
@@ -6788,28 +7266,31 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0xf86, decode_sm70_arm4),
         (0xf87, decode_sm70_arm3),
         (0xf88, decode_sm70_arm5),
-        (0xf89, decode_sm70_arm383),
+        (0xf89, decode_sm70_arm417),
         (0xf8a, decode_sm70_arm6),
         (0xf8c, decode_sm70_arm7),
-        (0xf90, decode_sm70_arm384),
-        (0xf91, decode_sm70_arm384),
-        (0xf92, decode_sm70_arm384),
-        (0xf93, decode_sm70_arm384),
-        (0xf94, decode_sm70_arm384),
-        (0xf95, decode_sm70_arm384),
-        (0xf96, decode_sm70_arm384),
-        (0xf97, decode_sm70_arm384),
-        (0xf98, decode_sm70_arm384),
-        (0xf99, decode_sm70_arm384),
-        (0xf9a, decode_sm70_arm384),
-        (0xf9b, decode_sm70_arm384),
-        (0xf9c, decode_sm70_arm384),
-        (0xf9d, decode_sm70_arm384),
-        (0xf9e, decode_sm70_arm384),
-        (0xf9f, decode_sm70_arm384),
+        (0xf90, decode_sm70_arm418),
+        (0xf91, decode_sm70_arm418),
+        (0xf92, decode_sm70_arm418),
+        (0xf93, decode_sm70_arm418),
+        (0xf94, decode_sm70_arm418),
+        (0xf95, decode_sm70_arm418),
+        (0xf96, decode_sm70_arm418),
+        (0xf97, decode_sm70_arm418),
+        (0xf98, decode_sm70_arm418),
+        (0xf99, decode_sm70_arm418),
+        (0xf9a, decode_sm70_arm418),
+        (0xf9b, decode_sm70_arm418),
+        (0xf9c, decode_sm70_arm418),
+        (0xf9d, decode_sm70_arm418),
+        (0xf9e, decode_sm70_arm418),
+        (0xf9f, decode_sm70_arm419),
         (0xfa3, decode_sm70_arm8),
+        (0xfa7, decode_sm70_arm9),
         (0xfa8, decode_sm70_arm6),
-        (0xfaa, decode_sm70_arm9),
+        (0xfaa, decode_sm70_arm10),
+        (0xfae, decode_sm70_arm420),
+        (0xfb1, decode_sm70_arm11),
     ],
     decode_none,
 );
@@ -6983,6 +7464,25 @@ fn decode_sm70_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
+        w & 0x80000c000000000000001ff == 0x800000000000000000001a7 && matches!(sm, 90) =>
+        decode_form:: < OpSyncsArrive, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x800300000000000000001ff == 0x800000000000000000001a7 && matches!(sm, 100 |
+        120) => decode_form:: < OpSyncsArrive, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000c000000000000001ff == 0x800004000000000000001a7 && matches!(sm, 90) =>
+        decode_form:: < OpSyncsPhasechk, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x800300000000000000001ff == 0x800100000000000000001a7 && matches!(sm, 100 |
+        120) => return decode_form:: < OpSyncsPhasechk, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
         w & 0x1fffbf1f8ff000000ff000001ff == 0x1aa && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpQspc, 0 > (w, sm)
     );
@@ -7012,7 +7512,18 @@ fn decode_sm70_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x800020000000000000001ff == 0x800000000000000000001b1 && matches!(sm, 90) =>
+        decode_form:: < OpSyncsCctl, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x800020000000000000001ff == 0x800000000000000000001b1 && matches!(sm, 100 |
+        120) => return decode_form:: < OpSyncsCctl, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x10f000000000000000202 && matches!(sm, 120)
         => decode_form:: < OpMov64, 0 > (w, sm)
@@ -7023,35 +7534,35 @@ fn decode_sm70_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffff0000000fff == 0x203 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpP2r, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffff0000ff0fff == 0x204 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpR2p, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x207 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpSel, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x208 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFsel, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x209 && matches!(sm, 70 | 75) =>
         decode_form:: < OpFmnmx, 0 > (w, sm)
@@ -7066,21 +7577,21 @@ fn decode_sm70_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e00ff3fffff0000000fff == 0x20a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFset, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x20b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFsetp, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x20c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpIsetp, 0 > (w, sm)
@@ -7091,7 +7602,7 @@ fn decode_sm70_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x210 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpIadd3, 0 > (w, sm)
@@ -7103,7 +7614,7 @@ fn decode_sm70_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0xff0000000000000211 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLea, 0 > (w, sm)
@@ -7123,35 +7634,35 @@ fn decode_sm70_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x212 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpLop3, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x213 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpIabs, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x214 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => return decode_form:: < OpVabsdiff, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x216 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPrmt, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x217 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100) => decode_form:: < OpImnmx, 0 > (w, sm)
@@ -7166,35 +7677,35 @@ fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x219 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpShf, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5ffffffff0000000fff == 0x21a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpSgxt, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff7ffffffff0000000fff == 0x21b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmsk, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100000000000000000fff == 0x21f && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPlop3Sign, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x4000000000000000000220 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFmul, 0 > (w,
@@ -7202,21 +7713,21 @@ fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x221 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFadd, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x223 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFfma, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0x78e00000000000000000224 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 0 > (w, sm)
@@ -7228,7 +7739,7 @@ fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000225 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 0 > (w, sm)
@@ -7240,7 +7751,7 @@ fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff900ffffff0000000fff == 0x226 && matches!(sm, 70) => decode_form:: <
         OpIdp4a, 3 > (w, sm)
@@ -7259,14 +7770,14 @@ fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000227 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x228 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDmul, 0 > (w, sm)
@@ -7277,7 +7788,7 @@ fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000ffffffff00000fff == 0x229 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDadd, 0 > (w, sm)
@@ -7288,7 +7799,7 @@ fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x22a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDsetp, 3 > (w, sm)
@@ -7299,7 +7810,7 @@ fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x22b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDfma, 0 > (w, sm)
@@ -7310,7 +7821,7 @@ fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x40000000000000000230 && matches!(sm, 86 |
         89) => decode_form:: < OpHadd2F32, 0 > (w, sm)
@@ -7333,7 +7844,7 @@ fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x231 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 0 > (w, sm)
@@ -7352,7 +7863,7 @@ fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x232 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHmul2, 0 > (w, sm)
@@ -7363,7 +7874,7 @@ fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e001f0fffff0000000fff == 0x233 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHset2, 0 > (w, sm)
@@ -7374,7 +7885,7 @@ fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff800001f0fffff0000ff0fff == 0x234 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHsetp2, 0 > (w, sm)
@@ -7385,7 +7896,7 @@ fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x235 && matches!(sm, 120) => decode_form::
         < OpIadd, 3 > (w, sm)
@@ -7412,7 +7923,7 @@ fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffdff7fffff0000000fff == 0x236 && matches!(sm, 90 | 100) =>
         decode_form:: < OpViadd, 0 > (w, sm)
@@ -7435,7 +7946,7 @@ fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf8001000004000000000fff == 0x1000000000000000237 && matches!(sm, 90) =>
         decode_form:: < OpImmaSp, 1 > (w, sm)
@@ -7474,14 +7985,25 @@ fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x238 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100 | 120) => return decode_form:: < OpI2iSat, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x23a && matches!(sm, 75 | 80 | 86 | 89 | 90) =>
+        decode_form:: < OpMovm, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x23a && matches!(sm, 100 | 120) => return
+        decode_form:: < OpMovm, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf8202000004000000000fff == 0x200000000000000023c && matches!(sm, 90 | 100)
         => decode_form:: < OpHmmaSp, 0 > (w, sm)
@@ -7512,7 +8034,7 @@ fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf8100000000000000000fff == 0x10000000000000000023d && matches!(sm, 90) =>
         decode_form:: < OpBmma, 1 > (w, sm)
@@ -7523,7 +8045,7 @@ fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffeeff600ffffff0000000fff == 0x4207000000000000000023e && matches!(sm,
         100 | 120) => decode_form:: < OpF2fpPack4, 0 > (w, sm)
@@ -7566,7 +8088,7 @@ fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf8000000000000000000fff == 0x23f && matches!(sm, 90) => decode_form:: <
         OpDmma, 1 > (w, sm)
@@ -7585,7 +8107,7 @@ fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff85cb3ff0fffff0000000fff == 0x240 && matches!(sm, 80) => decode_form:: <
         OpHmnmx2, 0 > (w, sm)
@@ -7604,14 +8126,14 @@ fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bffffffff00ff000fff == 0x10000000000000000245 && matches!(sm, 86 |
         89 | 90 | 100 | 120) => return decode_form:: < OpI2fp, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
         => decode_form:: < OpVimnmx, 3 > (w, sm)
@@ -7626,7 +8148,7 @@ fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8000000c000000000000fff == 0x80000000000000000000287 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUsel, 0 > (w, sm)
@@ -7637,7 +8159,7 @@ fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8010000c000000000000fff == 0x8000000000000000000028c && matches!(sm, 120)
         => decode_form:: < OpUisetp, 4 > (w, sm)
@@ -7656,7 +8178,7 @@ fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80006004000000000000fff == 0x80000000000000000000290 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUiadd3, 0 > (w, sm)
@@ -7675,7 +8197,7 @@ fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80107004000000000000fff == 0x80000000000000000000291 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUlea, 0 > (w, sm)
@@ -7710,7 +8232,7 @@ fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8000000c000000000000fff == 0x80000000000000000000292 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUlop3, 0 > (w, sm)
@@ -7721,7 +8243,7 @@ fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8000100c000000000000fff == 0x80000000000000000000296 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUprmt, 0 > (w, sm)
@@ -7732,7 +8254,7 @@ fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8000000c000000000000fff == 0x80000000000000000000299 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUshf, 0 > (w, sm)
@@ -7743,7 +8265,7 @@ fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000029a && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUsgxt, 0 > (w, sm)
@@ -7754,7 +8276,7 @@ fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8000400c000000000000fff == 0x800000000000000000002a4 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUimad, 0 > (w, sm)
@@ -7773,7 +8295,7 @@ fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8000400c000000000000fff == 0x800000000000000000002a5 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUimadWide, 0 > (w, sm)
@@ -7792,14 +8314,14 @@ fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8000400c000000000000fff == 0x800000000000000000002a6 && matches!(sm, 120)
         => return decode_form:: < OpUimadHi, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000002bd && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUflo, 0 > (w, sm)
@@ -7810,7 +8332,7 @@ fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000002be && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUbrev, 0 > (w, sm)
@@ -7821,7 +8343,7 @@ fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000002bf && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUpopc, 0 > (w, sm)
@@ -7832,7 +8354,7 @@ fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1ffffffffffff00000fff == 0x2ca && matches!(sm, 90) => decode_form:: <
         OpR2ur, 1 > (w, sm)
@@ -7851,56 +8373,56 @@ fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x300 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFlo, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x301 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBrev, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000003fffff0000000fff == 0x302 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFchk, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x304 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x305 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x306 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x307 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFrnd, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) => decode_form:: <
         OpMufu, 0 > (w, sm)
@@ -7915,42 +8437,42 @@ fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x309 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPopc, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x310 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x311 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x312 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff3fffff00ff000fff == 0x313 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFrnd64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800c0000000000000000fff == 0x31c && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpB2r, 0 > (w, sm)
@@ -7977,7 +8499,7 @@ fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ffff0fff == 0x2000000000000000031d && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpBarArv, 3 > (w, sm)
@@ -7993,7 +8515,7 @@ fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x343 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCallAbsR, 0 > (w, sm)
@@ -8004,7 +8526,7 @@ fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x344 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCallR, 0 > (w, sm)
@@ -8015,7 +8537,7 @@ fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff00ffff0fff == 0x348 && matches!(sm, 70 | 75) =>
         decode_form:: < OpWarpsync, 0 > (w, sm)
@@ -8030,21 +8552,35 @@ fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x352 && matches!(sm, 90 | 100 | 120) => return
+        decode_form:: < OpRpcmovW, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x353 && matches!(sm, 90 | 100 | 120) => return
+        decode_form:: < OpRpcmov, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffeffffffffffffff0000fff == 0x355 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmovR, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffefffffffffff00f0ff0fff == 0x356 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmov, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8080000ffffff0000000fff == 0x35d && matches!(sm, 90 | 100 | 120) =>
         decode_form:: < OpNanosleep, 0 > (w, sm)
@@ -8059,7 +8595,53 @@ fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000800000000000fff == 0x800000000000361 && matches!(sm, 70 | 75 | 80 |
+        86 | 89 | 90) => return decode_form:: < OpTexB, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000800000000000fff == 0x800000000000364 && matches!(sm, 70 | 75 | 80 |
+        86 | 89 | 90) => return decode_form:: < OpTld4B, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000800000000000fff == 0x800000000000367 && matches!(sm, 70 | 75 | 80 |
+        86 | 89 | 90) => return decode_form:: < OpTldB, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000800000000000fff == 0x80000000000036a && matches!(sm, 70 | 75 | 80 |
+        86 | 89 | 90) => decode_form:: < OpTmmlB, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000800000000000fff == 0x80000000000036a && matches!(sm, 100 | 120) =>
+        return decode_form:: < OpTmmlB, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000800000000000fff == 0x80000000000036d && matches!(sm, 70 | 75 | 80 |
+        86 | 89 | 90) => return decode_form:: < OpTxdB, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000800000000000fff == 0x800000000000370 && matches!(sm, 70 | 75 | 80 |
+        86 | 89 | 90 | 100 | 120) => return decode_form:: < OpTxqB, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8ff1ff0000000000ff0fff == 0x387 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpStl, 0 > (w, sm)
@@ -8078,7 +8660,7 @@ fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff1ff0000000000ff0fff == 0x388 && matches!(sm, 70) => decode_form:: <
         OpSts, 1 > (w, sm)
@@ -8101,7 +8683,7 @@ fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8011000000000000000fdd == 0x1000000000000000389 && matches!(sm, 90 |
         100 | 120) => decode_form:: < OpAtomgCas, 2 > (w, sm)
@@ -8124,7 +8706,7 @@ fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8011000000000000000fdd == 0x1000000000000000389 && matches!(sm, 90 |
         100 | 120) => decode_form:: < OpAtomgCas, 2 > (w, sm)
@@ -8139,7 +8721,7 @@ fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffe7ff9000000000000000fff == 0x38d && matches!(sm, 70) => decode_form:: <
         OpAtomsCas, 1 > (w, sm)
@@ -8154,7 +8736,22 @@ fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x3a0 && matches!(sm, 70 | 75) => decode_form::
+        < OpSured, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x3a0 && matches!(sm, 80 | 86 | 89 | 90 | 100)
+        => decode_form:: < OpSured, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x3a0 && matches!(sm, 120) => return
+        decode_form:: < OpSured, 3 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fdffffffffff00000fff == 0x3a1 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpMatchAll, 0 > (w, sm)
@@ -8166,7 +8763,7 @@ fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1ffffffffffff00c00fff == 0x3c2 && matches!(sm, 75 | 80 | 86 | 89) =>
         decode_form:: < OpR2ur, 0 > (w, sm)
@@ -8177,7 +8774,7 @@ fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x3c4 && matches!(sm, 80 | 86 | 89 | 90) =>
         decode_form:: < OpRedux, 0 > (w, sm)
@@ -8188,7 +8785,7 @@ fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80002000000000000000fff == 0x3c6 && matches!(sm, 120) => decode_form:: <
         OpFenceViewAsync, 2 > (w, sm)
@@ -8203,21 +8800,21 @@ fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x402 && matches!(sm, 120) => return
         decode_form:: < OpMov64i, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffe0000000000000fff == 0x407 && matches!(sm, 120) => return
         decode_form:: < OpSel64i, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107000000000000000fff == 0x100000000000000000411 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLeaHi, 4 > (w, sm)
@@ -8229,42 +8826,42 @@ fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd000000000000000fff == 0x414 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => return decode_form:: < OpVabsdiff, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x416 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPrmt, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x419 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpShf, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x421 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFadd, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x423 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFfma, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 4 > (w, sm)
@@ -8276,7 +8873,7 @@ fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDadd, 1 > (w, sm)
@@ -8287,7 +8884,7 @@ fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff0000000000ff0fff == 0x42a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDsetp, 0 > (w, sm)
@@ -8298,7 +8895,7 @@ fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDfma, 4 > (w, sm)
@@ -8309,7 +8906,7 @@ fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0000000000000fff == 0x40000000000000000430 && matches!(sm, 86 |
         89) => decode_form:: < OpHadd2F32, 1 > (w, sm)
@@ -8332,7 +8929,7 @@ fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x431 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 4 > (w, sm)
@@ -8351,7 +8948,7 @@ fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e001f0000000000000fff == 0x433 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHset2, 1 > (w, sm)
@@ -8362,7 +8959,7 @@ fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff800001f0000000000ff0fff == 0x434 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHsetp2, 1 > (w, sm)
@@ -8373,7 +8970,7 @@ fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c000000000000000fff == 0x435 && matches!(sm, 80 | 86 | 89) =>
         decode_form:: < OpHfma2Mma, 4 > (w, sm)
@@ -8384,14 +8981,14 @@ fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000482 && matches!(sm, 120)
         => return decode_form:: < OpUmov64i, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80107000000000000000fff == 0x80100000000000000000491 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUleaHi, 2 > (w, sm)
@@ -8410,7 +9007,7 @@ fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000499 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUshf, 2 > (w, sm)
@@ -8421,7 +9018,7 @@ fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8000c000000000000000fff == 0x800000000000000000004a4 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUimad, 2 > (w, sm)
@@ -8440,7 +9037,7 @@ fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffc00300ffff0fff == 0x2000000000000000051d && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpBarArv, 2 > (w, sm)
@@ -8456,7 +9053,7 @@ fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547 && matches!(sm, 80
         | 86 | 89) => decode_form:: < OpBraUp, 0 > (w, sm)
@@ -8467,7 +9064,7 @@ fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x589 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpShfl, 1 > (w, sm)
@@ -8478,63 +9075,74 @@ fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffe7131000000000000ff0fff == 0x58d && matches!(sm, 100 | 120) => return
         decode_form:: < OpAtomsCastP, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x59f && matches!(sm, 70 | 75) => decode_form::
+        < OpSuredB, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x59f && matches!(sm, 80 | 86 | 89 | 90) =>
+        return decode_form:: < OpSuredB, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x5ab && matches!(sm, 90 | 100 | 120) => return
         decode_form:: < OpCgaerrbar, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) => return
         decode_form:: < OpSel64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00f80000ff00000fff == 0x614 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpVabsdiff, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0x616 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPrmt, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0x619 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpShf, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x621 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0x623 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFfma, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImad, 5 > (w, sm)
@@ -8545,7 +9153,7 @@ fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImadWide, 4 > (w, sm)
@@ -8556,35 +9164,35 @@ fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return decode_form:: < OpImadHi, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0x629 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff380000ff00ff0fff == 0x62a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDsetp, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0x62b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDfma, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff080000ff00000fff == 0x40000000000000000630 && matches!(sm, 86 |
         89) => decode_form:: < OpHadd2F32, 2 > (w, sm)
@@ -8607,7 +9215,7 @@ fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0x631 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 5 > (w, sm)
@@ -8626,7 +9234,7 @@ fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e001f080000ff00000fff == 0x633 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHset2, 2 > (w, sm)
@@ -8637,7 +9245,7 @@ fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff800001f080000ff00ff0fff == 0x634 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHsetp2, 2 > (w, sm)
@@ -8648,7 +9256,7 @@ fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0x635 && matches!(sm, 80 | 86 | 89) =>
         decode_form:: < OpHfma2Mma, 5 > (w, sm)
@@ -8659,7 +9267,18 @@ fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x79f && matches!(sm, 70 | 75) => decode_form::
+        < OpSuredB3, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x79f && matches!(sm, 80 | 86 | 89 | 90) =>
+        return decode_form:: < OpSuredB3, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000007ac && matches!(sm, 120)
         => decode_form:: < OpLdcu, 0 > (w, sm)
@@ -8670,7 +9289,7 @@ fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x801 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpPmtrig, 0 > (w, sm)
@@ -8681,28 +9300,28 @@ fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff0ff00000000ff000fff == 0x802 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpMov, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfff0000000000000fff == 0x803 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpP2r, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfff0000000000ff0fff == 0x804 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpR2p, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpCs2r, 0 > (w, sm)
@@ -8713,28 +9332,28 @@ fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871fcffffffffffff000fff == 0x806 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpVote, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm166(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x807 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpSel, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm167(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x808 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFsel, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) =>
         decode_form:: < OpFmnmx, 1 > (w, sm)
@@ -8749,21 +9368,21 @@ fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e00ff0000000000000fff == 0x80a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFset, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm170(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff0000000000ff0fff == 0x80b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFsetp, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm171(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800f0000000000ff0fff == 0x80c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpIsetp, 1 > (w, sm)
@@ -8774,7 +9393,7 @@ fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm172(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016000000000000000fff == 0x810 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpIadd3, 1 > (w, sm)
@@ -8786,7 +9405,7 @@ fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm173(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLea, 1 > (w, sm)
@@ -8806,35 +9425,35 @@ fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm174(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87000000000000000000fff == 0x812 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpLop3, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm175(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x813 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpIabs, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm176(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd000000000000000fff == 0x814 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => return decode_form:: < OpVabsdiff, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm177(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x816 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPrmt, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm178(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdff0000000000000fff == 0x817 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100) => decode_form:: < OpImnmx, 1 > (w, sm)
@@ -8849,28 +9468,28 @@ fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm179(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x819 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpShf, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm166(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm180(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5ff0000000000000fff == 0x81a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpSgxt, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm167(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm181(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff7ff0000000000000fff == 0x81b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmsk, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm182(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000008ffffffffff000fff == 0x81c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpPlop3, 0 > (w, sm)
@@ -8881,7 +9500,7 @@ fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm183(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFmul, 1 > (w,
@@ -8889,14 +9508,14 @@ fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm170(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm184(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x823 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFfma, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm171(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm185(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 1 > (w, sm)
@@ -8908,7 +9527,7 @@ fn decode_sm70_arm171(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm172(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm186(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 1 > (w, sm)
@@ -8920,14 +9539,14 @@ fn decode_sm70_arm172(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm173(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm187(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm174(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm188(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDmul, 1 > (w, sm)
@@ -8938,7 +9557,7 @@ fn decode_sm70_arm174(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm175(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm189(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDfma, 1 > (w, sm)
@@ -8949,21 +9568,21 @@ fn decode_sm70_arm175(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm176(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm190(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x82d && matches!(sm, 90 | 100 | 120) => return
         decode_form:: < OpPreexit, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm177(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm191(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x82e && matches!(sm, 90 | 100 | 120) => return
         decode_form:: < OpAcqbulk, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm178(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm192(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x831 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 1 > (w, sm)
@@ -8982,7 +9601,7 @@ fn decode_sm70_arm178(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm179(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm193(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff0000000000000fff == 0x832 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHmul2, 1 > (w, sm)
@@ -8993,7 +9612,7 @@ fn decode_sm70_arm179(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm180(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm194(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff0000000000000fff == 0x835 && matches!(sm, 120) => decode_form::
         < OpIadd, 4 > (w, sm)
@@ -9020,21 +9639,32 @@ fn decode_sm70_arm180(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm181(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm195(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffdff0000000000000fff == 0x836 && matches!(sm, 90 | 100) => return
         decode_form:: < OpViadd, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm182(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm196(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x838 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100 | 120) => return decode_form:: < OpI2iSat, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm183(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm197(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xfff == 0x83b && matches!(sm, 75 | 80 | 86 | 89 | 90) => decode_form:: <
+        OpLdsm, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x83b && matches!(sm, 100 | 120) => return decode_form:: < OpLdsm, 1
+        > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm198(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffeeff6000000000000000fff == 0x4207000000000000000083e && matches!(sm,
         100 | 120) => decode_form:: < OpF2fpPack4, 1 > (w, sm)
@@ -9077,7 +9707,7 @@ fn decode_sm70_arm183(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm184(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm199(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff85cb3ff0000000000000fff == 0x840 && matches!(sm, 80) => decode_form:: <
         OpHmnmx2, 1 > (w, sm)
@@ -9096,14 +9726,24 @@ fn decode_sm70_arm184(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm185(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm200(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xfff == 0x844 && matches!(sm, 90) => decode_form:: < OpStsm, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x844 && matches!(sm, 100 | 120) => return decode_form:: < OpStsm, 1
+        > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm201(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bff00000000ff000fff == 0x10000000000000000845 && matches!(sm, 86 |
         89 | 90 | 100 | 120) => return decode_form:: < OpI2fp, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm186(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm202(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
         => decode_form:: < OpVimnmx, 4 > (w, sm)
@@ -9118,7 +9758,7 @@ fn decode_sm70_arm186(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm187(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm203(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x882 && matches!(sm, 75 | 80 | 86 | 89 | 90) =>
         decode_form:: < OpUmov, 0 > (w, sm)
@@ -9129,7 +9769,7 @@ fn decode_sm70_arm187(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm188(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm204(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfff00000000c0c00fff == 0x80000000000000000000883 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => decode_form:: < OpUp2ur, 0 > (w, sm)
@@ -9140,7 +9780,7 @@ fn decode_sm70_arm188(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm189(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm205(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfff00000000c0ff0fff == 0x80000000000000000000884 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => decode_form:: < OpUr2up, 0 > (w, sm)
@@ -9151,7 +9791,7 @@ fn decode_sm70_arm189(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm190(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm206(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871fcffffffffffffc00fff == 0x886 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => decode_form:: < OpVoteu, 0 > (w, sm)
@@ -9162,7 +9802,7 @@ fn decode_sm70_arm190(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm191(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm207(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000887 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUsel, 1 > (w, sm)
@@ -9173,7 +9813,7 @@ fn decode_sm70_arm191(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm192(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm208(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80100000000000000000fff == 0x8000000000000000000088c && matches!(sm, 120)
         => decode_form:: < OpUisetp, 5 > (w, sm)
@@ -9192,7 +9832,7 @@ fn decode_sm70_arm192(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm193(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm209(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80006000000000000000fff == 0x80000000000000000000890 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUiadd3, 1 > (w, sm)
@@ -9211,7 +9851,7 @@ fn decode_sm70_arm193(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm194(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm210(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80107000000000000000fff == 0x80000000000000000000891 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUlea, 1 > (w, sm)
@@ -9246,7 +9886,7 @@ fn decode_sm70_arm194(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm195(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm211(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000892 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUlop3, 1 > (w, sm)
@@ -9257,7 +9897,7 @@ fn decode_sm70_arm195(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm196(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm212(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80001000000000000000fff == 0x80000000000000000000896 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUprmt, 1 > (w, sm)
@@ -9268,7 +9908,7 @@ fn decode_sm70_arm196(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm197(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm213(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000899 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUshf, 1 > (w, sm)
@@ -9279,7 +9919,7 @@ fn decode_sm70_arm197(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm198(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm214(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000089a && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUsgxt, 1 > (w, sm)
@@ -9290,7 +9930,7 @@ fn decode_sm70_arm198(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm199(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm215(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a4 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUimad, 1 > (w, sm)
@@ -9309,7 +9949,7 @@ fn decode_sm70_arm199(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm200(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm216(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a5 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUimadWide, 1 > (w, sm)
@@ -9328,14 +9968,14 @@ fn decode_sm70_arm200(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm201(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm217(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a6 && matches!(sm, 120)
         => return decode_form:: < OpUimadHi, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm202(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm218(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008bd && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUflo, 1 > (w, sm)
@@ -9346,7 +9986,7 @@ fn decode_sm70_arm202(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm203(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm219(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008be && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUbrev, 1 > (w, sm)
@@ -9357,7 +9997,7 @@ fn decode_sm70_arm203(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm204(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm220(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008bf && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUpopc, 1 > (w, sm)
@@ -9368,56 +10008,56 @@ fn decode_sm70_arm204(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm205(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm221(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff00000000ff000fff == 0x900 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFlo, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm206(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm222(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x901 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBrev, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm207(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm223(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x902 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFchk, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm208(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm224(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x904 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm209(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm225(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x905 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm210(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm226(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x906 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm211(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm227(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x907 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFrnd, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm212(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm228(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) => decode_form:: <
         OpMufu, 1 > (w, sm)
@@ -9432,56 +10072,56 @@ fn decode_sm70_arm212(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm213(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm229(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x909 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPopc, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm214(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm230(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x910 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm215(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm231(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x911 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm216(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm232(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x912 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm217(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm233(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x913 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFrnd64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm218(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm234(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffffffffff0fff == 0x918 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpNop, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm219(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm235(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x919 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpS2r, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm220(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm236(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000803f00000fff == 0x80000000091a && matches!(sm, 80 | 86 | 89 | 90
         | 100 | 120) => decode_form:: < OpDepbar, 0 > (w, sm)
@@ -9492,14 +10132,14 @@ fn decode_sm70_arm220(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm221(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm237(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x91b && matches!(sm, 90 | 100 | 120) => return
         decode_form:: < OpEndcollective, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm222(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm238(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffffc3fff00ffff0fff == 0x2000000000000000091d && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpBarArv, 1 > (w, sm)
@@ -9522,7 +10162,7 @@ fn decode_sm70_arm222(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm223(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm239(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x941 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => decode_form:: < OpBsync, 0 > (w, sm)
@@ -9533,7 +10173,7 @@ fn decode_sm70_arm223(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm224(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm240(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x942 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => decode_form:: < OpBreak, 0 > (w, sm)
@@ -9544,7 +10184,7 @@ fn decode_sm70_arm224(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm225(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm241(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83e000000000003ffff0fff == 0x943 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCallAbs, 0 > (w, sm)
@@ -9555,7 +10195,7 @@ fn decode_sm70_arm225(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm226(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm242(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c000000000003ffff0fff == 0x944 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCall, 0 > (w, sm)
@@ -9566,7 +10206,7 @@ fn decode_sm70_arm226(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm227(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm243(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff00000003fff00fff == 0x945 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => decode_form:: < OpBssy, 0 > (w, sm)
@@ -9577,7 +10217,7 @@ fn decode_sm70_arm227(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm228(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm244(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x946 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpYield, 0 > (w, sm)
@@ -9588,7 +10228,7 @@ fn decode_sm70_arm228(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm229(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm245(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpBra, 0 > (w, sm)
@@ -9611,7 +10251,7 @@ fn decode_sm70_arm229(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm230(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm246(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff00000000ffff0fff == 0x948 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpWarpsync, 2 > (w, sm)
@@ -9622,14 +10262,25 @@ fn decode_sm70_arm230(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm231(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm247(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x949 && matches!(sm, 70 | 75 | 80 | 86 | 89) =>
+        decode_form:: < OpBrx, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x949 && matches!(sm, 90 | 100 | 120) => return
+        decode_form:: < OpBrx, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm248(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff86fffffffffffffffff0fff == 0x94d && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpExit, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm232(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm249(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c000000000003c0ff0fff == 0x80000000000000000000950 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpRet, 2 > (w, sm)
@@ -9672,14 +10323,14 @@ fn decode_sm70_arm232(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm233(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm250(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffefffff00000000f0ff0fff == 0x956 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmov, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm234(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm251(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x95c && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpBpt, 0 > (w, sm)
@@ -9690,7 +10341,7 @@ fn decode_sm70_arm234(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm235(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm252(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80800000000000000000fff == 0x95d && matches!(sm, 90 | 100 | 120) =>
         decode_form:: < OpNanosleep, 1 > (w, sm)
@@ -9705,7 +10356,7 @@ fn decode_sm70_arm235(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm236(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm253(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff38001ff0000000000000ffe == 0x1000000000000000980 && matches!(sm, 70) =>
         decode_form:: < OpLdg, 7 > (w, sm)
@@ -9732,7 +10383,7 @@ fn decode_sm70_arm236(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm237(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm254(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffb8e01ff000000ff000001ff == 0xe01000000000000000181 && matches!(sm, 70)
         => decode_form:: < OpLdg, 1 > (w, sm)
@@ -9783,7 +10434,7 @@ fn decode_sm70_arm237(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm238(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm255(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8ff1ff000000ff00000fff == 0x983 && matches!(sm, 70) => decode_form:: <
         OpLdl, 1 > (w, sm)
@@ -9794,7 +10445,7 @@ fn decode_sm70_arm238(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm239(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm256(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffe1ff000000ff00000fff == 0x984 && matches!(sm, 70) => decode_form:: <
         OpLds, 1 > (w, sm)
@@ -9837,7 +10488,7 @@ fn decode_sm70_arm239(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm240(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm257(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffb8e01000000000000ff0ffc == 0x80001000000000000000984 && matches!(sm,
         90) => decode_form:: < OpStg, 4 > (w, sm)
@@ -9868,7 +10519,7 @@ fn decode_sm70_arm240(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm241(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm258(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffb8e11ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 80 |
         86 | 89 | 90) => decode_form:: < OpStg, 2 > (w, sm)
@@ -9911,7 +10562,7 @@ fn decode_sm70_arm241(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm242(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm259(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff7ff31000000000000ff01ff == 0x188 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100 | 120) => decode_form:: < OpSts, 0 > (w, sm)
@@ -9942,7 +10593,7 @@ fn decode_sm70_arm242(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm243(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm260(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x989 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpShfl, 2 > (w, sm)
@@ -9953,7 +10604,7 @@ fn decode_sm70_arm243(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm244(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm261(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80011000000000000000fdd == 0x80001000000000000000988 && matches!(sm,
         90) => decode_form:: < OpAtomg, 4 > (w, sm)
@@ -9980,7 +10631,7 @@ fn decode_sm70_arm244(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm245(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm262(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff40001000000000000000fff == 0x100000000000000098e && matches!(sm, 70 |
         75) => decode_form:: < OpRed, 0 > (w, sm)
@@ -10007,7 +10658,7 @@ fn decode_sm70_arm245(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm246(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm263(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800010000000000ff000fff == 0xff00098f && matches!(sm, 75) => decode_form::
         < OpCctlAll, 1 > (w, sm)
@@ -10034,7 +10685,7 @@ fn decode_sm70_arm246(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm247(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm264(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 75) => decode_form::
         < OpSuld, 0 > (w, sm)
@@ -10085,7 +10736,7 @@ fn decode_sm70_arm247(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm248(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm265(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80002000000000000000fff == 0x992 && matches!(sm, 90 | 100 | 120) =>
         decode_form:: < OpMembar, 0 > (w, sm)
@@ -10148,7 +10799,7 @@ fn decode_sm70_arm248(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm249(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm266(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffc0001000000000000000fff == 0x800010000000000000009a3 && matches!(sm,
         90) => decode_form:: < OpAtomgF, 1 > (w, sm)
@@ -10163,7 +10814,7 @@ fn decode_sm70_arm249(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm250(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm267(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff40001000000000000000fff == 0x10000000000000009a6 && matches!(sm, 90 |
         100 | 120) => decode_form:: < OpRedgF, 0 > (w, sm)
@@ -10178,7 +10829,7 @@ fn decode_sm70_arm250(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm251(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm268(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffbf1f8ff000000ff000001ff == 0x1aa && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpQspc, 0 > (w, sm)
@@ -10221,7 +10872,7 @@ fn decode_sm70_arm251(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm252(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm269(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9ab && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpErrbar, 0 > (w, sm)
@@ -10232,14 +10883,33 @@ fn decode_sm70_arm252(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm253(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm270(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9af && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => return decode_form:: < OpLdgdepbar, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm254(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm271(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80002000000000000000fff == 0x9b1 && matches!(sm, 90) => decode_form:: <
+        OpSyncsCctlAll, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80002000000000000000fff == 0x9b1 && matches!(sm, 100 | 120) =>
+        decode_form:: < OpSyncsCctlAll, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x800020000000000000001ff == 0x800000000000000000001b1 && matches!(sm, 90) =>
+        decode_form:: < OpSyncsCctl, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x800020000000000000001ff == 0x800000000000000000001b1 && matches!(sm, 100 |
+        120) => return decode_form:: < OpSyncsCctl, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm272(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9c3 && matches!(sm, 75 | 80 | 86 | 89 | 90) =>
         decode_form:: < OpS2ur, 0 > (w, sm)
@@ -10250,42 +10920,42 @@ fn decode_sm70_arm254(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm255(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm273(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpMov, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm256(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm274(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcffff80000ff00000fff == 0xa03 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpP2r, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm257(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm275(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcffff80000ff00ff0fff == 0xa04 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpR2p, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm258(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm276(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpSel, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm259(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm277(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFsel, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm260(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm278(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) =>
         decode_form:: < OpFmnmx, 2 > (w, sm)
@@ -10300,28 +10970,28 @@ fn decode_sm70_arm260(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm261(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm279(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e00ff380000ff00000fff == 0xa0a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFset, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm262(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm280(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFsetp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm263(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm281(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpIsetp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm264(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm282(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => decode_form:: < OpIadd3, 2 > (w, sm)
@@ -10332,7 +11002,7 @@ fn decode_sm70_arm264(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm265(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm283(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90) => decode_form:: < OpLea, 2 > (w, sm)
@@ -10351,84 +11021,84 @@ fn decode_sm70_arm265(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm266(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm284(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpLop3, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm267(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm285(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpIabs, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm268(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm286(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00f80000ff00000fff == 0xa14 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpVabsdiff, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm269(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm287(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPrmt, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm270(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm288(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => return decode_form:: < OpImnmx, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm271(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm289(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpShf, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm272(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm290(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5fff80000ff00000fff == 0xa1a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpSgxt, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm273(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm291(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff7fff80000ff00000fff == 0xa1b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpBmsk, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm274(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm292(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8010000380000ff00000fff == 0xa1f && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPlop3Sign, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm275(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm293(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => return decode_form:: < OpFmul, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm276(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm294(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFfma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm277(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm295(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImad, 2 > (w, sm)
@@ -10439,7 +11109,7 @@ fn decode_sm70_arm277(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm278(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm296(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImadWide, 2 > (w, sm)
@@ -10450,7 +11120,7 @@ fn decode_sm70_arm278(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm279(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm297(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff900f80000ff00000fff == 0xa26 && matches!(sm, 70) => decode_form:: <
         OpIdp4a, 4 > (w, sm)
@@ -10469,28 +11139,28 @@ fn decode_sm70_arm279(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm280(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm298(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return decode_form:: < OpImadHi, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm281(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm299(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDmul, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm282(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm300(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDfma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm283(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm301(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0xa31 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 2 > (w, sm)
@@ -10509,7 +11179,7 @@ fn decode_sm70_arm283(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm284(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm302(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff080000ff00000fff == 0xa32 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHmul2, 2 > (w, sm)
@@ -10520,7 +11190,7 @@ fn decode_sm70_arm284(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm285(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm303(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0xa35 && matches!(sm, 80 | 86 | 89) =>
         decode_form:: < OpHfma2Mma, 2 > (w, sm)
@@ -10531,21 +11201,21 @@ fn decode_sm70_arm285(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm286(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm304(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffdff780000ff00000fff == 0xa36 && matches!(sm, 90) => return
         decode_form:: < OpViadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm287(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm305(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0xa38 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => return decode_form:: < OpI2iSat, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm288(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm306(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffeee4600f80000ff00000fff == 0xa3e && matches!(sm, 80 | 86 | 89 | 90) =>
         decode_form:: < OpF2fp, 2 > (w, sm)
@@ -10568,7 +11238,7 @@ fn decode_sm70_arm288(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm289(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm307(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff85cb3ff080000ff00000fff == 0xa40 && matches!(sm, 80) => decode_form:: <
         OpHmnmx2, 2 > (w, sm)
@@ -10587,77 +11257,77 @@ fn decode_sm70_arm289(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm290(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm308(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bfff80000ffff000fff == 0x10000000000000000a45 && matches!(sm, 86 |
         89 | 90) => return decode_form:: < OpI2fp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm291(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm309(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
         => return decode_form:: < OpVimnmx, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm292(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm310(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xab9 && matches!(sm, 75 | 80 | 86 | 89 | 90) =>
         return decode_form:: < OpUldc, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm293(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm311(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFlo, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm294(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm312(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpBrev, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm295(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm313(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000380000ff00000fff == 0xb02 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFchk, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm296(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm314(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2f, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm297(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm315(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2i, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm298(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm316(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpI2f, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm299(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm317(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb07 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFrnd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm300(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm318(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) => decode_form:: <
         OpMufu, 2 > (w, sm)
@@ -10672,42 +11342,42 @@ fn decode_sm70_arm300(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm301(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm319(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPopc, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm302(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm320(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2f64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm303(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm321(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2i64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm304(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm322(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpI2f64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm305(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm323(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff380000ffff000fff == 0xb13 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFrnd64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm306(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm324(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffffc0003ffffff0fff == 0x20000000000000000b1d && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpBarArv, 0 > (w, sm)
@@ -10723,21 +11393,21 @@ fn decode_sm70_arm306(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm307(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm325(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ffffff0fff == 0xb48 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => return decode_form:: < OpWarpsync, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm308(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm326(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffeffffff80000fff0ff0fff == 0xb56 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpBmov, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm309(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm327(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8080000f80000ff00000fff == 0xb5d && matches!(sm, 90) => decode_form:: <
         OpNanosleep, 2 > (w, sm)
@@ -10752,7 +11422,49 @@ fn decode_sm70_arm309(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm310(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm328(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000800000000000fff == 0xb60 && matches!(sm, 70 | 75 | 80 | 86 | 89 |
+        90) => return decode_form:: < OpTex, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm329(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000800000000000fff == 0xb63 && matches!(sm, 70 | 75 | 80 | 86 | 89 |
+        90) => return decode_form:: < OpTld4, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm330(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000800000000000fff == 0xb66 && matches!(sm, 70 | 75 | 80 | 86 | 89 |
+        90) => return decode_form:: < OpTld, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm331(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000800000000000fff == 0xb69 && matches!(sm, 70 | 75 | 80 | 86 | 89 |
+        90) => return decode_form:: < OpTmml, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm332(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000800000000000fff == 0xb6c && matches!(sm, 70 | 75 | 80 | 86 | 89 |
+        90) => return decode_form:: < OpTxd, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm333(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000800000000000fff == 0xb6f && matches!(sm, 70 | 75 | 80 | 86 | 89 |
+        90) => return decode_form:: < OpTxq, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm334(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xb82 && matches!(sm, 75 | 80 | 86 | 89 | 90 |
         100 | 120) => decode_form:: < OpLdc, 0 > (w, sm)
@@ -10763,7 +11475,7 @@ fn decode_sm70_arm310(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm311(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm335(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 70 | 75) => decode_form::
         < OpSuldB, 0 > (w, sm)
@@ -10798,7 +11510,7 @@ fn decode_sm70_arm311(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm312(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm336(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
         120) => decode_form:: < OpMov64, 1 > (w, sm)
@@ -10809,35 +11521,35 @@ fn decode_sm70_arm312(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm313(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm337(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffff0000000fff == 0x80000000000000000000c03 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpP2r, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm314(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm338(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffff0000ff0fff == 0x80000000000000000000c04 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpR2p, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm315(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm339(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpSel, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm316(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm340(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFsel, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm317(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm341(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
         75) => decode_form:: < OpFmnmx, 3 > (w, sm)
@@ -10852,21 +11564,21 @@ fn decode_sm70_arm317(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm318(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm342(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e00ff3fffff0000000fff == 0x80000000000000000000c0a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFset, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm319(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm343(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFsetp, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm320(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm344(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpIsetp, 3 > (w, sm)
@@ -10877,7 +11589,7 @@ fn decode_sm70_arm320(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm321(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm345(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpIadd3, 3 > (w, sm)
@@ -10888,7 +11600,7 @@ fn decode_sm70_arm321(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm322(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm346(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLea, 3 > (w, sm)
@@ -10907,35 +11619,35 @@ fn decode_sm70_arm322(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm323(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm347(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpLop3, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm324(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm348(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpIabs, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm325(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm349(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000c14 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => return decode_form:: < OpVabsdiff, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm326(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm350(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPrmt, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm327(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm351(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpImnmx, 3 > (w, sm)
@@ -10950,42 +11662,42 @@ fn decode_sm70_arm327(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm328(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm352(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpShf, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm329(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm353(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5ffffffff0000000fff == 0x80000000000000000000c1a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpSgxt, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm330(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm354(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff7ffffffff0000000fff == 0x80000000000000000000c1b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpBmsk, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm331(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm355(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFmul, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm332(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm356(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFfma, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm333(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm357(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 3 > (w, sm)
@@ -10996,7 +11708,7 @@ fn decode_sm70_arm333(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm334(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm358(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 3 > (w, sm)
@@ -11008,7 +11720,7 @@ fn decode_sm70_arm334(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm335(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm359(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff100ffffff0000000fff == 0x80000000000000000000c26 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpIdp4a, 2 > (w, sm)
@@ -11019,14 +11731,14 @@ fn decode_sm70_arm335(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm336(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm360(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm337(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm361(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDmul, 3 > (w, sm)
@@ -11037,7 +11749,7 @@ fn decode_sm70_arm337(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm338(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm362(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDfma, 3 > (w, sm)
@@ -11048,7 +11760,7 @@ fn decode_sm70_arm338(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm339(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm363(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000c31 && matches!(sm,
         75) => decode_form:: < OpHfma2, 3 > (w, sm)
@@ -11067,7 +11779,7 @@ fn decode_sm70_arm339(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm340(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm364(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x80000000000000000000c32 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpHmul2, 3 > (w, sm)
@@ -11078,7 +11790,7 @@ fn decode_sm70_arm340(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm341(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm365(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
         120) => decode_form:: < OpIadd, 5 > (w, sm)
@@ -11105,21 +11817,21 @@ fn decode_sm70_arm341(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm342(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm366(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffdff7fffff0000000fff == 0x80000000000000000000c36 && matches!(sm, 90
         | 100) => return decode_form:: < OpViadd, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm343(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm367(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000c38 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpI2iSat, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm344(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm368(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffeeff600ffffff0000000fff == 0xc2070000000000000000c3e && matches!(sm,
         100 | 120) => decode_form:: < OpF2fpPack4, 2 > (w, sm)
@@ -11162,7 +11874,7 @@ fn decode_sm70_arm344(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm345(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm369(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff85cb3ff0fffff0000000fff == 0x80000000000000000000c40 && matches!(sm,
         80) => decode_form:: < OpHmnmx2, 3 > (w, sm)
@@ -11181,14 +11893,14 @@ fn decode_sm70_arm345(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm346(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm370(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bffffffff00ff000fff == 0x80010000000000000000c45 && matches!(sm, 86
         | 89 | 90 | 100 | 120) => return decode_form:: < OpI2fp, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm347(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm371(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
         90) => decode_form:: < OpVimnmx, 6 > (w, sm)
@@ -11203,7 +11915,7 @@ fn decode_sm70_arm347(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm348(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm372(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80100000000000000000fff == 0x80000000000000000000c82 && matches!(sm, 120)
         => decode_form:: < OpUmov, 4 > (w, sm)
@@ -11222,7 +11934,7 @@ fn decode_sm70_arm348(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm349(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm373(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffffc0c0c00fff == 0x80000000000000000000c83 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => decode_form:: < OpUp2ur, 1 > (w, sm)
@@ -11233,7 +11945,7 @@ fn decode_sm70_arm349(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm350(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm374(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffffc0c0ff0fff == 0x80000000000000000000c84 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => decode_form:: < OpUr2up, 1 > (w, sm)
@@ -11244,56 +11956,56 @@ fn decode_sm70_arm350(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm351(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm375(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFlo, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm352(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm376(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpBrev, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm353(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm377(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000003fffff0000000fff == 0x80000000000000000000d02 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFchk, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm354(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm378(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2f, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm355(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm379(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2i, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm356(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm380(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpI2f, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm357(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm381(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d07 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFrnd, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm358(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm382(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpMufu, 6 > (w, sm)
@@ -11304,42 +12016,42 @@ fn decode_sm70_arm358(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm359(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm383(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPopc, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm360(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm384(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2f64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm361(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm385(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2i64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm362(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm386(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpI2f64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm363(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm387(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff3fffff00ff000fff == 0x80000000000000000000d13 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFrnd64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm364(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm388(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8080000ffffff0000000fff == 0x80000000000000000000d5d && matches!(sm, 90
         | 100 | 120) => decode_form:: < OpNanosleep, 3 > (w, sm)
@@ -11354,49 +12066,93 @@ fn decode_sm70_arm364(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm365(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm389(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000d61 && matches!(sm, 100)
+        => decode_form:: < OpTexB, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000d61 && matches!(sm, 120)
+        => return decode_form:: < OpTexB, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm390(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000d64 && matches!(sm, 100)
+        => decode_form:: < OpTld4B, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000d64 && matches!(sm, 120)
+        => return decode_form:: < OpTld4B, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm391(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000d67 && matches!(sm, 100)
+        => decode_form:: < OpTldB, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000d67 && matches!(sm, 120)
+        => return decode_form:: < OpTldB, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm392(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000d6d && matches!(sm, 100)
+        => decode_form:: < OpTxdB, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000d6d && matches!(sm, 120)
+        => return decode_form:: < OpTxdB, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm393(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
         120) => return decode_form:: < OpSel64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm366(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm394(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000e14 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => return decode_form:: < OpVabsdiff, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm367(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm395(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPrmt, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm368(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm396(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpShf, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm369(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm397(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFadd, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm370(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm398(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFfma, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm371(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm399(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 6 > (w, sm)
@@ -11407,7 +12163,7 @@ fn decode_sm70_arm371(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm372(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm400(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 5 > (w, sm)
@@ -11419,14 +12175,14 @@ fn decode_sm70_arm372(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm373(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm401(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm374(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm402(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDadd, 3 > (w, sm)
@@ -11437,7 +12193,7 @@ fn decode_sm70_arm374(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm375(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm403(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDsetp, 2 > (w, sm)
@@ -11448,7 +12204,7 @@ fn decode_sm70_arm375(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm376(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm404(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDfma, 6 > (w, sm)
@@ -11459,7 +12215,7 @@ fn decode_sm70_arm376(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm377(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm405(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x80040000000000000000e30 && matches!(sm, 86
         | 89) => decode_form:: < OpHadd2F32, 3 > (w, sm)
@@ -11482,7 +12238,7 @@ fn decode_sm70_arm377(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm378(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm406(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000e31 && matches!(sm,
         75) => decode_form:: < OpHfma2, 6 > (w, sm)
@@ -11501,7 +12257,7 @@ fn decode_sm70_arm378(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm379(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm407(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e001f0fffff0000000fff == 0x80000000000000000000e33 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpHset2, 3 > (w, sm)
@@ -11512,7 +12268,7 @@ fn decode_sm70_arm379(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm380(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm408(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff800001f0fffff0000ff0fff == 0x80000000000000000000e34 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpHsetp2, 3 > (w, sm)
@@ -11523,7 +12279,7 @@ fn decode_sm70_arm380(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm381(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm409(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c003fffff0000000fff == 0x80000000000000000000e35 && matches!(sm, 80
         | 86 | 89) => decode_form:: < OpHfma2Mma, 6 > (w, sm)
@@ -11534,14 +12290,96 @@ fn decode_sm70_arm381(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm382(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm410(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffeffffffffffffff0f00fff == 0xf56 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmov, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm383(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm411(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x800000000ff000000000fff == 0x800000000ff000000000f60 && matches!(sm, 120)
+        => decode_form:: < OpTexUr, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f60 && matches!(sm, 75 |
+        80 | 86 | 89 | 90) => decode_form:: < OpTexUr, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f60 && matches!(sm, 100)
+        => return decode_form:: < OpTexUr, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm412(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x800000000ff000000000fff == 0x800000000ff000000000f63 && matches!(sm, 120)
+        => decode_form:: < OpTld4Ur, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f63 && matches!(sm, 75 |
+        80 | 86 | 89 | 90) => decode_form:: < OpTld4Ur, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f63 && matches!(sm, 100)
+        => return decode_form:: < OpTld4Ur, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm413(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x800000000ff000000000fff == 0x800000000ff000000000f66 && matches!(sm, 120)
+        => decode_form:: < OpTldUr, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f66 && matches!(sm, 75 |
+        80 | 86 | 89 | 90) => decode_form:: < OpTldUr, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f66 && matches!(sm, 100)
+        => return decode_form:: < OpTldUr, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm414(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f69 && matches!(sm, 75 |
+        80 | 86 | 89 | 90) => decode_form:: < OpTmmlUr, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f69 && matches!(sm, 100 |
+        120) => return decode_form:: < OpTmmlUr, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm415(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x800000000ff000000000fff == 0x800000000ff000000000f6c && matches!(sm, 120)
+        => decode_form:: < OpTxdUr, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f6c && matches!(sm, 75 |
+        80 | 86 | 89 | 90) => decode_form:: < OpTxdUr, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f6c && matches!(sm, 100)
+        => return decode_form:: < OpTxdUr, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm416(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f6f && matches!(sm, 75 |
+        80 | 86 | 89 | 90) => decode_form:: < OpTxqUr, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f6f && matches!(sm, 100 |
+        120) => return decode_form:: < OpTxqUr, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm417(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xf89 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpShfl, 3 > (w, sm)
@@ -11552,7 +12390,7 @@ fn decode_sm70_arm383(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm384(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm418(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100)
         => decode_form:: < OpSuld, 4 > (w, sm)
@@ -11619,6 +12457,104 @@ fn decode_sm70_arm384(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
+fn decode_sm70_arm419(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f9f && matches!(sm, 100)
+        => decode_form:: < OpSured, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f9f && matches!(sm, 120)
+        => decode_form:: < OpSured, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f9f && matches!(sm, 75) =>
+        decode_form:: < OpSuredUr, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f9f && matches!(sm, 80 |
+        86 | 89 | 90) => decode_form:: < OpSuredUr, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100)
+        => decode_form:: < OpSuld, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100)
+        => decode_form:: < OpSuld, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 120)
+        => decode_form:: < OpSuld, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 120)
+        => decode_form:: < OpSuld, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 75) =>
+        decode_form:: < OpSuldUr, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 75) =>
+        decode_form:: < OpSuldUr, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 80 |
+        86 | 89 | 90) => decode_form:: < OpSuldUr, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 80 |
+        86 | 89 | 90) => decode_form:: < OpSuldUr, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100)
+        => decode_form:: < OpSust, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100)
+        => decode_form:: < OpSust, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 120)
+        => decode_form:: < OpSust, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 120)
+        => decode_form:: < OpSust, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 75) =>
+        decode_form:: < OpSustUr, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 75) =>
+        decode_form:: < OpSustUr, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 80 |
+        86 | 89 | 90) => decode_form:: < OpSustUr, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 80 |
+        86 | 89 | 90) => return decode_form:: < OpSustUr, 3 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm420(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff80800400000000000000fff == 0x80000400000000000000fae && matches!(sm,
+        90) => decode_form:: < OpLdgsts, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1dff80800400000000000000fff == 0x80000400000000000000fae && matches!(sm, 80
+        | 86 | 89) => decode_form:: < OpLdgsts, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff80800000000000000000fff == 0x80800000000000000000fae && matches!(sm,
+        100 | 120) => return decode_form:: < OpLdgsts, 2 > (w, sm)
+    );
+    None
+}
 ///Decode a sm70 instruction word.
 /// Spec: isa-spec/spec/families.toml:12.
 pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
@@ -11637,135 +12573,149 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0x18a, print_sm70_arm6),
         (0x18c, print_sm70_arm7),
         (0x1a3, print_sm70_arm8),
+        (0x1a7, print_sm70_arm9),
         (0x1a8, print_sm70_arm6),
-        (0x1aa, print_sm70_arm9),
-        (0x202, print_sm70_arm10),
-        (0x203, print_sm70_arm11),
-        (0x204, print_sm70_arm12),
-        (0x207, print_sm70_arm13),
-        (0x208, print_sm70_arm14),
-        (0x209, print_sm70_arm15),
-        (0x20a, print_sm70_arm16),
-        (0x20b, print_sm70_arm17),
-        (0x20c, print_sm70_arm18),
-        (0x210, print_sm70_arm19),
-        (0x211, print_sm70_arm20),
-        (0x212, print_sm70_arm21),
-        (0x213, print_sm70_arm22),
-        (0x214, print_sm70_arm23),
-        (0x216, print_sm70_arm24),
-        (0x217, print_sm70_arm25),
-        (0x219, print_sm70_arm26),
-        (0x21a, print_sm70_arm27),
-        (0x21b, print_sm70_arm28),
-        (0x21f, print_sm70_arm29),
-        (0x220, print_sm70_arm30),
-        (0x221, print_sm70_arm31),
-        (0x223, print_sm70_arm32),
-        (0x224, print_sm70_arm33),
-        (0x225, print_sm70_arm34),
-        (0x226, print_sm70_arm35),
-        (0x227, print_sm70_arm36),
-        (0x228, print_sm70_arm37),
-        (0x229, print_sm70_arm38),
-        (0x22a, print_sm70_arm39),
-        (0x22b, print_sm70_arm40),
-        (0x230, print_sm70_arm41),
-        (0x231, print_sm70_arm42),
-        (0x232, print_sm70_arm43),
-        (0x233, print_sm70_arm44),
-        (0x234, print_sm70_arm45),
-        (0x235, print_sm70_arm46),
-        (0x236, print_sm70_arm47),
-        (0x237, print_sm70_arm48),
-        (0x238, print_sm70_arm49),
-        (0x23c, print_sm70_arm50),
-        (0x23d, print_sm70_arm51),
-        (0x23e, print_sm70_arm52),
-        (0x23f, print_sm70_arm53),
-        (0x240, print_sm70_arm54),
-        (0x245, print_sm70_arm55),
-        (0x248, print_sm70_arm56),
-        (0x287, print_sm70_arm57),
-        (0x28c, print_sm70_arm58),
-        (0x290, print_sm70_arm59),
-        (0x291, print_sm70_arm60),
-        (0x292, print_sm70_arm61),
-        (0x296, print_sm70_arm62),
-        (0x299, print_sm70_arm63),
-        (0x29a, print_sm70_arm64),
-        (0x2a4, print_sm70_arm65),
-        (0x2a5, print_sm70_arm66),
-        (0x2a6, print_sm70_arm67),
-        (0x2bd, print_sm70_arm68),
-        (0x2be, print_sm70_arm69),
-        (0x2bf, print_sm70_arm70),
-        (0x2ca, print_sm70_arm71),
-        (0x300, print_sm70_arm72),
-        (0x301, print_sm70_arm73),
-        (0x302, print_sm70_arm74),
-        (0x304, print_sm70_arm75),
-        (0x305, print_sm70_arm76),
-        (0x306, print_sm70_arm77),
-        (0x307, print_sm70_arm78),
-        (0x308, print_sm70_arm79),
-        (0x309, print_sm70_arm80),
-        (0x310, print_sm70_arm81),
-        (0x311, print_sm70_arm82),
-        (0x312, print_sm70_arm83),
-        (0x313, print_sm70_arm84),
-        (0x31c, print_sm70_arm85),
-        (0x31d, print_sm70_arm86),
-        (0x343, print_sm70_arm87),
-        (0x344, print_sm70_arm88),
-        (0x348, print_sm70_arm89),
-        (0x355, print_sm70_arm90),
-        (0x356, print_sm70_arm91),
-        (0x35d, print_sm70_arm92),
+        (0x1aa, print_sm70_arm10),
+        (0x1b1, print_sm70_arm11),
+        (0x202, print_sm70_arm12),
+        (0x203, print_sm70_arm13),
+        (0x204, print_sm70_arm14),
+        (0x207, print_sm70_arm15),
+        (0x208, print_sm70_arm16),
+        (0x209, print_sm70_arm17),
+        (0x20a, print_sm70_arm18),
+        (0x20b, print_sm70_arm19),
+        (0x20c, print_sm70_arm20),
+        (0x210, print_sm70_arm21),
+        (0x211, print_sm70_arm22),
+        (0x212, print_sm70_arm23),
+        (0x213, print_sm70_arm24),
+        (0x214, print_sm70_arm25),
+        (0x216, print_sm70_arm26),
+        (0x217, print_sm70_arm27),
+        (0x219, print_sm70_arm28),
+        (0x21a, print_sm70_arm29),
+        (0x21b, print_sm70_arm30),
+        (0x21f, print_sm70_arm31),
+        (0x220, print_sm70_arm32),
+        (0x221, print_sm70_arm33),
+        (0x223, print_sm70_arm34),
+        (0x224, print_sm70_arm35),
+        (0x225, print_sm70_arm36),
+        (0x226, print_sm70_arm37),
+        (0x227, print_sm70_arm38),
+        (0x228, print_sm70_arm39),
+        (0x229, print_sm70_arm40),
+        (0x22a, print_sm70_arm41),
+        (0x22b, print_sm70_arm42),
+        (0x230, print_sm70_arm43),
+        (0x231, print_sm70_arm44),
+        (0x232, print_sm70_arm45),
+        (0x233, print_sm70_arm46),
+        (0x234, print_sm70_arm47),
+        (0x235, print_sm70_arm48),
+        (0x236, print_sm70_arm49),
+        (0x237, print_sm70_arm50),
+        (0x238, print_sm70_arm51),
+        (0x23a, print_sm70_arm52),
+        (0x23c, print_sm70_arm53),
+        (0x23d, print_sm70_arm54),
+        (0x23e, print_sm70_arm55),
+        (0x23f, print_sm70_arm56),
+        (0x240, print_sm70_arm57),
+        (0x245, print_sm70_arm58),
+        (0x248, print_sm70_arm59),
+        (0x287, print_sm70_arm60),
+        (0x28c, print_sm70_arm61),
+        (0x290, print_sm70_arm62),
+        (0x291, print_sm70_arm63),
+        (0x292, print_sm70_arm64),
+        (0x296, print_sm70_arm65),
+        (0x299, print_sm70_arm66),
+        (0x29a, print_sm70_arm67),
+        (0x2a4, print_sm70_arm68),
+        (0x2a5, print_sm70_arm69),
+        (0x2a6, print_sm70_arm70),
+        (0x2bd, print_sm70_arm71),
+        (0x2be, print_sm70_arm72),
+        (0x2bf, print_sm70_arm73),
+        (0x2ca, print_sm70_arm74),
+        (0x300, print_sm70_arm75),
+        (0x301, print_sm70_arm76),
+        (0x302, print_sm70_arm77),
+        (0x304, print_sm70_arm78),
+        (0x305, print_sm70_arm79),
+        (0x306, print_sm70_arm80),
+        (0x307, print_sm70_arm81),
+        (0x308, print_sm70_arm82),
+        (0x309, print_sm70_arm83),
+        (0x310, print_sm70_arm84),
+        (0x311, print_sm70_arm85),
+        (0x312, print_sm70_arm86),
+        (0x313, print_sm70_arm87),
+        (0x31c, print_sm70_arm88),
+        (0x31d, print_sm70_arm89),
+        (0x343, print_sm70_arm90),
+        (0x344, print_sm70_arm91),
+        (0x348, print_sm70_arm92),
+        (0x352, print_sm70_arm93),
+        (0x353, print_sm70_arm94),
+        (0x355, print_sm70_arm95),
+        (0x356, print_sm70_arm96),
+        (0x35d, print_sm70_arm97),
+        (0x361, print_sm70_arm98),
+        (0x364, print_sm70_arm99),
+        (0x367, print_sm70_arm100),
+        (0x36a, print_sm70_arm101),
+        (0x36d, print_sm70_arm102),
+        (0x370, print_sm70_arm103),
         (0x380, print_sm70_arm1),
         (0x381, print_sm70_arm2),
         (0x384, print_sm70_arm3),
         (0x385, print_sm70_arm3),
         (0x386, print_sm70_arm4),
-        (0x387, print_sm70_arm93),
-        (0x388, print_sm70_arm94),
-        (0x389, print_sm70_arm95),
+        (0x387, print_sm70_arm104),
+        (0x388, print_sm70_arm105),
+        (0x389, print_sm70_arm106),
         (0x38a, print_sm70_arm6),
-        (0x38b, print_sm70_arm96),
+        (0x38b, print_sm70_arm107),
         (0x38c, print_sm70_arm7),
-        (0x38d, print_sm70_arm97),
-        (0x3a1, print_sm70_arm98),
+        (0x38d, print_sm70_arm108),
+        (0x3a0, print_sm70_arm109),
+        (0x3a1, print_sm70_arm110),
         (0x3a3, print_sm70_arm8),
+        (0x3a7, print_sm70_arm9),
         (0x3a8, print_sm70_arm6),
-        (0x3a9, print_sm70_arm96),
-        (0x3aa, print_sm70_arm9),
-        (0x3ab, print_sm70_arm96),
-        (0x3c2, print_sm70_arm99),
-        (0x3c4, print_sm70_arm100),
-        (0x3c6, print_sm70_arm101),
-        (0x402, print_sm70_arm102),
-        (0x407, print_sm70_arm103),
-        (0x411, print_sm70_arm104),
-        (0x414, print_sm70_arm105),
-        (0x416, print_sm70_arm106),
-        (0x419, print_sm70_arm107),
-        (0x421, print_sm70_arm108),
-        (0x423, print_sm70_arm109),
-        (0x424, print_sm70_arm110),
-        (0x429, print_sm70_arm111),
-        (0x42a, print_sm70_arm112),
-        (0x42b, print_sm70_arm113),
-        (0x430, print_sm70_arm114),
-        (0x431, print_sm70_arm115),
-        (0x433, print_sm70_arm116),
-        (0x434, print_sm70_arm117),
-        (0x435, print_sm70_arm118),
-        (0x482, print_sm70_arm119),
-        (0x491, print_sm70_arm120),
-        (0x499, print_sm70_arm121),
-        (0x4a4, print_sm70_arm122),
-        (0x51d, print_sm70_arm123),
-        (0x547, print_sm70_arm124),
+        (0x3a9, print_sm70_arm107),
+        (0x3aa, print_sm70_arm10),
+        (0x3ab, print_sm70_arm107),
+        (0x3b1, print_sm70_arm11),
+        (0x3c2, print_sm70_arm111),
+        (0x3c4, print_sm70_arm112),
+        (0x3c6, print_sm70_arm113),
+        (0x402, print_sm70_arm114),
+        (0x407, print_sm70_arm115),
+        (0x411, print_sm70_arm116),
+        (0x414, print_sm70_arm117),
+        (0x416, print_sm70_arm118),
+        (0x419, print_sm70_arm119),
+        (0x421, print_sm70_arm120),
+        (0x423, print_sm70_arm121),
+        (0x424, print_sm70_arm122),
+        (0x429, print_sm70_arm123),
+        (0x42a, print_sm70_arm124),
+        (0x42b, print_sm70_arm125),
+        (0x430, print_sm70_arm126),
+        (0x431, print_sm70_arm127),
+        (0x433, print_sm70_arm128),
+        (0x434, print_sm70_arm129),
+        (0x435, print_sm70_arm130),
+        (0x482, print_sm70_arm131),
+        (0x491, print_sm70_arm132),
+        (0x499, print_sm70_arm133),
+        (0x4a4, print_sm70_arm134),
+        (0x51d, print_sm70_arm135),
+        (0x547, print_sm70_arm136),
         (0x580, print_sm70_arm1),
         (0x581, print_sm70_arm2),
         (0x584, print_sm70_arm3),
@@ -11773,31 +12723,34 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0x586, print_sm70_arm4),
         (0x587, print_sm70_arm3),
         (0x588, print_sm70_arm5),
-        (0x589, print_sm70_arm125),
+        (0x589, print_sm70_arm137),
         (0x58a, print_sm70_arm6),
         (0x58c, print_sm70_arm7),
-        (0x58d, print_sm70_arm126),
+        (0x58d, print_sm70_arm138),
+        (0x59f, print_sm70_arm139),
         (0x5a3, print_sm70_arm8),
+        (0x5a7, print_sm70_arm9),
         (0x5a8, print_sm70_arm6),
-        (0x5aa, print_sm70_arm9),
-        (0x5ab, print_sm70_arm127),
-        (0x607, print_sm70_arm128),
-        (0x614, print_sm70_arm129),
-        (0x616, print_sm70_arm130),
-        (0x619, print_sm70_arm131),
-        (0x621, print_sm70_arm132),
-        (0x623, print_sm70_arm133),
-        (0x624, print_sm70_arm134),
-        (0x625, print_sm70_arm135),
-        (0x627, print_sm70_arm136),
-        (0x629, print_sm70_arm137),
-        (0x62a, print_sm70_arm138),
-        (0x62b, print_sm70_arm139),
-        (0x630, print_sm70_arm140),
-        (0x631, print_sm70_arm141),
-        (0x633, print_sm70_arm142),
-        (0x634, print_sm70_arm143),
-        (0x635, print_sm70_arm144),
+        (0x5aa, print_sm70_arm10),
+        (0x5ab, print_sm70_arm140),
+        (0x5b1, print_sm70_arm11),
+        (0x607, print_sm70_arm141),
+        (0x614, print_sm70_arm142),
+        (0x616, print_sm70_arm143),
+        (0x619, print_sm70_arm144),
+        (0x621, print_sm70_arm145),
+        (0x623, print_sm70_arm146),
+        (0x624, print_sm70_arm147),
+        (0x625, print_sm70_arm148),
+        (0x627, print_sm70_arm149),
+        (0x629, print_sm70_arm150),
+        (0x62a, print_sm70_arm151),
+        (0x62b, print_sm70_arm152),
+        (0x630, print_sm70_arm153),
+        (0x631, print_sm70_arm154),
+        (0x633, print_sm70_arm155),
+        (0x634, print_sm70_arm156),
+        (0x635, print_sm70_arm157),
         (0x780, print_sm70_arm1),
         (0x781, print_sm70_arm2),
         (0x784, print_sm70_arm3),
@@ -11807,194 +12760,208 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0x788, print_sm70_arm5),
         (0x78a, print_sm70_arm6),
         (0x78c, print_sm70_arm7),
+        (0x79f, print_sm70_arm158),
         (0x7a3, print_sm70_arm8),
+        (0x7a7, print_sm70_arm9),
         (0x7a8, print_sm70_arm6),
-        (0x7aa, print_sm70_arm9),
-        (0x7ac, print_sm70_arm145),
-        (0x801, print_sm70_arm146),
-        (0x802, print_sm70_arm147),
-        (0x803, print_sm70_arm148),
-        (0x804, print_sm70_arm149),
-        (0x805, print_sm70_arm150),
-        (0x806, print_sm70_arm151),
-        (0x807, print_sm70_arm152),
-        (0x808, print_sm70_arm153),
-        (0x809, print_sm70_arm154),
-        (0x80a, print_sm70_arm155),
-        (0x80b, print_sm70_arm156),
-        (0x80c, print_sm70_arm157),
-        (0x810, print_sm70_arm158),
-        (0x811, print_sm70_arm159),
-        (0x812, print_sm70_arm160),
-        (0x813, print_sm70_arm161),
-        (0x814, print_sm70_arm162),
-        (0x816, print_sm70_arm163),
-        (0x817, print_sm70_arm164),
-        (0x819, print_sm70_arm165),
-        (0x81a, print_sm70_arm166),
-        (0x81b, print_sm70_arm167),
-        (0x81c, print_sm70_arm168),
-        (0x820, print_sm70_arm169),
-        (0x823, print_sm70_arm170),
-        (0x824, print_sm70_arm171),
-        (0x825, print_sm70_arm172),
-        (0x827, print_sm70_arm173),
-        (0x828, print_sm70_arm174),
-        (0x82b, print_sm70_arm175),
-        (0x82d, print_sm70_arm176),
-        (0x82e, print_sm70_arm177),
-        (0x831, print_sm70_arm178),
-        (0x832, print_sm70_arm179),
-        (0x835, print_sm70_arm180),
-        (0x836, print_sm70_arm181),
-        (0x838, print_sm70_arm182),
-        (0x83e, print_sm70_arm183),
-        (0x840, print_sm70_arm184),
-        (0x845, print_sm70_arm185),
-        (0x848, print_sm70_arm186),
-        (0x882, print_sm70_arm187),
-        (0x883, print_sm70_arm188),
-        (0x884, print_sm70_arm189),
-        (0x886, print_sm70_arm190),
-        (0x887, print_sm70_arm191),
-        (0x88c, print_sm70_arm192),
-        (0x890, print_sm70_arm193),
-        (0x891, print_sm70_arm194),
-        (0x892, print_sm70_arm195),
-        (0x896, print_sm70_arm196),
-        (0x899, print_sm70_arm197),
-        (0x89a, print_sm70_arm198),
-        (0x8a4, print_sm70_arm199),
-        (0x8a5, print_sm70_arm200),
-        (0x8a6, print_sm70_arm201),
-        (0x8bd, print_sm70_arm202),
-        (0x8be, print_sm70_arm203),
-        (0x8bf, print_sm70_arm204),
-        (0x900, print_sm70_arm205),
-        (0x901, print_sm70_arm206),
-        (0x902, print_sm70_arm207),
-        (0x904, print_sm70_arm208),
-        (0x905, print_sm70_arm209),
-        (0x906, print_sm70_arm210),
-        (0x907, print_sm70_arm211),
-        (0x908, print_sm70_arm212),
-        (0x909, print_sm70_arm213),
-        (0x910, print_sm70_arm214),
-        (0x911, print_sm70_arm215),
-        (0x912, print_sm70_arm216),
-        (0x913, print_sm70_arm217),
-        (0x918, print_sm70_arm218),
-        (0x919, print_sm70_arm219),
-        (0x91a, print_sm70_arm220),
-        (0x91b, print_sm70_arm221),
-        (0x91d, print_sm70_arm222),
-        (0x941, print_sm70_arm223),
-        (0x942, print_sm70_arm224),
-        (0x943, print_sm70_arm225),
-        (0x944, print_sm70_arm226),
-        (0x945, print_sm70_arm227),
-        (0x946, print_sm70_arm228),
-        (0x947, print_sm70_arm229),
-        (0x948, print_sm70_arm230),
-        (0x94d, print_sm70_arm231),
-        (0x950, print_sm70_arm232),
-        (0x956, print_sm70_arm233),
-        (0x95c, print_sm70_arm234),
-        (0x95d, print_sm70_arm235),
-        (0x980, print_sm70_arm236),
-        (0x981, print_sm70_arm237),
-        (0x983, print_sm70_arm238),
-        (0x984, print_sm70_arm239),
-        (0x985, print_sm70_arm240),
-        (0x986, print_sm70_arm241),
-        (0x987, print_sm70_arm240),
-        (0x988, print_sm70_arm242),
-        (0x989, print_sm70_arm243),
-        (0x98a, print_sm70_arm244),
+        (0x7aa, print_sm70_arm10),
+        (0x7ac, print_sm70_arm159),
+        (0x7b1, print_sm70_arm11),
+        (0x801, print_sm70_arm160),
+        (0x802, print_sm70_arm161),
+        (0x803, print_sm70_arm162),
+        (0x804, print_sm70_arm163),
+        (0x805, print_sm70_arm164),
+        (0x806, print_sm70_arm165),
+        (0x807, print_sm70_arm166),
+        (0x808, print_sm70_arm167),
+        (0x809, print_sm70_arm168),
+        (0x80a, print_sm70_arm169),
+        (0x80b, print_sm70_arm170),
+        (0x80c, print_sm70_arm171),
+        (0x810, print_sm70_arm172),
+        (0x811, print_sm70_arm173),
+        (0x812, print_sm70_arm174),
+        (0x813, print_sm70_arm175),
+        (0x814, print_sm70_arm176),
+        (0x816, print_sm70_arm177),
+        (0x817, print_sm70_arm178),
+        (0x819, print_sm70_arm179),
+        (0x81a, print_sm70_arm180),
+        (0x81b, print_sm70_arm181),
+        (0x81c, print_sm70_arm182),
+        (0x820, print_sm70_arm183),
+        (0x823, print_sm70_arm184),
+        (0x824, print_sm70_arm185),
+        (0x825, print_sm70_arm186),
+        (0x827, print_sm70_arm187),
+        (0x828, print_sm70_arm188),
+        (0x82b, print_sm70_arm189),
+        (0x82d, print_sm70_arm190),
+        (0x82e, print_sm70_arm191),
+        (0x831, print_sm70_arm192),
+        (0x832, print_sm70_arm193),
+        (0x835, print_sm70_arm194),
+        (0x836, print_sm70_arm195),
+        (0x838, print_sm70_arm196),
+        (0x83b, print_sm70_arm197),
+        (0x83e, print_sm70_arm198),
+        (0x840, print_sm70_arm199),
+        (0x844, print_sm70_arm200),
+        (0x845, print_sm70_arm201),
+        (0x848, print_sm70_arm202),
+        (0x882, print_sm70_arm203),
+        (0x883, print_sm70_arm204),
+        (0x884, print_sm70_arm205),
+        (0x886, print_sm70_arm206),
+        (0x887, print_sm70_arm207),
+        (0x88c, print_sm70_arm208),
+        (0x890, print_sm70_arm209),
+        (0x891, print_sm70_arm210),
+        (0x892, print_sm70_arm211),
+        (0x896, print_sm70_arm212),
+        (0x899, print_sm70_arm213),
+        (0x89a, print_sm70_arm214),
+        (0x8a4, print_sm70_arm215),
+        (0x8a5, print_sm70_arm216),
+        (0x8a6, print_sm70_arm217),
+        (0x8bd, print_sm70_arm218),
+        (0x8be, print_sm70_arm219),
+        (0x8bf, print_sm70_arm220),
+        (0x900, print_sm70_arm221),
+        (0x901, print_sm70_arm222),
+        (0x902, print_sm70_arm223),
+        (0x904, print_sm70_arm224),
+        (0x905, print_sm70_arm225),
+        (0x906, print_sm70_arm226),
+        (0x907, print_sm70_arm227),
+        (0x908, print_sm70_arm228),
+        (0x909, print_sm70_arm229),
+        (0x910, print_sm70_arm230),
+        (0x911, print_sm70_arm231),
+        (0x912, print_sm70_arm232),
+        (0x913, print_sm70_arm233),
+        (0x918, print_sm70_arm234),
+        (0x919, print_sm70_arm235),
+        (0x91a, print_sm70_arm236),
+        (0x91b, print_sm70_arm237),
+        (0x91d, print_sm70_arm238),
+        (0x941, print_sm70_arm239),
+        (0x942, print_sm70_arm240),
+        (0x943, print_sm70_arm241),
+        (0x944, print_sm70_arm242),
+        (0x945, print_sm70_arm243),
+        (0x946, print_sm70_arm244),
+        (0x947, print_sm70_arm245),
+        (0x948, print_sm70_arm246),
+        (0x949, print_sm70_arm247),
+        (0x94d, print_sm70_arm248),
+        (0x950, print_sm70_arm249),
+        (0x956, print_sm70_arm250),
+        (0x95c, print_sm70_arm251),
+        (0x95d, print_sm70_arm252),
+        (0x980, print_sm70_arm253),
+        (0x981, print_sm70_arm254),
+        (0x983, print_sm70_arm255),
+        (0x984, print_sm70_arm256),
+        (0x985, print_sm70_arm257),
+        (0x986, print_sm70_arm258),
+        (0x987, print_sm70_arm257),
+        (0x988, print_sm70_arm259),
+        (0x989, print_sm70_arm260),
+        (0x98a, print_sm70_arm261),
         (0x98c, print_sm70_arm7),
-        (0x98e, print_sm70_arm245),
-        (0x98f, print_sm70_arm246),
-        (0x990, print_sm70_arm247),
-        (0x991, print_sm70_arm247),
-        (0x992, print_sm70_arm248),
-        (0x993, print_sm70_arm247),
-        (0x994, print_sm70_arm247),
-        (0x995, print_sm70_arm247),
-        (0x996, print_sm70_arm247),
-        (0x997, print_sm70_arm247),
-        (0x998, print_sm70_arm247),
-        (0x999, print_sm70_arm247),
-        (0x99a, print_sm70_arm247),
-        (0x99b, print_sm70_arm247),
-        (0x99c, print_sm70_arm247),
-        (0x99d, print_sm70_arm247),
-        (0x99e, print_sm70_arm247),
-        (0x99f, print_sm70_arm247),
-        (0x9a3, print_sm70_arm249),
-        (0x9a6, print_sm70_arm250),
-        (0x9a8, print_sm70_arm244),
-        (0x9aa, print_sm70_arm251),
-        (0x9ab, print_sm70_arm252),
-        (0x9af, print_sm70_arm253),
-        (0x9c3, print_sm70_arm254),
-        (0xa02, print_sm70_arm255),
-        (0xa03, print_sm70_arm256),
-        (0xa04, print_sm70_arm257),
-        (0xa07, print_sm70_arm258),
-        (0xa08, print_sm70_arm259),
-        (0xa09, print_sm70_arm260),
-        (0xa0a, print_sm70_arm261),
-        (0xa0b, print_sm70_arm262),
-        (0xa0c, print_sm70_arm263),
-        (0xa10, print_sm70_arm264),
-        (0xa11, print_sm70_arm265),
-        (0xa12, print_sm70_arm266),
-        (0xa13, print_sm70_arm267),
-        (0xa14, print_sm70_arm268),
-        (0xa16, print_sm70_arm269),
-        (0xa17, print_sm70_arm270),
-        (0xa19, print_sm70_arm271),
-        (0xa1a, print_sm70_arm272),
-        (0xa1b, print_sm70_arm273),
-        (0xa1f, print_sm70_arm274),
-        (0xa20, print_sm70_arm275),
-        (0xa23, print_sm70_arm276),
-        (0xa24, print_sm70_arm277),
-        (0xa25, print_sm70_arm278),
-        (0xa26, print_sm70_arm279),
-        (0xa27, print_sm70_arm280),
-        (0xa28, print_sm70_arm281),
-        (0xa2b, print_sm70_arm282),
-        (0xa31, print_sm70_arm283),
-        (0xa32, print_sm70_arm284),
-        (0xa35, print_sm70_arm285),
-        (0xa36, print_sm70_arm286),
-        (0xa38, print_sm70_arm287),
-        (0xa3e, print_sm70_arm288),
-        (0xa40, print_sm70_arm289),
-        (0xa45, print_sm70_arm290),
-        (0xa48, print_sm70_arm291),
-        (0xab9, print_sm70_arm292),
-        (0xb00, print_sm70_arm293),
-        (0xb01, print_sm70_arm294),
-        (0xb02, print_sm70_arm295),
-        (0xb04, print_sm70_arm296),
-        (0xb05, print_sm70_arm297),
-        (0xb06, print_sm70_arm298),
-        (0xb07, print_sm70_arm299),
-        (0xb08, print_sm70_arm300),
-        (0xb09, print_sm70_arm301),
-        (0xb10, print_sm70_arm302),
-        (0xb11, print_sm70_arm303),
-        (0xb12, print_sm70_arm304),
-        (0xb13, print_sm70_arm305),
-        (0xb1d, print_sm70_arm306),
-        (0xb48, print_sm70_arm307),
-        (0xb56, print_sm70_arm308),
-        (0xb5d, print_sm70_arm309),
+        (0x98e, print_sm70_arm262),
+        (0x98f, print_sm70_arm263),
+        (0x990, print_sm70_arm264),
+        (0x991, print_sm70_arm264),
+        (0x992, print_sm70_arm265),
+        (0x993, print_sm70_arm264),
+        (0x994, print_sm70_arm264),
+        (0x995, print_sm70_arm264),
+        (0x996, print_sm70_arm264),
+        (0x997, print_sm70_arm264),
+        (0x998, print_sm70_arm264),
+        (0x999, print_sm70_arm264),
+        (0x99a, print_sm70_arm264),
+        (0x99b, print_sm70_arm264),
+        (0x99c, print_sm70_arm264),
+        (0x99d, print_sm70_arm264),
+        (0x99e, print_sm70_arm264),
+        (0x99f, print_sm70_arm264),
+        (0x9a3, print_sm70_arm266),
+        (0x9a6, print_sm70_arm267),
+        (0x9a7, print_sm70_arm9),
+        (0x9a8, print_sm70_arm261),
+        (0x9aa, print_sm70_arm268),
+        (0x9ab, print_sm70_arm269),
+        (0x9af, print_sm70_arm270),
+        (0x9b1, print_sm70_arm271),
+        (0x9c3, print_sm70_arm272),
+        (0xa02, print_sm70_arm273),
+        (0xa03, print_sm70_arm274),
+        (0xa04, print_sm70_arm275),
+        (0xa07, print_sm70_arm276),
+        (0xa08, print_sm70_arm277),
+        (0xa09, print_sm70_arm278),
+        (0xa0a, print_sm70_arm279),
+        (0xa0b, print_sm70_arm280),
+        (0xa0c, print_sm70_arm281),
+        (0xa10, print_sm70_arm282),
+        (0xa11, print_sm70_arm283),
+        (0xa12, print_sm70_arm284),
+        (0xa13, print_sm70_arm285),
+        (0xa14, print_sm70_arm286),
+        (0xa16, print_sm70_arm287),
+        (0xa17, print_sm70_arm288),
+        (0xa19, print_sm70_arm289),
+        (0xa1a, print_sm70_arm290),
+        (0xa1b, print_sm70_arm291),
+        (0xa1f, print_sm70_arm292),
+        (0xa20, print_sm70_arm293),
+        (0xa23, print_sm70_arm294),
+        (0xa24, print_sm70_arm295),
+        (0xa25, print_sm70_arm296),
+        (0xa26, print_sm70_arm297),
+        (0xa27, print_sm70_arm298),
+        (0xa28, print_sm70_arm299),
+        (0xa2b, print_sm70_arm300),
+        (0xa31, print_sm70_arm301),
+        (0xa32, print_sm70_arm302),
+        (0xa35, print_sm70_arm303),
+        (0xa36, print_sm70_arm304),
+        (0xa38, print_sm70_arm305),
+        (0xa3e, print_sm70_arm306),
+        (0xa40, print_sm70_arm307),
+        (0xa45, print_sm70_arm308),
+        (0xa48, print_sm70_arm309),
+        (0xab9, print_sm70_arm310),
+        (0xb00, print_sm70_arm311),
+        (0xb01, print_sm70_arm312),
+        (0xb02, print_sm70_arm313),
+        (0xb04, print_sm70_arm314),
+        (0xb05, print_sm70_arm315),
+        (0xb06, print_sm70_arm316),
+        (0xb07, print_sm70_arm317),
+        (0xb08, print_sm70_arm318),
+        (0xb09, print_sm70_arm319),
+        (0xb10, print_sm70_arm320),
+        (0xb11, print_sm70_arm321),
+        (0xb12, print_sm70_arm322),
+        (0xb13, print_sm70_arm323),
+        (0xb1d, print_sm70_arm324),
+        (0xb48, print_sm70_arm325),
+        (0xb56, print_sm70_arm326),
+        (0xb5d, print_sm70_arm327),
+        (0xb60, print_sm70_arm328),
+        (0xb63, print_sm70_arm329),
+        (0xb66, print_sm70_arm330),
+        (0xb69, print_sm70_arm331),
+        (0xb6c, print_sm70_arm332),
+        (0xb6f, print_sm70_arm333),
         (0xb80, print_sm70_arm1),
         (0xb81, print_sm70_arm2),
-        (0xb82, print_sm70_arm310),
+        (0xb82, print_sm70_arm334),
         (0xb84, print_sm70_arm3),
         (0xb85, print_sm70_arm3),
         (0xb86, print_sm70_arm4),
@@ -12002,78 +12969,84 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0xb88, print_sm70_arm5),
         (0xb8a, print_sm70_arm6),
         (0xb8c, print_sm70_arm7),
-        (0xb90, print_sm70_arm311),
-        (0xb91, print_sm70_arm311),
-        (0xb92, print_sm70_arm311),
-        (0xb93, print_sm70_arm311),
-        (0xb94, print_sm70_arm311),
-        (0xb95, print_sm70_arm311),
-        (0xb96, print_sm70_arm311),
-        (0xb97, print_sm70_arm311),
-        (0xb98, print_sm70_arm311),
-        (0xb99, print_sm70_arm311),
-        (0xb9a, print_sm70_arm311),
-        (0xb9b, print_sm70_arm311),
-        (0xb9c, print_sm70_arm311),
-        (0xb9d, print_sm70_arm311),
-        (0xb9e, print_sm70_arm311),
-        (0xb9f, print_sm70_arm311),
+        (0xb90, print_sm70_arm335),
+        (0xb91, print_sm70_arm335),
+        (0xb92, print_sm70_arm335),
+        (0xb93, print_sm70_arm335),
+        (0xb94, print_sm70_arm335),
+        (0xb95, print_sm70_arm335),
+        (0xb96, print_sm70_arm335),
+        (0xb97, print_sm70_arm335),
+        (0xb98, print_sm70_arm335),
+        (0xb99, print_sm70_arm335),
+        (0xb9a, print_sm70_arm335),
+        (0xb9b, print_sm70_arm335),
+        (0xb9c, print_sm70_arm335),
+        (0xb9d, print_sm70_arm335),
+        (0xb9e, print_sm70_arm335),
+        (0xb9f, print_sm70_arm335),
         (0xba3, print_sm70_arm8),
+        (0xba7, print_sm70_arm9),
         (0xba8, print_sm70_arm6),
-        (0xbaa, print_sm70_arm9),
-        (0xc02, print_sm70_arm312),
-        (0xc03, print_sm70_arm313),
-        (0xc04, print_sm70_arm314),
-        (0xc07, print_sm70_arm315),
-        (0xc08, print_sm70_arm316),
-        (0xc09, print_sm70_arm317),
-        (0xc0a, print_sm70_arm318),
-        (0xc0b, print_sm70_arm319),
-        (0xc0c, print_sm70_arm320),
-        (0xc10, print_sm70_arm321),
-        (0xc11, print_sm70_arm322),
-        (0xc12, print_sm70_arm323),
-        (0xc13, print_sm70_arm324),
-        (0xc14, print_sm70_arm325),
-        (0xc16, print_sm70_arm326),
-        (0xc17, print_sm70_arm327),
-        (0xc19, print_sm70_arm328),
-        (0xc1a, print_sm70_arm329),
-        (0xc1b, print_sm70_arm330),
-        (0xc20, print_sm70_arm331),
-        (0xc23, print_sm70_arm332),
-        (0xc24, print_sm70_arm333),
-        (0xc25, print_sm70_arm334),
-        (0xc26, print_sm70_arm335),
-        (0xc27, print_sm70_arm336),
-        (0xc28, print_sm70_arm337),
-        (0xc2b, print_sm70_arm338),
-        (0xc31, print_sm70_arm339),
-        (0xc32, print_sm70_arm340),
-        (0xc35, print_sm70_arm341),
-        (0xc36, print_sm70_arm342),
-        (0xc38, print_sm70_arm343),
-        (0xc3e, print_sm70_arm344),
-        (0xc40, print_sm70_arm345),
-        (0xc45, print_sm70_arm346),
-        (0xc48, print_sm70_arm347),
-        (0xc82, print_sm70_arm348),
-        (0xc83, print_sm70_arm349),
-        (0xc84, print_sm70_arm350),
-        (0xd00, print_sm70_arm351),
-        (0xd01, print_sm70_arm352),
-        (0xd02, print_sm70_arm353),
-        (0xd04, print_sm70_arm354),
-        (0xd05, print_sm70_arm355),
-        (0xd06, print_sm70_arm356),
-        (0xd07, print_sm70_arm357),
-        (0xd08, print_sm70_arm358),
-        (0xd09, print_sm70_arm359),
-        (0xd10, print_sm70_arm360),
-        (0xd11, print_sm70_arm361),
-        (0xd12, print_sm70_arm362),
-        (0xd13, print_sm70_arm363),
-        (0xd5d, print_sm70_arm364),
+        (0xbaa, print_sm70_arm10),
+        (0xbb1, print_sm70_arm11),
+        (0xc02, print_sm70_arm336),
+        (0xc03, print_sm70_arm337),
+        (0xc04, print_sm70_arm338),
+        (0xc07, print_sm70_arm339),
+        (0xc08, print_sm70_arm340),
+        (0xc09, print_sm70_arm341),
+        (0xc0a, print_sm70_arm342),
+        (0xc0b, print_sm70_arm343),
+        (0xc0c, print_sm70_arm344),
+        (0xc10, print_sm70_arm345),
+        (0xc11, print_sm70_arm346),
+        (0xc12, print_sm70_arm347),
+        (0xc13, print_sm70_arm348),
+        (0xc14, print_sm70_arm349),
+        (0xc16, print_sm70_arm350),
+        (0xc17, print_sm70_arm351),
+        (0xc19, print_sm70_arm352),
+        (0xc1a, print_sm70_arm353),
+        (0xc1b, print_sm70_arm354),
+        (0xc20, print_sm70_arm355),
+        (0xc23, print_sm70_arm356),
+        (0xc24, print_sm70_arm357),
+        (0xc25, print_sm70_arm358),
+        (0xc26, print_sm70_arm359),
+        (0xc27, print_sm70_arm360),
+        (0xc28, print_sm70_arm361),
+        (0xc2b, print_sm70_arm362),
+        (0xc31, print_sm70_arm363),
+        (0xc32, print_sm70_arm364),
+        (0xc35, print_sm70_arm365),
+        (0xc36, print_sm70_arm366),
+        (0xc38, print_sm70_arm367),
+        (0xc3e, print_sm70_arm368),
+        (0xc40, print_sm70_arm369),
+        (0xc45, print_sm70_arm370),
+        (0xc48, print_sm70_arm371),
+        (0xc82, print_sm70_arm372),
+        (0xc83, print_sm70_arm373),
+        (0xc84, print_sm70_arm374),
+        (0xd00, print_sm70_arm375),
+        (0xd01, print_sm70_arm376),
+        (0xd02, print_sm70_arm377),
+        (0xd04, print_sm70_arm378),
+        (0xd05, print_sm70_arm379),
+        (0xd06, print_sm70_arm380),
+        (0xd07, print_sm70_arm381),
+        (0xd08, print_sm70_arm382),
+        (0xd09, print_sm70_arm383),
+        (0xd10, print_sm70_arm384),
+        (0xd11, print_sm70_arm385),
+        (0xd12, print_sm70_arm386),
+        (0xd13, print_sm70_arm387),
+        (0xd5d, print_sm70_arm388),
+        (0xd61, print_sm70_arm389),
+        (0xd64, print_sm70_arm390),
+        (0xd67, print_sm70_arm391),
+        (0xd6d, print_sm70_arm392),
         (0xd80, print_sm70_arm1),
         (0xd81, print_sm70_arm2),
         (0xd84, print_sm70_arm3),
@@ -12084,26 +13057,34 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0xd8a, print_sm70_arm6),
         (0xd8c, print_sm70_arm7),
         (0xda3, print_sm70_arm8),
+        (0xda7, print_sm70_arm9),
         (0xda8, print_sm70_arm6),
-        (0xdaa, print_sm70_arm9),
-        (0xe07, print_sm70_arm365),
-        (0xe14, print_sm70_arm366),
-        (0xe16, print_sm70_arm367),
-        (0xe19, print_sm70_arm368),
-        (0xe21, print_sm70_arm369),
-        (0xe23, print_sm70_arm370),
-        (0xe24, print_sm70_arm371),
-        (0xe25, print_sm70_arm372),
-        (0xe27, print_sm70_arm373),
-        (0xe29, print_sm70_arm374),
-        (0xe2a, print_sm70_arm375),
-        (0xe2b, print_sm70_arm376),
-        (0xe30, print_sm70_arm377),
-        (0xe31, print_sm70_arm378),
-        (0xe33, print_sm70_arm379),
-        (0xe34, print_sm70_arm380),
-        (0xe35, print_sm70_arm381),
-        (0xf56, print_sm70_arm382),
+        (0xdaa, print_sm70_arm10),
+        (0xdb1, print_sm70_arm11),
+        (0xe07, print_sm70_arm393),
+        (0xe14, print_sm70_arm394),
+        (0xe16, print_sm70_arm395),
+        (0xe19, print_sm70_arm396),
+        (0xe21, print_sm70_arm397),
+        (0xe23, print_sm70_arm398),
+        (0xe24, print_sm70_arm399),
+        (0xe25, print_sm70_arm400),
+        (0xe27, print_sm70_arm401),
+        (0xe29, print_sm70_arm402),
+        (0xe2a, print_sm70_arm403),
+        (0xe2b, print_sm70_arm404),
+        (0xe30, print_sm70_arm405),
+        (0xe31, print_sm70_arm406),
+        (0xe33, print_sm70_arm407),
+        (0xe34, print_sm70_arm408),
+        (0xe35, print_sm70_arm409),
+        (0xf56, print_sm70_arm410),
+        (0xf60, print_sm70_arm411),
+        (0xf63, print_sm70_arm412),
+        (0xf66, print_sm70_arm413),
+        (0xf69, print_sm70_arm414),
+        (0xf6c, print_sm70_arm415),
+        (0xf6f, print_sm70_arm416),
         (0xf80, print_sm70_arm1),
         (0xf81, print_sm70_arm2),
         (0xf84, print_sm70_arm3),
@@ -12111,28 +13092,31 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0xf86, print_sm70_arm4),
         (0xf87, print_sm70_arm3),
         (0xf88, print_sm70_arm5),
-        (0xf89, print_sm70_arm383),
+        (0xf89, print_sm70_arm417),
         (0xf8a, print_sm70_arm6),
         (0xf8c, print_sm70_arm7),
-        (0xf90, print_sm70_arm384),
-        (0xf91, print_sm70_arm384),
-        (0xf92, print_sm70_arm384),
-        (0xf93, print_sm70_arm384),
-        (0xf94, print_sm70_arm384),
-        (0xf95, print_sm70_arm384),
-        (0xf96, print_sm70_arm384),
-        (0xf97, print_sm70_arm384),
-        (0xf98, print_sm70_arm384),
-        (0xf99, print_sm70_arm384),
-        (0xf9a, print_sm70_arm384),
-        (0xf9b, print_sm70_arm384),
-        (0xf9c, print_sm70_arm384),
-        (0xf9d, print_sm70_arm384),
-        (0xf9e, print_sm70_arm384),
-        (0xf9f, print_sm70_arm384),
+        (0xf90, print_sm70_arm418),
+        (0xf91, print_sm70_arm418),
+        (0xf92, print_sm70_arm418),
+        (0xf93, print_sm70_arm418),
+        (0xf94, print_sm70_arm418),
+        (0xf95, print_sm70_arm418),
+        (0xf96, print_sm70_arm418),
+        (0xf97, print_sm70_arm418),
+        (0xf98, print_sm70_arm418),
+        (0xf99, print_sm70_arm418),
+        (0xf9a, print_sm70_arm418),
+        (0xf9b, print_sm70_arm418),
+        (0xf9c, print_sm70_arm418),
+        (0xf9d, print_sm70_arm418),
+        (0xf9e, print_sm70_arm418),
+        (0xf9f, print_sm70_arm419),
         (0xfa3, print_sm70_arm8),
+        (0xfa7, print_sm70_arm9),
         (0xfa8, print_sm70_arm6),
-        (0xfaa, print_sm70_arm9),
+        (0xfaa, print_sm70_arm10),
+        (0xfae, print_sm70_arm420),
+        (0xfb1, print_sm70_arm11),
     ],
     print_none,
 );
@@ -12306,6 +13290,25 @@ fn print_sm70_arm8(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm70_arm9(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
+        w & 0x80000c000000000000001ff == 0x800000000000000000001a7 && matches!(sm, 90) =>
+        print_form:: < OpSyncsArrive, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x800300000000000000001ff == 0x800000000000000000001a7 && matches!(sm, 100 |
+        120) => print_form:: < OpSyncsArrive, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000c000000000000001ff == 0x800004000000000000001a7 && matches!(sm, 90) =>
+        print_form:: < OpSyncsPhasechk, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x800300000000000000001ff == 0x800100000000000000001a7 && matches!(sm, 100 |
+        120) => return print_form:: < OpSyncsPhasechk, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm10(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
         w & 0x1fffbf1f8ff000000ff000001ff == 0x1aa && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpQspc, 0 > (w, sm, at, out)
     );
@@ -12335,7 +13338,18 @@ fn print_sm70_arm9(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm10(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm11(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x800020000000000000001ff == 0x800000000000000000001b1 && matches!(sm, 90) =>
+        print_form:: < OpSyncsCctl, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x800020000000000000001ff == 0x800000000000000000001b1 && matches!(sm, 100 |
+        120) => return print_form:: < OpSyncsCctl, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm12(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x10f000000000000000202 && matches!(sm, 120)
         => print_form:: < OpMov64, 0 > (w, sm, at, out)
@@ -12346,35 +13360,35 @@ fn print_sm70_arm10(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm11(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffff0000000fff == 0x203 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpP2r, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm12(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffff0000ff0fff == 0x204 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpR2p, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x207 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpSel, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x208 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFsel, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x209 && matches!(sm, 70 | 75) =>
         print_form:: < OpFmnmx, 0 > (w, sm, at, out)
@@ -12389,21 +13403,21 @@ fn print_sm70_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e00ff3fffff0000000fff == 0x20a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFset, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x20b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFsetp, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x20c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpIsetp, 0 > (w, sm, at, out)
@@ -12414,7 +13428,7 @@ fn print_sm70_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x210 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpIadd3, 0 > (w, sm, at, out)
@@ -12426,7 +13440,7 @@ fn print_sm70_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0xff0000000000000211 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLea, 0 > (w, sm, at, out)
@@ -12448,35 +13462,35 @@ fn print_sm70_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x212 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpLop3, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x213 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpIabs, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x214 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => return print_form:: < OpVabsdiff, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x216 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPrmt, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x217 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100) => print_form:: < OpImnmx, 0 > (w, sm, at, out)
@@ -12491,35 +13505,35 @@ fn print_sm70_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x219 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpShf, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5ffffffff0000000fff == 0x21a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpSgxt, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff7ffffffff0000000fff == 0x21b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmsk, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100000000000000000fff == 0x21f && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPlop3Sign, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x4000000000000000000220 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFmul, 0 > (w,
@@ -12527,21 +13541,21 @@ fn print_sm70_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x221 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFadd, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x223 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFfma, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0x78e00000000000000000224 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 0 > (w, sm, at,
@@ -12554,7 +13568,7 @@ fn print_sm70_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000225 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 0 > (w, sm,
@@ -12567,7 +13581,7 @@ fn print_sm70_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff900ffffff0000000fff == 0x226 && matches!(sm, 70) => print_form:: <
         OpIdp4a, 3 > (w, sm, at, out)
@@ -12587,7 +13601,7 @@ fn print_sm70_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000227 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 0 > (w, sm,
@@ -12595,7 +13609,7 @@ fn print_sm70_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x228 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDmul, 0 > (w, sm, at, out)
@@ -12606,7 +13620,7 @@ fn print_sm70_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000ffffffff00000fff == 0x229 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDadd, 0 > (w, sm, at, out)
@@ -12617,7 +13631,7 @@ fn print_sm70_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x22a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDsetp, 3 > (w, sm, at, out)
@@ -12628,7 +13642,7 @@ fn print_sm70_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x22b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDfma, 0 > (w, sm, at, out)
@@ -12639,7 +13653,7 @@ fn print_sm70_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x40000000000000000230 && matches!(sm, 86 |
         89) => print_form:: < OpHadd2F32, 0 > (w, sm, at, out)
@@ -12662,7 +13676,7 @@ fn print_sm70_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x231 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 0 > (w, sm, at, out)
@@ -12681,7 +13695,7 @@ fn print_sm70_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm45(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x232 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHmul2, 0 > (w, sm, at, out)
@@ -12692,7 +13706,7 @@ fn print_sm70_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e001f0fffff0000000fff == 0x233 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHset2, 0 > (w, sm, at, out)
@@ -12703,7 +13717,7 @@ fn print_sm70_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm45(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff800001f0fffff0000ff0fff == 0x234 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHsetp2, 0 > (w, sm, at, out)
@@ -12714,7 +13728,7 @@ fn print_sm70_arm45(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x235 && matches!(sm, 120) => print_form:: <
         OpIadd, 3 > (w, sm, at, out)
@@ -12741,7 +13755,7 @@ fn print_sm70_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffdff7fffff0000000fff == 0x236 && matches!(sm, 90 | 100) =>
         print_form:: < OpViadd, 0 > (w, sm, at, out)
@@ -12764,7 +13778,7 @@ fn print_sm70_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf8001000004000000000fff == 0x1000000000000000237 && matches!(sm, 90) =>
         print_form:: < OpImmaSp, 1 > (w, sm, at, out)
@@ -12803,14 +13817,25 @@ fn print_sm70_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x238 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100 | 120) => return print_form:: < OpI2iSat, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x23a && matches!(sm, 75 | 80 | 86 | 89 | 90) =>
+        print_form:: < OpMovm, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x23a && matches!(sm, 100 | 120) => return
+        print_form:: < OpMovm, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf8202000004000000000fff == 0x200000000000000023c && matches!(sm, 90 | 100)
         => print_form:: < OpHmmaSp, 0 > (w, sm, at, out)
@@ -12841,7 +13866,7 @@ fn print_sm70_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf8100000000000000000fff == 0x10000000000000000023d && matches!(sm, 90) =>
         print_form:: < OpBmma, 1 > (w, sm, at, out)
@@ -12852,7 +13877,7 @@ fn print_sm70_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffeeff600ffffff0000000fff == 0x4207000000000000000023e && matches!(sm,
         100 | 120) => print_form:: < OpF2fpPack4, 0 > (w, sm, at, out)
@@ -12895,7 +13920,7 @@ fn print_sm70_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf8000000000000000000fff == 0x23f && matches!(sm, 90) => print_form:: <
         OpDmma, 1 > (w, sm, at, out)
@@ -12914,7 +13939,7 @@ fn print_sm70_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff85cb3ff0fffff0000000fff == 0x240 && matches!(sm, 80) => print_form:: <
         OpHmnmx2, 0 > (w, sm, at, out)
@@ -12933,14 +13958,14 @@ fn print_sm70_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bffffffff00ff000fff == 0x10000000000000000245 && matches!(sm, 86 |
         89 | 90 | 100 | 120) => return print_form:: < OpI2fp, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
         => print_form:: < OpVimnmx, 3 > (w, sm, at, out)
@@ -12955,7 +13980,7 @@ fn print_sm70_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8000000c000000000000fff == 0x80000000000000000000287 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUsel, 0 > (w, sm, at, out)
@@ -12966,7 +13991,7 @@ fn print_sm70_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8010000c000000000000fff == 0x8000000000000000000028c && matches!(sm, 120)
         => print_form:: < OpUisetp, 4 > (w, sm, at, out)
@@ -12985,7 +14010,7 @@ fn print_sm70_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80006004000000000000fff == 0x80000000000000000000290 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUiadd3, 0 > (w, sm, at, out)
@@ -13004,7 +14029,7 @@ fn print_sm70_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80107004000000000000fff == 0x80000000000000000000291 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUlea, 0 > (w, sm, at, out)
@@ -13039,7 +14064,7 @@ fn print_sm70_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8000000c000000000000fff == 0x80000000000000000000292 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUlop3, 0 > (w, sm, at, out)
@@ -13050,7 +14075,7 @@ fn print_sm70_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm65(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8000100c000000000000fff == 0x80000000000000000000296 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUprmt, 0 > (w, sm, at, out)
@@ -13061,7 +14086,7 @@ fn print_sm70_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8000000c000000000000fff == 0x80000000000000000000299 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUshf, 0 > (w, sm, at, out)
@@ -13072,7 +14097,7 @@ fn print_sm70_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm67(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000029a && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUsgxt, 0 > (w, sm, at, out)
@@ -13083,7 +14108,7 @@ fn print_sm70_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm65(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm68(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8000400c000000000000fff == 0x800000000000000000002a4 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUimad, 0 > (w, sm, at, out)
@@ -13102,7 +14127,7 @@ fn print_sm70_arm65(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm69(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8000400c000000000000fff == 0x800000000000000000002a5 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUimadWide, 0 > (w, sm, at, out)
@@ -13121,14 +14146,14 @@ fn print_sm70_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm67(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm70(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8000400c000000000000fff == 0x800000000000000000002a6 && matches!(sm, 120)
         => return print_form:: < OpUimadHi, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm68(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm71(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000002bd && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUflo, 0 > (w, sm, at, out)
@@ -13139,7 +14164,7 @@ fn print_sm70_arm68(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm69(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm72(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000002be && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUbrev, 0 > (w, sm, at, out)
@@ -13150,7 +14175,7 @@ fn print_sm70_arm69(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm70(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm73(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000002bf && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUpopc, 0 > (w, sm, at, out)
@@ -13161,7 +14186,7 @@ fn print_sm70_arm70(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm71(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm74(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1ffffffffffff00000fff == 0x2ca && matches!(sm, 90) => print_form:: <
         OpR2ur, 1 > (w, sm, at, out)
@@ -13180,56 +14205,56 @@ fn print_sm70_arm71(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm72(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm75(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x300 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFlo, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm73(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm76(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x301 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBrev, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm74(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm77(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000003fffff0000000fff == 0x302 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFchk, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm75(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm78(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x304 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm76(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm79(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x305 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm77(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm80(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x306 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm78(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm81(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x307 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFrnd, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm79(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm82(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) => print_form:: <
         OpMufu, 0 > (w, sm, at, out)
@@ -13244,42 +14269,42 @@ fn print_sm70_arm79(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm80(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm83(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x309 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPopc, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm81(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm84(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x310 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm82(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm85(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x311 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm83(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm86(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x312 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm84(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm87(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff3fffff00ff000fff == 0x313 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFrnd64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm85(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm88(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800c0000000000000000fff == 0x31c && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpB2r, 0 > (w, sm, at, out)
@@ -13306,7 +14331,7 @@ fn print_sm70_arm85(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm86(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm89(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ffff0fff == 0x2000000000000000031d && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpBarArv, 3 > (w, sm, at,
@@ -13323,7 +14348,7 @@ fn print_sm70_arm86(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm87(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm90(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x343 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCallAbsR, 0 > (w, sm, at, out)
@@ -13334,7 +14359,7 @@ fn print_sm70_arm87(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm88(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm91(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x344 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCallR, 0 > (w, sm, at, out)
@@ -13345,7 +14370,7 @@ fn print_sm70_arm88(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm89(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm92(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff00ffff0fff == 0x348 && matches!(sm, 70 | 75) =>
         print_form:: < OpWarpsync, 0 > (w, sm, at, out)
@@ -13360,21 +14385,35 @@ fn print_sm70_arm89(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm90(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm93(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x352 && matches!(sm, 90 | 100 | 120) => return
+        print_form:: < OpRpcmovW, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm94(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x353 && matches!(sm, 90 | 100 | 120) => return
+        print_form:: < OpRpcmov, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm95(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffeffffffffffffff0000fff == 0x355 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmovR, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm91(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm96(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffefffffffffff00f0ff0fff == 0x356 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmov, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm92(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm97(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8080000ffffff0000000fff == 0x35d && matches!(sm, 90 | 100 | 120) =>
         print_form:: < OpNanosleep, 0 > (w, sm, at, out)
@@ -13389,7 +14428,53 @@ fn print_sm70_arm92(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm93(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm98(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000800000000000fff == 0x800000000000361 && matches!(sm, 70 | 75 | 80 |
+        86 | 89 | 90) => return print_form:: < OpTexB, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm99(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000800000000000fff == 0x800000000000364 && matches!(sm, 70 | 75 | 80 |
+        86 | 89 | 90) => return print_form:: < OpTld4B, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm100(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000800000000000fff == 0x800000000000367 && matches!(sm, 70 | 75 | 80 |
+        86 | 89 | 90) => return print_form:: < OpTldB, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm101(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000800000000000fff == 0x80000000000036a && matches!(sm, 70 | 75 | 80 |
+        86 | 89 | 90) => print_form:: < OpTmmlB, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000800000000000fff == 0x80000000000036a && matches!(sm, 100 | 120) =>
+        return print_form:: < OpTmmlB, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm102(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000800000000000fff == 0x80000000000036d && matches!(sm, 70 | 75 | 80 |
+        86 | 89 | 90) => return print_form:: < OpTxdB, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm103(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000800000000000fff == 0x800000000000370 && matches!(sm, 70 | 75 | 80 |
+        86 | 89 | 90 | 100 | 120) => return print_form:: < OpTxqB, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm104(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8ff1ff0000000000ff0fff == 0x387 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpStl, 0 > (w, sm, at, out)
@@ -13408,7 +14493,7 @@ fn print_sm70_arm93(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm94(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm105(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff1ff0000000000ff0fff == 0x388 && matches!(sm, 70) => print_form:: <
         OpSts, 1 > (w, sm, at, out)
@@ -13431,7 +14516,7 @@ fn print_sm70_arm94(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm95(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm106(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8011000000000000000fdd == 0x1000000000000000389 && matches!(sm, 90 |
         100 | 120) => print_form:: < OpAtomgCas, 2 > (w, sm, at, out)
@@ -13454,7 +14539,7 @@ fn print_sm70_arm95(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm96(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm107(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8011000000000000000fdd == 0x1000000000000000389 && matches!(sm, 90 |
         100 | 120) => print_form:: < OpAtomgCas, 2 > (w, sm, at, out)
@@ -13469,7 +14554,7 @@ fn print_sm70_arm96(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm97(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm108(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffe7ff9000000000000000fff == 0x38d && matches!(sm, 70) => print_form:: <
         OpAtomsCas, 1 > (w, sm, at, out)
@@ -13484,7 +14569,22 @@ fn print_sm70_arm97(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm98(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x3a0 && matches!(sm, 70 | 75) => print_form:: <
+        OpSured, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x3a0 && matches!(sm, 80 | 86 | 89 | 90 | 100)
+        => print_form:: < OpSured, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x3a0 && matches!(sm, 120) => return
+        print_form:: < OpSured, 3 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm110(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fdffffffffff00000fff == 0x3a1 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpMatchAll, 0 > (w, sm, at, out)
@@ -13496,7 +14596,7 @@ fn print_sm70_arm98(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm99(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm111(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1ffffffffffff00c00fff == 0x3c2 && matches!(sm, 75 | 80 | 86 | 89) =>
         print_form:: < OpR2ur, 0 > (w, sm, at, out)
@@ -13507,7 +14607,7 @@ fn print_sm70_arm99(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm100(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm112(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x3c4 && matches!(sm, 80 | 86 | 89 | 90) =>
         print_form:: < OpRedux, 0 > (w, sm, at, out)
@@ -13518,7 +14618,7 @@ fn print_sm70_arm100(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm101(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm113(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80002000000000000000fff == 0x3c6 && matches!(sm, 120) => print_form:: <
         OpFenceViewAsync, 2 > (w, sm, at, out)
@@ -13533,21 +14633,21 @@ fn print_sm70_arm101(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm102(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm114(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x402 && matches!(sm, 120) => return
         print_form:: < OpMov64i, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm103(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm115(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffe0000000000000fff == 0x407 && matches!(sm, 120) => return
         print_form:: < OpSel64i, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm104(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm116(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107000000000000000fff == 0x100000000000000000411 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLeaHi, 4 > (w, sm, at,
@@ -13560,42 +14660,42 @@ fn print_sm70_arm104(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm105(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm117(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd000000000000000fff == 0x414 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => return print_form:: < OpVabsdiff, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm106(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm118(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x416 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPrmt, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm107(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm119(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x419 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpShf, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm108(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm120(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x421 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFadd, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm121(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x423 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFfma, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm110(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm122(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 4 > (w, sm, at,
@@ -13608,7 +14708,7 @@ fn print_sm70_arm110(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm111(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm123(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDadd, 1 > (w, sm, at, out)
@@ -13619,7 +14719,7 @@ fn print_sm70_arm111(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm112(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm124(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff0000000000ff0fff == 0x42a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDsetp, 0 > (w, sm, at, out)
@@ -13630,7 +14730,7 @@ fn print_sm70_arm112(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm113(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm125(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDfma, 4 > (w, sm, at, out)
@@ -13641,7 +14741,7 @@ fn print_sm70_arm113(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm114(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm126(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0000000000000fff == 0x40000000000000000430 && matches!(sm, 86 |
         89) => print_form:: < OpHadd2F32, 1 > (w, sm, at, out)
@@ -13664,7 +14764,7 @@ fn print_sm70_arm114(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm115(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm127(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x431 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 4 > (w, sm, at, out)
@@ -13683,7 +14783,7 @@ fn print_sm70_arm115(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm116(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm128(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e001f0000000000000fff == 0x433 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHset2, 1 > (w, sm, at, out)
@@ -13694,7 +14794,7 @@ fn print_sm70_arm116(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm117(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm129(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff800001f0000000000ff0fff == 0x434 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHsetp2, 1 > (w, sm, at, out)
@@ -13705,7 +14805,7 @@ fn print_sm70_arm117(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm118(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm130(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c000000000000000fff == 0x435 && matches!(sm, 80 | 86 | 89) =>
         print_form:: < OpHfma2Mma, 4 > (w, sm, at, out)
@@ -13716,14 +14816,14 @@ fn print_sm70_arm118(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm119(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm131(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000482 && matches!(sm, 120)
         => return print_form:: < OpUmov64i, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm120(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80107000000000000000fff == 0x80100000000000000000491 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUleaHi, 2 > (w, sm, at, out)
@@ -13742,7 +14842,7 @@ fn print_sm70_arm120(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm121(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm133(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000499 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUshf, 2 > (w, sm, at, out)
@@ -13753,7 +14853,7 @@ fn print_sm70_arm121(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm122(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8000c000000000000000fff == 0x800000000000000000004a4 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUimad, 2 > (w, sm, at, out)
@@ -13772,7 +14872,7 @@ fn print_sm70_arm122(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm123(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffc00300ffff0fff == 0x2000000000000000051d && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpBarArv, 2 > (w, sm, at,
@@ -13789,7 +14889,7 @@ fn print_sm70_arm123(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm124(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547 && matches!(sm, 80
         | 86 | 89) => print_form:: < OpBraUp, 0 > (w, sm, at, out)
@@ -13800,7 +14900,7 @@ fn print_sm70_arm124(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm125(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x589 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpShfl, 1 > (w, sm, at, out)
@@ -13811,63 +14911,74 @@ fn print_sm70_arm125(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm126(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffe7131000000000000ff0fff == 0x58d && matches!(sm, 100 | 120) => return
         print_form:: < OpAtomsCastP, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm127(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x59f && matches!(sm, 70 | 75) => print_form:: <
+        OpSuredB, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x59f && matches!(sm, 80 | 86 | 89 | 90) =>
+        return print_form:: < OpSuredB, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x5ab && matches!(sm, 90 | 100 | 120) => return
         print_form:: < OpCgaerrbar, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm128(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) => return
         print_form:: < OpSel64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm129(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00f80000ff00000fff == 0x614 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpVabsdiff, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm130(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0x616 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPrmt, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm131(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0x619 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpShf, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x621 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm133(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0x623 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFfma, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImad, 5 > (w, sm, at, out)
@@ -13878,7 +14989,7 @@ fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImadWide, 4 > (w, sm, at, out)
@@ -13890,35 +15001,35 @@ fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return print_form:: < OpImadHi, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0x629 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff380000ff00ff0fff == 0x62a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDsetp, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0x62b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDfma, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff080000ff00000fff == 0x40000000000000000630 && matches!(sm, 86 |
         89) => print_form:: < OpHadd2F32, 2 > (w, sm, at, out)
@@ -13941,7 +15052,7 @@ fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0x631 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 5 > (w, sm, at, out)
@@ -13960,7 +15071,7 @@ fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e001f080000ff00000fff == 0x633 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHset2, 2 > (w, sm, at, out)
@@ -13971,7 +15082,7 @@ fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff800001f080000ff00ff0fff == 0x634 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHsetp2, 2 > (w, sm, at, out)
@@ -13982,7 +15093,7 @@ fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0x635 && matches!(sm, 80 | 86 | 89) =>
         print_form:: < OpHfma2Mma, 5 > (w, sm, at, out)
@@ -13993,7 +15104,18 @@ fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x79f && matches!(sm, 70 | 75) => print_form:: <
+        OpSuredB3, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x79f && matches!(sm, 80 | 86 | 89 | 90) =>
+        return print_form:: < OpSuredB3, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000007ac && matches!(sm, 120)
         => print_form:: < OpLdcu, 0 > (w, sm, at, out)
@@ -14004,7 +15126,7 @@ fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x801 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpPmtrig, 0 > (w, sm, at, out)
@@ -14015,28 +15137,28 @@ fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm161(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff0ff00000000ff000fff == 0x802 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpMov, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfff0000000000000fff == 0x803 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpP2r, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfff0000000000ff0fff == 0x804 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpR2p, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpCs2r, 0 > (w, sm, at,
@@ -14048,28 +15170,28 @@ fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871fcffffffffffff000fff == 0x806 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpVote, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm166(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x807 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpSel, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm167(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x808 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFsel, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm168(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) =>
         print_form:: < OpFmnmx, 1 > (w, sm, at, out)
@@ -14084,21 +15206,21 @@ fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e00ff0000000000000fff == 0x80a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFset, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm170(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff0000000000ff0fff == 0x80b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFsetp, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm171(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800f0000000000ff0fff == 0x80c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpIsetp, 1 > (w, sm, at, out)
@@ -14109,7 +15231,7 @@ fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm172(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016000000000000000fff == 0x810 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpIadd3, 1 > (w, sm, at, out)
@@ -14121,7 +15243,7 @@ fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm173(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLea, 1 > (w, sm, at, out)
@@ -14143,35 +15265,35 @@ fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87000000000000000000fff == 0x812 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpLop3, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm161(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x813 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpIabs, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm176(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd000000000000000fff == 0x814 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => return print_form:: < OpVabsdiff, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm177(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x816 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPrmt, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm178(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdff0000000000000fff == 0x817 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100) => print_form:: < OpImnmx, 1 > (w, sm, at, out)
@@ -14186,28 +15308,28 @@ fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm179(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x819 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpShf, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm166(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm180(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5ff0000000000000fff == 0x81a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpSgxt, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm167(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff7ff0000000000000fff == 0x81b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmsk, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm168(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm182(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000008ffffffffff000fff == 0x81c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpPlop3, 0 > (w, sm, at, out)
@@ -14219,7 +15341,7 @@ fn print_sm70_arm168(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm183(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFmul, 1 > (w,
@@ -14227,14 +15349,14 @@ fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm170(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm184(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x823 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFfma, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm171(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm185(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 1 > (w, sm, at,
@@ -14247,7 +15369,7 @@ fn print_sm70_arm171(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm172(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm186(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 1 > (w, sm,
@@ -14260,7 +15382,7 @@ fn print_sm70_arm172(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm173(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm187(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 1 > (w, sm,
@@ -14268,7 +15390,7 @@ fn print_sm70_arm173(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm188(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDmul, 1 > (w, sm, at, out)
@@ -14279,7 +15401,7 @@ fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm189(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDfma, 1 > (w, sm, at, out)
@@ -14290,21 +15412,21 @@ fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm176(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm190(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x82d && matches!(sm, 90 | 100 | 120) => return
         print_form:: < OpPreexit, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm177(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm191(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x82e && matches!(sm, 90 | 100 | 120) => return
         print_form:: < OpAcqbulk, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm178(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm192(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x831 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 1 > (w, sm, at, out)
@@ -14323,7 +15445,7 @@ fn print_sm70_arm178(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm179(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm193(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff0000000000000fff == 0x832 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHmul2, 1 > (w, sm, at, out)
@@ -14334,7 +15456,7 @@ fn print_sm70_arm179(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm180(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm194(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff0000000000000fff == 0x835 && matches!(sm, 120) => print_form:: <
         OpIadd, 4 > (w, sm, at, out)
@@ -14361,21 +15483,32 @@ fn print_sm70_arm180(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm195(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffdff0000000000000fff == 0x836 && matches!(sm, 90 | 100) => return
         print_form:: < OpViadd, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm182(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm196(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x838 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100 | 120) => return print_form:: < OpI2iSat, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm183(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm197(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfff == 0x83b && matches!(sm, 75 | 80 | 86 | 89 | 90) => print_form:: <
+        OpLdsm, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x83b && matches!(sm, 100 | 120) => return print_form:: < OpLdsm, 1
+        > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm198(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffeeff6000000000000000fff == 0x4207000000000000000083e && matches!(sm,
         100 | 120) => print_form:: < OpF2fpPack4, 1 > (w, sm, at, out)
@@ -14418,7 +15551,7 @@ fn print_sm70_arm183(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm184(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm199(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff85cb3ff0000000000000fff == 0x840 && matches!(sm, 80) => print_form:: <
         OpHmnmx2, 1 > (w, sm, at, out)
@@ -14437,14 +15570,25 @@ fn print_sm70_arm184(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm185(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm200(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfff == 0x844 && matches!(sm, 90) => print_form:: < OpStsm, 0 > (w, sm, at,
+        out)
+    );
+    try_form!(
+        w & 0xfff == 0x844 && matches!(sm, 100 | 120) => return print_form:: < OpStsm, 1
+        > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm201(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bff00000000ff000fff == 0x10000000000000000845 && matches!(sm, 86 |
         89 | 90 | 100 | 120) => return print_form:: < OpI2fp, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm186(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm202(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
         => print_form:: < OpVimnmx, 4 > (w, sm, at, out)
@@ -14459,7 +15603,7 @@ fn print_sm70_arm186(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm187(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm203(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x882 && matches!(sm, 75 | 80 | 86 | 89 | 90) =>
         print_form:: < OpUmov, 0 > (w, sm, at, out)
@@ -14470,7 +15614,7 @@ fn print_sm70_arm187(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm188(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm204(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfff00000000c0c00fff == 0x80000000000000000000883 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => print_form:: < OpUp2ur, 0 > (w, sm, at, out)
@@ -14481,7 +15625,7 @@ fn print_sm70_arm188(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm189(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm205(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfff00000000c0ff0fff == 0x80000000000000000000884 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => print_form:: < OpUr2up, 0 > (w, sm, at, out)
@@ -14492,7 +15636,7 @@ fn print_sm70_arm189(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm190(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm206(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871fcffffffffffffc00fff == 0x886 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => print_form:: < OpVoteu, 0 > (w, sm, at, out)
@@ -14503,7 +15647,7 @@ fn print_sm70_arm190(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm191(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm207(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000887 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUsel, 1 > (w, sm, at, out)
@@ -14514,7 +15658,7 @@ fn print_sm70_arm191(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm192(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm208(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80100000000000000000fff == 0x8000000000000000000088c && matches!(sm, 120)
         => print_form:: < OpUisetp, 5 > (w, sm, at, out)
@@ -14533,7 +15677,7 @@ fn print_sm70_arm192(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm193(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm209(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80006000000000000000fff == 0x80000000000000000000890 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUiadd3, 1 > (w, sm, at, out)
@@ -14552,7 +15696,7 @@ fn print_sm70_arm193(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm194(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm210(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80107000000000000000fff == 0x80000000000000000000891 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUlea, 1 > (w, sm, at, out)
@@ -14587,7 +15731,7 @@ fn print_sm70_arm194(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm195(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm211(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000892 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUlop3, 1 > (w, sm, at, out)
@@ -14598,7 +15742,7 @@ fn print_sm70_arm195(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm196(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm212(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80001000000000000000fff == 0x80000000000000000000896 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUprmt, 1 > (w, sm, at, out)
@@ -14609,7 +15753,7 @@ fn print_sm70_arm196(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm197(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm213(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000899 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUshf, 1 > (w, sm, at, out)
@@ -14620,7 +15764,7 @@ fn print_sm70_arm197(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm198(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm214(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000089a && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUsgxt, 1 > (w, sm, at, out)
@@ -14631,7 +15775,7 @@ fn print_sm70_arm198(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm199(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm215(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a4 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUimad, 1 > (w, sm, at, out)
@@ -14650,7 +15794,7 @@ fn print_sm70_arm199(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm200(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm216(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a5 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUimadWide, 1 > (w, sm, at, out)
@@ -14669,14 +15813,14 @@ fn print_sm70_arm200(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm201(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm217(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a6 && matches!(sm, 120)
         => return print_form:: < OpUimadHi, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm202(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm218(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008bd && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUflo, 1 > (w, sm, at, out)
@@ -14687,7 +15831,7 @@ fn print_sm70_arm202(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm203(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm219(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008be && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUbrev, 1 > (w, sm, at, out)
@@ -14698,7 +15842,7 @@ fn print_sm70_arm203(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm204(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm220(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008bf && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUpopc, 1 > (w, sm, at, out)
@@ -14709,56 +15853,56 @@ fn print_sm70_arm204(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm205(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm221(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff00000000ff000fff == 0x900 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFlo, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm206(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm222(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x901 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBrev, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm207(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm223(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x902 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFchk, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm208(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm224(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x904 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm209(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm225(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x905 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm210(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm226(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x906 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm211(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm227(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x907 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFrnd, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm212(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm228(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) => print_form:: <
         OpMufu, 1 > (w, sm, at, out)
@@ -14773,56 +15917,56 @@ fn print_sm70_arm212(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm213(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm229(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x909 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPopc, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm214(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm230(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x910 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm215(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm231(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x911 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm216(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm232(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x912 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm217(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm233(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x913 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFrnd64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm218(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm234(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffffffffff0fff == 0x918 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpNop, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm219(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm235(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x919 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpS2r, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm220(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm236(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000803f00000fff == 0x80000000091a && matches!(sm, 80 | 86 | 89 | 90
         | 100 | 120) => print_form:: < OpDepbar, 0 > (w, sm, at, out)
@@ -14833,14 +15977,14 @@ fn print_sm70_arm220(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm221(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm237(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x91b && matches!(sm, 90 | 100 | 120) => return
         print_form:: < OpEndcollective, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm222(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm238(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffffc3fff00ffff0fff == 0x2000000000000000091d && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpBarArv, 1 > (w, sm, at,
@@ -14864,7 +16008,7 @@ fn print_sm70_arm222(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm223(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm239(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x941 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => print_form:: < OpBsync, 0 > (w, sm, at, out)
@@ -14875,7 +16019,7 @@ fn print_sm70_arm223(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm224(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm240(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x942 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => print_form:: < OpBreak, 0 > (w, sm, at, out)
@@ -14886,7 +16030,7 @@ fn print_sm70_arm224(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm225(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm241(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83e000000000003ffff0fff == 0x943 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCallAbs, 0 > (w, sm, at, out)
@@ -14897,7 +16041,7 @@ fn print_sm70_arm225(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm226(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm242(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c000000000003ffff0fff == 0x944 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCall, 0 > (w, sm, at, out)
@@ -14908,7 +16052,7 @@ fn print_sm70_arm226(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm227(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm243(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff00000003fff00fff == 0x945 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => print_form:: < OpBssy, 0 > (w, sm, at, out)
@@ -14919,7 +16063,7 @@ fn print_sm70_arm227(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm228(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm244(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x946 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpYield, 0 > (w, sm, at, out)
@@ -14930,7 +16074,7 @@ fn print_sm70_arm228(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm229(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm245(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpBra, 0 > (w, sm, at, out)
@@ -14953,7 +16097,7 @@ fn print_sm70_arm229(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm230(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm246(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff00000000ffff0fff == 0x948 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpWarpsync, 2 > (w, sm, at, out)
@@ -14964,14 +16108,25 @@ fn print_sm70_arm230(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm231(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm247(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x949 && matches!(sm, 70 | 75 | 80 | 86 | 89) =>
+        print_form:: < OpBrx, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x949 && matches!(sm, 90 | 100 | 120) => return
+        print_form:: < OpBrx, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm248(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff86fffffffffffffffff0fff == 0x94d && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpExit, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm232(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm249(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c000000000003c0ff0fff == 0x80000000000000000000950 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpRet, 2 > (w, sm, at, out)
@@ -15014,14 +16169,14 @@ fn print_sm70_arm232(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm233(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm250(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffefffff00000000f0ff0fff == 0x956 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmov, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm234(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm251(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x95c && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpBpt, 0 > (w, sm, at, out)
@@ -15032,7 +16187,7 @@ fn print_sm70_arm234(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm235(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm252(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80800000000000000000fff == 0x95d && matches!(sm, 90 | 100 | 120) =>
         print_form:: < OpNanosleep, 1 > (w, sm, at, out)
@@ -15047,7 +16202,7 @@ fn print_sm70_arm235(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm236(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm253(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff38001ff0000000000000ffe == 0x1000000000000000980 && matches!(sm, 70) =>
         print_form:: < OpLdg, 7 > (w, sm, at, out)
@@ -15074,7 +16229,7 @@ fn print_sm70_arm236(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm237(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm254(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffb8e01ff000000ff000001ff == 0xe01000000000000000181 && matches!(sm, 70)
         => print_form:: < OpLdg, 1 > (w, sm, at, out)
@@ -15125,7 +16280,7 @@ fn print_sm70_arm237(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm238(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm255(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8ff1ff000000ff00000fff == 0x983 && matches!(sm, 70) => print_form:: <
         OpLdl, 1 > (w, sm, at, out)
@@ -15136,7 +16291,7 @@ fn print_sm70_arm238(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm239(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm256(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffe1ff000000ff00000fff == 0x984 && matches!(sm, 70) => print_form:: <
         OpLds, 1 > (w, sm, at, out)
@@ -15179,7 +16334,7 @@ fn print_sm70_arm239(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm240(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm257(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffb8e01000000000000ff0ffc == 0x80001000000000000000984 && matches!(sm,
         90) => print_form:: < OpStg, 4 > (w, sm, at, out)
@@ -15210,7 +16365,7 @@ fn print_sm70_arm240(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm241(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm258(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffb8e11ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 80 |
         86 | 89 | 90) => print_form:: < OpStg, 2 > (w, sm, at, out)
@@ -15253,7 +16408,7 @@ fn print_sm70_arm241(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm242(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm259(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff7ff31000000000000ff01ff == 0x188 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100 | 120) => print_form:: < OpSts, 0 > (w, sm, at, out)
@@ -15284,7 +16439,7 @@ fn print_sm70_arm242(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm243(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm260(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x989 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpShfl, 2 > (w, sm, at, out)
@@ -15295,7 +16450,7 @@ fn print_sm70_arm243(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm244(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm261(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80011000000000000000fdd == 0x80001000000000000000988 && matches!(sm,
         90) => print_form:: < OpAtomg, 4 > (w, sm, at, out)
@@ -15322,7 +16477,7 @@ fn print_sm70_arm244(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm245(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm262(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff40001000000000000000fff == 0x100000000000000098e && matches!(sm, 70 |
         75) => print_form:: < OpRed, 0 > (w, sm, at, out)
@@ -15349,7 +16504,7 @@ fn print_sm70_arm245(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm246(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm263(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800010000000000ff000fff == 0xff00098f && matches!(sm, 75) => print_form:: <
         OpCctlAll, 1 > (w, sm, at, out)
@@ -15376,7 +16531,7 @@ fn print_sm70_arm246(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm247(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm264(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 75) => print_form:: <
         OpSuld, 0 > (w, sm, at, out)
@@ -15427,7 +16582,7 @@ fn print_sm70_arm247(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm248(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm265(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80002000000000000000fff == 0x992 && matches!(sm, 90 | 100 | 120) =>
         print_form:: < OpMembar, 0 > (w, sm, at, out)
@@ -15490,7 +16645,7 @@ fn print_sm70_arm248(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm249(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm266(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffc0001000000000000000fff == 0x800010000000000000009a3 && matches!(sm,
         90) => print_form:: < OpAtomgF, 1 > (w, sm, at, out)
@@ -15505,7 +16660,7 @@ fn print_sm70_arm249(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm250(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm267(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff40001000000000000000fff == 0x10000000000000009a6 && matches!(sm, 90 |
         100 | 120) => print_form:: < OpRedgF, 0 > (w, sm, at, out)
@@ -15520,7 +16675,7 @@ fn print_sm70_arm250(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm251(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm268(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffbf1f8ff000000ff000001ff == 0x1aa && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpQspc, 0 > (w, sm, at, out)
@@ -15563,7 +16718,7 @@ fn print_sm70_arm251(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm252(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm269(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9ab && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpErrbar, 0 > (w, sm, at, out)
@@ -15574,14 +16729,33 @@ fn print_sm70_arm252(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm253(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm270(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9af && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => return print_form:: < OpLdgdepbar, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm254(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm271(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80002000000000000000fff == 0x9b1 && matches!(sm, 90) => print_form:: <
+        OpSyncsCctlAll, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80002000000000000000fff == 0x9b1 && matches!(sm, 100 | 120) => print_form::
+        < OpSyncsCctlAll, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x800020000000000000001ff == 0x800000000000000000001b1 && matches!(sm, 90) =>
+        print_form:: < OpSyncsCctl, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x800020000000000000001ff == 0x800000000000000000001b1 && matches!(sm, 100 |
+        120) => return print_form:: < OpSyncsCctl, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm272(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9c3 && matches!(sm, 75 | 80 | 86 | 89 | 90) =>
         print_form:: < OpS2ur, 0 > (w, sm, at, out)
@@ -15592,42 +16766,42 @@ fn print_sm70_arm254(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm255(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm273(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpMov, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm256(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm274(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcffff80000ff00000fff == 0xa03 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpP2r, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm257(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm275(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcffff80000ff00ff0fff == 0xa04 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpR2p, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm258(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm276(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpSel, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm259(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm277(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFsel, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm260(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm278(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) =>
         print_form:: < OpFmnmx, 2 > (w, sm, at, out)
@@ -15642,28 +16816,28 @@ fn print_sm70_arm260(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm261(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm279(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e00ff380000ff00000fff == 0xa0a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFset, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm262(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm280(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFsetp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm263(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm281(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpIsetp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm264(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm282(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => print_form:: < OpIadd3, 2 > (w, sm, at, out)
@@ -15674,7 +16848,7 @@ fn print_sm70_arm264(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm265(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm283(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90) => print_form:: < OpLea, 2 > (w, sm, at, out)
@@ -15693,84 +16867,84 @@ fn print_sm70_arm265(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm266(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm284(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpLop3, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm267(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm285(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpIabs, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm268(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm286(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00f80000ff00000fff == 0xa14 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpVabsdiff, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm269(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm287(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPrmt, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm270(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm288(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => return print_form:: < OpImnmx, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm271(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm289(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpShf, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm272(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm290(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5fff80000ff00000fff == 0xa1a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpSgxt, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm273(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm291(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff7fff80000ff00000fff == 0xa1b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpBmsk, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm274(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm292(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8010000380000ff00000fff == 0xa1f && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPlop3Sign, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm275(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm293(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => return print_form:: < OpFmul, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm276(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm294(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFfma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm277(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm295(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImad, 2 > (w, sm, at, out)
@@ -15781,7 +16955,7 @@ fn print_sm70_arm277(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm278(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm296(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImadWide, 2 > (w, sm, at, out)
@@ -15793,7 +16967,7 @@ fn print_sm70_arm278(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm279(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm297(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff900f80000ff00000fff == 0xa26 && matches!(sm, 70) => print_form:: <
         OpIdp4a, 4 > (w, sm, at, out)
@@ -15812,28 +16986,28 @@ fn print_sm70_arm279(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm280(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm298(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return print_form:: < OpImadHi, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm281(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm299(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDmul, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm282(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm300(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDfma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm283(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm301(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0xa31 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 2 > (w, sm, at, out)
@@ -15852,7 +17026,7 @@ fn print_sm70_arm283(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm284(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm302(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff080000ff00000fff == 0xa32 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHmul2, 2 > (w, sm, at, out)
@@ -15863,7 +17037,7 @@ fn print_sm70_arm284(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm285(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm303(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0xa35 && matches!(sm, 80 | 86 | 89) =>
         print_form:: < OpHfma2Mma, 2 > (w, sm, at, out)
@@ -15874,21 +17048,21 @@ fn print_sm70_arm285(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm286(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm304(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffdff780000ff00000fff == 0xa36 && matches!(sm, 90) => return
         print_form:: < OpViadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm287(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm305(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0xa38 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => return print_form:: < OpI2iSat, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm288(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm306(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffeee4600f80000ff00000fff == 0xa3e && matches!(sm, 80 | 86 | 89 | 90) =>
         print_form:: < OpF2fp, 2 > (w, sm, at, out)
@@ -15911,7 +17085,7 @@ fn print_sm70_arm288(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm289(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm307(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff85cb3ff080000ff00000fff == 0xa40 && matches!(sm, 80) => print_form:: <
         OpHmnmx2, 2 > (w, sm, at, out)
@@ -15930,77 +17104,77 @@ fn print_sm70_arm289(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm290(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm308(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bfff80000ffff000fff == 0x10000000000000000a45 && matches!(sm, 86 |
         89 | 90) => return print_form:: < OpI2fp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm291(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm309(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
         => return print_form:: < OpVimnmx, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm292(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm310(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xab9 && matches!(sm, 75 | 80 | 86 | 89 | 90) =>
         return print_form:: < OpUldc, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm293(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm311(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFlo, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm294(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm312(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpBrev, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm295(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm313(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000380000ff00000fff == 0xb02 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFchk, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm296(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm314(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2f, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm297(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm315(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2i, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm298(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm316(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpI2f, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm299(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm317(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb07 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFrnd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm300(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm318(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) => print_form:: <
         OpMufu, 2 > (w, sm, at, out)
@@ -16015,42 +17189,42 @@ fn print_sm70_arm300(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm301(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm319(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPopc, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm302(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm320(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2f64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm303(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm321(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2i64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm304(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm322(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpI2f64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm305(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm323(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff380000ffff000fff == 0xb13 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFrnd64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm306(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm324(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffffc0003ffffff0fff == 0x20000000000000000b1d && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpBarArv, 0 > (w, sm, at,
@@ -16067,21 +17241,21 @@ fn print_sm70_arm306(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm307(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm325(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ffffff0fff == 0xb48 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => return print_form:: < OpWarpsync, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm308(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm326(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffeffffff80000fff0ff0fff == 0xb56 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpBmov, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm309(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm327(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8080000f80000ff00000fff == 0xb5d && matches!(sm, 90) => print_form:: <
         OpNanosleep, 2 > (w, sm, at, out)
@@ -16096,7 +17270,49 @@ fn print_sm70_arm309(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm310(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm328(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000800000000000fff == 0xb60 && matches!(sm, 70 | 75 | 80 | 86 | 89 |
+        90) => return print_form:: < OpTex, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm329(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000800000000000fff == 0xb63 && matches!(sm, 70 | 75 | 80 | 86 | 89 |
+        90) => return print_form:: < OpTld4, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm330(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000800000000000fff == 0xb66 && matches!(sm, 70 | 75 | 80 | 86 | 89 |
+        90) => return print_form:: < OpTld, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm331(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000800000000000fff == 0xb69 && matches!(sm, 70 | 75 | 80 | 86 | 89 |
+        90) => return print_form:: < OpTmml, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm332(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000800000000000fff == 0xb6c && matches!(sm, 70 | 75 | 80 | 86 | 89 |
+        90) => return print_form:: < OpTxd, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm333(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000800000000000fff == 0xb6f && matches!(sm, 70 | 75 | 80 | 86 | 89 |
+        90) => return print_form:: < OpTxq, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm334(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xb82 && matches!(sm, 75 | 80 | 86 | 89 | 90 |
         100 | 120) => print_form:: < OpLdc, 0 > (w, sm, at, out)
@@ -16107,7 +17323,7 @@ fn print_sm70_arm310(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm311(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm335(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 70 | 75) => print_form:: <
         OpSuldB, 0 > (w, sm, at, out)
@@ -16142,7 +17358,7 @@ fn print_sm70_arm311(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm312(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm336(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
         120) => print_form:: < OpMov64, 1 > (w, sm, at, out)
@@ -16154,7 +17370,7 @@ fn print_sm70_arm312(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm313(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm337(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffff0000000fff == 0x80000000000000000000c03 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpP2r, 3 > (w, sm, at,
@@ -16162,7 +17378,7 @@ fn print_sm70_arm313(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm314(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm338(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffff0000ff0fff == 0x80000000000000000000c04 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpR2p, 3 > (w, sm, at,
@@ -16170,7 +17386,7 @@ fn print_sm70_arm314(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm315(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm339(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpSel, 3 > (w, sm, at,
@@ -16178,7 +17394,7 @@ fn print_sm70_arm315(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm316(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm340(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFsel, 3 > (w, sm, at,
@@ -16186,7 +17402,7 @@ fn print_sm70_arm316(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm317(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm341(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
         75) => print_form:: < OpFmnmx, 3 > (w, sm, at, out)
@@ -16201,7 +17417,7 @@ fn print_sm70_arm317(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm318(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm342(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e00ff3fffff0000000fff == 0x80000000000000000000c0a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFset, 3 > (w, sm, at,
@@ -16209,7 +17425,7 @@ fn print_sm70_arm318(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm319(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm343(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFsetp, 3 > (w, sm,
@@ -16217,7 +17433,7 @@ fn print_sm70_arm319(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm320(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm344(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpIsetp, 3 > (w, sm, at, out)
@@ -16228,7 +17444,7 @@ fn print_sm70_arm320(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm321(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm345(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpIadd3, 3 > (w, sm, at, out)
@@ -16240,7 +17456,7 @@ fn print_sm70_arm321(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm322(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm346(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLea, 3 > (w, sm, at, out)
@@ -16260,7 +17476,7 @@ fn print_sm70_arm322(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm323(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm347(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpLop3, 3 > (w, sm, at,
@@ -16268,7 +17484,7 @@ fn print_sm70_arm323(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm324(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm348(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpIabs, 3 > (w, sm, at,
@@ -16276,7 +17492,7 @@ fn print_sm70_arm324(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm325(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm349(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000c14 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => return print_form:: < OpVabsdiff, 3 > (w, sm, at,
@@ -16284,7 +17500,7 @@ fn print_sm70_arm325(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm326(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm350(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPrmt, 3 > (w, sm, at,
@@ -16292,7 +17508,7 @@ fn print_sm70_arm326(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm327(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm351(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpImnmx, 3 > (w, sm, at, out)
@@ -16307,7 +17523,7 @@ fn print_sm70_arm327(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm328(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm352(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpShf, 3 > (w, sm, at,
@@ -16315,7 +17531,7 @@ fn print_sm70_arm328(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm329(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm353(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5ffffffff0000000fff == 0x80000000000000000000c1a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpSgxt, 3 > (w, sm, at,
@@ -16323,7 +17539,7 @@ fn print_sm70_arm329(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm330(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm354(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff7ffffffff0000000fff == 0x80000000000000000000c1b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpBmsk, 3 > (w, sm, at,
@@ -16331,7 +17547,7 @@ fn print_sm70_arm330(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm331(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm355(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFmul, 3 > (w, sm, at,
@@ -16339,7 +17555,7 @@ fn print_sm70_arm331(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm332(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm356(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFfma, 3 > (w, sm, at,
@@ -16347,7 +17563,7 @@ fn print_sm70_arm332(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm333(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm357(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 3 > (w, sm, at, out)
@@ -16359,7 +17575,7 @@ fn print_sm70_arm333(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm334(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm358(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 3 > (w, sm, at,
@@ -16372,7 +17588,7 @@ fn print_sm70_arm334(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm335(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm359(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff100ffffff0000000fff == 0x80000000000000000000c26 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpIdp4a, 2 > (w, sm, at, out)
@@ -16384,7 +17600,7 @@ fn print_sm70_arm335(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm336(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm360(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 3 > (w, sm,
@@ -16392,7 +17608,7 @@ fn print_sm70_arm336(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm337(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm361(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDmul, 3 > (w, sm, at, out)
@@ -16403,7 +17619,7 @@ fn print_sm70_arm337(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm338(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm362(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDfma, 3 > (w, sm, at, out)
@@ -16414,7 +17630,7 @@ fn print_sm70_arm338(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm339(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm363(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000c31 && matches!(sm,
         75) => print_form:: < OpHfma2, 3 > (w, sm, at, out)
@@ -16433,7 +17649,7 @@ fn print_sm70_arm339(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm340(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm364(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x80000000000000000000c32 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpHmul2, 3 > (w, sm, at, out)
@@ -16444,7 +17660,7 @@ fn print_sm70_arm340(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm341(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm365(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
         120) => print_form:: < OpIadd, 5 > (w, sm, at, out)
@@ -16471,14 +17687,14 @@ fn print_sm70_arm341(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm342(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm366(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffdff7fffff0000000fff == 0x80000000000000000000c36 && matches!(sm, 90
         | 100) => return print_form:: < OpViadd, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm343(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm367(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000c38 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpI2iSat, 3 > (w, sm,
@@ -16486,7 +17702,7 @@ fn print_sm70_arm343(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm344(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm368(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffeeff600ffffff0000000fff == 0xc2070000000000000000c3e && matches!(sm,
         100 | 120) => print_form:: < OpF2fpPack4, 2 > (w, sm, at, out)
@@ -16529,7 +17745,7 @@ fn print_sm70_arm344(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm345(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm369(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff85cb3ff0fffff0000000fff == 0x80000000000000000000c40 && matches!(sm,
         80) => print_form:: < OpHmnmx2, 3 > (w, sm, at, out)
@@ -16548,14 +17764,14 @@ fn print_sm70_arm345(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm346(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm370(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bffffffff00ff000fff == 0x80010000000000000000c45 && matches!(sm, 86
         | 89 | 90 | 100 | 120) => return print_form:: < OpI2fp, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm347(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm371(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
         90) => print_form:: < OpVimnmx, 6 > (w, sm, at, out)
@@ -16570,7 +17786,7 @@ fn print_sm70_arm347(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm348(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm372(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80100000000000000000fff == 0x80000000000000000000c82 && matches!(sm, 120)
         => print_form:: < OpUmov, 4 > (w, sm, at, out)
@@ -16589,7 +17805,7 @@ fn print_sm70_arm348(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm349(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm373(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffffc0c0c00fff == 0x80000000000000000000c83 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => print_form:: < OpUp2ur, 1 > (w, sm, at, out)
@@ -16600,7 +17816,7 @@ fn print_sm70_arm349(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm350(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm374(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffffc0c0ff0fff == 0x80000000000000000000c84 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => print_form:: < OpUr2up, 1 > (w, sm, at, out)
@@ -16611,7 +17827,7 @@ fn print_sm70_arm350(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm351(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm375(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFlo, 3 > (w, sm, at,
@@ -16619,7 +17835,7 @@ fn print_sm70_arm351(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm352(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm376(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpBrev, 3 > (w, sm, at,
@@ -16627,7 +17843,7 @@ fn print_sm70_arm352(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm353(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm377(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000003fffff0000000fff == 0x80000000000000000000d02 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFchk, 3 > (w, sm, at,
@@ -16635,7 +17851,7 @@ fn print_sm70_arm353(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm354(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm378(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2f, 3 > (w, sm, at,
@@ -16643,7 +17859,7 @@ fn print_sm70_arm354(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm355(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm379(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2i, 3 > (w, sm, at,
@@ -16651,7 +17867,7 @@ fn print_sm70_arm355(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm356(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm380(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpI2f, 3 > (w, sm, at,
@@ -16659,7 +17875,7 @@ fn print_sm70_arm356(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm357(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm381(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d07 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFrnd, 3 > (w, sm, at,
@@ -16667,7 +17883,7 @@ fn print_sm70_arm357(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm358(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm382(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpMufu, 6 > (w, sm, at, out)
@@ -16678,7 +17894,7 @@ fn print_sm70_arm358(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm359(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm383(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPopc, 3 > (w, sm, at,
@@ -16686,7 +17902,7 @@ fn print_sm70_arm359(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm360(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm384(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2f64, 3 > (w, sm,
@@ -16694,7 +17910,7 @@ fn print_sm70_arm360(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm361(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm385(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2i64, 3 > (w, sm,
@@ -16702,7 +17918,7 @@ fn print_sm70_arm361(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm362(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm386(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpI2f64, 3 > (w, sm,
@@ -16710,7 +17926,7 @@ fn print_sm70_arm362(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm363(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm387(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff3fffff00ff000fff == 0x80000000000000000000d13 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFrnd64, 3 > (w, sm,
@@ -16718,7 +17934,7 @@ fn print_sm70_arm363(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm364(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm388(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8080000ffffff0000000fff == 0x80000000000000000000d5d && matches!(sm, 90
         | 100 | 120) => print_form:: < OpNanosleep, 3 > (w, sm, at, out)
@@ -16733,14 +17949,58 @@ fn print_sm70_arm364(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm365(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm389(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000d61 && matches!(sm, 100)
+        => print_form:: < OpTexB, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000d61 && matches!(sm, 120)
+        => return print_form:: < OpTexB, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm390(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000d64 && matches!(sm, 100)
+        => print_form:: < OpTld4B, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000d64 && matches!(sm, 120)
+        => return print_form:: < OpTld4B, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm391(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000d67 && matches!(sm, 100)
+        => print_form:: < OpTldB, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000d67 && matches!(sm, 120)
+        => return print_form:: < OpTldB, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm392(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000d6d && matches!(sm, 100)
+        => print_form:: < OpTxdB, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000d6d && matches!(sm, 120)
+        => return print_form:: < OpTxdB, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm393(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
         120) => return print_form:: < OpSel64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm366(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm394(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000e14 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => return print_form:: < OpVabsdiff, 6 > (w, sm, at,
@@ -16748,7 +18008,7 @@ fn print_sm70_arm366(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm367(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm395(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPrmt, 6 > (w, sm, at,
@@ -16756,7 +18016,7 @@ fn print_sm70_arm367(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm368(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm396(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpShf, 6 > (w, sm, at,
@@ -16764,7 +18024,7 @@ fn print_sm70_arm368(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm369(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm397(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFadd, 3 > (w, sm, at,
@@ -16772,7 +18032,7 @@ fn print_sm70_arm369(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm370(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm398(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFfma, 6 > (w, sm, at,
@@ -16780,7 +18040,7 @@ fn print_sm70_arm370(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm371(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm399(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 6 > (w, sm, at, out)
@@ -16792,7 +18052,7 @@ fn print_sm70_arm371(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm372(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm400(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 5 > (w, sm, at,
@@ -16805,7 +18065,7 @@ fn print_sm70_arm372(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm373(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm401(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 5 > (w, sm,
@@ -16813,7 +18073,7 @@ fn print_sm70_arm373(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm374(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm402(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDadd, 3 > (w, sm, at, out)
@@ -16824,7 +18084,7 @@ fn print_sm70_arm374(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm375(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm403(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDsetp, 2 > (w, sm, at, out)
@@ -16835,7 +18095,7 @@ fn print_sm70_arm375(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm376(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm404(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDfma, 6 > (w, sm, at, out)
@@ -16846,7 +18106,7 @@ fn print_sm70_arm376(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm377(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm405(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x80040000000000000000e30 && matches!(sm, 86
         | 89) => print_form:: < OpHadd2F32, 3 > (w, sm, at, out)
@@ -16869,7 +18129,7 @@ fn print_sm70_arm377(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm378(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm406(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000e31 && matches!(sm,
         75) => print_form:: < OpHfma2, 6 > (w, sm, at, out)
@@ -16888,7 +18148,7 @@ fn print_sm70_arm378(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm379(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm407(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e001f0fffff0000000fff == 0x80000000000000000000e33 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpHset2, 3 > (w, sm, at, out)
@@ -16899,7 +18159,7 @@ fn print_sm70_arm379(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm380(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm408(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff800001f0fffff0000ff0fff == 0x80000000000000000000e34 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpHsetp2, 3 > (w, sm, at, out)
@@ -16910,7 +18170,7 @@ fn print_sm70_arm380(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm381(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm409(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c003fffff0000000fff == 0x80000000000000000000e35 && matches!(sm, 80
         | 86 | 89) => print_form:: < OpHfma2Mma, 6 > (w, sm, at, out)
@@ -16921,14 +18181,96 @@ fn print_sm70_arm381(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm382(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm410(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffeffffffffffffff0f00fff == 0xf56 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmov, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm383(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm411(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x800000000ff000000000fff == 0x800000000ff000000000f60 && matches!(sm, 120)
+        => print_form:: < OpTexUr, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f60 && matches!(sm, 75 |
+        80 | 86 | 89 | 90) => print_form:: < OpTexUr, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f60 && matches!(sm, 100)
+        => return print_form:: < OpTexUr, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm412(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x800000000ff000000000fff == 0x800000000ff000000000f63 && matches!(sm, 120)
+        => print_form:: < OpTld4Ur, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f63 && matches!(sm, 75 |
+        80 | 86 | 89 | 90) => print_form:: < OpTld4Ur, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f63 && matches!(sm, 100)
+        => return print_form:: < OpTld4Ur, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm413(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x800000000ff000000000fff == 0x800000000ff000000000f66 && matches!(sm, 120)
+        => print_form:: < OpTldUr, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f66 && matches!(sm, 75 |
+        80 | 86 | 89 | 90) => print_form:: < OpTldUr, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f66 && matches!(sm, 100)
+        => return print_form:: < OpTldUr, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm414(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f69 && matches!(sm, 75 |
+        80 | 86 | 89 | 90) => print_form:: < OpTmmlUr, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f69 && matches!(sm, 100 |
+        120) => return print_form:: < OpTmmlUr, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm415(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x800000000ff000000000fff == 0x800000000ff000000000f6c && matches!(sm, 120)
+        => print_form:: < OpTxdUr, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f6c && matches!(sm, 75 |
+        80 | 86 | 89 | 90) => print_form:: < OpTxdUr, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f6c && matches!(sm, 100)
+        => return print_form:: < OpTxdUr, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm416(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f6f && matches!(sm, 75 |
+        80 | 86 | 89 | 90) => print_form:: < OpTxqUr, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f6f && matches!(sm, 100 |
+        120) => return print_form:: < OpTxqUr, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm417(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xf89 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpShfl, 3 > (w, sm, at, out)
@@ -16939,7 +18281,7 @@ fn print_sm70_arm383(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm384(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm418(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100)
         => print_form:: < OpSuld, 4 > (w, sm, at, out)
@@ -17003,6 +18345,104 @@ fn print_sm70_arm384(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     try_form!(
         w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 80 |
         86 | 89 | 90) => return print_form:: < OpSustUr, 3 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm419(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f9f && matches!(sm, 100)
+        => print_form:: < OpSured, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f9f && matches!(sm, 120)
+        => print_form:: < OpSured, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f9f && matches!(sm, 75) =>
+        print_form:: < OpSuredUr, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f9f && matches!(sm, 80 |
+        86 | 89 | 90) => print_form:: < OpSuredUr, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100)
+        => print_form:: < OpSuld, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100)
+        => print_form:: < OpSuld, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 120)
+        => print_form:: < OpSuld, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 120)
+        => print_form:: < OpSuld, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 75) =>
+        print_form:: < OpSuldUr, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 75) =>
+        print_form:: < OpSuldUr, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 80 |
+        86 | 89 | 90) => print_form:: < OpSuldUr, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 80 |
+        86 | 89 | 90) => print_form:: < OpSuldUr, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100)
+        => print_form:: < OpSust, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100)
+        => print_form:: < OpSust, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 120)
+        => print_form:: < OpSust, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 120)
+        => print_form:: < OpSust, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 75) =>
+        print_form:: < OpSustUr, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 75) =>
+        print_form:: < OpSustUr, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 80 |
+        86 | 89 | 90) => print_form:: < OpSustUr, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 80 |
+        86 | 89 | 90) => return print_form:: < OpSustUr, 3 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm420(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff80800400000000000000fff == 0x80000400000000000000fae && matches!(sm,
+        90) => print_form:: < OpLdgsts, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1dff80800400000000000000fff == 0x80000400000000000000fae && matches!(sm, 80
+        | 86 | 89) => print_form:: < OpLdgsts, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff80800000000000000000fff == 0x80800000000000000000fae && matches!(sm,
+        100 | 120) => return print_form:: < OpLdgsts, 2 > (w, sm, at, out)
     );
     None
 }
@@ -17489,6 +18929,14 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "brk", "fixed", 0, Sm50, [50, 52, 60], 0xfffffffffff0ffe0, 0xe340000000000000, 0,
         0, []
+    ),
+    form_info!(
+        "brx", "fixed", 0, Sm70, [70, 75, 80, 86, 89], 0x80000000000000000000fff, 0x949,
+        0x1fff01c00000000000300ff0000, 0, [PRED, GPR]
+    ),
+    form_info!(
+        "brx", "fixed", 1, Sm70, [90, 100, 120], 0x80000000000000000000fff, 0x949,
+        0x1fff01c00000000000300000000, 0, [PRED, GPR]
     ),
     form_info!(
         "brx_sm50", "fixed", 0, Sm50, [50, 52, 60], 0xfffff000000000a0,
@@ -20393,6 +21841,20 @@ pub const FORMS: &[FormInfo] = &[
         0x80000000000000000000fff, 0x9af, 0x1fff7ffffffffffffffffff0000, 0, []
     ),
     form_info!(
+        "ldgsts", "fixed", 0, Sm70, [80, 86, 89], 0x1dff80800400000000000000fff,
+        0x80000400000000000000fae, 0, 0, [GPR, GPR, UGPR, PRED]; (80..= 89,
+        [(0x20000010000000000000000000, 0x10000000000000000000)], 0,
+        0x3f0000000000000000, 0x40000000000000000)
+    ),
+    form_info!(
+        "ldgsts", "fixed", 1, Sm70, [90], 0x1fff80800400000000000000fff,
+        0x80000400000000000000fae, 0, 0, [GPR, GPR, UGPR, PRED]
+    ),
+    form_info!(
+        "ldgsts", "fixed", 2, Sm70, [100, 120], 0x1fff80800000000000000000fff,
+        0x80800000000000000000fae, 0, 0, [GPR, GPR, UGPR, PRED]
+    ),
+    form_info!(
         "ldl", "fixed", 0, Sm70, [75, 80, 86, 89, 90, 100, 120],
         0x1fff78ff1ff0000000000000fff, 0x983, 0, 0, [GPR, UGPR]; (75..= 90,
         [(0x80000000000000000000000, 0)], 0, 0xff00000000, 0), (100..= 120,
@@ -20425,6 +21887,16 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "lds", "fixed", 3, Sm50, [50, 52, 60], 0xfff8e00000000000, 0xef48000000000000, 0,
         0, [GPR, NONE]
+    ),
+    form_info!(
+        "ldsm", "fixed", 0, Sm70, [75, 80, 86, 89, 90], 0xfff, 0x83b,
+        0x1fff7ff04ff0000000000000000, 0, [GPR, UGPR]; (75..= 90,
+        [(0x80000000000000000000000, 0)], 0, 0xff00000000, 0x3f00000000)
+    ),
+    form_info!(
+        "ldsm", "fixed", 1, Sm70, [100, 120], 0xfff, 0x83b,
+        0x1fff7fe04ff0000000000000000, 0, [GPR, UGPR]; (100..= 120,
+        [(0x80000000000000000000000, 0)], 0, 0xff00000000, 0xff00000000)
     ),
     form_info!(
         "lea", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
@@ -20653,6 +22125,14 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "mov64i", "fixed", 0, Sm70, [120], 0x80000000000000000000fff, 0x402,
         0x1fff70000000000000000000000, 0, []
+    ),
+    form_info!(
+        "movm", "fixed", 0, Sm70, [75, 80, 86, 89, 90], 0x80000000000000000000fff, 0x23a,
+        0x1fff7ff07ffffffffff00000000, 0, [GPR]
+    ),
+    form_info!(
+        "movm", "fixed", 1, Sm70, [100, 120], 0x80000000000000000000fff, 0x23a,
+        0x1fff7ff07ffffffffff00000000, 0, [GPR]
     ),
     form_info!(
         "mufu", "rrr", 0, Sm70, [70], 0x1ffffff00ff0fffff00ff000fff, 0x308,
@@ -21241,6 +22721,14 @@ pub const FORMS: &[FormInfo] = &[
         0xe320000000000000, 0, 0, []
     ),
     form_info!(
+        "rpcmov", "fixed", 0, Sm70, [90, 100, 120], 0x80000000000000000000fff, 0x353,
+        0x1fff7ffffffffffffff7f000000, 0, []
+    ),
+    form_info!(
+        "rpcmov_w", "fixed", 0, Sm70, [90, 100, 120], 0x80000000000000000000fff, 0x352,
+        0x1fff7ffffffffffff007fff0000, 0, [GPR]
+    ),
+    form_info!(
         "rro", "r", 0, Sm50, [50, 52, 60], 0xfffddf7ff000ff00, 0x5c90000000000000, 0, 0,
         [GPR]
     ),
@@ -21510,6 +22998,16 @@ pub const FORMS: &[FormInfo] = &[
         0, [GPR, GPR, NONE]
     ),
     form_info!(
+        "stsm", "fixed", 0, Sm70, [90], 0xfff, 0x844, 0x1fff7ffb4000000000000ff0000, 0,
+        [GPR, UGPR, GPR]; (90..= 90, [(0x80000000000000000000000, 0)], 0,
+        0xff0000000000000000, 0x3f0000000000000000)
+    ),
+    form_info!(
+        "stsm", "fixed", 1, Sm70, [100, 120], 0xfff, 0x844,
+        0x1fff7ff34000000000000ff0000, 0, [GPR, UGPR, GPR]; (100..= 120,
+        [(0x80000000000000000000000, 0)], 0, 0xff0000000000000000, 0xff0000000000000000)
+    ),
+    form_info!(
         "suld", "fixed", 0, Sm70, [70, 75], 0x80000000000000000000ff0, 0x990,
         0x1fff780000007ffffff00000000, 0, [GPR, GPR, NONE]
     ),
@@ -21582,6 +23080,52 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "suld_ur", "fixed", 3, Sm70, [80, 86, 89, 90], 0x80000000000000000000ff0,
         0x80000000000000000000f90, 0x1fff78010ff07c000ff00000000, 0, [GPR, UGPR]
+    ),
+    form_info!(
+        "sured", "fixed", 0, Sm70, [70, 75], 0x80000000000000000000fff, 0x3a0,
+        0x1fff40e000007ffff0000ff0000, 0, [GPR, GPR, GPR, NONE]
+    ),
+    form_info!(
+        "sured", "fixed", 1, Sm70, [80, 86, 89, 90, 100], 0x80000000000000000000fff,
+        0x3a0, 0x1fff40e100007ffff0000ff0000, 0, [GPR, GPR, GPR, NONE]
+    ),
+    form_info!(
+        "sured", "fixed", 2, Sm70, [100], 0x80000000000000000000fff,
+        0x80000000000000000000f9f, 0x1fff40e10ff07ff000000ff0000, 0xff000000000000, [GPR,
+        GPR, UGPR, NONE]
+    ),
+    form_info!(
+        "sured", "fixed", 3, Sm70, [120], 0x80000000000000000000fff, 0x3a0,
+        0x1fff40e10000300ff0000ff0000, 0, [GPR, GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "sured", "fixed", 4, Sm70, [120], 0x80000000000000000000fff,
+        0x80000000000000000000f9f, 0x1fff40e10ff0300000000ff0000, 0, [GPR, GPR, UGPR,
+        UGPR]
+    ),
+    form_info!(
+        "sured_b", "fixed", 0, Sm70, [70, 75], 0x80000000000000000000fff, 0x59f,
+        0x1fff40e00ff0000000000ff0000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "sured_b", "fixed", 1, Sm70, [80, 86, 89, 90], 0x80000000000000000000fff, 0x59f,
+        0x1fff40e10ff0000000000ff0000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "sured_b3", "fixed", 0, Sm70, [70, 75], 0x80000000000000000000fff, 0x79f,
+        0x1fff40e00ff0000000000ff0000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "sured_b3", "fixed", 1, Sm70, [80, 86, 89, 90], 0x80000000000000000000fff, 0x79f,
+        0x1fff40e10ff0000000000ff0000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "sured_ur", "fixed", 0, Sm70, [75], 0x80000000000000000000fff,
+        0x80000000000000000000f9f, 0x1fff40e00ff07c0000000ff0000, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "sured_ur", "fixed", 1, Sm70, [80, 86, 89, 90], 0x80000000000000000000fff,
+        0x80000000000000000000f9f, 0x1fff40e10ff07c0000000ff0000, 0, [GPR, GPR, UGPR]
     ),
     form_info!(
         "sust", "fixed", 0, Sm70, [70, 75], 0x80000000000000000000ff0, 0x990,
@@ -21662,6 +23206,195 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "sync", "fixed", 0, Sm50, [50, 52, 60], 0xfffffffffff0ffe0, 0xf0f8000000000000,
         0, 0, []
+    ),
+    form_info!(
+        "syncs_arrive", "fixed", 0, Sm70, [90], 0x80000c000000000000001ff,
+        0x800000000000000000001a7, 0x1fff78ff1000000000000000000, 0, [GPR, UGPR, GPR]
+    ),
+    form_info!(
+        "syncs_arrive", "fixed", 1, Sm70, [100, 120], 0x800300000000000000001ff,
+        0x800000000000000000001a7, 0x1fff78fc1000000000000000000, 0, [GPR, UGPR, GPR]
+    ),
+    form_info!(
+        "syncs_cctl", "fixed", 0, Sm70, [90], 0x800020000000000000001ff,
+        0x800000000000000000001b1, 0x1fff7fffcc0000000ff00ff0000, 0, [GPR, UGPR]
+    ),
+    form_info!(
+        "syncs_cctl", "fixed", 1, Sm70, [100, 120], 0x800020000000000000001ff,
+        0x800000000000000000001b1, 0x1fff7fffc00000000ff00ff0000, 0, [GPR, UGPR]
+    ),
+    form_info!(
+        "syncs_cctl_all", "fixed", 0, Sm70, [90], 0x80002000000000000000fff, 0x9b1,
+        0x1fff7fffcffffffffffffff0000, 0x3f00000000ff000000, []
+    ),
+    form_info!(
+        "syncs_cctl_all", "fixed", 1, Sm70, [100, 120], 0x80002000000000000000fff, 0x9b1,
+        0x1fff7fffcffffffffffffff0000, 0xff00000000ff000000, []
+    ),
+    form_info!(
+        "syncs_phasechk", "fixed", 0, Sm70, [90], 0x80000c000000000000001ff,
+        0x800004000000000000001a7, 0x1fff7f1fe000000000000ff0000, 0, [GPR, UGPR, GPR]
+    ),
+    form_info!(
+        "syncs_phasechk", "fixed", 1, Sm70, [100, 120], 0x800300000000000000001ff,
+        0x800100000000000000001a7, 0x1fff7f1ce000000000000ff0000, 0, [GPR, UGPR, GPR]
+    ),
+    form_info!(
+        "tex", "fixed", 0, Sm70, [70, 75, 80, 86, 89, 90], 0x80000000800000000000fff,
+        0xb60, 0x1fff00000000000000000000000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "tex_b", "fixed", 0, Sm70, [70, 75, 80, 86, 89, 90], 0x80000000800000000000fff,
+        0x800000000000361, 0x1fff000000007ffff0000000000, 0, [GPR, GPR, NONE]
+    ),
+    form_info!(
+        "tex_b", "fixed", 1, Sm70, [100], 0x80000000000000000000fff,
+        0x80000000000000000000d61, 0x1fff000000004ffff0000000000, 0xff000000000000, [GPR,
+        GPR, NONE]
+    ),
+    form_info!(
+        "tex_b", "fixed", 2, Sm70, [120], 0x80000000000000000000fff,
+        0x80000000000000000000d61, 0x1fff00000000000ff0000000000, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "tex_ur", "fixed", 0, Sm70, [75, 80, 86, 89, 90], 0x80000000000000000000fff,
+        0x80000000000000000000f60, 0x1fff00000000fc0000000000000, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "tex_ur", "fixed", 1, Sm70, [100], 0x80000000000000000000fff,
+        0x80000000000000000000f60, 0x1fff000000004ff000000000000, 0xff000000000000, [GPR,
+        GPR, UGPR]
+    ),
+    form_info!(
+        "tex_ur", "fixed", 2, Sm70, [120], 0x800000000ff000000000fff,
+        0x800000000ff000000000f60, 0x1fff00000000000000000000000, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "tld", "fixed", 0, Sm70, [70, 75, 80, 86, 89, 90], 0x80000000800000000000fff,
+        0xb66, 0x1fff00000000000000000000000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "tld4", "fixed", 0, Sm70, [70, 75, 80, 86, 89, 90], 0x80000000800000000000fff,
+        0xb63, 0x1fff20000000000000000000000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "tld4_b", "fixed", 0, Sm70, [70, 75, 80, 86, 89, 90], 0x80000000800000000000fff,
+        0x800000000000364, 0x1fff200000007ffff0000000000, 0, [GPR, GPR, NONE]
+    ),
+    form_info!(
+        "tld4_b", "fixed", 1, Sm70, [100], 0x80000000000000000000fff,
+        0x80000000000000000000d64, 0x1fff20000000fffff0000000000, 0xff000000000000, [GPR,
+        GPR, NONE]
+    ),
+    form_info!(
+        "tld4_b", "fixed", 2, Sm70, [120], 0x80000000000000000000fff,
+        0x80000000000000000000d64, 0x1fff20000000b00ff0000000000, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "tld4_ur", "fixed", 0, Sm70, [75, 80, 86, 89, 90], 0x80000000000000000000fff,
+        0x80000000000000000000f63, 0x1fff20000000fc0000000000000, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "tld4_ur", "fixed", 1, Sm70, [100], 0x80000000000000000000fff,
+        0x80000000000000000000f63, 0x1fff20000000fff000000000000, 0xff000000000000, [GPR,
+        GPR, UGPR]
+    ),
+    form_info!(
+        "tld4_ur", "fixed", 2, Sm70, [120], 0x800000000ff000000000fff,
+        0x800000000ff000000000f63, 0x1fff20000000b00000000000000, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "tld_b", "fixed", 0, Sm70, [70, 75, 80, 86, 89, 90], 0x80000000800000000000fff,
+        0x800000000000367, 0x1fff000000007ffff0000000000, 0, [GPR, GPR, NONE]
+    ),
+    form_info!(
+        "tld_b", "fixed", 1, Sm70, [100], 0x80000000000000000000fff,
+        0x80000000000000000000d67, 0x1fff20000000cffff0000000000, 0xff000000000000, [GPR,
+        GPR, NONE]
+    ),
+    form_info!(
+        "tld_b", "fixed", 2, Sm70, [120], 0x80000000000000000000fff,
+        0x80000000000000000000d67, 0x1fff20000000800ff0000000000, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "tld_ur", "fixed", 0, Sm70, [75, 80, 86, 89, 90], 0x80000000000000000000fff,
+        0x80000000000000000000f66, 0x1fff00000000fc0000000000000, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "tld_ur", "fixed", 1, Sm70, [100], 0x80000000000000000000fff,
+        0x80000000000000000000f66, 0x1fff20000000cff000000000000, 0xff000000000000, [GPR,
+        GPR, UGPR]
+    ),
+    form_info!(
+        "tld_ur", "fixed", 2, Sm70, [120], 0x800000000ff000000000fff,
+        0x800000000ff000000000f66, 0x1fff20000000800000000000000, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "tmml", "fixed", 0, Sm70, [70, 75, 80, 86, 89, 90], 0x80000000800000000000fff,
+        0xb69, 0x1fff3ffd0001000000000000000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "tmml_b", "fixed", 0, Sm70, [70, 75, 80, 86, 89, 90], 0x80000000800000000000fff,
+        0x80000000000036a, 0x1fff3ffd00017ffff0000000000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "tmml_b", "fixed", 1, Sm70, [100, 120], 0x80000000800000000000fff,
+        0x80000000000036a, 0x1fff3ffc00017ffff0000000000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "tmml_ur", "fixed", 0, Sm70, [75, 80, 86, 89, 90], 0x80000000000000000000fff,
+        0x80000000000000000000f69, 0x1fff3ffd0001fc0000000000000, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "tmml_ur", "fixed", 1, Sm70, [100, 120], 0x80000000000000000000fff,
+        0x80000000000000000000f69, 0x1fff3ffc0001fff000000000000, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "txd", "fixed", 0, Sm70, [70, 75, 80, 86, 89, 90], 0x80000000800000000000fff,
+        0xb6c, 0x1fff30060001000000000000000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "txd_b", "fixed", 0, Sm70, [70, 75, 80, 86, 89, 90], 0x80000000800000000000fff,
+        0x80000000000036d, 0x1fff300600017ffff0000000000, 0, [GPR, GPR, NONE]
+    ),
+    form_info!(
+        "txd_b", "fixed", 1, Sm70, [100], 0x80000000000000000000fff,
+        0x80000000000000000000d6d, 0x1fff20070001cffff0000000000, 0xff000000000000, [GPR,
+        GPR, NONE]
+    ),
+    form_info!(
+        "txd_b", "fixed", 2, Sm70, [120], 0x80000000000000000000fff,
+        0x80000000000000000000d6d, 0x1fff20070001800ff0000000000, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "txd_ur", "fixed", 0, Sm70, [75, 80, 86, 89, 90], 0x80000000000000000000fff,
+        0x80000000000000000000f6c, 0x1fff30060001fc0000000000000, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "txd_ur", "fixed", 1, Sm70, [100], 0x80000000000000000000fff,
+        0x80000000000000000000f6c, 0x1fff20070001cff000000000000, 0xff000000000000, [GPR,
+        GPR, UGPR]
+    ),
+    form_info!(
+        "txd_ur", "fixed", 2, Sm70, [120], 0x800000000ff000000000fff,
+        0x800000000ff000000000f6c, 0x1fff20070001800000000000000, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "txq", "fixed", 0, Sm70, [70, 75, 80, 86, 89, 90], 0x80000000800000000000fff,
+        0xb6f, 0x1fff3fff000300000ff00000000, 0, [GPR]
+    ),
+    form_info!(
+        "txq_b", "fixed", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x80000000800000000000fff, 0x800000000000370, 0x1fff3fff00037ffffff00000000, 0,
+        [GPR]
+    ),
+    form_info!(
+        "txq_ur", "fixed", 0, Sm70, [75, 80, 86, 89, 90], 0x80000000000000000000fff,
+        0x80000000000000000000f6f, 0x1fff3fff0003fc000ff00000000, 0, [GPR, UGPR]
+    ),
+    form_info!(
+        "txq_ur", "fixed", 1, Sm70, [100, 120], 0x80000000000000000000fff,
+        0x80000000000000000000f6f, 0x1fff3fff0003fff00ff00000000, 0, [GPR, UGPR]
     ),
     form_info!(
         "ubrev", "uuu", 0, Sm70, [75, 80, 86, 89, 90], 0x80000000000000000000fff,
@@ -22412,6 +24145,7 @@ include!(concat!(env!("OUT_DIR"), "/", "op_bra_ur.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_break.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_brev.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_brk.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_brx.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_brx_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bssy.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bsync.rs"));
@@ -22524,8 +24258,10 @@ include!(concat!(env!("OUT_DIR"), "/", "op_ldc.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ldcu.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ldg.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ldgdepbar.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_ldgsts.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ldl.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lds.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_ldsm.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lea.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lea_hi.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lea_hi_sm50.rs"));
@@ -22543,6 +24279,7 @@ include!(concat!(env!("OUT_DIR"), "/", "op_mov.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_mov32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_mov64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_mov64i.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_movm.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_mufu.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_nanosleep.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_nop.rs"));
@@ -22568,6 +24305,8 @@ include!(concat!(env!("OUT_DIR"), "/", "op_redux.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ret.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ret_abs.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ret_sm50.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_rpcmov.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_rpcmov_w.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_rro.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_s2r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_s2ur.rs"));
@@ -22583,13 +24322,40 @@ include!(concat!(env!("OUT_DIR"), "/", "op_ssy.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_stg.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_stl.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_sts.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_stsm.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_suld.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_suld_b.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_suld_ur.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_sured.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_sured_b.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_sured_b3.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_sured_ur.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_sust.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_sust_b.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_sust_ur.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_sync.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_syncs_arrive.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_syncs_cctl.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_syncs_cctl_all.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_syncs_phasechk.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_tex.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_tex_b.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_tex_ur.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_tld.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_tld4.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_tld4_b.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_tld4_ur.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_tld_b.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_tld_ur.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_tmml.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_tmml_b.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_tmml_ur.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_txd.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_txd_b.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_txd_ur.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_txq.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_txq_b.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_txq_ur.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ubrev.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_uflo.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_uiadd3.rs"));

@@ -334,7 +334,9 @@ impl OpBarRed {
         }
         let mut at = asm_try!(Operands:: < 3 > ::start(line, 2, 1usize));
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::Hex));
-        let b = if at.optional(|tok| !is_pred_token(tok)) {
+        let b = if at
+            .optional(|tok| !is_pred_token(tok) && src_token_fits(tok, ImmStyle::Hex))
+        {
             asm_try!(src_operand(at.take(), "b", ImmStyle::Hex))
         } else {
             at.skip();

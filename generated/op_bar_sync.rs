@@ -260,7 +260,9 @@ impl OpBarSync {
         }
         let mut at = asm_try!(Operands:: < 2 > ::start(line, 1, 1usize));
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::Hex));
-        let b = if at.optional(|tok| !is_pred_token(tok)) {
+        let b = if at
+            .optional(|tok| !is_pred_token(tok) && src_token_fits(tok, ImmStyle::Hex))
+        {
             asm_try!(src_operand(at.take(), "b", ImmStyle::Hex))
         } else {
             at.skip();

@@ -1455,7 +1455,15 @@ impl OpSuld {
             v
         };
         let h = asm_try!(src_operand(at.take(), "h", ImmStyle::SignedHex));
-        let u2 = if at.optional(|tok| !is_pred_token(tok)) {
+        let u2 = if at
+            .optional(|tok| {
+                !is_pred_token(tok)
+                    && matches!(
+                        tok.base, Base::Reg(r) if (false && r.file == RegFile::Gpr) ||
+                        (true && r.file == RegFile::UGpr)
+                    )
+            })
+        {
             asm_try!(src_operand(at.take(), "u2", ImmStyle::SignedHex))
         } else {
             at.skip();

@@ -201,7 +201,9 @@ impl OpUr2up {
             let tok = &tok.without_suffixes();
             asm_try!(src_operand(tok, "a", ImmStyle::Hex))
         };
-        let b = if at.optional(|tok| !is_pred_token(tok)) {
+        let b = if at
+            .optional(|tok| !is_pred_token(tok) && src_token_fits(tok, ImmStyle::Hex))
+        {
             asm_try!(src_operand(at.take(), "b", ImmStyle::Hex))
         } else {
             at.skip();
