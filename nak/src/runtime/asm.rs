@@ -717,7 +717,6 @@ pub fn dst_operand(tok: &Operand, name: &str, pred: bool) -> Result<Reg, AsmErro
         .ok_or_else(|| err(tok.col, format!("{name} must be a register")))
 }
 
-/// Source `name`, its immediate read in `style`.
 /// Whether `tok` reads as a source (its part suffixes aside): an optional
 /// source leaves any other token to the items after it.
 pub fn src_token_fits(tok: &Operand, style: ImmStyle) -> bool {
@@ -727,6 +726,7 @@ pub fn src_token_fits(tok: &Operand, style: ImmStyle) -> bool {
     }
 }
 
+/// Source `name`, its immediate read in `style`.
 pub fn src_operand(tok: &Operand, name: &str, style: ImmStyle) -> Result<Src, AsmError> {
     to_src(tok, style).ok_or_else(|| err(tok.col, format!("bad operand for {name}")))
 }

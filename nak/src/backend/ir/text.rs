@@ -402,11 +402,6 @@ pub fn parse_hw(line: &str, sm: u32) -> Result<(Op, Common), String> {
     }
     let mut masks: Vec<u32> = (1..(1u32 << cands.len())).collect();
     masks.sort_by_key(|m| std::cmp::Reverse(m.count_ones()));
-    // Two ops of one mnemonic may both take the line (SEL.64's register
-    // form with an immediate put back, and its immediate form): the one
-    // that prints the line back wins, else the first found.
-    let want: Vec<&str> = line.split_whitespace().collect();
-    let mut found = None;
     'mask: for mask in masks {
         let mut t2 = tl.clone();
         let mut subst = Vec::new();
@@ -442,14 +437,10 @@ pub fn parse_hw(line: &str, sm: u32) -> Result<(Op, Common), String> {
             restored += 1;
         }
         if restored == subst.len() {
-            let text = op.text(&c, sm, 0);
-            if text.split_whitespace().eq(want.iter().copied()) {
-                return Ok((op, c));
-            }
-            found.get_or_insert((op, c));
+            return Ok((op, c));
         }
     }
-    found.ok_or(first)
+    Err(first)
 }
 
 fn strip_comment(l: &str) -> &str {
