@@ -411,6 +411,22 @@ macro_rules! define_ops {
             pub fn has_fold(&self, sm: u32) -> bool {
                 match self { $(Op::$v(o) => o.has_fold(sm)),* }
             }
+            /// How many sources no form of the op on `sm` takes as they
+            /// are (a number where every form wants a register): of the
+            /// parses of a line no op encodes, the fewest misfits is the
+            /// op that printed it (`SEL.64 R0, 0x1, -0x2, P0` is the
+            /// immediate form with `a` a number, not the register form).
+            pub fn misfit_sources(&self, sm: u32) -> usize {
+                let name = self.name();
+                let forms = || crate::isa::FORMS.iter().filter(|f| f.op == name && f.sms.contains(&sm));
+                (0..self.src_info().len())
+                    .filter(|&k| {
+                        let kind = Some(self.src(k).slot_kind());
+                        let slots = || forms().map(|f| f.srcs.get(k).copied().flatten());
+                        slots().any(|s| s.is_some()) && !slots().any(|s| s == kind)
+                    })
+                    .count()
+            }
             /// Rewrite the op until it encodes on `sm`; may replace it with another op.
             pub fn legalize(&mut self, sm: u32, cx: &mut dyn LegalizeCx) -> Result<(), LegalizeError> {
                 let new = match self { $(Op::$v(o) => o.legalize(sm, cx)?),* };
@@ -422,16 +438,17 @@ macro_rules! define_ops {
         }
 
         /// Parse one tokenized line: the first op whose syntax matches and
-        /// that encodes on `sm`; else the first whose syntax matches (an
+        /// that encodes on `sm`; else, of those whose syntax matches (an
         /// IR instruction not legalized yet; encoding it reports why it
-        /// cannot be encoded); else the error of the best partial match.
+        /// cannot be encoded), the one with the fewest misfit sources;
+        /// else the error of the best partial match.
         pub fn parse(line: &crate::runtime::asm::Line, sm: u32, addr: u64) -> Result<(Op, Common), AsmError> {
             let mut best: Option<AsmError> = None;
             // A line no op encodes is read as an op of `sm` if one
             // parses it (Maxwell's `IMAD R0, RZ, R8, -0x25` is not
-            // Volta's IMAD), else as the first op that parses it.
-            let mut first: Option<(Op, Common)> = None;
-            let mut on_sm: Option<(Op, Common)> = None;
+            // Volta's IMAD), the one with the fewest misfit sources
+            // first, else as the first op that parses it.
+            let mut pick: Option<((bool, usize), Op, Common)> = None;
             $(
                 match $t::parse(line, sm, addr) {
                     None => {}
@@ -439,18 +456,19 @@ macro_rules! define_ops {
                         if o.encode(sm, &c).is_ok() {
                             return Ok((Op::$v(o), c));
                         }
-                        if $t::SMS.contains(&sm) {
-                            on_sm.get_or_insert((Op::$v(o), c));
+                        let op = Op::$v(o);
+                        let key = (!$t::SMS.contains(&sm), op.misfit_sources(sm));
+                        if pick.as_ref().is_none_or(|(k, ..)| key < *k) {
+                            pick = Some((key, op, c));
                         }
-                        first.get_or_insert((Op::$v(o), c));
                     }
                     Some(Err(e)) => {
                         best.get_or_insert(e);
                     }
                 }
             )*
-            if let Some(f) = on_sm.or(first) {
-                return Ok(f);
+            if let Some((_, op, c)) = pick {
+                return Ok((op, c));
             }
             Err(best.unwrap_or_else(|| AsmError {
                 col: line.mnemonic_col,
