@@ -16,6 +16,23 @@ pub enum AddrSpace {
     Generic,
 }
 enum_tables!(AddrSpace, 8, [Global, Generic], ["global", "generic"], ["", ""], {});
+/// What ARRIVES.LDGSTSBAR.64 counts on the barrier object (SM90 on: bits
+/// 70..72 on SM90, 76..78 from SM100): the arrival alone (nothing printed),
+/// `.ARVCNT` or `.TRANSCNT`. Code 3 prints `.INVALID3` (nvdisasm 13, SM90,
+/// SM100, SM120 sweeps).
+///
+/// Spec: isa-spec/spec/enums/arrives_count.toml:1 (enum `arrives_count`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum ArrivesCount {
+    #[default]
+    None,
+    Arvcnt,
+    Transcnt,
+}
+enum_tables!(
+    ArrivesCount, 16, [None, Arvcnt, Transcnt], ["none", "arvcnt", "transcnt"], ["",
+    ".ARVCNT", ".TRANSCNT"], {}
+);
 /// Flavour of a shared-memory compare-and-swap (ATOMS bits 87..89): .CAS,
 /// .CAST (bit 87) and .CAST.SPIN (bits 87 and 88; bit 88 alone prints .CAS,
 /// a code not modelled).
@@ -461,6 +478,34 @@ enum_tables!(
     CctlOp, 8, [Pf1, Pf2, Wb, Iv, Rs, Pml2, Dml2, Rml2, Pf15, Rslb], ["pf1", "pf2", "wb",
     "iv", "rs", "pml2", "dml2", "rml2", "pf1_5", "rslb"], [".PF1", ".PF2", ".WB", ".IV",
     ".RS", ".PML2", ".DML2", ".RML2", ".PF1.5", ".RSLB"], {}
+);
+/// CREDUX's reduction (bits 78..80; nvdisasm 13 on SM100): bit 79 MIN (else MAX), bit 78 of the absolute values (`.MAXABS`/`.MINABS`).
+///
+/// Spec: isa-spec/spec/enums/credux_op.toml:1 (enum `credux_op`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum CreduxOp {
+    #[default]
+    Max,
+    Maxabs,
+    Min,
+    Minabs,
+}
+enum_tables!(
+    CreduxOp, 8, [Max, Maxabs, Min, Minabs], ["max", "maxabs", "min", "minabs"], [".MAX",
+    ".MAXABS", ".MIN", ".MINABS"], {}
+);
+/// CREDUX's operand type (bits 73..75; nvdisasm 13 on SM100): unsigned by default, `.S32`, `.F32`; code 3 prints `.INVALID3`.
+///
+/// Spec: isa-spec/spec/enums/credux_type.toml:1 (enum `credux_type`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum CreduxType {
+    #[default]
+    U32,
+    S32,
+    F32,
+}
+enum_tables!(
+    CreduxType, 8, [U32, S32, F32], ["u32", "s32", "f32"], ["", ".S32", ".F32"], {}
 );
 /// Conversion float type (F2F/I2F dst at 75..78, F2I/F2F src at 84..86); F32 prints nothing.
 ///
@@ -993,6 +1038,42 @@ pub enum F2iRnd {
 enum_tables!(
     F2iRnd, 8, [Rn, Floor, Ceil, Trunc], ["rn", "floor", "ceil", "trunc"], ["", ".FLOOR",
     ".CEIL", ".TRUNC"], {}
+);
+/// The type of the immediate of FADD2, FFMA2 and FMUL2's immediate forms
+/// (SM100): one f32 (nvdisasm 13 prints it as a float,
+/// `FADD2 R12, R12.F32x2.HI_LO, 1.9618178500547438993e-44`). One value,
+/// no text and no bits: it only gives the source (a register pair in the
+/// register forms) the f32 view its immediate prints and parses in.
+///
+/// Spec: isa-spec/spec/enums/f32x2imm.toml:1 (enum `f32x2imm`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum F32x2imm {
+    #[default]
+    F32,
+}
+enum_tables!(F32x2imm, 8, [F32], ["f32"], [""], {});
+/// Which registers of a pair the two f32 lanes of SM100's FADD2, FFMA2
+/// and FMUL2 read (nvdisasm 13's text after the source: `R12.F32x2.HI_LO`,
+/// `UR14.F32x2.LO_HI`, `R12.F32`), optionally with `.NP`. Swept with nvdisasm
+/// 13 on SM100: a 2-bit code (1 `.F32x2.LO_HI`, 2 `.F32`, 3 printed
+/// `.INVALID3`) and a bit above it printed `.NP` after it (where the op has
+/// that bit). What the lanes compute for LO_HI, F32 and NP is not known.
+///
+/// Spec: isa-spec/spec/enums/f32x2swz.toml:1 (enum `f32x2swz`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum F32x2swz {
+    #[default]
+    Hilo,
+    Lohi,
+    F32,
+    HiloNp,
+    LohiNp,
+    F32Np,
+}
+enum_tables!(
+    F32x2swz, 16, [Hilo, Lohi, F32, HiloNp, LohiNp, F32Np], ["hilo", "lohi", "f32",
+    "hilo_np", "lohi_np", "f32_np"], [".F32x2.HI_LO", ".F32x2.LO_HI", ".F32",
+    ".F32x2.HI_LO.NP", ".F32x2.LO_HI.NP", ".F32.NP"], {}
 );
 /// Floating-point comparison; ...U variants are true on unordered inputs.
 ///
@@ -2298,6 +2379,192 @@ enum_tables!(
     PrmtMode, 8, [Idx, F4e, B4e, Rc8, Ecl, Ecr, Rc16], ["idx", "f4e", "b4e", "rc8",
     "ecl", "ecr", "rc16"], ["", ".F4E", ".B4E", ".RC8", ".ECL", ".ECR", ".RC16"], {}
 );
+/// QMMA's a layout: always row-major; SM89 prints `.ROW` after a (bit 73
+/// clear; set prints `.???1`), SM120 prints nothing and ignores the bit
+/// (nvdisasm 13).
+///
+/// Spec: isa-spec/spec/enums/qmma_alay.toml:1 (enum `qmma_alay`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum QmmaAlay {
+    #[default]
+    Row,
+}
+enum_tables!(
+    QmmaAlay, 8, [Row], ["row"], [".ROW"], { (Row, 120 | 121 | 122 | 123 | 124 | 125 |
+    126 | 127 | 128 | 129 | 130 | 131 | 132 | 133 | 134 | 135 | 136 | 137 | 138 | 139 |
+    140 | 141 | 142 | 143 | 144 | 145 | 146 | 147 | 148 | 149 | 150 | 151 | 152 | 153 |
+    154 | 155 | 156 | 157 | 158 | 159 | 160 | 161 | 162 | 163 | 164 | 165 | 166 | 167 |
+    168 | 169 | 170 | 171 | 172 | 173 | 174 | 175 | 176 | 177 | 178 | 179 | 180 | 181 |
+    182 | 183 | 184 | 185 | 186 | 187 | 188 | 189 | 190 | 191 | 192 | 193 | 194 | 195 |
+    196 | 197 | 198 | 199 | 200 | 201 | 202 | 203 | 204 | 205 | 206 | 207 | 208 | 209 |
+    210 | 211 | 212 | 213 | 214 | 215 | 216 | 217 | 218 | 219 | 220 | 221 | 222 | 223 |
+    224 | 225 | 226 | 227 | 228 | 229 | 230 | 231 | 232 | 233 | 234 | 235 | 236 | 237 |
+    238 | 239 | 240 | 241 | 242 | 243 | 244 | 245 | 246 | 247 | 248 | 249 | 250 | 251 |
+    252 | 253 | 254 | 255 | 256 | 257 | 258 | 259 | 260 | 261 | 262 | 263 | 264 | 265 |
+    266 | 267 | 268 | 269 | 270 | 271 | 272 | 273 | 274 | 275 | 276 | 277 | 278 | 279 |
+    280 | 281 | 282 | 283 | 284 | 285 | 286 | 287 | 288 | 289 | 290 | 291 | 292 | 293 |
+    294 | 295 | 296 | 297 | 298 | 299 | 300 | 301 | 302 | 303 | 304 | 305 | 306 | 307 |
+    308 | 309 | 310 | 311 | 312 | 313 | 314 | 315 | 316 | 317 | 318 | 319 | 320 | 321 |
+    322 | 323 | 324 | 325 | 326 | 327 | 328 | 329 | 330 | 331 | 332 | 333 | 334 | 335 |
+    336 | 337 | 338 | 339 | 340 | 341 | 342 | 343 | 344 | 345 | 346 | 347 | 348 | 349 |
+    350 | 351 | 352 | 353 | 354 | 355 | 356 | 357 | 358 | 359 | 360 | 361 | 362 | 363 |
+    364 | 365 | 366 | 367 | 368 | 369 | 370 | 371 | 372 | 373 | 374 | 375 | 376 | 377 |
+    378 | 379 | 380 | 381 | 382 | 383 | 384 | 385 | 386 | 387 | 388 | 389 | 390 | 391 |
+    392 | 393 | 394 | 395 | 396 | 397 | 398 | 399 | 400 | 401 | 402 | 403 | 404 | 405 |
+    406 | 407 | 408 | 409 | 410 | 411 | 412 | 413 | 414 | 415 | 416 | 417 | 418 | 419 |
+    420 | 421 | 422 | 423 | 424 | 425 | 426 | 427 | 428 | 429 | 430 | 431 | 432 | 433 |
+    434 | 435 | 436 | 437 | 438 | 439 | 440 | 441 | 442 | 443 | 444 | 445 | 446 | 447 |
+    448 | 449 | 450 | 451 | 452 | 453 | 454 | 455 | 456 | 457 | 458 | 459 | 460 | 461 |
+    462 | 463 | 464 | 465 | 466 | 467 | 468 | 469 | 470 | 471 | 472 | 473 | 474 | 475 |
+    476 | 477 | 478 | 479 | 480 | 481 | 482 | 483 | 484 | 485 | 486 | 487 | 488 | 489 |
+    490 | 491 | 492 | 493 | 494 | 495 | 496 | 497 | 498 | 499 | 500 | 501 | 502 | 503 |
+    504 | 505 | 506 | 507 | 508 | 509 | 510 | 511 | 512 | 513 | 514 | 515 | 516 | 517 |
+    518 | 519 | 520 | 521 | 522 | 523 | 524 | 525 | 526 | 527 | 528 | 529 | 530 | 531 |
+    532 | 533 | 534 | 535 | 536 | 537 | 538 | 539 | 540 | 541 | 542 | 543 | 544 | 545 |
+    546 | 547 | 548 | 549 | 550 | 551 | 552 | 553 | 554 | 555 | 556 | 557 | 558 | 559 |
+    560 | 561 | 562 | 563 | 564 | 565 | 566 | 567 | 568 | 569 | 570 | 571 | 572 | 573 |
+    574 | 575 | 576 | 577 | 578 | 579 | 580 | 581 | 582 | 583 | 584 | 585 | 586 | 587 |
+    588 | 589 | 590 | 591 | 592 | 593 | 594 | 595 | 596 | 597 | 598 | 599 | 600 | 601 |
+    602 | 603 | 604 | 605 | 606 | 607 | 608 | 609 | 610 | 611 | 612 | 613 | 614 | 615 |
+    616 | 617 | 618 | 619 | 620 | 621 | 622 | 623 | 624 | 625 | 626 | 627 | 628 | 629 |
+    630 | 631 | 632 | 633 | 634 | 635 | 636 | 637 | 638 | 639 | 640 | 641 | 642 | 643 |
+    644 | 645 | 646 | 647 | 648 | 649 | 650 | 651 | 652 | 653 | 654 | 655 | 656 | 657 |
+    658 | 659 | 660 | 661 | 662 | 663 | 664 | 665 | 666 | 667 | 668 | 669 | 670 | 671 |
+    672 | 673 | 674 | 675 | 676 | 677 | 678 | 679 | 680 | 681 | 682 | 683 | 684 | 685 |
+    686 | 687 | 688 | 689 | 690 | 691 | 692 | 693 | 694 | 695 | 696 | 697 | 698 | 699 |
+    700 | 701 | 702 | 703 | 704 | 705 | 706 | 707 | 708 | 709 | 710 | 711 | 712 | 713 |
+    714 | 715 | 716 | 717 | 718 | 719 | 720 | 721 | 722 | 723 | 724 | 725 | 726 | 727 |
+    728 | 729 | 730 | 731 | 732 | 733 | 734 | 735 | 736 | 737 | 738 | 739 | 740 | 741 |
+    742 | 743 | 744 | 745 | 746 | 747 | 748 | 749 | 750 | 751 | 752 | 753 | 754 | 755 |
+    756 | 757 | 758 | 759 | 760 | 761 | 762 | 763 | 764 | 765 | 766 | 767 | 768 | 769 |
+    770 | 771 | 772 | 773 | 774 | 775 | 776 | 777 | 778 | 779 | 780 | 781 | 782 | 783 |
+    784 | 785 | 786 | 787 | 788 | 789 | 790 | 791 | 792 | 793 | 794 | 795 | 796 | 797 |
+    798 | 799 | 800 | 801 | 802 | 803 | 804 | 805 | 806 | 807 | 808 | 809 | 810 | 811 |
+    812 | 813 | 814 | 815 | 816 | 817 | 818 | 819 | 820 | 821 | 822 | 823 | 824 | 825 |
+    826 | 827 | 828 | 829 | 830 | 831 | 832 | 833 | 834 | 835 | 836 | 837 | 838 | 839 |
+    840 | 841 | 842 | 843 | 844 | 845 | 846 | 847 | 848 | 849 | 850 | 851 | 852 | 853 |
+    854 | 855 | 856 | 857 | 858 | 859 | 860 | 861 | 862 | 863 | 864 | 865 | 866 | 867 |
+    868 | 869 | 870 | 871 | 872 | 873 | 874 | 875 | 876 | 877 | 878 | 879 | 880 | 881 |
+    882 | 883 | 884 | 885 | 886 | 887 | 888 | 889 | 890 | 891 | 892 | 893 | 894 | 895 |
+    896 | 897 | 898 | 899 | 900 | 901 | 902 | 903 | 904 | 905 | 906 | 907 | 908 | 909 |
+    910 | 911 | 912 | 913 | 914 | 915 | 916 | 917 | 918 | 919 | 920 | 921 | 922 | 923 |
+    924 | 925 | 926 | 927 | 928 | 929 | 930 | 931 | 932 | 933 | 934 | 935 | 936 | 937 |
+    938 | 939 | 940 | 941 | 942 | 943 | 944 | 945 | 946 | 947 | 948 | 949 | 950 | 951 |
+    952 | 953 | 954 | 955 | 956 | 957 | 958 | 959 | 960 | 961 | 962 | 963 | 964 | 965 |
+    966 | 967 | 968 | 969 | 970 | 971 | 972 | 973 | 974 | 975 | 976 | 977 | 978 | 979 |
+    980 | 981 | 982 | 983 | 984 | 985 | 986 | 987 | 988 | 989 | 990 | 991 | 992 | 993 |
+    994 | 995 | 996 | 997 | 998 | 999) => "" }
+);
+/// QMMA's b layout: always column-major; SM89 prints `.COL` after b (bit
+/// 74 set; clear prints `.???0`), SM120 prints nothing and ignores the bit
+/// (nvdisasm 13).
+///
+/// Spec: isa-spec/spec/enums/qmma_blay.toml:1 (enum `qmma_blay`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum QmmaBlay {
+    #[default]
+    Col,
+}
+enum_tables!(
+    QmmaBlay, 8, [Col], ["col"], [".COL"], { (Col, 120 | 121 | 122 | 123 | 124 | 125 |
+    126 | 127 | 128 | 129 | 130 | 131 | 132 | 133 | 134 | 135 | 136 | 137 | 138 | 139 |
+    140 | 141 | 142 | 143 | 144 | 145 | 146 | 147 | 148 | 149 | 150 | 151 | 152 | 153 |
+    154 | 155 | 156 | 157 | 158 | 159 | 160 | 161 | 162 | 163 | 164 | 165 | 166 | 167 |
+    168 | 169 | 170 | 171 | 172 | 173 | 174 | 175 | 176 | 177 | 178 | 179 | 180 | 181 |
+    182 | 183 | 184 | 185 | 186 | 187 | 188 | 189 | 190 | 191 | 192 | 193 | 194 | 195 |
+    196 | 197 | 198 | 199 | 200 | 201 | 202 | 203 | 204 | 205 | 206 | 207 | 208 | 209 |
+    210 | 211 | 212 | 213 | 214 | 215 | 216 | 217 | 218 | 219 | 220 | 221 | 222 | 223 |
+    224 | 225 | 226 | 227 | 228 | 229 | 230 | 231 | 232 | 233 | 234 | 235 | 236 | 237 |
+    238 | 239 | 240 | 241 | 242 | 243 | 244 | 245 | 246 | 247 | 248 | 249 | 250 | 251 |
+    252 | 253 | 254 | 255 | 256 | 257 | 258 | 259 | 260 | 261 | 262 | 263 | 264 | 265 |
+    266 | 267 | 268 | 269 | 270 | 271 | 272 | 273 | 274 | 275 | 276 | 277 | 278 | 279 |
+    280 | 281 | 282 | 283 | 284 | 285 | 286 | 287 | 288 | 289 | 290 | 291 | 292 | 293 |
+    294 | 295 | 296 | 297 | 298 | 299 | 300 | 301 | 302 | 303 | 304 | 305 | 306 | 307 |
+    308 | 309 | 310 | 311 | 312 | 313 | 314 | 315 | 316 | 317 | 318 | 319 | 320 | 321 |
+    322 | 323 | 324 | 325 | 326 | 327 | 328 | 329 | 330 | 331 | 332 | 333 | 334 | 335 |
+    336 | 337 | 338 | 339 | 340 | 341 | 342 | 343 | 344 | 345 | 346 | 347 | 348 | 349 |
+    350 | 351 | 352 | 353 | 354 | 355 | 356 | 357 | 358 | 359 | 360 | 361 | 362 | 363 |
+    364 | 365 | 366 | 367 | 368 | 369 | 370 | 371 | 372 | 373 | 374 | 375 | 376 | 377 |
+    378 | 379 | 380 | 381 | 382 | 383 | 384 | 385 | 386 | 387 | 388 | 389 | 390 | 391 |
+    392 | 393 | 394 | 395 | 396 | 397 | 398 | 399 | 400 | 401 | 402 | 403 | 404 | 405 |
+    406 | 407 | 408 | 409 | 410 | 411 | 412 | 413 | 414 | 415 | 416 | 417 | 418 | 419 |
+    420 | 421 | 422 | 423 | 424 | 425 | 426 | 427 | 428 | 429 | 430 | 431 | 432 | 433 |
+    434 | 435 | 436 | 437 | 438 | 439 | 440 | 441 | 442 | 443 | 444 | 445 | 446 | 447 |
+    448 | 449 | 450 | 451 | 452 | 453 | 454 | 455 | 456 | 457 | 458 | 459 | 460 | 461 |
+    462 | 463 | 464 | 465 | 466 | 467 | 468 | 469 | 470 | 471 | 472 | 473 | 474 | 475 |
+    476 | 477 | 478 | 479 | 480 | 481 | 482 | 483 | 484 | 485 | 486 | 487 | 488 | 489 |
+    490 | 491 | 492 | 493 | 494 | 495 | 496 | 497 | 498 | 499 | 500 | 501 | 502 | 503 |
+    504 | 505 | 506 | 507 | 508 | 509 | 510 | 511 | 512 | 513 | 514 | 515 | 516 | 517 |
+    518 | 519 | 520 | 521 | 522 | 523 | 524 | 525 | 526 | 527 | 528 | 529 | 530 | 531 |
+    532 | 533 | 534 | 535 | 536 | 537 | 538 | 539 | 540 | 541 | 542 | 543 | 544 | 545 |
+    546 | 547 | 548 | 549 | 550 | 551 | 552 | 553 | 554 | 555 | 556 | 557 | 558 | 559 |
+    560 | 561 | 562 | 563 | 564 | 565 | 566 | 567 | 568 | 569 | 570 | 571 | 572 | 573 |
+    574 | 575 | 576 | 577 | 578 | 579 | 580 | 581 | 582 | 583 | 584 | 585 | 586 | 587 |
+    588 | 589 | 590 | 591 | 592 | 593 | 594 | 595 | 596 | 597 | 598 | 599 | 600 | 601 |
+    602 | 603 | 604 | 605 | 606 | 607 | 608 | 609 | 610 | 611 | 612 | 613 | 614 | 615 |
+    616 | 617 | 618 | 619 | 620 | 621 | 622 | 623 | 624 | 625 | 626 | 627 | 628 | 629 |
+    630 | 631 | 632 | 633 | 634 | 635 | 636 | 637 | 638 | 639 | 640 | 641 | 642 | 643 |
+    644 | 645 | 646 | 647 | 648 | 649 | 650 | 651 | 652 | 653 | 654 | 655 | 656 | 657 |
+    658 | 659 | 660 | 661 | 662 | 663 | 664 | 665 | 666 | 667 | 668 | 669 | 670 | 671 |
+    672 | 673 | 674 | 675 | 676 | 677 | 678 | 679 | 680 | 681 | 682 | 683 | 684 | 685 |
+    686 | 687 | 688 | 689 | 690 | 691 | 692 | 693 | 694 | 695 | 696 | 697 | 698 | 699 |
+    700 | 701 | 702 | 703 | 704 | 705 | 706 | 707 | 708 | 709 | 710 | 711 | 712 | 713 |
+    714 | 715 | 716 | 717 | 718 | 719 | 720 | 721 | 722 | 723 | 724 | 725 | 726 | 727 |
+    728 | 729 | 730 | 731 | 732 | 733 | 734 | 735 | 736 | 737 | 738 | 739 | 740 | 741 |
+    742 | 743 | 744 | 745 | 746 | 747 | 748 | 749 | 750 | 751 | 752 | 753 | 754 | 755 |
+    756 | 757 | 758 | 759 | 760 | 761 | 762 | 763 | 764 | 765 | 766 | 767 | 768 | 769 |
+    770 | 771 | 772 | 773 | 774 | 775 | 776 | 777 | 778 | 779 | 780 | 781 | 782 | 783 |
+    784 | 785 | 786 | 787 | 788 | 789 | 790 | 791 | 792 | 793 | 794 | 795 | 796 | 797 |
+    798 | 799 | 800 | 801 | 802 | 803 | 804 | 805 | 806 | 807 | 808 | 809 | 810 | 811 |
+    812 | 813 | 814 | 815 | 816 | 817 | 818 | 819 | 820 | 821 | 822 | 823 | 824 | 825 |
+    826 | 827 | 828 | 829 | 830 | 831 | 832 | 833 | 834 | 835 | 836 | 837 | 838 | 839 |
+    840 | 841 | 842 | 843 | 844 | 845 | 846 | 847 | 848 | 849 | 850 | 851 | 852 | 853 |
+    854 | 855 | 856 | 857 | 858 | 859 | 860 | 861 | 862 | 863 | 864 | 865 | 866 | 867 |
+    868 | 869 | 870 | 871 | 872 | 873 | 874 | 875 | 876 | 877 | 878 | 879 | 880 | 881 |
+    882 | 883 | 884 | 885 | 886 | 887 | 888 | 889 | 890 | 891 | 892 | 893 | 894 | 895 |
+    896 | 897 | 898 | 899 | 900 | 901 | 902 | 903 | 904 | 905 | 906 | 907 | 908 | 909 |
+    910 | 911 | 912 | 913 | 914 | 915 | 916 | 917 | 918 | 919 | 920 | 921 | 922 | 923 |
+    924 | 925 | 926 | 927 | 928 | 929 | 930 | 931 | 932 | 933 | 934 | 935 | 936 | 937 |
+    938 | 939 | 940 | 941 | 942 | 943 | 944 | 945 | 946 | 947 | 948 | 949 | 950 | 951 |
+    952 | 953 | 954 | 955 | 956 | 957 | 958 | 959 | 960 | 961 | 962 | 963 | 964 | 965 |
+    966 | 967 | 968 | 969 | 970 | 971 | 972 | 973 | 974 | 975 | 976 | 977 | 978 | 979 |
+    980 | 981 | 982 | 983 | 984 | 985 | 986 | 987 | 988 | 989 | 990 | 991 | 992 | 993 |
+    994 | 995 | 996 | 997 | 998 | 999) => "" }
+);
+/// QMMA's shape (bits 75..77; nvdisasm 13 on SM89, SM120): 16816 and
+/// 16832, with .SP 16832 and 16864 (the other codes print `.INVALIDn`).
+///
+/// Spec: isa-spec/spec/enums/qmma_shape.toml:1 (enum `qmma_shape`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum QmmaShape {
+    #[default]
+    M16n8k16,
+    M16n8k32,
+    M16n8k64,
+}
+enum_tables!(
+    QmmaShape, 8, [M16n8k16, M16n8k32, M16n8k64], ["m16n8k16", "m16n8k32", "m16n8k64"],
+    [".16816", ".16832", ".16864"], {}
+);
+/// QMMA's source type (a: bits 78, 82, 83; b: 79, 84, 85, low bit first;
+/// nvdisasm 13): SM89 has E4M3 and E5M2 only (bit 78/79; the others ignored),
+/// SM120 also E3M2, E2M3, E2M1; code 2 is rejected, 6 and 7 print
+/// `.INVALIDn`.
+///
+/// Spec: isa-spec/spec/enums/qmma_type.toml:1 (enum `qmma_type`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum QmmaType {
+    #[default]
+    E4m3,
+    E5m2,
+    E3m2,
+    E2m3,
+    E2m1,
+}
+enum_tables!(
+    QmmaType, 8, [E4m3, E5m2, E3m2, E2m3, E2m1], ["e4m3", "e5m2", "e3m2", "e2m3",
+    "e2m1"], [".E4M3", ".E5M2", ".E3M2", ".E2M3", ".E2M1"], {}
+);
 /// The state space QSPC tests an address against (bits 73..75): global,
 /// local, shared, and from SM90 distributed shared memory (`.D`; code 3
 /// prints `.INVALID3` before).
@@ -3324,6 +3591,23 @@ pub enum UpredFile {
     Upr,
 }
 enum_tables!(UpredFile, 8, [Upr], ["upr"], ["UPR"], {});
+/// SM120 VIADD's lane layout and signedness (bits 73..76; swept with nvdisasm 13, SM120: 6 and 7 print `.INVALIDn`).
+///
+/// Spec: isa-spec/spec/enums/viadd_type.toml:1 (enum `viadd_type`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum ViaddType {
+    #[default]
+    B32,
+    B16x2,
+    S32,
+    S16x2,
+    U8x4,
+    S8x4,
+}
+enum_tables!(
+    ViaddType, 8, [B32, B16x2, S32, S16x2, U8x4, S8x4], ["b32", "b16x2", "s32", "s16x2",
+    "u8x4", "s8x4"], [".32", ".16x2", ".S32", ".S16x2", ".U8x4", ".S8x4"], {}
+);
 /// VIMNMX lane type (SM90+ bits 72..75): 32-bit or packed 16x2 / 8x4 lanes. SM90/100 print signed 32-bit as nothing, SM120 as .S32.
 ///
 /// Spec: isa-spec/spec/enums/vimnmx_type.toml:1 (enum `vimnmx_type`).
@@ -3553,6 +3837,7 @@ pub const fn family_of(sm: u32) -> Option<Family> {
 /// it is printed on.
 pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("ACQBULK", &[90, 100, 120]),
+    ("ARRIVES", &[80, 86, 89, 90, 100, 120]),
     ("ATOM", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("ATOMG", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("ATOMS", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
@@ -3576,6 +3861,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("CCTL", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("CGAERRBAR", &[90, 100, 120]),
     ("CONT", &[50, 52, 60]),
+    ("CREDUX", &[100]),
     ("CS2R", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("CSETP", &[50, 52, 60]),
     ("DADD", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
@@ -3593,15 +3879,18 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("F2FP", &[80, 86, 89, 90, 100, 120]),
     ("F2I", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("FADD", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("FADD2", &[100]),
     ("FADD32I", &[50, 52, 60]),
     ("FCHK", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("FCMP", &[50, 52, 60]),
     ("FENCE", &[90, 100, 120]),
     ("FFMA", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("FFMA2", &[100]),
     ("FFMA32I", &[50, 52, 60]),
     ("FLO", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("FMNMX", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("FMUL", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("FMUL2", &[100]),
     ("FMUL32I", &[50, 52, 60]),
     ("FRND", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("FSEL", &[70, 75, 80, 86, 89, 90, 100, 120]),
@@ -3663,6 +3952,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("PRMT", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("PSET", &[50, 52, 60]),
     ("PSETP", &[50, 52, 60]),
+    ("QMMA", &[89, 120]),
     ("QSPC", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("R2P", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("R2UR", &[75, 80, 86, 89, 90, 100, 120]),
@@ -3698,7 +3988,12 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("TXD", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("TXQ", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("UBREV", &[75, 80, 86, 89, 90, 100, 120]),
+    ("UFADD", &[120]),
+    ("UFFMA", &[120]),
     ("UFLO", &[75, 80, 86, 89, 90, 100, 120]),
+    ("UFMUL", &[120]),
+    ("UI2F", &[120]),
+    ("UI2FP", &[120]),
     ("UIADD3", &[75, 80, 86, 89, 90, 100, 120]),
     ("UIMAD", &[75, 80, 86, 89, 90, 100, 120]),
     ("UISETP", &[75, 80, 86, 89, 90, 100, 120]),
@@ -3714,7 +4009,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("USGXT", &[75, 80, 86, 89, 90, 100, 120]),
     ("USHF", &[75, 80, 86, 89, 90, 100, 120]),
     ("VABSDIFF", &[70, 75, 80, 86, 89, 90, 100]),
-    ("VIADD", &[90, 100]),
+    ("VIADD", &[90, 100, 120]),
     ("VIMNMX", &[90, 100, 120]),
     ("VOTE", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("VOTEU", &[75, 80, 86, 89, 90, 100, 120]),
@@ -3802,35 +4097,37 @@ pub const fn sm_bit(sm: u32) -> u64 {
     if (sm as usize) < BITS.len() { BITS[sm as usize] } else { 0 }
 }
 define_ops! {
-    Acqbulk(OpAcqbulk), Atom(OpAtom), AtomCas(OpAtomCas), Atomg(OpAtomg),
-    AtomgCas(OpAtomgCas), AtomgF(OpAtomgF), Atoms(OpAtoms), AtomsArrive(OpAtomsArrive),
-    AtomsCas(OpAtomsCas), AtomsCastP(OpAtomsCastP), AtomsPopcInc(OpAtomsPopcInc),
-    AtomsSm50(OpAtomsSm50), B2r(OpB2r), B2rResult(OpB2rResult), B2rWarp(OpB2rWarp),
-    BarArv(OpBarArv), BarRed(OpBarRed), BarSync(OpBarSync), Bfe(OpBfe), Bfi(OpBfi),
-    Bmma(OpBmma), Bmov(OpBmov), BmovR(OpBmovR), Bmsk(OpBmsk), Bpt(OpBpt), Bra(OpBra),
-    BraUp(OpBraUp), BraUr(OpBraUr), Break(OpBreak), Brev(OpBrev), Brk(OpBrk), Brx(OpBrx),
-    BrxSm50(OpBrxSm50), Bssy(OpBssy), Bsync(OpBsync), Cal(OpCal), Call(OpCall),
-    CallAbs(OpCallAbs), CallAbsR(OpCallAbsR), CallR(OpCallR), Cctl(OpCctl),
-    CctlAll(OpCctlAll), Cgaerrbar(OpCgaerrbar), Cont(OpCont), Cs2r(OpCs2r),
+    Acqbulk(OpAcqbulk), Arrives(OpArrives), Atom(OpAtom), AtomCas(OpAtomCas),
+    Atomg(OpAtomg), AtomgCas(OpAtomgCas), AtomgF(OpAtomgF), Atoms(OpAtoms),
+    AtomsArrive(OpAtomsArrive), AtomsCas(OpAtomsCas), AtomsCastP(OpAtomsCastP),
+    AtomsPopcInc(OpAtomsPopcInc), AtomsSm50(OpAtomsSm50), B2r(OpB2r),
+    B2rResult(OpB2rResult), B2rWarp(OpB2rWarp), BarArv(OpBarArv), BarRed(OpBarRed),
+    BarSync(OpBarSync), Bfe(OpBfe), Bfi(OpBfi), Bmma(OpBmma), Bmov(OpBmov),
+    BmovR(OpBmovR), Bmsk(OpBmsk), Bpt(OpBpt), Bra(OpBra), BraUp(OpBraUp), BraUr(OpBraUr),
+    Break(OpBreak), Brev(OpBrev), Brk(OpBrk), Brx(OpBrx), BrxSm50(OpBrxSm50),
+    Bssy(OpBssy), Bsync(OpBsync), Cal(OpCal), Call(OpCall), CallAbs(OpCallAbs),
+    CallAbsR(OpCallAbsR), CallR(OpCallR), Cctl(OpCctl), CctlAll(OpCctlAll),
+    Cgaerrbar(OpCgaerrbar), Cont(OpCont), Credux(OpCredux), Cs2r(OpCs2r),
     Cs2r32(OpCs2r32), Cs2rSm50(OpCs2rSm50), Csetp(OpCsetp), Dadd(OpDadd),
     Depbar(OpDepbar), Dfma(OpDfma), Dmma(OpDmma), Dmnmx(OpDmnmx), Dmul(OpDmul),
     Dset(OpDset), Dsetp(OpDsetp), Endcollective(OpEndcollective), Errbar(OpErrbar),
     Exit(OpExit), F2f(OpF2f), F2f64(OpF2f64), F2fSm50(OpF2fSm50), F2fp(OpF2fp),
     F2fpMerge(OpF2fpMerge), F2fpPack4(OpF2fpPack4), F2fpPack8(OpF2fpPack8),
     F2fpUnpack(OpF2fpUnpack), F2fpUnpack4(OpF2fpUnpack4), F2fpUnpack8(OpF2fpUnpack8),
-    F2i(OpF2i), F2i64(OpF2i64), F2iSm50(OpF2iSm50), Fadd(OpFadd), Fadd32i(OpFadd32i),
-    Fchk(OpFchk), Fcmp(OpFcmp), FenceViewAsync(OpFenceViewAsync), Ffma(OpFfma),
-    Ffma32i(OpFfma32i), Flo(OpFlo), Fmnmx(OpFmnmx), Fmul(OpFmul), Fmul32i(OpFmul32i),
-    Frnd(OpFrnd), Frnd64(OpFrnd64), Fsel(OpFsel), Fset(OpFset), Fsetp(OpFsetp),
-    Hadd2(OpHadd2), Hadd2F32(OpHadd2F32), Hadd2Sm50(OpHadd2Sm50), Hfma2(OpHfma2),
-    Hfma2Mma(OpHfma2Mma), Hfma2Sm50(OpHfma2Sm50), Hmma(OpHmma), Hmma444(OpHmma444),
-    Hmma444F16(OpHmma444F16), Hmma884(OpHmma884), HmmaSp(OpHmmaSp), Hmnmx2(OpHmnmx2),
-    Hmnmx2IsA(OpHmnmx2IsA), Hmul2(OpHmul2), Hmul2Sm50(OpHmul2Sm50), Hset2(OpHset2),
-    Hsetp2(OpHsetp2), I2f(OpI2f), I2f64(OpI2f64), I2fSm50(OpI2fSm50), I2fp(OpI2fp),
-    I2i(OpI2i), I2iSat(OpI2iSat), Iabs(OpIabs), Iadd(OpIadd), Iadd3(OpIadd3),
-    Iadd32i(OpIadd32i), Iadd3x(OpIadd3x), Iadd64(OpIadd64), Iadd64x(OpIadd64x),
-    Iaddx(OpIaddx), Icmp(OpIcmp), Idp2a(OpIdp2a), Idp4a(OpIdp4a), Imad(OpImad),
-    ImadHi(OpImadHi), ImadPoSm50(OpImadPoSm50), ImadSm50(OpImadSm50),
+    F2i(OpF2i), F2i64(OpF2i64), F2iSm50(OpF2iSm50), Fadd(OpFadd), Fadd2(OpFadd2),
+    Fadd2Imm(OpFadd2Imm), Fadd32i(OpFadd32i), Fchk(OpFchk), Fcmp(OpFcmp),
+    FenceViewAsync(OpFenceViewAsync), Ffma(OpFfma), Ffma2(OpFfma2), Ffma2Imm(OpFfma2Imm),
+    Ffma32i(OpFfma32i), Flo(OpFlo), Fmnmx(OpFmnmx), Fmul(OpFmul), Fmul2(OpFmul2),
+    Fmul2Imm(OpFmul2Imm), Fmul32i(OpFmul32i), Frnd(OpFrnd), Frnd64(OpFrnd64),
+    Fsel(OpFsel), Fset(OpFset), Fsetp(OpFsetp), Hadd2(OpHadd2), Hadd2F32(OpHadd2F32),
+    Hadd2Sm50(OpHadd2Sm50), Hfma2(OpHfma2), Hfma2Mma(OpHfma2Mma), Hfma2Sm50(OpHfma2Sm50),
+    Hmma(OpHmma), Hmma444(OpHmma444), Hmma444F16(OpHmma444F16), Hmma884(OpHmma884),
+    HmmaSp(OpHmmaSp), Hmnmx2(OpHmnmx2), Hmnmx2IsA(OpHmnmx2IsA), Hmul2(OpHmul2),
+    Hmul2Sm50(OpHmul2Sm50), Hset2(OpHset2), Hsetp2(OpHsetp2), I2f(OpI2f), I2f64(OpI2f64),
+    I2fSm50(OpI2fSm50), I2fp(OpI2fp), I2i(OpI2i), I2iSat(OpI2iSat), Iabs(OpIabs),
+    Iadd(OpIadd), Iadd3(OpIadd3), Iadd32i(OpIadd32i), Iadd3x(OpIadd3x), Iadd64(OpIadd64),
+    Iadd64x(OpIadd64x), Iaddx(OpIaddx), Icmp(OpIcmp), Idp2a(OpIdp2a), Idp4a(OpIdp4a),
+    Imad(OpImad), ImadHi(OpImadHi), ImadPoSm50(OpImadPoSm50), ImadSm50(OpImadSm50),
     ImadWide(OpImadWide), ImadWideX(OpImadWideX), Imadx(OpImadx), Imma(OpImma),
     ImmaSp(OpImmaSp), Imnmx(OpImnmx), Imnmx64(OpImnmx64), Imul(OpImul),
     Imul32i(OpImul32i), Iscadd(OpIscadd), Iscadd32i(OpIscadd32i), Iset(OpIset),
@@ -3843,25 +4140,28 @@ define_ops! {
     Mov64i(OpMov64i), Movm(OpMovm), Mufu(OpMufu), Nanosleep(OpNanosleep), Nop(OpNop),
     P2r(OpP2r), Pbk(OpPbk), Pcnt(OpPcnt), Plop3(OpPlop3), Plop3Sign(OpPlop3Sign),
     Pmtrig(OpPmtrig), Popc(OpPopc), Preexit(OpPreexit), Prmt(OpPrmt), Pset(OpPset),
-    Psetp(OpPsetp), Qspc(OpQspc), R2p(OpR2p), R2ur(OpR2ur), R2urOr(OpR2urOr), Red(OpRed),
-    RedSm50(OpRedSm50), RedgF(OpRedgF), Redux(OpRedux), Ret(OpRet), RetAbs(OpRetAbs),
-    RetSm50(OpRetSm50), Rpcmov(OpRpcmov), RpcmovW(OpRpcmovW), Rro(OpRro), S2r(OpS2r),
-    S2ur(OpS2ur), Sel(OpSel), Sel64(OpSel64), Sel64i(OpSel64i), Sgxt(OpSgxt), Shf(OpShf),
-    Shfl(OpShfl), Shl(OpShl), Shr(OpShr), Ssy(OpSsy), Stg(OpStg), Stl(OpStl), Sts(OpSts),
-    Stsm(OpStsm), Suld(OpSuld), SuldB(OpSuldB), SuldUr(OpSuldUr), Sured(OpSured),
-    SuredB(OpSuredB), SuredB3(OpSuredB3), SuredUr(OpSuredUr), Sust(OpSust),
-    SustB(OpSustB), SustUr(OpSustUr), Sync(OpSync), SyncsArrive(OpSyncsArrive),
-    SyncsCctl(OpSyncsCctl), SyncsCctlAll(OpSyncsCctlAll), SyncsPhasechk(OpSyncsPhasechk),
-    Tex(OpTex), TexB(OpTexB), TexUr(OpTexUr), Tld(OpTld), Tld4(OpTld4), Tld4B(OpTld4B),
+    Psetp(OpPsetp), Qmma(OpQmma), QmmaSp(OpQmmaSp), Qspc(OpQspc), R2p(OpR2p),
+    R2ur(OpR2ur), R2urOr(OpR2urOr), Red(OpRed), RedSm50(OpRedSm50), RedgF(OpRedgF),
+    Redux(OpRedux), Ret(OpRet), RetAbs(OpRetAbs), RetSm50(OpRetSm50), Rpcmov(OpRpcmov),
+    RpcmovW(OpRpcmovW), Rro(OpRro), S2r(OpS2r), S2ur(OpS2ur), Sel(OpSel), Sel64(OpSel64),
+    Sel64i(OpSel64i), Sgxt(OpSgxt), Shf(OpShf), Shfl(OpShfl), Shl(OpShl), Shr(OpShr),
+    Ssy(OpSsy), Stg(OpStg), Stl(OpStl), Sts(OpSts), Stsm(OpStsm), Suld(OpSuld),
+    SuldB(OpSuldB), SuldUr(OpSuldUr), Sured(OpSured), SuredB(OpSuredB),
+    SuredB3(OpSuredB3), SuredUr(OpSuredUr), Sust(OpSust), SustB(OpSustB),
+    SustUr(OpSustUr), Sync(OpSync), SyncsArrive(OpSyncsArrive), SyncsCctl(OpSyncsCctl),
+    SyncsCctlAll(OpSyncsCctlAll), SyncsPhasechk(OpSyncsPhasechk), Tex(OpTex),
+    TexB(OpTexB), TexUr(OpTexUr), Tld(OpTld), Tld4(OpTld4), Tld4B(OpTld4B),
     Tld4Ur(OpTld4Ur), TldB(OpTldB), TldUr(OpTldUr), Tmml(OpTmml), TmmlB(OpTmmlB),
     TmmlUr(OpTmmlUr), Txd(OpTxd), TxdB(OpTxdB), TxdUr(OpTxdUr), Txq(OpTxq), TxqB(OpTxqB),
-    TxqUr(OpTxqUr), Ubrev(OpUbrev), Uflo(OpUflo), Uiadd3(OpUiadd3), Uiadd3x(OpUiadd3x),
-    Uimad(OpUimad), UimadHi(OpUimadHi), UimadWide(OpUimadWide), UimadWideX(OpUimadWideX),
-    Uimadx(OpUimadx), Uisetp(OpUisetp), Uisetp64(OpUisetp64), Uldc(OpUldc), Ulea(OpUlea),
-    UleaHi(OpUleaHi), UleaHiX(OpUleaHiX), UleaX(OpUleaX), Ulop3(OpUlop3), Umov(OpUmov),
-    Umov64(OpUmov64), Umov64i(OpUmov64i), Up2ur(OpUp2ur), Upopc(OpUpopc), Uprmt(OpUprmt),
-    Ur2up(OpUr2up), Usel(OpUsel), Usgxt(OpUsgxt), Ushf(OpUshf), Vabsdiff(OpVabsdiff),
-    Viadd(OpViadd), Vimnmx(OpVimnmx), Vote(OpVote), Voteu(OpVoteu), Warpsync(OpWarpsync),
+    TxqUr(OpTxqUr), Ubrev(OpUbrev), Ufadd(OpUfadd), Uffma(OpUffma), Uflo(OpUflo),
+    Ufmul(OpUfmul), Ui2f(OpUi2f), Ui2fp(OpUi2fp), Uiadd3(OpUiadd3), Uiadd364(OpUiadd364),
+    Uiadd3x(OpUiadd3x), Uimad(OpUimad), UimadHi(OpUimadHi), UimadWide(OpUimadWide),
+    UimadWideX(OpUimadWideX), Uimadx(OpUimadx), Uisetp(OpUisetp), Uisetp64(OpUisetp64),
+    Uldc(OpUldc), Ulea(OpUlea), UleaHi(OpUleaHi), UleaHiX(OpUleaHiX), UleaX(OpUleaX),
+    Ulop3(OpUlop3), Umov(OpUmov), Umov64(OpUmov64), Umov64i(OpUmov64i), Up2ur(OpUp2ur),
+    Upopc(OpUpopc), Uprmt(OpUprmt), Ur2up(OpUr2up), Usel(OpUsel), Usgxt(OpUsgxt),
+    Ushf(OpUshf), Vabsdiff(OpVabsdiff), Viadd(OpViadd), ViaddTyped(OpViaddTyped),
+    Vimnmx(OpVimnmx), Vote(OpVote), Voteu(OpVoteu), Warpsync(OpWarpsync),
     WarpsyncAll(OpWarpsyncAll), Xmad(OpXmad), Yield(OpYield)
 }
 /// Decode one instruction word; `None` for a word no op of the spec matches.
@@ -6750,146 +7050,162 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0x1a7, decode_sm70_arm9),
         (0x1a8, decode_sm70_arm6),
         (0x1aa, decode_sm70_arm10),
-        (0x1b1, decode_sm70_arm11),
-        (0x202, decode_sm70_arm12),
-        (0x203, decode_sm70_arm13),
-        (0x204, decode_sm70_arm14),
-        (0x207, decode_sm70_arm15),
-        (0x208, decode_sm70_arm16),
-        (0x209, decode_sm70_arm17),
-        (0x20a, decode_sm70_arm18),
-        (0x20b, decode_sm70_arm19),
-        (0x20c, decode_sm70_arm20),
-        (0x210, decode_sm70_arm21),
-        (0x211, decode_sm70_arm22),
-        (0x212, decode_sm70_arm23),
-        (0x213, decode_sm70_arm24),
-        (0x214, decode_sm70_arm25),
-        (0x216, decode_sm70_arm26),
-        (0x217, decode_sm70_arm27),
-        (0x219, decode_sm70_arm28),
-        (0x21a, decode_sm70_arm29),
-        (0x21b, decode_sm70_arm30),
-        (0x21f, decode_sm70_arm31),
-        (0x220, decode_sm70_arm32),
-        (0x221, decode_sm70_arm33),
-        (0x223, decode_sm70_arm34),
-        (0x224, decode_sm70_arm35),
-        (0x225, decode_sm70_arm36),
-        (0x226, decode_sm70_arm37),
-        (0x227, decode_sm70_arm38),
-        (0x228, decode_sm70_arm39),
-        (0x229, decode_sm70_arm40),
-        (0x22a, decode_sm70_arm41),
-        (0x22b, decode_sm70_arm42),
-        (0x230, decode_sm70_arm43),
-        (0x231, decode_sm70_arm44),
-        (0x232, decode_sm70_arm45),
-        (0x233, decode_sm70_arm46),
-        (0x234, decode_sm70_arm47),
-        (0x235, decode_sm70_arm48),
-        (0x236, decode_sm70_arm49),
-        (0x237, decode_sm70_arm50),
-        (0x238, decode_sm70_arm51),
-        (0x23a, decode_sm70_arm52),
-        (0x23c, decode_sm70_arm53),
-        (0x23d, decode_sm70_arm54),
-        (0x23e, decode_sm70_arm55),
-        (0x23f, decode_sm70_arm56),
-        (0x240, decode_sm70_arm57),
-        (0x245, decode_sm70_arm58),
-        (0x248, decode_sm70_arm59),
-        (0x287, decode_sm70_arm60),
-        (0x28c, decode_sm70_arm61),
-        (0x290, decode_sm70_arm62),
-        (0x291, decode_sm70_arm63),
-        (0x292, decode_sm70_arm64),
-        (0x296, decode_sm70_arm65),
-        (0x299, decode_sm70_arm66),
-        (0x29a, decode_sm70_arm67),
-        (0x2a4, decode_sm70_arm68),
-        (0x2a5, decode_sm70_arm69),
-        (0x2a6, decode_sm70_arm70),
-        (0x2bd, decode_sm70_arm71),
-        (0x2be, decode_sm70_arm72),
-        (0x2bf, decode_sm70_arm73),
-        (0x2ca, decode_sm70_arm74),
-        (0x300, decode_sm70_arm75),
-        (0x301, decode_sm70_arm76),
-        (0x302, decode_sm70_arm77),
-        (0x304, decode_sm70_arm78),
-        (0x305, decode_sm70_arm79),
-        (0x306, decode_sm70_arm80),
-        (0x307, decode_sm70_arm81),
-        (0x308, decode_sm70_arm82),
-        (0x309, decode_sm70_arm83),
-        (0x310, decode_sm70_arm84),
-        (0x311, decode_sm70_arm85),
-        (0x312, decode_sm70_arm86),
-        (0x313, decode_sm70_arm87),
-        (0x31c, decode_sm70_arm88),
-        (0x31d, decode_sm70_arm89),
-        (0x343, decode_sm70_arm90),
-        (0x344, decode_sm70_arm91),
-        (0x348, decode_sm70_arm92),
-        (0x352, decode_sm70_arm93),
-        (0x353, decode_sm70_arm94),
-        (0x355, decode_sm70_arm95),
-        (0x356, decode_sm70_arm96),
-        (0x35d, decode_sm70_arm97),
-        (0x361, decode_sm70_arm98),
-        (0x364, decode_sm70_arm99),
-        (0x367, decode_sm70_arm100),
-        (0x36a, decode_sm70_arm101),
-        (0x36d, decode_sm70_arm102),
-        (0x370, decode_sm70_arm103),
+        (0x1b0, decode_sm70_arm11),
+        (0x1b1, decode_sm70_arm12),
+        (0x202, decode_sm70_arm13),
+        (0x203, decode_sm70_arm14),
+        (0x204, decode_sm70_arm15),
+        (0x207, decode_sm70_arm16),
+        (0x208, decode_sm70_arm17),
+        (0x209, decode_sm70_arm18),
+        (0x20a, decode_sm70_arm19),
+        (0x20b, decode_sm70_arm20),
+        (0x20c, decode_sm70_arm21),
+        (0x210, decode_sm70_arm22),
+        (0x211, decode_sm70_arm23),
+        (0x212, decode_sm70_arm24),
+        (0x213, decode_sm70_arm25),
+        (0x214, decode_sm70_arm26),
+        (0x216, decode_sm70_arm27),
+        (0x217, decode_sm70_arm28),
+        (0x219, decode_sm70_arm29),
+        (0x21a, decode_sm70_arm30),
+        (0x21b, decode_sm70_arm31),
+        (0x21f, decode_sm70_arm32),
+        (0x220, decode_sm70_arm33),
+        (0x221, decode_sm70_arm34),
+        (0x223, decode_sm70_arm35),
+        (0x224, decode_sm70_arm36),
+        (0x225, decode_sm70_arm37),
+        (0x226, decode_sm70_arm38),
+        (0x227, decode_sm70_arm39),
+        (0x228, decode_sm70_arm40),
+        (0x229, decode_sm70_arm41),
+        (0x22a, decode_sm70_arm42),
+        (0x22b, decode_sm70_arm43),
+        (0x230, decode_sm70_arm44),
+        (0x231, decode_sm70_arm45),
+        (0x232, decode_sm70_arm46),
+        (0x233, decode_sm70_arm47),
+        (0x234, decode_sm70_arm48),
+        (0x235, decode_sm70_arm49),
+        (0x236, decode_sm70_arm50),
+        (0x237, decode_sm70_arm51),
+        (0x238, decode_sm70_arm52),
+        (0x23a, decode_sm70_arm53),
+        (0x23c, decode_sm70_arm54),
+        (0x23d, decode_sm70_arm55),
+        (0x23e, decode_sm70_arm56),
+        (0x23f, decode_sm70_arm57),
+        (0x240, decode_sm70_arm58),
+        (0x245, decode_sm70_arm59),
+        (0x248, decode_sm70_arm60),
+        (0x249, decode_sm70_arm61),
+        (0x24a, decode_sm70_arm62),
+        (0x24b, decode_sm70_arm63),
+        (0x254, decode_sm70_arm64),
+        (0x255, decode_sm70_arm65),
+        (0x256, decode_sm70_arm66),
+        (0x25a, decode_sm70_arm67),
+        (0x25e, decode_sm70_arm68),
+        (0x27a, decode_sm70_arm69),
+        (0x287, decode_sm70_arm70),
+        (0x28c, decode_sm70_arm71),
+        (0x290, decode_sm70_arm72),
+        (0x291, decode_sm70_arm73),
+        (0x292, decode_sm70_arm74),
+        (0x296, decode_sm70_arm75),
+        (0x297, decode_sm70_arm76),
+        (0x299, decode_sm70_arm77),
+        (0x29a, decode_sm70_arm78),
+        (0x2a4, decode_sm70_arm79),
+        (0x2a5, decode_sm70_arm80),
+        (0x2a6, decode_sm70_arm81),
+        (0x2bd, decode_sm70_arm82),
+        (0x2be, decode_sm70_arm83),
+        (0x2bf, decode_sm70_arm84),
+        (0x2ca, decode_sm70_arm85),
+        (0x2cc, decode_sm70_arm86),
+        (0x300, decode_sm70_arm87),
+        (0x301, decode_sm70_arm88),
+        (0x302, decode_sm70_arm89),
+        (0x304, decode_sm70_arm90),
+        (0x305, decode_sm70_arm91),
+        (0x306, decode_sm70_arm92),
+        (0x307, decode_sm70_arm93),
+        (0x308, decode_sm70_arm94),
+        (0x309, decode_sm70_arm95),
+        (0x310, decode_sm70_arm96),
+        (0x311, decode_sm70_arm97),
+        (0x312, decode_sm70_arm98),
+        (0x313, decode_sm70_arm99),
+        (0x31c, decode_sm70_arm100),
+        (0x31d, decode_sm70_arm101),
+        (0x343, decode_sm70_arm102),
+        (0x344, decode_sm70_arm103),
+        (0x348, decode_sm70_arm104),
+        (0x352, decode_sm70_arm105),
+        (0x353, decode_sm70_arm106),
+        (0x355, decode_sm70_arm107),
+        (0x356, decode_sm70_arm108),
+        (0x35d, decode_sm70_arm109),
+        (0x361, decode_sm70_arm110),
+        (0x364, decode_sm70_arm111),
+        (0x367, decode_sm70_arm112),
+        (0x36a, decode_sm70_arm113),
+        (0x36d, decode_sm70_arm114),
+        (0x370, decode_sm70_arm115),
         (0x380, decode_sm70_arm1),
         (0x381, decode_sm70_arm2),
         (0x384, decode_sm70_arm3),
         (0x385, decode_sm70_arm3),
         (0x386, decode_sm70_arm4),
-        (0x387, decode_sm70_arm104),
-        (0x388, decode_sm70_arm105),
-        (0x389, decode_sm70_arm106),
+        (0x387, decode_sm70_arm116),
+        (0x388, decode_sm70_arm117),
+        (0x389, decode_sm70_arm118),
         (0x38a, decode_sm70_arm6),
-        (0x38b, decode_sm70_arm107),
+        (0x38b, decode_sm70_arm119),
         (0x38c, decode_sm70_arm7),
-        (0x38d, decode_sm70_arm108),
-        (0x3a0, decode_sm70_arm109),
-        (0x3a1, decode_sm70_arm110),
+        (0x38d, decode_sm70_arm120),
+        (0x3a0, decode_sm70_arm121),
+        (0x3a1, decode_sm70_arm122),
         (0x3a3, decode_sm70_arm8),
         (0x3a7, decode_sm70_arm9),
         (0x3a8, decode_sm70_arm6),
-        (0x3a9, decode_sm70_arm107),
+        (0x3a9, decode_sm70_arm119),
         (0x3aa, decode_sm70_arm10),
-        (0x3ab, decode_sm70_arm107),
-        (0x3b1, decode_sm70_arm11),
-        (0x3c2, decode_sm70_arm111),
-        (0x3c4, decode_sm70_arm112),
-        (0x3c6, decode_sm70_arm113),
-        (0x402, decode_sm70_arm114),
-        (0x407, decode_sm70_arm115),
-        (0x411, decode_sm70_arm116),
-        (0x414, decode_sm70_arm117),
-        (0x416, decode_sm70_arm118),
-        (0x419, decode_sm70_arm119),
-        (0x421, decode_sm70_arm120),
-        (0x423, decode_sm70_arm121),
-        (0x424, decode_sm70_arm122),
-        (0x429, decode_sm70_arm123),
-        (0x42a, decode_sm70_arm124),
-        (0x42b, decode_sm70_arm125),
-        (0x430, decode_sm70_arm126),
-        (0x431, decode_sm70_arm127),
-        (0x433, decode_sm70_arm128),
-        (0x434, decode_sm70_arm129),
-        (0x435, decode_sm70_arm130),
-        (0x482, decode_sm70_arm131),
-        (0x491, decode_sm70_arm132),
-        (0x499, decode_sm70_arm133),
-        (0x4a4, decode_sm70_arm134),
-        (0x51d, decode_sm70_arm135),
-        (0x547, decode_sm70_arm136),
+        (0x3ab, decode_sm70_arm119),
+        (0x3b0, decode_sm70_arm11),
+        (0x3b1, decode_sm70_arm12),
+        (0x3c2, decode_sm70_arm123),
+        (0x3c4, decode_sm70_arm124),
+        (0x3c6, decode_sm70_arm125),
+        (0x402, decode_sm70_arm126),
+        (0x407, decode_sm70_arm127),
+        (0x411, decode_sm70_arm128),
+        (0x414, decode_sm70_arm129),
+        (0x416, decode_sm70_arm130),
+        (0x419, decode_sm70_arm131),
+        (0x421, decode_sm70_arm132),
+        (0x423, decode_sm70_arm133),
+        (0x424, decode_sm70_arm134),
+        (0x429, decode_sm70_arm135),
+        (0x42a, decode_sm70_arm136),
+        (0x42b, decode_sm70_arm137),
+        (0x430, decode_sm70_arm138),
+        (0x431, decode_sm70_arm139),
+        (0x433, decode_sm70_arm140),
+        (0x434, decode_sm70_arm141),
+        (0x435, decode_sm70_arm142),
+        (0x44b, decode_sm70_arm143),
+        (0x454, decode_sm70_arm144),
+        (0x455, decode_sm70_arm145),
+        (0x482, decode_sm70_arm146),
+        (0x491, decode_sm70_arm147),
+        (0x499, decode_sm70_arm148),
+        (0x4a4, decode_sm70_arm149),
+        (0x51d, decode_sm70_arm150),
+        (0x547, decode_sm70_arm151),
         (0x580, decode_sm70_arm1),
         (0x581, decode_sm70_arm2),
         (0x584, decode_sm70_arm3),
@@ -6897,34 +7213,35 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0x586, decode_sm70_arm4),
         (0x587, decode_sm70_arm3),
         (0x588, decode_sm70_arm5),
-        (0x589, decode_sm70_arm137),
+        (0x589, decode_sm70_arm152),
         (0x58a, decode_sm70_arm6),
         (0x58c, decode_sm70_arm7),
-        (0x58d, decode_sm70_arm138),
-        (0x59f, decode_sm70_arm139),
+        (0x58d, decode_sm70_arm153),
+        (0x59f, decode_sm70_arm154),
         (0x5a3, decode_sm70_arm8),
         (0x5a7, decode_sm70_arm9),
         (0x5a8, decode_sm70_arm6),
         (0x5aa, decode_sm70_arm10),
-        (0x5ab, decode_sm70_arm140),
-        (0x5b1, decode_sm70_arm11),
-        (0x607, decode_sm70_arm141),
-        (0x614, decode_sm70_arm142),
-        (0x616, decode_sm70_arm143),
-        (0x619, decode_sm70_arm144),
-        (0x621, decode_sm70_arm145),
-        (0x623, decode_sm70_arm146),
-        (0x624, decode_sm70_arm147),
-        (0x625, decode_sm70_arm148),
-        (0x627, decode_sm70_arm149),
-        (0x629, decode_sm70_arm150),
-        (0x62a, decode_sm70_arm151),
-        (0x62b, decode_sm70_arm152),
-        (0x630, decode_sm70_arm153),
-        (0x631, decode_sm70_arm154),
-        (0x633, decode_sm70_arm155),
-        (0x634, decode_sm70_arm156),
-        (0x635, decode_sm70_arm157),
+        (0x5ab, decode_sm70_arm155),
+        (0x5b0, decode_sm70_arm11),
+        (0x5b1, decode_sm70_arm12),
+        (0x607, decode_sm70_arm156),
+        (0x614, decode_sm70_arm157),
+        (0x616, decode_sm70_arm158),
+        (0x619, decode_sm70_arm159),
+        (0x621, decode_sm70_arm160),
+        (0x623, decode_sm70_arm161),
+        (0x624, decode_sm70_arm162),
+        (0x625, decode_sm70_arm163),
+        (0x627, decode_sm70_arm164),
+        (0x629, decode_sm70_arm165),
+        (0x62a, decode_sm70_arm166),
+        (0x62b, decode_sm70_arm167),
+        (0x630, decode_sm70_arm168),
+        (0x631, decode_sm70_arm169),
+        (0x633, decode_sm70_arm170),
+        (0x634, decode_sm70_arm171),
+        (0x635, decode_sm70_arm172),
         (0x780, decode_sm70_arm1),
         (0x781, decode_sm70_arm2),
         (0x784, decode_sm70_arm3),
@@ -6934,208 +7251,217 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0x788, decode_sm70_arm5),
         (0x78a, decode_sm70_arm6),
         (0x78c, decode_sm70_arm7),
-        (0x79f, decode_sm70_arm158),
+        (0x79f, decode_sm70_arm173),
         (0x7a3, decode_sm70_arm8),
         (0x7a7, decode_sm70_arm9),
         (0x7a8, decode_sm70_arm6),
         (0x7aa, decode_sm70_arm10),
-        (0x7ac, decode_sm70_arm159),
-        (0x7b1, decode_sm70_arm11),
-        (0x801, decode_sm70_arm160),
-        (0x802, decode_sm70_arm161),
-        (0x803, decode_sm70_arm162),
-        (0x804, decode_sm70_arm163),
-        (0x805, decode_sm70_arm164),
-        (0x806, decode_sm70_arm165),
-        (0x807, decode_sm70_arm166),
-        (0x808, decode_sm70_arm167),
-        (0x809, decode_sm70_arm168),
-        (0x80a, decode_sm70_arm169),
-        (0x80b, decode_sm70_arm170),
-        (0x80c, decode_sm70_arm171),
-        (0x810, decode_sm70_arm172),
-        (0x811, decode_sm70_arm173),
-        (0x812, decode_sm70_arm174),
-        (0x813, decode_sm70_arm175),
-        (0x814, decode_sm70_arm176),
-        (0x816, decode_sm70_arm177),
-        (0x817, decode_sm70_arm178),
-        (0x819, decode_sm70_arm179),
-        (0x81a, decode_sm70_arm180),
-        (0x81b, decode_sm70_arm181),
-        (0x81c, decode_sm70_arm182),
-        (0x820, decode_sm70_arm183),
-        (0x823, decode_sm70_arm184),
-        (0x824, decode_sm70_arm185),
-        (0x825, decode_sm70_arm186),
-        (0x827, decode_sm70_arm187),
-        (0x828, decode_sm70_arm188),
-        (0x82b, decode_sm70_arm189),
-        (0x82d, decode_sm70_arm190),
-        (0x82e, decode_sm70_arm191),
-        (0x831, decode_sm70_arm192),
-        (0x832, decode_sm70_arm193),
-        (0x835, decode_sm70_arm194),
-        (0x836, decode_sm70_arm195),
-        (0x838, decode_sm70_arm196),
-        (0x83b, decode_sm70_arm197),
-        (0x83e, decode_sm70_arm198),
-        (0x840, decode_sm70_arm199),
-        (0x844, decode_sm70_arm200),
-        (0x845, decode_sm70_arm201),
-        (0x848, decode_sm70_arm202),
-        (0x882, decode_sm70_arm203),
-        (0x883, decode_sm70_arm204),
-        (0x884, decode_sm70_arm205),
-        (0x886, decode_sm70_arm206),
-        (0x887, decode_sm70_arm207),
-        (0x88c, decode_sm70_arm208),
-        (0x890, decode_sm70_arm209),
-        (0x891, decode_sm70_arm210),
-        (0x892, decode_sm70_arm211),
-        (0x896, decode_sm70_arm212),
-        (0x899, decode_sm70_arm213),
-        (0x89a, decode_sm70_arm214),
-        (0x8a4, decode_sm70_arm215),
-        (0x8a5, decode_sm70_arm216),
-        (0x8a6, decode_sm70_arm217),
-        (0x8bd, decode_sm70_arm218),
-        (0x8be, decode_sm70_arm219),
-        (0x8bf, decode_sm70_arm220),
-        (0x900, decode_sm70_arm221),
-        (0x901, decode_sm70_arm222),
-        (0x902, decode_sm70_arm223),
-        (0x904, decode_sm70_arm224),
-        (0x905, decode_sm70_arm225),
-        (0x906, decode_sm70_arm226),
-        (0x907, decode_sm70_arm227),
-        (0x908, decode_sm70_arm228),
-        (0x909, decode_sm70_arm229),
-        (0x910, decode_sm70_arm230),
-        (0x911, decode_sm70_arm231),
-        (0x912, decode_sm70_arm232),
-        (0x913, decode_sm70_arm233),
-        (0x918, decode_sm70_arm234),
-        (0x919, decode_sm70_arm235),
-        (0x91a, decode_sm70_arm236),
-        (0x91b, decode_sm70_arm237),
-        (0x91d, decode_sm70_arm238),
-        (0x941, decode_sm70_arm239),
-        (0x942, decode_sm70_arm240),
-        (0x943, decode_sm70_arm241),
-        (0x944, decode_sm70_arm242),
-        (0x945, decode_sm70_arm243),
-        (0x946, decode_sm70_arm244),
-        (0x947, decode_sm70_arm245),
-        (0x948, decode_sm70_arm246),
-        (0x949, decode_sm70_arm247),
-        (0x94d, decode_sm70_arm248),
-        (0x950, decode_sm70_arm249),
-        (0x956, decode_sm70_arm250),
-        (0x95c, decode_sm70_arm251),
-        (0x95d, decode_sm70_arm252),
-        (0x980, decode_sm70_arm253),
-        (0x981, decode_sm70_arm254),
-        (0x983, decode_sm70_arm255),
-        (0x984, decode_sm70_arm256),
-        (0x985, decode_sm70_arm257),
-        (0x986, decode_sm70_arm258),
-        (0x987, decode_sm70_arm257),
-        (0x988, decode_sm70_arm259),
-        (0x989, decode_sm70_arm260),
-        (0x98a, decode_sm70_arm261),
+        (0x7ac, decode_sm70_arm174),
+        (0x7b0, decode_sm70_arm11),
+        (0x7b1, decode_sm70_arm12),
+        (0x801, decode_sm70_arm175),
+        (0x802, decode_sm70_arm176),
+        (0x803, decode_sm70_arm177),
+        (0x804, decode_sm70_arm178),
+        (0x805, decode_sm70_arm179),
+        (0x806, decode_sm70_arm180),
+        (0x807, decode_sm70_arm181),
+        (0x808, decode_sm70_arm182),
+        (0x809, decode_sm70_arm183),
+        (0x80a, decode_sm70_arm184),
+        (0x80b, decode_sm70_arm185),
+        (0x80c, decode_sm70_arm186),
+        (0x810, decode_sm70_arm187),
+        (0x811, decode_sm70_arm188),
+        (0x812, decode_sm70_arm189),
+        (0x813, decode_sm70_arm190),
+        (0x814, decode_sm70_arm191),
+        (0x816, decode_sm70_arm192),
+        (0x817, decode_sm70_arm193),
+        (0x819, decode_sm70_arm194),
+        (0x81a, decode_sm70_arm195),
+        (0x81b, decode_sm70_arm196),
+        (0x81c, decode_sm70_arm197),
+        (0x820, decode_sm70_arm198),
+        (0x823, decode_sm70_arm199),
+        (0x824, decode_sm70_arm200),
+        (0x825, decode_sm70_arm201),
+        (0x827, decode_sm70_arm202),
+        (0x828, decode_sm70_arm203),
+        (0x82b, decode_sm70_arm204),
+        (0x82d, decode_sm70_arm205),
+        (0x82e, decode_sm70_arm206),
+        (0x831, decode_sm70_arm207),
+        (0x832, decode_sm70_arm208),
+        (0x835, decode_sm70_arm209),
+        (0x836, decode_sm70_arm210),
+        (0x838, decode_sm70_arm211),
+        (0x83b, decode_sm70_arm212),
+        (0x83e, decode_sm70_arm213),
+        (0x840, decode_sm70_arm214),
+        (0x844, decode_sm70_arm215),
+        (0x845, decode_sm70_arm216),
+        (0x848, decode_sm70_arm217),
+        (0x849, decode_sm70_arm218),
+        (0x84a, decode_sm70_arm219),
+        (0x855, decode_sm70_arm220),
+        (0x856, decode_sm70_arm221),
+        (0x85a, decode_sm70_arm222),
+        (0x85e, decode_sm70_arm223),
+        (0x882, decode_sm70_arm224),
+        (0x883, decode_sm70_arm225),
+        (0x884, decode_sm70_arm226),
+        (0x886, decode_sm70_arm227),
+        (0x887, decode_sm70_arm228),
+        (0x88c, decode_sm70_arm229),
+        (0x890, decode_sm70_arm230),
+        (0x891, decode_sm70_arm231),
+        (0x892, decode_sm70_arm232),
+        (0x896, decode_sm70_arm233),
+        (0x897, decode_sm70_arm234),
+        (0x899, decode_sm70_arm235),
+        (0x89a, decode_sm70_arm236),
+        (0x8a4, decode_sm70_arm237),
+        (0x8a5, decode_sm70_arm238),
+        (0x8a6, decode_sm70_arm239),
+        (0x8bd, decode_sm70_arm240),
+        (0x8be, decode_sm70_arm241),
+        (0x8bf, decode_sm70_arm242),
+        (0x900, decode_sm70_arm243),
+        (0x901, decode_sm70_arm244),
+        (0x902, decode_sm70_arm245),
+        (0x904, decode_sm70_arm246),
+        (0x905, decode_sm70_arm247),
+        (0x906, decode_sm70_arm248),
+        (0x907, decode_sm70_arm249),
+        (0x908, decode_sm70_arm250),
+        (0x909, decode_sm70_arm251),
+        (0x910, decode_sm70_arm252),
+        (0x911, decode_sm70_arm253),
+        (0x912, decode_sm70_arm254),
+        (0x913, decode_sm70_arm255),
+        (0x918, decode_sm70_arm256),
+        (0x919, decode_sm70_arm257),
+        (0x91a, decode_sm70_arm258),
+        (0x91b, decode_sm70_arm259),
+        (0x91d, decode_sm70_arm260),
+        (0x941, decode_sm70_arm261),
+        (0x942, decode_sm70_arm262),
+        (0x943, decode_sm70_arm263),
+        (0x944, decode_sm70_arm264),
+        (0x945, decode_sm70_arm265),
+        (0x946, decode_sm70_arm266),
+        (0x947, decode_sm70_arm267),
+        (0x948, decode_sm70_arm268),
+        (0x949, decode_sm70_arm269),
+        (0x94d, decode_sm70_arm270),
+        (0x950, decode_sm70_arm271),
+        (0x956, decode_sm70_arm272),
+        (0x95c, decode_sm70_arm273),
+        (0x95d, decode_sm70_arm274),
+        (0x980, decode_sm70_arm275),
+        (0x981, decode_sm70_arm276),
+        (0x983, decode_sm70_arm277),
+        (0x984, decode_sm70_arm278),
+        (0x985, decode_sm70_arm279),
+        (0x986, decode_sm70_arm280),
+        (0x987, decode_sm70_arm279),
+        (0x988, decode_sm70_arm281),
+        (0x989, decode_sm70_arm282),
+        (0x98a, decode_sm70_arm283),
         (0x98c, decode_sm70_arm7),
-        (0x98e, decode_sm70_arm262),
-        (0x98f, decode_sm70_arm263),
-        (0x990, decode_sm70_arm264),
-        (0x991, decode_sm70_arm264),
-        (0x992, decode_sm70_arm265),
-        (0x993, decode_sm70_arm264),
-        (0x994, decode_sm70_arm264),
-        (0x995, decode_sm70_arm264),
-        (0x996, decode_sm70_arm264),
-        (0x997, decode_sm70_arm264),
-        (0x998, decode_sm70_arm264),
-        (0x999, decode_sm70_arm264),
-        (0x99a, decode_sm70_arm264),
-        (0x99b, decode_sm70_arm264),
-        (0x99c, decode_sm70_arm264),
-        (0x99d, decode_sm70_arm264),
-        (0x99e, decode_sm70_arm264),
-        (0x99f, decode_sm70_arm264),
-        (0x9a3, decode_sm70_arm266),
-        (0x9a6, decode_sm70_arm267),
+        (0x98e, decode_sm70_arm284),
+        (0x98f, decode_sm70_arm285),
+        (0x990, decode_sm70_arm286),
+        (0x991, decode_sm70_arm286),
+        (0x992, decode_sm70_arm287),
+        (0x993, decode_sm70_arm286),
+        (0x994, decode_sm70_arm286),
+        (0x995, decode_sm70_arm286),
+        (0x996, decode_sm70_arm286),
+        (0x997, decode_sm70_arm286),
+        (0x998, decode_sm70_arm286),
+        (0x999, decode_sm70_arm286),
+        (0x99a, decode_sm70_arm286),
+        (0x99b, decode_sm70_arm286),
+        (0x99c, decode_sm70_arm286),
+        (0x99d, decode_sm70_arm286),
+        (0x99e, decode_sm70_arm286),
+        (0x99f, decode_sm70_arm286),
+        (0x9a3, decode_sm70_arm288),
+        (0x9a6, decode_sm70_arm289),
         (0x9a7, decode_sm70_arm9),
-        (0x9a8, decode_sm70_arm261),
-        (0x9aa, decode_sm70_arm268),
-        (0x9ab, decode_sm70_arm269),
-        (0x9af, decode_sm70_arm270),
-        (0x9b1, decode_sm70_arm271),
-        (0x9c3, decode_sm70_arm272),
-        (0xa02, decode_sm70_arm273),
-        (0xa03, decode_sm70_arm274),
-        (0xa04, decode_sm70_arm275),
-        (0xa07, decode_sm70_arm276),
-        (0xa08, decode_sm70_arm277),
-        (0xa09, decode_sm70_arm278),
-        (0xa0a, decode_sm70_arm279),
-        (0xa0b, decode_sm70_arm280),
-        (0xa0c, decode_sm70_arm281),
-        (0xa10, decode_sm70_arm282),
-        (0xa11, decode_sm70_arm283),
-        (0xa12, decode_sm70_arm284),
-        (0xa13, decode_sm70_arm285),
-        (0xa14, decode_sm70_arm286),
-        (0xa16, decode_sm70_arm287),
-        (0xa17, decode_sm70_arm288),
-        (0xa19, decode_sm70_arm289),
-        (0xa1a, decode_sm70_arm290),
-        (0xa1b, decode_sm70_arm291),
-        (0xa1f, decode_sm70_arm292),
-        (0xa20, decode_sm70_arm293),
-        (0xa23, decode_sm70_arm294),
-        (0xa24, decode_sm70_arm295),
-        (0xa25, decode_sm70_arm296),
-        (0xa26, decode_sm70_arm297),
-        (0xa27, decode_sm70_arm298),
-        (0xa28, decode_sm70_arm299),
-        (0xa2b, decode_sm70_arm300),
-        (0xa31, decode_sm70_arm301),
-        (0xa32, decode_sm70_arm302),
-        (0xa35, decode_sm70_arm303),
-        (0xa36, decode_sm70_arm304),
-        (0xa38, decode_sm70_arm305),
-        (0xa3e, decode_sm70_arm306),
-        (0xa40, decode_sm70_arm307),
-        (0xa45, decode_sm70_arm308),
-        (0xa48, decode_sm70_arm309),
-        (0xab9, decode_sm70_arm310),
-        (0xb00, decode_sm70_arm311),
-        (0xb01, decode_sm70_arm312),
-        (0xb02, decode_sm70_arm313),
-        (0xb04, decode_sm70_arm314),
-        (0xb05, decode_sm70_arm315),
-        (0xb06, decode_sm70_arm316),
-        (0xb07, decode_sm70_arm317),
-        (0xb08, decode_sm70_arm318),
-        (0xb09, decode_sm70_arm319),
-        (0xb10, decode_sm70_arm320),
-        (0xb11, decode_sm70_arm321),
-        (0xb12, decode_sm70_arm322),
-        (0xb13, decode_sm70_arm323),
-        (0xb1d, decode_sm70_arm324),
-        (0xb48, decode_sm70_arm325),
-        (0xb56, decode_sm70_arm326),
-        (0xb5d, decode_sm70_arm327),
-        (0xb60, decode_sm70_arm328),
-        (0xb63, decode_sm70_arm329),
-        (0xb66, decode_sm70_arm330),
-        (0xb69, decode_sm70_arm331),
-        (0xb6c, decode_sm70_arm332),
-        (0xb6f, decode_sm70_arm333),
+        (0x9a8, decode_sm70_arm283),
+        (0x9aa, decode_sm70_arm290),
+        (0x9ab, decode_sm70_arm291),
+        (0x9af, decode_sm70_arm292),
+        (0x9b0, decode_sm70_arm11),
+        (0x9b1, decode_sm70_arm293),
+        (0x9c3, decode_sm70_arm294),
+        (0xa02, decode_sm70_arm295),
+        (0xa03, decode_sm70_arm296),
+        (0xa04, decode_sm70_arm297),
+        (0xa07, decode_sm70_arm298),
+        (0xa08, decode_sm70_arm299),
+        (0xa09, decode_sm70_arm300),
+        (0xa0a, decode_sm70_arm301),
+        (0xa0b, decode_sm70_arm302),
+        (0xa0c, decode_sm70_arm303),
+        (0xa10, decode_sm70_arm304),
+        (0xa11, decode_sm70_arm305),
+        (0xa12, decode_sm70_arm306),
+        (0xa13, decode_sm70_arm307),
+        (0xa14, decode_sm70_arm308),
+        (0xa16, decode_sm70_arm309),
+        (0xa17, decode_sm70_arm310),
+        (0xa19, decode_sm70_arm311),
+        (0xa1a, decode_sm70_arm312),
+        (0xa1b, decode_sm70_arm313),
+        (0xa1f, decode_sm70_arm314),
+        (0xa20, decode_sm70_arm315),
+        (0xa23, decode_sm70_arm316),
+        (0xa24, decode_sm70_arm317),
+        (0xa25, decode_sm70_arm318),
+        (0xa26, decode_sm70_arm319),
+        (0xa27, decode_sm70_arm320),
+        (0xa28, decode_sm70_arm321),
+        (0xa2b, decode_sm70_arm322),
+        (0xa31, decode_sm70_arm323),
+        (0xa32, decode_sm70_arm324),
+        (0xa35, decode_sm70_arm325),
+        (0xa36, decode_sm70_arm326),
+        (0xa38, decode_sm70_arm327),
+        (0xa3e, decode_sm70_arm328),
+        (0xa40, decode_sm70_arm329),
+        (0xa45, decode_sm70_arm330),
+        (0xa48, decode_sm70_arm331),
+        (0xab9, decode_sm70_arm332),
+        (0xb00, decode_sm70_arm333),
+        (0xb01, decode_sm70_arm334),
+        (0xb02, decode_sm70_arm335),
+        (0xb04, decode_sm70_arm336),
+        (0xb05, decode_sm70_arm337),
+        (0xb06, decode_sm70_arm338),
+        (0xb07, decode_sm70_arm339),
+        (0xb08, decode_sm70_arm340),
+        (0xb09, decode_sm70_arm341),
+        (0xb10, decode_sm70_arm342),
+        (0xb11, decode_sm70_arm343),
+        (0xb12, decode_sm70_arm344),
+        (0xb13, decode_sm70_arm345),
+        (0xb1d, decode_sm70_arm346),
+        (0xb48, decode_sm70_arm347),
+        (0xb56, decode_sm70_arm348),
+        (0xb5d, decode_sm70_arm349),
+        (0xb60, decode_sm70_arm350),
+        (0xb63, decode_sm70_arm351),
+        (0xb66, decode_sm70_arm352),
+        (0xb69, decode_sm70_arm353),
+        (0xb6c, decode_sm70_arm354),
+        (0xb6f, decode_sm70_arm355),
         (0xb80, decode_sm70_arm1),
         (0xb81, decode_sm70_arm2),
-        (0xb82, decode_sm70_arm334),
+        (0xb82, decode_sm70_arm356),
         (0xb84, decode_sm70_arm3),
         (0xb85, decode_sm70_arm3),
         (0xb86, decode_sm70_arm4),
@@ -7143,84 +7469,87 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0xb88, decode_sm70_arm5),
         (0xb8a, decode_sm70_arm6),
         (0xb8c, decode_sm70_arm7),
-        (0xb90, decode_sm70_arm335),
-        (0xb91, decode_sm70_arm335),
-        (0xb92, decode_sm70_arm335),
-        (0xb93, decode_sm70_arm335),
-        (0xb94, decode_sm70_arm335),
-        (0xb95, decode_sm70_arm335),
-        (0xb96, decode_sm70_arm335),
-        (0xb97, decode_sm70_arm335),
-        (0xb98, decode_sm70_arm335),
-        (0xb99, decode_sm70_arm335),
-        (0xb9a, decode_sm70_arm335),
-        (0xb9b, decode_sm70_arm335),
-        (0xb9c, decode_sm70_arm335),
-        (0xb9d, decode_sm70_arm335),
-        (0xb9e, decode_sm70_arm335),
-        (0xb9f, decode_sm70_arm335),
+        (0xb90, decode_sm70_arm357),
+        (0xb91, decode_sm70_arm357),
+        (0xb92, decode_sm70_arm357),
+        (0xb93, decode_sm70_arm357),
+        (0xb94, decode_sm70_arm357),
+        (0xb95, decode_sm70_arm357),
+        (0xb96, decode_sm70_arm357),
+        (0xb97, decode_sm70_arm357),
+        (0xb98, decode_sm70_arm357),
+        (0xb99, decode_sm70_arm357),
+        (0xb9a, decode_sm70_arm357),
+        (0xb9b, decode_sm70_arm357),
+        (0xb9c, decode_sm70_arm357),
+        (0xb9d, decode_sm70_arm357),
+        (0xb9e, decode_sm70_arm357),
+        (0xb9f, decode_sm70_arm357),
         (0xba3, decode_sm70_arm8),
         (0xba7, decode_sm70_arm9),
         (0xba8, decode_sm70_arm6),
         (0xbaa, decode_sm70_arm10),
-        (0xbb1, decode_sm70_arm11),
-        (0xc02, decode_sm70_arm336),
-        (0xc03, decode_sm70_arm337),
-        (0xc04, decode_sm70_arm338),
-        (0xc07, decode_sm70_arm339),
-        (0xc08, decode_sm70_arm340),
-        (0xc09, decode_sm70_arm341),
-        (0xc0a, decode_sm70_arm342),
-        (0xc0b, decode_sm70_arm343),
-        (0xc0c, decode_sm70_arm344),
-        (0xc10, decode_sm70_arm345),
-        (0xc11, decode_sm70_arm346),
-        (0xc12, decode_sm70_arm347),
-        (0xc13, decode_sm70_arm348),
-        (0xc14, decode_sm70_arm349),
-        (0xc16, decode_sm70_arm350),
-        (0xc17, decode_sm70_arm351),
-        (0xc19, decode_sm70_arm352),
-        (0xc1a, decode_sm70_arm353),
-        (0xc1b, decode_sm70_arm354),
-        (0xc20, decode_sm70_arm355),
-        (0xc23, decode_sm70_arm356),
-        (0xc24, decode_sm70_arm357),
-        (0xc25, decode_sm70_arm358),
-        (0xc26, decode_sm70_arm359),
-        (0xc27, decode_sm70_arm360),
-        (0xc28, decode_sm70_arm361),
-        (0xc2b, decode_sm70_arm362),
-        (0xc31, decode_sm70_arm363),
-        (0xc32, decode_sm70_arm364),
-        (0xc35, decode_sm70_arm365),
-        (0xc36, decode_sm70_arm366),
-        (0xc38, decode_sm70_arm367),
-        (0xc3e, decode_sm70_arm368),
-        (0xc40, decode_sm70_arm369),
-        (0xc45, decode_sm70_arm370),
-        (0xc48, decode_sm70_arm371),
-        (0xc82, decode_sm70_arm372),
-        (0xc83, decode_sm70_arm373),
-        (0xc84, decode_sm70_arm374),
-        (0xd00, decode_sm70_arm375),
-        (0xd01, decode_sm70_arm376),
-        (0xd02, decode_sm70_arm377),
-        (0xd04, decode_sm70_arm378),
-        (0xd05, decode_sm70_arm379),
-        (0xd06, decode_sm70_arm380),
-        (0xd07, decode_sm70_arm381),
-        (0xd08, decode_sm70_arm382),
-        (0xd09, decode_sm70_arm383),
-        (0xd10, decode_sm70_arm384),
-        (0xd11, decode_sm70_arm385),
-        (0xd12, decode_sm70_arm386),
-        (0xd13, decode_sm70_arm387),
-        (0xd5d, decode_sm70_arm388),
-        (0xd61, decode_sm70_arm389),
-        (0xd64, decode_sm70_arm390),
-        (0xd67, decode_sm70_arm391),
-        (0xd6d, decode_sm70_arm392),
+        (0xbb0, decode_sm70_arm11),
+        (0xbb1, decode_sm70_arm12),
+        (0xc02, decode_sm70_arm358),
+        (0xc03, decode_sm70_arm359),
+        (0xc04, decode_sm70_arm360),
+        (0xc07, decode_sm70_arm361),
+        (0xc08, decode_sm70_arm362),
+        (0xc09, decode_sm70_arm363),
+        (0xc0a, decode_sm70_arm364),
+        (0xc0b, decode_sm70_arm365),
+        (0xc0c, decode_sm70_arm366),
+        (0xc10, decode_sm70_arm367),
+        (0xc11, decode_sm70_arm368),
+        (0xc12, decode_sm70_arm369),
+        (0xc13, decode_sm70_arm370),
+        (0xc14, decode_sm70_arm371),
+        (0xc16, decode_sm70_arm372),
+        (0xc17, decode_sm70_arm373),
+        (0xc19, decode_sm70_arm374),
+        (0xc1a, decode_sm70_arm375),
+        (0xc1b, decode_sm70_arm376),
+        (0xc20, decode_sm70_arm377),
+        (0xc23, decode_sm70_arm378),
+        (0xc24, decode_sm70_arm379),
+        (0xc25, decode_sm70_arm380),
+        (0xc26, decode_sm70_arm381),
+        (0xc27, decode_sm70_arm382),
+        (0xc28, decode_sm70_arm383),
+        (0xc2b, decode_sm70_arm384),
+        (0xc31, decode_sm70_arm385),
+        (0xc32, decode_sm70_arm386),
+        (0xc35, decode_sm70_arm387),
+        (0xc36, decode_sm70_arm388),
+        (0xc38, decode_sm70_arm389),
+        (0xc3e, decode_sm70_arm390),
+        (0xc40, decode_sm70_arm391),
+        (0xc45, decode_sm70_arm392),
+        (0xc48, decode_sm70_arm393),
+        (0xc49, decode_sm70_arm394),
+        (0xc4a, decode_sm70_arm395),
+        (0xc82, decode_sm70_arm396),
+        (0xc83, decode_sm70_arm397),
+        (0xc84, decode_sm70_arm398),
+        (0xd00, decode_sm70_arm399),
+        (0xd01, decode_sm70_arm400),
+        (0xd02, decode_sm70_arm401),
+        (0xd04, decode_sm70_arm402),
+        (0xd05, decode_sm70_arm403),
+        (0xd06, decode_sm70_arm404),
+        (0xd07, decode_sm70_arm405),
+        (0xd08, decode_sm70_arm406),
+        (0xd09, decode_sm70_arm407),
+        (0xd10, decode_sm70_arm408),
+        (0xd11, decode_sm70_arm409),
+        (0xd12, decode_sm70_arm410),
+        (0xd13, decode_sm70_arm411),
+        (0xd5d, decode_sm70_arm412),
+        (0xd61, decode_sm70_arm413),
+        (0xd64, decode_sm70_arm414),
+        (0xd67, decode_sm70_arm415),
+        (0xd6d, decode_sm70_arm416),
         (0xd80, decode_sm70_arm1),
         (0xd81, decode_sm70_arm2),
         (0xd84, decode_sm70_arm3),
@@ -7234,31 +7563,34 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0xda7, decode_sm70_arm9),
         (0xda8, decode_sm70_arm6),
         (0xdaa, decode_sm70_arm10),
-        (0xdb1, decode_sm70_arm11),
-        (0xe07, decode_sm70_arm393),
-        (0xe14, decode_sm70_arm394),
-        (0xe16, decode_sm70_arm395),
-        (0xe19, decode_sm70_arm396),
-        (0xe21, decode_sm70_arm397),
-        (0xe23, decode_sm70_arm398),
-        (0xe24, decode_sm70_arm399),
-        (0xe25, decode_sm70_arm400),
-        (0xe27, decode_sm70_arm401),
-        (0xe29, decode_sm70_arm402),
-        (0xe2a, decode_sm70_arm403),
-        (0xe2b, decode_sm70_arm404),
-        (0xe30, decode_sm70_arm405),
-        (0xe31, decode_sm70_arm406),
-        (0xe33, decode_sm70_arm407),
-        (0xe34, decode_sm70_arm408),
-        (0xe35, decode_sm70_arm409),
-        (0xf56, decode_sm70_arm410),
-        (0xf60, decode_sm70_arm411),
-        (0xf63, decode_sm70_arm412),
-        (0xf66, decode_sm70_arm413),
-        (0xf69, decode_sm70_arm414),
-        (0xf6c, decode_sm70_arm415),
-        (0xf6f, decode_sm70_arm416),
+        (0xdb0, decode_sm70_arm11),
+        (0xdb1, decode_sm70_arm12),
+        (0xe07, decode_sm70_arm417),
+        (0xe14, decode_sm70_arm418),
+        (0xe16, decode_sm70_arm419),
+        (0xe19, decode_sm70_arm420),
+        (0xe21, decode_sm70_arm421),
+        (0xe23, decode_sm70_arm422),
+        (0xe24, decode_sm70_arm423),
+        (0xe25, decode_sm70_arm424),
+        (0xe27, decode_sm70_arm425),
+        (0xe29, decode_sm70_arm426),
+        (0xe2a, decode_sm70_arm427),
+        (0xe2b, decode_sm70_arm428),
+        (0xe30, decode_sm70_arm429),
+        (0xe31, decode_sm70_arm430),
+        (0xe33, decode_sm70_arm431),
+        (0xe34, decode_sm70_arm432),
+        (0xe35, decode_sm70_arm433),
+        (0xe49, decode_sm70_arm434),
+        (0xe4b, decode_sm70_arm435),
+        (0xf56, decode_sm70_arm436),
+        (0xf60, decode_sm70_arm437),
+        (0xf63, decode_sm70_arm438),
+        (0xf66, decode_sm70_arm439),
+        (0xf69, decode_sm70_arm440),
+        (0xf6c, decode_sm70_arm441),
+        (0xf6f, decode_sm70_arm442),
         (0xf80, decode_sm70_arm1),
         (0xf81, decode_sm70_arm2),
         (0xf84, decode_sm70_arm3),
@@ -7266,31 +7598,32 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0xf86, decode_sm70_arm4),
         (0xf87, decode_sm70_arm3),
         (0xf88, decode_sm70_arm5),
-        (0xf89, decode_sm70_arm417),
+        (0xf89, decode_sm70_arm443),
         (0xf8a, decode_sm70_arm6),
         (0xf8c, decode_sm70_arm7),
-        (0xf90, decode_sm70_arm418),
-        (0xf91, decode_sm70_arm418),
-        (0xf92, decode_sm70_arm418),
-        (0xf93, decode_sm70_arm418),
-        (0xf94, decode_sm70_arm418),
-        (0xf95, decode_sm70_arm418),
-        (0xf96, decode_sm70_arm418),
-        (0xf97, decode_sm70_arm418),
-        (0xf98, decode_sm70_arm418),
-        (0xf99, decode_sm70_arm418),
-        (0xf9a, decode_sm70_arm418),
-        (0xf9b, decode_sm70_arm418),
-        (0xf9c, decode_sm70_arm418),
-        (0xf9d, decode_sm70_arm418),
-        (0xf9e, decode_sm70_arm418),
-        (0xf9f, decode_sm70_arm419),
+        (0xf90, decode_sm70_arm444),
+        (0xf91, decode_sm70_arm444),
+        (0xf92, decode_sm70_arm444),
+        (0xf93, decode_sm70_arm444),
+        (0xf94, decode_sm70_arm444),
+        (0xf95, decode_sm70_arm444),
+        (0xf96, decode_sm70_arm444),
+        (0xf97, decode_sm70_arm444),
+        (0xf98, decode_sm70_arm444),
+        (0xf99, decode_sm70_arm444),
+        (0xf9a, decode_sm70_arm444),
+        (0xf9b, decode_sm70_arm444),
+        (0xf9c, decode_sm70_arm444),
+        (0xf9d, decode_sm70_arm444),
+        (0xf9e, decode_sm70_arm444),
+        (0xf9f, decode_sm70_arm445),
         (0xfa3, decode_sm70_arm8),
         (0xfa7, decode_sm70_arm9),
         (0xfa8, decode_sm70_arm6),
         (0xfaa, decode_sm70_arm10),
-        (0xfae, decode_sm70_arm420),
-        (0xfb1, decode_sm70_arm11),
+        (0xfae, decode_sm70_arm446),
+        (0xfb0, decode_sm70_arm11),
+        (0xfb1, decode_sm70_arm12),
     ],
     decode_none,
 );
@@ -7514,6 +7847,21 @@ fn decode_sm70_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
+        w & 0x8000f0000000000000001ff == 0x8000a0000000000000001b0 && matches!(sm, 80 |
+        86 | 89) => decode_form:: < OpArrives, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x8000f0000000000000001ff == 0x8000a0000000000000001b0 && matches!(sm, 90) =>
+        decode_form:: < OpArrives, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x8000f0000000000000001ff == 0x8000a0000000000000001b0 && matches!(sm, 100 |
+        120) => return decode_form:: < OpArrives, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
         w & 0x800020000000000000001ff == 0x800000000000000000001b1 && matches!(sm, 90) =>
         decode_form:: < OpSyncsCctl, 0 > (w, sm)
     );
@@ -7523,7 +7871,7 @@ fn decode_sm70_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x10f000000000000000202 && matches!(sm, 120)
         => decode_form:: < OpMov64, 0 > (w, sm)
@@ -7534,35 +7882,35 @@ fn decode_sm70_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffff0000000fff == 0x203 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpP2r, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffff0000ff0fff == 0x204 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpR2p, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x207 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpSel, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x208 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFsel, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x209 && matches!(sm, 70 | 75) =>
         decode_form:: < OpFmnmx, 0 > (w, sm)
@@ -7577,21 +7925,21 @@ fn decode_sm70_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e00ff3fffff0000000fff == 0x20a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFset, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x20b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFsetp, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x20c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpIsetp, 0 > (w, sm)
@@ -7602,7 +7950,7 @@ fn decode_sm70_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x210 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpIadd3, 0 > (w, sm)
@@ -7614,7 +7962,7 @@ fn decode_sm70_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0xff0000000000000211 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLea, 0 > (w, sm)
@@ -7634,35 +7982,35 @@ fn decode_sm70_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x212 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpLop3, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x213 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpIabs, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x214 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => return decode_form:: < OpVabsdiff, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x216 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPrmt, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x217 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100) => decode_form:: < OpImnmx, 0 > (w, sm)
@@ -7677,35 +8025,35 @@ fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x219 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpShf, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5ffffffff0000000fff == 0x21a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpSgxt, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff7ffffffff0000000fff == 0x21b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmsk, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100000000000000000fff == 0x21f && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPlop3Sign, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x4000000000000000000220 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFmul, 0 > (w,
@@ -7713,21 +8061,21 @@ fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x221 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFadd, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x223 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFfma, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0x78e00000000000000000224 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 0 > (w, sm)
@@ -7739,7 +8087,7 @@ fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000225 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 0 > (w, sm)
@@ -7751,7 +8099,7 @@ fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff900ffffff0000000fff == 0x226 && matches!(sm, 70) => decode_form:: <
         OpIdp4a, 3 > (w, sm)
@@ -7770,14 +8118,14 @@ fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000227 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x228 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDmul, 0 > (w, sm)
@@ -7788,7 +8136,7 @@ fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000ffffffff00000fff == 0x229 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDadd, 0 > (w, sm)
@@ -7799,7 +8147,7 @@ fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x22a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDsetp, 3 > (w, sm)
@@ -7810,7 +8158,7 @@ fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x22b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDfma, 0 > (w, sm)
@@ -7821,7 +8169,7 @@ fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x40000000000000000230 && matches!(sm, 86 |
         89) => decode_form:: < OpHadd2F32, 0 > (w, sm)
@@ -7844,7 +8192,7 @@ fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x231 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 0 > (w, sm)
@@ -7863,7 +8211,7 @@ fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x232 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHmul2, 0 > (w, sm)
@@ -7874,7 +8222,7 @@ fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e001f0fffff0000000fff == 0x233 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHset2, 0 > (w, sm)
@@ -7885,7 +8233,7 @@ fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff800001f0fffff0000ff0fff == 0x234 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHsetp2, 0 > (w, sm)
@@ -7896,7 +8244,7 @@ fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x235 && matches!(sm, 120) => decode_form::
         < OpIadd, 3 > (w, sm)
@@ -7923,10 +8271,14 @@ fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffdff7fffff0000000fff == 0x236 && matches!(sm, 90 | 100) =>
         decode_form:: < OpViadd, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff80000007fffff0000000fff == 0x236 && matches!(sm, 120) => decode_form::
+        < OpViaddTyped, 0 > (w, sm)
     );
     try_form!(
         w & 0x58000000000000000fff == 0x8000000000000000236 && matches!(sm, 70) =>
@@ -7946,7 +8298,7 @@ fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf8001000004000000000fff == 0x1000000000000000237 && matches!(sm, 90) =>
         decode_form:: < OpImmaSp, 1 > (w, sm)
@@ -7985,14 +8337,14 @@ fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x238 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100 | 120) => return decode_form:: < OpI2iSat, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x23a && matches!(sm, 75 | 80 | 86 | 89 | 90) =>
         decode_form:: < OpMovm, 0 > (w, sm)
@@ -8003,7 +8355,7 @@ fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf8202000004000000000fff == 0x200000000000000023c && matches!(sm, 90 | 100)
         => decode_form:: < OpHmmaSp, 0 > (w, sm)
@@ -8034,7 +8386,7 @@ fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf8100000000000000000fff == 0x10000000000000000023d && matches!(sm, 90) =>
         decode_form:: < OpBmma, 1 > (w, sm)
@@ -8045,7 +8397,7 @@ fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffeeff600ffffff0000000fff == 0x4207000000000000000023e && matches!(sm,
         100 | 120) => decode_form:: < OpF2fpPack4, 0 > (w, sm)
@@ -8088,7 +8440,7 @@ fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf8000000000000000000fff == 0x23f && matches!(sm, 90) => decode_form:: <
         OpDmma, 1 > (w, sm)
@@ -8107,7 +8459,7 @@ fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff85cb3ff0fffff0000000fff == 0x240 && matches!(sm, 80) => decode_form:: <
         OpHmnmx2, 0 > (w, sm)
@@ -8126,14 +8478,14 @@ fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bffffffff00ff000fff == 0x10000000000000000245 && matches!(sm, 86 |
         89 | 90 | 100 | 120) => return decode_form:: < OpI2fp, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
         => decode_form:: < OpVimnmx, 3 > (w, sm)
@@ -8148,7 +8500,82 @@ fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x249 && matches!(sm, 100) => return
+        decode_form:: < OpFfma2, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x24a && matches!(sm, 100) => return
+        decode_form:: < OpFmul2, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x24b && matches!(sm, 100) => return
+        decode_form:: < OpFadd2, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x8020000c000000000000fff == 0x80000000000000000000254 && matches!(sm, 120)
+        => return decode_form:: < OpUfadd, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80010000000000000000fff == 0x80000000000000000000255 && matches!(sm, 120)
+        => return decode_form:: < OpUffma, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x87010000000000000000fff == 0x84000000000000000000256 && matches!(sm, 120)
+        => return decode_form:: < OpUfmul, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x8000000000000000000025a && matches!(sm, 120)
+        => return decode_form:: < OpUi2f, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80038000000000000000fff == 0x8001000000000000000025e && matches!(sm, 120)
+        => return decode_form:: < OpUi2fp, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xf8106000004000000000fff == 0x10400000000000000027a && matches!(sm, 89) =>
+        decode_form:: < OpQmmaSp, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xf8106000000000000000fff == 0x400000000000000027a && matches!(sm, 89) =>
+        decode_form:: < OpQmma, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xf8300000000000000000fff == 0x10000000000000000027a && matches!(sm, 120) =>
+        decode_form:: < OpQmmaSp, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xf8100000000000000000fff == 0x27a && matches!(sm, 120) => return
+        decode_form:: < OpQmma, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8000000c000000000000fff == 0x80000000000000000000287 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUsel, 0 > (w, sm)
@@ -8159,7 +8586,7 @@ fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8010000c000000000000fff == 0x8000000000000000000028c && matches!(sm, 120)
         => decode_form:: < OpUisetp, 4 > (w, sm)
@@ -8178,7 +8605,7 @@ fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80006004000000000000fff == 0x80000000000000000000290 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUiadd3, 0 > (w, sm)
@@ -8197,7 +8624,7 @@ fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80107004000000000000fff == 0x80000000000000000000291 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUlea, 0 > (w, sm)
@@ -8232,7 +8659,7 @@ fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8000000c000000000000fff == 0x80000000000000000000292 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUlop3, 0 > (w, sm)
@@ -8243,7 +8670,7 @@ fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8000100c000000000000fff == 0x80000000000000000000296 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUprmt, 0 > (w, sm)
@@ -8254,7 +8681,18 @@ fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80006004000000000000fff == 0x80000000000000000000297 && matches!(sm, 75 |
+        80 | 86 | 89 | 90) => decode_form:: < OpUiadd364, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80006004000000000000fff == 0x80000000000000000000297 && matches!(sm, 100 |
+        120) => return decode_form:: < OpUiadd364, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8000000c000000000000fff == 0x80000000000000000000299 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUshf, 0 > (w, sm)
@@ -8265,7 +8703,7 @@ fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000029a && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUsgxt, 0 > (w, sm)
@@ -8276,7 +8714,7 @@ fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8000400c000000000000fff == 0x800000000000000000002a4 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUimad, 0 > (w, sm)
@@ -8295,7 +8733,7 @@ fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8000400c000000000000fff == 0x800000000000000000002a5 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUimadWide, 0 > (w, sm)
@@ -8314,14 +8752,14 @@ fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8000400c000000000000fff == 0x800000000000000000002a6 && matches!(sm, 120)
         => return decode_form:: < OpUimadHi, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000002bd && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUflo, 0 > (w, sm)
@@ -8332,7 +8770,7 @@ fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000002be && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUbrev, 0 > (w, sm)
@@ -8343,7 +8781,7 @@ fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000002bf && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUpopc, 0 > (w, sm)
@@ -8354,7 +8792,7 @@ fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1ffffffffffff00000fff == 0x2ca && matches!(sm, 90) => decode_form:: <
         OpR2ur, 1 > (w, sm)
@@ -8373,56 +8811,63 @@ fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x2cc && matches!(sm, 100) => return
+        decode_form:: < OpCredux, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x300 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFlo, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x301 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBrev, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000003fffff0000000fff == 0x302 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFchk, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x304 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x305 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x306 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x307 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFrnd, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) => decode_form:: <
         OpMufu, 0 > (w, sm)
@@ -8437,42 +8882,42 @@ fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x309 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPopc, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x310 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x311 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x312 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff3fffff00ff000fff == 0x313 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFrnd64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800c0000000000000000fff == 0x31c && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpB2r, 0 > (w, sm)
@@ -8499,7 +8944,7 @@ fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ffff0fff == 0x2000000000000000031d && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpBarArv, 3 > (w, sm)
@@ -8515,7 +8960,7 @@ fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x343 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCallAbsR, 0 > (w, sm)
@@ -8526,7 +8971,7 @@ fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x344 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCallR, 0 > (w, sm)
@@ -8537,7 +8982,7 @@ fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff00ffff0fff == 0x348 && matches!(sm, 70 | 75) =>
         decode_form:: < OpWarpsync, 0 > (w, sm)
@@ -8552,35 +8997,35 @@ fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x352 && matches!(sm, 90 | 100 | 120) => return
         decode_form:: < OpRpcmovW, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x353 && matches!(sm, 90 | 100 | 120) => return
         decode_form:: < OpRpcmov, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffeffffffffffffff0000fff == 0x355 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmovR, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffefffffffffff00f0ff0fff == 0x356 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmov, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8080000ffffff0000000fff == 0x35d && matches!(sm, 90 | 100 | 120) =>
         decode_form:: < OpNanosleep, 0 > (w, sm)
@@ -8595,28 +9040,28 @@ fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0x800000000000361 && matches!(sm, 70 | 75 | 80 |
         86 | 89 | 90) => return decode_form:: < OpTexB, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0x800000000000364 && matches!(sm, 70 | 75 | 80 |
         86 | 89 | 90) => return decode_form:: < OpTld4B, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0x800000000000367 && matches!(sm, 70 | 75 | 80 |
         86 | 89 | 90) => return decode_form:: < OpTldB, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0x80000000000036a && matches!(sm, 70 | 75 | 80 |
         86 | 89 | 90) => decode_form:: < OpTmmlB, 0 > (w, sm)
@@ -8627,21 +9072,21 @@ fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0x80000000000036d && matches!(sm, 70 | 75 | 80 |
         86 | 89 | 90) => return decode_form:: < OpTxdB, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0x800000000000370 && matches!(sm, 70 | 75 | 80 |
         86 | 89 | 90 | 100 | 120) => return decode_form:: < OpTxqB, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8ff1ff0000000000ff0fff == 0x387 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpStl, 0 > (w, sm)
@@ -8660,7 +9105,7 @@ fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff1ff0000000000ff0fff == 0x388 && matches!(sm, 70) => decode_form:: <
         OpSts, 1 > (w, sm)
@@ -8683,7 +9128,7 @@ fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8011000000000000000fdd == 0x1000000000000000389 && matches!(sm, 90 |
         100 | 120) => decode_form:: < OpAtomgCas, 2 > (w, sm)
@@ -8706,7 +9151,7 @@ fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8011000000000000000fdd == 0x1000000000000000389 && matches!(sm, 90 |
         100 | 120) => decode_form:: < OpAtomgCas, 2 > (w, sm)
@@ -8721,7 +9166,7 @@ fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffe7ff9000000000000000fff == 0x38d && matches!(sm, 70) => decode_form:: <
         OpAtomsCas, 1 > (w, sm)
@@ -8736,7 +9181,7 @@ fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x3a0 && matches!(sm, 70 | 75) => decode_form::
         < OpSured, 0 > (w, sm)
@@ -8751,7 +9196,7 @@ fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fdffffffffff00000fff == 0x3a1 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpMatchAll, 0 > (w, sm)
@@ -8763,7 +9208,7 @@ fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1ffffffffffff00c00fff == 0x3c2 && matches!(sm, 75 | 80 | 86 | 89) =>
         decode_form:: < OpR2ur, 0 > (w, sm)
@@ -8774,7 +9219,7 @@ fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x3c4 && matches!(sm, 80 | 86 | 89 | 90) =>
         decode_form:: < OpRedux, 0 > (w, sm)
@@ -8785,7 +9230,7 @@ fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80002000000000000000fff == 0x3c6 && matches!(sm, 120) => decode_form:: <
         OpFenceViewAsync, 2 > (w, sm)
@@ -8800,21 +9245,21 @@ fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x402 && matches!(sm, 120) => return
         decode_form:: < OpMov64i, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffe0000000000000fff == 0x407 && matches!(sm, 120) => return
         decode_form:: < OpSel64i, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107000000000000000fff == 0x100000000000000000411 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLeaHi, 4 > (w, sm)
@@ -8826,42 +9271,42 @@ fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd000000000000000fff == 0x414 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => return decode_form:: < OpVabsdiff, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x416 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPrmt, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x419 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpShf, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x421 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFadd, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x423 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFfma, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 4 > (w, sm)
@@ -8873,7 +9318,7 @@ fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDadd, 1 > (w, sm)
@@ -8884,7 +9329,7 @@ fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff0000000000ff0fff == 0x42a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDsetp, 0 > (w, sm)
@@ -8895,7 +9340,7 @@ fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDfma, 4 > (w, sm)
@@ -8906,7 +9351,7 @@ fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0000000000000fff == 0x40000000000000000430 && matches!(sm, 86 |
         89) => decode_form:: < OpHadd2F32, 1 > (w, sm)
@@ -8929,7 +9374,7 @@ fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x431 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 4 > (w, sm)
@@ -8948,7 +9393,7 @@ fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e001f0000000000000fff == 0x433 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHset2, 1 > (w, sm)
@@ -8959,7 +9404,7 @@ fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff800001f0000000000ff0fff == 0x434 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHsetp2, 1 > (w, sm)
@@ -8970,7 +9415,7 @@ fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c000000000000000fff == 0x435 && matches!(sm, 80 | 86 | 89) =>
         decode_form:: < OpHfma2Mma, 4 > (w, sm)
@@ -8981,14 +9426,35 @@ fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x84000000000000000000fff == 0x44b && matches!(sm, 100) => return
+        decode_form:: < OpFadd2Imm, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x8020cff0000000000000fff == 0x80000ff0000000000000454 && matches!(sm, 120)
+        => return decode_form:: < OpUfadd, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80010000000000000000fff == 0x80000000000000000000455 && matches!(sm, 120)
+        => return decode_form:: < OpUffma, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000482 && matches!(sm, 120)
         => return decode_form:: < OpUmov64i, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80107000000000000000fff == 0x80100000000000000000491 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUleaHi, 2 > (w, sm)
@@ -9007,7 +9473,7 @@ fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000499 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUshf, 2 > (w, sm)
@@ -9018,7 +9484,7 @@ fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8000c000000000000000fff == 0x800000000000000000004a4 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUimad, 2 > (w, sm)
@@ -9037,7 +9503,7 @@ fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffc00300ffff0fff == 0x2000000000000000051d && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpBarArv, 2 > (w, sm)
@@ -9053,7 +9519,7 @@ fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547 && matches!(sm, 80
         | 86 | 89) => decode_form:: < OpBraUp, 0 > (w, sm)
@@ -9064,7 +9530,7 @@ fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x589 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpShfl, 1 > (w, sm)
@@ -9075,14 +9541,14 @@ fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffe7131000000000000ff0fff == 0x58d && matches!(sm, 100 | 120) => return
         decode_form:: < OpAtomsCastP, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x59f && matches!(sm, 70 | 75) => decode_form::
         < OpSuredB, 0 > (w, sm)
@@ -9093,56 +9559,56 @@ fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x5ab && matches!(sm, 90 | 100 | 120) => return
         decode_form:: < OpCgaerrbar, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) => return
         decode_form:: < OpSel64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00f80000ff00000fff == 0x614 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpVabsdiff, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0x616 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPrmt, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0x619 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpShf, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x621 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0x623 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFfma, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImad, 5 > (w, sm)
@@ -9153,7 +9619,7 @@ fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImadWide, 4 > (w, sm)
@@ -9164,35 +9630,35 @@ fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return decode_form:: < OpImadHi, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0x629 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm166(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff380000ff00ff0fff == 0x62a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDsetp, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm167(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0x62b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDfma, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff080000ff00000fff == 0x40000000000000000630 && matches!(sm, 86 |
         89) => decode_form:: < OpHadd2F32, 2 > (w, sm)
@@ -9215,7 +9681,7 @@ fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0x631 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 5 > (w, sm)
@@ -9234,7 +9700,7 @@ fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm170(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e001f080000ff00000fff == 0x633 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHset2, 2 > (w, sm)
@@ -9245,7 +9711,7 @@ fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm171(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff800001f080000ff00ff0fff == 0x634 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHsetp2, 2 > (w, sm)
@@ -9256,7 +9722,7 @@ fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm172(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0x635 && matches!(sm, 80 | 86 | 89) =>
         decode_form:: < OpHfma2Mma, 5 > (w, sm)
@@ -9267,7 +9733,7 @@ fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm173(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x79f && matches!(sm, 70 | 75) => decode_form::
         < OpSuredB3, 0 > (w, sm)
@@ -9278,7 +9744,7 @@ fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm174(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000007ac && matches!(sm, 120)
         => decode_form:: < OpLdcu, 0 > (w, sm)
@@ -9289,7 +9755,7 @@ fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm175(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x801 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpPmtrig, 0 > (w, sm)
@@ -9300,28 +9766,28 @@ fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm176(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff0ff00000000ff000fff == 0x802 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpMov, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm177(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfff0000000000000fff == 0x803 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpP2r, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm178(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfff0000000000ff0fff == 0x804 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpR2p, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm179(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpCs2r, 0 > (w, sm)
@@ -9332,28 +9798,28 @@ fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm180(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871fcffffffffffff000fff == 0x806 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpVote, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm166(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm181(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x807 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpSel, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm167(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm182(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x808 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFsel, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm183(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) =>
         decode_form:: < OpFmnmx, 1 > (w, sm)
@@ -9368,21 +9834,21 @@ fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm184(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e00ff0000000000000fff == 0x80a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFset, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm170(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm185(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff0000000000ff0fff == 0x80b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFsetp, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm171(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm186(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800f0000000000ff0fff == 0x80c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpIsetp, 1 > (w, sm)
@@ -9393,7 +9859,7 @@ fn decode_sm70_arm171(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm172(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm187(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016000000000000000fff == 0x810 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpIadd3, 1 > (w, sm)
@@ -9405,7 +9871,7 @@ fn decode_sm70_arm172(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm173(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm188(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLea, 1 > (w, sm)
@@ -9425,35 +9891,35 @@ fn decode_sm70_arm173(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm174(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm189(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87000000000000000000fff == 0x812 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpLop3, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm175(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm190(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x813 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpIabs, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm176(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm191(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd000000000000000fff == 0x814 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => return decode_form:: < OpVabsdiff, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm177(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm192(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x816 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPrmt, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm178(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm193(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdff0000000000000fff == 0x817 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100) => decode_form:: < OpImnmx, 1 > (w, sm)
@@ -9468,28 +9934,28 @@ fn decode_sm70_arm178(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm179(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm194(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x819 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpShf, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm180(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm195(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5ff0000000000000fff == 0x81a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpSgxt, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm181(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm196(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff7ff0000000000000fff == 0x81b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmsk, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm182(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm197(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000008ffffffffff000fff == 0x81c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpPlop3, 0 > (w, sm)
@@ -9500,7 +9966,7 @@ fn decode_sm70_arm182(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm183(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm198(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFmul, 1 > (w,
@@ -9508,14 +9974,14 @@ fn decode_sm70_arm183(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm184(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm199(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x823 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFfma, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm185(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm200(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 1 > (w, sm)
@@ -9527,7 +9993,7 @@ fn decode_sm70_arm185(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm186(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm201(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 1 > (w, sm)
@@ -9539,14 +10005,14 @@ fn decode_sm70_arm186(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm187(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm202(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm188(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm203(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDmul, 1 > (w, sm)
@@ -9557,7 +10023,7 @@ fn decode_sm70_arm188(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm189(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm204(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDfma, 1 > (w, sm)
@@ -9568,21 +10034,21 @@ fn decode_sm70_arm189(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm190(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm205(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x82d && matches!(sm, 90 | 100 | 120) => return
         decode_form:: < OpPreexit, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm191(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm206(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x82e && matches!(sm, 90 | 100 | 120) => return
         decode_form:: < OpAcqbulk, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm192(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm207(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x831 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 1 > (w, sm)
@@ -9601,7 +10067,7 @@ fn decode_sm70_arm192(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm193(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm208(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff0000000000000fff == 0x832 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHmul2, 1 > (w, sm)
@@ -9612,7 +10078,7 @@ fn decode_sm70_arm193(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm194(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm209(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff0000000000000fff == 0x835 && matches!(sm, 120) => decode_form::
         < OpIadd, 4 > (w, sm)
@@ -9639,21 +10105,25 @@ fn decode_sm70_arm194(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm195(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm210(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x1fffffffdff0000000000000fff == 0x836 && matches!(sm, 90 | 100) => return
+        w & 0x1fffffffdff0000000000000fff == 0x836 && matches!(sm, 90 | 100) =>
         decode_form:: < OpViadd, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff80000000000000000000fff == 0x836 && matches!(sm, 120) => return
+        decode_form:: < OpViaddTyped, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm196(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm211(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x838 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100 | 120) => return decode_form:: < OpI2iSat, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm197(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm212(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff == 0x83b && matches!(sm, 75 | 80 | 86 | 89 | 90) => decode_form:: <
         OpLdsm, 0 > (w, sm)
@@ -9664,7 +10134,7 @@ fn decode_sm70_arm197(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm198(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm213(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffeeff6000000000000000fff == 0x4207000000000000000083e && matches!(sm,
         100 | 120) => decode_form:: < OpF2fpPack4, 1 > (w, sm)
@@ -9707,7 +10177,7 @@ fn decode_sm70_arm198(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm199(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm214(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff85cb3ff0000000000000fff == 0x840 && matches!(sm, 80) => decode_form:: <
         OpHmnmx2, 1 > (w, sm)
@@ -9726,7 +10196,7 @@ fn decode_sm70_arm199(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm200(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm215(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff == 0x844 && matches!(sm, 90) => decode_form:: < OpStsm, 0 > (w, sm)
     );
@@ -9736,14 +10206,14 @@ fn decode_sm70_arm200(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm201(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm216(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bff00000000ff000fff == 0x10000000000000000845 && matches!(sm, 86 |
         89 | 90 | 100 | 120) => return decode_form:: < OpI2fp, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm202(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm217(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
         => decode_form:: < OpVimnmx, 4 > (w, sm)
@@ -9758,7 +10228,49 @@ fn decode_sm70_arm202(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm203(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm218(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x849 && matches!(sm, 100) => return
+        decode_form:: < OpFfma2Imm, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm219(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x84a && matches!(sm, 100) => return
+        decode_form:: < OpFmul2Imm, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm220(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80010000000000000000fff == 0x80000000000000000000855 && matches!(sm, 120)
+        => return decode_form:: < OpUffma, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm221(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x87010000000000000000fff == 0x84000000000000000000856 && matches!(sm, 120)
+        => return decode_form:: < OpUfmul, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm222(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x8000000000000000000085a && matches!(sm, 120)
+        => return decode_form:: < OpUi2f, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm223(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80038000000000000000fff == 0x8001000000000000000085e && matches!(sm, 120)
+        => return decode_form:: < OpUi2fp, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm224(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x882 && matches!(sm, 75 | 80 | 86 | 89 | 90) =>
         decode_form:: < OpUmov, 0 > (w, sm)
@@ -9769,7 +10281,7 @@ fn decode_sm70_arm203(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm204(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm225(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfff00000000c0c00fff == 0x80000000000000000000883 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => decode_form:: < OpUp2ur, 0 > (w, sm)
@@ -9780,7 +10292,7 @@ fn decode_sm70_arm204(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm205(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm226(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfff00000000c0ff0fff == 0x80000000000000000000884 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => decode_form:: < OpUr2up, 0 > (w, sm)
@@ -9791,7 +10303,7 @@ fn decode_sm70_arm205(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm206(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm227(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871fcffffffffffffc00fff == 0x886 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => decode_form:: < OpVoteu, 0 > (w, sm)
@@ -9802,7 +10314,7 @@ fn decode_sm70_arm206(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm207(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm228(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000887 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUsel, 1 > (w, sm)
@@ -9813,7 +10325,7 @@ fn decode_sm70_arm207(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm208(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm229(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80100000000000000000fff == 0x8000000000000000000088c && matches!(sm, 120)
         => decode_form:: < OpUisetp, 5 > (w, sm)
@@ -9832,7 +10344,7 @@ fn decode_sm70_arm208(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm209(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm230(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80006000000000000000fff == 0x80000000000000000000890 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUiadd3, 1 > (w, sm)
@@ -9851,7 +10363,7 @@ fn decode_sm70_arm209(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm210(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm231(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80107000000000000000fff == 0x80000000000000000000891 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUlea, 1 > (w, sm)
@@ -9886,7 +10398,7 @@ fn decode_sm70_arm210(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm211(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm232(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000892 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUlop3, 1 > (w, sm)
@@ -9897,7 +10409,7 @@ fn decode_sm70_arm211(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm212(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm233(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80001000000000000000fff == 0x80000000000000000000896 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUprmt, 1 > (w, sm)
@@ -9908,7 +10420,18 @@ fn decode_sm70_arm212(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm213(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm234(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80006000000000000000fff == 0x80000000000000000000897 && matches!(sm, 75 |
+        80 | 86 | 89 | 90) => decode_form:: < OpUiadd364, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80006000000000000000fff == 0x80000000000000000000897 && matches!(sm, 100 |
+        120) => return decode_form:: < OpUiadd364, 3 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm235(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000899 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUshf, 1 > (w, sm)
@@ -9919,7 +10442,7 @@ fn decode_sm70_arm213(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm214(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm236(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000089a && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUsgxt, 1 > (w, sm)
@@ -9930,7 +10453,7 @@ fn decode_sm70_arm214(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm215(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm237(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a4 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUimad, 1 > (w, sm)
@@ -9949,7 +10472,7 @@ fn decode_sm70_arm215(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm216(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm238(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a5 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUimadWide, 1 > (w, sm)
@@ -9968,14 +10491,14 @@ fn decode_sm70_arm216(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm217(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm239(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a6 && matches!(sm, 120)
         => return decode_form:: < OpUimadHi, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm218(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm240(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008bd && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUflo, 1 > (w, sm)
@@ -9986,7 +10509,7 @@ fn decode_sm70_arm218(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm219(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm241(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008be && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUbrev, 1 > (w, sm)
@@ -9997,7 +10520,7 @@ fn decode_sm70_arm219(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm220(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm242(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008bf && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUpopc, 1 > (w, sm)
@@ -10008,56 +10531,56 @@ fn decode_sm70_arm220(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm221(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm243(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff00000000ff000fff == 0x900 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFlo, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm222(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm244(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x901 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBrev, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm223(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm245(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x902 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFchk, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm224(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm246(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x904 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm225(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm247(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x905 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm226(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm248(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x906 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm227(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm249(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x907 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFrnd, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm228(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm250(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) => decode_form:: <
         OpMufu, 1 > (w, sm)
@@ -10072,56 +10595,56 @@ fn decode_sm70_arm228(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm229(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm251(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x909 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPopc, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm230(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm252(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x910 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm231(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm253(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x911 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm232(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm254(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x912 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm233(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm255(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x913 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFrnd64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm234(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm256(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffffffffff0fff == 0x918 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpNop, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm235(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm257(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x919 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpS2r, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm236(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm258(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000803f00000fff == 0x80000000091a && matches!(sm, 80 | 86 | 89 | 90
         | 100 | 120) => decode_form:: < OpDepbar, 0 > (w, sm)
@@ -10132,14 +10655,14 @@ fn decode_sm70_arm236(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm237(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm259(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x91b && matches!(sm, 90 | 100 | 120) => return
         decode_form:: < OpEndcollective, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm238(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm260(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffffc3fff00ffff0fff == 0x2000000000000000091d && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpBarArv, 1 > (w, sm)
@@ -10162,7 +10685,7 @@ fn decode_sm70_arm238(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm239(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm261(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x941 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => decode_form:: < OpBsync, 0 > (w, sm)
@@ -10173,7 +10696,7 @@ fn decode_sm70_arm239(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm240(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm262(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x942 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => decode_form:: < OpBreak, 0 > (w, sm)
@@ -10184,7 +10707,7 @@ fn decode_sm70_arm240(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm241(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm263(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83e000000000003ffff0fff == 0x943 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCallAbs, 0 > (w, sm)
@@ -10195,7 +10718,7 @@ fn decode_sm70_arm241(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm242(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm264(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c000000000003ffff0fff == 0x944 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCall, 0 > (w, sm)
@@ -10206,7 +10729,7 @@ fn decode_sm70_arm242(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm243(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm265(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff00000003fff00fff == 0x945 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => decode_form:: < OpBssy, 0 > (w, sm)
@@ -10217,7 +10740,7 @@ fn decode_sm70_arm243(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm244(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm266(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x946 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpYield, 0 > (w, sm)
@@ -10228,7 +10751,7 @@ fn decode_sm70_arm244(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm245(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm267(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpBra, 0 > (w, sm)
@@ -10251,7 +10774,7 @@ fn decode_sm70_arm245(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm246(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm268(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff00000000ffff0fff == 0x948 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpWarpsync, 2 > (w, sm)
@@ -10262,7 +10785,7 @@ fn decode_sm70_arm246(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm247(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm269(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x949 && matches!(sm, 70 | 75 | 80 | 86 | 89) =>
         decode_form:: < OpBrx, 0 > (w, sm)
@@ -10273,14 +10796,14 @@ fn decode_sm70_arm247(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm248(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm270(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff86fffffffffffffffff0fff == 0x94d && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpExit, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm249(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm271(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c000000000003c0ff0fff == 0x80000000000000000000950 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpRet, 2 > (w, sm)
@@ -10323,14 +10846,14 @@ fn decode_sm70_arm249(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm250(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm272(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffefffff00000000f0ff0fff == 0x956 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmov, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm251(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm273(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x95c && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpBpt, 0 > (w, sm)
@@ -10341,7 +10864,7 @@ fn decode_sm70_arm251(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm252(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm274(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80800000000000000000fff == 0x95d && matches!(sm, 90 | 100 | 120) =>
         decode_form:: < OpNanosleep, 1 > (w, sm)
@@ -10356,7 +10879,7 @@ fn decode_sm70_arm252(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm253(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm275(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff38001ff0000000000000ffe == 0x1000000000000000980 && matches!(sm, 70) =>
         decode_form:: < OpLdg, 7 > (w, sm)
@@ -10383,7 +10906,7 @@ fn decode_sm70_arm253(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm254(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm276(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffb8e01ff000000ff000001ff == 0xe01000000000000000181 && matches!(sm, 70)
         => decode_form:: < OpLdg, 1 > (w, sm)
@@ -10434,7 +10957,7 @@ fn decode_sm70_arm254(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm255(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm277(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8ff1ff000000ff00000fff == 0x983 && matches!(sm, 70) => decode_form:: <
         OpLdl, 1 > (w, sm)
@@ -10445,7 +10968,7 @@ fn decode_sm70_arm255(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm256(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm278(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffe1ff000000ff00000fff == 0x984 && matches!(sm, 70) => decode_form:: <
         OpLds, 1 > (w, sm)
@@ -10488,7 +11011,7 @@ fn decode_sm70_arm256(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm257(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm279(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffb8e01000000000000ff0ffc == 0x80001000000000000000984 && matches!(sm,
         90) => decode_form:: < OpStg, 4 > (w, sm)
@@ -10519,7 +11042,7 @@ fn decode_sm70_arm257(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm258(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm280(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffb8e11ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 80 |
         86 | 89 | 90) => decode_form:: < OpStg, 2 > (w, sm)
@@ -10562,7 +11085,7 @@ fn decode_sm70_arm258(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm259(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm281(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff7ff31000000000000ff01ff == 0x188 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100 | 120) => decode_form:: < OpSts, 0 > (w, sm)
@@ -10593,7 +11116,7 @@ fn decode_sm70_arm259(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm260(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm282(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x989 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpShfl, 2 > (w, sm)
@@ -10604,7 +11127,7 @@ fn decode_sm70_arm260(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm261(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm283(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80011000000000000000fdd == 0x80001000000000000000988 && matches!(sm,
         90) => decode_form:: < OpAtomg, 4 > (w, sm)
@@ -10631,7 +11154,7 @@ fn decode_sm70_arm261(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm262(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm284(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff40001000000000000000fff == 0x100000000000000098e && matches!(sm, 70 |
         75) => decode_form:: < OpRed, 0 > (w, sm)
@@ -10658,7 +11181,7 @@ fn decode_sm70_arm262(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm263(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm285(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800010000000000ff000fff == 0xff00098f && matches!(sm, 75) => decode_form::
         < OpCctlAll, 1 > (w, sm)
@@ -10685,7 +11208,7 @@ fn decode_sm70_arm263(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm264(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm286(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 75) => decode_form::
         < OpSuld, 0 > (w, sm)
@@ -10736,7 +11259,7 @@ fn decode_sm70_arm264(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm265(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm287(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80002000000000000000fff == 0x992 && matches!(sm, 90 | 100 | 120) =>
         decode_form:: < OpMembar, 0 > (w, sm)
@@ -10799,7 +11322,7 @@ fn decode_sm70_arm265(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm266(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm288(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffc0001000000000000000fff == 0x800010000000000000009a3 && matches!(sm,
         90) => decode_form:: < OpAtomgF, 1 > (w, sm)
@@ -10814,7 +11337,7 @@ fn decode_sm70_arm266(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm267(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm289(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff40001000000000000000fff == 0x10000000000000009a6 && matches!(sm, 90 |
         100 | 120) => decode_form:: < OpRedgF, 0 > (w, sm)
@@ -10829,7 +11352,7 @@ fn decode_sm70_arm267(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm268(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm290(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffbf1f8ff000000ff000001ff == 0x1aa && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpQspc, 0 > (w, sm)
@@ -10872,7 +11395,7 @@ fn decode_sm70_arm268(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm269(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm291(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9ab && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpErrbar, 0 > (w, sm)
@@ -10883,14 +11406,14 @@ fn decode_sm70_arm269(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm270(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm292(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9af && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => return decode_form:: < OpLdgdepbar, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm271(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm293(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80002000000000000000fff == 0x9b1 && matches!(sm, 90) => decode_form:: <
         OpSyncsCctlAll, 0 > (w, sm)
@@ -10909,7 +11432,7 @@ fn decode_sm70_arm271(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm272(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm294(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9c3 && matches!(sm, 75 | 80 | 86 | 89 | 90) =>
         decode_form:: < OpS2ur, 0 > (w, sm)
@@ -10920,42 +11443,42 @@ fn decode_sm70_arm272(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm273(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm295(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpMov, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm274(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm296(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcffff80000ff00000fff == 0xa03 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpP2r, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm275(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm297(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcffff80000ff00ff0fff == 0xa04 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpR2p, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm276(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm298(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpSel, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm277(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm299(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFsel, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm278(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm300(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) =>
         decode_form:: < OpFmnmx, 2 > (w, sm)
@@ -10970,28 +11493,28 @@ fn decode_sm70_arm278(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm279(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm301(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e00ff380000ff00000fff == 0xa0a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFset, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm280(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm302(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFsetp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm281(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm303(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpIsetp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm282(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm304(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => decode_form:: < OpIadd3, 2 > (w, sm)
@@ -11002,7 +11525,7 @@ fn decode_sm70_arm282(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm283(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm305(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90) => decode_form:: < OpLea, 2 > (w, sm)
@@ -11021,84 +11544,84 @@ fn decode_sm70_arm283(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm284(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm306(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpLop3, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm285(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm307(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpIabs, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm286(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm308(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00f80000ff00000fff == 0xa14 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpVabsdiff, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm287(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm309(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPrmt, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm288(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm310(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => return decode_form:: < OpImnmx, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm289(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm311(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpShf, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm290(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm312(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5fff80000ff00000fff == 0xa1a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpSgxt, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm291(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm313(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff7fff80000ff00000fff == 0xa1b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpBmsk, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm292(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm314(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8010000380000ff00000fff == 0xa1f && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPlop3Sign, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm293(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm315(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => return decode_form:: < OpFmul, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm294(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm316(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFfma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm295(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm317(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImad, 2 > (w, sm)
@@ -11109,7 +11632,7 @@ fn decode_sm70_arm295(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm296(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm318(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImadWide, 2 > (w, sm)
@@ -11120,7 +11643,7 @@ fn decode_sm70_arm296(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm297(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm319(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff900f80000ff00000fff == 0xa26 && matches!(sm, 70) => decode_form:: <
         OpIdp4a, 4 > (w, sm)
@@ -11139,28 +11662,28 @@ fn decode_sm70_arm297(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm298(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm320(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return decode_form:: < OpImadHi, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm299(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm321(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDmul, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm300(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm322(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDfma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm301(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm323(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0xa31 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 2 > (w, sm)
@@ -11179,7 +11702,7 @@ fn decode_sm70_arm301(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm302(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm324(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff080000ff00000fff == 0xa32 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHmul2, 2 > (w, sm)
@@ -11190,7 +11713,7 @@ fn decode_sm70_arm302(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm303(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm325(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0xa35 && matches!(sm, 80 | 86 | 89) =>
         decode_form:: < OpHfma2Mma, 2 > (w, sm)
@@ -11201,21 +11724,21 @@ fn decode_sm70_arm303(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm304(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm326(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffdff780000ff00000fff == 0xa36 && matches!(sm, 90) => return
         decode_form:: < OpViadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm305(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm327(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0xa38 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => return decode_form:: < OpI2iSat, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm306(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm328(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffeee4600f80000ff00000fff == 0xa3e && matches!(sm, 80 | 86 | 89 | 90) =>
         decode_form:: < OpF2fp, 2 > (w, sm)
@@ -11238,7 +11761,7 @@ fn decode_sm70_arm306(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm307(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm329(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff85cb3ff080000ff00000fff == 0xa40 && matches!(sm, 80) => decode_form:: <
         OpHmnmx2, 2 > (w, sm)
@@ -11257,77 +11780,77 @@ fn decode_sm70_arm307(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm308(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm330(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bfff80000ffff000fff == 0x10000000000000000a45 && matches!(sm, 86 |
         89 | 90) => return decode_form:: < OpI2fp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm309(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm331(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
         => return decode_form:: < OpVimnmx, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm310(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm332(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xab9 && matches!(sm, 75 | 80 | 86 | 89 | 90) =>
         return decode_form:: < OpUldc, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm311(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm333(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFlo, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm312(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm334(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpBrev, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm313(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm335(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000380000ff00000fff == 0xb02 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFchk, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm314(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm336(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2f, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm315(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm337(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2i, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm316(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm338(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpI2f, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm317(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm339(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb07 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFrnd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm318(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm340(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) => decode_form:: <
         OpMufu, 2 > (w, sm)
@@ -11342,42 +11865,42 @@ fn decode_sm70_arm318(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm319(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm341(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPopc, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm320(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm342(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2f64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm321(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm343(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2i64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm322(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm344(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpI2f64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm323(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm345(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff380000ffff000fff == 0xb13 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFrnd64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm324(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm346(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffffc0003ffffff0fff == 0x20000000000000000b1d && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpBarArv, 0 > (w, sm)
@@ -11393,21 +11916,21 @@ fn decode_sm70_arm324(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm325(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm347(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ffffff0fff == 0xb48 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => return decode_form:: < OpWarpsync, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm326(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm348(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffeffffff80000fff0ff0fff == 0xb56 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpBmov, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm327(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm349(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8080000f80000ff00000fff == 0xb5d && matches!(sm, 90) => decode_form:: <
         OpNanosleep, 2 > (w, sm)
@@ -11422,49 +11945,49 @@ fn decode_sm70_arm327(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm328(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm350(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb60 && matches!(sm, 70 | 75 | 80 | 86 | 89 |
         90) => return decode_form:: < OpTex, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm329(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm351(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb63 && matches!(sm, 70 | 75 | 80 | 86 | 89 |
         90) => return decode_form:: < OpTld4, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm330(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm352(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb66 && matches!(sm, 70 | 75 | 80 | 86 | 89 |
         90) => return decode_form:: < OpTld, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm331(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm353(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb69 && matches!(sm, 70 | 75 | 80 | 86 | 89 |
         90) => return decode_form:: < OpTmml, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm332(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm354(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb6c && matches!(sm, 70 | 75 | 80 | 86 | 89 |
         90) => return decode_form:: < OpTxd, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm333(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm355(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb6f && matches!(sm, 70 | 75 | 80 | 86 | 89 |
         90) => return decode_form:: < OpTxq, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm334(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm356(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xb82 && matches!(sm, 75 | 80 | 86 | 89 | 90 |
         100 | 120) => decode_form:: < OpLdc, 0 > (w, sm)
@@ -11475,7 +11998,7 @@ fn decode_sm70_arm334(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm335(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm357(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 70 | 75) => decode_form::
         < OpSuldB, 0 > (w, sm)
@@ -11510,7 +12033,7 @@ fn decode_sm70_arm335(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm336(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm358(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
         120) => decode_form:: < OpMov64, 1 > (w, sm)
@@ -11521,35 +12044,35 @@ fn decode_sm70_arm336(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm337(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm359(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffff0000000fff == 0x80000000000000000000c03 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpP2r, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm338(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm360(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffff0000ff0fff == 0x80000000000000000000c04 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpR2p, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm339(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm361(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpSel, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm340(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm362(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFsel, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm341(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm363(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
         75) => decode_form:: < OpFmnmx, 3 > (w, sm)
@@ -11564,21 +12087,21 @@ fn decode_sm70_arm341(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm342(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm364(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e00ff3fffff0000000fff == 0x80000000000000000000c0a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFset, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm343(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm365(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFsetp, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm344(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm366(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpIsetp, 3 > (w, sm)
@@ -11589,7 +12112,7 @@ fn decode_sm70_arm344(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm345(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm367(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpIadd3, 3 > (w, sm)
@@ -11600,7 +12123,7 @@ fn decode_sm70_arm345(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm346(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm368(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLea, 3 > (w, sm)
@@ -11619,35 +12142,35 @@ fn decode_sm70_arm346(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm347(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm369(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpLop3, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm348(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm370(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpIabs, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm349(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm371(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000c14 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => return decode_form:: < OpVabsdiff, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm350(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm372(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPrmt, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm351(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm373(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpImnmx, 3 > (w, sm)
@@ -11662,42 +12185,42 @@ fn decode_sm70_arm351(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm352(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm374(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpShf, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm353(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm375(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5ffffffff0000000fff == 0x80000000000000000000c1a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpSgxt, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm354(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm376(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff7ffffffff0000000fff == 0x80000000000000000000c1b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpBmsk, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm355(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm377(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFmul, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm356(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm378(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFfma, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm357(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm379(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 3 > (w, sm)
@@ -11708,7 +12231,7 @@ fn decode_sm70_arm357(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm358(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm380(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 3 > (w, sm)
@@ -11720,7 +12243,7 @@ fn decode_sm70_arm358(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm359(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm381(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff100ffffff0000000fff == 0x80000000000000000000c26 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpIdp4a, 2 > (w, sm)
@@ -11731,14 +12254,14 @@ fn decode_sm70_arm359(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm360(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm382(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm361(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm383(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDmul, 3 > (w, sm)
@@ -11749,7 +12272,7 @@ fn decode_sm70_arm361(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm362(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm384(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDfma, 3 > (w, sm)
@@ -11760,7 +12283,7 @@ fn decode_sm70_arm362(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm363(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm385(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000c31 && matches!(sm,
         75) => decode_form:: < OpHfma2, 3 > (w, sm)
@@ -11779,7 +12302,7 @@ fn decode_sm70_arm363(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm364(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm386(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x80000000000000000000c32 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpHmul2, 3 > (w, sm)
@@ -11790,7 +12313,7 @@ fn decode_sm70_arm364(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm365(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm387(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
         120) => decode_form:: < OpIadd, 5 > (w, sm)
@@ -11817,21 +12340,21 @@ fn decode_sm70_arm365(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm366(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm388(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffdff7fffff0000000fff == 0x80000000000000000000c36 && matches!(sm, 90
         | 100) => return decode_form:: < OpViadd, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm367(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm389(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000c38 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpI2iSat, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm368(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm390(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffeeff600ffffff0000000fff == 0xc2070000000000000000c3e && matches!(sm,
         100 | 120) => decode_form:: < OpF2fpPack4, 2 > (w, sm)
@@ -11874,7 +12397,7 @@ fn decode_sm70_arm368(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm369(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm391(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff85cb3ff0fffff0000000fff == 0x80000000000000000000c40 && matches!(sm,
         80) => decode_form:: < OpHmnmx2, 3 > (w, sm)
@@ -11893,14 +12416,14 @@ fn decode_sm70_arm369(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm370(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm392(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bffffffff00ff000fff == 0x80010000000000000000c45 && matches!(sm, 86
         | 89 | 90 | 100 | 120) => return decode_form:: < OpI2fp, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm371(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm393(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
         90) => decode_form:: < OpVimnmx, 6 > (w, sm)
@@ -11915,7 +12438,21 @@ fn decode_sm70_arm371(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm372(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm394(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000c49 && matches!(sm, 100)
+        => return decode_form:: < OpFfma2, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm395(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000c4a && matches!(sm, 100)
+        => return decode_form:: < OpFmul2, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm396(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80100000000000000000fff == 0x80000000000000000000c82 && matches!(sm, 120)
         => decode_form:: < OpUmov, 4 > (w, sm)
@@ -11934,7 +12471,7 @@ fn decode_sm70_arm372(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm373(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm397(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffffc0c0c00fff == 0x80000000000000000000c83 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => decode_form:: < OpUp2ur, 1 > (w, sm)
@@ -11945,7 +12482,7 @@ fn decode_sm70_arm373(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm374(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm398(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffffc0c0ff0fff == 0x80000000000000000000c84 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => decode_form:: < OpUr2up, 1 > (w, sm)
@@ -11956,56 +12493,56 @@ fn decode_sm70_arm374(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm375(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm399(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFlo, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm376(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm400(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpBrev, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm377(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm401(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000003fffff0000000fff == 0x80000000000000000000d02 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFchk, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm378(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm402(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2f, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm379(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm403(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2i, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm380(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm404(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpI2f, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm381(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm405(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d07 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFrnd, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm382(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm406(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpMufu, 6 > (w, sm)
@@ -12016,42 +12553,42 @@ fn decode_sm70_arm382(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm383(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm407(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPopc, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm384(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm408(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2f64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm385(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm409(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2i64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm386(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm410(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpI2f64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm387(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm411(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff3fffff00ff000fff == 0x80000000000000000000d13 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFrnd64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm388(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm412(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8080000ffffff0000000fff == 0x80000000000000000000d5d && matches!(sm, 90
         | 100 | 120) => decode_form:: < OpNanosleep, 3 > (w, sm)
@@ -12066,7 +12603,7 @@ fn decode_sm70_arm388(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm389(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm413(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d61 && matches!(sm, 100)
         => decode_form:: < OpTexB, 1 > (w, sm)
@@ -12077,7 +12614,7 @@ fn decode_sm70_arm389(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm390(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm414(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d64 && matches!(sm, 100)
         => decode_form:: < OpTld4B, 1 > (w, sm)
@@ -12088,7 +12625,7 @@ fn decode_sm70_arm390(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm391(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm415(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d67 && matches!(sm, 100)
         => decode_form:: < OpTldB, 1 > (w, sm)
@@ -12099,7 +12636,7 @@ fn decode_sm70_arm391(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm392(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm416(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d6d && matches!(sm, 100)
         => decode_form:: < OpTxdB, 1 > (w, sm)
@@ -12110,49 +12647,49 @@ fn decode_sm70_arm392(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm393(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm417(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
         120) => return decode_form:: < OpSel64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm394(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm418(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000e14 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => return decode_form:: < OpVabsdiff, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm395(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm419(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPrmt, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm396(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm420(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpShf, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm397(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm421(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFadd, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm398(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm422(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFfma, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm399(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm423(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 6 > (w, sm)
@@ -12163,7 +12700,7 @@ fn decode_sm70_arm399(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm400(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm424(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 5 > (w, sm)
@@ -12175,14 +12712,14 @@ fn decode_sm70_arm400(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm401(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm425(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm402(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm426(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDadd, 3 > (w, sm)
@@ -12193,7 +12730,7 @@ fn decode_sm70_arm402(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm403(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm427(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDsetp, 2 > (w, sm)
@@ -12204,7 +12741,7 @@ fn decode_sm70_arm403(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm404(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm428(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDfma, 6 > (w, sm)
@@ -12215,7 +12752,7 @@ fn decode_sm70_arm404(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm405(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm429(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x80040000000000000000e30 && matches!(sm, 86
         | 89) => decode_form:: < OpHadd2F32, 3 > (w, sm)
@@ -12238,7 +12775,7 @@ fn decode_sm70_arm405(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm406(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm430(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000e31 && matches!(sm,
         75) => decode_form:: < OpHfma2, 6 > (w, sm)
@@ -12257,7 +12794,7 @@ fn decode_sm70_arm406(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm407(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm431(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e001f0fffff0000000fff == 0x80000000000000000000e33 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpHset2, 3 > (w, sm)
@@ -12268,7 +12805,7 @@ fn decode_sm70_arm407(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm408(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm432(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff800001f0fffff0000ff0fff == 0x80000000000000000000e34 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpHsetp2, 3 > (w, sm)
@@ -12279,7 +12816,7 @@ fn decode_sm70_arm408(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm409(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm433(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c003fffff0000000fff == 0x80000000000000000000e35 && matches!(sm, 80
         | 86 | 89) => decode_form:: < OpHfma2Mma, 6 > (w, sm)
@@ -12290,14 +12827,28 @@ fn decode_sm70_arm409(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm410(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm434(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000e49 && matches!(sm, 100)
+        => return decode_form:: < OpFfma2, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm435(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000e4b && matches!(sm, 100)
+        => return decode_form:: < OpFadd2, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm436(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffeffffffffffffff0f00fff == 0xf56 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmov, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm411(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm437(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f60 && matches!(sm, 120)
         => decode_form:: < OpTexUr, 2 > (w, sm)
@@ -12312,7 +12863,7 @@ fn decode_sm70_arm411(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm412(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm438(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f63 && matches!(sm, 120)
         => decode_form:: < OpTld4Ur, 2 > (w, sm)
@@ -12327,7 +12878,7 @@ fn decode_sm70_arm412(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm413(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm439(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f66 && matches!(sm, 120)
         => decode_form:: < OpTldUr, 2 > (w, sm)
@@ -12342,7 +12893,7 @@ fn decode_sm70_arm413(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm414(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm440(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f69 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpTmmlUr, 0 > (w, sm)
@@ -12353,7 +12904,7 @@ fn decode_sm70_arm414(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm415(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm441(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f6c && matches!(sm, 120)
         => decode_form:: < OpTxdUr, 2 > (w, sm)
@@ -12368,7 +12919,7 @@ fn decode_sm70_arm415(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm416(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm442(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f6f && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpTxqUr, 0 > (w, sm)
@@ -12379,7 +12930,7 @@ fn decode_sm70_arm416(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm417(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm443(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xf89 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpShfl, 3 > (w, sm)
@@ -12390,7 +12941,7 @@ fn decode_sm70_arm417(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm418(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm444(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100)
         => decode_form:: < OpSuld, 4 > (w, sm)
@@ -12457,7 +13008,7 @@ fn decode_sm70_arm418(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm419(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm445(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f9f && matches!(sm, 100)
         => decode_form:: < OpSured, 2 > (w, sm)
@@ -12540,7 +13091,7 @@ fn decode_sm70_arm419(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm420(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm446(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80800400000000000000fff == 0x80000400000000000000fae && matches!(sm,
         90) => decode_form:: < OpLdgsts, 1 > (w, sm)
@@ -12576,146 +13127,162 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0x1a7, print_sm70_arm9),
         (0x1a8, print_sm70_arm6),
         (0x1aa, print_sm70_arm10),
-        (0x1b1, print_sm70_arm11),
-        (0x202, print_sm70_arm12),
-        (0x203, print_sm70_arm13),
-        (0x204, print_sm70_arm14),
-        (0x207, print_sm70_arm15),
-        (0x208, print_sm70_arm16),
-        (0x209, print_sm70_arm17),
-        (0x20a, print_sm70_arm18),
-        (0x20b, print_sm70_arm19),
-        (0x20c, print_sm70_arm20),
-        (0x210, print_sm70_arm21),
-        (0x211, print_sm70_arm22),
-        (0x212, print_sm70_arm23),
-        (0x213, print_sm70_arm24),
-        (0x214, print_sm70_arm25),
-        (0x216, print_sm70_arm26),
-        (0x217, print_sm70_arm27),
-        (0x219, print_sm70_arm28),
-        (0x21a, print_sm70_arm29),
-        (0x21b, print_sm70_arm30),
-        (0x21f, print_sm70_arm31),
-        (0x220, print_sm70_arm32),
-        (0x221, print_sm70_arm33),
-        (0x223, print_sm70_arm34),
-        (0x224, print_sm70_arm35),
-        (0x225, print_sm70_arm36),
-        (0x226, print_sm70_arm37),
-        (0x227, print_sm70_arm38),
-        (0x228, print_sm70_arm39),
-        (0x229, print_sm70_arm40),
-        (0x22a, print_sm70_arm41),
-        (0x22b, print_sm70_arm42),
-        (0x230, print_sm70_arm43),
-        (0x231, print_sm70_arm44),
-        (0x232, print_sm70_arm45),
-        (0x233, print_sm70_arm46),
-        (0x234, print_sm70_arm47),
-        (0x235, print_sm70_arm48),
-        (0x236, print_sm70_arm49),
-        (0x237, print_sm70_arm50),
-        (0x238, print_sm70_arm51),
-        (0x23a, print_sm70_arm52),
-        (0x23c, print_sm70_arm53),
-        (0x23d, print_sm70_arm54),
-        (0x23e, print_sm70_arm55),
-        (0x23f, print_sm70_arm56),
-        (0x240, print_sm70_arm57),
-        (0x245, print_sm70_arm58),
-        (0x248, print_sm70_arm59),
-        (0x287, print_sm70_arm60),
-        (0x28c, print_sm70_arm61),
-        (0x290, print_sm70_arm62),
-        (0x291, print_sm70_arm63),
-        (0x292, print_sm70_arm64),
-        (0x296, print_sm70_arm65),
-        (0x299, print_sm70_arm66),
-        (0x29a, print_sm70_arm67),
-        (0x2a4, print_sm70_arm68),
-        (0x2a5, print_sm70_arm69),
-        (0x2a6, print_sm70_arm70),
-        (0x2bd, print_sm70_arm71),
-        (0x2be, print_sm70_arm72),
-        (0x2bf, print_sm70_arm73),
-        (0x2ca, print_sm70_arm74),
-        (0x300, print_sm70_arm75),
-        (0x301, print_sm70_arm76),
-        (0x302, print_sm70_arm77),
-        (0x304, print_sm70_arm78),
-        (0x305, print_sm70_arm79),
-        (0x306, print_sm70_arm80),
-        (0x307, print_sm70_arm81),
-        (0x308, print_sm70_arm82),
-        (0x309, print_sm70_arm83),
-        (0x310, print_sm70_arm84),
-        (0x311, print_sm70_arm85),
-        (0x312, print_sm70_arm86),
-        (0x313, print_sm70_arm87),
-        (0x31c, print_sm70_arm88),
-        (0x31d, print_sm70_arm89),
-        (0x343, print_sm70_arm90),
-        (0x344, print_sm70_arm91),
-        (0x348, print_sm70_arm92),
-        (0x352, print_sm70_arm93),
-        (0x353, print_sm70_arm94),
-        (0x355, print_sm70_arm95),
-        (0x356, print_sm70_arm96),
-        (0x35d, print_sm70_arm97),
-        (0x361, print_sm70_arm98),
-        (0x364, print_sm70_arm99),
-        (0x367, print_sm70_arm100),
-        (0x36a, print_sm70_arm101),
-        (0x36d, print_sm70_arm102),
-        (0x370, print_sm70_arm103),
+        (0x1b0, print_sm70_arm11),
+        (0x1b1, print_sm70_arm12),
+        (0x202, print_sm70_arm13),
+        (0x203, print_sm70_arm14),
+        (0x204, print_sm70_arm15),
+        (0x207, print_sm70_arm16),
+        (0x208, print_sm70_arm17),
+        (0x209, print_sm70_arm18),
+        (0x20a, print_sm70_arm19),
+        (0x20b, print_sm70_arm20),
+        (0x20c, print_sm70_arm21),
+        (0x210, print_sm70_arm22),
+        (0x211, print_sm70_arm23),
+        (0x212, print_sm70_arm24),
+        (0x213, print_sm70_arm25),
+        (0x214, print_sm70_arm26),
+        (0x216, print_sm70_arm27),
+        (0x217, print_sm70_arm28),
+        (0x219, print_sm70_arm29),
+        (0x21a, print_sm70_arm30),
+        (0x21b, print_sm70_arm31),
+        (0x21f, print_sm70_arm32),
+        (0x220, print_sm70_arm33),
+        (0x221, print_sm70_arm34),
+        (0x223, print_sm70_arm35),
+        (0x224, print_sm70_arm36),
+        (0x225, print_sm70_arm37),
+        (0x226, print_sm70_arm38),
+        (0x227, print_sm70_arm39),
+        (0x228, print_sm70_arm40),
+        (0x229, print_sm70_arm41),
+        (0x22a, print_sm70_arm42),
+        (0x22b, print_sm70_arm43),
+        (0x230, print_sm70_arm44),
+        (0x231, print_sm70_arm45),
+        (0x232, print_sm70_arm46),
+        (0x233, print_sm70_arm47),
+        (0x234, print_sm70_arm48),
+        (0x235, print_sm70_arm49),
+        (0x236, print_sm70_arm50),
+        (0x237, print_sm70_arm51),
+        (0x238, print_sm70_arm52),
+        (0x23a, print_sm70_arm53),
+        (0x23c, print_sm70_arm54),
+        (0x23d, print_sm70_arm55),
+        (0x23e, print_sm70_arm56),
+        (0x23f, print_sm70_arm57),
+        (0x240, print_sm70_arm58),
+        (0x245, print_sm70_arm59),
+        (0x248, print_sm70_arm60),
+        (0x249, print_sm70_arm61),
+        (0x24a, print_sm70_arm62),
+        (0x24b, print_sm70_arm63),
+        (0x254, print_sm70_arm64),
+        (0x255, print_sm70_arm65),
+        (0x256, print_sm70_arm66),
+        (0x25a, print_sm70_arm67),
+        (0x25e, print_sm70_arm68),
+        (0x27a, print_sm70_arm69),
+        (0x287, print_sm70_arm70),
+        (0x28c, print_sm70_arm71),
+        (0x290, print_sm70_arm72),
+        (0x291, print_sm70_arm73),
+        (0x292, print_sm70_arm74),
+        (0x296, print_sm70_arm75),
+        (0x297, print_sm70_arm76),
+        (0x299, print_sm70_arm77),
+        (0x29a, print_sm70_arm78),
+        (0x2a4, print_sm70_arm79),
+        (0x2a5, print_sm70_arm80),
+        (0x2a6, print_sm70_arm81),
+        (0x2bd, print_sm70_arm82),
+        (0x2be, print_sm70_arm83),
+        (0x2bf, print_sm70_arm84),
+        (0x2ca, print_sm70_arm85),
+        (0x2cc, print_sm70_arm86),
+        (0x300, print_sm70_arm87),
+        (0x301, print_sm70_arm88),
+        (0x302, print_sm70_arm89),
+        (0x304, print_sm70_arm90),
+        (0x305, print_sm70_arm91),
+        (0x306, print_sm70_arm92),
+        (0x307, print_sm70_arm93),
+        (0x308, print_sm70_arm94),
+        (0x309, print_sm70_arm95),
+        (0x310, print_sm70_arm96),
+        (0x311, print_sm70_arm97),
+        (0x312, print_sm70_arm98),
+        (0x313, print_sm70_arm99),
+        (0x31c, print_sm70_arm100),
+        (0x31d, print_sm70_arm101),
+        (0x343, print_sm70_arm102),
+        (0x344, print_sm70_arm103),
+        (0x348, print_sm70_arm104),
+        (0x352, print_sm70_arm105),
+        (0x353, print_sm70_arm106),
+        (0x355, print_sm70_arm107),
+        (0x356, print_sm70_arm108),
+        (0x35d, print_sm70_arm109),
+        (0x361, print_sm70_arm110),
+        (0x364, print_sm70_arm111),
+        (0x367, print_sm70_arm112),
+        (0x36a, print_sm70_arm113),
+        (0x36d, print_sm70_arm114),
+        (0x370, print_sm70_arm115),
         (0x380, print_sm70_arm1),
         (0x381, print_sm70_arm2),
         (0x384, print_sm70_arm3),
         (0x385, print_sm70_arm3),
         (0x386, print_sm70_arm4),
-        (0x387, print_sm70_arm104),
-        (0x388, print_sm70_arm105),
-        (0x389, print_sm70_arm106),
+        (0x387, print_sm70_arm116),
+        (0x388, print_sm70_arm117),
+        (0x389, print_sm70_arm118),
         (0x38a, print_sm70_arm6),
-        (0x38b, print_sm70_arm107),
+        (0x38b, print_sm70_arm119),
         (0x38c, print_sm70_arm7),
-        (0x38d, print_sm70_arm108),
-        (0x3a0, print_sm70_arm109),
-        (0x3a1, print_sm70_arm110),
+        (0x38d, print_sm70_arm120),
+        (0x3a0, print_sm70_arm121),
+        (0x3a1, print_sm70_arm122),
         (0x3a3, print_sm70_arm8),
         (0x3a7, print_sm70_arm9),
         (0x3a8, print_sm70_arm6),
-        (0x3a9, print_sm70_arm107),
+        (0x3a9, print_sm70_arm119),
         (0x3aa, print_sm70_arm10),
-        (0x3ab, print_sm70_arm107),
-        (0x3b1, print_sm70_arm11),
-        (0x3c2, print_sm70_arm111),
-        (0x3c4, print_sm70_arm112),
-        (0x3c6, print_sm70_arm113),
-        (0x402, print_sm70_arm114),
-        (0x407, print_sm70_arm115),
-        (0x411, print_sm70_arm116),
-        (0x414, print_sm70_arm117),
-        (0x416, print_sm70_arm118),
-        (0x419, print_sm70_arm119),
-        (0x421, print_sm70_arm120),
-        (0x423, print_sm70_arm121),
-        (0x424, print_sm70_arm122),
-        (0x429, print_sm70_arm123),
-        (0x42a, print_sm70_arm124),
-        (0x42b, print_sm70_arm125),
-        (0x430, print_sm70_arm126),
-        (0x431, print_sm70_arm127),
-        (0x433, print_sm70_arm128),
-        (0x434, print_sm70_arm129),
-        (0x435, print_sm70_arm130),
-        (0x482, print_sm70_arm131),
-        (0x491, print_sm70_arm132),
-        (0x499, print_sm70_arm133),
-        (0x4a4, print_sm70_arm134),
-        (0x51d, print_sm70_arm135),
-        (0x547, print_sm70_arm136),
+        (0x3ab, print_sm70_arm119),
+        (0x3b0, print_sm70_arm11),
+        (0x3b1, print_sm70_arm12),
+        (0x3c2, print_sm70_arm123),
+        (0x3c4, print_sm70_arm124),
+        (0x3c6, print_sm70_arm125),
+        (0x402, print_sm70_arm126),
+        (0x407, print_sm70_arm127),
+        (0x411, print_sm70_arm128),
+        (0x414, print_sm70_arm129),
+        (0x416, print_sm70_arm130),
+        (0x419, print_sm70_arm131),
+        (0x421, print_sm70_arm132),
+        (0x423, print_sm70_arm133),
+        (0x424, print_sm70_arm134),
+        (0x429, print_sm70_arm135),
+        (0x42a, print_sm70_arm136),
+        (0x42b, print_sm70_arm137),
+        (0x430, print_sm70_arm138),
+        (0x431, print_sm70_arm139),
+        (0x433, print_sm70_arm140),
+        (0x434, print_sm70_arm141),
+        (0x435, print_sm70_arm142),
+        (0x44b, print_sm70_arm143),
+        (0x454, print_sm70_arm144),
+        (0x455, print_sm70_arm145),
+        (0x482, print_sm70_arm146),
+        (0x491, print_sm70_arm147),
+        (0x499, print_sm70_arm148),
+        (0x4a4, print_sm70_arm149),
+        (0x51d, print_sm70_arm150),
+        (0x547, print_sm70_arm151),
         (0x580, print_sm70_arm1),
         (0x581, print_sm70_arm2),
         (0x584, print_sm70_arm3),
@@ -12723,34 +13290,35 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0x586, print_sm70_arm4),
         (0x587, print_sm70_arm3),
         (0x588, print_sm70_arm5),
-        (0x589, print_sm70_arm137),
+        (0x589, print_sm70_arm152),
         (0x58a, print_sm70_arm6),
         (0x58c, print_sm70_arm7),
-        (0x58d, print_sm70_arm138),
-        (0x59f, print_sm70_arm139),
+        (0x58d, print_sm70_arm153),
+        (0x59f, print_sm70_arm154),
         (0x5a3, print_sm70_arm8),
         (0x5a7, print_sm70_arm9),
         (0x5a8, print_sm70_arm6),
         (0x5aa, print_sm70_arm10),
-        (0x5ab, print_sm70_arm140),
-        (0x5b1, print_sm70_arm11),
-        (0x607, print_sm70_arm141),
-        (0x614, print_sm70_arm142),
-        (0x616, print_sm70_arm143),
-        (0x619, print_sm70_arm144),
-        (0x621, print_sm70_arm145),
-        (0x623, print_sm70_arm146),
-        (0x624, print_sm70_arm147),
-        (0x625, print_sm70_arm148),
-        (0x627, print_sm70_arm149),
-        (0x629, print_sm70_arm150),
-        (0x62a, print_sm70_arm151),
-        (0x62b, print_sm70_arm152),
-        (0x630, print_sm70_arm153),
-        (0x631, print_sm70_arm154),
-        (0x633, print_sm70_arm155),
-        (0x634, print_sm70_arm156),
-        (0x635, print_sm70_arm157),
+        (0x5ab, print_sm70_arm155),
+        (0x5b0, print_sm70_arm11),
+        (0x5b1, print_sm70_arm12),
+        (0x607, print_sm70_arm156),
+        (0x614, print_sm70_arm157),
+        (0x616, print_sm70_arm158),
+        (0x619, print_sm70_arm159),
+        (0x621, print_sm70_arm160),
+        (0x623, print_sm70_arm161),
+        (0x624, print_sm70_arm162),
+        (0x625, print_sm70_arm163),
+        (0x627, print_sm70_arm164),
+        (0x629, print_sm70_arm165),
+        (0x62a, print_sm70_arm166),
+        (0x62b, print_sm70_arm167),
+        (0x630, print_sm70_arm168),
+        (0x631, print_sm70_arm169),
+        (0x633, print_sm70_arm170),
+        (0x634, print_sm70_arm171),
+        (0x635, print_sm70_arm172),
         (0x780, print_sm70_arm1),
         (0x781, print_sm70_arm2),
         (0x784, print_sm70_arm3),
@@ -12760,208 +13328,217 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0x788, print_sm70_arm5),
         (0x78a, print_sm70_arm6),
         (0x78c, print_sm70_arm7),
-        (0x79f, print_sm70_arm158),
+        (0x79f, print_sm70_arm173),
         (0x7a3, print_sm70_arm8),
         (0x7a7, print_sm70_arm9),
         (0x7a8, print_sm70_arm6),
         (0x7aa, print_sm70_arm10),
-        (0x7ac, print_sm70_arm159),
-        (0x7b1, print_sm70_arm11),
-        (0x801, print_sm70_arm160),
-        (0x802, print_sm70_arm161),
-        (0x803, print_sm70_arm162),
-        (0x804, print_sm70_arm163),
-        (0x805, print_sm70_arm164),
-        (0x806, print_sm70_arm165),
-        (0x807, print_sm70_arm166),
-        (0x808, print_sm70_arm167),
-        (0x809, print_sm70_arm168),
-        (0x80a, print_sm70_arm169),
-        (0x80b, print_sm70_arm170),
-        (0x80c, print_sm70_arm171),
-        (0x810, print_sm70_arm172),
-        (0x811, print_sm70_arm173),
-        (0x812, print_sm70_arm174),
-        (0x813, print_sm70_arm175),
-        (0x814, print_sm70_arm176),
-        (0x816, print_sm70_arm177),
-        (0x817, print_sm70_arm178),
-        (0x819, print_sm70_arm179),
-        (0x81a, print_sm70_arm180),
-        (0x81b, print_sm70_arm181),
-        (0x81c, print_sm70_arm182),
-        (0x820, print_sm70_arm183),
-        (0x823, print_sm70_arm184),
-        (0x824, print_sm70_arm185),
-        (0x825, print_sm70_arm186),
-        (0x827, print_sm70_arm187),
-        (0x828, print_sm70_arm188),
-        (0x82b, print_sm70_arm189),
-        (0x82d, print_sm70_arm190),
-        (0x82e, print_sm70_arm191),
-        (0x831, print_sm70_arm192),
-        (0x832, print_sm70_arm193),
-        (0x835, print_sm70_arm194),
-        (0x836, print_sm70_arm195),
-        (0x838, print_sm70_arm196),
-        (0x83b, print_sm70_arm197),
-        (0x83e, print_sm70_arm198),
-        (0x840, print_sm70_arm199),
-        (0x844, print_sm70_arm200),
-        (0x845, print_sm70_arm201),
-        (0x848, print_sm70_arm202),
-        (0x882, print_sm70_arm203),
-        (0x883, print_sm70_arm204),
-        (0x884, print_sm70_arm205),
-        (0x886, print_sm70_arm206),
-        (0x887, print_sm70_arm207),
-        (0x88c, print_sm70_arm208),
-        (0x890, print_sm70_arm209),
-        (0x891, print_sm70_arm210),
-        (0x892, print_sm70_arm211),
-        (0x896, print_sm70_arm212),
-        (0x899, print_sm70_arm213),
-        (0x89a, print_sm70_arm214),
-        (0x8a4, print_sm70_arm215),
-        (0x8a5, print_sm70_arm216),
-        (0x8a6, print_sm70_arm217),
-        (0x8bd, print_sm70_arm218),
-        (0x8be, print_sm70_arm219),
-        (0x8bf, print_sm70_arm220),
-        (0x900, print_sm70_arm221),
-        (0x901, print_sm70_arm222),
-        (0x902, print_sm70_arm223),
-        (0x904, print_sm70_arm224),
-        (0x905, print_sm70_arm225),
-        (0x906, print_sm70_arm226),
-        (0x907, print_sm70_arm227),
-        (0x908, print_sm70_arm228),
-        (0x909, print_sm70_arm229),
-        (0x910, print_sm70_arm230),
-        (0x911, print_sm70_arm231),
-        (0x912, print_sm70_arm232),
-        (0x913, print_sm70_arm233),
-        (0x918, print_sm70_arm234),
-        (0x919, print_sm70_arm235),
-        (0x91a, print_sm70_arm236),
-        (0x91b, print_sm70_arm237),
-        (0x91d, print_sm70_arm238),
-        (0x941, print_sm70_arm239),
-        (0x942, print_sm70_arm240),
-        (0x943, print_sm70_arm241),
-        (0x944, print_sm70_arm242),
-        (0x945, print_sm70_arm243),
-        (0x946, print_sm70_arm244),
-        (0x947, print_sm70_arm245),
-        (0x948, print_sm70_arm246),
-        (0x949, print_sm70_arm247),
-        (0x94d, print_sm70_arm248),
-        (0x950, print_sm70_arm249),
-        (0x956, print_sm70_arm250),
-        (0x95c, print_sm70_arm251),
-        (0x95d, print_sm70_arm252),
-        (0x980, print_sm70_arm253),
-        (0x981, print_sm70_arm254),
-        (0x983, print_sm70_arm255),
-        (0x984, print_sm70_arm256),
-        (0x985, print_sm70_arm257),
-        (0x986, print_sm70_arm258),
-        (0x987, print_sm70_arm257),
-        (0x988, print_sm70_arm259),
-        (0x989, print_sm70_arm260),
-        (0x98a, print_sm70_arm261),
+        (0x7ac, print_sm70_arm174),
+        (0x7b0, print_sm70_arm11),
+        (0x7b1, print_sm70_arm12),
+        (0x801, print_sm70_arm175),
+        (0x802, print_sm70_arm176),
+        (0x803, print_sm70_arm177),
+        (0x804, print_sm70_arm178),
+        (0x805, print_sm70_arm179),
+        (0x806, print_sm70_arm180),
+        (0x807, print_sm70_arm181),
+        (0x808, print_sm70_arm182),
+        (0x809, print_sm70_arm183),
+        (0x80a, print_sm70_arm184),
+        (0x80b, print_sm70_arm185),
+        (0x80c, print_sm70_arm186),
+        (0x810, print_sm70_arm187),
+        (0x811, print_sm70_arm188),
+        (0x812, print_sm70_arm189),
+        (0x813, print_sm70_arm190),
+        (0x814, print_sm70_arm191),
+        (0x816, print_sm70_arm192),
+        (0x817, print_sm70_arm193),
+        (0x819, print_sm70_arm194),
+        (0x81a, print_sm70_arm195),
+        (0x81b, print_sm70_arm196),
+        (0x81c, print_sm70_arm197),
+        (0x820, print_sm70_arm198),
+        (0x823, print_sm70_arm199),
+        (0x824, print_sm70_arm200),
+        (0x825, print_sm70_arm201),
+        (0x827, print_sm70_arm202),
+        (0x828, print_sm70_arm203),
+        (0x82b, print_sm70_arm204),
+        (0x82d, print_sm70_arm205),
+        (0x82e, print_sm70_arm206),
+        (0x831, print_sm70_arm207),
+        (0x832, print_sm70_arm208),
+        (0x835, print_sm70_arm209),
+        (0x836, print_sm70_arm210),
+        (0x838, print_sm70_arm211),
+        (0x83b, print_sm70_arm212),
+        (0x83e, print_sm70_arm213),
+        (0x840, print_sm70_arm214),
+        (0x844, print_sm70_arm215),
+        (0x845, print_sm70_arm216),
+        (0x848, print_sm70_arm217),
+        (0x849, print_sm70_arm218),
+        (0x84a, print_sm70_arm219),
+        (0x855, print_sm70_arm220),
+        (0x856, print_sm70_arm221),
+        (0x85a, print_sm70_arm222),
+        (0x85e, print_sm70_arm223),
+        (0x882, print_sm70_arm224),
+        (0x883, print_sm70_arm225),
+        (0x884, print_sm70_arm226),
+        (0x886, print_sm70_arm227),
+        (0x887, print_sm70_arm228),
+        (0x88c, print_sm70_arm229),
+        (0x890, print_sm70_arm230),
+        (0x891, print_sm70_arm231),
+        (0x892, print_sm70_arm232),
+        (0x896, print_sm70_arm233),
+        (0x897, print_sm70_arm234),
+        (0x899, print_sm70_arm235),
+        (0x89a, print_sm70_arm236),
+        (0x8a4, print_sm70_arm237),
+        (0x8a5, print_sm70_arm238),
+        (0x8a6, print_sm70_arm239),
+        (0x8bd, print_sm70_arm240),
+        (0x8be, print_sm70_arm241),
+        (0x8bf, print_sm70_arm242),
+        (0x900, print_sm70_arm243),
+        (0x901, print_sm70_arm244),
+        (0x902, print_sm70_arm245),
+        (0x904, print_sm70_arm246),
+        (0x905, print_sm70_arm247),
+        (0x906, print_sm70_arm248),
+        (0x907, print_sm70_arm249),
+        (0x908, print_sm70_arm250),
+        (0x909, print_sm70_arm251),
+        (0x910, print_sm70_arm252),
+        (0x911, print_sm70_arm253),
+        (0x912, print_sm70_arm254),
+        (0x913, print_sm70_arm255),
+        (0x918, print_sm70_arm256),
+        (0x919, print_sm70_arm257),
+        (0x91a, print_sm70_arm258),
+        (0x91b, print_sm70_arm259),
+        (0x91d, print_sm70_arm260),
+        (0x941, print_sm70_arm261),
+        (0x942, print_sm70_arm262),
+        (0x943, print_sm70_arm263),
+        (0x944, print_sm70_arm264),
+        (0x945, print_sm70_arm265),
+        (0x946, print_sm70_arm266),
+        (0x947, print_sm70_arm267),
+        (0x948, print_sm70_arm268),
+        (0x949, print_sm70_arm269),
+        (0x94d, print_sm70_arm270),
+        (0x950, print_sm70_arm271),
+        (0x956, print_sm70_arm272),
+        (0x95c, print_sm70_arm273),
+        (0x95d, print_sm70_arm274),
+        (0x980, print_sm70_arm275),
+        (0x981, print_sm70_arm276),
+        (0x983, print_sm70_arm277),
+        (0x984, print_sm70_arm278),
+        (0x985, print_sm70_arm279),
+        (0x986, print_sm70_arm280),
+        (0x987, print_sm70_arm279),
+        (0x988, print_sm70_arm281),
+        (0x989, print_sm70_arm282),
+        (0x98a, print_sm70_arm283),
         (0x98c, print_sm70_arm7),
-        (0x98e, print_sm70_arm262),
-        (0x98f, print_sm70_arm263),
-        (0x990, print_sm70_arm264),
-        (0x991, print_sm70_arm264),
-        (0x992, print_sm70_arm265),
-        (0x993, print_sm70_arm264),
-        (0x994, print_sm70_arm264),
-        (0x995, print_sm70_arm264),
-        (0x996, print_sm70_arm264),
-        (0x997, print_sm70_arm264),
-        (0x998, print_sm70_arm264),
-        (0x999, print_sm70_arm264),
-        (0x99a, print_sm70_arm264),
-        (0x99b, print_sm70_arm264),
-        (0x99c, print_sm70_arm264),
-        (0x99d, print_sm70_arm264),
-        (0x99e, print_sm70_arm264),
-        (0x99f, print_sm70_arm264),
-        (0x9a3, print_sm70_arm266),
-        (0x9a6, print_sm70_arm267),
+        (0x98e, print_sm70_arm284),
+        (0x98f, print_sm70_arm285),
+        (0x990, print_sm70_arm286),
+        (0x991, print_sm70_arm286),
+        (0x992, print_sm70_arm287),
+        (0x993, print_sm70_arm286),
+        (0x994, print_sm70_arm286),
+        (0x995, print_sm70_arm286),
+        (0x996, print_sm70_arm286),
+        (0x997, print_sm70_arm286),
+        (0x998, print_sm70_arm286),
+        (0x999, print_sm70_arm286),
+        (0x99a, print_sm70_arm286),
+        (0x99b, print_sm70_arm286),
+        (0x99c, print_sm70_arm286),
+        (0x99d, print_sm70_arm286),
+        (0x99e, print_sm70_arm286),
+        (0x99f, print_sm70_arm286),
+        (0x9a3, print_sm70_arm288),
+        (0x9a6, print_sm70_arm289),
         (0x9a7, print_sm70_arm9),
-        (0x9a8, print_sm70_arm261),
-        (0x9aa, print_sm70_arm268),
-        (0x9ab, print_sm70_arm269),
-        (0x9af, print_sm70_arm270),
-        (0x9b1, print_sm70_arm271),
-        (0x9c3, print_sm70_arm272),
-        (0xa02, print_sm70_arm273),
-        (0xa03, print_sm70_arm274),
-        (0xa04, print_sm70_arm275),
-        (0xa07, print_sm70_arm276),
-        (0xa08, print_sm70_arm277),
-        (0xa09, print_sm70_arm278),
-        (0xa0a, print_sm70_arm279),
-        (0xa0b, print_sm70_arm280),
-        (0xa0c, print_sm70_arm281),
-        (0xa10, print_sm70_arm282),
-        (0xa11, print_sm70_arm283),
-        (0xa12, print_sm70_arm284),
-        (0xa13, print_sm70_arm285),
-        (0xa14, print_sm70_arm286),
-        (0xa16, print_sm70_arm287),
-        (0xa17, print_sm70_arm288),
-        (0xa19, print_sm70_arm289),
-        (0xa1a, print_sm70_arm290),
-        (0xa1b, print_sm70_arm291),
-        (0xa1f, print_sm70_arm292),
-        (0xa20, print_sm70_arm293),
-        (0xa23, print_sm70_arm294),
-        (0xa24, print_sm70_arm295),
-        (0xa25, print_sm70_arm296),
-        (0xa26, print_sm70_arm297),
-        (0xa27, print_sm70_arm298),
-        (0xa28, print_sm70_arm299),
-        (0xa2b, print_sm70_arm300),
-        (0xa31, print_sm70_arm301),
-        (0xa32, print_sm70_arm302),
-        (0xa35, print_sm70_arm303),
-        (0xa36, print_sm70_arm304),
-        (0xa38, print_sm70_arm305),
-        (0xa3e, print_sm70_arm306),
-        (0xa40, print_sm70_arm307),
-        (0xa45, print_sm70_arm308),
-        (0xa48, print_sm70_arm309),
-        (0xab9, print_sm70_arm310),
-        (0xb00, print_sm70_arm311),
-        (0xb01, print_sm70_arm312),
-        (0xb02, print_sm70_arm313),
-        (0xb04, print_sm70_arm314),
-        (0xb05, print_sm70_arm315),
-        (0xb06, print_sm70_arm316),
-        (0xb07, print_sm70_arm317),
-        (0xb08, print_sm70_arm318),
-        (0xb09, print_sm70_arm319),
-        (0xb10, print_sm70_arm320),
-        (0xb11, print_sm70_arm321),
-        (0xb12, print_sm70_arm322),
-        (0xb13, print_sm70_arm323),
-        (0xb1d, print_sm70_arm324),
-        (0xb48, print_sm70_arm325),
-        (0xb56, print_sm70_arm326),
-        (0xb5d, print_sm70_arm327),
-        (0xb60, print_sm70_arm328),
-        (0xb63, print_sm70_arm329),
-        (0xb66, print_sm70_arm330),
-        (0xb69, print_sm70_arm331),
-        (0xb6c, print_sm70_arm332),
-        (0xb6f, print_sm70_arm333),
+        (0x9a8, print_sm70_arm283),
+        (0x9aa, print_sm70_arm290),
+        (0x9ab, print_sm70_arm291),
+        (0x9af, print_sm70_arm292),
+        (0x9b0, print_sm70_arm11),
+        (0x9b1, print_sm70_arm293),
+        (0x9c3, print_sm70_arm294),
+        (0xa02, print_sm70_arm295),
+        (0xa03, print_sm70_arm296),
+        (0xa04, print_sm70_arm297),
+        (0xa07, print_sm70_arm298),
+        (0xa08, print_sm70_arm299),
+        (0xa09, print_sm70_arm300),
+        (0xa0a, print_sm70_arm301),
+        (0xa0b, print_sm70_arm302),
+        (0xa0c, print_sm70_arm303),
+        (0xa10, print_sm70_arm304),
+        (0xa11, print_sm70_arm305),
+        (0xa12, print_sm70_arm306),
+        (0xa13, print_sm70_arm307),
+        (0xa14, print_sm70_arm308),
+        (0xa16, print_sm70_arm309),
+        (0xa17, print_sm70_arm310),
+        (0xa19, print_sm70_arm311),
+        (0xa1a, print_sm70_arm312),
+        (0xa1b, print_sm70_arm313),
+        (0xa1f, print_sm70_arm314),
+        (0xa20, print_sm70_arm315),
+        (0xa23, print_sm70_arm316),
+        (0xa24, print_sm70_arm317),
+        (0xa25, print_sm70_arm318),
+        (0xa26, print_sm70_arm319),
+        (0xa27, print_sm70_arm320),
+        (0xa28, print_sm70_arm321),
+        (0xa2b, print_sm70_arm322),
+        (0xa31, print_sm70_arm323),
+        (0xa32, print_sm70_arm324),
+        (0xa35, print_sm70_arm325),
+        (0xa36, print_sm70_arm326),
+        (0xa38, print_sm70_arm327),
+        (0xa3e, print_sm70_arm328),
+        (0xa40, print_sm70_arm329),
+        (0xa45, print_sm70_arm330),
+        (0xa48, print_sm70_arm331),
+        (0xab9, print_sm70_arm332),
+        (0xb00, print_sm70_arm333),
+        (0xb01, print_sm70_arm334),
+        (0xb02, print_sm70_arm335),
+        (0xb04, print_sm70_arm336),
+        (0xb05, print_sm70_arm337),
+        (0xb06, print_sm70_arm338),
+        (0xb07, print_sm70_arm339),
+        (0xb08, print_sm70_arm340),
+        (0xb09, print_sm70_arm341),
+        (0xb10, print_sm70_arm342),
+        (0xb11, print_sm70_arm343),
+        (0xb12, print_sm70_arm344),
+        (0xb13, print_sm70_arm345),
+        (0xb1d, print_sm70_arm346),
+        (0xb48, print_sm70_arm347),
+        (0xb56, print_sm70_arm348),
+        (0xb5d, print_sm70_arm349),
+        (0xb60, print_sm70_arm350),
+        (0xb63, print_sm70_arm351),
+        (0xb66, print_sm70_arm352),
+        (0xb69, print_sm70_arm353),
+        (0xb6c, print_sm70_arm354),
+        (0xb6f, print_sm70_arm355),
         (0xb80, print_sm70_arm1),
         (0xb81, print_sm70_arm2),
-        (0xb82, print_sm70_arm334),
+        (0xb82, print_sm70_arm356),
         (0xb84, print_sm70_arm3),
         (0xb85, print_sm70_arm3),
         (0xb86, print_sm70_arm4),
@@ -12969,84 +13546,87 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0xb88, print_sm70_arm5),
         (0xb8a, print_sm70_arm6),
         (0xb8c, print_sm70_arm7),
-        (0xb90, print_sm70_arm335),
-        (0xb91, print_sm70_arm335),
-        (0xb92, print_sm70_arm335),
-        (0xb93, print_sm70_arm335),
-        (0xb94, print_sm70_arm335),
-        (0xb95, print_sm70_arm335),
-        (0xb96, print_sm70_arm335),
-        (0xb97, print_sm70_arm335),
-        (0xb98, print_sm70_arm335),
-        (0xb99, print_sm70_arm335),
-        (0xb9a, print_sm70_arm335),
-        (0xb9b, print_sm70_arm335),
-        (0xb9c, print_sm70_arm335),
-        (0xb9d, print_sm70_arm335),
-        (0xb9e, print_sm70_arm335),
-        (0xb9f, print_sm70_arm335),
+        (0xb90, print_sm70_arm357),
+        (0xb91, print_sm70_arm357),
+        (0xb92, print_sm70_arm357),
+        (0xb93, print_sm70_arm357),
+        (0xb94, print_sm70_arm357),
+        (0xb95, print_sm70_arm357),
+        (0xb96, print_sm70_arm357),
+        (0xb97, print_sm70_arm357),
+        (0xb98, print_sm70_arm357),
+        (0xb99, print_sm70_arm357),
+        (0xb9a, print_sm70_arm357),
+        (0xb9b, print_sm70_arm357),
+        (0xb9c, print_sm70_arm357),
+        (0xb9d, print_sm70_arm357),
+        (0xb9e, print_sm70_arm357),
+        (0xb9f, print_sm70_arm357),
         (0xba3, print_sm70_arm8),
         (0xba7, print_sm70_arm9),
         (0xba8, print_sm70_arm6),
         (0xbaa, print_sm70_arm10),
-        (0xbb1, print_sm70_arm11),
-        (0xc02, print_sm70_arm336),
-        (0xc03, print_sm70_arm337),
-        (0xc04, print_sm70_arm338),
-        (0xc07, print_sm70_arm339),
-        (0xc08, print_sm70_arm340),
-        (0xc09, print_sm70_arm341),
-        (0xc0a, print_sm70_arm342),
-        (0xc0b, print_sm70_arm343),
-        (0xc0c, print_sm70_arm344),
-        (0xc10, print_sm70_arm345),
-        (0xc11, print_sm70_arm346),
-        (0xc12, print_sm70_arm347),
-        (0xc13, print_sm70_arm348),
-        (0xc14, print_sm70_arm349),
-        (0xc16, print_sm70_arm350),
-        (0xc17, print_sm70_arm351),
-        (0xc19, print_sm70_arm352),
-        (0xc1a, print_sm70_arm353),
-        (0xc1b, print_sm70_arm354),
-        (0xc20, print_sm70_arm355),
-        (0xc23, print_sm70_arm356),
-        (0xc24, print_sm70_arm357),
-        (0xc25, print_sm70_arm358),
-        (0xc26, print_sm70_arm359),
-        (0xc27, print_sm70_arm360),
-        (0xc28, print_sm70_arm361),
-        (0xc2b, print_sm70_arm362),
-        (0xc31, print_sm70_arm363),
-        (0xc32, print_sm70_arm364),
-        (0xc35, print_sm70_arm365),
-        (0xc36, print_sm70_arm366),
-        (0xc38, print_sm70_arm367),
-        (0xc3e, print_sm70_arm368),
-        (0xc40, print_sm70_arm369),
-        (0xc45, print_sm70_arm370),
-        (0xc48, print_sm70_arm371),
-        (0xc82, print_sm70_arm372),
-        (0xc83, print_sm70_arm373),
-        (0xc84, print_sm70_arm374),
-        (0xd00, print_sm70_arm375),
-        (0xd01, print_sm70_arm376),
-        (0xd02, print_sm70_arm377),
-        (0xd04, print_sm70_arm378),
-        (0xd05, print_sm70_arm379),
-        (0xd06, print_sm70_arm380),
-        (0xd07, print_sm70_arm381),
-        (0xd08, print_sm70_arm382),
-        (0xd09, print_sm70_arm383),
-        (0xd10, print_sm70_arm384),
-        (0xd11, print_sm70_arm385),
-        (0xd12, print_sm70_arm386),
-        (0xd13, print_sm70_arm387),
-        (0xd5d, print_sm70_arm388),
-        (0xd61, print_sm70_arm389),
-        (0xd64, print_sm70_arm390),
-        (0xd67, print_sm70_arm391),
-        (0xd6d, print_sm70_arm392),
+        (0xbb0, print_sm70_arm11),
+        (0xbb1, print_sm70_arm12),
+        (0xc02, print_sm70_arm358),
+        (0xc03, print_sm70_arm359),
+        (0xc04, print_sm70_arm360),
+        (0xc07, print_sm70_arm361),
+        (0xc08, print_sm70_arm362),
+        (0xc09, print_sm70_arm363),
+        (0xc0a, print_sm70_arm364),
+        (0xc0b, print_sm70_arm365),
+        (0xc0c, print_sm70_arm366),
+        (0xc10, print_sm70_arm367),
+        (0xc11, print_sm70_arm368),
+        (0xc12, print_sm70_arm369),
+        (0xc13, print_sm70_arm370),
+        (0xc14, print_sm70_arm371),
+        (0xc16, print_sm70_arm372),
+        (0xc17, print_sm70_arm373),
+        (0xc19, print_sm70_arm374),
+        (0xc1a, print_sm70_arm375),
+        (0xc1b, print_sm70_arm376),
+        (0xc20, print_sm70_arm377),
+        (0xc23, print_sm70_arm378),
+        (0xc24, print_sm70_arm379),
+        (0xc25, print_sm70_arm380),
+        (0xc26, print_sm70_arm381),
+        (0xc27, print_sm70_arm382),
+        (0xc28, print_sm70_arm383),
+        (0xc2b, print_sm70_arm384),
+        (0xc31, print_sm70_arm385),
+        (0xc32, print_sm70_arm386),
+        (0xc35, print_sm70_arm387),
+        (0xc36, print_sm70_arm388),
+        (0xc38, print_sm70_arm389),
+        (0xc3e, print_sm70_arm390),
+        (0xc40, print_sm70_arm391),
+        (0xc45, print_sm70_arm392),
+        (0xc48, print_sm70_arm393),
+        (0xc49, print_sm70_arm394),
+        (0xc4a, print_sm70_arm395),
+        (0xc82, print_sm70_arm396),
+        (0xc83, print_sm70_arm397),
+        (0xc84, print_sm70_arm398),
+        (0xd00, print_sm70_arm399),
+        (0xd01, print_sm70_arm400),
+        (0xd02, print_sm70_arm401),
+        (0xd04, print_sm70_arm402),
+        (0xd05, print_sm70_arm403),
+        (0xd06, print_sm70_arm404),
+        (0xd07, print_sm70_arm405),
+        (0xd08, print_sm70_arm406),
+        (0xd09, print_sm70_arm407),
+        (0xd10, print_sm70_arm408),
+        (0xd11, print_sm70_arm409),
+        (0xd12, print_sm70_arm410),
+        (0xd13, print_sm70_arm411),
+        (0xd5d, print_sm70_arm412),
+        (0xd61, print_sm70_arm413),
+        (0xd64, print_sm70_arm414),
+        (0xd67, print_sm70_arm415),
+        (0xd6d, print_sm70_arm416),
         (0xd80, print_sm70_arm1),
         (0xd81, print_sm70_arm2),
         (0xd84, print_sm70_arm3),
@@ -13060,31 +13640,34 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0xda7, print_sm70_arm9),
         (0xda8, print_sm70_arm6),
         (0xdaa, print_sm70_arm10),
-        (0xdb1, print_sm70_arm11),
-        (0xe07, print_sm70_arm393),
-        (0xe14, print_sm70_arm394),
-        (0xe16, print_sm70_arm395),
-        (0xe19, print_sm70_arm396),
-        (0xe21, print_sm70_arm397),
-        (0xe23, print_sm70_arm398),
-        (0xe24, print_sm70_arm399),
-        (0xe25, print_sm70_arm400),
-        (0xe27, print_sm70_arm401),
-        (0xe29, print_sm70_arm402),
-        (0xe2a, print_sm70_arm403),
-        (0xe2b, print_sm70_arm404),
-        (0xe30, print_sm70_arm405),
-        (0xe31, print_sm70_arm406),
-        (0xe33, print_sm70_arm407),
-        (0xe34, print_sm70_arm408),
-        (0xe35, print_sm70_arm409),
-        (0xf56, print_sm70_arm410),
-        (0xf60, print_sm70_arm411),
-        (0xf63, print_sm70_arm412),
-        (0xf66, print_sm70_arm413),
-        (0xf69, print_sm70_arm414),
-        (0xf6c, print_sm70_arm415),
-        (0xf6f, print_sm70_arm416),
+        (0xdb0, print_sm70_arm11),
+        (0xdb1, print_sm70_arm12),
+        (0xe07, print_sm70_arm417),
+        (0xe14, print_sm70_arm418),
+        (0xe16, print_sm70_arm419),
+        (0xe19, print_sm70_arm420),
+        (0xe21, print_sm70_arm421),
+        (0xe23, print_sm70_arm422),
+        (0xe24, print_sm70_arm423),
+        (0xe25, print_sm70_arm424),
+        (0xe27, print_sm70_arm425),
+        (0xe29, print_sm70_arm426),
+        (0xe2a, print_sm70_arm427),
+        (0xe2b, print_sm70_arm428),
+        (0xe30, print_sm70_arm429),
+        (0xe31, print_sm70_arm430),
+        (0xe33, print_sm70_arm431),
+        (0xe34, print_sm70_arm432),
+        (0xe35, print_sm70_arm433),
+        (0xe49, print_sm70_arm434),
+        (0xe4b, print_sm70_arm435),
+        (0xf56, print_sm70_arm436),
+        (0xf60, print_sm70_arm437),
+        (0xf63, print_sm70_arm438),
+        (0xf66, print_sm70_arm439),
+        (0xf69, print_sm70_arm440),
+        (0xf6c, print_sm70_arm441),
+        (0xf6f, print_sm70_arm442),
         (0xf80, print_sm70_arm1),
         (0xf81, print_sm70_arm2),
         (0xf84, print_sm70_arm3),
@@ -13092,31 +13675,32 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0xf86, print_sm70_arm4),
         (0xf87, print_sm70_arm3),
         (0xf88, print_sm70_arm5),
-        (0xf89, print_sm70_arm417),
+        (0xf89, print_sm70_arm443),
         (0xf8a, print_sm70_arm6),
         (0xf8c, print_sm70_arm7),
-        (0xf90, print_sm70_arm418),
-        (0xf91, print_sm70_arm418),
-        (0xf92, print_sm70_arm418),
-        (0xf93, print_sm70_arm418),
-        (0xf94, print_sm70_arm418),
-        (0xf95, print_sm70_arm418),
-        (0xf96, print_sm70_arm418),
-        (0xf97, print_sm70_arm418),
-        (0xf98, print_sm70_arm418),
-        (0xf99, print_sm70_arm418),
-        (0xf9a, print_sm70_arm418),
-        (0xf9b, print_sm70_arm418),
-        (0xf9c, print_sm70_arm418),
-        (0xf9d, print_sm70_arm418),
-        (0xf9e, print_sm70_arm418),
-        (0xf9f, print_sm70_arm419),
+        (0xf90, print_sm70_arm444),
+        (0xf91, print_sm70_arm444),
+        (0xf92, print_sm70_arm444),
+        (0xf93, print_sm70_arm444),
+        (0xf94, print_sm70_arm444),
+        (0xf95, print_sm70_arm444),
+        (0xf96, print_sm70_arm444),
+        (0xf97, print_sm70_arm444),
+        (0xf98, print_sm70_arm444),
+        (0xf99, print_sm70_arm444),
+        (0xf9a, print_sm70_arm444),
+        (0xf9b, print_sm70_arm444),
+        (0xf9c, print_sm70_arm444),
+        (0xf9d, print_sm70_arm444),
+        (0xf9e, print_sm70_arm444),
+        (0xf9f, print_sm70_arm445),
         (0xfa3, print_sm70_arm8),
         (0xfa7, print_sm70_arm9),
         (0xfa8, print_sm70_arm6),
         (0xfaa, print_sm70_arm10),
-        (0xfae, print_sm70_arm420),
-        (0xfb1, print_sm70_arm11),
+        (0xfae, print_sm70_arm446),
+        (0xfb0, print_sm70_arm11),
+        (0xfb1, print_sm70_arm12),
     ],
     print_none,
 );
@@ -13340,6 +13924,21 @@ fn print_sm70_arm10(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm70_arm11(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
+        w & 0x8000f0000000000000001ff == 0x8000a0000000000000001b0 && matches!(sm, 80 |
+        86 | 89) => print_form:: < OpArrives, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x8000f0000000000000001ff == 0x8000a0000000000000001b0 && matches!(sm, 90) =>
+        print_form:: < OpArrives, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x8000f0000000000000001ff == 0x8000a0000000000000001b0 && matches!(sm, 100 |
+        120) => return print_form:: < OpArrives, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm12(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
         w & 0x800020000000000000001ff == 0x800000000000000000001b1 && matches!(sm, 90) =>
         print_form:: < OpSyncsCctl, 0 > (w, sm, at, out)
     );
@@ -13349,7 +13948,7 @@ fn print_sm70_arm11(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm12(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x10f000000000000000202 && matches!(sm, 120)
         => print_form:: < OpMov64, 0 > (w, sm, at, out)
@@ -13360,35 +13959,35 @@ fn print_sm70_arm12(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffff0000000fff == 0x203 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpP2r, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffff0000ff0fff == 0x204 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpR2p, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x207 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpSel, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x208 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFsel, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x209 && matches!(sm, 70 | 75) =>
         print_form:: < OpFmnmx, 0 > (w, sm, at, out)
@@ -13403,21 +14002,21 @@ fn print_sm70_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e00ff3fffff0000000fff == 0x20a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFset, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x20b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFsetp, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x20c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpIsetp, 0 > (w, sm, at, out)
@@ -13428,7 +14027,7 @@ fn print_sm70_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x210 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpIadd3, 0 > (w, sm, at, out)
@@ -13440,7 +14039,7 @@ fn print_sm70_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0xff0000000000000211 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLea, 0 > (w, sm, at, out)
@@ -13462,35 +14061,35 @@ fn print_sm70_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x212 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpLop3, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x213 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpIabs, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x214 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => return print_form:: < OpVabsdiff, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x216 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPrmt, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x217 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100) => print_form:: < OpImnmx, 0 > (w, sm, at, out)
@@ -13505,35 +14104,35 @@ fn print_sm70_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x219 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpShf, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5ffffffff0000000fff == 0x21a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpSgxt, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff7ffffffff0000000fff == 0x21b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmsk, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100000000000000000fff == 0x21f && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPlop3Sign, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x4000000000000000000220 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFmul, 0 > (w,
@@ -13541,21 +14140,21 @@ fn print_sm70_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x221 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFadd, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x223 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFfma, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0x78e00000000000000000224 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 0 > (w, sm, at,
@@ -13568,7 +14167,7 @@ fn print_sm70_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000225 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 0 > (w, sm,
@@ -13581,7 +14180,7 @@ fn print_sm70_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff900ffffff0000000fff == 0x226 && matches!(sm, 70) => print_form:: <
         OpIdp4a, 3 > (w, sm, at, out)
@@ -13601,7 +14200,7 @@ fn print_sm70_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000227 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 0 > (w, sm,
@@ -13609,7 +14208,7 @@ fn print_sm70_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x228 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDmul, 0 > (w, sm, at, out)
@@ -13620,7 +14219,7 @@ fn print_sm70_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000ffffffff00000fff == 0x229 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDadd, 0 > (w, sm, at, out)
@@ -13631,7 +14230,7 @@ fn print_sm70_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x22a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDsetp, 3 > (w, sm, at, out)
@@ -13642,7 +14241,7 @@ fn print_sm70_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x22b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDfma, 0 > (w, sm, at, out)
@@ -13653,7 +14252,7 @@ fn print_sm70_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x40000000000000000230 && matches!(sm, 86 |
         89) => print_form:: < OpHadd2F32, 0 > (w, sm, at, out)
@@ -13676,7 +14275,7 @@ fn print_sm70_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm45(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x231 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 0 > (w, sm, at, out)
@@ -13695,7 +14294,7 @@ fn print_sm70_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm45(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x232 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHmul2, 0 > (w, sm, at, out)
@@ -13706,7 +14305,7 @@ fn print_sm70_arm45(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e001f0fffff0000000fff == 0x233 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHset2, 0 > (w, sm, at, out)
@@ -13717,7 +14316,7 @@ fn print_sm70_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff800001f0fffff0000ff0fff == 0x234 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHsetp2, 0 > (w, sm, at, out)
@@ -13728,7 +14327,7 @@ fn print_sm70_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x235 && matches!(sm, 120) => print_form:: <
         OpIadd, 3 > (w, sm, at, out)
@@ -13755,10 +14354,14 @@ fn print_sm70_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffdff7fffff0000000fff == 0x236 && matches!(sm, 90 | 100) =>
         print_form:: < OpViadd, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff80000007fffff0000000fff == 0x236 && matches!(sm, 120) => print_form:: <
+        OpViaddTyped, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x58000000000000000fff == 0x8000000000000000236 && matches!(sm, 70) =>
@@ -13778,7 +14381,7 @@ fn print_sm70_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf8001000004000000000fff == 0x1000000000000000237 && matches!(sm, 90) =>
         print_form:: < OpImmaSp, 1 > (w, sm, at, out)
@@ -13817,14 +14420,14 @@ fn print_sm70_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x238 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100 | 120) => return print_form:: < OpI2iSat, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x23a && matches!(sm, 75 | 80 | 86 | 89 | 90) =>
         print_form:: < OpMovm, 0 > (w, sm, at, out)
@@ -13835,7 +14438,7 @@ fn print_sm70_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf8202000004000000000fff == 0x200000000000000023c && matches!(sm, 90 | 100)
         => print_form:: < OpHmmaSp, 0 > (w, sm, at, out)
@@ -13866,7 +14469,7 @@ fn print_sm70_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf8100000000000000000fff == 0x10000000000000000023d && matches!(sm, 90) =>
         print_form:: < OpBmma, 1 > (w, sm, at, out)
@@ -13877,7 +14480,7 @@ fn print_sm70_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffeeff600ffffff0000000fff == 0x4207000000000000000023e && matches!(sm,
         100 | 120) => print_form:: < OpF2fpPack4, 0 > (w, sm, at, out)
@@ -13920,7 +14523,7 @@ fn print_sm70_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf8000000000000000000fff == 0x23f && matches!(sm, 90) => print_form:: <
         OpDmma, 1 > (w, sm, at, out)
@@ -13939,7 +14542,7 @@ fn print_sm70_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff85cb3ff0fffff0000000fff == 0x240 && matches!(sm, 80) => print_form:: <
         OpHmnmx2, 0 > (w, sm, at, out)
@@ -13958,14 +14561,14 @@ fn print_sm70_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bffffffff00ff000fff == 0x10000000000000000245 && matches!(sm, 86 |
         89 | 90 | 100 | 120) => return print_form:: < OpI2fp, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
         => print_form:: < OpVimnmx, 3 > (w, sm, at, out)
@@ -13980,7 +14583,82 @@ fn print_sm70_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x249 && matches!(sm, 100) => return
+        print_form:: < OpFfma2, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x24a && matches!(sm, 100) => return
+        print_form:: < OpFmul2, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x24b && matches!(sm, 100) => return
+        print_form:: < OpFadd2, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x8020000c000000000000fff == 0x80000000000000000000254 && matches!(sm, 120)
+        => return print_form:: < OpUfadd, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm65(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80010000000000000000fff == 0x80000000000000000000255 && matches!(sm, 120)
+        => return print_form:: < OpUffma, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x87010000000000000000fff == 0x84000000000000000000256 && matches!(sm, 120)
+        => return print_form:: < OpUfmul, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm67(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x8000000000000000000025a && matches!(sm, 120)
+        => return print_form:: < OpUi2f, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm68(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80038000000000000000fff == 0x8001000000000000000025e && matches!(sm, 120)
+        => return print_form:: < OpUi2fp, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm69(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xf8106000004000000000fff == 0x10400000000000000027a && matches!(sm, 89) =>
+        print_form:: < OpQmmaSp, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf8106000000000000000fff == 0x400000000000000027a && matches!(sm, 89) =>
+        print_form:: < OpQmma, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf8300000000000000000fff == 0x10000000000000000027a && matches!(sm, 120) =>
+        print_form:: < OpQmmaSp, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf8100000000000000000fff == 0x27a && matches!(sm, 120) => return
+        print_form:: < OpQmma, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm70(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8000000c000000000000fff == 0x80000000000000000000287 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUsel, 0 > (w, sm, at, out)
@@ -13991,7 +14669,7 @@ fn print_sm70_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm71(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8010000c000000000000fff == 0x8000000000000000000028c && matches!(sm, 120)
         => print_form:: < OpUisetp, 4 > (w, sm, at, out)
@@ -14010,7 +14688,7 @@ fn print_sm70_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm72(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80006004000000000000fff == 0x80000000000000000000290 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUiadd3, 0 > (w, sm, at, out)
@@ -14029,7 +14707,7 @@ fn print_sm70_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm73(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80107004000000000000fff == 0x80000000000000000000291 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUlea, 0 > (w, sm, at, out)
@@ -14064,7 +14742,7 @@ fn print_sm70_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm74(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8000000c000000000000fff == 0x80000000000000000000292 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUlop3, 0 > (w, sm, at, out)
@@ -14075,7 +14753,7 @@ fn print_sm70_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm65(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm75(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8000100c000000000000fff == 0x80000000000000000000296 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUprmt, 0 > (w, sm, at, out)
@@ -14086,7 +14764,18 @@ fn print_sm70_arm65(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm76(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80006004000000000000fff == 0x80000000000000000000297 && matches!(sm, 75 |
+        80 | 86 | 89 | 90) => print_form:: < OpUiadd364, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80006004000000000000fff == 0x80000000000000000000297 && matches!(sm, 100 |
+        120) => return print_form:: < OpUiadd364, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm77(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8000000c000000000000fff == 0x80000000000000000000299 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUshf, 0 > (w, sm, at, out)
@@ -14097,7 +14786,7 @@ fn print_sm70_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm67(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm78(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000029a && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUsgxt, 0 > (w, sm, at, out)
@@ -14108,7 +14797,7 @@ fn print_sm70_arm67(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm68(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm79(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8000400c000000000000fff == 0x800000000000000000002a4 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUimad, 0 > (w, sm, at, out)
@@ -14127,7 +14816,7 @@ fn print_sm70_arm68(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm69(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm80(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8000400c000000000000fff == 0x800000000000000000002a5 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUimadWide, 0 > (w, sm, at, out)
@@ -14146,14 +14835,14 @@ fn print_sm70_arm69(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm70(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm81(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8000400c000000000000fff == 0x800000000000000000002a6 && matches!(sm, 120)
         => return print_form:: < OpUimadHi, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm71(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm82(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000002bd && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUflo, 0 > (w, sm, at, out)
@@ -14164,7 +14853,7 @@ fn print_sm70_arm71(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm72(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm83(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000002be && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUbrev, 0 > (w, sm, at, out)
@@ -14175,7 +14864,7 @@ fn print_sm70_arm72(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm73(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm84(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000002bf && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUpopc, 0 > (w, sm, at, out)
@@ -14186,7 +14875,7 @@ fn print_sm70_arm73(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm74(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm85(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1ffffffffffff00000fff == 0x2ca && matches!(sm, 90) => print_form:: <
         OpR2ur, 1 > (w, sm, at, out)
@@ -14205,56 +14894,63 @@ fn print_sm70_arm74(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm75(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm86(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x2cc && matches!(sm, 100) => return
+        print_form:: < OpCredux, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm87(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x300 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFlo, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm76(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm88(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x301 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBrev, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm77(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm89(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000003fffff0000000fff == 0x302 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFchk, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm78(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm90(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x304 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm79(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm91(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x305 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm80(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm92(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x306 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm81(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm93(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x307 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFrnd, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm82(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm94(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) => print_form:: <
         OpMufu, 0 > (w, sm, at, out)
@@ -14269,42 +14965,42 @@ fn print_sm70_arm82(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm83(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm95(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x309 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPopc, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm84(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm96(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x310 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm85(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm97(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x311 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm86(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm98(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x312 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm87(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm99(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff3fffff00ff000fff == 0x313 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFrnd64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm88(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm100(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800c0000000000000000fff == 0x31c && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpB2r, 0 > (w, sm, at, out)
@@ -14331,7 +15027,7 @@ fn print_sm70_arm88(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm89(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm101(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ffff0fff == 0x2000000000000000031d && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpBarArv, 3 > (w, sm, at,
@@ -14348,7 +15044,7 @@ fn print_sm70_arm89(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm90(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm102(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x343 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCallAbsR, 0 > (w, sm, at, out)
@@ -14359,7 +15055,7 @@ fn print_sm70_arm90(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm91(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm103(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x344 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCallR, 0 > (w, sm, at, out)
@@ -14370,7 +15066,7 @@ fn print_sm70_arm91(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm92(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm104(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff00ffff0fff == 0x348 && matches!(sm, 70 | 75) =>
         print_form:: < OpWarpsync, 0 > (w, sm, at, out)
@@ -14385,35 +15081,35 @@ fn print_sm70_arm92(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm93(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm105(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x352 && matches!(sm, 90 | 100 | 120) => return
         print_form:: < OpRpcmovW, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm94(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm106(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x353 && matches!(sm, 90 | 100 | 120) => return
         print_form:: < OpRpcmov, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm95(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm107(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffeffffffffffffff0000fff == 0x355 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmovR, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm96(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm108(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffefffffffffff00f0ff0fff == 0x356 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmov, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm97(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8080000ffffff0000000fff == 0x35d && matches!(sm, 90 | 100 | 120) =>
         print_form:: < OpNanosleep, 0 > (w, sm, at, out)
@@ -14428,28 +15124,28 @@ fn print_sm70_arm97(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm98(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm110(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0x800000000000361 && matches!(sm, 70 | 75 | 80 |
         86 | 89 | 90) => return print_form:: < OpTexB, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm99(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm111(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0x800000000000364 && matches!(sm, 70 | 75 | 80 |
         86 | 89 | 90) => return print_form:: < OpTld4B, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm100(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm112(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0x800000000000367 && matches!(sm, 70 | 75 | 80 |
         86 | 89 | 90) => return print_form:: < OpTldB, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm101(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm113(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0x80000000000036a && matches!(sm, 70 | 75 | 80 |
         86 | 89 | 90) => print_form:: < OpTmmlB, 0 > (w, sm, at, out)
@@ -14460,21 +15156,21 @@ fn print_sm70_arm101(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm102(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm114(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0x80000000000036d && matches!(sm, 70 | 75 | 80 |
         86 | 89 | 90) => return print_form:: < OpTxdB, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm103(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm115(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0x800000000000370 && matches!(sm, 70 | 75 | 80 |
         86 | 89 | 90 | 100 | 120) => return print_form:: < OpTxqB, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm104(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm116(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8ff1ff0000000000ff0fff == 0x387 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpStl, 0 > (w, sm, at, out)
@@ -14493,7 +15189,7 @@ fn print_sm70_arm104(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm105(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm117(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff1ff0000000000ff0fff == 0x388 && matches!(sm, 70) => print_form:: <
         OpSts, 1 > (w, sm, at, out)
@@ -14516,7 +15212,7 @@ fn print_sm70_arm105(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm106(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm118(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8011000000000000000fdd == 0x1000000000000000389 && matches!(sm, 90 |
         100 | 120) => print_form:: < OpAtomgCas, 2 > (w, sm, at, out)
@@ -14539,7 +15235,7 @@ fn print_sm70_arm106(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm107(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm119(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8011000000000000000fdd == 0x1000000000000000389 && matches!(sm, 90 |
         100 | 120) => print_form:: < OpAtomgCas, 2 > (w, sm, at, out)
@@ -14554,7 +15250,7 @@ fn print_sm70_arm107(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm108(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm120(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffe7ff9000000000000000fff == 0x38d && matches!(sm, 70) => print_form:: <
         OpAtomsCas, 1 > (w, sm, at, out)
@@ -14569,7 +15265,7 @@ fn print_sm70_arm108(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm121(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x3a0 && matches!(sm, 70 | 75) => print_form:: <
         OpSured, 0 > (w, sm, at, out)
@@ -14584,7 +15280,7 @@ fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm110(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm122(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fdffffffffff00000fff == 0x3a1 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpMatchAll, 0 > (w, sm, at, out)
@@ -14596,7 +15292,7 @@ fn print_sm70_arm110(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm111(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm123(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1ffffffffffff00c00fff == 0x3c2 && matches!(sm, 75 | 80 | 86 | 89) =>
         print_form:: < OpR2ur, 0 > (w, sm, at, out)
@@ -14607,7 +15303,7 @@ fn print_sm70_arm111(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm112(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm124(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x3c4 && matches!(sm, 80 | 86 | 89 | 90) =>
         print_form:: < OpRedux, 0 > (w, sm, at, out)
@@ -14618,7 +15314,7 @@ fn print_sm70_arm112(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm113(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm125(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80002000000000000000fff == 0x3c6 && matches!(sm, 120) => print_form:: <
         OpFenceViewAsync, 2 > (w, sm, at, out)
@@ -14633,21 +15329,21 @@ fn print_sm70_arm113(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm114(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm126(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x402 && matches!(sm, 120) => return
         print_form:: < OpMov64i, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm115(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm127(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffe0000000000000fff == 0x407 && matches!(sm, 120) => return
         print_form:: < OpSel64i, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm116(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm128(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107000000000000000fff == 0x100000000000000000411 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLeaHi, 4 > (w, sm, at,
@@ -14660,42 +15356,42 @@ fn print_sm70_arm116(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm117(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm129(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd000000000000000fff == 0x414 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => return print_form:: < OpVabsdiff, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm118(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm130(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x416 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPrmt, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm119(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm131(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x419 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpShf, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm120(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x421 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFadd, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm121(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm133(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x423 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFfma, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm122(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 4 > (w, sm, at,
@@ -14708,7 +15404,7 @@ fn print_sm70_arm122(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm123(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDadd, 1 > (w, sm, at, out)
@@ -14719,7 +15415,7 @@ fn print_sm70_arm123(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm124(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff0000000000ff0fff == 0x42a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDsetp, 0 > (w, sm, at, out)
@@ -14730,7 +15426,7 @@ fn print_sm70_arm124(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm125(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDfma, 4 > (w, sm, at, out)
@@ -14741,7 +15437,7 @@ fn print_sm70_arm125(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm126(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0000000000000fff == 0x40000000000000000430 && matches!(sm, 86 |
         89) => print_form:: < OpHadd2F32, 1 > (w, sm, at, out)
@@ -14764,7 +15460,7 @@ fn print_sm70_arm126(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm127(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x431 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 4 > (w, sm, at, out)
@@ -14783,7 +15479,7 @@ fn print_sm70_arm127(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm128(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e001f0000000000000fff == 0x433 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHset2, 1 > (w, sm, at, out)
@@ -14794,7 +15490,7 @@ fn print_sm70_arm128(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm129(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff800001f0000000000ff0fff == 0x434 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHsetp2, 1 > (w, sm, at, out)
@@ -14805,7 +15501,7 @@ fn print_sm70_arm129(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm130(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c000000000000000fff == 0x435 && matches!(sm, 80 | 86 | 89) =>
         print_form:: < OpHfma2Mma, 4 > (w, sm, at, out)
@@ -14816,14 +15512,35 @@ fn print_sm70_arm130(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm131(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x84000000000000000000fff == 0x44b && matches!(sm, 100) => return
+        print_form:: < OpFadd2Imm, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x8020cff0000000000000fff == 0x80000ff0000000000000454 && matches!(sm, 120)
+        => return print_form:: < OpUfadd, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80010000000000000000fff == 0x80000000000000000000455 && matches!(sm, 120)
+        => return print_form:: < OpUffma, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000482 && matches!(sm, 120)
         => return print_form:: < OpUmov64i, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80107000000000000000fff == 0x80100000000000000000491 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUleaHi, 2 > (w, sm, at, out)
@@ -14842,7 +15559,7 @@ fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm133(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000499 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUshf, 2 > (w, sm, at, out)
@@ -14853,7 +15570,7 @@ fn print_sm70_arm133(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8000c000000000000000fff == 0x800000000000000000004a4 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUimad, 2 > (w, sm, at, out)
@@ -14872,7 +15589,7 @@ fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffc00300ffff0fff == 0x2000000000000000051d && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpBarArv, 2 > (w, sm, at,
@@ -14889,7 +15606,7 @@ fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547 && matches!(sm, 80
         | 86 | 89) => print_form:: < OpBraUp, 0 > (w, sm, at, out)
@@ -14900,7 +15617,7 @@ fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x589 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpShfl, 1 > (w, sm, at, out)
@@ -14911,14 +15628,14 @@ fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffe7131000000000000ff0fff == 0x58d && matches!(sm, 100 | 120) => return
         print_form:: < OpAtomsCastP, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x59f && matches!(sm, 70 | 75) => print_form:: <
         OpSuredB, 0 > (w, sm, at, out)
@@ -14929,56 +15646,56 @@ fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x5ab && matches!(sm, 90 | 100 | 120) => return
         print_form:: < OpCgaerrbar, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) => return
         print_form:: < OpSel64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00f80000ff00000fff == 0x614 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpVabsdiff, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0x616 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPrmt, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0x619 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpShf, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x621 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm161(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0x623 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFfma, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImad, 5 > (w, sm, at, out)
@@ -14989,7 +15706,7 @@ fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImadWide, 4 > (w, sm, at, out)
@@ -15001,35 +15718,35 @@ fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return print_form:: < OpImadHi, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0x629 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm166(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff380000ff00ff0fff == 0x62a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDsetp, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm167(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0x62b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDfma, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm168(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff080000ff00000fff == 0x40000000000000000630 && matches!(sm, 86 |
         89) => print_form:: < OpHadd2F32, 2 > (w, sm, at, out)
@@ -15052,7 +15769,7 @@ fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0x631 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 5 > (w, sm, at, out)
@@ -15071,7 +15788,7 @@ fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm170(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e001f080000ff00000fff == 0x633 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHset2, 2 > (w, sm, at, out)
@@ -15082,7 +15799,7 @@ fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm171(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff800001f080000ff00ff0fff == 0x634 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHsetp2, 2 > (w, sm, at, out)
@@ -15093,7 +15810,7 @@ fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm172(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0x635 && matches!(sm, 80 | 86 | 89) =>
         print_form:: < OpHfma2Mma, 5 > (w, sm, at, out)
@@ -15104,7 +15821,7 @@ fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm173(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x79f && matches!(sm, 70 | 75) => print_form:: <
         OpSuredB3, 0 > (w, sm, at, out)
@@ -15115,7 +15832,7 @@ fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000007ac && matches!(sm, 120)
         => print_form:: < OpLdcu, 0 > (w, sm, at, out)
@@ -15126,7 +15843,7 @@ fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x801 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpPmtrig, 0 > (w, sm, at, out)
@@ -15137,28 +15854,28 @@ fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm161(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm176(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff0ff00000000ff000fff == 0x802 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpMov, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm177(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfff0000000000000fff == 0x803 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpP2r, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm178(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfff0000000000ff0fff == 0x804 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpR2p, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm179(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpCs2r, 0 > (w, sm, at,
@@ -15170,28 +15887,28 @@ fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm180(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871fcffffffffffff000fff == 0x806 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpVote, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm166(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x807 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpSel, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm167(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm182(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x808 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFsel, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm168(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm183(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) =>
         print_form:: < OpFmnmx, 1 > (w, sm, at, out)
@@ -15206,21 +15923,21 @@ fn print_sm70_arm168(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm184(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e00ff0000000000000fff == 0x80a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFset, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm170(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm185(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff0000000000ff0fff == 0x80b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFsetp, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm171(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm186(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800f0000000000ff0fff == 0x80c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpIsetp, 1 > (w, sm, at, out)
@@ -15231,7 +15948,7 @@ fn print_sm70_arm171(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm172(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm187(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016000000000000000fff == 0x810 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpIadd3, 1 > (w, sm, at, out)
@@ -15243,7 +15960,7 @@ fn print_sm70_arm172(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm173(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm188(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLea, 1 > (w, sm, at, out)
@@ -15265,35 +15982,35 @@ fn print_sm70_arm173(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm189(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87000000000000000000fff == 0x812 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpLop3, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm190(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x813 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpIabs, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm176(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm191(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd000000000000000fff == 0x814 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => return print_form:: < OpVabsdiff, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm177(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm192(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x816 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPrmt, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm178(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm193(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdff0000000000000fff == 0x817 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100) => print_form:: < OpImnmx, 1 > (w, sm, at, out)
@@ -15308,28 +16025,28 @@ fn print_sm70_arm178(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm179(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm194(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x819 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpShf, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm180(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm195(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5ff0000000000000fff == 0x81a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpSgxt, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm196(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff7ff0000000000000fff == 0x81b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmsk, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm182(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm197(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000008ffffffffff000fff == 0x81c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpPlop3, 0 > (w, sm, at, out)
@@ -15341,7 +16058,7 @@ fn print_sm70_arm182(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm183(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm198(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFmul, 1 > (w,
@@ -15349,14 +16066,14 @@ fn print_sm70_arm183(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm184(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm199(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x823 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFfma, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm185(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm200(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 1 > (w, sm, at,
@@ -15369,7 +16086,7 @@ fn print_sm70_arm185(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm186(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm201(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 1 > (w, sm,
@@ -15382,7 +16099,7 @@ fn print_sm70_arm186(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm187(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm202(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 1 > (w, sm,
@@ -15390,7 +16107,7 @@ fn print_sm70_arm187(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm188(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm203(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDmul, 1 > (w, sm, at, out)
@@ -15401,7 +16118,7 @@ fn print_sm70_arm188(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm189(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm204(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDfma, 1 > (w, sm, at, out)
@@ -15412,21 +16129,21 @@ fn print_sm70_arm189(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm190(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm205(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x82d && matches!(sm, 90 | 100 | 120) => return
         print_form:: < OpPreexit, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm191(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm206(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x82e && matches!(sm, 90 | 100 | 120) => return
         print_form:: < OpAcqbulk, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm192(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm207(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x831 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 1 > (w, sm, at, out)
@@ -15445,7 +16162,7 @@ fn print_sm70_arm192(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm193(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm208(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff0000000000000fff == 0x832 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHmul2, 1 > (w, sm, at, out)
@@ -15456,7 +16173,7 @@ fn print_sm70_arm193(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm194(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm209(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff0000000000000fff == 0x835 && matches!(sm, 120) => print_form:: <
         OpIadd, 4 > (w, sm, at, out)
@@ -15483,21 +16200,25 @@ fn print_sm70_arm194(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm195(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm210(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x1fffffffdff0000000000000fff == 0x836 && matches!(sm, 90 | 100) => return
+        w & 0x1fffffffdff0000000000000fff == 0x836 && matches!(sm, 90 | 100) =>
         print_form:: < OpViadd, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff80000000000000000000fff == 0x836 && matches!(sm, 120) => return
+        print_form:: < OpViaddTyped, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm196(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm211(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x838 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100 | 120) => return print_form:: < OpI2iSat, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm197(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm212(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff == 0x83b && matches!(sm, 75 | 80 | 86 | 89 | 90) => print_form:: <
         OpLdsm, 0 > (w, sm, at, out)
@@ -15508,7 +16229,7 @@ fn print_sm70_arm197(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm198(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm213(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffeeff6000000000000000fff == 0x4207000000000000000083e && matches!(sm,
         100 | 120) => print_form:: < OpF2fpPack4, 1 > (w, sm, at, out)
@@ -15551,7 +16272,7 @@ fn print_sm70_arm198(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm199(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm214(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff85cb3ff0000000000000fff == 0x840 && matches!(sm, 80) => print_form:: <
         OpHmnmx2, 1 > (w, sm, at, out)
@@ -15570,7 +16291,7 @@ fn print_sm70_arm199(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm200(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm215(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff == 0x844 && matches!(sm, 90) => print_form:: < OpStsm, 0 > (w, sm, at,
         out)
@@ -15581,14 +16302,14 @@ fn print_sm70_arm200(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm201(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm216(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bff00000000ff000fff == 0x10000000000000000845 && matches!(sm, 86 |
         89 | 90 | 100 | 120) => return print_form:: < OpI2fp, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm202(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm217(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
         => print_form:: < OpVimnmx, 4 > (w, sm, at, out)
@@ -15603,7 +16324,49 @@ fn print_sm70_arm202(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm203(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm218(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x849 && matches!(sm, 100) => return
+        print_form:: < OpFfma2Imm, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm219(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x84a && matches!(sm, 100) => return
+        print_form:: < OpFmul2Imm, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm220(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80010000000000000000fff == 0x80000000000000000000855 && matches!(sm, 120)
+        => return print_form:: < OpUffma, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm221(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x87010000000000000000fff == 0x84000000000000000000856 && matches!(sm, 120)
+        => return print_form:: < OpUfmul, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm222(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x8000000000000000000085a && matches!(sm, 120)
+        => return print_form:: < OpUi2f, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm223(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80038000000000000000fff == 0x8001000000000000000085e && matches!(sm, 120)
+        => return print_form:: < OpUi2fp, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm224(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x882 && matches!(sm, 75 | 80 | 86 | 89 | 90) =>
         print_form:: < OpUmov, 0 > (w, sm, at, out)
@@ -15614,7 +16377,7 @@ fn print_sm70_arm203(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm204(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm225(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfff00000000c0c00fff == 0x80000000000000000000883 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => print_form:: < OpUp2ur, 0 > (w, sm, at, out)
@@ -15625,7 +16388,7 @@ fn print_sm70_arm204(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm205(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm226(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfff00000000c0ff0fff == 0x80000000000000000000884 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => print_form:: < OpUr2up, 0 > (w, sm, at, out)
@@ -15636,7 +16399,7 @@ fn print_sm70_arm205(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm206(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm227(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871fcffffffffffffc00fff == 0x886 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => print_form:: < OpVoteu, 0 > (w, sm, at, out)
@@ -15647,7 +16410,7 @@ fn print_sm70_arm206(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm207(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm228(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000887 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUsel, 1 > (w, sm, at, out)
@@ -15658,7 +16421,7 @@ fn print_sm70_arm207(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm208(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm229(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80100000000000000000fff == 0x8000000000000000000088c && matches!(sm, 120)
         => print_form:: < OpUisetp, 5 > (w, sm, at, out)
@@ -15677,7 +16440,7 @@ fn print_sm70_arm208(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm209(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm230(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80006000000000000000fff == 0x80000000000000000000890 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUiadd3, 1 > (w, sm, at, out)
@@ -15696,7 +16459,7 @@ fn print_sm70_arm209(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm210(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm231(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80107000000000000000fff == 0x80000000000000000000891 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUlea, 1 > (w, sm, at, out)
@@ -15731,7 +16494,7 @@ fn print_sm70_arm210(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm211(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm232(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000892 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUlop3, 1 > (w, sm, at, out)
@@ -15742,7 +16505,7 @@ fn print_sm70_arm211(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm212(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm233(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80001000000000000000fff == 0x80000000000000000000896 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUprmt, 1 > (w, sm, at, out)
@@ -15753,7 +16516,18 @@ fn print_sm70_arm212(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm213(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm234(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80006000000000000000fff == 0x80000000000000000000897 && matches!(sm, 75 |
+        80 | 86 | 89 | 90) => print_form:: < OpUiadd364, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80006000000000000000fff == 0x80000000000000000000897 && matches!(sm, 100 |
+        120) => return print_form:: < OpUiadd364, 3 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm235(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000899 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUshf, 1 > (w, sm, at, out)
@@ -15764,7 +16538,7 @@ fn print_sm70_arm213(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm214(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm236(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000089a && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUsgxt, 1 > (w, sm, at, out)
@@ -15775,7 +16549,7 @@ fn print_sm70_arm214(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm215(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm237(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a4 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUimad, 1 > (w, sm, at, out)
@@ -15794,7 +16568,7 @@ fn print_sm70_arm215(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm216(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm238(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a5 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUimadWide, 1 > (w, sm, at, out)
@@ -15813,14 +16587,14 @@ fn print_sm70_arm216(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm217(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm239(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a6 && matches!(sm, 120)
         => return print_form:: < OpUimadHi, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm218(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm240(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008bd && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUflo, 1 > (w, sm, at, out)
@@ -15831,7 +16605,7 @@ fn print_sm70_arm218(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm219(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm241(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008be && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUbrev, 1 > (w, sm, at, out)
@@ -15842,7 +16616,7 @@ fn print_sm70_arm219(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm220(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm242(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008bf && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUpopc, 1 > (w, sm, at, out)
@@ -15853,56 +16627,56 @@ fn print_sm70_arm220(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm221(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm243(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff00000000ff000fff == 0x900 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFlo, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm222(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm244(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x901 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBrev, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm223(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm245(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x902 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFchk, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm224(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm246(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x904 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm225(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm247(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x905 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm226(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm248(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x906 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm227(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm249(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x907 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFrnd, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm228(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm250(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) => print_form:: <
         OpMufu, 1 > (w, sm, at, out)
@@ -15917,56 +16691,56 @@ fn print_sm70_arm228(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm229(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm251(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x909 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPopc, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm230(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm252(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x910 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm231(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm253(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x911 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm232(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm254(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x912 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm233(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm255(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x913 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFrnd64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm234(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm256(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffffffffff0fff == 0x918 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpNop, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm235(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm257(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x919 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpS2r, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm236(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm258(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000803f00000fff == 0x80000000091a && matches!(sm, 80 | 86 | 89 | 90
         | 100 | 120) => print_form:: < OpDepbar, 0 > (w, sm, at, out)
@@ -15977,14 +16751,14 @@ fn print_sm70_arm236(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm237(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm259(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x91b && matches!(sm, 90 | 100 | 120) => return
         print_form:: < OpEndcollective, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm238(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm260(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffffc3fff00ffff0fff == 0x2000000000000000091d && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpBarArv, 1 > (w, sm, at,
@@ -16008,7 +16782,7 @@ fn print_sm70_arm238(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm239(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm261(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x941 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => print_form:: < OpBsync, 0 > (w, sm, at, out)
@@ -16019,7 +16793,7 @@ fn print_sm70_arm239(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm240(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm262(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x942 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => print_form:: < OpBreak, 0 > (w, sm, at, out)
@@ -16030,7 +16804,7 @@ fn print_sm70_arm240(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm241(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm263(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83e000000000003ffff0fff == 0x943 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCallAbs, 0 > (w, sm, at, out)
@@ -16041,7 +16815,7 @@ fn print_sm70_arm241(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm242(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm264(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c000000000003ffff0fff == 0x944 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCall, 0 > (w, sm, at, out)
@@ -16052,7 +16826,7 @@ fn print_sm70_arm242(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm243(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm265(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff00000003fff00fff == 0x945 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => print_form:: < OpBssy, 0 > (w, sm, at, out)
@@ -16063,7 +16837,7 @@ fn print_sm70_arm243(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm244(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm266(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x946 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpYield, 0 > (w, sm, at, out)
@@ -16074,7 +16848,7 @@ fn print_sm70_arm244(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm245(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm267(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpBra, 0 > (w, sm, at, out)
@@ -16097,7 +16871,7 @@ fn print_sm70_arm245(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm246(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm268(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff00000000ffff0fff == 0x948 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpWarpsync, 2 > (w, sm, at, out)
@@ -16108,7 +16882,7 @@ fn print_sm70_arm246(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm247(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm269(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x949 && matches!(sm, 70 | 75 | 80 | 86 | 89) =>
         print_form:: < OpBrx, 0 > (w, sm, at, out)
@@ -16119,14 +16893,14 @@ fn print_sm70_arm247(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm248(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm270(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff86fffffffffffffffff0fff == 0x94d && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpExit, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm249(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm271(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c000000000003c0ff0fff == 0x80000000000000000000950 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpRet, 2 > (w, sm, at, out)
@@ -16169,14 +16943,14 @@ fn print_sm70_arm249(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm250(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm272(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffefffff00000000f0ff0fff == 0x956 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmov, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm251(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm273(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x95c && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpBpt, 0 > (w, sm, at, out)
@@ -16187,7 +16961,7 @@ fn print_sm70_arm251(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm252(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm274(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80800000000000000000fff == 0x95d && matches!(sm, 90 | 100 | 120) =>
         print_form:: < OpNanosleep, 1 > (w, sm, at, out)
@@ -16202,7 +16976,7 @@ fn print_sm70_arm252(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm253(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm275(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff38001ff0000000000000ffe == 0x1000000000000000980 && matches!(sm, 70) =>
         print_form:: < OpLdg, 7 > (w, sm, at, out)
@@ -16229,7 +17003,7 @@ fn print_sm70_arm253(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm254(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm276(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffb8e01ff000000ff000001ff == 0xe01000000000000000181 && matches!(sm, 70)
         => print_form:: < OpLdg, 1 > (w, sm, at, out)
@@ -16280,7 +17054,7 @@ fn print_sm70_arm254(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm255(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm277(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8ff1ff000000ff00000fff == 0x983 && matches!(sm, 70) => print_form:: <
         OpLdl, 1 > (w, sm, at, out)
@@ -16291,7 +17065,7 @@ fn print_sm70_arm255(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm256(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm278(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffe1ff000000ff00000fff == 0x984 && matches!(sm, 70) => print_form:: <
         OpLds, 1 > (w, sm, at, out)
@@ -16334,7 +17108,7 @@ fn print_sm70_arm256(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm257(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm279(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffb8e01000000000000ff0ffc == 0x80001000000000000000984 && matches!(sm,
         90) => print_form:: < OpStg, 4 > (w, sm, at, out)
@@ -16365,7 +17139,7 @@ fn print_sm70_arm257(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm258(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm280(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffb8e11ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 80 |
         86 | 89 | 90) => print_form:: < OpStg, 2 > (w, sm, at, out)
@@ -16408,7 +17182,7 @@ fn print_sm70_arm258(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm259(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm281(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff7ff31000000000000ff01ff == 0x188 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100 | 120) => print_form:: < OpSts, 0 > (w, sm, at, out)
@@ -16439,7 +17213,7 @@ fn print_sm70_arm259(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm260(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm282(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x989 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpShfl, 2 > (w, sm, at, out)
@@ -16450,7 +17224,7 @@ fn print_sm70_arm260(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm261(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm283(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80011000000000000000fdd == 0x80001000000000000000988 && matches!(sm,
         90) => print_form:: < OpAtomg, 4 > (w, sm, at, out)
@@ -16477,7 +17251,7 @@ fn print_sm70_arm261(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm262(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm284(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff40001000000000000000fff == 0x100000000000000098e && matches!(sm, 70 |
         75) => print_form:: < OpRed, 0 > (w, sm, at, out)
@@ -16504,7 +17278,7 @@ fn print_sm70_arm262(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm263(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm285(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800010000000000ff000fff == 0xff00098f && matches!(sm, 75) => print_form:: <
         OpCctlAll, 1 > (w, sm, at, out)
@@ -16531,7 +17305,7 @@ fn print_sm70_arm263(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm264(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm286(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 75) => print_form:: <
         OpSuld, 0 > (w, sm, at, out)
@@ -16582,7 +17356,7 @@ fn print_sm70_arm264(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm265(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm287(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80002000000000000000fff == 0x992 && matches!(sm, 90 | 100 | 120) =>
         print_form:: < OpMembar, 0 > (w, sm, at, out)
@@ -16645,7 +17419,7 @@ fn print_sm70_arm265(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm266(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm288(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffc0001000000000000000fff == 0x800010000000000000009a3 && matches!(sm,
         90) => print_form:: < OpAtomgF, 1 > (w, sm, at, out)
@@ -16660,7 +17434,7 @@ fn print_sm70_arm266(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm267(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm289(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff40001000000000000000fff == 0x10000000000000009a6 && matches!(sm, 90 |
         100 | 120) => print_form:: < OpRedgF, 0 > (w, sm, at, out)
@@ -16675,7 +17449,7 @@ fn print_sm70_arm267(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm268(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm290(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffbf1f8ff000000ff000001ff == 0x1aa && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpQspc, 0 > (w, sm, at, out)
@@ -16718,7 +17492,7 @@ fn print_sm70_arm268(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm269(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm291(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9ab && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpErrbar, 0 > (w, sm, at, out)
@@ -16729,14 +17503,14 @@ fn print_sm70_arm269(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm270(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm292(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9af && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => return print_form:: < OpLdgdepbar, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm271(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm293(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80002000000000000000fff == 0x9b1 && matches!(sm, 90) => print_form:: <
         OpSyncsCctlAll, 0 > (w, sm, at, out)
@@ -16755,7 +17529,7 @@ fn print_sm70_arm271(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm272(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm294(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9c3 && matches!(sm, 75 | 80 | 86 | 89 | 90) =>
         print_form:: < OpS2ur, 0 > (w, sm, at, out)
@@ -16766,42 +17540,42 @@ fn print_sm70_arm272(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm273(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm295(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpMov, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm274(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm296(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcffff80000ff00000fff == 0xa03 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpP2r, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm275(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm297(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcffff80000ff00ff0fff == 0xa04 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpR2p, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm276(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm298(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpSel, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm277(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm299(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFsel, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm278(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm300(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) =>
         print_form:: < OpFmnmx, 2 > (w, sm, at, out)
@@ -16816,28 +17590,28 @@ fn print_sm70_arm278(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm279(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm301(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e00ff380000ff00000fff == 0xa0a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFset, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm280(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm302(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFsetp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm281(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm303(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpIsetp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm282(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm304(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => print_form:: < OpIadd3, 2 > (w, sm, at, out)
@@ -16848,7 +17622,7 @@ fn print_sm70_arm282(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm283(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm305(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90) => print_form:: < OpLea, 2 > (w, sm, at, out)
@@ -16867,84 +17641,84 @@ fn print_sm70_arm283(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm284(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm306(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpLop3, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm285(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm307(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpIabs, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm286(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm308(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00f80000ff00000fff == 0xa14 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpVabsdiff, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm287(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm309(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPrmt, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm288(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm310(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => return print_form:: < OpImnmx, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm289(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm311(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpShf, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm290(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm312(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5fff80000ff00000fff == 0xa1a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpSgxt, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm291(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm313(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff7fff80000ff00000fff == 0xa1b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpBmsk, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm292(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm314(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8010000380000ff00000fff == 0xa1f && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPlop3Sign, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm293(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm315(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => return print_form:: < OpFmul, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm294(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm316(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFfma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm295(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm317(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImad, 2 > (w, sm, at, out)
@@ -16955,7 +17729,7 @@ fn print_sm70_arm295(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm296(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm318(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImadWide, 2 > (w, sm, at, out)
@@ -16967,7 +17741,7 @@ fn print_sm70_arm296(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm297(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm319(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff900f80000ff00000fff == 0xa26 && matches!(sm, 70) => print_form:: <
         OpIdp4a, 4 > (w, sm, at, out)
@@ -16986,28 +17760,28 @@ fn print_sm70_arm297(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm298(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm320(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return print_form:: < OpImadHi, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm299(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm321(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDmul, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm300(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm322(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDfma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm301(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm323(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0xa31 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 2 > (w, sm, at, out)
@@ -17026,7 +17800,7 @@ fn print_sm70_arm301(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm302(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm324(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff080000ff00000fff == 0xa32 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHmul2, 2 > (w, sm, at, out)
@@ -17037,7 +17811,7 @@ fn print_sm70_arm302(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm303(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm325(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0xa35 && matches!(sm, 80 | 86 | 89) =>
         print_form:: < OpHfma2Mma, 2 > (w, sm, at, out)
@@ -17048,21 +17822,21 @@ fn print_sm70_arm303(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm304(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm326(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffdff780000ff00000fff == 0xa36 && matches!(sm, 90) => return
         print_form:: < OpViadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm305(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm327(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0xa38 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => return print_form:: < OpI2iSat, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm306(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm328(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffeee4600f80000ff00000fff == 0xa3e && matches!(sm, 80 | 86 | 89 | 90) =>
         print_form:: < OpF2fp, 2 > (w, sm, at, out)
@@ -17085,7 +17859,7 @@ fn print_sm70_arm306(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm307(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm329(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff85cb3ff080000ff00000fff == 0xa40 && matches!(sm, 80) => print_form:: <
         OpHmnmx2, 2 > (w, sm, at, out)
@@ -17104,77 +17878,77 @@ fn print_sm70_arm307(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm308(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm330(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bfff80000ffff000fff == 0x10000000000000000a45 && matches!(sm, 86 |
         89 | 90) => return print_form:: < OpI2fp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm309(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm331(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
         => return print_form:: < OpVimnmx, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm310(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm332(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xab9 && matches!(sm, 75 | 80 | 86 | 89 | 90) =>
         return print_form:: < OpUldc, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm311(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm333(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFlo, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm312(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm334(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpBrev, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm313(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm335(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000380000ff00000fff == 0xb02 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFchk, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm314(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm336(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2f, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm315(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm337(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2i, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm316(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm338(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpI2f, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm317(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm339(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb07 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFrnd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm318(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm340(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) => print_form:: <
         OpMufu, 2 > (w, sm, at, out)
@@ -17189,42 +17963,42 @@ fn print_sm70_arm318(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm319(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm341(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPopc, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm320(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm342(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2f64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm321(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm343(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2i64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm322(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm344(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpI2f64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm323(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm345(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff380000ffff000fff == 0xb13 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFrnd64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm324(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm346(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffffc0003ffffff0fff == 0x20000000000000000b1d && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpBarArv, 0 > (w, sm, at,
@@ -17241,21 +18015,21 @@ fn print_sm70_arm324(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm325(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm347(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ffffff0fff == 0xb48 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => return print_form:: < OpWarpsync, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm326(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm348(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffeffffff80000fff0ff0fff == 0xb56 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpBmov, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm327(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm349(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8080000f80000ff00000fff == 0xb5d && matches!(sm, 90) => print_form:: <
         OpNanosleep, 2 > (w, sm, at, out)
@@ -17270,49 +18044,49 @@ fn print_sm70_arm327(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm328(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm350(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb60 && matches!(sm, 70 | 75 | 80 | 86 | 89 |
         90) => return print_form:: < OpTex, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm329(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm351(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb63 && matches!(sm, 70 | 75 | 80 | 86 | 89 |
         90) => return print_form:: < OpTld4, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm330(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm352(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb66 && matches!(sm, 70 | 75 | 80 | 86 | 89 |
         90) => return print_form:: < OpTld, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm331(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm353(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb69 && matches!(sm, 70 | 75 | 80 | 86 | 89 |
         90) => return print_form:: < OpTmml, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm332(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm354(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb6c && matches!(sm, 70 | 75 | 80 | 86 | 89 |
         90) => return print_form:: < OpTxd, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm333(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm355(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb6f && matches!(sm, 70 | 75 | 80 | 86 | 89 |
         90) => return print_form:: < OpTxq, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm334(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm356(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xb82 && matches!(sm, 75 | 80 | 86 | 89 | 90 |
         100 | 120) => print_form:: < OpLdc, 0 > (w, sm, at, out)
@@ -17323,7 +18097,7 @@ fn print_sm70_arm334(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm335(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm357(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 70 | 75) => print_form:: <
         OpSuldB, 0 > (w, sm, at, out)
@@ -17358,7 +18132,7 @@ fn print_sm70_arm335(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm336(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm358(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
         120) => print_form:: < OpMov64, 1 > (w, sm, at, out)
@@ -17370,7 +18144,7 @@ fn print_sm70_arm336(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm337(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm359(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffff0000000fff == 0x80000000000000000000c03 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpP2r, 3 > (w, sm, at,
@@ -17378,7 +18152,7 @@ fn print_sm70_arm337(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm338(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm360(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffff0000ff0fff == 0x80000000000000000000c04 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpR2p, 3 > (w, sm, at,
@@ -17386,7 +18160,7 @@ fn print_sm70_arm338(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm339(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm361(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpSel, 3 > (w, sm, at,
@@ -17394,7 +18168,7 @@ fn print_sm70_arm339(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm340(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm362(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFsel, 3 > (w, sm, at,
@@ -17402,7 +18176,7 @@ fn print_sm70_arm340(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm341(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm363(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
         75) => print_form:: < OpFmnmx, 3 > (w, sm, at, out)
@@ -17417,7 +18191,7 @@ fn print_sm70_arm341(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm342(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm364(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e00ff3fffff0000000fff == 0x80000000000000000000c0a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFset, 3 > (w, sm, at,
@@ -17425,7 +18199,7 @@ fn print_sm70_arm342(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm343(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm365(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFsetp, 3 > (w, sm,
@@ -17433,7 +18207,7 @@ fn print_sm70_arm343(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm344(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm366(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpIsetp, 3 > (w, sm, at, out)
@@ -17444,7 +18218,7 @@ fn print_sm70_arm344(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm345(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm367(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpIadd3, 3 > (w, sm, at, out)
@@ -17456,7 +18230,7 @@ fn print_sm70_arm345(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm346(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm368(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLea, 3 > (w, sm, at, out)
@@ -17476,7 +18250,7 @@ fn print_sm70_arm346(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm347(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm369(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpLop3, 3 > (w, sm, at,
@@ -17484,7 +18258,7 @@ fn print_sm70_arm347(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm348(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm370(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpIabs, 3 > (w, sm, at,
@@ -17492,7 +18266,7 @@ fn print_sm70_arm348(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm349(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm371(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000c14 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => return print_form:: < OpVabsdiff, 3 > (w, sm, at,
@@ -17500,7 +18274,7 @@ fn print_sm70_arm349(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm350(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm372(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPrmt, 3 > (w, sm, at,
@@ -17508,7 +18282,7 @@ fn print_sm70_arm350(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm351(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm373(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpImnmx, 3 > (w, sm, at, out)
@@ -17523,7 +18297,7 @@ fn print_sm70_arm351(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm352(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm374(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpShf, 3 > (w, sm, at,
@@ -17531,7 +18305,7 @@ fn print_sm70_arm352(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm353(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm375(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5ffffffff0000000fff == 0x80000000000000000000c1a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpSgxt, 3 > (w, sm, at,
@@ -17539,7 +18313,7 @@ fn print_sm70_arm353(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm354(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm376(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff7ffffffff0000000fff == 0x80000000000000000000c1b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpBmsk, 3 > (w, sm, at,
@@ -17547,7 +18321,7 @@ fn print_sm70_arm354(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm355(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm377(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFmul, 3 > (w, sm, at,
@@ -17555,7 +18329,7 @@ fn print_sm70_arm355(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm356(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm378(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFfma, 3 > (w, sm, at,
@@ -17563,7 +18337,7 @@ fn print_sm70_arm356(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm357(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm379(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 3 > (w, sm, at, out)
@@ -17575,7 +18349,7 @@ fn print_sm70_arm357(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm358(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm380(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 3 > (w, sm, at,
@@ -17588,7 +18362,7 @@ fn print_sm70_arm358(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm359(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm381(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff100ffffff0000000fff == 0x80000000000000000000c26 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpIdp4a, 2 > (w, sm, at, out)
@@ -17600,7 +18374,7 @@ fn print_sm70_arm359(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm360(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm382(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 3 > (w, sm,
@@ -17608,7 +18382,7 @@ fn print_sm70_arm360(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm361(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm383(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDmul, 3 > (w, sm, at, out)
@@ -17619,7 +18393,7 @@ fn print_sm70_arm361(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm362(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm384(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDfma, 3 > (w, sm, at, out)
@@ -17630,7 +18404,7 @@ fn print_sm70_arm362(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm363(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm385(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000c31 && matches!(sm,
         75) => print_form:: < OpHfma2, 3 > (w, sm, at, out)
@@ -17649,7 +18423,7 @@ fn print_sm70_arm363(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm364(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm386(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x80000000000000000000c32 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpHmul2, 3 > (w, sm, at, out)
@@ -17660,7 +18434,7 @@ fn print_sm70_arm364(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm365(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm387(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
         120) => print_form:: < OpIadd, 5 > (w, sm, at, out)
@@ -17687,14 +18461,14 @@ fn print_sm70_arm365(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm366(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm388(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffdff7fffff0000000fff == 0x80000000000000000000c36 && matches!(sm, 90
         | 100) => return print_form:: < OpViadd, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm367(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm389(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000c38 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpI2iSat, 3 > (w, sm,
@@ -17702,7 +18476,7 @@ fn print_sm70_arm367(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm368(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm390(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffeeff600ffffff0000000fff == 0xc2070000000000000000c3e && matches!(sm,
         100 | 120) => print_form:: < OpF2fpPack4, 2 > (w, sm, at, out)
@@ -17745,7 +18519,7 @@ fn print_sm70_arm368(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm369(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm391(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff85cb3ff0fffff0000000fff == 0x80000000000000000000c40 && matches!(sm,
         80) => print_form:: < OpHmnmx2, 3 > (w, sm, at, out)
@@ -17764,14 +18538,14 @@ fn print_sm70_arm369(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm370(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm392(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bffffffff00ff000fff == 0x80010000000000000000c45 && matches!(sm, 86
         | 89 | 90 | 100 | 120) => return print_form:: < OpI2fp, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm371(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm393(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
         90) => print_form:: < OpVimnmx, 6 > (w, sm, at, out)
@@ -17786,7 +18560,21 @@ fn print_sm70_arm371(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm372(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm394(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000c49 && matches!(sm, 100)
+        => return print_form:: < OpFfma2, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm395(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000c4a && matches!(sm, 100)
+        => return print_form:: < OpFmul2, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm396(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80100000000000000000fff == 0x80000000000000000000c82 && matches!(sm, 120)
         => print_form:: < OpUmov, 4 > (w, sm, at, out)
@@ -17805,7 +18593,7 @@ fn print_sm70_arm372(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm373(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm397(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffffc0c0c00fff == 0x80000000000000000000c83 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => print_form:: < OpUp2ur, 1 > (w, sm, at, out)
@@ -17816,7 +18604,7 @@ fn print_sm70_arm373(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm374(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm398(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffffc0c0ff0fff == 0x80000000000000000000c84 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => print_form:: < OpUr2up, 1 > (w, sm, at, out)
@@ -17827,7 +18615,7 @@ fn print_sm70_arm374(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm375(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm399(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFlo, 3 > (w, sm, at,
@@ -17835,7 +18623,7 @@ fn print_sm70_arm375(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm376(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm400(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpBrev, 3 > (w, sm, at,
@@ -17843,7 +18631,7 @@ fn print_sm70_arm376(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm377(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm401(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000003fffff0000000fff == 0x80000000000000000000d02 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFchk, 3 > (w, sm, at,
@@ -17851,7 +18639,7 @@ fn print_sm70_arm377(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm378(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm402(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2f, 3 > (w, sm, at,
@@ -17859,7 +18647,7 @@ fn print_sm70_arm378(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm379(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm403(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2i, 3 > (w, sm, at,
@@ -17867,7 +18655,7 @@ fn print_sm70_arm379(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm380(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm404(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpI2f, 3 > (w, sm, at,
@@ -17875,7 +18663,7 @@ fn print_sm70_arm380(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm381(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm405(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d07 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFrnd, 3 > (w, sm, at,
@@ -17883,7 +18671,7 @@ fn print_sm70_arm381(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm382(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm406(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpMufu, 6 > (w, sm, at, out)
@@ -17894,7 +18682,7 @@ fn print_sm70_arm382(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm383(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm407(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPopc, 3 > (w, sm, at,
@@ -17902,7 +18690,7 @@ fn print_sm70_arm383(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm384(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm408(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2f64, 3 > (w, sm,
@@ -17910,7 +18698,7 @@ fn print_sm70_arm384(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm385(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm409(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2i64, 3 > (w, sm,
@@ -17918,7 +18706,7 @@ fn print_sm70_arm385(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm386(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm410(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpI2f64, 3 > (w, sm,
@@ -17926,7 +18714,7 @@ fn print_sm70_arm386(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm387(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm411(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff3fffff00ff000fff == 0x80000000000000000000d13 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFrnd64, 3 > (w, sm,
@@ -17934,7 +18722,7 @@ fn print_sm70_arm387(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm388(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm412(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8080000ffffff0000000fff == 0x80000000000000000000d5d && matches!(sm, 90
         | 100 | 120) => print_form:: < OpNanosleep, 3 > (w, sm, at, out)
@@ -17949,7 +18737,7 @@ fn print_sm70_arm388(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm389(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm413(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d61 && matches!(sm, 100)
         => print_form:: < OpTexB, 1 > (w, sm, at, out)
@@ -17960,7 +18748,7 @@ fn print_sm70_arm389(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm390(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm414(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d64 && matches!(sm, 100)
         => print_form:: < OpTld4B, 1 > (w, sm, at, out)
@@ -17971,7 +18759,7 @@ fn print_sm70_arm390(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm391(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm415(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d67 && matches!(sm, 100)
         => print_form:: < OpTldB, 1 > (w, sm, at, out)
@@ -17982,7 +18770,7 @@ fn print_sm70_arm391(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm392(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm416(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d6d && matches!(sm, 100)
         => print_form:: < OpTxdB, 1 > (w, sm, at, out)
@@ -17993,14 +18781,14 @@ fn print_sm70_arm392(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm393(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm417(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
         120) => return print_form:: < OpSel64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm394(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm418(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000e14 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => return print_form:: < OpVabsdiff, 6 > (w, sm, at,
@@ -18008,7 +18796,7 @@ fn print_sm70_arm394(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm395(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm419(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPrmt, 6 > (w, sm, at,
@@ -18016,7 +18804,7 @@ fn print_sm70_arm395(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm396(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm420(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpShf, 6 > (w, sm, at,
@@ -18024,7 +18812,7 @@ fn print_sm70_arm396(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm397(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm421(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFadd, 3 > (w, sm, at,
@@ -18032,7 +18820,7 @@ fn print_sm70_arm397(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm398(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm422(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFfma, 6 > (w, sm, at,
@@ -18040,7 +18828,7 @@ fn print_sm70_arm398(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm399(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm423(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 6 > (w, sm, at, out)
@@ -18052,7 +18840,7 @@ fn print_sm70_arm399(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm400(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm424(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 5 > (w, sm, at,
@@ -18065,7 +18853,7 @@ fn print_sm70_arm400(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm401(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm425(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 5 > (w, sm,
@@ -18073,7 +18861,7 @@ fn print_sm70_arm401(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm402(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm426(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDadd, 3 > (w, sm, at, out)
@@ -18084,7 +18872,7 @@ fn print_sm70_arm402(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm403(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm427(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDsetp, 2 > (w, sm, at, out)
@@ -18095,7 +18883,7 @@ fn print_sm70_arm403(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm404(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm428(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDfma, 6 > (w, sm, at, out)
@@ -18106,7 +18894,7 @@ fn print_sm70_arm404(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm405(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm429(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x80040000000000000000e30 && matches!(sm, 86
         | 89) => print_form:: < OpHadd2F32, 3 > (w, sm, at, out)
@@ -18129,7 +18917,7 @@ fn print_sm70_arm405(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm406(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm430(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000e31 && matches!(sm,
         75) => print_form:: < OpHfma2, 6 > (w, sm, at, out)
@@ -18148,7 +18936,7 @@ fn print_sm70_arm406(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm407(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm431(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e001f0fffff0000000fff == 0x80000000000000000000e33 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpHset2, 3 > (w, sm, at, out)
@@ -18159,7 +18947,7 @@ fn print_sm70_arm407(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm408(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm432(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff800001f0fffff0000ff0fff == 0x80000000000000000000e34 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpHsetp2, 3 > (w, sm, at, out)
@@ -18170,7 +18958,7 @@ fn print_sm70_arm408(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm409(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm433(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c003fffff0000000fff == 0x80000000000000000000e35 && matches!(sm, 80
         | 86 | 89) => print_form:: < OpHfma2Mma, 6 > (w, sm, at, out)
@@ -18181,14 +18969,28 @@ fn print_sm70_arm409(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm410(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm434(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000e49 && matches!(sm, 100)
+        => return print_form:: < OpFfma2, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm435(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000e4b && matches!(sm, 100)
+        => return print_form:: < OpFadd2, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm436(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffeffffffffffffff0f00fff == 0xf56 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmov, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm411(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm437(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f60 && matches!(sm, 120)
         => print_form:: < OpTexUr, 2 > (w, sm, at, out)
@@ -18203,7 +19005,7 @@ fn print_sm70_arm411(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm412(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm438(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f63 && matches!(sm, 120)
         => print_form:: < OpTld4Ur, 2 > (w, sm, at, out)
@@ -18218,7 +19020,7 @@ fn print_sm70_arm412(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm413(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm439(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f66 && matches!(sm, 120)
         => print_form:: < OpTldUr, 2 > (w, sm, at, out)
@@ -18233,7 +19035,7 @@ fn print_sm70_arm413(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm414(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm440(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f69 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpTmmlUr, 0 > (w, sm, at, out)
@@ -18244,7 +19046,7 @@ fn print_sm70_arm414(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm415(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm441(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f6c && matches!(sm, 120)
         => print_form:: < OpTxdUr, 2 > (w, sm, at, out)
@@ -18259,7 +19061,7 @@ fn print_sm70_arm415(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm416(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm442(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f6f && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpTxqUr, 0 > (w, sm, at, out)
@@ -18270,7 +19072,7 @@ fn print_sm70_arm416(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm417(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm443(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xf89 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpShfl, 3 > (w, sm, at, out)
@@ -18281,7 +19083,7 @@ fn print_sm70_arm417(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm418(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm444(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100)
         => print_form:: < OpSuld, 4 > (w, sm, at, out)
@@ -18348,7 +19150,7 @@ fn print_sm70_arm418(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm419(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm445(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f9f && matches!(sm, 100)
         => print_form:: < OpSured, 2 > (w, sm, at, out)
@@ -18431,7 +19233,7 @@ fn print_sm70_arm419(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm420(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm446(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80800400000000000000fff == 0x80000400000000000000fae && matches!(sm,
         90) => print_form:: < OpLdgsts, 1 > (w, sm, at, out)
@@ -18463,6 +19265,18 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "acqbulk", "fixed", 0, Sm70, [90, 100, 120], 0x80000000000000000000fff, 0x82e,
         0x1fff7ffffffffffffffffff0000, 0, []
+    ),
+    form_info!(
+        "arrives", "fixed", 0, Sm70, [80, 86, 89], 0x8000f0000000000000001ff,
+        0x8000a0000000000000001b0, 0x1fff7fff0c0000000ff00ff0000, 0, [GPR, UGPR]
+    ),
+    form_info!(
+        "arrives", "fixed", 1, Sm70, [90], 0x8000f0000000000000001ff,
+        0x8000a0000000000000001b0, 0x1fff7fff000000000ff00ff0000, 0, [GPR, UGPR]
+    ),
+    form_info!(
+        "arrives", "fixed", 2, Sm70, [100, 120], 0x8000f0000000000000001ff,
+        0x8000a0000000000000001b0, 0x1fff7ffc000000000ff00ff0000, 0, [GPR, UGPR]
     ),
     form_info!(
         "atom", "fixed", 0, Sm50, [50], 0xff00000000000000, 0xed00000000000000, 0, 0,
@@ -19029,6 +19843,10 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "cont", "fixed", 0, Sm50, [50, 52, 60], 0xfffffffffff0ffe0, 0xe350000000000000,
         0, 0, []
+    ),
+    form_info!(
+        "credux", "fixed", 0, Sm70, [100], 0x80000000000000000000fff, 0x2cc,
+        0x1fff7ff19ffffffffff00000000, 0, [GPR]
     ),
     form_info!(
         "cs2r", "fixed", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
@@ -19729,6 +20547,21 @@ pub const FORMS: &[FormInfo] = &[
         [GPR, CBUF]
     ),
     form_info!(
+        "fadd2", "rrr", 0, Sm70, [100], 0x80000000000000000000fff, 0x24b,
+        0x1fff7803cff3fffff0000000000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "fadd2", "rru", 1, Sm70, [100], 0x80000000000000000000fff,
+        0x80000000000000000000e4b, 0x1fff7803cff3fffff0000000000, 0, [GPR, UGPR]
+    ),
+    form_info!(
+        "fadd2_imm", "rri", 0, Sm70, [100], 0x84000000000000000000fff, 0x44b,
+        0x1fff7b03cff0000000000000000, 0, [GPR, IMM]; (100..= 100, [(0x7fc0000000000000,
+        0x7fc0000000000000)], 0, 0x3fffff00000000, 0x3fffff00000000), (100..= 100,
+        [(0x7fc0000000000000, 0x7f80000000000000)], 0x3fffff00000000, 0x3fffff00000000,
+        0x3fffff00000000)
+    ),
+    form_info!(
         "fadd32i", "fixed", 0, Sm50, [50, 52, 60], 0xfe30000000000000, 0x800000000000000,
         0, 0, [GPR, IMM]; (50..= 60, [(0x7f80000000000, 0x7f80000000000)], 0x7fffff00000,
         0x7fffff00000, 0x7fffff00000)
@@ -19851,6 +20684,25 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "ffma", "c2", 10, Sm50, [50, 52, 60], 0xffc0800000000000, 0x5180000000000000, 0,
         0, [GPR, GPR, CBUF]
+    ),
+    form_info!(
+        "ffma2", "rrr", 0, Sm70, [100], 0x80000000000000000000fff, 0x249,
+        0x1fff60020003fffff0000000000, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "ffma2", "rur", 1, Sm70, [100], 0x80000000000000000000fff,
+        0x80000000000000000000c49, 0x1fff60020003fffff0000000000, 0, [GPR, UGPR, GPR]
+    ),
+    form_info!(
+        "ffma2", "rru", 2, Sm70, [100], 0x80000000000000000000fff,
+        0x80000000000000000000e49, 0x1fff60020003fffff0000000000, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "ffma2_imm", "rir", 0, Sm70, [100], 0x80000000000000000000fff, 0x849,
+        0x1fff78020000000000000000000, 0, [GPR, IMM, GPR]; (100..= 100,
+        [(0x7fc0000000000000, 0x7fc0000000000000)], 0, 0x3fffff00000000,
+        0x3fffff00000000), (100..= 100, [(0x7fc0000000000000, 0x7f80000000000000)],
+        0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000)
     ),
     form_info!(
         "ffma32i", "fixed", 0, Sm50, [50, 52, 60], 0xfc50000000000000, 0xc00000000000000,
@@ -19989,6 +20841,21 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "fmul", "c", 6, Sm50, [50, 52, 60], 0xfffaee0000000000, 0x4c68000000000000, 0, 0,
         [GPR, CBUF]
+    ),
+    form_info!(
+        "fmul2", "rrr", 0, Sm70, [100], 0x80000000000000000000fff, 0x24a,
+        0x1fff6702cff3fffff0000000000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "fmul2", "rur", 1, Sm70, [100], 0x80000000000000000000fff,
+        0x80000000000000000000c4a, 0x1fff6702cff3fffff0000000000, 0, [GPR, UGPR]
+    ),
+    form_info!(
+        "fmul2_imm", "rir", 0, Sm70, [100], 0x80000000000000000000fff, 0x84a,
+        0x1fff7f02cff0000000000000000, 0, [GPR, IMM]; (100..= 100, [(0x7fc0000000000000,
+        0x7fc0000000000000)], 0, 0x3fffff00000000, 0x3fffff00000000), (100..= 100,
+        [(0x7fc0000000000000, 0x7f80000000000000)], 0x3fffff00000000, 0x3fffff00000000,
+        0x3fffff00000000)
     ),
     form_info!(
         "fmul32i", "fixed", 0, Sm50, [50, 52, 60], 0xff50000000000000,
@@ -22548,6 +23415,22 @@ pub const FORMS: &[FormInfo] = &[
         0, 0, [PRED, PRED, PRED]
     ),
     form_info!(
+        "qmma", "fixed", 0, Sm70, [89], 0xf8106000000000000000fff, 0x400000000000000027a,
+        0x1fff07e00007fffff0000000000, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "qmma", "fixed", 1, Sm70, [120], 0xf8100000000000000000fff, 0x27a,
+        0x1fff04206007fffff0000000000, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "qmma_sp", "fixed", 0, Sm70, [89], 0xf8106000004000000000fff,
+        0x10400000000000000027a, 0x1fff07c00007ff8000000000000, 0, [GPR, GPR, GPR, GPR]
+    ),
+    form_info!(
+        "qmma_sp", "fixed", 1, Sm70, [120], 0xf8300000000000000000fff,
+        0x10000000000000000027a, 0x1fff04006007ffc000000000000, 0, [GPR, GPR, GPR, GPR]
+    ),
+    form_info!(
         "qspc", "fixed", 0, Sm70, [70, 75, 80, 86, 89], 0x1fffbf1f8ff000000ff000001ff,
         0x1aa, 0, 0, [GPR, NONE]
     ),
@@ -23413,6 +24296,36 @@ pub const FORMS: &[FormInfo] = &[
         0x800000000000000000008be, 0x1fff7ffffff00000000ff000000, 0, [IMM]
     ),
     form_info!(
+        "ufadd", "uuu", 0, Sm70, [120], 0x8020000c000000000000fff,
+        0x80000000000000000000254, 0x1fff7fc10003fffffff00000000, 0xff00000000, [UGPR,
+        UGPR]
+    ),
+    form_info!(
+        "ufadd", "uui", 1, Sm70, [120], 0x8020cff0000000000000fff,
+        0x80000ff0000000000000454, 0x1fff7fc10000000000000000000, 0, [UGPR, IMM]; (120..=
+        120, [(0x7fc0000000000000, 0x7fc0000000000000)], 0, 0x3fffff00000000,
+        0x3fffff00000000), (120..= 120, [(0x7fc0000000000000, 0x7f80000000000000)],
+        0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000)
+    ),
+    form_info!(
+        "uffma", "uuu", 0, Sm70, [120], 0x80010000000000000000fff,
+        0x80000000000000000000255, 0x1fff7fe00003fffff0000000000, 0, [UGPR, UGPR, UGPR]
+    ),
+    form_info!(
+        "uffma", "uiu", 1, Sm70, [120], 0x80010000000000000000fff,
+        0x80000000000000000000855, 0x1fff7fe00000000000000000000, 0, [UGPR, IMM, UGPR];
+        (120..= 120, [(0x7fc0000000000000, 0x7fc0000000000000)], 0, 0x3fffff00000000,
+        0x3fffff00000000), (120..= 120, [(0x7fc0000000000000, 0x7f80000000000000)],
+        0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000)
+    ),
+    form_info!(
+        "uffma", "uui", 2, Sm70, [120], 0x80010000000000000000fff,
+        0x80000000000000000000455, 0x1fff7fe00000000000000000000, 0, [UGPR, UGPR, IMM];
+        (120..= 120, [(0x7fc0000000000000, 0x7fc0000000000000)], 0, 0x3fffff00000000,
+        0x3fffff00000000), (120..= 120, [(0x7fc0000000000000, 0x7f80000000000000)],
+        0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000)
+    ),
+    form_info!(
         "uflo", "uuu", 0, Sm70, [75, 80, 86, 89, 90], 0x80000000000000000000fff,
         0x800000000000000000002bd, 0x1fff7f1f9ff7fffffc0ffc00000, 0, [UGPR]
     ),
@@ -23427,6 +24340,35 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "uflo", "uiu", 3, Sm70, [100, 120], 0x80000000000000000000fff,
         0x800000000000000000008bd, 0x1fff7f1f9ff00000000ff000000, 0, [IMM]
+    ),
+    form_info!(
+        "ufmul", "uuu", 0, Sm70, [120], 0x87010000000000000000fff,
+        0x84000000000000000000256, 0x1fff78e0cff3fffff0000000000, 0, [UGPR, UGPR]
+    ),
+    form_info!(
+        "ufmul", "uiu", 1, Sm70, [120], 0x87010000000000000000fff,
+        0x84000000000000000000856, 0x1fff78e0cff0000000000000000, 0, [UGPR, IMM]; (120..=
+        120, [(0x7fc0000000000000, 0x7fc0000000000000)], 0, 0x3fffff00000000,
+        0x3fffff00000000), (120..= 120, [(0x7fc0000000000000, 0x7f80000000000000)],
+        0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000)
+    ),
+    form_info!(
+        "ui2f", "uuu", 0, Sm70, [120], 0x80000000000000000000fff,
+        0x8000000000000000000025a, 0x1fff7cf03ffcfffff00ff000000, 0, [UGPR]; (120..= 120,
+        [(0x3004000000000000000000, 0x2004000000000000000000), (0x3004000000000000000000,
+        0x2000000000000000000000)], 0, 0x3000000000000000, 0)
+    ),
+    form_info!(
+        "ui2f", "uiu", 1, Sm70, [120], 0x80000000000000000000fff,
+        0x8000000000000000000085a, 0x1fff7cf03ff00000000ff000000, 0, [IMM]
+    ),
+    form_info!(
+        "ui2fp", "uuu", 0, Sm70, [120], 0x80038000000000000000fff,
+        0x8001000000000000000025e, 0x1fff7cf03ffffffff00ff000000, 0, [UGPR]
+    ),
+    form_info!(
+        "ui2fp", "uiu", 1, Sm70, [120], 0x80038000000000000000fff,
+        0x8001000000000000000085e, 0x1fff7cf03ff00000000ff000000, 0, [IMM]
     ),
     form_info!(
         "uiadd3", "uuu", 0, Sm70, [75, 80, 86, 89, 90], 0x80006004000000000000fff,
@@ -23474,6 +24416,54 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "uiadd3", "uiu", 3, Sm70, [100, 120], 0x80006000000000000000fff,
         0x80000000000000000000890, 0x1fff781f0000000000000000000,
+        0x781e0000000000000000000, [UGPR, IMM, UGPR]
+    ),
+    form_info!(
+        "uiadd3_64", "uuu", 0, Sm70, [75, 80, 86, 89, 90], 0x80006004000000000000fff,
+        0x80000000000000000000297, 0x1fff781f0c03fffffc0c0c00000,
+        0x781e0000000000000000000, [UGPR, UGPR, UGPR]; (75..= 90,
+        [(0x7e00000000000000000000, 0xe00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7000000000000000000000), (75..= 90,
+        [(0x7e00000000000000000000, 0x1e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7200000000000000000000), (75..= 90,
+        [(0x7e00000000000000000000, 0x2e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7400000000000000000000), (75..= 90,
+        [(0x7e00000000000000000000, 0x3e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7600000000000000000000), (75..= 90,
+        [(0x7e00000000000000000000, 0x4e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7800000000000000000000), (75..= 90,
+        [(0x7e00000000000000000000, 0x5e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7a00000000000000000000), (75..= 90,
+        [(0x7e00000000000000000000, 0x6e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7c00000000000000000000)
+    ),
+    form_info!(
+        "uiadd3_64", "uiu", 1, Sm70, [75, 80, 86, 89, 90], 0x80006000000000000000fff,
+        0x80000000000000000000897, 0x1fff781f0c000000000c0c00000,
+        0x781e0000000000000000000, [UGPR, IMM, UGPR]; (75..= 90,
+        [(0x7e00000000000000000000, 0xe00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7000000000000000000000), (75..= 90,
+        [(0x7e00000000000000000000, 0x1e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7200000000000000000000), (75..= 90,
+        [(0x7e00000000000000000000, 0x2e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7400000000000000000000), (75..= 90,
+        [(0x7e00000000000000000000, 0x3e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7600000000000000000000), (75..= 90,
+        [(0x7e00000000000000000000, 0x4e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7800000000000000000000), (75..= 90,
+        [(0x7e00000000000000000000, 0x5e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7a00000000000000000000), (75..= 90,
+        [(0x7e00000000000000000000, 0x6e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7c00000000000000000000)
+    ),
+    form_info!(
+        "uiadd3_64", "uuu", 2, Sm70, [100, 120], 0x80006004000000000000fff,
+        0x80000000000000000000297, 0x1fff781f0003fffff0000000000,
+        0x781e0000000000000000000, [UGPR, UGPR, UGPR]
+    ),
+    form_info!(
+        "uiadd3_64", "uiu", 3, Sm70, [100, 120], 0x80006000000000000000fff,
+        0x80000000000000000000897, 0x1fff781f0000000000000000000,
         0x781e0000000000000000000, [UGPR, IMM, UGPR]
     ),
     form_info!(
@@ -24008,6 +24998,14 @@ pub const FORMS: &[FormInfo] = &[
         0x80000000000000000000c36, 0, 0, [GPR, UGPR]
     ),
     form_info!(
+        "viadd_typed", "rrr", 0, Sm70, [120], 0x1fff80000007fffff0000000fff, 0x236,
+        0x7fef0ff0000000000000000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "viadd_typed", "rir", 1, Sm70, [120], 0x1fff80000000000000000000fff, 0x836,
+        0x7fef0ff0000000000000000, 0, [GPR, IMM]
+    ),
+    form_info!(
         "vimnmx", "rrr", 0, Sm70, [100], 0x1fff801ecffffffff0000000fff, 0x248, 0, 0,
         [GPR, GPR, PRED]
     ),
@@ -24115,6 +25113,7 @@ pub const FORMS: &[FormInfo] = &[
     ),
 ];
 include!(concat!(env!("OUT_DIR"), "/", "op_acqbulk.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_arrives.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_atom.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_atom_cas.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_atomg.rs"));
@@ -24158,6 +25157,7 @@ include!(concat!(env!("OUT_DIR"), "/", "op_cctl.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_cctl_all.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_cgaerrbar.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_cont.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_credux.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_cs2r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_cs2r32.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_cs2r_sm50.rs"));
@@ -24187,15 +25187,21 @@ include!(concat!(env!("OUT_DIR"), "/", "op_f2i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_f2i64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_f2i_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fadd.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_fadd2.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_fadd2_imm.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fadd32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fchk.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fcmp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fence_view_async.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ffma.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_ffma2.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_ffma2_imm.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ffma32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_flo.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fmnmx.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fmul.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_fmul2.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_fmul2_imm.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fmul32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_frnd.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_frnd64.rs"));
@@ -24294,6 +25300,8 @@ include!(concat!(env!("OUT_DIR"), "/", "op_preexit.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_prmt.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_pset.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_psetp.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_qmma.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_qmma_sp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_qspc.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_r2p.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_r2ur.rs"));
@@ -24357,8 +25365,14 @@ include!(concat!(env!("OUT_DIR"), "/", "op_txq.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_txq_b.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_txq_ur.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ubrev.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_ufadd.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_uffma.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_uflo.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_ufmul.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_ui2f.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_ui2fp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_uiadd3.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_uiadd3_64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_uiadd3x.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_uimad.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_uimad_hi.rs"));
@@ -24385,6 +25399,7 @@ include!(concat!(env!("OUT_DIR"), "/", "op_usgxt.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ushf.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_vabsdiff.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_viadd.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_viadd_typed.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_vimnmx.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_vote.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_voteu.rs"));
