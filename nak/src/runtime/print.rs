@@ -198,10 +198,27 @@ pub fn write_signed_hex(out: &mut LineBuf, v: i64) {
 /// offset, `[0x10]` on RZ, `[RZ]` for both, `[R4+-0x8]` below zero. On
 /// Maxwell/Pascal an absolute address (RZ base) is the offset field read
 /// unsigned (`bits` wide): nvdisasm 11 prints `[0xfffff0]`, not `[-0x10]`.
+/// A uniform base keeps URZ beside an offset (`SYNCS.EXCH.64 URZ,
+/// [URZ+0x8], UR4`, nvdisasm 13): only RZ makes an address absolute.
 #[inline(always)]
 pub fn write_mem(out: &mut LineBuf, base: &Src, reuse: bool, offset: i64, bits: u32, sm: u32) {
+    let rz = matches!(base.kind, SrcKind::Reg(r) if r.is_zero() && r.file == RegFile::Gpr);
+    write_mem_zero(out, base, reuse, offset, bits, sm, rz);
+}
+
+/// `write_mem` with the base's zero-ness given: a constant-bank index
+/// drops URZ as it drops RZ (`LDCU UR4, c[0x0][0x380]`).
+#[inline(always)]
+fn write_mem_zero(
+    out: &mut LineBuf,
+    base: &Src,
+    reuse: bool,
+    offset: i64,
+    bits: u32,
+    sm: u32,
+    rz: bool,
+) {
     out.push('[');
-    let rz = matches!(base.kind, SrcKind::Reg(r) if r.is_zero());
     if !rz || offset == 0 {
         write_src(out, base, reuse, ImmStyle::Hex);
     }
@@ -233,7 +250,7 @@ pub fn write_cmem(out: &mut LineBuf, bank: u64, base: &Src, reuse: bool, offset:
     if rz && offset == 0 && word64 {
         out.push_str("[0x0]");
     } else {
-        write_mem(out, base, reuse, offset, 64, sm);
+        write_mem_zero(out, base, reuse, offset, 64, sm, rz);
     }
 }
 
