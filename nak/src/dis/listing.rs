@@ -5,9 +5,9 @@ use crate::dis::ordered_blocks;
 use crate::dis::stream::{self, Decoded};
 use crate::dis::text_buf::TextBuf;
 use crate::isa::{self, family_of};
-use crate::runtime::asm;
 use crate::runtime::line_buf::LineBuf;
 use crate::runtime::print::normalize_in_place;
+use crate::runtime::{asm, control};
 
 /// Text of one decoded instruction, as the corpus writes it.
 pub fn instr_text(d: &Decoded, sm: u32) -> Option<String> {
@@ -204,7 +204,8 @@ pub fn assemble(sm: u32, text: &str) -> Result<Vec<u8>, Vec<AsmFileError>> {
             None => idx * wb,
         };
         let res = asm::tokenize(body_trim).and_then(|line| {
-            let (op, c) = isa::parse(&line, sm, addr)?;
+            let (op, mut c) = isa::parse(&line, sm, addr)?;
+            c.ctrl = control::with_reuse_needs(family, c.ctrl);
             op.encode(sm, &c)
                 .map(|w| (w, c.ctrl))
                 .map_err(|e| asm::AsmError {

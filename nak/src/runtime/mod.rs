@@ -4,6 +4,7 @@
 //! functions that define what each op computes.
 
 pub mod asm;
+pub mod control;
 pub mod decode;
 pub mod encode;
 pub mod fmt_float;
