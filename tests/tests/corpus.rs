@@ -2,8 +2,9 @@
 //! (control bits included) and print nvdisasm's text, unless
 //! `tests/corpus/expected-failures.txt` lists it as an nvdisasm quirk with
 //! its evidence; an entry that starts passing fails the test so the list
-//! stays true. A line whose mnemonic the spec has but whose form it lacks is
-//! coverage, not a failure: the table reports it per SM.
+//! stays true. A line the spec does not decode is coverage, not a
+//! failure: the table reports it per SM, and each corpus must keep the
+//! coverage goal or, while short of it, its listed floor.
 
 use isa_tests::corpus;
 use isa_tests::expected::List;
@@ -79,12 +80,47 @@ fn failure(out: &CorpusOutcome, text: &str) -> Option<String> {
     }
 }
 
+/// The coverage goal of issues 19 and 20: the share of a corpus's lines
+/// (in percent) that decode.
+const COVERAGE_GOAL: f64 = 99.9;
+
+/// What SM50..SM60 lack (issue 20).
+const MAXWELL_GAPS: &str = "issue 20: VABSDIFF, LD/ST generic, surfaces, textures";
+
+/// The corpora still short of the goal: the floor each must keep and what
+/// it lacks. An entry whose corpus reaches the goal fails the test too, so
+/// the list stays true.
+const SHORT_OF_GOAL: &[(&str, f64, &str)] = &[
+    ("sm_50", 99.4, MAXWELL_GAPS),
+    ("sm_52", 99.4, MAXWELL_GAPS),
+    ("sm_60", 99.4, MAXWELL_GAPS),
+    ("sm_90a", 92.0, "issue 19: HGMMA, QGMMA"),
+];
+
+/// Why a corpus's coverage breaks the goal or its floor, if it does.
+fn coverage_problem(stem: &str, decoded: usize, lines: usize) -> Option<String> {
+    let pct = 100.0 * decoded as f64 / lines.max(1) as f64;
+    match SHORT_OF_GOAL.iter().find(|e| e.0 == stem) {
+        None if pct < COVERAGE_GOAL => Some(format!(
+            "{stem}: {pct:.2}% of the corpus decodes, below the {COVERAGE_GOAL}% goal"
+        )),
+        Some((_, floor, _)) if pct < *floor => Some(format!(
+            "{stem}: {pct:.2}% of the corpus decodes, below its floor of {floor}%"
+        )),
+        Some(_) if pct >= COVERAGE_GOAL => Some(format!(
+            "{stem}: {pct:.2}% decodes, the goal is met: remove it from SHORT_OF_GOAL"
+        )),
+        _ => None,
+    }
+}
+
 #[test]
 fn corpus_decodes_reencodes_and_prints() {
     let list = List::load("corpus/expected-failures.txt");
     let mut failing: BTreeMap<(String, String), String> = BTreeMap::new();
     let mut tested = std::collections::BTreeSet::new();
     let mut low_asm = Vec::new();
+    let mut low_cov = Vec::new();
     let mut asm_misses: BTreeMap<(u32, String, u128), (usize, String)> = BTreeMap::new();
     println!(
         "{:<8} {:>8} {:>8} {:>8} {:>9} {:>9} {:>9} {:>9} {:>9}",
@@ -160,6 +196,9 @@ fn corpus_decodes_reencodes_and_prints() {
             100.0 * n.assembled as f64 / carried.max(1) as f64,
             n.text_lost
         );
+        if let Some(p) = coverage_problem(&stem, n.decoded, n.lines) {
+            low_cov.push(p);
+        }
         if n.assembled * 100 < carried * 99 {
             low_asm.push(format!(
                 "{stem}: `nak asm` reproduces ptxas's bits for only {} of {carried} decoded lines whose text carries them (< 99%)",
@@ -174,6 +213,7 @@ fn corpus_decodes_reencodes_and_prints() {
     }
     let mut problems = list.check(&failing, &tested);
     problems.extend(low_asm);
+    problems.extend(low_cov);
     for k in list.entries.keys() {
         if !tested.contains(k) {
             problems.push(format!(
