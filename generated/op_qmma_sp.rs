@@ -365,7 +365,8 @@ impl OpQmmaSp {
         };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(&reuse_marks, form, &[("a", &[17, 0]), ("b", &[18, 18])]);
-        parsed(op, line, ctrl, 0)
+        let raw = form.map_or(0, |f| [0, 0x4000000000000000000][f as usize]);
+        parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
