@@ -815,6 +815,14 @@ pub fn mem_operand(
             (Some(s), Ok(off)) => Ok((s, off)),
             _ => Err(err(tok.col, format!("bad address for {name}"))),
         },
+        // A uniform base alone (`[UR4+0x8]`, SYNCS.EXCH's), which the
+        // tokenizer reads as a left-out RZ plus a uniform register.
+        Base::Addr(a) if reg && a.base_left_out && a.desc.is_none() => {
+            match (a.ur, i32::try_from(a.off)) {
+                (Some(u), Ok(off)) => Ok((Src::reg(u), off)),
+                _ => Err(err(tok.col, format!("bad address for {name}"))),
+            }
+        }
         _ => Err(err(
             tok.col,
             format!("{name} must be a memory address [R+offset]"),
