@@ -3674,6 +3674,114 @@ enum_tables!(
     ViaddType, 8, [B32, B16x2, S32, S16x2, U8x4, S8x4], ["b32", "b16x2", "s32", "s16x2",
     "u8x4", "s8x4"], [".32", ".16x2", ".S32", ".S16x2", ".U8x4", ".S8x4"], {}
 );
+/// Maxwell/Pascal video ops (VABSDIFF): what is done with c, bits 51..54
+/// (nvdisasm 11.8, SM50/52/60): nothing (7, unprinted), merge into a half or
+/// byte of c (0..3), add (.ACC), minimum or maximum with c.
+///
+/// Spec: isa-spec/spec/enums/video_mode.toml:1 (enum `video_mode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum VideoMode {
+    #[default]
+    None,
+    Mrg16h,
+    Mrg16l,
+    Mrg8b0,
+    Mrg8b2,
+    Acc,
+    Min,
+    Max,
+}
+enum_tables!(
+    VideoMode, 8, [None, Mrg16h, Mrg16l, Mrg8b0, Mrg8b2, Acc, Min, Max], ["none",
+    "mrg_16h", "mrg_16l", "mrg_8b0", "mrg_8b2", "acc", "min", "max"], ["", ".MRG_16H",
+    ".MRG_16L", ".MRG_8B0", ".MRG_8B2", ".ACC", ".MIN", ".MAX"], {}
+);
+/// Maxwell/Pascal video ops (VABSDIFF): which part of a source register
+/// is read, printed after it (`R9.B2`, `R11.H1`); nothing for part 0 and for a
+/// word. The selector field (3 bits) holds 0..3 for a byte, 4 + the part for
+/// a half and 6 for a word (7 prints `.INVALIDSEL6`/`.INVALIDSEL7`: left
+/// out); each encoding gives the codes its size takes (nvdisasm 11.8, SM50).
+///
+/// Spec: isa-spec/spec/enums/video_sel.toml:1 (enum `video_sel`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum VideoSel {
+    #[default]
+    P0,
+    B1,
+    B2,
+    B3,
+    H1,
+}
+enum_tables!(
+    VideoSel, 8, [P0, B1, B2, B3, H1], ["p0", "b1", "b2", "b3", "h1"], ["", ".B1", ".B2",
+    ".B3", ".H1"], {}
+);
+/// Maxwell/Pascal video ops (VABSDIFF): the types of a and b, a's first,
+/// each unsigned or signed (bits 48 a, 49 b) and a byte, half or word (the
+/// size its selector field gives). nvdisasm 11.8 prints both, or nothing for
+/// S32.S32; in the immediate form, b is a 16-bit immediate and nothing prints
+/// for a signed word a with a signed (sign-extended) immediate: that pair is
+/// `s32_s32` there too (SM50 `0503f701e0026354` `VABSDIFF.SD.ACC R5, R3, 0x1f,
+/// R5`, bit 48 clear: `VABSDIFF.SD.U32.S16.ACC`). The codes here are only
+/// distinct; each encoding gives the four its sizes take (bit 0 a's sign,
+/// bit 1 b's).
+///
+/// Spec: isa-spec/spec/enums/video_types.toml:1 (enum `video_types`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum VideoTypes {
+    #[default]
+    S32S32,
+    U8U8,
+    U8S8,
+    U8U16,
+    U8S16,
+    U8U32,
+    U8S32,
+    S8U8,
+    S8S8,
+    S8U16,
+    S8S16,
+    S8U32,
+    S8S32,
+    U16U8,
+    U16S8,
+    U16U16,
+    U16S16,
+    U16U32,
+    U16S32,
+    S16U8,
+    S16S8,
+    S16U16,
+    S16S16,
+    S16U32,
+    S16S32,
+    U32U8,
+    U32S8,
+    U32U16,
+    U32S16,
+    U32U32,
+    U32S32,
+    S32U8,
+    S32S8,
+    S32U16,
+    S32S16,
+    S32U32,
+}
+enum_tables!(
+    VideoTypes, 8, [S32S32, U8U8, U8S8, U8U16, U8S16, U8U32, U8S32, S8U8, S8S8, S8U16,
+    S8S16, S8U32, S8S32, U16U8, U16S8, U16U16, U16S16, U16U32, U16S32, S16U8, S16S8,
+    S16U16, S16S16, S16U32, S16S32, U32U8, U32S8, U32U16, U32S16, U32U32, U32S32, S32U8,
+    S32S8, S32U16, S32S16, S32U32], ["s32_s32", "u8_u8", "u8_s8", "u8_u16", "u8_s16",
+    "u8_u32", "u8_s32", "s8_u8", "s8_s8", "s8_u16", "s8_s16", "s8_u32", "s8_s32",
+    "u16_u8", "u16_s8", "u16_u16", "u16_s16", "u16_u32", "u16_s32", "s16_u8", "s16_s8",
+    "s16_u16", "s16_s16", "s16_u32", "s16_s32", "u32_u8", "u32_s8", "u32_u16", "u32_s16",
+    "u32_u32", "u32_s32", "s32_u8", "s32_s8", "s32_u16", "s32_s16", "s32_u32"], ["",
+    ".U8.U8", ".U8.S8", ".U8.U16", ".U8.S16", ".U8.U32", ".U8.S32", ".S8.U8", ".S8.S8",
+    ".S8.U16", ".S8.S16", ".S8.U32", ".S8.S32", ".U16.U8", ".U16.S8", ".U16.U16",
+    ".U16.S16", ".U16.U32", ".U16.S32", ".S16.U8", ".S16.S8", ".S16.U16", ".S16.S16",
+    ".S16.U32", ".S16.S32", ".U32.U8", ".U32.S8", ".U32.U16", ".U32.S16", ".U32.U32",
+    ".U32.S32", ".S32.U8", ".S32.S8", ".S32.U16", ".S32.S16", ".S32.U32"], {}
+);
 /// VIMNMX lane type (SM90+ bits 72..75): 32-bit or packed 16x2 / 8x4 lanes. SM90/100 print signed 32-bit as nothing, SM120 as .S32.
 ///
 /// Spec: isa-spec/spec/enums/vimnmx_type.toml:1 (enum `vimnmx_type`).
@@ -4102,7 +4210,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("USEL", &[75, 80, 86, 89, 90, 100, 120]),
     ("USGXT", &[75, 80, 86, 89, 90, 100, 120]),
     ("USHF", &[75, 80, 86, 89, 90, 100, 120]),
-    ("VABSDIFF", &[70, 75, 80, 86, 89, 90, 100]),
+    ("VABSDIFF", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100]),
     ("VIADD", &[90, 100, 120]),
     ("VIMNMX", &[90, 100, 120]),
     ("VOTE", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
@@ -4256,9 +4364,10 @@ define_ops! {
     UleaHi(OpUleaHi), UleaHiX(OpUleaHiX), UleaX(OpUleaX), Ulop3(OpUlop3), Umov(OpUmov),
     Umov64(OpUmov64), Umov64i(OpUmov64i), Up2ur(OpUp2ur), Upopc(OpUpopc), Uprmt(OpUprmt),
     Ur2up(OpUr2up), Usel(OpUsel), Usgxt(OpUsgxt), Ushf(OpUshf), Vabsdiff(OpVabsdiff),
-    Viadd(OpViadd), ViaddTyped(OpViaddTyped), Vimnmx(OpVimnmx), Vote(OpVote),
-    Voteu(OpVoteu), Warpgroup(OpWarpgroup), WarpgroupDepbar(OpWarpgroupDepbar),
-    Warpsync(OpWarpsync), WarpsyncAll(OpWarpsyncAll), Xmad(OpXmad), Yield(OpYield)
+    VabsdiffSm50(OpVabsdiffSm50), Viadd(OpViadd), ViaddTyped(OpViaddTyped),
+    Vimnmx(OpVimnmx), Vote(OpVote), Voteu(OpVoteu), Warpgroup(OpWarpgroup),
+    WarpgroupDepbar(OpWarpgroupDepbar), Warpsync(OpWarpsync), WarpsyncAll(OpWarpsyncAll),
+    Xmad(OpXmad), Yield(OpYield)
 }
 /// Decode one instruction word; `None` for a word no op of the spec matches.
 #[inline]
@@ -4343,46 +4452,47 @@ static DECODE_SM50: [DecodeArm; 256] = dense_arms(
         (0x51, decode_sm50_arm31),
         (0x52, decode_sm50_arm32),
         (0x53, decode_sm50_arm33),
-        (0x58, decode_sm50_arm34),
-        (0x59, decode_sm50_arm35),
-        (0x5a, decode_sm50_arm36),
-        (0x5b, decode_sm50_arm37),
-        (0x5c, decode_sm50_arm38),
-        (0x5d, decode_sm50_arm39),
-        (0x5e, decode_sm50_arm40),
-        (0x5f, decode_sm50_arm40),
-        (0x60, decode_sm50_arm41),
-        (0x61, decode_sm50_arm41),
-        (0x62, decode_sm50_arm41),
-        (0x63, decode_sm50_arm41),
-        (0x64, decode_sm50_arm41),
-        (0x65, decode_sm50_arm41),
-        (0x66, decode_sm50_arm41),
-        (0x67, decode_sm50_arm41),
-        (0x70, decode_sm50_arm42),
-        (0x71, decode_sm50_arm42),
-        (0x72, decode_sm50_arm42),
-        (0x73, decode_sm50_arm42),
-        (0x74, decode_sm50_arm42),
-        (0x75, decode_sm50_arm42),
-        (0x76, decode_sm50_arm42),
-        (0x77, decode_sm50_arm42),
-        (0x78, decode_sm50_arm43),
-        (0x79, decode_sm50_arm44),
-        (0x7a, decode_sm50_arm45),
-        (0x7b, decode_sm50_arm45),
-        (0x7c, decode_sm50_arm46),
-        (0x7d, decode_sm50_arm46),
-        (0x7e, decode_sm50_arm47),
-        (0x7f, decode_sm50_arm47),
-        (0xe2, decode_sm50_arm48),
-        (0xe3, decode_sm50_arm49),
-        (0xeb, decode_sm50_arm50),
-        (0xec, decode_sm50_arm51),
-        (0xed, decode_sm50_arm52),
-        (0xee, decode_sm50_arm53),
-        (0xef, decode_sm50_arm54),
-        (0xf0, decode_sm50_arm55),
+        (0x54, decode_sm50_arm34),
+        (0x58, decode_sm50_arm35),
+        (0x59, decode_sm50_arm36),
+        (0x5a, decode_sm50_arm37),
+        (0x5b, decode_sm50_arm38),
+        (0x5c, decode_sm50_arm39),
+        (0x5d, decode_sm50_arm40),
+        (0x5e, decode_sm50_arm41),
+        (0x5f, decode_sm50_arm41),
+        (0x60, decode_sm50_arm42),
+        (0x61, decode_sm50_arm42),
+        (0x62, decode_sm50_arm42),
+        (0x63, decode_sm50_arm42),
+        (0x64, decode_sm50_arm42),
+        (0x65, decode_sm50_arm42),
+        (0x66, decode_sm50_arm42),
+        (0x67, decode_sm50_arm42),
+        (0x70, decode_sm50_arm43),
+        (0x71, decode_sm50_arm43),
+        (0x72, decode_sm50_arm43),
+        (0x73, decode_sm50_arm43),
+        (0x74, decode_sm50_arm43),
+        (0x75, decode_sm50_arm43),
+        (0x76, decode_sm50_arm43),
+        (0x77, decode_sm50_arm43),
+        (0x78, decode_sm50_arm44),
+        (0x79, decode_sm50_arm45),
+        (0x7a, decode_sm50_arm46),
+        (0x7b, decode_sm50_arm46),
+        (0x7c, decode_sm50_arm47),
+        (0x7d, decode_sm50_arm47),
+        (0x7e, decode_sm50_arm48),
+        (0x7f, decode_sm50_arm48),
+        (0xe2, decode_sm50_arm49),
+        (0xe3, decode_sm50_arm50),
+        (0xeb, decode_sm50_arm51),
+        (0xec, decode_sm50_arm52),
+        (0xed, decode_sm50_arm53),
+        (0xee, decode_sm50_arm54),
+        (0xef, decode_sm50_arm55),
+        (0xf0, decode_sm50_arm56),
     ],
     decode_none,
 );
@@ -5135,6 +5245,69 @@ fn decode_sm50_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
+        w & 0xff04007070000000 == 0x5404006060000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpVabsdiffSm50, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xff04006070000000 == 0x5404004060000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpVabsdiffSm50, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xff04007060000000 == 0x5404006040000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpVabsdiffSm50, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0xff04004070000000 == 0x5404000060000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpVabsdiffSm50, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xff04006060000000 == 0x5404004040000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpVabsdiffSm50, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0xff04007040000000 == 0x5404006000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpVabsdiffSm50, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0xff04004060000000 == 0x5404000040000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpVabsdiffSm50, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xff04006040000000 == 0x5404004000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpVabsdiffSm50, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0xff04007000000000 == 0x5400006000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpVabsdiffSm50, 13 > (w, sm)
+    );
+    try_form!(
+        w & 0xff04007000000000 == 0x5400006000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpVabsdiffSm50, 14 > (w, sm)
+    );
+    try_form!(
+        w & 0xff04004040000000 == 0x5404000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpVabsdiffSm50, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xff04006000000000 == 0x5400004000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpVabsdiffSm50, 11 > (w, sm)
+    );
+    try_form!(
+        w & 0xff04006000000000 == 0x5400004000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpVabsdiffSm50, 12 > (w, sm)
+    );
+    try_form!(
+        w & 0xff04004000000000 == 0x5400000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpVabsdiffSm50, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0xff04004000000000 == 0x5400000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpVabsdiffSm50, 10 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpShf, 7 > (w, sm)
     );
@@ -5144,7 +5317,7 @@ fn decode_sm50_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xffc0807ff0000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpFfma, 7 > (w, sm)
@@ -5159,7 +5332,7 @@ fn decode_sm50_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpShf, 7 > (w, sm)
@@ -5174,7 +5347,7 @@ fn decode_sm50_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff0907ff00000c0 == 0x5b60000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpIsetp, 4 > (w, sm)
@@ -5233,7 +5406,7 @@ fn decode_sm50_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffefff000ff00 == 0x5c08000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpPopc, 4 > (w, sm)
@@ -5348,7 +5521,7 @@ fn decode_sm50_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8677e00000000 == 0x5d10000000000000 && matches!(sm, 52 | 60) =>
         decode_form:: < OpHadd2Sm50, 0 > (w, sm)
@@ -5375,21 +5548,21 @@ fn decode_sm50_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpShf, 7 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf880000000000000 == 0x6080000000000000 && matches!(sm, 52 | 60) => return
         decode_form:: < OpHfma2Sm50, 3 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf880000000000000 == 0x7000000000000000 && matches!(sm, 52 | 60) =>
         decode_form:: < OpHfma2Sm50, 1 > (w, sm)
@@ -5400,7 +5573,7 @@ fn decode_sm50_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfee8660000000000 == 0x7800000000000000 && matches!(sm, 52 | 60) =>
         decode_form:: < OpHmul2Sm50, 1 > (w, sm)
@@ -5411,14 +5584,14 @@ fn decode_sm50_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfee8660000000000 == 0x7800000000000000 && matches!(sm, 52 | 60) => return
         decode_form:: < OpHmul2Sm50, 1 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfee8670000000000 == 0x7a00000000000000 && matches!(sm, 52 | 60) =>
         decode_form:: < OpHadd2Sm50, 1 > (w, sm)
@@ -5429,7 +5602,7 @@ fn decode_sm50_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfe80000000000000 == 0x7c00000000000000 && matches!(sm, 52 | 60) =>
         decode_form:: < OpHset2, 9 > (w, sm)
@@ -5440,7 +5613,7 @@ fn decode_sm50_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfec0000000000080 == 0x7e00000000000000 && matches!(sm, 52 | 60) =>
         decode_form:: < OpHsetp2, 9 > (w, sm)
@@ -5451,7 +5624,7 @@ fn decode_sm50_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffff0000000ffff == 0xe2a0000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpPbk, 0 > (w, sm)
@@ -5478,7 +5651,7 @@ fn decode_sm50_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpExit, 1 > (w, sm)
@@ -5501,7 +5674,7 @@ fn decode_sm50_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8000000000000 == 0xebf8000000000000 && matches!(sm, 50) => decode_form::
         < OpRedSm50, 0 > (w, sm)
@@ -5516,14 +5689,14 @@ fn decode_sm50_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xff00000000000000 == 0xec00000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpAtomsSm50, 0 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xff00000000000000 == 0xed00000000000000 && matches!(sm, 50) => decode_form::
         < OpAtom, 0 > (w, sm)
@@ -5538,7 +5711,7 @@ fn decode_sm50_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffe000000000000 == 0xeef0000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpAtomCas, 2 > (w, sm)
@@ -5581,7 +5754,7 @@ fn decode_sm50_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8f00000000000 == 0xef58000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpSts, 2 > (w, sm)
@@ -5628,7 +5801,7 @@ fn decode_sm50_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffffffff0ffe0 == 0xf0f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpSync, 0 > (w, sm)
@@ -5758,46 +5931,47 @@ static PRINT_SM50: [PrintArm; 256] = dense_arms(
         (0x51, print_sm50_arm31),
         (0x52, print_sm50_arm32),
         (0x53, print_sm50_arm33),
-        (0x58, print_sm50_arm34),
-        (0x59, print_sm50_arm35),
-        (0x5a, print_sm50_arm36),
-        (0x5b, print_sm50_arm37),
-        (0x5c, print_sm50_arm38),
-        (0x5d, print_sm50_arm39),
-        (0x5e, print_sm50_arm40),
-        (0x5f, print_sm50_arm40),
-        (0x60, print_sm50_arm41),
-        (0x61, print_sm50_arm41),
-        (0x62, print_sm50_arm41),
-        (0x63, print_sm50_arm41),
-        (0x64, print_sm50_arm41),
-        (0x65, print_sm50_arm41),
-        (0x66, print_sm50_arm41),
-        (0x67, print_sm50_arm41),
-        (0x70, print_sm50_arm42),
-        (0x71, print_sm50_arm42),
-        (0x72, print_sm50_arm42),
-        (0x73, print_sm50_arm42),
-        (0x74, print_sm50_arm42),
-        (0x75, print_sm50_arm42),
-        (0x76, print_sm50_arm42),
-        (0x77, print_sm50_arm42),
-        (0x78, print_sm50_arm43),
-        (0x79, print_sm50_arm44),
-        (0x7a, print_sm50_arm45),
-        (0x7b, print_sm50_arm45),
-        (0x7c, print_sm50_arm46),
-        (0x7d, print_sm50_arm46),
-        (0x7e, print_sm50_arm47),
-        (0x7f, print_sm50_arm47),
-        (0xe2, print_sm50_arm48),
-        (0xe3, print_sm50_arm49),
-        (0xeb, print_sm50_arm50),
-        (0xec, print_sm50_arm51),
-        (0xed, print_sm50_arm52),
-        (0xee, print_sm50_arm53),
-        (0xef, print_sm50_arm54),
-        (0xf0, print_sm50_arm55),
+        (0x54, print_sm50_arm34),
+        (0x58, print_sm50_arm35),
+        (0x59, print_sm50_arm36),
+        (0x5a, print_sm50_arm37),
+        (0x5b, print_sm50_arm38),
+        (0x5c, print_sm50_arm39),
+        (0x5d, print_sm50_arm40),
+        (0x5e, print_sm50_arm41),
+        (0x5f, print_sm50_arm41),
+        (0x60, print_sm50_arm42),
+        (0x61, print_sm50_arm42),
+        (0x62, print_sm50_arm42),
+        (0x63, print_sm50_arm42),
+        (0x64, print_sm50_arm42),
+        (0x65, print_sm50_arm42),
+        (0x66, print_sm50_arm42),
+        (0x67, print_sm50_arm42),
+        (0x70, print_sm50_arm43),
+        (0x71, print_sm50_arm43),
+        (0x72, print_sm50_arm43),
+        (0x73, print_sm50_arm43),
+        (0x74, print_sm50_arm43),
+        (0x75, print_sm50_arm43),
+        (0x76, print_sm50_arm43),
+        (0x77, print_sm50_arm43),
+        (0x78, print_sm50_arm44),
+        (0x79, print_sm50_arm45),
+        (0x7a, print_sm50_arm46),
+        (0x7b, print_sm50_arm46),
+        (0x7c, print_sm50_arm47),
+        (0x7d, print_sm50_arm47),
+        (0x7e, print_sm50_arm48),
+        (0x7f, print_sm50_arm48),
+        (0xe2, print_sm50_arm49),
+        (0xe3, print_sm50_arm50),
+        (0xeb, print_sm50_arm51),
+        (0xec, print_sm50_arm52),
+        (0xed, print_sm50_arm53),
+        (0xee, print_sm50_arm54),
+        (0xef, print_sm50_arm55),
+        (0xf0, print_sm50_arm56),
     ],
     print_none,
 );
@@ -6550,6 +6724,69 @@ fn print_sm50_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
+        w & 0xff04007070000000 == 0x5404006060000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpVabsdiffSm50, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff04006070000000 == 0x5404004060000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpVabsdiffSm50, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff04007060000000 == 0x5404006040000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpVabsdiffSm50, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff04004070000000 == 0x5404000060000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpVabsdiffSm50, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff04006060000000 == 0x5404004040000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpVabsdiffSm50, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff04007040000000 == 0x5404006000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpVabsdiffSm50, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff04004060000000 == 0x5404000040000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpVabsdiffSm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff04006040000000 == 0x5404004000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpVabsdiffSm50, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff04007000000000 == 0x5400006000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpVabsdiffSm50, 13 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff04007000000000 == 0x5400006000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpVabsdiffSm50, 14 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff04004040000000 == 0x5404000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpVabsdiffSm50, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff04006000000000 == 0x5400004000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpVabsdiffSm50, 11 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff04006000000000 == 0x5400004000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpVabsdiffSm50, 12 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff04004000000000 == 0x5400000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpVabsdiffSm50, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff04004000000000 == 0x5400000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpVabsdiffSm50, 10 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
     );
@@ -6559,7 +6796,7 @@ fn print_sm50_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xffc0807ff0000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpFfma, 7 > (w, sm, at, out)
@@ -6574,7 +6811,7 @@ fn print_sm50_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
@@ -6589,7 +6826,7 @@ fn print_sm50_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff0907ff00000c0 == 0x5b60000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpIsetp, 4 > (w, sm, at, out)
@@ -6648,7 +6885,7 @@ fn print_sm50_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffefff000ff00 == 0x5c08000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpPopc, 4 > (w, sm, at, out)
@@ -6763,7 +7000,7 @@ fn print_sm50_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8677e00000000 == 0x5d10000000000000 && matches!(sm, 52 | 60) =>
         print_form_bundled:: < OpHadd2Sm50, 0 > (w, sm, at, out)
@@ -6790,21 +7027,21 @@ fn print_sm50_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf880000000000000 == 0x6080000000000000 && matches!(sm, 52 | 60) => return
         print_form_bundled:: < OpHfma2Sm50, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf880000000000000 == 0x7000000000000000 && matches!(sm, 52 | 60) =>
         print_form_bundled:: < OpHfma2Sm50, 1 > (w, sm, at, out)
@@ -6815,7 +7052,7 @@ fn print_sm50_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfee8660000000000 == 0x7800000000000000 && matches!(sm, 52 | 60) =>
         print_form_bundled:: < OpHmul2Sm50, 1 > (w, sm, at, out)
@@ -6826,14 +7063,14 @@ fn print_sm50_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm45(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfee8660000000000 == 0x7800000000000000 && matches!(sm, 52 | 60) => return
         print_form_bundled:: < OpHmul2Sm50, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm45(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfee8670000000000 == 0x7a00000000000000 && matches!(sm, 52 | 60) =>
         print_form_bundled:: < OpHadd2Sm50, 1 > (w, sm, at, out)
@@ -6844,7 +7081,7 @@ fn print_sm50_arm45(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfe80000000000000 == 0x7c00000000000000 && matches!(sm, 52 | 60) =>
         print_form_bundled:: < OpHset2, 9 > (w, sm, at, out)
@@ -6855,7 +7092,7 @@ fn print_sm50_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfec0000000000080 == 0x7e00000000000000 && matches!(sm, 52 | 60) =>
         print_form_bundled:: < OpHsetp2, 9 > (w, sm, at, out)
@@ -6866,7 +7103,7 @@ fn print_sm50_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffff0000000ffff == 0xe2a0000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpPbk, 0 > (w, sm, at, out)
@@ -6893,7 +7130,7 @@ fn print_sm50_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpExit, 1 > (w, sm, at, out)
@@ -6916,7 +7153,7 @@ fn print_sm50_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8000000000000 == 0xebf8000000000000 && matches!(sm, 50) =>
         print_form_bundled:: < OpRedSm50, 0 > (w, sm, at, out)
@@ -6931,14 +7168,14 @@ fn print_sm50_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xff00000000000000 == 0xec00000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpAtomsSm50, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xff00000000000000 == 0xed00000000000000 && matches!(sm, 50) =>
         print_form_bundled:: < OpAtom, 0 > (w, sm, at, out)
@@ -6953,7 +7190,7 @@ fn print_sm50_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffe000000000000 == 0xeef0000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpAtomCas, 2 > (w, sm, at, out)
@@ -6996,7 +7233,7 @@ fn print_sm50_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8f00000000000 == 0xef58000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpSts, 2 > (w, sm, at, out)
@@ -7043,7 +7280,7 @@ fn print_sm50_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffffffff0ffe0 == 0xf0f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpSync, 0 > (w, sm, at, out)
@@ -25357,6 +25594,66 @@ pub const FORMS: &[FormInfo] = &[
         0x1fffff1fd00ffffff0000000fff, 0x80000000000000000000e14, 0, 0, [GPR, GPR, UGPR]
     ),
     form_info!(
+        "vabsdiff_sm50", "r", 0, Sm50, [50, 52, 60], 0xff04004040000000,
+        0x5404000000000000, 0xf80000000, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "vabsdiff_sm50", "r", 1, Sm50, [50, 52, 60], 0xff04004060000000,
+        0x5404000040000000, 0xf80000000, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "vabsdiff_sm50", "r", 2, Sm50, [50, 52, 60], 0xff04004070000000,
+        0x5404000060000000, 0xf80000000, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "vabsdiff_sm50", "r", 3, Sm50, [50, 52, 60], 0xff04006040000000,
+        0x5404004000000000, 0xf80000000, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "vabsdiff_sm50", "r", 4, Sm50, [50, 52, 60], 0xff04006060000000,
+        0x5404004040000000, 0xf80000000, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "vabsdiff_sm50", "r", 5, Sm50, [50, 52, 60], 0xff04006070000000,
+        0x5404004060000000, 0xf80000000, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "vabsdiff_sm50", "r", 6, Sm50, [50, 52, 60], 0xff04007040000000,
+        0x5404006000000000, 0xf80000000, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "vabsdiff_sm50", "r", 7, Sm50, [50, 52, 60], 0xff04007060000000,
+        0x5404006040000000, 0xf80000000, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "vabsdiff_sm50", "r", 8, Sm50, [50, 52, 60], 0xff04007070000000,
+        0x5404006060000000, 0xf80000000, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "vabsdiff_sm50", "i", 9, Sm50, [50, 52, 60], 0xff04004000000000,
+        0x5400000000000000, 0, 0, [GPR, IMM, GPR]
+    ),
+    form_info!(
+        "vabsdiff_sm50", "i", 10, Sm50, [50, 52, 60], 0xff04004000000000,
+        0x5400000000000000, 0, 0, [GPR, IMM, GPR]
+    ),
+    form_info!(
+        "vabsdiff_sm50", "i", 11, Sm50, [50, 52, 60], 0xff04006000000000,
+        0x5400004000000000, 0, 0, [GPR, IMM, GPR]
+    ),
+    form_info!(
+        "vabsdiff_sm50", "i", 12, Sm50, [50, 52, 60], 0xff04006000000000,
+        0x5400004000000000, 0, 0, [GPR, IMM, GPR]
+    ),
+    form_info!(
+        "vabsdiff_sm50", "i", 13, Sm50, [50, 52, 60], 0xff04007000000000,
+        0x5400006000000000, 0, 0, [GPR, IMM, GPR]
+    ),
+    form_info!(
+        "vabsdiff_sm50", "i", 14, Sm50, [50, 52, 60], 0xff04007000000000,
+        0x5400006000000000, 0, 0, [GPR, IMM, GPR]
+    ),
+    form_info!(
         "viadd", "rrr", 0, Sm70, [90, 100], 0x1fffffffdff7fffff0000000fff, 0x236, 0, 0,
         [GPR, GPR]
     ),
@@ -25786,6 +26083,7 @@ include!(concat!(env!("OUT_DIR"), "/", "op_usel.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_usgxt.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ushf.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_vabsdiff.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_vabsdiff_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_viadd.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_viadd_typed.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_vimnmx.rs"));
