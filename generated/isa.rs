@@ -3370,15 +3370,32 @@ enum_tables!(
 );
 /// Components a formatted (.P) surface access reads or writes; RGBA prints nothing.
 ///
-/// Spec: isa-spec/spec/enums/su_mask.toml:3 (enum `su_mask`).
+/// Spec: isa-spec/spec/enums/su_mask.toml:5 (enum `su_mask`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum SuMask {
     #[default]
     Rgba,
     R,
     Rg,
+    G,
+    B,
+    Rb,
+    Gb,
+    Rgb,
+    A,
+    Ra,
+    Ga,
+    Rga,
+    Ba,
+    Rba,
+    Gba,
 }
-enum_tables!(SuMask, 8, [Rgba, R, Rg], ["rgba", "r", "rg"], ["", ".R", ".RG"], {});
+enum_tables!(
+    SuMask, 8, [Rgba, R, Rg, G, B, Rb, Gb, Rgb, A, Ra, Ga, Rga, Ba, Rba, Gba], ["rgba",
+    "r", "rg", "g", "b", "rb", "gb", "rgb", "a", "ra", "ga", "rga", "ba", "rba", "gba"],
+    ["", ".R", ".RG", ".G", ".B", ".RB", ".GB", ".RGB", ".A", ".RA", ".GA", ".RGA",
+    ".BA", ".RBA", ".GBA"], {}
+);
 /// Surface access format: .D raw data, .P formatted pixels.
 ///
 /// Spec: isa-spec/spec/enums/su_mode.toml:4 (enum `su_mode`).
@@ -3391,7 +3408,7 @@ pub enum SuMode {
 enum_tables!(SuMode, 8, [D, P], ["d", "p"], [".D", ".P"], {});
 /// Operand type of a surface reduction (SURED).
 ///
-/// Spec: isa-spec/spec/enums/su_red_type.toml:3 (enum `su_red_type`).
+/// Spec: isa-spec/spec/enums/su_red_type.toml:6 (enum `su_red_type`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum SuRedType {
     #[default]
@@ -3403,11 +3420,13 @@ pub enum SuRedType {
     S64,
     Sd32,
     Sd64,
+    F16x2FtzRn,
 }
 enum_tables!(
-    SuRedType, 16, [U32, S32, U64, F32FtzRn, F16x2Rn, S64, Sd32, Sd64], ["u32", "s32",
-    "u64", "f32_ftz_rn", "f16x2_rn", "s64", "sd32", "sd64"], ["", ".S32", ".U64",
-    ".F32.FTZ.RN", ".F16x2.RN", ".S64", ".SD32", ".SD64"], {}
+    SuRedType, 16, [U32, S32, U64, F32FtzRn, F16x2Rn, S64, Sd32, Sd64, F16x2FtzRn],
+    ["u32", "s32", "u64", "f32_ftz_rn", "f16x2_rn", "s64", "sd32", "sd64",
+    "f16x2_ftz_rn"], ["", ".S32", ".U64", ".F32.FTZ.RN", ".F16x2.RN", ".S64", ".SD32",
+    ".SD64", ".F16x2.FTZ.RN"], {}
 );
 /// SYNCS.ARRIVE's variant (SM90 on, bits 73..75): a plain arrive, `.TMASK`
 /// (arrive for the threads of a mask) or `.RED` (arrive as a reduction).
@@ -4176,9 +4195,9 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("STL", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("STS", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("STSM", &[90, 100, 120]),
-    ("SULD", &[70, 75, 80, 86, 89, 90, 100, 120]),
-    ("SURED", &[70, 75, 80, 86, 89, 90, 100, 120]),
-    ("SUST", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("SULD", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("SURED", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("SUST", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("SYNC", &[50, 52, 60]),
     ("SYNCS", &[90, 100, 120]),
     ("TEX", &[70, 75, 80, 86, 89, 90, 100, 120]),
@@ -5684,8 +5703,88 @@ fn decode_sm50_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
         < OpRedSm50, 1 > (w, sm)
     );
     try_form!(
-        w & 0xfff8000000000000 == 0xebf8000000000000 && matches!(sm, 60) => return
-        decode_form:: < OpRedSm50, 2 > (w, sm)
+        w & 0xfff8000000000000 == 0xebf8000000000000 && matches!(sm, 60) => decode_form::
+        < OpRedSm50, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xffe8000000000000 == 0xeb00000000000000 && matches!(sm, 50) => decode_form::
+        < OpSuld, 10 > (w, sm)
+    );
+    try_form!(
+        w & 0xffe8000000000000 == 0xeb00000000000000 && matches!(sm, 50) => decode_form::
+        < OpSuld, 11 > (w, sm)
+    );
+    try_form!(
+        w & 0xffe8000000000000 == 0xeb08000000000000 && matches!(sm, 50) => decode_form::
+        < OpSuld, 12 > (w, sm)
+    );
+    try_form!(
+        w & 0xffe8000000000000 == 0xeb08000000000000 && matches!(sm, 50) => decode_form::
+        < OpSuld, 13 > (w, sm)
+    );
+    try_form!(
+        w & 0xffe8000000000000 == 0xeb00000000000000 && matches!(sm, 52 | 60) =>
+        decode_form:: < OpSuld, 14 > (w, sm)
+    );
+    try_form!(
+        w & 0xffe8000000000000 == 0xeb00000000000000 && matches!(sm, 52 | 60) =>
+        decode_form:: < OpSuld, 15 > (w, sm)
+    );
+    try_form!(
+        w & 0xffe8000000000000 == 0xeb08000000000000 && matches!(sm, 52 | 60) =>
+        decode_form:: < OpSuld, 16 > (w, sm)
+    );
+    try_form!(
+        w & 0xffe8000000000000 == 0xeb08000000000000 && matches!(sm, 52 | 60) =>
+        decode_form:: < OpSuld, 17 > (w, sm)
+    );
+    try_form!(
+        w & 0xffe8000000000000 == 0xeb40000000000000 && matches!(sm, 50) => decode_form::
+        < OpSured, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xffe8000000000000 == 0xeb48000000000000 && matches!(sm, 50) => decode_form::
+        < OpSured, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0xffe8000000000000 == 0xeb40000000000000 && matches!(sm, 52) => decode_form::
+        < OpSured, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0xffe8000000000000 == 0xeb48000000000000 && matches!(sm, 52) => decode_form::
+        < OpSured, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xffe8000000000000 == 0xeb40000000000000 && matches!(sm, 60) => decode_form::
+        < OpSured, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0xffe8000000000000 == 0xeb48000000000000 && matches!(sm, 60) => decode_form::
+        < OpSured, 10 > (w, sm)
+    );
+    try_form!(
+        w & 0xffe8000000000000 == 0xeb40000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpSured, 11 > (w, sm)
+    );
+    try_form!(
+        w & 0xffe8000000000000 == 0xeb48000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpSured, 12 > (w, sm)
+    );
+    try_form!(
+        w & 0xffe8000000000000 == 0xeb20000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpSust, 10 > (w, sm)
+    );
+    try_form!(
+        w & 0xffe8000000000000 == 0xeb20000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpSust, 11 > (w, sm)
+    );
+    try_form!(
+        w & 0xffe8000000000000 == 0xeb28000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpSust, 12 > (w, sm)
+    );
+    try_form!(
+        w & 0xffe8000000000000 == 0xeb28000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpSust, 13 > (w, sm)
     );
     None
 }
@@ -7163,8 +7262,88 @@ fn print_sm50_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpRedSm50, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xfff8000000000000 == 0xebf8000000000000 && matches!(sm, 60) => return
+        w & 0xfff8000000000000 == 0xebf8000000000000 && matches!(sm, 60) =>
         print_form_bundled:: < OpRedSm50, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffe8000000000000 == 0xeb00000000000000 && matches!(sm, 50) =>
+        print_form_bundled:: < OpSuld, 10 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffe8000000000000 == 0xeb00000000000000 && matches!(sm, 50) =>
+        print_form_bundled:: < OpSuld, 11 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffe8000000000000 == 0xeb08000000000000 && matches!(sm, 50) =>
+        print_form_bundled:: < OpSuld, 12 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffe8000000000000 == 0xeb08000000000000 && matches!(sm, 50) =>
+        print_form_bundled:: < OpSuld, 13 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffe8000000000000 == 0xeb00000000000000 && matches!(sm, 52 | 60) =>
+        print_form_bundled:: < OpSuld, 14 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffe8000000000000 == 0xeb00000000000000 && matches!(sm, 52 | 60) =>
+        print_form_bundled:: < OpSuld, 15 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffe8000000000000 == 0xeb08000000000000 && matches!(sm, 52 | 60) =>
+        print_form_bundled:: < OpSuld, 16 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffe8000000000000 == 0xeb08000000000000 && matches!(sm, 52 | 60) =>
+        print_form_bundled:: < OpSuld, 17 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffe8000000000000 == 0xeb40000000000000 && matches!(sm, 50) =>
+        print_form_bundled:: < OpSured, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffe8000000000000 == 0xeb48000000000000 && matches!(sm, 50) =>
+        print_form_bundled:: < OpSured, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffe8000000000000 == 0xeb40000000000000 && matches!(sm, 52) =>
+        print_form_bundled:: < OpSured, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffe8000000000000 == 0xeb48000000000000 && matches!(sm, 52) =>
+        print_form_bundled:: < OpSured, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffe8000000000000 == 0xeb40000000000000 && matches!(sm, 60) =>
+        print_form_bundled:: < OpSured, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffe8000000000000 == 0xeb48000000000000 && matches!(sm, 60) =>
+        print_form_bundled:: < OpSured, 10 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffe8000000000000 == 0xeb40000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpSured, 11 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffe8000000000000 == 0xeb48000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpSured, 12 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffe8000000000000 == 0xeb20000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpSust, 10 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffe8000000000000 == 0xeb20000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpSust, 11 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffe8000000000000 == 0xeb28000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpSust, 12 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffe8000000000000 == 0xeb28000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpSust, 13 > (w, sm, at, out)
     );
     None
 }
@@ -24517,6 +24696,38 @@ pub const FORMS: &[FormInfo] = &[
         0x80000000000000000000f90, 0x1fff78010ff030000ff00000000, 0, [GPR, UGPR, UGPR]
     ),
     form_info!(
+        "suld", "fixed", 10, Sm50, [50], 0xffe8000000000000, 0xeb00000000000000,
+        0x18071fc000000, 0, [GPR, GPR, NONE]
+    ),
+    form_info!(
+        "suld", "fixed", 11, Sm50, [50], 0xffe8000000000000, 0xeb00000000000000,
+        0x18071fc000000, 0, [GPR, GPR, NONE]
+    ),
+    form_info!(
+        "suld", "fixed", 12, Sm50, [50], 0xffe8000000000000, 0xeb08000000000000,
+        0x1fc000000, 0, [GPR, IMM, NONE]
+    ),
+    form_info!(
+        "suld", "fixed", 13, Sm50, [50], 0xffe8000000000000, 0xeb08000000000000,
+        0x1fc000000, 0, [GPR, IMM, NONE]
+    ),
+    form_info!(
+        "suld", "fixed", 14, Sm50, [52, 60], 0xffe8000000000000, 0xeb00000000000000,
+        0x180703c000000, 0, [GPR, GPR, NONE]
+    ),
+    form_info!(
+        "suld", "fixed", 15, Sm50, [52, 60], 0xffe8000000000000, 0xeb00000000000000,
+        0x180703c000000, 0, [GPR, GPR, NONE]
+    ),
+    form_info!(
+        "suld", "fixed", 16, Sm50, [52, 60], 0xffe8000000000000, 0xeb08000000000000,
+        0x3c000000, 0, [GPR, IMM, NONE]
+    ),
+    form_info!(
+        "suld", "fixed", 17, Sm50, [52, 60], 0xffe8000000000000, 0xeb08000000000000,
+        0x3c000000, 0, [GPR, IMM, NONE]
+    ),
+    form_info!(
         "suld_b", "fixed", 0, Sm70, [70, 75], 0x80000000000000000000ff0, 0xb90,
         0x1fff78000ff000000ff00000000, 0, [GPR]
     ),
@@ -24569,6 +24780,38 @@ pub const FORMS: &[FormInfo] = &[
         "sured", "fixed", 4, Sm70, [120], 0x80000000000000000000fff,
         0x80000000000000000000f9f, 0x1fff40e10ff0300000000ff0000, 0, [GPR, GPR, UGPR,
         UGPR]
+    ),
+    form_info!(
+        "sured", "fixed", 5, Sm50, [50], 0xffe8000000000000, 0xeb40000000000000,
+        0x18071f8000000, 0, [GPR, GPR, GPR, NONE]
+    ),
+    form_info!(
+        "sured", "fixed", 6, Sm50, [50], 0xffe8000000000000, 0xeb48000000000000,
+        0x1f8000000, 0, [GPR, GPR, IMM, NONE]
+    ),
+    form_info!(
+        "sured", "fixed", 7, Sm50, [52], 0xffe8000000000000, 0xeb40000000000000,
+        0x18071f8000000, 0, [GPR, GPR, GPR, NONE]
+    ),
+    form_info!(
+        "sured", "fixed", 8, Sm50, [52], 0xffe8000000000000, 0xeb48000000000000,
+        0x1f8000000, 0, [GPR, GPR, IMM, NONE]
+    ),
+    form_info!(
+        "sured", "fixed", 9, Sm50, [60], 0xffe8000000000000, 0xeb40000000000000,
+        0x18071f8000000, 0, [GPR, GPR, GPR, NONE]
+    ),
+    form_info!(
+        "sured", "fixed", 10, Sm50, [60], 0xffe8000000000000, 0xeb48000000000000,
+        0x1f8000000, 0, [GPR, GPR, IMM, NONE]
+    ),
+    form_info!(
+        "sured", "fixed", 11, Sm50, [50, 52, 60], 0xffe8000000000000, 0xeb40000000000000,
+        0x18071f8f00000, 0, [GPR, GPR, GPR, NONE]
+    ),
+    form_info!(
+        "sured", "fixed", 12, Sm50, [50, 52, 60], 0xffe8000000000000, 0xeb48000000000000,
+        0x1f8f00000, 0, [GPR, GPR, IMM, NONE]
     ),
     form_info!(
         "sured_b", "fixed", 0, Sm70, [70, 75], 0x80000000000000000000fff, 0x59f,
@@ -24637,6 +24880,22 @@ pub const FORMS: &[FormInfo] = &[
         "sust", "fixed", 9, Sm70, [120], 0x80000000000000000000ff0,
         0x80000000000000000000f90, 0x1fff78e10ff0300000000ff0000, 0, [GPR, GPR, UGPR,
         UGPR]
+    ),
+    form_info!(
+        "sust", "fixed", 10, Sm50, [50, 52, 60], 0xffe8000000000000, 0xeb20000000000000,
+        0x18071fc000000, 0, [GPR, GPR, GPR, NONE]
+    ),
+    form_info!(
+        "sust", "fixed", 11, Sm50, [50, 52, 60], 0xffe8000000000000, 0xeb20000000000000,
+        0x18071fc000000, 0, [GPR, GPR, GPR, NONE]
+    ),
+    form_info!(
+        "sust", "fixed", 12, Sm50, [50, 52, 60], 0xffe8000000000000, 0xeb28000000000000,
+        0x1fc000000, 0, [GPR, GPR, IMM, NONE]
+    ),
+    form_info!(
+        "sust", "fixed", 13, Sm50, [50, 52, 60], 0xffe8000000000000, 0xeb28000000000000,
+        0x1fc000000, 0, [GPR, GPR, IMM, NONE]
     ),
     form_info!(
         "sust_b", "fixed", 0, Sm70, [70, 75], 0x80000000000000000000ff0, 0xb90,

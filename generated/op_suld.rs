@@ -4,7 +4,7 @@
 
 /// `SULD`: Load from the surface h at the coordinates a (and the registers after it) into d (and the registers after it).
 ///
-/// Spec: isa-spec/spec/ops/suld.toml:14 (op `suld`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/suld.toml:14 (op `suld`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSuld {
     /// Destination (pred). Predicate output (nvdisasm prints it before d when not PT). (isa-spec/spec/ops/suld.toml:19)
@@ -31,9 +31,9 @@ pub struct OpSuld {
     pub size: MemSize,
     /// Modifier.  (isa-spec/spec/ops/suld.toml:73)
     pub sem: MemSem,
-    /// Modifier.  (isa-spec/spec/ops/suld.toml:77)
+    /// Modifier.  (isa-spec/spec/ops/suld.toml:78)
     pub mask: SuMask,
-    /// Modifier.  (isa-spec/spec/ops/suld.toml:81)
+    /// Modifier.  (isa-spec/spec/ops/suld.toml:82)
     pub clamp: SuClamp,
 }
 op_fields!(OpSuld, [a, h, u2], [pd, d]);
@@ -43,7 +43,7 @@ impl OpSuld {
     pub const MNEMONIC: &'static str = "SULD";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("h", ValueType::U32),
@@ -67,6 +67,8 @@ impl OpSuld {
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
     /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/suld.toml:45).
     const MODE_CODES1: [u16; SuMode::COUNT] = codes("- 8");
+    /// Codes of `mask`'s values, in hex (`-`: none; isa-spec/spec/ops/suld.toml:78).
+    const MASK_CODES0: [u16; SuMask::COUNT] = codes("f 1 3 - - - - - - - - - - - -");
     /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/suld.toml:73).
     const SEM_CODES1: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b f - 4 1 - - - - - - - - - 5 - 7 6 a - - - - - 8 - c - d e - - -",
@@ -75,6 +77,12 @@ impl OpSuld {
     const MODE_CODES2: [u16; SuMode::COUNT] = codes("9 -");
     /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/suld.toml:45).
     const MODE_CODES3: [u16; SuMode::COUNT] = codes("- 7");
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/suld.toml:65).
+    const CACHE_CODES1: [u16; MemCache::COUNT] = codes("0 - - - - - 1 2 3 - -");
+    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/suld.toml:45).
+    const MODE_CODES4: [u16; SuMode::COUNT] = codes("1 -");
+    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/suld.toml:45).
+    const MODE_CODES5: [u16; SuMode::COUNT] = codes("- 0");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -137,10 +145,58 @@ impl OpSuld {
                 reg!(UGpr),
                 reg!(UGpr),
             ) if smb & 0x400 != 0 && matches!(self.mode, SuMode::P) => Some(9),
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                _,
+            ) if smb & 0x1 != 0 && self.u2 == Src::reg(Reg::URZ)
+                && matches!(self.mode, SuMode::D) => Some(10),
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                _,
+            ) if smb & 0x1 != 0 && self.u2 == Src::reg(Reg::URZ)
+                && matches!(self.mode, SuMode::P) => Some(11),
+            (
+                reg!(Gpr),
+                SrcKind::Imm(_),
+                _,
+            ) if smb & 0x1 != 0 && self.u2 == Src::reg(Reg::URZ)
+                && matches!(self.mode, SuMode::D) => Some(12),
+            (
+                reg!(Gpr),
+                SrcKind::Imm(_),
+                _,
+            ) if smb & 0x1 != 0 && self.u2 == Src::reg(Reg::URZ)
+                && matches!(self.mode, SuMode::P) => Some(13),
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                _,
+            ) if smb & 0x6 != 0 && self.u2 == Src::reg(Reg::URZ)
+                && matches!(self.mode, SuMode::D) => Some(14),
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                _,
+            ) if smb & 0x6 != 0 && self.u2 == Src::reg(Reg::URZ)
+                && matches!(self.mode, SuMode::P) => Some(15),
+            (
+                reg!(Gpr),
+                SrcKind::Imm(_),
+                _,
+            ) if smb & 0x6 != 0 && self.u2 == Src::reg(Reg::URZ)
+                && matches!(self.mode, SuMode::D) => Some(16),
+            (
+                reg!(Gpr),
+                SrcKind::Imm(_),
+                _,
+            ) if smb & 0x6 != 0 && self.u2 == Src::reg(Reg::URZ)
+                && matches!(self.mode, SuMode::P) => Some(17),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/suld.toml:91; form at isa-spec/spec/ops/suld.toml:91).
+    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/suld.toml:92; form at isa-spec/spec/ops/suld.toml:92).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -185,7 +241,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/suld.toml:142; form at isa-spec/spec/ops/suld.toml:142).
+    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/suld.toml:156; form at isa-spec/spec/ops/suld.toml:156).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -201,7 +257,7 @@ impl OpSuld {
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
         w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= code_of(&[0xf, 1, 3], self.mask.index()) << 72;
+        w |= self.mask.code_in::<E>(Self::NAME, "mask", &Self::MASK_CODES0, sm)? << 72;
         w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         w
@@ -230,7 +286,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 89, 90, 100] (isa-spec/spec/ops/suld.toml:152; form at isa-spec/spec/ops/suld.toml:152).
+    /// Form `fixed` on SM [80, 86, 89, 90, 100] (isa-spec/spec/ops/suld.toml:166; form at isa-spec/spec/ops/suld.toml:166).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -275,7 +331,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 89, 90, 100] (isa-spec/spec/ops/suld.toml:195; form at isa-spec/spec/ops/suld.toml:195).
+    /// Form `fixed` on SM [80, 86, 89, 90, 100] (isa-spec/spec/ops/suld.toml:209; form at isa-spec/spec/ops/suld.toml:209).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -291,7 +347,7 @@ impl OpSuld {
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
         w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= code_of(&[0xf, 1, 3], self.mask.index()) << 72;
+        w |= self.mask.code_in::<E>(Self::NAME, "mask", &Self::MASK_CODES0, sm)? << 72;
         w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         w
@@ -320,7 +376,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100] (isa-spec/spec/ops/suld.toml:206; form at isa-spec/spec/ops/suld.toml:206).
+    /// Form `fixed` on SM [100] (isa-spec/spec/ops/suld.toml:220; form at isa-spec/spec/ops/suld.toml:220).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -356,7 +412,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100] (isa-spec/spec/ops/suld.toml:223; form at isa-spec/spec/ops/suld.toml:223).
+    /// Form `fixed` on SM [100] (isa-spec/spec/ops/suld.toml:237; form at isa-spec/spec/ops/suld.toml:237).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -373,7 +429,7 @@ impl OpSuld {
         w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::UGpr, 8u32, sm)? << 40;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
-        w |= code_of(&[0xf, 1, 3], self.mask.index()) << 72;
+        w |= self.mask.code_in::<E>(Self::NAME, "mask", &Self::MASK_CODES0, sm)? << 72;
         w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         w
@@ -392,7 +448,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120] (isa-spec/spec/ops/suld.toml:232; form at isa-spec/spec/ops/suld.toml:232).
+    /// Form `fixed` on SM [120] (isa-spec/spec/ops/suld.toml:246; form at isa-spec/spec/ops/suld.toml:246).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -438,7 +494,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120] (isa-spec/spec/ops/suld.toml:242; form at isa-spec/spec/ops/suld.toml:242).
+    /// Form `fixed` on SM [120] (isa-spec/spec/ops/suld.toml:256; form at isa-spec/spec/ops/suld.toml:256).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -455,7 +511,7 @@ impl OpSuld {
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
         w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= code_of(&[0xf, 1, 3], self.mask.index()) << 72;
+        w |= self.mask.code_in::<E>(Self::NAME, "mask", &Self::MASK_CODES0, sm)? << 72;
         w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         w
@@ -484,7 +540,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120] (isa-spec/spec/ops/suld.toml:250; form at isa-spec/spec/ops/suld.toml:250).
+    /// Form `fixed` on SM [120] (isa-spec/spec/ops/suld.toml:264; form at isa-spec/spec/ops/suld.toml:264).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -521,7 +577,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120] (isa-spec/spec/ops/suld.toml:259; form at isa-spec/spec/ops/suld.toml:259).
+    /// Form `fixed` on SM [120] (isa-spec/spec/ops/suld.toml:273; form at isa-spec/spec/ops/suld.toml:273).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -539,7 +595,7 @@ impl OpSuld {
         w |= u128::from(self.uai) << 58;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
-        w |= code_of(&[0xf, 1, 3], self.mask.index()) << 72;
+        w |= self.mask.code_in::<E>(Self::NAME, "mask", &Self::MASK_CODES0, sm)? << 72;
         w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         w
@@ -558,7 +614,223 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:91; form at isa-spec/spec/ops/suld.toml:91).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/suld.toml:293; form at isa-spec/spec/ops/suld.toml:293).
+    #[inline(always)]
+    fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default::<E>(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
+        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
+        only_default::<E>(Self::NAME, "modifier mask", self.mask == SuMask::Rgba, sm)?;
+        let mut w: u128 = 0xeb00000000000000 | (c.raw & 0x18071fc000000);
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 20;
+        w |= u128::from(self.ba) << 23;
+        w
+            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES1, sm)?
+                << 24;
+        w |= (self.dim.index() as u128) << 33;
+        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= code_of(&[1, 0, 2], self.clamp.index()) << 49;
+        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES4, sm)? << 52;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+    }
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/suld.toml:332; form at isa-spec/spec/ops/suld.toml:332).
+    #[inline(always)]
+    fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default::<E>(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
+        only_default::<E>(Self::NAME, "modifier ba", self.ba == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier size", self.size == MemSize::B32, sm)?;
+        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
+        let mut w: u128 = 0xeb00000000000000 | (c.raw & 0x18071fc000000);
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w
+            |= code_of(
+                &[0xf, 1, 3, 2, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe],
+                self.mask.index(),
+            ) << 20;
+        w
+            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES1, sm)?
+                << 24;
+        w |= (self.dim.index() as u128) << 33;
+        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= code_of(&[1, 0, 2], self.clamp.index()) << 49;
+        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES5, sm)? << 52;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+    }
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/suld.toml:342; form at isa-spec/spec/ops/suld.toml:342).
+    #[inline(always)]
+    fn encode_f12<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default::<E>(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
+        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
+        only_default::<E>(Self::NAME, "modifier mask", self.mask == SuMask::Rgba, sm)?;
+        let mut w: u128 = 0xeb08000000000000 | (c.raw & 0x1fc000000);
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 20;
+        w |= u128::from(self.ba) << 23;
+        w
+            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES1, sm)?
+                << 24;
+        w |= (self.dim.index() as u128) << 33;
+        w |= imm_src_field::<E>(Self::NAME, "h", &self.h, 13u32, 0u32, false)? << 36;
+        w |= code_of(&[1, 0, 2], self.clamp.index()) << 49;
+        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES4, sm)? << 52;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+    }
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/suld.toml:349; form at isa-spec/spec/ops/suld.toml:349).
+    #[inline(always)]
+    fn encode_f13<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default::<E>(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
+        only_default::<E>(Self::NAME, "modifier ba", self.ba == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier size", self.size == MemSize::B32, sm)?;
+        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
+        let mut w: u128 = 0xeb08000000000000 | (c.raw & 0x1fc000000);
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w
+            |= code_of(
+                &[0xf, 1, 3, 2, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe],
+                self.mask.index(),
+            ) << 20;
+        w
+            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES1, sm)?
+                << 24;
+        w |= (self.dim.index() as u128) << 33;
+        w |= imm_src_field::<E>(Self::NAME, "h", &self.h, 13u32, 0u32, false)? << 36;
+        w |= code_of(&[1, 0, 2], self.clamp.index()) << 49;
+        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES5, sm)? << 52;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+    }
+    /// Form `fixed` on SM [52, 60] (isa-spec/spec/ops/suld.toml:358; form at isa-spec/spec/ops/suld.toml:358).
+    #[inline(always)]
+    fn encode_f14<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
+        only_default::<E>(Self::NAME, "modifier mask", self.mask == SuMask::Rgba, sm)?;
+        let mut w: u128 = 0xeb00000000000000 | (c.raw & 0x180703c000000);
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 20;
+        w |= u128::from(self.ba) << 23;
+        w
+            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES1, sm)?
+                << 24;
+        w
+            |= (dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? ^ 7)
+                << 30;
+        w |= (self.dim.index() as u128) << 33;
+        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= code_of(&[1, 0, 2], self.clamp.index()) << 49;
+        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES4, sm)? << 52;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+    }
+    /// Form `fixed` on SM [52, 60] (isa-spec/spec/ops/suld.toml:366; form at isa-spec/spec/ops/suld.toml:366).
+    #[inline(always)]
+    fn encode_f15<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default::<E>(Self::NAME, "modifier ba", self.ba == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier size", self.size == MemSize::B32, sm)?;
+        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
+        let mut w: u128 = 0xeb00000000000000 | (c.raw & 0x180703c000000);
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w
+            |= code_of(
+                &[0xf, 1, 3, 2, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe],
+                self.mask.index(),
+            ) << 20;
+        w
+            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES1, sm)?
+                << 24;
+        w
+            |= (dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? ^ 7)
+                << 30;
+        w |= (self.dim.index() as u128) << 33;
+        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= code_of(&[1, 0, 2], self.clamp.index()) << 49;
+        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES5, sm)? << 52;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+    }
+    /// Form `fixed` on SM [52, 60] (isa-spec/spec/ops/suld.toml:374; form at isa-spec/spec/ops/suld.toml:374).
+    #[inline(always)]
+    fn encode_f16<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
+        only_default::<E>(Self::NAME, "modifier mask", self.mask == SuMask::Rgba, sm)?;
+        let mut w: u128 = 0xeb08000000000000 | (c.raw & 0x3c000000);
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 20;
+        w |= u128::from(self.ba) << 23;
+        w
+            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES1, sm)?
+                << 24;
+        w
+            |= (dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? ^ 7)
+                << 30;
+        w |= (self.dim.index() as u128) << 33;
+        w |= imm_src_field::<E>(Self::NAME, "h", &self.h, 13u32, 0u32, false)? << 36;
+        w |= code_of(&[1, 0, 2], self.clamp.index()) << 49;
+        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES4, sm)? << 52;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+    }
+    /// Form `fixed` on SM [52, 60] (isa-spec/spec/ops/suld.toml:381; form at isa-spec/spec/ops/suld.toml:381).
+    #[inline(always)]
+    fn encode_f17<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default::<E>(Self::NAME, "modifier ba", self.ba == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier size", self.size == MemSize::B32, sm)?;
+        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
+        let mut w: u128 = 0xeb08000000000000 | (c.raw & 0x3c000000);
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w
+            |= code_of(
+                &[0xf, 1, 3, 2, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe],
+                self.mask.index(),
+            ) << 20;
+        w
+            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES1, sm)?
+                << 24;
+        w
+            |= (dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? ^ 7)
+                << 30;
+        w |= (self.dim.index() as u128) << 33;
+        w |= imm_src_field::<E>(Self::NAME, "h", &self.h, 13u32, 0u32, false)? << 36;
+        w |= code_of(&[1, 0, 2], self.clamp.index()) << 49;
+        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES5, sm)? << 52;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:92; form at isa-spec/spec/ops/suld.toml:92).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -650,7 +922,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff780000007ffffff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:142; form at isa-spec/spec/ops/suld.toml:142).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:156; form at isa-spec/spec/ops/suld.toml:156).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -738,7 +1010,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff780000007ffffff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:152; form at isa-spec/spec/ops/suld.toml:152).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:166; form at isa-spec/spec/ops/suld.toml:166).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -822,7 +1094,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff780100007ffffff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:195; form at isa-spec/spec/ops/suld.toml:195).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:209; form at isa-spec/spec/ops/suld.toml:209).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -902,7 +1174,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff780100007ffffff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:206; form at isa-spec/spec/ops/suld.toml:206).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:220; form at isa-spec/spec/ops/suld.toml:220).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -983,7 +1255,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010ff07ff00ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:223; form at isa-spec/spec/ops/suld.toml:223).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:237; form at isa-spec/spec/ops/suld.toml:237).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1060,7 +1332,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010ff07ff00ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:232; form at isa-spec/spec/ops/suld.toml:232).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:246; form at isa-spec/spec/ops/suld.toml:246).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1144,7 +1416,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010000300ffff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:242; form at isa-spec/spec/ops/suld.toml:242).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:256; form at isa-spec/spec/ops/suld.toml:256).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1224,7 +1496,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010000300ffff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:250; form at isa-spec/spec/ops/suld.toml:250).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:264; form at isa-spec/spec/ops/suld.toml:264).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1305,7 +1577,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010ff030000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:259; form at isa-spec/spec/ops/suld.toml:259).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:273; form at isa-spec/spec/ops/suld.toml:273).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1382,7 +1654,503 @@ impl OpSuld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010ff030000ff00000000)))
     }
-    /// Parse one tokenized line of syntax `SULD` (isa-spec/spec/ops/suld.toml:84); `None` when the mnemonic is not this op's.
+    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:293; form at isa-spec/spec/ops/suld.toml:293).
+    #[inline(always)]
+    fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let pd: Reg = Reg::PT;
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let h = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
+        let u2: Src = Src::reg(Reg::URZ);
+        let mode: SuMode = match bits(w, 52, 1) {
+            1 => SuMode::D,
+            _ => return None,
+        };
+        let ba: bool = bit(w, 23);
+        let dim: SuDim = SuDim::from_index(bits(w, 33, 3) as usize)?;
+        let uai: bool = false;
+        let cache: MemCache = match bits(w, 24, 2) {
+            0 => MemCache::None,
+            1 => MemCache::Cg,
+            2 => MemCache::Ci,
+            3 => MemCache::Cv,
+            _ => return None,
+        };
+        let size: MemSize = match bits(w, 20, 3) {
+            4 => MemSize::B32,
+            0 => MemSize::U8,
+            1 => MemSize::S8,
+            2 => MemSize::U16,
+            3 => MemSize::S16,
+            5 => MemSize::B64,
+            6 => MemSize::B128,
+            _ => return None,
+        };
+        let sem: MemSem = MemSem::WeakSys;
+        let mask: SuMask = SuMask::Rgba;
+        let clamp: SuClamp = match bits(w, 49, 2) {
+            1 => SuClamp::Clamp,
+            0 => SuClamp::Ign,
+            2 => SuClamp::Trap,
+            _ => return None,
+        };
+        let o = Self {
+            pd,
+            d,
+            a,
+            h,
+            u2,
+            mode,
+            ba,
+            dim,
+            uai,
+            cache,
+            size,
+            sem,
+            mask,
+            clamp,
+        };
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x18071fc000000)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:332; form at isa-spec/spec/ops/suld.toml:332).
+    #[inline(always)]
+    fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let pd: Reg = Reg::PT;
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let h = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
+        let u2: Src = Src::reg(Reg::URZ);
+        let mode: SuMode = match bits(w, 52, 1) {
+            0 => SuMode::P,
+            _ => return None,
+        };
+        let ba: bool = false;
+        let dim: SuDim = SuDim::from_index(bits(w, 33, 3) as usize)?;
+        let uai: bool = false;
+        let cache: MemCache = match bits(w, 24, 2) {
+            0 => MemCache::None,
+            1 => MemCache::Cg,
+            2 => MemCache::Ci,
+            3 => MemCache::Cv,
+            _ => return None,
+        };
+        let size: MemSize = MemSize::B32;
+        let sem: MemSem = MemSem::WeakSys;
+        let mask: SuMask = match bits(w, 20, 4) {
+            0xf => SuMask::Rgba,
+            1 => SuMask::R,
+            3 => SuMask::Rg,
+            2 => SuMask::G,
+            4 => SuMask::B,
+            5 => SuMask::Rb,
+            6 => SuMask::Gb,
+            7 => SuMask::Rgb,
+            8 => SuMask::A,
+            9 => SuMask::Ra,
+            0xa => SuMask::Ga,
+            0xb => SuMask::Rga,
+            0xc => SuMask::Ba,
+            0xd => SuMask::Rba,
+            0xe => SuMask::Gba,
+            _ => return None,
+        };
+        let clamp: SuClamp = match bits(w, 49, 2) {
+            1 => SuClamp::Clamp,
+            0 => SuClamp::Ign,
+            2 => SuClamp::Trap,
+            _ => return None,
+        };
+        let o = Self {
+            pd,
+            d,
+            a,
+            h,
+            u2,
+            mode,
+            ba,
+            dim,
+            uai,
+            cache,
+            size,
+            sem,
+            mask,
+            clamp,
+        };
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x18071fc000000)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:342; form at isa-spec/spec/ops/suld.toml:342).
+    #[inline(always)]
+    fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let pd: Reg = Reg::PT;
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let h = Src::imm(imm_from_field(bits(w, 36, 13), 13u32, 0u32, false));
+        let u2: Src = Src::reg(Reg::URZ);
+        let mode: SuMode = match bits(w, 52, 1) {
+            1 => SuMode::D,
+            _ => return None,
+        };
+        let ba: bool = bit(w, 23);
+        let dim: SuDim = SuDim::from_index(bits(w, 33, 3) as usize)?;
+        let uai: bool = false;
+        let cache: MemCache = match bits(w, 24, 2) {
+            0 => MemCache::None,
+            1 => MemCache::Cg,
+            2 => MemCache::Ci,
+            3 => MemCache::Cv,
+            _ => return None,
+        };
+        let size: MemSize = match bits(w, 20, 3) {
+            4 => MemSize::B32,
+            0 => MemSize::U8,
+            1 => MemSize::S8,
+            2 => MemSize::U16,
+            3 => MemSize::S16,
+            5 => MemSize::B64,
+            6 => MemSize::B128,
+            _ => return None,
+        };
+        let sem: MemSem = MemSem::WeakSys;
+        let mask: SuMask = SuMask::Rgba;
+        let clamp: SuClamp = match bits(w, 49, 2) {
+            1 => SuClamp::Clamp,
+            0 => SuClamp::Ign,
+            2 => SuClamp::Trap,
+            _ => return None,
+        };
+        let o = Self {
+            pd,
+            d,
+            a,
+            h,
+            u2,
+            mode,
+            ba,
+            dim,
+            uai,
+            cache,
+            size,
+            sem,
+            mask,
+            clamp,
+        };
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1fc000000)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:349; form at isa-spec/spec/ops/suld.toml:349).
+    #[inline(always)]
+    fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let pd: Reg = Reg::PT;
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let h = Src::imm(imm_from_field(bits(w, 36, 13), 13u32, 0u32, false));
+        let u2: Src = Src::reg(Reg::URZ);
+        let mode: SuMode = match bits(w, 52, 1) {
+            0 => SuMode::P,
+            _ => return None,
+        };
+        let ba: bool = false;
+        let dim: SuDim = SuDim::from_index(bits(w, 33, 3) as usize)?;
+        let uai: bool = false;
+        let cache: MemCache = match bits(w, 24, 2) {
+            0 => MemCache::None,
+            1 => MemCache::Cg,
+            2 => MemCache::Ci,
+            3 => MemCache::Cv,
+            _ => return None,
+        };
+        let size: MemSize = MemSize::B32;
+        let sem: MemSem = MemSem::WeakSys;
+        let mask: SuMask = match bits(w, 20, 4) {
+            0xf => SuMask::Rgba,
+            1 => SuMask::R,
+            3 => SuMask::Rg,
+            2 => SuMask::G,
+            4 => SuMask::B,
+            5 => SuMask::Rb,
+            6 => SuMask::Gb,
+            7 => SuMask::Rgb,
+            8 => SuMask::A,
+            9 => SuMask::Ra,
+            0xa => SuMask::Ga,
+            0xb => SuMask::Rga,
+            0xc => SuMask::Ba,
+            0xd => SuMask::Rba,
+            0xe => SuMask::Gba,
+            _ => return None,
+        };
+        let clamp: SuClamp = match bits(w, 49, 2) {
+            1 => SuClamp::Clamp,
+            0 => SuClamp::Ign,
+            2 => SuClamp::Trap,
+            _ => return None,
+        };
+        let o = Self {
+            pd,
+            d,
+            a,
+            h,
+            u2,
+            mode,
+            ba,
+            dim,
+            uai,
+            cache,
+            size,
+            sem,
+            mask,
+            clamp,
+        };
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1fc000000)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:358; form at isa-spec/spec/ops/suld.toml:358).
+    #[inline(always)]
+    fn parts_f14(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let pd = reg_below(RegFile::Pred, (bits(w, 30, 3)) ^ 7, 7)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let h = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
+        let u2: Src = Src::reg(Reg::URZ);
+        let mode: SuMode = match bits(w, 52, 1) {
+            1 => SuMode::D,
+            _ => return None,
+        };
+        let ba: bool = bit(w, 23);
+        let dim: SuDim = SuDim::from_index(bits(w, 33, 3) as usize)?;
+        let uai: bool = false;
+        let cache: MemCache = match bits(w, 24, 2) {
+            0 => MemCache::None,
+            1 => MemCache::Cg,
+            2 => MemCache::Ci,
+            3 => MemCache::Cv,
+            _ => return None,
+        };
+        let size: MemSize = match bits(w, 20, 3) {
+            4 => MemSize::B32,
+            0 => MemSize::U8,
+            1 => MemSize::S8,
+            2 => MemSize::U16,
+            3 => MemSize::S16,
+            5 => MemSize::B64,
+            6 => MemSize::B128,
+            _ => return None,
+        };
+        let sem: MemSem = MemSem::WeakSys;
+        let mask: SuMask = SuMask::Rgba;
+        let clamp: SuClamp = match bits(w, 49, 2) {
+            1 => SuClamp::Clamp,
+            0 => SuClamp::Ign,
+            2 => SuClamp::Trap,
+            _ => return None,
+        };
+        let o = Self {
+            pd,
+            d,
+            a,
+            h,
+            u2,
+            mode,
+            ba,
+            dim,
+            uai,
+            cache,
+            size,
+            sem,
+            mask,
+            clamp,
+        };
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x180703c000000)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:366; form at isa-spec/spec/ops/suld.toml:366).
+    #[inline(always)]
+    fn parts_f15(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let pd = reg_below(RegFile::Pred, (bits(w, 30, 3)) ^ 7, 7)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let h = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
+        let u2: Src = Src::reg(Reg::URZ);
+        let mode: SuMode = match bits(w, 52, 1) {
+            0 => SuMode::P,
+            _ => return None,
+        };
+        let ba: bool = false;
+        let dim: SuDim = SuDim::from_index(bits(w, 33, 3) as usize)?;
+        let uai: bool = false;
+        let cache: MemCache = match bits(w, 24, 2) {
+            0 => MemCache::None,
+            1 => MemCache::Cg,
+            2 => MemCache::Ci,
+            3 => MemCache::Cv,
+            _ => return None,
+        };
+        let size: MemSize = MemSize::B32;
+        let sem: MemSem = MemSem::WeakSys;
+        let mask: SuMask = match bits(w, 20, 4) {
+            0xf => SuMask::Rgba,
+            1 => SuMask::R,
+            3 => SuMask::Rg,
+            2 => SuMask::G,
+            4 => SuMask::B,
+            5 => SuMask::Rb,
+            6 => SuMask::Gb,
+            7 => SuMask::Rgb,
+            8 => SuMask::A,
+            9 => SuMask::Ra,
+            0xa => SuMask::Ga,
+            0xb => SuMask::Rga,
+            0xc => SuMask::Ba,
+            0xd => SuMask::Rba,
+            0xe => SuMask::Gba,
+            _ => return None,
+        };
+        let clamp: SuClamp = match bits(w, 49, 2) {
+            1 => SuClamp::Clamp,
+            0 => SuClamp::Ign,
+            2 => SuClamp::Trap,
+            _ => return None,
+        };
+        let o = Self {
+            pd,
+            d,
+            a,
+            h,
+            u2,
+            mode,
+            ba,
+            dim,
+            uai,
+            cache,
+            size,
+            sem,
+            mask,
+            clamp,
+        };
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x180703c000000)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:374; form at isa-spec/spec/ops/suld.toml:374).
+    #[inline(always)]
+    fn parts_f16(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let pd = reg_below(RegFile::Pred, (bits(w, 30, 3)) ^ 7, 7)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let h = Src::imm(imm_from_field(bits(w, 36, 13), 13u32, 0u32, false));
+        let u2: Src = Src::reg(Reg::URZ);
+        let mode: SuMode = match bits(w, 52, 1) {
+            1 => SuMode::D,
+            _ => return None,
+        };
+        let ba: bool = bit(w, 23);
+        let dim: SuDim = SuDim::from_index(bits(w, 33, 3) as usize)?;
+        let uai: bool = false;
+        let cache: MemCache = match bits(w, 24, 2) {
+            0 => MemCache::None,
+            1 => MemCache::Cg,
+            2 => MemCache::Ci,
+            3 => MemCache::Cv,
+            _ => return None,
+        };
+        let size: MemSize = match bits(w, 20, 3) {
+            4 => MemSize::B32,
+            0 => MemSize::U8,
+            1 => MemSize::S8,
+            2 => MemSize::U16,
+            3 => MemSize::S16,
+            5 => MemSize::B64,
+            6 => MemSize::B128,
+            _ => return None,
+        };
+        let sem: MemSem = MemSem::WeakSys;
+        let mask: SuMask = SuMask::Rgba;
+        let clamp: SuClamp = match bits(w, 49, 2) {
+            1 => SuClamp::Clamp,
+            0 => SuClamp::Ign,
+            2 => SuClamp::Trap,
+            _ => return None,
+        };
+        let o = Self {
+            pd,
+            d,
+            a,
+            h,
+            u2,
+            mode,
+            ba,
+            dim,
+            uai,
+            cache,
+            size,
+            sem,
+            mask,
+            clamp,
+        };
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x3c000000)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:381; form at isa-spec/spec/ops/suld.toml:381).
+    #[inline(always)]
+    fn parts_f17(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let pd = reg_below(RegFile::Pred, (bits(w, 30, 3)) ^ 7, 7)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let h = Src::imm(imm_from_field(bits(w, 36, 13), 13u32, 0u32, false));
+        let u2: Src = Src::reg(Reg::URZ);
+        let mode: SuMode = match bits(w, 52, 1) {
+            0 => SuMode::P,
+            _ => return None,
+        };
+        let ba: bool = false;
+        let dim: SuDim = SuDim::from_index(bits(w, 33, 3) as usize)?;
+        let uai: bool = false;
+        let cache: MemCache = match bits(w, 24, 2) {
+            0 => MemCache::None,
+            1 => MemCache::Cg,
+            2 => MemCache::Ci,
+            3 => MemCache::Cv,
+            _ => return None,
+        };
+        let size: MemSize = MemSize::B32;
+        let sem: MemSem = MemSem::WeakSys;
+        let mask: SuMask = match bits(w, 20, 4) {
+            0xf => SuMask::Rgba,
+            1 => SuMask::R,
+            3 => SuMask::Rg,
+            2 => SuMask::G,
+            4 => SuMask::B,
+            5 => SuMask::Rb,
+            6 => SuMask::Gb,
+            7 => SuMask::Rgb,
+            8 => SuMask::A,
+            9 => SuMask::Ra,
+            0xa => SuMask::Ga,
+            0xb => SuMask::Rga,
+            0xc => SuMask::Ba,
+            0xd => SuMask::Rba,
+            0xe => SuMask::Gba,
+            _ => return None,
+        };
+        let clamp: SuClamp = match bits(w, 49, 2) {
+            1 => SuClamp::Clamp,
+            0 => SuClamp::Ign,
+            2 => SuClamp::Trap,
+            _ => return None,
+        };
+        let o = Self {
+            pd,
+            d,
+            a,
+            h,
+            u2,
+            mode,
+            ba,
+            dim,
+            uai,
+            cache,
+            size,
+            sem,
+            mask,
+            clamp,
+        };
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x3c000000)))
+    }
+    /// Parse one tokenized line of syntax `SULD` (isa-spec/spec/ops/suld.toml:85); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SULD"]])?;
         let mut cur = 0usize;
@@ -1492,7 +2260,8 @@ impl OpSuld {
                 0,
                 |f| {
                     [
-                        0, 0, 0, 0, 0xff000000000000, 0xff000000000000, 0, 0, 0, 0,
+                        0, 0, 0, 0, 0xff000000000000, 0xff000000000000, 0, 0, 0, 0, 0, 0,
+                        0, 0, 0, 0, 0, 0,
                     ][f as usize]
                 },
             );
@@ -1521,19 +2290,23 @@ impl Encode for OpSuld {
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3, 4 : =>
         encode_f4, 5 : => encode_f5, 6 : => encode_f6, 7 : => encode_f7, 8 : =>
-        encode_f8, 9 : => encode_f9; [a, h, u2]
+        encode_f8, 9 : => encode_f9, 10 : => encode_f10, 11 : => encode_f11, 12 : =>
+        encode_f12, 13 : => encode_f13, 14 : => encode_f14, 15 : => encode_f15, 16 : =>
+        encode_f16, 17 : => encode_f17; [a, h, u2]
     );
 }
 /// Spec: isa-spec/spec/ops/suld.toml:14.
 impl Forms for OpSuld {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
-        parts_f5, 6 : parts_f6, 7 : parts_f7, 8 : parts_f8, 9 : parts_f9
+        parts_f5, 6 : parts_f6, 7 : parts_f7, 8 : parts_f8, 9 : parts_f9, 10 : parts_f10,
+        11 : parts_f11, 12 : parts_f12, 13 : parts_f13, 14 : parts_f14, 15 : parts_f15,
+        16 : parts_f16, 17 : parts_f17
     );
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/suld.toml:84.
+    /// Spec: isa-spec/spec/ops/suld.toml:85.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

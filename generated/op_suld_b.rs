@@ -61,6 +61,8 @@ impl OpSuldB {
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
     /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/suld_b.toml:39).
     const MODE_CODES1: [u16; SuMode::COUNT] = codes("- 7");
+    /// Codes of `mask`'s values, in hex (`-`: none; isa-spec/spec/ops/suld_b.toml:65).
+    const MASK_CODES0: [u16; SuMask::COUNT] = codes("f 1 3 - - - - - - - - - - - -");
     /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/suld_b.toml:61).
     const SEM_CODES1: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b f - 4 1 - - - - - - - - - 5 - 7 6 a - - - - - 8 - c - d e - - -",
@@ -111,7 +113,7 @@ impl OpSuldB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/suld_b.toml:132; form at isa-spec/spec/ops/suld_b.toml:132).
+    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/suld_b.toml:145; form at isa-spec/spec/ops/suld_b.toml:145).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -125,7 +127,7 @@ impl OpSuldB {
         w |= fit::<E>(Self::NAME, "bank", self.bank as u128, 5u32)? << 54;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
-        w |= code_of(&[0xf, 1, 3], self.mask.index()) << 72;
+        w |= self.mask.code_in::<E>(Self::NAME, "mask", &Self::MASK_CODES0, sm)? << 72;
         w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         w
@@ -144,7 +146,7 @@ impl OpSuldB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 89, 90] (isa-spec/spec/ops/suld_b.toml:140; form at isa-spec/spec/ops/suld_b.toml:140).
+    /// Form `fixed` on SM [80, 86, 89, 90] (isa-spec/spec/ops/suld_b.toml:153; form at isa-spec/spec/ops/suld_b.toml:153).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -177,7 +179,7 @@ impl OpSuldB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 89, 90] (isa-spec/spec/ops/suld_b.toml:183; form at isa-spec/spec/ops/suld_b.toml:183).
+    /// Form `fixed` on SM [80, 86, 89, 90] (isa-spec/spec/ops/suld_b.toml:196; form at isa-spec/spec/ops/suld_b.toml:196).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -191,7 +193,7 @@ impl OpSuldB {
         w |= fit::<E>(Self::NAME, "bank", self.bank as u128, 5u32)? << 54;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
-        w |= code_of(&[0xf, 1, 3], self.mask.index()) << 72;
+        w |= self.mask.code_in::<E>(Self::NAME, "mask", &Self::MASK_CODES0, sm)? << 72;
         w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         w
@@ -297,7 +299,7 @@ impl OpSuldB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78000ff000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld_b.toml:132; form at isa-spec/spec/ops/suld_b.toml:132).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/suld_b.toml:145; form at isa-spec/spec/ops/suld_b.toml:145).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -380,7 +382,7 @@ impl OpSuldB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78000ff000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld_b.toml:140; form at isa-spec/spec/ops/suld_b.toml:140).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/suld_b.toml:153; form at isa-spec/spec/ops/suld_b.toml:153).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -459,7 +461,7 @@ impl OpSuldB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010ff000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld_b.toml:183; form at isa-spec/spec/ops/suld_b.toml:183).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/suld_b.toml:196; form at isa-spec/spec/ops/suld_b.toml:196).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {

@@ -64,6 +64,8 @@ impl OpSuldUr {
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
     /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/suld_ur.toml:37).
     const MODE_CODES1: [u16; SuMode::COUNT] = codes("- 7");
+    /// Codes of `mask`'s values, in hex (`-`: none; isa-spec/spec/ops/suld_ur.toml:63).
+    const MASK_CODES0: [u16; SuMask::COUNT] = codes("f 1 3 - - - - - - - - - - - -");
     /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/suld_ur.toml:59).
     const SEM_CODES1: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b f - 4 1 - - - - - - - - - 5 - 7 6 a - - - - - 8 - c - d e - - -",
@@ -128,7 +130,7 @@ impl OpSuldUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/suld_ur.toml:131; form at isa-spec/spec/ops/suld_ur.toml:131).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/suld_ur.toml:144; form at isa-spec/spec/ops/suld_ur.toml:144).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -144,7 +146,7 @@ impl OpSuldUr {
         w |= fit::<E>(Self::NAME, "x", self.x as u128, 8u32)? << 46;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
-        w |= code_of(&[0xf, 1, 3], self.mask.index()) << 72;
+        w |= self.mask.code_in::<E>(Self::NAME, "mask", &Self::MASK_CODES0, sm)? << 72;
         w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         w
@@ -163,7 +165,7 @@ impl OpSuldUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 89, 90] (isa-spec/spec/ops/suld_ur.toml:139; form at isa-spec/spec/ops/suld_ur.toml:139).
+    /// Form `fixed` on SM [80, 86, 89, 90] (isa-spec/spec/ops/suld_ur.toml:152; form at isa-spec/spec/ops/suld_ur.toml:152).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -198,7 +200,7 @@ impl OpSuldUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 89, 90] (isa-spec/spec/ops/suld_ur.toml:182; form at isa-spec/spec/ops/suld_ur.toml:182).
+    /// Form `fixed` on SM [80, 86, 89, 90] (isa-spec/spec/ops/suld_ur.toml:195; form at isa-spec/spec/ops/suld_ur.toml:195).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -214,7 +216,7 @@ impl OpSuldUr {
         w |= fit::<E>(Self::NAME, "x", self.x as u128, 8u32)? << 46;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
-        w |= code_of(&[0xf, 1, 3], self.mask.index()) << 72;
+        w |= self.mask.code_in::<E>(Self::NAME, "mask", &Self::MASK_CODES0, sm)? << 72;
         w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         w
@@ -320,7 +322,7 @@ impl OpSuldUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78000ff07c000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld_ur.toml:131; form at isa-spec/spec/ops/suld_ur.toml:131).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/suld_ur.toml:144; form at isa-spec/spec/ops/suld_ur.toml:144).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -403,7 +405,7 @@ impl OpSuldUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78000ff07c000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld_ur.toml:139; form at isa-spec/spec/ops/suld_ur.toml:139).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/suld_ur.toml:152; form at isa-spec/spec/ops/suld_ur.toml:152).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -482,7 +484,7 @@ impl OpSuldUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010ff07c000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld_ur.toml:182; form at isa-spec/spec/ops/suld_ur.toml:182).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/suld_ur.toml:195; form at isa-spec/spec/ops/suld_ur.toml:195).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {

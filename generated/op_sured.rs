@@ -2,9 +2,9 @@
 // The build writes it to OUT_DIR; refresh this copy in generated/ with
 // `NAK_UPDATE_GENERATED=1 cargo test -p isa-tests --test generated`.
 
-/// `SURED.D`: Atomically combine b (and the registers after it) into the surface h at the coordinates a, with no result.
+/// `SURED`: Atomically combine b (and the registers after it) into the surface h at the coordinates a, with no result.
 ///
-/// Spec: isa-spec/spec/ops/sured.toml:15 (op `sured`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/sured.toml:15 (op `sured`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSured {
     /// Source (u32). First coordinate register. (isa-spec/spec/ops/sured.toml:20)
@@ -15,31 +15,33 @@ pub struct OpSured {
     pub h: Src,
     /// Source (u32). SM120's second uniform register (48..56), printed when not URZ. (isa-spec/spec/ops/sured.toml:35)
     pub u2: Src,
-    /// Modifier. Byte addressing of the first coordinate. (isa-spec/spec/ops/sured.toml:41)
+    /// Modifier. .D, or Maxwell/Pascal's .P (no type, no .BA: bits 20..24 ignored). (isa-spec/spec/ops/sured.toml:41)
+    pub mode: SuMode,
+    /// Modifier. Byte addressing of the first coordinate. (isa-spec/spec/ops/sured.toml:47)
     pub ba: bool,
-    /// Modifier.  (isa-spec/spec/ops/sured.toml:47)
+    /// Modifier.  (isa-spec/spec/ops/sured.toml:53)
     pub dim: SuDim,
-    /// Modifier.  (isa-spec/spec/ops/sured.toml:51)
-    pub uai: bool,
     /// Modifier.  (isa-spec/spec/ops/sured.toml:57)
+    pub uai: bool,
+    /// Modifier.  (isa-spec/spec/ops/sured.toml:63)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/sured.toml:61)
+    /// Modifier.  (isa-spec/spec/ops/sured.toml:68)
     pub aop: AtomOp,
-    /// Modifier.  (isa-spec/spec/ops/sured.toml:65)
+    /// Modifier.  (isa-spec/spec/ops/sured.toml:72)
     pub r#type: SuRedType,
-    /// Modifier.  (isa-spec/spec/ops/sured.toml:69)
+    /// Modifier.  (isa-spec/spec/ops/sured.toml:76)
     pub sem: MemSem,
-    /// Modifier.  (isa-spec/spec/ops/sured.toml:73)
+    /// Modifier.  (isa-spec/spec/ops/sured.toml:81)
     pub clamp: SuClamp,
 }
 op_fields!(OpSured, [a, b, h, u2], []);
 /// Spec: isa-spec/spec/ops/sured.toml:15.
 impl OpSured {
     pub const NAME: &'static str = "sured";
-    pub const MNEMONIC: &'static str = "SURED.D";
+    pub const MNEMONIC: &'static str = "SURED";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32),
@@ -49,18 +51,28 @@ impl OpSured {
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/sured.toml:69).
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/sured.toml:72).
+    const TYPE_CODES0: [u16; SuRedType::COUNT] = codes("0 1 2 3 4 5 6 7 -");
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/sured.toml:76).
     const SEM_CODES0: [u16; MemSem::COUNT] = codes(
         "e - - - - - - - - 8 9 a b c d f 10 11 12 13 14 15 16 17 - - - - - - - - - - - - -",
     );
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/sured.toml:57).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/sured.toml:63).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `aop`'s values, in hex (`-`: none; isa-spec/spec/ops/sured.toml:61).
+    /// Codes of `aop`'s values, in hex (`-`: none; isa-spec/spec/ops/sured.toml:68).
     const AOP_CODES0: [u16; AtomOp::COUNT] = codes("0 1 2 3 4 5 6 7 - -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/sured.toml:69).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/sured.toml:76).
     const SEM_CODES1: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b f - - 1 - - - - - - - - - 5 4 7 6 a - - - - - 8 - c - d e - - -",
     );
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/sured.toml:72).
+    const TYPE_CODES1: [u16; SuRedType::COUNT] = codes("0 1 2 3 - 5 6 7 -");
+    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/sured.toml:41).
+    const MODE_CODES0: [u16; SuMode::COUNT] = codes("1 -");
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/sured.toml:72).
+    const TYPE_CODES2: [u16; SuRedType::COUNT] = codes("0 1 2 3 - 5 6 7 4");
+    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/sured.toml:41).
+    const MODE_CODES1: [u16; SuMode::COUNT] = codes("- 0");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -87,16 +99,73 @@ impl OpSured {
             ) if smb & 0x200 != 0 && self.u2 == Src::reg(Reg::URZ) => Some(2),
             (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x400 != 0 => Some(3),
             (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(UGpr)) if smb & 0x400 != 0 => Some(4),
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(Gpr),
+                _,
+            ) if smb & 0x1 != 0 && self.u2 == Src::reg(Reg::URZ)
+                && matches!(self.mode, SuMode::D) => Some(5),
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                SrcKind::Imm(_),
+                _,
+            ) if smb & 0x1 != 0 && self.u2 == Src::reg(Reg::URZ)
+                && matches!(self.mode, SuMode::D) => Some(6),
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(Gpr),
+                _,
+            ) if smb & 0x2 != 0 && self.u2 == Src::reg(Reg::URZ)
+                && matches!(self.mode, SuMode::D) => Some(7),
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                SrcKind::Imm(_),
+                _,
+            ) if smb & 0x2 != 0 && self.u2 == Src::reg(Reg::URZ)
+                && matches!(self.mode, SuMode::D) => Some(8),
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(Gpr),
+                _,
+            ) if smb & 0x4 != 0 && self.u2 == Src::reg(Reg::URZ)
+                && matches!(self.mode, SuMode::D) => Some(9),
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                SrcKind::Imm(_),
+                _,
+            ) if smb & 0x4 != 0 && self.u2 == Src::reg(Reg::URZ)
+                && matches!(self.mode, SuMode::D) => Some(10),
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(Gpr),
+                _,
+            ) if smb & 0x7 != 0 && self.u2 == Src::reg(Reg::URZ)
+                && matches!(self.mode, SuMode::P) => Some(11),
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                SrcKind::Imm(_),
+                _,
+            ) if smb & 0x7 != 0 && self.u2 == Src::reg(Reg::URZ)
+                && matches!(self.mode, SuMode::P) => Some(12),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/sured.toml:83; form at isa-spec/spec/ops/sured.toml:83).
+    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/sured.toml:91; form at isa-spec/spec/ops/sured.toml:91).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default::<E>(Self::NAME, "modifier mode", self.mode == SuMode::D, sm)?;
         only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
         let mut w: u128 = 0x3a0 | (c.raw & 0x1fff40e000007ffff0000ff0000);
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -105,7 +174,7 @@ impl OpSured {
         w |= (self.dim.index() as u128) << 61;
         w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.ba) << 72;
-        w |= (self.r#type.index() as u128) << 73;
+        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 73;
         w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
         w
             |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
@@ -134,13 +203,14 @@ impl OpSured {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 89, 90, 100] (isa-spec/spec/ops/sured.toml:142; form at isa-spec/spec/ops/sured.toml:142).
+    /// Form `fixed` on SM [80, 86, 89, 90, 100] (isa-spec/spec/ops/sured.toml:152; form at isa-spec/spec/ops/sured.toml:152).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default::<E>(Self::NAME, "modifier mode", self.mode == SuMode::D, sm)?;
         only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
         let mut w: u128 = 0x3a0 | (c.raw & 0x1fff40e100007ffff0000ff0000);
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -149,7 +219,7 @@ impl OpSured {
         w |= (self.dim.index() as u128) << 61;
         w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.ba) << 72;
-        w |= (self.r#type.index() as u128) << 73;
+        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 73;
         w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
         w
             |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
@@ -178,13 +248,14 @@ impl OpSured {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100] (isa-spec/spec/ops/sured.toml:187; form at isa-spec/spec/ops/sured.toml:187).
+    /// Form `fixed` on SM [100] (isa-spec/spec/ops/sured.toml:197; form at isa-spec/spec/ops/sured.toml:197).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default::<E>(Self::NAME, "modifier mode", self.mode == SuMode::D, sm)?;
         only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
         let mut w: u128 = 0x80000000000000000000f9f
             | (c.raw & 0x1fff40e10ff07ff000000ff0000);
@@ -194,7 +265,7 @@ impl OpSured {
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
         w |= u128::from(self.ba) << 72;
-        w |= (self.r#type.index() as u128) << 73;
+        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 73;
         w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
         w
             |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
@@ -202,51 +273,6 @@ impl OpSured {
         w |= self.aop.code_in::<E>(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 87;
         w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000 {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!(
-                        "this combination of modifiers is not encodable on SM{}", sm
-                    ),
-                ),
-            );
-        }
-        Ok(w)
-    }
-    /// Form `fixed` on SM [120] (isa-spec/spec/ops/sured.toml:202; form at isa-spec/spec/ops/sured.toml:202).
-    #[inline(always)]
-    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "u2", &self.u2, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x3a0 | (c.raw & 0x1fff40e10000300ff0000ff0000);
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= src_field::<E>(Self::NAME, "u2", &self.u2, RegFile::UGpr, 8u32, sm)? << 48;
-        w |= u128::from(self.uai) << 58;
-        w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
-        w |= (self.dim.index() as u128) << 61;
-        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= u128::from(self.ba) << 72;
-        w |= (self.r#type.index() as u128) << 73;
-        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
-        w |= self.aop.code_in::<E>(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 87;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        if w & 0xff000000 == 0xff000000 {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!(
-                        "this combination of modifiers is not encodable on SM{}", sm
-                    ),
-                ),
-            );
-        }
-        if w & 0xff0000000000000000 == 0xff0000000000000000 {
             return Err(
                 E::fail(
                     Self::NAME,
@@ -260,11 +286,58 @@ impl OpSured {
     }
     /// Form `fixed` on SM [120] (isa-spec/spec/ops/sured.toml:212; form at isa-spec/spec/ops/sured.toml:212).
     #[inline(always)]
+    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "u2", &self.u2, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "modifier mode", self.mode == SuMode::D, sm)?;
+        let mut w: u128 = 0x3a0 | (c.raw & 0x1fff40e10000300ff0000ff0000);
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field::<E>(Self::NAME, "u2", &self.u2, RegFile::UGpr, 8u32, sm)? << 48;
+        w |= u128::from(self.uai) << 58;
+        w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
+        w |= (self.dim.index() as u128) << 61;
+        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= u128::from(self.ba) << 72;
+        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 73;
+        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
+        w
+            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
+                << 84;
+        w |= self.aop.code_in::<E>(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 87;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        if w & 0xff000000 == 0xff000000 {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "this combination of modifiers is not encodable on SM{}", sm
+                    ),
+                ),
+            );
+        }
+        if w & 0xff0000000000000000 == 0xff0000000000000000 {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "this combination of modifiers is not encodable on SM{}", sm
+                    ),
+                ),
+            );
+        }
+        Ok(w)
+    }
+    /// Form `fixed` on SM [120] (isa-spec/spec/ops/sured.toml:222; form at isa-spec/spec/ops/sured.toml:222).
+    #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "u2", &self.u2, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "modifier mode", self.mode == SuMode::D, sm)?;
         let mut w: u128 = 0x80000000000000000000f9f
             | (c.raw & 0x1fff40e10ff0300000000ff0000);
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -275,7 +348,7 @@ impl OpSured {
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
         w |= u128::from(self.ba) << 72;
-        w |= (self.r#type.index() as u128) << 73;
+        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 73;
         w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
         w
             |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
@@ -294,7 +367,203 @@ impl OpSured {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sured.toml:83; form at isa-spec/spec/ops/sured.toml:83).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/sured.toml:242; form at isa-spec/spec/ops/sured.toml:242).
+    #[inline(always)]
+    fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default::<
+            E,
+        >(Self::NAME, "modifier cache", self.cache == MemCache::None, sm)?;
+        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
+        let mut w: u128 = 0xeb40000000000000 | (c.raw & 0x18071f8000000);
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES1, sm)? << 20;
+        w |= u128::from(self.ba) << 23;
+        w |= self.aop.code_in::<E>(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 24;
+        w |= (self.dim.index() as u128) << 33;
+        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= code_of(&[1, 0, 2], self.clamp.index()) << 49;
+        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 52;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+    }
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/sured.toml:272; form at isa-spec/spec/ops/sured.toml:272).
+    #[inline(always)]
+    fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default::<
+            E,
+        >(Self::NAME, "modifier cache", self.cache == MemCache::None, sm)?;
+        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
+        let mut w: u128 = 0xeb48000000000000 | (c.raw & 0x1f8000000);
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES1, sm)? << 20;
+        w |= u128::from(self.ba) << 23;
+        w |= self.aop.code_in::<E>(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 24;
+        w |= (self.dim.index() as u128) << 33;
+        w |= imm_src_field::<E>(Self::NAME, "h", &self.h, 13u32, 0u32, false)? << 36;
+        w |= code_of(&[1, 0, 2], self.clamp.index()) << 49;
+        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 52;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+    }
+    /// Form `fixed` on SM [52] (isa-spec/spec/ops/sured.toml:279; form at isa-spec/spec/ops/sured.toml:279).
+    #[inline(always)]
+    fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default::<
+            E,
+        >(Self::NAME, "modifier cache", self.cache == MemCache::None, sm)?;
+        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
+        let mut w: u128 = 0xeb40000000000000 | (c.raw & 0x18071f8000000);
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES2, sm)? << 20;
+        w |= u128::from(self.ba) << 23;
+        w |= self.aop.code_in::<E>(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 24;
+        w |= (self.dim.index() as u128) << 33;
+        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= code_of(&[1, 0, 2], self.clamp.index()) << 49;
+        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 52;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+    }
+    /// Form `fixed` on SM [52] (isa-spec/spec/ops/sured.toml:286; form at isa-spec/spec/ops/sured.toml:286).
+    #[inline(always)]
+    fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default::<
+            E,
+        >(Self::NAME, "modifier cache", self.cache == MemCache::None, sm)?;
+        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
+        let mut w: u128 = 0xeb48000000000000 | (c.raw & 0x1f8000000);
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES2, sm)? << 20;
+        w |= u128::from(self.ba) << 23;
+        w |= self.aop.code_in::<E>(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 24;
+        w |= (self.dim.index() as u128) << 33;
+        w |= imm_src_field::<E>(Self::NAME, "h", &self.h, 13u32, 0u32, false)? << 36;
+        w |= code_of(&[1, 0, 2], self.clamp.index()) << 49;
+        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 52;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+    }
+    /// Form `fixed` on SM [60] (isa-spec/spec/ops/sured.toml:292; form at isa-spec/spec/ops/sured.toml:292).
+    #[inline(always)]
+    fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default::<
+            E,
+        >(Self::NAME, "modifier cache", self.cache == MemCache::None, sm)?;
+        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
+        let mut w: u128 = 0xeb40000000000000 | (c.raw & 0x18071f8000000);
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 20;
+        w |= u128::from(self.ba) << 23;
+        w |= self.aop.code_in::<E>(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 24;
+        w |= (self.dim.index() as u128) << 33;
+        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= code_of(&[1, 0, 2], self.clamp.index()) << 49;
+        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 52;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+    }
+    /// Form `fixed` on SM [60] (isa-spec/spec/ops/sured.toml:299; form at isa-spec/spec/ops/sured.toml:299).
+    #[inline(always)]
+    fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default::<
+            E,
+        >(Self::NAME, "modifier cache", self.cache == MemCache::None, sm)?;
+        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
+        let mut w: u128 = 0xeb48000000000000 | (c.raw & 0x1f8000000);
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 20;
+        w |= u128::from(self.ba) << 23;
+        w |= self.aop.code_in::<E>(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 24;
+        w |= (self.dim.index() as u128) << 33;
+        w |= imm_src_field::<E>(Self::NAME, "h", &self.h, 13u32, 0u32, false)? << 36;
+        w |= code_of(&[1, 0, 2], self.clamp.index()) << 49;
+        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 52;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+    }
+    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/sured.toml:306; form at isa-spec/spec/ops/sured.toml:306).
+    #[inline(always)]
+    fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default::<E>(Self::NAME, "modifier ba", self.ba == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default::<
+            E,
+        >(Self::NAME, "modifier cache", self.cache == MemCache::None, sm)?;
+        only_default::<
+            E,
+        >(Self::NAME, "modifier type", self.r#type == SuRedType::U32, sm)?;
+        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
+        let mut w: u128 = 0xeb40000000000000 | (c.raw & 0x18071f8f00000);
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= self.aop.code_in::<E>(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 24;
+        w |= (self.dim.index() as u128) << 33;
+        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= code_of(&[1, 0, 2], self.clamp.index()) << 49;
+        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES1, sm)? << 52;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+    }
+    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/sured.toml:316; form at isa-spec/spec/ops/sured.toml:316).
+    #[inline(always)]
+    fn encode_f12<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default::<E>(Self::NAME, "modifier ba", self.ba == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default::<
+            E,
+        >(Self::NAME, "modifier cache", self.cache == MemCache::None, sm)?;
+        only_default::<
+            E,
+        >(Self::NAME, "modifier type", self.r#type == SuRedType::U32, sm)?;
+        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
+        let mut w: u128 = 0xeb48000000000000 | (c.raw & 0x1f8f00000);
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= self.aop.code_in::<E>(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 24;
+        w |= (self.dim.index() as u128) << 33;
+        w |= imm_src_field::<E>(Self::NAME, "h", &self.h, 13u32, 0u32, false)? << 36;
+        w |= code_of(&[1, 0, 2], self.clamp.index()) << 49;
+        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES1, sm)? << 52;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/sured.toml:91; form at isa-spec/spec/ops/sured.toml:91).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -307,6 +576,7 @@ impl OpSured {
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let h = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let u2: Src = Src::reg(Reg::URZ);
+        let mode: SuMode = SuMode::D;
         let ba: bool = bit(w, 72);
         let dim: SuDim = SuDim::from_index(bits(w, 61, 3) as usize)?;
         let uai: bool = false;
@@ -330,7 +600,17 @@ impl OpSured {
             7 => AtomOp::Xor,
             _ => return None,
         };
-        let r#type: SuRedType = SuRedType::from_index(bits(w, 73, 3) as usize)?;
+        let r#type: SuRedType = match bits(w, 73, 3) {
+            0 => SuRedType::U32,
+            1 => SuRedType::S32,
+            2 => SuRedType::U64,
+            3 => SuRedType::F32FtzRn,
+            4 => SuRedType::F16x2Rn,
+            5 => SuRedType::S64,
+            6 => SuRedType::Sd32,
+            7 => SuRedType::Sd64,
+            _ => return None,
+        };
         let sem: MemSem = match bits(w, 76, 5) {
             0xe => MemSem::WeakSys,
             8 => MemSem::WeakCta,
@@ -361,6 +641,7 @@ impl OpSured {
             b,
             h,
             u2,
+            mode,
             ba,
             dim,
             uai,
@@ -372,7 +653,7 @@ impl OpSured {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff40e000007ffff0000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sured.toml:142; form at isa-spec/spec/ops/sured.toml:142).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/sured.toml:152; form at isa-spec/spec/ops/sured.toml:152).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -385,6 +666,7 @@ impl OpSured {
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let h = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let u2: Src = Src::reg(Reg::URZ);
+        let mode: SuMode = SuMode::D;
         let ba: bool = bit(w, 72);
         let dim: SuDim = SuDim::from_index(bits(w, 61, 3) as usize)?;
         let uai: bool = false;
@@ -408,7 +690,17 @@ impl OpSured {
             7 => AtomOp::Xor,
             _ => return None,
         };
-        let r#type: SuRedType = SuRedType::from_index(bits(w, 73, 3) as usize)?;
+        let r#type: SuRedType = match bits(w, 73, 3) {
+            0 => SuRedType::U32,
+            1 => SuRedType::S32,
+            2 => SuRedType::U64,
+            3 => SuRedType::F32FtzRn,
+            4 => SuRedType::F16x2Rn,
+            5 => SuRedType::S64,
+            6 => SuRedType::Sd32,
+            7 => SuRedType::Sd64,
+            _ => return None,
+        };
         let sem: MemSem = match bits(w, 77, 4) {
             0 => MemSem::WeakSys,
             2 => MemSem::ConstantCta,
@@ -439,6 +731,7 @@ impl OpSured {
             b,
             h,
             u2,
+            mode,
             ba,
             dim,
             uai,
@@ -450,7 +743,7 @@ impl OpSured {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff40e100007ffff0000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sured.toml:187; form at isa-spec/spec/ops/sured.toml:187).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/sured.toml:197; form at isa-spec/spec/ops/sured.toml:197).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -460,6 +753,7 @@ impl OpSured {
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let h = Src::reg(reg_below(RegFile::UGpr, bits(w, 40, 8), 255)?);
         let u2: Src = Src::reg(Reg::URZ);
+        let mode: SuMode = SuMode::D;
         let ba: bool = bit(w, 72);
         let dim: SuDim = SuDim::from_index(bits(w, 61, 3) as usize)?;
         let uai: bool = false;
@@ -483,7 +777,17 @@ impl OpSured {
             7 => AtomOp::Xor,
             _ => return None,
         };
-        let r#type: SuRedType = SuRedType::from_index(bits(w, 73, 3) as usize)?;
+        let r#type: SuRedType = match bits(w, 73, 3) {
+            0 => SuRedType::U32,
+            1 => SuRedType::S32,
+            2 => SuRedType::U64,
+            3 => SuRedType::F32FtzRn,
+            4 => SuRedType::F16x2Rn,
+            5 => SuRedType::S64,
+            6 => SuRedType::Sd32,
+            7 => SuRedType::Sd64,
+            _ => return None,
+        };
         let sem: MemSem = match bits(w, 77, 4) {
             0 => MemSem::WeakSys,
             2 => MemSem::ConstantCta,
@@ -514,6 +818,7 @@ impl OpSured {
             b,
             h,
             u2,
+            mode,
             ba,
             dim,
             uai,
@@ -525,7 +830,7 @@ impl OpSured {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff40e10ff07ff000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sured.toml:202; form at isa-spec/spec/ops/sured.toml:202).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/sured.toml:212; form at isa-spec/spec/ops/sured.toml:212).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -538,6 +843,7 @@ impl OpSured {
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let h = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let u2 = Src::reg(reg_below(RegFile::UGpr, bits(w, 48, 8), 255)?);
+        let mode: SuMode = SuMode::D;
         let ba: bool = bit(w, 72);
         let dim: SuDim = SuDim::from_index(bits(w, 61, 3) as usize)?;
         let uai: bool = bit(w, 58);
@@ -561,7 +867,17 @@ impl OpSured {
             7 => AtomOp::Xor,
             _ => return None,
         };
-        let r#type: SuRedType = SuRedType::from_index(bits(w, 73, 3) as usize)?;
+        let r#type: SuRedType = match bits(w, 73, 3) {
+            0 => SuRedType::U32,
+            1 => SuRedType::S32,
+            2 => SuRedType::U64,
+            3 => SuRedType::F32FtzRn,
+            4 => SuRedType::F16x2Rn,
+            5 => SuRedType::S64,
+            6 => SuRedType::Sd32,
+            7 => SuRedType::Sd64,
+            _ => return None,
+        };
         let sem: MemSem = match bits(w, 77, 4) {
             0 => MemSem::WeakSys,
             2 => MemSem::ConstantCta,
@@ -592,6 +908,7 @@ impl OpSured {
             b,
             h,
             u2,
+            mode,
             ba,
             dim,
             uai,
@@ -603,7 +920,7 @@ impl OpSured {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff40e10000300ff0000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sured.toml:212; form at isa-spec/spec/ops/sured.toml:212).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/sured.toml:222; form at isa-spec/spec/ops/sured.toml:222).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -613,6 +930,7 @@ impl OpSured {
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let h = Src::reg(reg_below(RegFile::UGpr, bits(w, 40, 8), 255)?);
         let u2 = Src::reg(reg_below(RegFile::UGpr, bits(w, 48, 8), 255)?);
+        let mode: SuMode = SuMode::D;
         let ba: bool = bit(w, 72);
         let dim: SuDim = SuDim::from_index(bits(w, 61, 3) as usize)?;
         let uai: bool = bit(w, 58);
@@ -636,7 +954,17 @@ impl OpSured {
             7 => AtomOp::Xor,
             _ => return None,
         };
-        let r#type: SuRedType = SuRedType::from_index(bits(w, 73, 3) as usize)?;
+        let r#type: SuRedType = match bits(w, 73, 3) {
+            0 => SuRedType::U32,
+            1 => SuRedType::S32,
+            2 => SuRedType::U64,
+            3 => SuRedType::F32FtzRn,
+            4 => SuRedType::F16x2Rn,
+            5 => SuRedType::S64,
+            6 => SuRedType::Sd32,
+            7 => SuRedType::Sd64,
+            _ => return None,
+        };
         let sem: MemSem = match bits(w, 77, 4) {
             0 => MemSem::WeakSys,
             2 => MemSem::ConstantCta,
@@ -667,6 +995,7 @@ impl OpSured {
             b,
             h,
             u2,
+            mode,
             ba,
             dim,
             uai,
@@ -678,10 +1007,482 @@ impl OpSured {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff40e10ff0300000000ff0000)))
     }
-    /// Parse one tokenized line of syntax `SURED.D` (isa-spec/spec/ops/sured.toml:76); `None` when the mnemonic is not this op's.
+    /// Form `fixed`'s fields (isa-spec/spec/ops/sured.toml:242; form at isa-spec/spec/ops/sured.toml:242).
+    #[inline(always)]
+    fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?);
+        let h = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
+        let u2: Src = Src::reg(Reg::URZ);
+        let mode: SuMode = match bits(w, 52, 1) {
+            1 => SuMode::D,
+            _ => return None,
+        };
+        let ba: bool = bit(w, 23);
+        let dim: SuDim = SuDim::from_index(bits(w, 33, 3) as usize)?;
+        let uai: bool = false;
+        let cache: MemCache = MemCache::None;
+        let aop: AtomOp = match bits(w, 24, 3) {
+            0 => AtomOp::Add,
+            1 => AtomOp::Min,
+            2 => AtomOp::Max,
+            3 => AtomOp::Inc,
+            4 => AtomOp::Dec,
+            5 => AtomOp::And,
+            6 => AtomOp::Or,
+            7 => AtomOp::Xor,
+            _ => return None,
+        };
+        let r#type: SuRedType = match bits(w, 20, 3) {
+            0 => SuRedType::U32,
+            1 => SuRedType::S32,
+            2 => SuRedType::U64,
+            3 => SuRedType::F32FtzRn,
+            5 => SuRedType::S64,
+            6 => SuRedType::Sd32,
+            7 => SuRedType::Sd64,
+            _ => return None,
+        };
+        let sem: MemSem = MemSem::WeakSys;
+        let clamp: SuClamp = match bits(w, 49, 2) {
+            1 => SuClamp::Clamp,
+            0 => SuClamp::Ign,
+            2 => SuClamp::Trap,
+            _ => return None,
+        };
+        let o = Self {
+            a,
+            b,
+            h,
+            u2,
+            mode,
+            ba,
+            dim,
+            uai,
+            cache,
+            aop,
+            r#type,
+            sem,
+            clamp,
+        };
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x18071f8000000)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/sured.toml:272; form at isa-spec/spec/ops/sured.toml:272).
+    #[inline(always)]
+    fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?);
+        let h = Src::imm(imm_from_field(bits(w, 36, 13), 13u32, 0u32, false));
+        let u2: Src = Src::reg(Reg::URZ);
+        let mode: SuMode = match bits(w, 52, 1) {
+            1 => SuMode::D,
+            _ => return None,
+        };
+        let ba: bool = bit(w, 23);
+        let dim: SuDim = SuDim::from_index(bits(w, 33, 3) as usize)?;
+        let uai: bool = false;
+        let cache: MemCache = MemCache::None;
+        let aop: AtomOp = match bits(w, 24, 3) {
+            0 => AtomOp::Add,
+            1 => AtomOp::Min,
+            2 => AtomOp::Max,
+            3 => AtomOp::Inc,
+            4 => AtomOp::Dec,
+            5 => AtomOp::And,
+            6 => AtomOp::Or,
+            7 => AtomOp::Xor,
+            _ => return None,
+        };
+        let r#type: SuRedType = match bits(w, 20, 3) {
+            0 => SuRedType::U32,
+            1 => SuRedType::S32,
+            2 => SuRedType::U64,
+            3 => SuRedType::F32FtzRn,
+            5 => SuRedType::S64,
+            6 => SuRedType::Sd32,
+            7 => SuRedType::Sd64,
+            _ => return None,
+        };
+        let sem: MemSem = MemSem::WeakSys;
+        let clamp: SuClamp = match bits(w, 49, 2) {
+            1 => SuClamp::Clamp,
+            0 => SuClamp::Ign,
+            2 => SuClamp::Trap,
+            _ => return None,
+        };
+        let o = Self {
+            a,
+            b,
+            h,
+            u2,
+            mode,
+            ba,
+            dim,
+            uai,
+            cache,
+            aop,
+            r#type,
+            sem,
+            clamp,
+        };
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1f8000000)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/sured.toml:279; form at isa-spec/spec/ops/sured.toml:279).
+    #[inline(always)]
+    fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?);
+        let h = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
+        let u2: Src = Src::reg(Reg::URZ);
+        let mode: SuMode = match bits(w, 52, 1) {
+            1 => SuMode::D,
+            _ => return None,
+        };
+        let ba: bool = bit(w, 23);
+        let dim: SuDim = SuDim::from_index(bits(w, 33, 3) as usize)?;
+        let uai: bool = false;
+        let cache: MemCache = MemCache::None;
+        let aop: AtomOp = match bits(w, 24, 3) {
+            0 => AtomOp::Add,
+            1 => AtomOp::Min,
+            2 => AtomOp::Max,
+            3 => AtomOp::Inc,
+            4 => AtomOp::Dec,
+            5 => AtomOp::And,
+            6 => AtomOp::Or,
+            7 => AtomOp::Xor,
+            _ => return None,
+        };
+        let r#type: SuRedType = match bits(w, 20, 3) {
+            0 => SuRedType::U32,
+            1 => SuRedType::S32,
+            2 => SuRedType::U64,
+            3 => SuRedType::F32FtzRn,
+            5 => SuRedType::S64,
+            6 => SuRedType::Sd32,
+            7 => SuRedType::Sd64,
+            4 => SuRedType::F16x2FtzRn,
+            _ => return None,
+        };
+        let sem: MemSem = MemSem::WeakSys;
+        let clamp: SuClamp = match bits(w, 49, 2) {
+            1 => SuClamp::Clamp,
+            0 => SuClamp::Ign,
+            2 => SuClamp::Trap,
+            _ => return None,
+        };
+        let o = Self {
+            a,
+            b,
+            h,
+            u2,
+            mode,
+            ba,
+            dim,
+            uai,
+            cache,
+            aop,
+            r#type,
+            sem,
+            clamp,
+        };
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x18071f8000000)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/sured.toml:286; form at isa-spec/spec/ops/sured.toml:286).
+    #[inline(always)]
+    fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?);
+        let h = Src::imm(imm_from_field(bits(w, 36, 13), 13u32, 0u32, false));
+        let u2: Src = Src::reg(Reg::URZ);
+        let mode: SuMode = match bits(w, 52, 1) {
+            1 => SuMode::D,
+            _ => return None,
+        };
+        let ba: bool = bit(w, 23);
+        let dim: SuDim = SuDim::from_index(bits(w, 33, 3) as usize)?;
+        let uai: bool = false;
+        let cache: MemCache = MemCache::None;
+        let aop: AtomOp = match bits(w, 24, 3) {
+            0 => AtomOp::Add,
+            1 => AtomOp::Min,
+            2 => AtomOp::Max,
+            3 => AtomOp::Inc,
+            4 => AtomOp::Dec,
+            5 => AtomOp::And,
+            6 => AtomOp::Or,
+            7 => AtomOp::Xor,
+            _ => return None,
+        };
+        let r#type: SuRedType = match bits(w, 20, 3) {
+            0 => SuRedType::U32,
+            1 => SuRedType::S32,
+            2 => SuRedType::U64,
+            3 => SuRedType::F32FtzRn,
+            5 => SuRedType::S64,
+            6 => SuRedType::Sd32,
+            7 => SuRedType::Sd64,
+            4 => SuRedType::F16x2FtzRn,
+            _ => return None,
+        };
+        let sem: MemSem = MemSem::WeakSys;
+        let clamp: SuClamp = match bits(w, 49, 2) {
+            1 => SuClamp::Clamp,
+            0 => SuClamp::Ign,
+            2 => SuClamp::Trap,
+            _ => return None,
+        };
+        let o = Self {
+            a,
+            b,
+            h,
+            u2,
+            mode,
+            ba,
+            dim,
+            uai,
+            cache,
+            aop,
+            r#type,
+            sem,
+            clamp,
+        };
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1f8000000)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/sured.toml:292; form at isa-spec/spec/ops/sured.toml:292).
+    #[inline(always)]
+    fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?);
+        let h = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
+        let u2: Src = Src::reg(Reg::URZ);
+        let mode: SuMode = match bits(w, 52, 1) {
+            1 => SuMode::D,
+            _ => return None,
+        };
+        let ba: bool = bit(w, 23);
+        let dim: SuDim = SuDim::from_index(bits(w, 33, 3) as usize)?;
+        let uai: bool = false;
+        let cache: MemCache = MemCache::None;
+        let aop: AtomOp = match bits(w, 24, 3) {
+            0 => AtomOp::Add,
+            1 => AtomOp::Min,
+            2 => AtomOp::Max,
+            3 => AtomOp::Inc,
+            4 => AtomOp::Dec,
+            5 => AtomOp::And,
+            6 => AtomOp::Or,
+            7 => AtomOp::Xor,
+            _ => return None,
+        };
+        let r#type: SuRedType = match bits(w, 20, 3) {
+            0 => SuRedType::U32,
+            1 => SuRedType::S32,
+            2 => SuRedType::U64,
+            3 => SuRedType::F32FtzRn,
+            4 => SuRedType::F16x2Rn,
+            5 => SuRedType::S64,
+            6 => SuRedType::Sd32,
+            7 => SuRedType::Sd64,
+            _ => return None,
+        };
+        let sem: MemSem = MemSem::WeakSys;
+        let clamp: SuClamp = match bits(w, 49, 2) {
+            1 => SuClamp::Clamp,
+            0 => SuClamp::Ign,
+            2 => SuClamp::Trap,
+            _ => return None,
+        };
+        let o = Self {
+            a,
+            b,
+            h,
+            u2,
+            mode,
+            ba,
+            dim,
+            uai,
+            cache,
+            aop,
+            r#type,
+            sem,
+            clamp,
+        };
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x18071f8000000)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/sured.toml:299; form at isa-spec/spec/ops/sured.toml:299).
+    #[inline(always)]
+    fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?);
+        let h = Src::imm(imm_from_field(bits(w, 36, 13), 13u32, 0u32, false));
+        let u2: Src = Src::reg(Reg::URZ);
+        let mode: SuMode = match bits(w, 52, 1) {
+            1 => SuMode::D,
+            _ => return None,
+        };
+        let ba: bool = bit(w, 23);
+        let dim: SuDim = SuDim::from_index(bits(w, 33, 3) as usize)?;
+        let uai: bool = false;
+        let cache: MemCache = MemCache::None;
+        let aop: AtomOp = match bits(w, 24, 3) {
+            0 => AtomOp::Add,
+            1 => AtomOp::Min,
+            2 => AtomOp::Max,
+            3 => AtomOp::Inc,
+            4 => AtomOp::Dec,
+            5 => AtomOp::And,
+            6 => AtomOp::Or,
+            7 => AtomOp::Xor,
+            _ => return None,
+        };
+        let r#type: SuRedType = match bits(w, 20, 3) {
+            0 => SuRedType::U32,
+            1 => SuRedType::S32,
+            2 => SuRedType::U64,
+            3 => SuRedType::F32FtzRn,
+            4 => SuRedType::F16x2Rn,
+            5 => SuRedType::S64,
+            6 => SuRedType::Sd32,
+            7 => SuRedType::Sd64,
+            _ => return None,
+        };
+        let sem: MemSem = MemSem::WeakSys;
+        let clamp: SuClamp = match bits(w, 49, 2) {
+            1 => SuClamp::Clamp,
+            0 => SuClamp::Ign,
+            2 => SuClamp::Trap,
+            _ => return None,
+        };
+        let o = Self {
+            a,
+            b,
+            h,
+            u2,
+            mode,
+            ba,
+            dim,
+            uai,
+            cache,
+            aop,
+            r#type,
+            sem,
+            clamp,
+        };
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1f8000000)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/sured.toml:306; form at isa-spec/spec/ops/sured.toml:306).
+    #[inline(always)]
+    fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?);
+        let h = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
+        let u2: Src = Src::reg(Reg::URZ);
+        let mode: SuMode = match bits(w, 52, 1) {
+            0 => SuMode::P,
+            _ => return None,
+        };
+        let ba: bool = false;
+        let dim: SuDim = SuDim::from_index(bits(w, 33, 3) as usize)?;
+        let uai: bool = false;
+        let cache: MemCache = MemCache::None;
+        let aop: AtomOp = match bits(w, 24, 3) {
+            0 => AtomOp::Add,
+            1 => AtomOp::Min,
+            2 => AtomOp::Max,
+            3 => AtomOp::Inc,
+            4 => AtomOp::Dec,
+            5 => AtomOp::And,
+            6 => AtomOp::Or,
+            7 => AtomOp::Xor,
+            _ => return None,
+        };
+        let r#type: SuRedType = SuRedType::U32;
+        let sem: MemSem = MemSem::WeakSys;
+        let clamp: SuClamp = match bits(w, 49, 2) {
+            1 => SuClamp::Clamp,
+            0 => SuClamp::Ign,
+            2 => SuClamp::Trap,
+            _ => return None,
+        };
+        let o = Self {
+            a,
+            b,
+            h,
+            u2,
+            mode,
+            ba,
+            dim,
+            uai,
+            cache,
+            aop,
+            r#type,
+            sem,
+            clamp,
+        };
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x18071f8f00000)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/sured.toml:316; form at isa-spec/spec/ops/sured.toml:316).
+    #[inline(always)]
+    fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?);
+        let h = Src::imm(imm_from_field(bits(w, 36, 13), 13u32, 0u32, false));
+        let u2: Src = Src::reg(Reg::URZ);
+        let mode: SuMode = match bits(w, 52, 1) {
+            0 => SuMode::P,
+            _ => return None,
+        };
+        let ba: bool = false;
+        let dim: SuDim = SuDim::from_index(bits(w, 33, 3) as usize)?;
+        let uai: bool = false;
+        let cache: MemCache = MemCache::None;
+        let aop: AtomOp = match bits(w, 24, 3) {
+            0 => AtomOp::Add,
+            1 => AtomOp::Min,
+            2 => AtomOp::Max,
+            3 => AtomOp::Inc,
+            4 => AtomOp::Dec,
+            5 => AtomOp::And,
+            6 => AtomOp::Or,
+            7 => AtomOp::Xor,
+            _ => return None,
+        };
+        let r#type: SuRedType = SuRedType::U32;
+        let sem: MemSem = MemSem::WeakSys;
+        let clamp: SuClamp = match bits(w, 49, 2) {
+            1 => SuClamp::Clamp,
+            0 => SuClamp::Ign,
+            2 => SuClamp::Trap,
+            _ => return None,
+        };
+        let o = Self {
+            a,
+            b,
+            h,
+            u2,
+            mode,
+            ba,
+            dim,
+            uai,
+            cache,
+            aop,
+            r#type,
+            sem,
+            clamp,
+        };
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1f8f00000)))
+    }
+    /// Parse one tokenized line of syntax `SURED` (isa-spec/spec/ops/sured.toml:84); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        let rest = strip_any_mnemonic(&line.parts, &[&["SURED", "D"]])?;
+        let rest = strip_any_mnemonic(&line.parts, &[&["SURED"]])?;
         let mut cur = 0usize;
+        let mode: SuMode = take_enum_suffix(
+            rest,
+            &mut cur,
+            &SuMode::ALL,
+            |v| v.text_sm(sm),
+        )?;
         let ba: bool = take_suffix(rest, &mut cur, ".BA");
         let dim: SuDim = take_enum_suffix(
             rest,
@@ -759,6 +1560,7 @@ impl OpSured {
             b,
             h,
             u2,
+            mode,
             ba,
             dim,
             uai,
@@ -769,7 +1571,11 @@ impl OpSured {
             clamp,
         };
         let form = op.form_id(sm);
-        let raw = form.map_or(0, |f| [0, 0, 0xff000000000000, 0, 0][f as usize]);
+        let raw = form
+            .map_or(
+                0,
+                |f| [0, 0, 0xff000000000000, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0][f as usize],
+            );
         parsed(op, line, 0, raw)
     }
     fold_via_cc!(sm => true);
@@ -791,16 +1597,22 @@ impl Encode for OpSured {
     const NAME: &'static str = "sured";
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3, 4 : =>
-        encode_f4; [a, b, h, u2]
+        encode_f4, 5 : => encode_f5, 6 : => encode_f6, 7 : => encode_f7, 8 : =>
+        encode_f8, 9 : => encode_f9, 10 : => encode_f10, 11 : => encode_f11, 12 : =>
+        encode_f12; [a, b, h, u2]
     );
 }
 /// Spec: isa-spec/spec/ops/sured.toml:15.
 impl Forms for OpSured {
-    parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4);
+    parts_by_form!(
+        0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
+        parts_f5, 6 : parts_f6, 7 : parts_f7, 8 : parts_f8, 9 : parts_f9, 10 : parts_f10,
+        11 : parts_f11, 12 : parts_f12
+    );
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/sured.toml:76.
+    /// Spec: isa-spec/spec/ops/sured.toml:84.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -808,7 +1620,8 @@ impl Forms for OpSured {
         let reuse_h = false;
         let reuse_u2 = false;
         write_guard(out, &c.guard);
-        out.push_str("SURED.D");
+        out.push_str("SURED");
+        out.push_text_chunk(self.mode.chunk_sm(sm));
         if self.ba {
             out.push_str(".BA");
         }

@@ -45,6 +45,8 @@ impl OpSuredB {
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/sured_b.toml:50).
+    const TYPE_CODES0: [u16; SuRedType::COUNT] = codes("0 1 2 3 4 5 6 7 -");
     /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/sured_b.toml:54).
     const SEM_CODES0: [u16; MemSem::COUNT] = codes(
         "e - - - - - - - - 8 9 a b c d f 10 11 12 13 14 15 16 17 - - - - - - - - - - - - -",
@@ -81,7 +83,7 @@ impl OpSuredB {
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
         w |= u128::from(self.ba) << 72;
-        w |= (self.r#type.index() as u128) << 73;
+        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 73;
         w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
         w
             |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
@@ -100,7 +102,7 @@ impl OpSuredB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 89, 90] (isa-spec/spec/ops/sured_b.toml:127; form at isa-spec/spec/ops/sured_b.toml:127).
+    /// Form `fixed` on SM [80, 86, 89, 90] (isa-spec/spec/ops/sured_b.toml:129; form at isa-spec/spec/ops/sured_b.toml:129).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -113,7 +115,7 @@ impl OpSuredB {
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
         w |= u128::from(self.ba) << 72;
-        w |= (self.r#type.index() as u128) << 73;
+        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 73;
         w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
         w
             |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
@@ -164,7 +166,17 @@ impl OpSuredB {
             7 => AtomOp::Xor,
             _ => return None,
         };
-        let r#type: SuRedType = SuRedType::from_index(bits(w, 73, 3) as usize)?;
+        let r#type: SuRedType = match bits(w, 73, 3) {
+            0 => SuRedType::U32,
+            1 => SuRedType::S32,
+            2 => SuRedType::U64,
+            3 => SuRedType::F32FtzRn,
+            4 => SuRedType::F16x2Rn,
+            5 => SuRedType::S64,
+            6 => SuRedType::Sd32,
+            7 => SuRedType::Sd64,
+            _ => return None,
+        };
         let sem: MemSem = match bits(w, 76, 5) {
             0xe => MemSem::WeakSys,
             8 => MemSem::WeakCta,
@@ -205,7 +217,7 @@ impl OpSuredB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff40e00ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sured_b.toml:127; form at isa-spec/spec/ops/sured_b.toml:127).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/sured_b.toml:129; form at isa-spec/spec/ops/sured_b.toml:129).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -237,7 +249,17 @@ impl OpSuredB {
             7 => AtomOp::Xor,
             _ => return None,
         };
-        let r#type: SuRedType = SuRedType::from_index(bits(w, 73, 3) as usize)?;
+        let r#type: SuRedType = match bits(w, 73, 3) {
+            0 => SuRedType::U32,
+            1 => SuRedType::S32,
+            2 => SuRedType::U64,
+            3 => SuRedType::F32FtzRn,
+            4 => SuRedType::F16x2Rn,
+            5 => SuRedType::S64,
+            6 => SuRedType::Sd32,
+            7 => SuRedType::Sd64,
+            _ => return None,
+        };
         let sem: MemSem = match bits(w, 77, 4) {
             0 => MemSem::WeakSys,
             2 => MemSem::ConstantCta,

@@ -47,6 +47,8 @@ impl OpSuredB3 {
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/sured_b3.toml:57).
+    const TYPE_CODES0: [u16; SuRedType::COUNT] = codes("0 1 2 3 4 5 6 7 -");
     /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/sured_b3.toml:61).
     const SEM_CODES0: [u16; MemSem::COUNT] = codes(
         "e - - - - - - - - 8 9 a b c d f 10 11 12 13 14 15 16 17 - - - - - - - - - - - - -",
@@ -84,7 +86,7 @@ impl OpSuredB3 {
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
         w |= u128::from(self.ba) << 72;
-        w |= (self.r#type.index() as u128) << 73;
+        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 73;
         w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
         w
             |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
@@ -103,7 +105,7 @@ impl OpSuredB3 {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 89, 90] (isa-spec/spec/ops/sured_b3.toml:135; form at isa-spec/spec/ops/sured_b3.toml:135).
+    /// Form `fixed` on SM [80, 86, 89, 90] (isa-spec/spec/ops/sured_b3.toml:137; form at isa-spec/spec/ops/sured_b3.toml:137).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -117,7 +119,7 @@ impl OpSuredB3 {
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
         w |= u128::from(self.ba) << 72;
-        w |= (self.r#type.index() as u128) << 73;
+        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 73;
         w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
         w
             |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
@@ -169,7 +171,17 @@ impl OpSuredB3 {
             7 => AtomOp::Xor,
             _ => return None,
         };
-        let r#type: SuRedType = SuRedType::from_index(bits(w, 73, 3) as usize)?;
+        let r#type: SuRedType = match bits(w, 73, 3) {
+            0 => SuRedType::U32,
+            1 => SuRedType::S32,
+            2 => SuRedType::U64,
+            3 => SuRedType::F32FtzRn,
+            4 => SuRedType::F16x2Rn,
+            5 => SuRedType::S64,
+            6 => SuRedType::Sd32,
+            7 => SuRedType::Sd64,
+            _ => return None,
+        };
         let sem: MemSem = match bits(w, 76, 5) {
             0xe => MemSem::WeakSys,
             8 => MemSem::WeakCta,
@@ -211,7 +223,7 @@ impl OpSuredB3 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff40e00ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sured_b3.toml:135; form at isa-spec/spec/ops/sured_b3.toml:135).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/sured_b3.toml:137; form at isa-spec/spec/ops/sured_b3.toml:137).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -244,7 +256,17 @@ impl OpSuredB3 {
             7 => AtomOp::Xor,
             _ => return None,
         };
-        let r#type: SuRedType = SuRedType::from_index(bits(w, 73, 3) as usize)?;
+        let r#type: SuRedType = match bits(w, 73, 3) {
+            0 => SuRedType::U32,
+            1 => SuRedType::S32,
+            2 => SuRedType::U64,
+            3 => SuRedType::F32FtzRn,
+            4 => SuRedType::F16x2Rn,
+            5 => SuRedType::S64,
+            6 => SuRedType::Sd32,
+            7 => SuRedType::Sd64,
+            _ => return None,
+        };
         let sem: MemSem = match bits(w, 77, 4) {
             0 => MemSem::WeakSys,
             2 => MemSem::ConstantCta,

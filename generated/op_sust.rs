@@ -4,7 +4,7 @@
 
 /// `SUST`: Store b (and the registers after it) to the surface h at the coordinates a (and the registers after it).
 ///
-/// Spec: isa-spec/spec/ops/sust.toml:15 (op `sust`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/sust.toml:15 (op `sust`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSust {
     /// Source (u32). First coordinate register. (isa-spec/spec/ops/sust.toml:20)
@@ -29,9 +29,9 @@ pub struct OpSust {
     pub size: MemSize,
     /// Modifier.  (isa-spec/spec/ops/sust.toml:69)
     pub sem: MemSem,
-    /// Modifier.  (isa-spec/spec/ops/sust.toml:73)
+    /// Modifier.  (isa-spec/spec/ops/sust.toml:74)
     pub mask: SuMask,
-    /// Modifier.  (isa-spec/spec/ops/sust.toml:77)
+    /// Modifier.  (isa-spec/spec/ops/sust.toml:78)
     pub clamp: SuClamp,
 }
 op_fields!(OpSust, [a, b, h, u2], []);
@@ -41,7 +41,7 @@ impl OpSust {
     pub const MNEMONIC: &'static str = "SUST";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32),
@@ -63,6 +63,8 @@ impl OpSust {
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
     /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/sust.toml:41).
     const MODE_CODES1: [u16; SuMode::COUNT] = codes("- c");
+    /// Codes of `mask`'s values, in hex (`-`: none; isa-spec/spec/ops/sust.toml:74).
+    const MASK_CODES0: [u16; SuMask::COUNT] = codes("f 1 3 - - - - - - - - - - - -");
     /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/sust.toml:69).
     const SEM_CODES1: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b f - - 1 - - - - - - - - - 5 4 7 6 a - - - - - 8 - c - d e - - -",
@@ -71,6 +73,12 @@ impl OpSust {
     const MODE_CODES2: [u16; SuMode::COUNT] = codes("d -");
     /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/sust.toml:41).
     const MODE_CODES3: [u16; SuMode::COUNT] = codes("- b");
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/sust.toml:61).
+    const CACHE_CODES1: [u16; MemCache::COUNT] = codes("0 - - - - - 1 - - 2 3");
+    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/sust.toml:41).
+    const MODE_CODES4: [u16; SuMode::COUNT] = codes("1 -");
+    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/sust.toml:41).
+    const MODE_CODES5: [u16; SuMode::COUNT] = codes("- 0");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -143,10 +151,38 @@ impl OpSust {
                 reg!(UGpr),
                 reg!(UGpr),
             ) if smb & 0x400 != 0 && matches!(self.mode, SuMode::P) => Some(9),
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(Gpr),
+                _,
+            ) if smb & 0x7 != 0 && self.u2 == Src::reg(Reg::URZ)
+                && matches!(self.mode, SuMode::D) => Some(10),
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(Gpr),
+                _,
+            ) if smb & 0x7 != 0 && self.u2 == Src::reg(Reg::URZ)
+                && matches!(self.mode, SuMode::P) => Some(11),
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                SrcKind::Imm(_),
+                _,
+            ) if smb & 0x7 != 0 && self.u2 == Src::reg(Reg::URZ)
+                && matches!(self.mode, SuMode::D) => Some(12),
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                SrcKind::Imm(_),
+                _,
+            ) if smb & 0x7 != 0 && self.u2 == Src::reg(Reg::URZ)
+                && matches!(self.mode, SuMode::P) => Some(13),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/sust.toml:87; form at isa-spec/spec/ops/sust.toml:87).
+    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/sust.toml:88; form at isa-spec/spec/ops/sust.toml:88).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -191,7 +227,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/sust.toml:139; form at isa-spec/spec/ops/sust.toml:139).
+    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/sust.toml:153; form at isa-spec/spec/ops/sust.toml:153).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -208,7 +244,7 @@ impl OpSust {
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
         w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= code_of(&[0xf, 1, 3], self.mask.index()) << 72;
+        w |= self.mask.code_in::<E>(Self::NAME, "mask", &Self::MASK_CODES0, sm)? << 72;
         w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
         w
             |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
@@ -236,7 +272,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 89, 90, 100] (isa-spec/spec/ops/sust.toml:150; form at isa-spec/spec/ops/sust.toml:150).
+    /// Form `fixed` on SM [80, 86, 89, 90, 100] (isa-spec/spec/ops/sust.toml:164; form at isa-spec/spec/ops/sust.toml:164).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -281,7 +317,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 89, 90, 100] (isa-spec/spec/ops/sust.toml:193; form at isa-spec/spec/ops/sust.toml:193).
+    /// Form `fixed` on SM [80, 86, 89, 90, 100] (isa-spec/spec/ops/sust.toml:207; form at isa-spec/spec/ops/sust.toml:207).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -298,7 +334,7 @@ impl OpSust {
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
         w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= code_of(&[0xf, 1, 3], self.mask.index()) << 72;
+        w |= self.mask.code_in::<E>(Self::NAME, "mask", &Self::MASK_CODES0, sm)? << 72;
         w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
         w
             |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
@@ -326,7 +362,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100] (isa-spec/spec/ops/sust.toml:204; form at isa-spec/spec/ops/sust.toml:204).
+    /// Form `fixed` on SM [100] (isa-spec/spec/ops/sust.toml:218; form at isa-spec/spec/ops/sust.toml:218).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -362,7 +398,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100] (isa-spec/spec/ops/sust.toml:220; form at isa-spec/spec/ops/sust.toml:220).
+    /// Form `fixed` on SM [100] (isa-spec/spec/ops/sust.toml:234; form at isa-spec/spec/ops/sust.toml:234).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -380,7 +416,7 @@ impl OpSust {
         w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::UGpr, 8u32, sm)? << 40;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
-        w |= code_of(&[0xf, 1, 3], self.mask.index()) << 72;
+        w |= self.mask.code_in::<E>(Self::NAME, "mask", &Self::MASK_CODES0, sm)? << 72;
         w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
         w
             |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
@@ -398,7 +434,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120] (isa-spec/spec/ops/sust.toml:229; form at isa-spec/spec/ops/sust.toml:229).
+    /// Form `fixed` on SM [120] (isa-spec/spec/ops/sust.toml:243; form at isa-spec/spec/ops/sust.toml:243).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -444,7 +480,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120] (isa-spec/spec/ops/sust.toml:239; form at isa-spec/spec/ops/sust.toml:239).
+    /// Form `fixed` on SM [120] (isa-spec/spec/ops/sust.toml:253; form at isa-spec/spec/ops/sust.toml:253).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -462,7 +498,7 @@ impl OpSust {
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
         w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= code_of(&[0xf, 1, 3], self.mask.index()) << 72;
+        w |= self.mask.code_in::<E>(Self::NAME, "mask", &Self::MASK_CODES0, sm)? << 72;
         w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
         w
             |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
@@ -490,7 +526,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120] (isa-spec/spec/ops/sust.toml:247; form at isa-spec/spec/ops/sust.toml:247).
+    /// Form `fixed` on SM [120] (isa-spec/spec/ops/sust.toml:261; form at isa-spec/spec/ops/sust.toml:261).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -527,7 +563,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120] (isa-spec/spec/ops/sust.toml:256; form at isa-spec/spec/ops/sust.toml:256).
+    /// Form `fixed` on SM [120] (isa-spec/spec/ops/sust.toml:270; form at isa-spec/spec/ops/sust.toml:270).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -546,7 +582,7 @@ impl OpSust {
         w |= u128::from(self.uai) << 58;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
-        w |= code_of(&[0xf, 1, 3], self.mask.index()) << 72;
+        w |= self.mask.code_in::<E>(Self::NAME, "mask", &Self::MASK_CODES0, sm)? << 72;
         w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
         w
             |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
@@ -564,7 +600,111 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sust.toml:87; form at isa-spec/spec/ops/sust.toml:87).
+    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/sust.toml:288; form at isa-spec/spec/ops/sust.toml:288).
+    #[inline(always)]
+    fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
+        only_default::<E>(Self::NAME, "modifier mask", self.mask == SuMask::Rgba, sm)?;
+        let mut w: u128 = 0xeb20000000000000 | (c.raw & 0x18071fc000000);
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 20;
+        w |= u128::from(self.ba) << 23;
+        w
+            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES1, sm)?
+                << 24;
+        w |= (self.dim.index() as u128) << 33;
+        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= code_of(&[1, 0, 2], self.clamp.index()) << 49;
+        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES4, sm)? << 52;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+    }
+    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/sust.toml:326; form at isa-spec/spec/ops/sust.toml:326).
+    #[inline(always)]
+    fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default::<E>(Self::NAME, "modifier ba", self.ba == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier size", self.size == MemSize::B32, sm)?;
+        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
+        let mut w: u128 = 0xeb20000000000000 | (c.raw & 0x18071fc000000);
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
+        w
+            |= code_of(
+                &[0xf, 1, 3, 2, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe],
+                self.mask.index(),
+            ) << 20;
+        w
+            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES1, sm)?
+                << 24;
+        w |= (self.dim.index() as u128) << 33;
+        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= code_of(&[1, 0, 2], self.clamp.index()) << 49;
+        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES5, sm)? << 52;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+    }
+    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/sust.toml:336; form at isa-spec/spec/ops/sust.toml:336).
+    #[inline(always)]
+    fn encode_f12<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
+        only_default::<E>(Self::NAME, "modifier mask", self.mask == SuMask::Rgba, sm)?;
+        let mut w: u128 = 0xeb28000000000000 | (c.raw & 0x1fc000000);
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 20;
+        w |= u128::from(self.ba) << 23;
+        w
+            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES1, sm)?
+                << 24;
+        w |= (self.dim.index() as u128) << 33;
+        w |= imm_src_field::<E>(Self::NAME, "h", &self.h, 13u32, 0u32, false)? << 36;
+        w |= code_of(&[1, 0, 2], self.clamp.index()) << 49;
+        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES4, sm)? << 52;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+    }
+    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/sust.toml:343; form at isa-spec/spec/ops/sust.toml:343).
+    #[inline(always)]
+    fn encode_f13<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default::<E>(Self::NAME, "modifier ba", self.ba == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier size", self.size == MemSize::B32, sm)?;
+        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
+        let mut w: u128 = 0xeb28000000000000 | (c.raw & 0x1fc000000);
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
+        w
+            |= code_of(
+                &[0xf, 1, 3, 2, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe],
+                self.mask.index(),
+            ) << 20;
+        w
+            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES1, sm)?
+                << 24;
+        w |= (self.dim.index() as u128) << 33;
+        w |= imm_src_field::<E>(Self::NAME, "h", &self.h, 13u32, 0u32, false)? << 36;
+        w |= code_of(&[1, 0, 2], self.clamp.index()) << 49;
+        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES5, sm)? << 52;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/sust.toml:88; form at isa-spec/spec/ops/sust.toml:88).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -654,7 +794,7 @@ impl OpSust {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e000007ffff0000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sust.toml:139; form at isa-spec/spec/ops/sust.toml:139).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/sust.toml:153; form at isa-spec/spec/ops/sust.toml:153).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -740,7 +880,7 @@ impl OpSust {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e000007ffff0000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sust.toml:150; form at isa-spec/spec/ops/sust.toml:150).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/sust.toml:164; form at isa-spec/spec/ops/sust.toml:164).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -822,7 +962,7 @@ impl OpSust {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e100007ffff0000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sust.toml:193; form at isa-spec/spec/ops/sust.toml:193).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/sust.toml:207; form at isa-spec/spec/ops/sust.toml:207).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -900,7 +1040,7 @@ impl OpSust {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e100007ffff0000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sust.toml:204; form at isa-spec/spec/ops/sust.toml:204).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/sust.toml:218; form at isa-spec/spec/ops/sust.toml:218).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -979,7 +1119,7 @@ impl OpSust {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e10ff07ff000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sust.toml:220; form at isa-spec/spec/ops/sust.toml:220).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/sust.toml:234; form at isa-spec/spec/ops/sust.toml:234).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1054,7 +1194,7 @@ impl OpSust {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e10ff07ff000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sust.toml:229; form at isa-spec/spec/ops/sust.toml:229).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/sust.toml:243; form at isa-spec/spec/ops/sust.toml:243).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1136,7 +1276,7 @@ impl OpSust {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e10000300ff0000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sust.toml:239; form at isa-spec/spec/ops/sust.toml:239).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/sust.toml:253; form at isa-spec/spec/ops/sust.toml:253).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1214,7 +1354,7 @@ impl OpSust {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e10000300ff0000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sust.toml:247; form at isa-spec/spec/ops/sust.toml:247).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/sust.toml:261; form at isa-spec/spec/ops/sust.toml:261).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1293,7 +1433,7 @@ impl OpSust {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e10ff0300000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sust.toml:256; form at isa-spec/spec/ops/sust.toml:256).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/sust.toml:270; form at isa-spec/spec/ops/sust.toml:270).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1368,7 +1508,247 @@ impl OpSust {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e10ff0300000000ff0000)))
     }
-    /// Parse one tokenized line of syntax `SUST` (isa-spec/spec/ops/sust.toml:80); `None` when the mnemonic is not this op's.
+    /// Form `fixed`'s fields (isa-spec/spec/ops/sust.toml:288; form at isa-spec/spec/ops/sust.toml:288).
+    #[inline(always)]
+    fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?);
+        let h = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
+        let u2: Src = Src::reg(Reg::URZ);
+        let mode: SuMode = match bits(w, 52, 1) {
+            1 => SuMode::D,
+            _ => return None,
+        };
+        let ba: bool = bit(w, 23);
+        let dim: SuDim = SuDim::from_index(bits(w, 33, 3) as usize)?;
+        let uai: bool = false;
+        let cache: MemCache = match bits(w, 24, 2) {
+            0 => MemCache::None,
+            1 => MemCache::Cg,
+            2 => MemCache::Cs,
+            3 => MemCache::Wt,
+            _ => return None,
+        };
+        let size: MemSize = match bits(w, 20, 3) {
+            4 => MemSize::B32,
+            0 => MemSize::U8,
+            1 => MemSize::S8,
+            2 => MemSize::U16,
+            3 => MemSize::S16,
+            5 => MemSize::B64,
+            6 => MemSize::B128,
+            _ => return None,
+        };
+        let sem: MemSem = MemSem::WeakSys;
+        let mask: SuMask = SuMask::Rgba;
+        let clamp: SuClamp = match bits(w, 49, 2) {
+            1 => SuClamp::Clamp,
+            0 => SuClamp::Ign,
+            2 => SuClamp::Trap,
+            _ => return None,
+        };
+        let o = Self {
+            a,
+            b,
+            h,
+            u2,
+            mode,
+            ba,
+            dim,
+            uai,
+            cache,
+            size,
+            sem,
+            mask,
+            clamp,
+        };
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x18071fc000000)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/sust.toml:326; form at isa-spec/spec/ops/sust.toml:326).
+    #[inline(always)]
+    fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?);
+        let h = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
+        let u2: Src = Src::reg(Reg::URZ);
+        let mode: SuMode = match bits(w, 52, 1) {
+            0 => SuMode::P,
+            _ => return None,
+        };
+        let ba: bool = false;
+        let dim: SuDim = SuDim::from_index(bits(w, 33, 3) as usize)?;
+        let uai: bool = false;
+        let cache: MemCache = match bits(w, 24, 2) {
+            0 => MemCache::None,
+            1 => MemCache::Cg,
+            2 => MemCache::Cs,
+            3 => MemCache::Wt,
+            _ => return None,
+        };
+        let size: MemSize = MemSize::B32;
+        let sem: MemSem = MemSem::WeakSys;
+        let mask: SuMask = match bits(w, 20, 4) {
+            0xf => SuMask::Rgba,
+            1 => SuMask::R,
+            3 => SuMask::Rg,
+            2 => SuMask::G,
+            4 => SuMask::B,
+            5 => SuMask::Rb,
+            6 => SuMask::Gb,
+            7 => SuMask::Rgb,
+            8 => SuMask::A,
+            9 => SuMask::Ra,
+            0xa => SuMask::Ga,
+            0xb => SuMask::Rga,
+            0xc => SuMask::Ba,
+            0xd => SuMask::Rba,
+            0xe => SuMask::Gba,
+            _ => return None,
+        };
+        let clamp: SuClamp = match bits(w, 49, 2) {
+            1 => SuClamp::Clamp,
+            0 => SuClamp::Ign,
+            2 => SuClamp::Trap,
+            _ => return None,
+        };
+        let o = Self {
+            a,
+            b,
+            h,
+            u2,
+            mode,
+            ba,
+            dim,
+            uai,
+            cache,
+            size,
+            sem,
+            mask,
+            clamp,
+        };
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x18071fc000000)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/sust.toml:336; form at isa-spec/spec/ops/sust.toml:336).
+    #[inline(always)]
+    fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?);
+        let h = Src::imm(imm_from_field(bits(w, 36, 13), 13u32, 0u32, false));
+        let u2: Src = Src::reg(Reg::URZ);
+        let mode: SuMode = match bits(w, 52, 1) {
+            1 => SuMode::D,
+            _ => return None,
+        };
+        let ba: bool = bit(w, 23);
+        let dim: SuDim = SuDim::from_index(bits(w, 33, 3) as usize)?;
+        let uai: bool = false;
+        let cache: MemCache = match bits(w, 24, 2) {
+            0 => MemCache::None,
+            1 => MemCache::Cg,
+            2 => MemCache::Cs,
+            3 => MemCache::Wt,
+            _ => return None,
+        };
+        let size: MemSize = match bits(w, 20, 3) {
+            4 => MemSize::B32,
+            0 => MemSize::U8,
+            1 => MemSize::S8,
+            2 => MemSize::U16,
+            3 => MemSize::S16,
+            5 => MemSize::B64,
+            6 => MemSize::B128,
+            _ => return None,
+        };
+        let sem: MemSem = MemSem::WeakSys;
+        let mask: SuMask = SuMask::Rgba;
+        let clamp: SuClamp = match bits(w, 49, 2) {
+            1 => SuClamp::Clamp,
+            0 => SuClamp::Ign,
+            2 => SuClamp::Trap,
+            _ => return None,
+        };
+        let o = Self {
+            a,
+            b,
+            h,
+            u2,
+            mode,
+            ba,
+            dim,
+            uai,
+            cache,
+            size,
+            sem,
+            mask,
+            clamp,
+        };
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1fc000000)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/sust.toml:343; form at isa-spec/spec/ops/sust.toml:343).
+    #[inline(always)]
+    fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?);
+        let h = Src::imm(imm_from_field(bits(w, 36, 13), 13u32, 0u32, false));
+        let u2: Src = Src::reg(Reg::URZ);
+        let mode: SuMode = match bits(w, 52, 1) {
+            0 => SuMode::P,
+            _ => return None,
+        };
+        let ba: bool = false;
+        let dim: SuDim = SuDim::from_index(bits(w, 33, 3) as usize)?;
+        let uai: bool = false;
+        let cache: MemCache = match bits(w, 24, 2) {
+            0 => MemCache::None,
+            1 => MemCache::Cg,
+            2 => MemCache::Cs,
+            3 => MemCache::Wt,
+            _ => return None,
+        };
+        let size: MemSize = MemSize::B32;
+        let sem: MemSem = MemSem::WeakSys;
+        let mask: SuMask = match bits(w, 20, 4) {
+            0xf => SuMask::Rgba,
+            1 => SuMask::R,
+            3 => SuMask::Rg,
+            2 => SuMask::G,
+            4 => SuMask::B,
+            5 => SuMask::Rb,
+            6 => SuMask::Gb,
+            7 => SuMask::Rgb,
+            8 => SuMask::A,
+            9 => SuMask::Ra,
+            0xa => SuMask::Ga,
+            0xb => SuMask::Rga,
+            0xc => SuMask::Ba,
+            0xd => SuMask::Rba,
+            0xe => SuMask::Gba,
+            _ => return None,
+        };
+        let clamp: SuClamp = match bits(w, 49, 2) {
+            1 => SuClamp::Clamp,
+            0 => SuClamp::Ign,
+            2 => SuClamp::Trap,
+            _ => return None,
+        };
+        let o = Self {
+            a,
+            b,
+            h,
+            u2,
+            mode,
+            ba,
+            dim,
+            uai,
+            cache,
+            size,
+            sem,
+            mask,
+            clamp,
+        };
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1fc000000)))
+    }
+    /// Parse one tokenized line of syntax `SUST` (isa-spec/spec/ops/sust.toml:81); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SUST"]])?;
         let mut cur = 0usize;
@@ -1471,7 +1851,8 @@ impl OpSust {
                 0,
                 |f| {
                     [
-                        0, 0, 0, 0, 0xff000000000000, 0xff000000000000, 0, 0, 0, 0,
+                        0, 0, 0, 0, 0xff000000000000, 0xff000000000000, 0, 0, 0, 0, 0, 0,
+                        0, 0,
                     ][f as usize]
                 },
             );
@@ -1497,19 +1878,21 @@ impl Encode for OpSust {
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3, 4 : =>
         encode_f4, 5 : => encode_f5, 6 : => encode_f6, 7 : => encode_f7, 8 : =>
-        encode_f8, 9 : => encode_f9; [a, b, h, u2]
+        encode_f8, 9 : => encode_f9, 10 : => encode_f10, 11 : => encode_f11, 12 : =>
+        encode_f12, 13 : => encode_f13; [a, b, h, u2]
     );
 }
 /// Spec: isa-spec/spec/ops/sust.toml:15.
 impl Forms for OpSust {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
-        parts_f5, 6 : parts_f6, 7 : parts_f7, 8 : parts_f8, 9 : parts_f9
+        parts_f5, 6 : parts_f6, 7 : parts_f7, 8 : parts_f8, 9 : parts_f9, 10 : parts_f10,
+        11 : parts_f11, 12 : parts_f12, 13 : parts_f13
     );
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/sust.toml:80.
+    /// Spec: isa-spec/spec/ops/sust.toml:81.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -59,6 +59,8 @@ impl OpSustB {
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
     /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/sust_b.toml:34).
     const MODE_CODES1: [u16; SuMode::COUNT] = codes("- b");
+    /// Codes of `mask`'s values, in hex (`-`: none; isa-spec/spec/ops/sust_b.toml:60).
+    const MASK_CODES0: [u16; SuMask::COUNT] = codes("f 1 3 - - - - - - - - - - - -");
     /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/sust_b.toml:56).
     const SEM_CODES1: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b f - - 1 - - - - - - - - - 5 4 7 6 a - - - - - 8 - c - d e - - -",
@@ -121,7 +123,7 @@ impl OpSustB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/sust_b.toml:127; form at isa-spec/spec/ops/sust_b.toml:127).
+    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/sust_b.toml:140; form at isa-spec/spec/ops/sust_b.toml:140).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -136,7 +138,7 @@ impl OpSustB {
         w |= fit::<E>(Self::NAME, "bank", self.bank as u128, 5u32)? << 54;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
-        w |= code_of(&[0xf, 1, 3], self.mask.index()) << 72;
+        w |= self.mask.code_in::<E>(Self::NAME, "mask", &Self::MASK_CODES0, sm)? << 72;
         w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
         w
             |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
@@ -154,7 +156,7 @@ impl OpSustB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 89, 90] (isa-spec/spec/ops/sust_b.toml:135; form at isa-spec/spec/ops/sust_b.toml:135).
+    /// Form `fixed` on SM [80, 86, 89, 90] (isa-spec/spec/ops/sust_b.toml:148; form at isa-spec/spec/ops/sust_b.toml:148).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -187,7 +189,7 @@ impl OpSustB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 89, 90] (isa-spec/spec/ops/sust_b.toml:178; form at isa-spec/spec/ops/sust_b.toml:178).
+    /// Form `fixed` on SM [80, 86, 89, 90] (isa-spec/spec/ops/sust_b.toml:191; form at isa-spec/spec/ops/sust_b.toml:191).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -202,7 +204,7 @@ impl OpSustB {
         w |= fit::<E>(Self::NAME, "bank", self.bank as u128, 5u32)? << 54;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
-        w |= code_of(&[0xf, 1, 3], self.mask.index()) << 72;
+        w |= self.mask.code_in::<E>(Self::NAME, "mask", &Self::MASK_CODES0, sm)? << 72;
         w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
         w
             |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
@@ -305,7 +307,7 @@ impl OpSustB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e00ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sust_b.toml:127; form at isa-spec/spec/ops/sust_b.toml:127).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/sust_b.toml:140; form at isa-spec/spec/ops/sust_b.toml:140).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -386,7 +388,7 @@ impl OpSustB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e00ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sust_b.toml:135; form at isa-spec/spec/ops/sust_b.toml:135).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/sust_b.toml:148; form at isa-spec/spec/ops/sust_b.toml:148).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -463,7 +465,7 @@ impl OpSustB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e10ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sust_b.toml:178; form at isa-spec/spec/ops/sust_b.toml:178).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/sust_b.toml:191; form at isa-spec/spec/ops/sust_b.toml:191).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {

@@ -60,6 +60,8 @@ impl OpSustUr {
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
     /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/sust_ur.toml:32).
     const MODE_CODES1: [u16; SuMode::COUNT] = codes("- b");
+    /// Codes of `mask`'s values, in hex (`-`: none; isa-spec/spec/ops/sust_ur.toml:58).
+    const MASK_CODES0: [u16; SuMask::COUNT] = codes("f 1 3 - - - - - - - - - - - -");
     /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/sust_ur.toml:54).
     const SEM_CODES1: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b f - - 1 - - - - - - - - - 5 4 7 6 a - - - - - 8 - c - d e - - -",
@@ -128,7 +130,7 @@ impl OpSustUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/sust_ur.toml:126; form at isa-spec/spec/ops/sust_ur.toml:126).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/sust_ur.toml:139; form at isa-spec/spec/ops/sust_ur.toml:139).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -145,7 +147,7 @@ impl OpSustUr {
         w |= fit::<E>(Self::NAME, "x", self.x as u128, 8u32)? << 46;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
-        w |= code_of(&[0xf, 1, 3], self.mask.index()) << 72;
+        w |= self.mask.code_in::<E>(Self::NAME, "mask", &Self::MASK_CODES0, sm)? << 72;
         w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
         w
             |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
@@ -163,7 +165,7 @@ impl OpSustUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 89, 90] (isa-spec/spec/ops/sust_ur.toml:134; form at isa-spec/spec/ops/sust_ur.toml:134).
+    /// Form `fixed` on SM [80, 86, 89, 90] (isa-spec/spec/ops/sust_ur.toml:147; form at isa-spec/spec/ops/sust_ur.toml:147).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -198,7 +200,7 @@ impl OpSustUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 89, 90] (isa-spec/spec/ops/sust_ur.toml:177; form at isa-spec/spec/ops/sust_ur.toml:177).
+    /// Form `fixed` on SM [80, 86, 89, 90] (isa-spec/spec/ops/sust_ur.toml:190; form at isa-spec/spec/ops/sust_ur.toml:190).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -215,7 +217,7 @@ impl OpSustUr {
         w |= fit::<E>(Self::NAME, "x", self.x as u128, 8u32)? << 46;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
-        w |= code_of(&[0xf, 1, 3], self.mask.index()) << 72;
+        w |= self.mask.code_in::<E>(Self::NAME, "mask", &Self::MASK_CODES0, sm)? << 72;
         w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
         w
             |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
@@ -318,7 +320,7 @@ impl OpSustUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e00ff07c0000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sust_ur.toml:126; form at isa-spec/spec/ops/sust_ur.toml:126).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/sust_ur.toml:139; form at isa-spec/spec/ops/sust_ur.toml:139).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -399,7 +401,7 @@ impl OpSustUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e00ff07c0000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sust_ur.toml:134; form at isa-spec/spec/ops/sust_ur.toml:134).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/sust_ur.toml:147; form at isa-spec/spec/ops/sust_ur.toml:147).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -476,7 +478,7 @@ impl OpSustUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e10ff07c0000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sust_ur.toml:177; form at isa-spec/spec/ops/sust_ur.toml:177).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/sust_ur.toml:190; form at isa-spec/spec/ops/sust_ur.toml:190).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {

@@ -85,6 +85,17 @@ fn reg_of(spec: &Spec, form: &Form, kind: SlotKindClass, bits: &Bits) -> TokenSt
     }
 }
 
+/// As [`reg_of`] for a field holding the index complemented (`pd.inv`).
+fn inv_reg_of(spec: &Spec, form: &Form, kind: SlotKindClass, bits: &Bits) -> TokenStream {
+    let file = file_tokens(kind);
+    let m = Literal::u128_unsuffixed((1u128 << bits.width()) - 1);
+    let g = get(bits);
+    match form_zero(spec, form, kind).map(|z| Literal::u8_unsuffixed(z as u8)) {
+        Some(z) => quote!(reg_below(#file, (#g) ^ #m, #z)?),
+        None => quote!(reg_from_index(#file, (#g) ^ #m, sm)?),
+    }
+}
+
 fn find(form: &Form, pred: impl Fn(&FieldTarget) -> bool) -> Option<&Field> {
     form.fields.iter().find(|f| pred(&f.target))
 }
@@ -108,10 +119,14 @@ fn decode_dsts(spec: &Spec, op: &Op, form: &Form) -> Vec<TokenStream> {
             );
             match f {
                 Some(f) => {
-                    let FieldTarget::Dst { kind, .. } = f.target else {
+                    let FieldTarget::Dst { kind, inv, .. } = f.target else {
                         unreachable!()
                     };
-                    let r = reg_of(spec, form, kind, &f.bits);
+                    let r = if inv {
+                        inv_reg_of(spec, form, kind, &f.bits)
+                    } else {
+                        reg_of(spec, form, kind, &f.bits)
+                    };
                     quote!(let #fld = #r;)
                 }
                 None => {

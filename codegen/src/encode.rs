@@ -362,12 +362,18 @@ fn field_value(op: &Op, fl: &Field) -> Option<TokenStream> {
     let wdt = fl.bits.width();
     match &fl.target {
         FieldTarget::Fixed(_) | FieldTarget::Unknown(_) => None,
-        FieldTarget::Dst { idx, kind } => {
+        FieldTarget::Dst { idx, kind, inv } => {
             let d = &op.dsts[*idx];
             let fld = field(&d.name);
             let dname = &d.name;
             let file = file_tokens(*kind);
-            Some(quote!(dst_field::<E>(Self::NAME, #dname, self.#fld, #file, #wdt, sm)?))
+            let v = quote!(dst_field::<E>(Self::NAME, #dname, self.#fld, #file, #wdt, sm)?);
+            Some(if *inv {
+                let m = u128_lit((1u128 << wdt) - 1);
+                quote!((#v ^ #m))
+            } else {
+                v
+            })
         }
         FieldTarget::SrcReg { idx, kind } => {
             let s = &op.srcs[*idx];

@@ -476,7 +476,10 @@ fn operand_default(op: &Op, form: &Form, item: &AsmItem) -> Option<(u128, u128)>
                     continue;
                 }
                 mask |= f.bits.mask();
-                value |= f.bits.mask();
+                // A complemented field (`pd.inv`) holds PT as zeros.
+                if !matches!(f.target, FieldTarget::Dst { inv: true, .. }) {
+                    value |= f.bits.mask();
+                }
             }
             FieldTarget::SrcNot(i) if !is_dst && *i == idx => {
                 mask |= f.bits.mask();
@@ -528,7 +531,7 @@ fn imm_field(form: &Form, s: usize) -> Option<&Field> {
 
 fn pred_dst_field(form: &Form, d: usize) -> Option<&Field> {
     form.fields.iter().find(
-        |f| matches!(f.target, FieldTarget::Dst { idx, kind: SlotKindClass::Pred | SlotKindClass::Upred } if idx == d),
+        |f| matches!(f.target, FieldTarget::Dst { idx, kind: SlotKindClass::Pred | SlotKindClass::Upred, inv: false } if idx == d),
     )
 }
 

@@ -623,7 +623,7 @@ impl Op {
             .flat_map(|e| &e.forms)
             .flat_map(|f| &f.fields)
             .find_map(|f| match f.target {
-                FieldTarget::Dst { idx, kind } if idx == i => Some(kind),
+                FieldTarget::Dst { idx, kind, .. } if idx == i => Some(kind),
                 _ => None,
             });
         written.unwrap_or(if self.dsts[i].ty.is_pred() {
@@ -830,6 +830,9 @@ pub enum FieldTarget {
     Dst {
         idx: usize,
         kind: SlotKindClass,
+        /// The field holds the index's bitwise complement (`"30..33" =
+        /// "pd.inv"`: Pascal SULD's predicate output, 0 is PT).
+        inv: bool,
     },
     /// Source register or predicate index.
     SrcReg {

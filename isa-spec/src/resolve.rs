@@ -1939,17 +1939,35 @@ struct TargetName<'a> {
 }
 
 /// Destination `i`: a register of the written kind, by default the one
-/// its type lives in. Destinations have no parts.
+/// its type lives in. Destinations have one part, `.inv`: the field holds
+/// the predicate's index complemented (`"30..33" = "pd.inv"`).
 fn dst_target(op: &Op, i: usize, t: &TargetName) -> Result<FieldTarget, String> {
-    if t.part.is_some() {
-        return Err(format!("destination `{}` has no parts", t.name));
-    }
+    let inv = match t.part {
+        None => false,
+        Some("inv") => true,
+        Some(p) => {
+            return Err(format!(
+                "destination `{}` has no part `{p}` (only `.inv`)",
+                t.name
+            ));
+        }
+    };
     let k = match t.kind {
         Some(k) => SlotKindClass::parse(k).ok_or_else(|| format!("unknown kind `{k}`"))?,
         None if op.dsts[i].ty.is_pred() => SlotKindClass::Pred,
         None => SlotKindClass::Gpr,
     };
-    Ok(FieldTarget::Dst { idx: i, kind: k })
+    if inv && !matches!(k, SlotKindClass::Pred | SlotKindClass::Upred) {
+        return Err(format!(
+            "`.inv` of `{}`: predicate destinations only",
+            t.name
+        ));
+    }
+    Ok(FieldTarget::Dst {
+        idx: i,
+        kind: k,
+        inv,
+    })
 }
 
 /// Source `i`: a modifier flag it declares (`.neg`, `.abs`, `.not`), or
@@ -2814,7 +2832,7 @@ fn tie_kinds(
 ) -> Vec<Option<SlotKindClass>> {
     for &(si, di) in tied {
         let kind = fields.iter().find_map(|f| match f.target {
-            FieldTarget::Dst { idx, kind } if idx == di => Some(kind),
+            FieldTarget::Dst { idx, kind, .. } if idx == di => Some(kind),
             _ => None,
         });
         if let Some(slot) = v.get_mut(si) {
