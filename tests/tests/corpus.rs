@@ -84,16 +84,10 @@ fn failure(out: &CorpusOutcome, text: &str) -> Option<String> {
 /// (in percent) that decode.
 const COVERAGE_GOAL: f64 = 99.9;
 
-/// What SM50..SM60 lack (issue 20).
-const MAXWELL_GAPS: &str = "issue 20: TEX, TEXS, TLD, TLDS, TLD4, TLD4S, TXD, PRET";
-
 /// The corpora still short of the goal: the floor each must keep and what
 /// it lacks. An entry whose corpus reaches the goal fails the test too, so
 /// the list stays true.
 const SHORT_OF_GOAL: &[(&str, f64, &str)] = &[
-    ("sm_50", 99.85, MAXWELL_GAPS),
-    ("sm_52", 99.85, MAXWELL_GAPS),
-    ("sm_60", 99.87, MAXWELL_GAPS),
     ("sm_90a", 92.0, "issue 19: HGMMA, QGMMA"),
 ];
 
