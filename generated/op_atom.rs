@@ -4,7 +4,7 @@
 
 /// `ATOM`: Atomically replace the global memory word(s) at a + off by old OP b; d = old.
 ///
-/// Spec: isa-spec/spec/ops/atom.toml:13 (op `atom`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/atom.toml:13 (op `atom`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpAtom {
     /// Destination (u32). The old value (first of the type's registers). (isa-spec/spec/ops/atom.toml:18)
@@ -29,7 +29,7 @@ impl OpAtom {
     pub const MNEMONIC: &'static str = "ATOM";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60];
+    pub const SMS: &'static [u32] = &[50, 52, 53, 60, 61, 62];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32),
@@ -50,8 +50,8 @@ impl OpAtom {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
             (reg!(Gpr), reg!(Gpr)) if smb & 0x1 != 0 => Some(0),
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x2 != 0 => Some(1),
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x4 != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x6 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x38 != 0 => Some(2),
             _ => None,
         }
     }
@@ -70,7 +70,7 @@ impl OpAtom {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52] (isa-spec/spec/ops/atom.toml:77; form at isa-spec/spec/ops/atom.toml:77).
+    /// Form `fixed` on SM [52, 53] (isa-spec/spec/ops/atom.toml:77; form at isa-spec/spec/ops/atom.toml:77).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -85,7 +85,7 @@ impl OpAtom {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [60] (isa-spec/spec/ops/atom.toml:85; form at isa-spec/spec/ops/atom.toml:85).
+    /// Form `fixed` on SM [60, 61, 62] (isa-spec/spec/ops/atom.toml:85; form at isa-spec/spec/ops/atom.toml:85).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `ATOM`: Atomically replace the global memory word(s) at a + off by c where they hold b; d = old.
 ///
-/// Spec: isa-spec/spec/ops/atom_cas.toml:17 (op `atom_cas`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/atom_cas.toml:17 (op `atom_cas`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpAtomCas {
     /// Destination (u32). The old value (first of the type's registers). (isa-spec/spec/ops/atom_cas.toml:22)
@@ -31,7 +31,7 @@ impl OpAtomCas {
     pub const MNEMONIC: &'static str = "ATOM";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60];
+    pub const SMS: &'static [u32] = &[50, 52, 53, 60, 61, 62];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32).with_default(Src::RZ),
@@ -54,22 +54,22 @@ impl OpAtomCas {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), _) if smb & 0x7 != 0 && self.c == Src::RZ => Some(0),
-            (reg!(Gpr), _, reg!(Gpr)) if smb & 0x7 != 0 && self.b == Src::RZ => Some(1),
+            (reg!(Gpr), reg!(Gpr), _) if smb & 0x3f != 0 && self.c == Src::RZ => Some(0),
+            (reg!(Gpr), _, reg!(Gpr)) if smb & 0x3f != 0 && self.b == Src::RZ => Some(1),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(Gpr),
-            ) if smb & 0x7 != 0 && matches!(self.r#type, AtomType::U32) => Some(2),
+            ) if smb & 0x3f != 0 && matches!(self.r#type, AtomType::U32) => Some(2),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(Gpr),
-            ) if smb & 0x7 != 0 && matches!(self.r#type, AtomType::U64) => Some(3),
+            ) if smb & 0x3f != 0 && matches!(self.r#type, AtomType::U64) => Some(3),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/atom_cas.toml:68; form at isa-spec/spec/ops/atom_cas.toml:68).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/atom_cas.toml:68; form at isa-spec/spec/ops/atom_cas.toml:68).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -85,7 +85,7 @@ impl OpAtomCas {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/atom_cas.toml:103; form at isa-spec/spec/ops/atom_cas.toml:103).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/atom_cas.toml:103; form at isa-spec/spec/ops/atom_cas.toml:103).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -101,7 +101,7 @@ impl OpAtomCas {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/atom_cas.toml:113; form at isa-spec/spec/ops/atom_cas.toml:113).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/atom_cas.toml:113; form at isa-spec/spec/ops/atom_cas.toml:113).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -130,7 +130,7 @@ impl OpAtomCas {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/atom_cas.toml:129; form at isa-spec/spec/ops/atom_cas.toml:129).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/atom_cas.toml:129; form at isa-spec/spec/ops/atom_cas.toml:129).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

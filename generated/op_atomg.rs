@@ -4,7 +4,7 @@
 
 /// `ATOMG.E`: Atomically replace the global memory word(s) at a + off (+ ua) by old OP b; d = old.
 ///
-/// Spec: isa-spec/spec/ops/atomg.toml:18 (op `atomg`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/atomg.toml:18 (op `atomg`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpAtomg {
     /// Destination (pred). Predicate output (ptxas writes PT). (isa-spec/spec/ops/atomg.toml:38)
@@ -41,7 +41,9 @@ impl OpAtomg {
     pub const MNEMONIC: &'static str = "ATOMG.E";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U64).with_align(2),
         OperandInfo::new("b", ValueType::U32),
@@ -83,14 +85,18 @@ impl OpAtomg {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.ua.kind) {
-            (reg!(Gpr), reg!(Gpr), _) if smb & 0x18 != 0 && self.ua == Src::RZ => Some(0),
-            (reg!(Gpr), reg!(Gpr), _) if smb & 0xe0 != 0 && self.ua == Src::RZ => Some(1),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0xe0 != 0 => Some(2),
-            (reg!(Gpr), reg!(Gpr), _) if smb & 0x700 != 0 && self.ua == Src::RZ => {
+            (reg!(Gpr), reg!(Gpr), _) if smb & 0x1c0 != 0 && self.ua == Src::RZ => {
+                Some(0)
+            }
+            (reg!(Gpr), reg!(Gpr), _) if smb & 0x3e00 != 0 && self.ua == Src::RZ => {
+                Some(1)
+            }
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x3e00 != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr), _) if smb & 0x7c000 != 0 && self.ua == Src::RZ => {
                 Some(3)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x100 != 0 => Some(4),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x600 != 0 => Some(5),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x4000 != 0 => Some(4),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x78000 != 0 => Some(5),
             _ => None,
         }
     }
@@ -100,22 +106,22 @@ impl OpAtomg {
     pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.ua.kind) {
-            (reg!(Gpr), reg!(Gpr), _) if smb & 0x18 != 0 && self.ua == Src::RZ => {
+            (reg!(Gpr), reg!(Gpr), _) if smb & 0x1c0 != 0 && self.ua == Src::RZ => {
                 self.encode_f0::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), _) if smb & 0xe0 != 0 && self.ua == Src::RZ => {
+            (reg!(Gpr), reg!(Gpr), _) if smb & 0x3e00 != 0 && self.ua == Src::RZ => {
                 self.encode_f1::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0xe0 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x3e00 != 0 => {
                 self.encode_f2::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), _) if smb & 0x700 != 0 && self.ua == Src::RZ => {
+            (reg!(Gpr), reg!(Gpr), _) if smb & 0x7c000 != 0 && self.ua == Src::RZ => {
                 self.encode_f3::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x100 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x4000 != 0 => {
                 self.encode_f4::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x600 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x78000 != 0 => {
                 self.encode_f5::<EncodeError>(sm, c)
             }
             _ => self.encode(sm, c),
@@ -234,7 +240,7 @@ impl OpAtomg {
                     AtomType::S64 | AtomType::B128
                 )))
     }
-    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/atomg.toml:113; form at isa-spec/spec/ops/atomg.toml:113).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/atomg.toml:113; form at isa-spec/spec/ops/atomg.toml:113).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -277,7 +283,7 @@ impl OpAtomg {
         w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 89] (isa-spec/spec/ops/atomg.toml:191; form at isa-spec/spec/ops/atomg.toml:191).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/atomg.toml:191; form at isa-spec/spec/ops/atomg.toml:191).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -320,7 +326,7 @@ impl OpAtomg {
         w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 89] (isa-spec/spec/ops/atomg.toml:240; form at isa-spec/spec/ops/atomg.toml:240).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/atomg.toml:240; form at isa-spec/spec/ops/atomg.toml:240).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -381,7 +387,7 @@ impl OpAtomg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/atomg.toml:264; form at isa-spec/spec/ops/atomg.toml:264).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/atomg.toml:264; form at isa-spec/spec/ops/atomg.toml:264).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -483,7 +489,7 @@ impl OpAtomg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 120] (isa-spec/spec/ops/atomg.toml:309; form at isa-spec/spec/ops/atomg.toml:309).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/atomg.toml:309; form at isa-spec/spec/ops/atomg.toml:309).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

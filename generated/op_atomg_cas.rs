@@ -4,7 +4,7 @@
 
 /// `ATOMG.E.CAS`: Atomically replace the global memory word(s) at a + off by c where they hold b; d = old.
 ///
-/// Spec: isa-spec/spec/ops/atomg_cas.toml:14 (op `atomg_cas`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/atomg_cas.toml:14 (op `atomg_cas`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpAtomgCas {
     /// Destination (pred). Predicate output (ptxas writes PT). (isa-spec/spec/ops/atomg_cas.toml:19)
@@ -35,7 +35,9 @@ impl OpAtomgCas {
     pub const MNEMONIC: &'static str = "ATOMG.E.CAS";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U64).with_align(2),
         OperandInfo::new("b", ValueType::U32),
@@ -71,13 +73,13 @@ impl OpAtomgCas {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x18 != 0 => Some(0),
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0xe0 != 0 => Some(1),
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x700 != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x1c0 != 0 => Some(0),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3e00 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x7c000 != 0 => Some(2),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/atomg_cas.toml:78; form at isa-spec/spec/ops/atomg_cas.toml:78).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/atomg_cas.toml:78; form at isa-spec/spec/ops/atomg_cas.toml:78).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -125,7 +127,7 @@ impl OpAtomgCas {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 89] (isa-spec/spec/ops/atomg_cas.toml:152; form at isa-spec/spec/ops/atomg_cas.toml:152).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/atomg_cas.toml:152; form at isa-spec/spec/ops/atomg_cas.toml:152).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -175,7 +177,7 @@ impl OpAtomgCas {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/atomg_cas.toml:197; form at isa-spec/spec/ops/atomg_cas.toml:197).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/atomg_cas.toml:197; form at isa-spec/spec/ops/atomg_cas.toml:197).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `ATOMG.E`: Atomically replace the global memory float(s) at a + off (+ ua) by old OP b (add, min or max); d = old.
 ///
-/// Spec: isa-spec/spec/ops/atomg_f.toml:10 (op `atomg_f`). SMs: 90, 100, 120.
+/// Spec: isa-spec/spec/ops/atomg_f.toml:10 (op `atomg_f`). SMs: 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpAtomgF {
     /// Destination (pred). Predicate output (ptxas writes PT). (isa-spec/spec/ops/atomg_f.toml:20)
@@ -39,7 +39,7 @@ impl OpAtomgF {
     pub const MNEMONIC: &'static str = "ATOMG.E";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[90, 100, 120];
+    pub const SMS: &'static [u32] = &[90, 100, 103, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U64).with_align(2),
         OperandInfo::new("b", ValueType::U32),
@@ -77,11 +77,11 @@ impl OpAtomgF {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.ua.kind) {
-            (reg!(Gpr), reg!(Gpr), _) if smb & 0x700 != 0 && self.ua == Src::RZ => {
+            (reg!(Gpr), reg!(Gpr), _) if smb & 0x7c000 != 0 && self.ua == Src::RZ => {
                 Some(0)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x100 != 0 => Some(1),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x600 != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x4000 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x78000 != 0 => Some(2),
             _ => None,
         }
     }
@@ -91,13 +91,13 @@ impl OpAtomgF {
     pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.ua.kind) {
-            (reg!(Gpr), reg!(Gpr), _) if smb & 0x700 != 0 && self.ua == Src::RZ => {
+            (reg!(Gpr), reg!(Gpr), _) if smb & 0x7c000 != 0 && self.ua == Src::RZ => {
                 self.encode_f0::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x100 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x4000 != 0 => {
                 self.encode_f1::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x600 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x78000 != 0 => {
                 self.encode_f2::<EncodeError>(sm, c)
             }
             _ => self.encode(sm, c),
@@ -132,7 +132,7 @@ impl OpAtomgF {
                 AtomType::F32Rn | AtomType::F32x2Rn | AtomType::F32x4Rn | AtomType::F64Rn
             )))
     }
-    /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/atomg_f.toml:85; form at isa-spec/spec/ops/atomg_f.toml:85).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/atomg_f.toml:85; form at isa-spec/spec/ops/atomg_f.toml:85).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -234,7 +234,7 @@ impl OpAtomgF {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 120] (isa-spec/spec/ops/atomg_f.toml:216; form at isa-spec/spec/ops/atomg_f.toml:216).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/atomg_f.toml:216; form at isa-spec/spec/ops/atomg_f.toml:216).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `ATOMS`: Atomically replace the shared memory word(s) at a * scale + off (+ ua) by old OP b; d = old.
 ///
-/// Spec: isa-spec/spec/ops/atoms.toml:15 (op `atoms`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/atoms.toml:15 (op `atoms`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpAtoms {
     /// Destination (u32). The old value (first of the type's registers). (isa-spec/spec/ops/atoms.toml:20)
@@ -33,7 +33,9 @@ impl OpAtoms {
     pub const MNEMONIC: &'static str = "ATOMS";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32),
@@ -66,25 +68,25 @@ impl OpAtoms {
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x10 != 0 && self.ua == Src::reg(Reg::URZ) => Some(0),
+            ) if smb & 0x100 != 0 && self.ua == Src::reg(Reg::URZ) => Some(0),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x8 != 0 && self.ua == Src::reg(Reg::URZ) => Some(1),
+            ) if smb & 0xc0 != 0 && self.ua == Src::reg(Reg::URZ) => Some(1),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0xe0 != 0 && self.ua == Src::reg(Reg::URZ) => Some(2),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0xe0 != 0 => Some(3),
+            ) if smb & 0x3e00 != 0 && self.ua == Src::reg(Reg::URZ) => Some(2),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x3e00 != 0 => Some(3),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x700 != 0 && self.ua == Src::reg(Reg::URZ) => Some(4),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x100 != 0 => Some(5),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x600 != 0 => Some(6),
+            ) if smb & 0x7c000 != 0 && self.ua == Src::reg(Reg::URZ) => Some(4),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x4000 != 0 => Some(5),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x78000 != 0 => Some(6),
             _ => None,
         }
     }
@@ -105,7 +107,7 @@ impl OpAtoms {
         w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70] (isa-spec/spec/ops/atoms.toml:114; form at isa-spec/spec/ops/atoms.toml:114).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/atoms.toml:114; form at isa-spec/spec/ops/atoms.toml:114).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -124,7 +126,7 @@ impl OpAtoms {
         w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 89] (isa-spec/spec/ops/atoms.toml:121; form at isa-spec/spec/ops/atoms.toml:121).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/atoms.toml:121; form at isa-spec/spec/ops/atoms.toml:121).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -141,7 +143,7 @@ impl OpAtoms {
         w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 89] (isa-spec/spec/ops/atoms.toml:131; form at isa-spec/spec/ops/atoms.toml:131).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/atoms.toml:131; form at isa-spec/spec/ops/atoms.toml:131).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -159,7 +161,7 @@ impl OpAtoms {
         w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES1, sm)? << 9;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/atoms.toml:146; form at isa-spec/spec/ops/atoms.toml:146).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/atoms.toml:146; form at isa-spec/spec/ops/atoms.toml:146).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -194,7 +196,7 @@ impl OpAtoms {
         w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES1, sm)? << 9;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 120] (isa-spec/spec/ops/atoms.toml:168; form at isa-spec/spec/ops/atoms.toml:168).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/atoms.toml:168; form at isa-spec/spec/ops/atoms.toml:168).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

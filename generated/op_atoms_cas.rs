@@ -4,7 +4,7 @@
 
 /// `ATOMS`: Atomically replace the shared memory word(s) at a * scale + off by c where they hold b; d = old.
 ///
-/// Spec: isa-spec/spec/ops/atoms_cas.toml:22 (op `atoms_cas`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/atoms_cas.toml:22 (op `atoms_cas`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpAtomsCas {
     /// Destination (u32). The old value (first of the type's registers). (isa-spec/spec/ops/atoms_cas.toml:27)
@@ -31,7 +31,9 @@ impl OpAtomsCas {
     pub const MNEMONIC: &'static str = "ATOMS";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32).with_default(Src::RZ),
@@ -62,25 +64,25 @@ impl OpAtomsCas {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0xf0 != 0 => Some(0),
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x8 != 0 => Some(1),
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x700 != 0 => Some(2),
-            (reg!(Gpr), reg!(Gpr), _) if smb & 0x7 != 0 && self.c == Src::RZ => Some(3),
-            (reg!(Gpr), _, reg!(Gpr)) if smb & 0x7 != 0 && self.b == Src::RZ => Some(4),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3f00 != 0 => Some(0),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0xc0 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x7c000 != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr), _) if smb & 0x3f != 0 && self.c == Src::RZ => Some(3),
+            (reg!(Gpr), _, reg!(Gpr)) if smb & 0x3f != 0 && self.b == Src::RZ => Some(4),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(Gpr),
-            ) if smb & 0x7 != 0 && matches!(self.r#type, AtomType::U32) => Some(5),
+            ) if smb & 0x3f != 0 && matches!(self.r#type, AtomType::U32) => Some(5),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(Gpr),
-            ) if smb & 0x7 != 0 && matches!(self.r#type, AtomType::U64) => Some(6),
+            ) if smb & 0x3f != 0 && matches!(self.r#type, AtomType::U64) => Some(6),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 89] (isa-spec/spec/ops/atoms_cas.toml:73; form at isa-spec/spec/ops/atoms_cas.toml:73).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/atoms_cas.toml:73; form at isa-spec/spec/ops/atoms_cas.toml:73).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -97,7 +99,7 @@ impl OpAtomsCas {
         w |= code_of(&[0, 1, 3], self.cas.index()) << 87;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70] (isa-spec/spec/ops/atoms_cas.toml:110; form at isa-spec/spec/ops/atoms_cas.toml:110).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/atoms_cas.toml:110; form at isa-spec/spec/ops/atoms_cas.toml:110).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -116,7 +118,7 @@ impl OpAtomsCas {
         w |= code_of(&[0, 1, 3], self.cas.index()) << 87;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/atoms_cas.toml:117; form at isa-spec/spec/ops/atoms_cas.toml:117).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/atoms_cas.toml:117; form at isa-spec/spec/ops/atoms_cas.toml:117).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -133,7 +135,7 @@ impl OpAtomsCas {
         w |= code_of(&[0, 1, 3], self.cas.index()) << 87;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/atoms_cas.toml:127; form at isa-spec/spec/ops/atoms_cas.toml:127).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/atoms_cas.toml:127; form at isa-spec/spec/ops/atoms_cas.toml:127).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -162,7 +164,7 @@ impl OpAtomsCas {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/atoms_cas.toml:167; form at isa-spec/spec/ops/atoms_cas.toml:167).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/atoms_cas.toml:167; form at isa-spec/spec/ops/atoms_cas.toml:167).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -191,7 +193,7 @@ impl OpAtomsCas {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/atoms_cas.toml:177; form at isa-spec/spec/ops/atoms_cas.toml:177).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/atoms_cas.toml:177; form at isa-spec/spec/ops/atoms_cas.toml:177).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -233,7 +235,7 @@ impl OpAtomsCas {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/atoms_cas.toml:198; form at isa-spec/spec/ops/atoms_cas.toml:198).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/atoms_cas.toml:198; form at isa-spec/spec/ops/atoms_cas.toml:198).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `ATOMS`: Atomically replace the shared memory word(s) at a + off by old OP b; d = old.
 ///
-/// Spec: isa-spec/spec/ops/atoms_sm50.toml:12 (op `atoms_sm50`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/atoms_sm50.toml:12 (op `atoms_sm50`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpAtomsSm50 {
     /// Destination (u32). The old value (first of the type's registers). (isa-spec/spec/ops/atoms_sm50.toml:17)
@@ -27,7 +27,7 @@ impl OpAtomsSm50 {
     pub const MNEMONIC: &'static str = "ATOMS";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60];
+    pub const SMS: &'static [u32] = &[50, 52, 53, 60, 61, 62];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32),
@@ -45,11 +45,11 @@ impl OpAtomsSm50 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x7 != 0 => Some(0),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x3f != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/atoms_sm50.toml:49; form at isa-spec/spec/ops/atoms_sm50.toml:49).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/atoms_sm50.toml:49; form at isa-spec/spec/ops/atoms_sm50.toml:49).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `B2R`: Read the state of barrier `bar` into d.
 ///
-/// Spec: isa-spec/spec/ops/b2r.toml:11 (op `b2r`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/b2r.toml:11 (op `b2r`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpB2r {
     /// Destination (b32). (isa-spec/spec/ops/b2r.toml:16)
@@ -19,7 +19,9 @@ impl OpB2r {
     pub const MNEMONIC: &'static str = "B2R";
     pub const CLASS: &'static str = "system";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::B32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
@@ -30,13 +32,13 @@ impl OpB2r {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match () {
-            () if smb & 0x7e0 != 0 => Some(0),
-            () if smb & 0x18 != 0 => Some(1),
-            () if smb & 0x7 != 0 => Some(2),
+            () if smb & 0x7fe00 != 0 => Some(0),
+            () if smb & 0x1c0 != 0 => Some(1),
+            () if smb & 0x3f != 0 => Some(2),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/b2r.toml:28; form at isa-spec/spec/ops/b2r.toml:28).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/b2r.toml:28; form at isa-spec/spec/ops/b2r.toml:28).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x31c | (c.raw & 0x1fff7ff3ffffc3fffffff000000);
@@ -44,7 +46,7 @@ impl OpB2r {
         w |= fit::<E>(Self::NAME, "bar", self.bar as u128, 4u32)? << 54;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/b2r.toml:44; form at isa-spec/spec/ops/b2r.toml:44).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/b2r.toml:44; form at isa-spec/spec/ops/b2r.toml:44).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x31c | (c.raw & 0x1ffffff3ffffc3fffffff000000);
@@ -52,7 +54,7 @@ impl OpB2r {
         w |= fit::<E>(Self::NAME, "bar", self.bar as u128, 4u32)? << 54;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/b2r.toml:50; form at isa-spec/spec/ops/b2r.toml:50).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/b2r.toml:50; form at isa-spec/spec/ops/b2r.toml:50).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xf0b8000000000000 | (c.raw & 0xfffcfff00000);

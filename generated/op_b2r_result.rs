@@ -4,7 +4,7 @@
 
 /// `B2R.RESULT`: Read the last barrier reduction's result into d and its predicate result into pd.
 ///
-/// Spec: isa-spec/spec/ops/b2r_result.toml:6 (op `b2r_result`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/b2r_result.toml:6 (op `b2r_result`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpB2rResult {
     /// Destination (b32). (isa-spec/spec/ops/b2r_result.toml:11)
@@ -19,7 +19,9 @@ impl OpB2rResult {
     pub const MNEMONIC: &'static str = "B2R.RESULT";
     pub const CLASS: &'static str = "system";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[];
     pub const DSTS: &'static [OperandInfo] = &[
         OperandInfo::new("d", ValueType::B32),
@@ -33,13 +35,13 @@ impl OpB2rResult {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match () {
-            () if smb & 0x7e0 != 0 => Some(0),
-            () if smb & 0x18 != 0 => Some(1),
-            () if smb & 0x7 != 0 => Some(2),
+            () if smb & 0x7fe00 != 0 => Some(0),
+            () if smb & 0x1c0 != 0 => Some(1),
+            () if smb & 0x3f != 0 => Some(2),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/b2r_result.toml:23; form at isa-spec/spec/ops/b2r_result.toml:23).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/b2r_result.toml:23; form at isa-spec/spec/ops/b2r_result.toml:23).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4000000000000000031c
@@ -48,7 +50,7 @@ impl OpB2rResult {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/b2r_result.toml:39; form at isa-spec/spec/ops/b2r_result.toml:39).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/b2r_result.toml:39; form at isa-spec/spec/ops/b2r_result.toml:39).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4000000000000000031c
@@ -57,7 +59,7 @@ impl OpB2rResult {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/b2r_result.toml:45; form at isa-spec/spec/ops/b2r_result.toml:45).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/b2r_result.toml:45; form at isa-spec/spec/ops/b2r_result.toml:45).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xf0b800010000ff00 | (c.raw & 0x1ffcfff00000);

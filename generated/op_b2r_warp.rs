@@ -4,7 +4,7 @@
 
 /// `B2R.WARP`: Read the warp's barrier state into d.
 ///
-/// Spec: isa-spec/spec/ops/b2r_warp.toml:4 (op `b2r_warp`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/b2r_warp.toml:4 (op `b2r_warp`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpB2rWarp {
     /// Destination (b32). (isa-spec/spec/ops/b2r_warp.toml:9)
@@ -17,7 +17,9 @@ impl OpB2rWarp {
     pub const MNEMONIC: &'static str = "B2R.WARP";
     pub const CLASS: &'static str = "system";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::B32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
@@ -28,13 +30,13 @@ impl OpB2rWarp {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match () {
-            () if smb & 0x7e0 != 0 => Some(0),
-            () if smb & 0x18 != 0 => Some(1),
-            () if smb & 0x7 != 0 => Some(2),
+            () if smb & 0x7fe00 != 0 => Some(0),
+            () if smb & 0x1c0 != 0 => Some(1),
+            () if smb & 0x3f != 0 => Some(2),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/b2r_warp.toml:16; form at isa-spec/spec/ops/b2r_warp.toml:16).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/b2r_warp.toml:16; form at isa-spec/spec/ops/b2r_warp.toml:16).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x8000000000000000031c
@@ -42,7 +44,7 @@ impl OpB2rWarp {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/b2r_warp.toml:30; form at isa-spec/spec/ops/b2r_warp.toml:30).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/b2r_warp.toml:30; form at isa-spec/spec/ops/b2r_warp.toml:30).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x8000000000000000031c
@@ -50,7 +52,7 @@ impl OpB2rWarp {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/b2r_warp.toml:36; form at isa-spec/spec/ops/b2r_warp.toml:36).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/b2r_warp.toml:36; form at isa-spec/spec/ops/b2r_warp.toml:36).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xf0b800020000ff00 | (c.raw & 0xfffcfff00000);

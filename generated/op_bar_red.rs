@@ -4,7 +4,7 @@
 
 /// `BAR.RED`: Wait at barrier a and reduce predicate c over the b threads (all of the CTA when 0); B2R reads the result.
 ///
-/// Spec: isa-spec/spec/ops/bar_red.toml:7 (op `bar_red`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/bar_red.toml:7 (op `bar_red`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpBarRed {
     /// Source (b32). Barrier id: an immediate (4 bits from Volta, 8 on Maxwell/Pascal) or a register. (isa-spec/spec/ops/bar_red.toml:12)
@@ -25,7 +25,9 @@ impl OpBarRed {
     pub const MNEMONIC: &'static str = "BAR.RED";
     pub const CLASS: &'static str = "control";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32),
         OperandInfo::new("b", ValueType::B32).with_default(Src::imm(0u32)),
@@ -40,19 +42,21 @@ impl OpBarRed {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (SrcKind::Imm(_), SrcKind::Imm(_), reg!(Pred)) if smb & 0x7f8 != 0 => Some(0),
-            (SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0xf8 != 0 => Some(1),
-            (SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0x700 != 0 => Some(2),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x7f8 != 0 => Some(3),
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x7f8 != 0 => Some(4),
-            (SrcKind::Imm(_), SrcKind::Imm(_), reg!(Pred)) if smb & 0x7 != 0 => Some(5),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x7 != 0 => Some(6),
-            (SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0x7 != 0 => Some(7),
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x7 != 0 => Some(8),
+            (SrcKind::Imm(_), SrcKind::Imm(_), reg!(Pred)) if smb & 0x7ffc0 != 0 => {
+                Some(0)
+            }
+            (SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0x3fc0 != 0 => Some(1),
+            (SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0x7c000 != 0 => Some(2),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x7ffc0 != 0 => Some(3),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x7ffc0 != 0 => Some(4),
+            (SrcKind::Imm(_), SrcKind::Imm(_), reg!(Pred)) if smb & 0x3f != 0 => Some(5),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x3f != 0 => Some(6),
+            (SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0x3f != 0 => Some(7),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x3f != 0 => Some(8),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/bar_red.toml:48; form at isa-spec/spec/ops/bar_red.toml:48).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/bar_red.toml:48; form at isa-spec/spec/ops/bar_red.toml:48).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -67,7 +71,7 @@ impl OpBarRed {
         w |= u128::from(self.c.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 75, 80, 86, 89] (isa-spec/spec/ops/bar_red.toml:67; form at isa-spec/spec/ops/bar_red.toml:67).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/bar_red.toml:67; form at isa-spec/spec/ops/bar_red.toml:67).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -82,7 +86,7 @@ impl OpBarRed {
         w |= u128::from(self.c.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/bar_red.toml:82; form at isa-spec/spec/ops/bar_red.toml:82).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/bar_red.toml:82; form at isa-spec/spec/ops/bar_red.toml:82).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -108,7 +112,7 @@ impl OpBarRed {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/bar_red.toml:87; form at isa-spec/spec/ops/bar_red.toml:87).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/bar_red.toml:87; form at isa-spec/spec/ops/bar_red.toml:87).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -123,7 +127,7 @@ impl OpBarRed {
         w |= u128::from(self.c.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/bar_red.toml:103; form at isa-spec/spec/ops/bar_red.toml:103).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/bar_red.toml:103; form at isa-spec/spec/ops/bar_red.toml:103).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -147,7 +151,7 @@ impl OpBarRed {
         w |= u128::from(self.c.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/bar_red.toml:116; form at isa-spec/spec/ops/bar_red.toml:116).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/bar_red.toml:116; form at isa-spec/spec/ops/bar_red.toml:116).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -162,7 +166,7 @@ impl OpBarRed {
         w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 8u32, 0u32, false)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/bar_red.toml:133; form at isa-spec/spec/ops/bar_red.toml:133).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/bar_red.toml:133; form at isa-spec/spec/ops/bar_red.toml:133).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -177,7 +181,7 @@ impl OpBarRed {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/bar_red.toml:140; form at isa-spec/spec/ops/bar_red.toml:140).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/bar_red.toml:140; form at isa-spec/spec/ops/bar_red.toml:140).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -192,7 +196,7 @@ impl OpBarRed {
         w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 8u32, 0u32, false)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/bar_red.toml:147; form at isa-spec/spec/ops/bar_red.toml:147).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/bar_red.toml:147; form at isa-spec/spec/ops/bar_red.toml:147).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `BAR.SYNC`: Wait at barrier a until b threads (all of the CTA when 0) have arrived.
 ///
-/// Spec: isa-spec/spec/ops/bar_sync.toml:7 (op `bar_sync`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/bar_sync.toml:7 (op `bar_sync`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpBarSync {
     /// Source (b32). Barrier id: an immediate (4 bits from Volta, 8 on Maxwell/Pascal) or a register. (isa-spec/spec/ops/bar_sync.toml:12)
@@ -21,7 +21,9 @@ impl OpBarSync {
     pub const MNEMONIC: &'static str = "BAR.SYNC";
     pub const CLASS: &'static str = "control";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32),
         OperandInfo::new("b", ValueType::B32).with_default(Src::imm(0u32)),
@@ -35,19 +37,19 @@ impl OpBarSync {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (SrcKind::Imm(_), SrcKind::Imm(_)) if smb & 0x7f8 != 0 => Some(0),
-            (SrcKind::Imm(_), reg!(Gpr)) if smb & 0xf8 != 0 => Some(1),
-            (SrcKind::Imm(_), reg!(Gpr)) if smb & 0x700 != 0 => Some(2),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7f8 != 0 => Some(3),
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x7f8 != 0 => Some(4),
-            (SrcKind::Imm(_), SrcKind::Imm(_)) if smb & 0x7 != 0 => Some(5),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7 != 0 => Some(6),
-            (SrcKind::Imm(_), reg!(Gpr)) if smb & 0x7 != 0 => Some(7),
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x7 != 0 => Some(8),
+            (SrcKind::Imm(_), SrcKind::Imm(_)) if smb & 0x7ffc0 != 0 => Some(0),
+            (SrcKind::Imm(_), reg!(Gpr)) if smb & 0x3fc0 != 0 => Some(1),
+            (SrcKind::Imm(_), reg!(Gpr)) if smb & 0x7c000 != 0 => Some(2),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7ffc0 != 0 => Some(3),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x7ffc0 != 0 => Some(4),
+            (SrcKind::Imm(_), SrcKind::Imm(_)) if smb & 0x3f != 0 => Some(5),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3f != 0 => Some(6),
+            (SrcKind::Imm(_), reg!(Gpr)) if smb & 0x3f != 0 => Some(7),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x3f != 0 => Some(8),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/bar_sync.toml:38; form at isa-spec/spec/ops/bar_sync.toml:38).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/bar_sync.toml:38; form at isa-spec/spec/ops/bar_sync.toml:38).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -58,7 +60,7 @@ impl OpBarSync {
         w |= u128::from(self.defer) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 75, 80, 86, 89] (isa-spec/spec/ops/bar_sync.toml:56; form at isa-spec/spec/ops/bar_sync.toml:56).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/bar_sync.toml:56; form at isa-spec/spec/ops/bar_sync.toml:56).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -69,7 +71,7 @@ impl OpBarSync {
         w |= u128::from(self.defer) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/bar_sync.toml:71; form at isa-spec/spec/ops/bar_sync.toml:71).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/bar_sync.toml:71; form at isa-spec/spec/ops/bar_sync.toml:71).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -91,7 +93,7 @@ impl OpBarSync {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/bar_sync.toml:76; form at isa-spec/spec/ops/bar_sync.toml:76).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/bar_sync.toml:76; form at isa-spec/spec/ops/bar_sync.toml:76).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -102,7 +104,7 @@ impl OpBarSync {
         w |= u128::from(self.defer) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/bar_sync.toml:92; form at isa-spec/spec/ops/bar_sync.toml:92).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/bar_sync.toml:92; form at isa-spec/spec/ops/bar_sync.toml:92).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -122,7 +124,7 @@ impl OpBarSync {
         w |= u128::from(self.defer) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/bar_sync.toml:105; form at isa-spec/spec/ops/bar_sync.toml:105).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/bar_sync.toml:105; form at isa-spec/spec/ops/bar_sync.toml:105).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -133,7 +135,7 @@ impl OpBarSync {
         w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 8u32, 0u32, false)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/bar_sync.toml:122; form at isa-spec/spec/ops/bar_sync.toml:122).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/bar_sync.toml:122; form at isa-spec/spec/ops/bar_sync.toml:122).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -144,7 +146,7 @@ impl OpBarSync {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/bar_sync.toml:129; form at isa-spec/spec/ops/bar_sync.toml:129).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/bar_sync.toml:129; form at isa-spec/spec/ops/bar_sync.toml:129).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -155,7 +157,7 @@ impl OpBarSync {
         w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 8u32, 0u32, false)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/bar_sync.toml:136; form at isa-spec/spec/ops/bar_sync.toml:136).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/bar_sync.toml:136; form at isa-spec/spec/ops/bar_sync.toml:136).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

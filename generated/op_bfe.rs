@@ -4,7 +4,7 @@
 
 /// `BFE`: Bit-field extract: the field of `a` that `b` names (first bit in byte 0, length in byte 1), zero- or sign-extended.
 ///
-/// Spec: isa-spec/spec/ops/bfe.toml:7 (op `bfe`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/bfe.toml:7 (op `bfe`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpBfe {
     /// Destination (b32). (isa-spec/spec/ops/bfe.toml:12)
@@ -27,7 +27,7 @@ impl OpBfe {
     pub const MNEMONIC: &'static str = "BFE";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60];
+    pub const SMS: &'static [u32] = &[50, 52, 53, 60, 61, 62];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32),
         OperandInfo::new("b", ValueType::U32),
@@ -41,9 +41,9 @@ impl OpBfe {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x7 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7 != 0 => Some(1),
-            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7 != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x3f != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3f != 0 => Some(1),
+            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x3f != 0 => Some(2),
             _ => None,
         }
     }
@@ -60,7 +60,7 @@ impl OpBfe {
         w |= code_of(&[1, 0], self.ty.index()) << 48;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/bfe.toml:58; form at isa-spec/spec/ops/bfe.toml:61).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/bfe.toml:58; form at isa-spec/spec/ops/bfe.toml:61).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5c00000000000000 | (c.raw & 0x7e8000000000)
@@ -68,7 +68,7 @@ impl OpBfe {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/bfe.toml:58; form at isa-spec/spec/ops/bfe.toml:61).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/bfe.toml:58; form at isa-spec/spec/ops/bfe.toml:61).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x3800000000000000 | (c.raw & 0x7e8000000000)
@@ -82,7 +82,7 @@ impl OpBfe {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/bfe.toml:58; form at isa-spec/spec/ops/bfe.toml:61).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/bfe.toml:58; form at isa-spec/spec/ops/bfe.toml:61).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4c00000000000000 | (c.raw & 0x7e8000000000)

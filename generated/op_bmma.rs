@@ -4,7 +4,7 @@
 
 /// `BMMA`: Tensor-core 1-bit matrix multiply-accumulate: d = c + popc(a op b).
 ///
-/// Spec: isa-spec/spec/ops/bmma.toml:17 (op `bmma`). SMs: 80, 86, 89, 90.
+/// Spec: isa-spec/spec/ops/bmma.toml:17 (op `bmma`). SMs: 80, 86, 87, 88, 89, 90.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpBmma {
     /// Destination (b32). First register of the result group. (isa-spec/spec/ops/bmma.toml:22)
@@ -31,7 +31,7 @@ impl OpBmma {
     pub const MNEMONIC: &'static str = "BMMA";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[80, 86, 89, 90];
+    pub const SMS: &'static [u32] = &[80, 86, 87, 88, 89, 90];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32),
         OperandInfo::new("b", ValueType::B32),
@@ -52,12 +52,12 @@ impl OpBmma {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0xe0 != 0 => Some(0),
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x100 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3e00 != 0 => Some(0),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x4000 != 0 => Some(1),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 89] (isa-spec/spec/ops/bmma.toml:64; form at isa-spec/spec/ops/bmma.toml:64).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/bmma.toml:64; form at isa-spec/spec/ops/bmma.toml:64).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -310,7 +310,8 @@ impl Forms for OpBmma {
             ImmStyle::Hex.for_sm(sm),
             self.alay.text_sm(sm),
             matches!(
-                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+                sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
+                | 100u32 | 103u32 | 120u32 | 121u32
             ),
             false,
         );
@@ -322,7 +323,8 @@ impl Forms for OpBmma {
             ImmStyle::Hex.for_sm(sm),
             self.blay.text_sm(sm),
             matches!(
-                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+                sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
+                | 100u32 | 103u32 | 120u32 | 121u32
             ),
             false,
         );

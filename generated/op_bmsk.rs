@@ -4,7 +4,7 @@
 
 /// `BMSK`: Bit mask of width b starting at bit position a; positions and widths of 32 or more clamp (.W: taken mod 32).
 ///
-/// Spec: isa-spec/spec/ops/bmsk.toml:3 (op `bmsk`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/bmsk.toml:3 (op `bmsk`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpBmsk {
     /// Destination (u32). (isa-spec/spec/ops/bmsk.toml:8)
@@ -23,7 +23,9 @@ impl OpBmsk {
     pub const MNEMONIC: &'static str = "BMSK";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::B32),
@@ -37,10 +39,10 @@ impl OpBmsk {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x7f8 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7f8 != 0 => Some(1),
-            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x1f8 != 0 => Some(2),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x7f0 != 0 => Some(3),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x7ffc0 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7ffc0 != 0 => Some(1),
+            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7fc0 != 0 => Some(2),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x7ff00 != 0 => Some(3),
             _ => None,
         }
     }
@@ -55,21 +57,21 @@ impl OpBmsk {
         w |= u128::from(self.wrap) << 75;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/bmsk.toml:45; form at isa-spec/spec/ops/bmsk.toml:48).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/bmsk.toml:45; form at isa-spec/spec/ops/bmsk.toml:48).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x21b | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/bmsk.toml:45; form at isa-spec/spec/ops/bmsk.toml:48).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/bmsk.toml:45; form at isa-spec/spec/ops/bmsk.toml:48).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x81b | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/bmsk.toml:45; form at isa-spec/spec/ops/bmsk.toml:48).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/bmsk.toml:45; form at isa-spec/spec/ops/bmsk.toml:48).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xa1b | self.encode_e0::<E>(sm, c)?;
@@ -77,7 +79,7 @@ impl OpBmsk {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/bmsk.toml:45; form at isa-spec/spec/ops/bmsk.toml:48).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/bmsk.toml:45; form at isa-spec/spec/ops/bmsk.toml:48).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c1b | self.encode_e0::<E>(sm, c)?;

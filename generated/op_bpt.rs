@@ -4,7 +4,7 @@
 
 /// `BPT`: Breakpoint: trap, pause or interrupt with `code` for the debugger.
 ///
-/// Spec: isa-spec/spec/ops/bpt.toml:16 (op `bpt`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/bpt.toml:16 (op `bpt`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpBpt {
     /// Modifier.  (isa-spec/spec/ops/bpt.toml:21)
@@ -19,7 +19,9 @@ impl OpBpt {
     pub const MNEMONIC: &'static str = "BPT";
     pub const CLASS: &'static str = "control";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[];
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
@@ -36,13 +38,13 @@ impl OpBpt {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match () {
-            () if smb & 0x7e0 != 0 => Some(0),
-            () if smb & 0x18 != 0 => Some(1),
-            () if smb & 0x7 != 0 => Some(2),
+            () if smb & 0x7fe00 != 0 => Some(0),
+            () if smb & 0x1c0 != 0 => Some(1),
+            () if smb & 0x3f != 0 => Some(2),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/bpt.toml:33; form at isa-spec/spec/ops/bpt.toml:33).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/bpt.toml:33; form at isa-spec/spec/ops/bpt.toml:33).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x95c | (c.raw & 0x1fff78fffffffffffe3ffff0000);
@@ -50,7 +52,7 @@ impl OpBpt {
         w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 84;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/bpt.toml:55; form at isa-spec/spec/ops/bpt.toml:55).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/bpt.toml:55; form at isa-spec/spec/ops/bpt.toml:55).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x95c | (c.raw & 0x1ffff8fffffffffffe3ffff0000);
@@ -58,7 +60,7 @@ impl OpBpt {
         w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES1, sm)? << 84;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/bpt.toml:65; form at isa-spec/spec/ops/bpt.toml:65).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/bpt.toml:65; form at isa-spec/spec/ops/bpt.toml:65).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "guard", c.guard == Src::PT, sm)?;

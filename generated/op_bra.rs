@@ -4,7 +4,7 @@
 
 /// `BRA`: Relative branch, taken where the guard and `cond` hold.
 ///
-/// Spec: isa-spec/spec/ops/bra.toml:3 (op `bra`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/bra.toml:3 (op `bra`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpBra {
     /// Source (pred). (isa-spec/spec/ops/bra.toml:17)
@@ -25,7 +25,9 @@ impl OpBra {
     pub const MNEMONIC: &'static str = "BRA";
     pub const CLASS: &'static str = "control";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("cond", ValueType::Pred).with_not().with_default(Src::PT),
     ];
@@ -38,9 +40,9 @@ impl OpBra {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.cond.kind,) {
-            (reg!(Pred),) if smb & 0xf8 != 0 => Some(0),
-            (reg!(Pred),) if smb & 0x700 != 0 => Some(1),
-            (_,) if smb & 0x7 != 0 && self.cond == Src::PT => Some(2),
+            (reg!(Pred),) if smb & 0x3fc0 != 0 => Some(0),
+            (reg!(Pred),) if smb & 0x7c000 != 0 => Some(1),
+            (_,) if smb & 0x3f != 0 && self.cond == Src::PT => Some(2),
             _ => None,
         }
     }
@@ -50,9 +52,9 @@ impl OpBra {
     pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         let smb = sm_bit(sm);
         match (self.cond.kind,) {
-            (reg!(Pred),) if smb & 0xf8 != 0 => self.encode_f0::<EncodeError>(sm, c),
-            (reg!(Pred),) if smb & 0x700 != 0 => self.encode_f1::<EncodeError>(sm, c),
-            (_,) if smb & 0x7 != 0 && self.cond == Src::PT => {
+            (reg!(Pred),) if smb & 0x3fc0 != 0 => self.encode_f0::<EncodeError>(sm, c),
+            (reg!(Pred),) if smb & 0x7c000 != 0 => self.encode_f1::<EncodeError>(sm, c),
+            (_,) if smb & 0x3f != 0 && self.cond == Src::PT => {
                 self.encode_f2::<EncodeError>(sm, c)
             }
             _ => self.encode(sm, c),
@@ -104,7 +106,7 @@ impl OpBra {
     pub fn legal_f1(&self, sm: u32) -> bool {
         ((!self.any) || (self.any && matches!(self.mode, BraMode::U)))
     }
-    /// Form `fixed` on SM [70, 75, 80, 86, 89] (isa-spec/spec/ops/bra.toml:53; form at isa-spec/spec/ops/bra.toml:53).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/bra.toml:53; form at isa-spec/spec/ops/bra.toml:53).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -130,7 +132,7 @@ impl OpBra {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/bra.toml:70; form at isa-spec/spec/ops/bra.toml:70).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/bra.toml:70; form at isa-spec/spec/ops/bra.toml:70).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -159,7 +161,7 @@ impl OpBra {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/bra.toml:78; form at isa-spec/spec/ops/bra.toml:78).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/bra.toml:78; form at isa-spec/spec/ops/bra.toml:78).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "cond", self.cond == Src::PT, sm)?;
@@ -289,7 +291,7 @@ impl OpBra {
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
-            50 | 52 | 60 => Self::parse_syntax1(line, sm, addr),
+            50 | 52 | 53 | 60 | 61 | 62 => Self::parse_syntax1(line, sm, addr),
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
@@ -394,7 +396,7 @@ impl Forms for OpBra {
         let reuse_cond = false;
         write_guard(out, &c.guard);
         match sm {
-            50 | 52 | 60 => {
+            50 | 52 | 53 | 60 | 61 | 62 => {
                 out.push_str("BRA");
                 out.push_text_chunk(self.mode.chunk_sm(sm));
                 if self.any {

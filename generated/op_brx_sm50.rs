@@ -4,7 +4,7 @@
 
 /// `BRX`: Indirect branch to the address in `a` plus `target`, where the guard and `cc` hold.
 ///
-/// Spec: isa-spec/spec/ops/brx_sm50.toml:7 (op `brx_sm50`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/brx_sm50.toml:7 (op `brx_sm50`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpBrxSm50 {
     /// Source (b32). The register holding the base address. (isa-spec/spec/ops/brx_sm50.toml:12)
@@ -23,7 +23,7 @@ impl OpBrxSm50 {
     pub const MNEMONIC: &'static str = "BRX";
     pub const CLASS: &'static str = "control";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60];
+    pub const SMS: &'static [u32] = &[50, 52, 53, 60, 61, 62];
     pub const SRCS: &'static [OperandInfo] = &[OperandInfo::new("a", ValueType::B32)];
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
@@ -34,11 +34,11 @@ impl OpBrxSm50 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind,) {
-            (reg!(Gpr),) if smb & 0x7 != 0 => Some(0),
+            (reg!(Gpr),) if smb & 0x3f != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/brx_sm50.toml:36; form at isa-spec/spec/ops/brx_sm50.toml:36).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/brx_sm50.toml:36; form at isa-spec/spec/ops/brx_sm50.toml:36).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `CAL`: Relative call (pushes the return address).
 ///
-/// Spec: isa-spec/spec/ops/cal.toml:7 (op `cal`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/cal.toml:7 (op `cal`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpCal {
     /// Modifier.  (isa-spec/spec/ops/cal.toml:12)
@@ -19,7 +19,7 @@ impl OpCal {
     pub const MNEMONIC: &'static str = "CAL";
     pub const CLASS: &'static str = "control";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60];
+    pub const SMS: &'static [u32] = &[50, 52, 53, 60, 61, 62];
     pub const SRCS: &'static [OperandInfo] = &[];
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
@@ -30,11 +30,11 @@ impl OpCal {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match () {
-            () if smb & 0x7 != 0 => Some(0),
+            () if smb & 0x3f != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/cal.toml:24; form at isa-spec/spec/ops/cal.toml:24).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/cal.toml:24; form at isa-spec/spec/ops/cal.toml:24).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "guard", c.guard == Src::PT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `CCTL`: Cache control on the line at address a + off: prefetch, write back, invalidate.
 ///
-/// Spec: isa-spec/spec/ops/cctl.toml:20 (op `cctl`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/cctl.toml:20 (op `cctl`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpCctl {
     /// Source (u32). Address register (a pair with .E). (isa-spec/spec/ops/cctl.toml:25)
@@ -25,7 +25,9 @@ impl OpCctl {
     pub const MNEMONIC: &'static str = "CCTL";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[OperandInfo::new("a", ValueType::U32)];
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
@@ -44,14 +46,14 @@ impl OpCctl {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind,) {
-            (reg!(Gpr),) if smb & 0x7e0 != 0 => Some(0),
-            (reg!(Gpr),) if smb & 0x10 != 0 => Some(1),
-            (reg!(Gpr),) if smb & 0x8 != 0 => Some(2),
-            (reg!(Gpr),) if smb & 0x7 != 0 => Some(3),
+            (reg!(Gpr),) if smb & 0x7fe00 != 0 => Some(0),
+            (reg!(Gpr),) if smb & 0x100 != 0 => Some(1),
+            (reg!(Gpr),) if smb & 0xc0 != 0 => Some(2),
+            (reg!(Gpr),) if smb & 0x3f != 0 => Some(3),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/cctl.toml:52; form at isa-spec/spec/ops/cctl.toml:52).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/cctl.toml:52; form at isa-spec/spec/ops/cctl.toml:52).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -79,7 +81,7 @@ impl OpCctl {
         w |= self.op.code_in::<E>(Self::NAME, "op", &Self::OP_CODES1, sm)? << 87;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70] (isa-spec/spec/ops/cctl.toml:86; form at isa-spec/spec/ops/cctl.toml:86).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/cctl.toml:86; form at isa-spec/spec/ops/cctl.toml:86).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -93,7 +95,7 @@ impl OpCctl {
         w |= self.op.code_in::<E>(Self::NAME, "op", &Self::OP_CODES1, sm)? << 87;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/cctl.toml:92; form at isa-spec/spec/ops/cctl.toml:92).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/cctl.toml:92; form at isa-spec/spec/ops/cctl.toml:92).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

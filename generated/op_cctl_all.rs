@@ -4,7 +4,7 @@
 
 /// `CCTL`: Cache control on a whole cache: invalidate or write back every line.
 ///
-/// Spec: isa-spec/spec/ops/cctl_all.toml:8 (op `cctl_all`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/cctl_all.toml:8 (op `cctl_all`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpCctlAll {
     /// Modifier.  (isa-spec/spec/ops/cctl_all.toml:13)
@@ -19,7 +19,9 @@ impl OpCctlAll {
     pub const MNEMONIC: &'static str = "CCTL";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[];
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
@@ -32,13 +34,13 @@ impl OpCctlAll {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match () {
-            () if smb & 0x7e0 != 0 => Some(0),
-            () if smb & 0x10 != 0 => Some(1),
-            () if smb & 0x8 != 0 => Some(2),
+            () if smb & 0x7fe00 != 0 => Some(0),
+            () if smb & 0x100 != 0 => Some(1),
+            () if smb & 0xc0 != 0 => Some(2),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/cctl_all.toml:25; form at isa-spec/spec/ops/cctl_all.toml:25).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/cctl_all.toml:25; form at isa-spec/spec/ops/cctl_all.toml:25).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xff00098f | (c.raw & 0x1fff07e3fffffffffff00ff0000);
@@ -58,7 +60,7 @@ impl OpCctlAll {
         w |= code_of(&[4, 6, 7, 8], self.op.index()) << 87;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70] (isa-spec/spec/ops/cctl_all.toml:52; form at isa-spec/spec/ops/cctl_all.toml:52).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/cctl_all.toml:52; form at isa-spec/spec/ops/cctl_all.toml:52).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xff00098f | (c.raw & 0x1fff87e3effffffffff00ff0000);

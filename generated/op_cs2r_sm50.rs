@@ -4,7 +4,7 @@
 
 /// `CS2R`: Move a special register (clock, timer, PM counter) to a GPR.
 ///
-/// Spec: isa-spec/spec/ops/cs2r_sm50.toml:8 (op `cs2r_sm50`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/cs2r_sm50.toml:8 (op `cs2r_sm50`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpCs2rSm50 {
     /// Destination (u32). (isa-spec/spec/ops/cs2r_sm50.toml:13)
@@ -19,7 +19,7 @@ impl OpCs2rSm50 {
     pub const MNEMONIC: &'static str = "CS2R";
     pub const CLASS: &'static str = "system";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60];
+    pub const SMS: &'static [u32] = &[50, 52, 53, 60, 61, 62];
     pub const SRCS: &'static [OperandInfo] = &[];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
@@ -30,11 +30,11 @@ impl OpCs2rSm50 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match () {
-            () if smb & 0x7 != 0 => Some(0),
+            () if smb & 0x3f != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/cs2r_sm50.toml:24; form at isa-spec/spec/ops/cs2r_sm50.toml:24).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/cs2r_sm50.toml:24; form at isa-spec/spec/ops/cs2r_sm50.toml:24).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x50c8000000000000 | (c.raw & 0x7fffff000ff00);

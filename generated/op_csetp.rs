@@ -4,7 +4,7 @@
 
 /// `CSETP`: Test the CC register's flags to predicates, combined with an accumulator predicate.
 ///
-/// Spec: isa-spec/spec/ops/csetp.toml:9 (op `csetp`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/csetp.toml:9 (op `csetp`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpCsetp {
     /// Destination (pred). (isa-spec/spec/ops/csetp.toml:14)
@@ -27,7 +27,7 @@ impl OpCsetp {
     pub const MNEMONIC: &'static str = "CSETP";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60];
+    pub const SMS: &'static [u32] = &[50, 52, 53, 60, 61, 62];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("acc", ValueType::Pred).with_not(),
     ];
@@ -43,11 +43,11 @@ impl OpCsetp {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.acc.kind,) {
-            (reg!(Pred),) if smb & 0x7 != 0 => Some(0),
+            (reg!(Pred),) if smb & 0x3f != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/csetp.toml:55; form at isa-spec/spec/ops/csetp.toml:55).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/csetp.toml:55; form at isa-spec/spec/ops/csetp.toml:55).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;

@@ -4,7 +4,7 @@
 
 /// `DEPBAR.LE`: Wait until scoreboard `sb` has at most `count` operations pending.
 ///
-/// Spec: isa-spec/spec/ops/depbar.toml:15 (op `depbar`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/depbar.toml:15 (op `depbar`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpDepbar {
     /// Modifier.  (isa-spec/spec/ops/depbar.toml:20)
@@ -19,7 +19,9 @@ impl OpDepbar {
     pub const MNEMONIC: &'static str = "DEPBAR.LE";
     pub const CLASS: &'static str = "control";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[];
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
@@ -30,13 +32,13 @@ impl OpDepbar {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match () {
-            () if smb & 0x7e0 != 0 => Some(0),
-            () if smb & 0x18 != 0 => Some(1),
-            () if smb & 0x7 != 0 => Some(2),
+            () if smb & 0x7fe00 != 0 => Some(0),
+            () if smb & 0x1c0 != 0 => Some(1),
+            () if smb & 0x3f != 0 => Some(2),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/depbar.toml:31; form at isa-spec/spec/ops/depbar.toml:31).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/depbar.toml:31; form at isa-spec/spec/ops/depbar.toml:31).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000091a | (c.raw & 0x1fff7ffffffffff0000ffff0000);
@@ -44,7 +46,7 @@ impl OpDepbar {
         w |= (self.sb.index() as u128) << 44;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/depbar.toml:46; form at isa-spec/spec/ops/depbar.toml:46).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/depbar.toml:46; form at isa-spec/spec/ops/depbar.toml:46).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000091a | (c.raw & 0x1ffffffffffffff0000ffff0000);
@@ -52,7 +54,7 @@ impl OpDepbar {
         w |= (self.sb.index() as u128) << 44;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/depbar.toml:52; form at isa-spec/spec/ops/depbar.toml:52).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/depbar.toml:52; form at isa-spec/spec/ops/depbar.toml:52).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xf0f0000020000000 | (c.raw & 0xffffc000ffc0);

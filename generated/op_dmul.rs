@@ -4,7 +4,7 @@
 
 /// `DMUL`: 64-bit float multiply.
 ///
-/// Spec: isa-spec/spec/ops/dmul.toml:2 (op `dmul`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/dmul.toml:2 (op `dmul`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpDmul {
     /// Destination (f64). (isa-spec/spec/ops/dmul.toml:13)
@@ -25,7 +25,9 @@ impl OpDmul {
     pub const MNEMONIC: &'static str = "DMUL";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::F64).with_neg().with_abs().with_align(2),
         OperandInfo::new("b", ValueType::F64).with_neg().with_abs().with_align(2),
@@ -41,16 +43,16 @@ impl OpDmul {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x3f8 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3f8 != 0 => Some(1),
-            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x1f8 != 0 => Some(2),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x3f0 != 0 => Some(3),
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x400 != 0 => Some(4),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x400 != 0 => Some(5),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x400 != 0 => Some(6),
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x7 != 0 => Some(7),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7 != 0 => Some(8),
-            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7 != 0 => Some(9),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x1ffc0 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x1ffc0 != 0 => Some(1),
+            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7fc0 != 0 => Some(2),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x1ff00 != 0 => Some(3),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x60000 != 0 => Some(4),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x60000 != 0 => Some(5),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x60000 != 0 => Some(6),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x3f != 0 => Some(7),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3f != 0 => Some(8),
+            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x3f != 0 => Some(9),
             _ => None,
         }
     }
@@ -101,7 +103,7 @@ impl OpDmul {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/dmul.toml:51; form at isa-spec/spec/ops/dmul.toml:56).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/dmul.toml:51; form at isa-spec/spec/ops/dmul.toml:56).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -111,7 +113,7 @@ impl OpDmul {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/dmul.toml:51; form at isa-spec/spec/ops/dmul.toml:56).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/dmul.toml:51; form at isa-spec/spec/ops/dmul.toml:56).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -119,7 +121,7 @@ impl OpDmul {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/dmul.toml:51; form at isa-spec/spec/ops/dmul.toml:56).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/dmul.toml:51; form at isa-spec/spec/ops/dmul.toml:56).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -130,7 +132,7 @@ impl OpDmul {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/dmul.toml:51; form at isa-spec/spec/ops/dmul.toml:56).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/dmul.toml:51; form at isa-spec/spec/ops/dmul.toml:56).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -187,7 +189,7 @@ impl OpDmul {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [120] (isa-spec/spec/ops/dmul.toml:68; form at isa-spec/spec/ops/dmul.toml:56).
+    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/dmul.toml:68; form at isa-spec/spec/ops/dmul.toml:56).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -197,7 +199,7 @@ impl OpDmul {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [120] (isa-spec/spec/ops/dmul.toml:68; form at isa-spec/spec/ops/dmul.toml:56).
+    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/dmul.toml:68; form at isa-spec/spec/ops/dmul.toml:56).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -205,7 +207,7 @@ impl OpDmul {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [120] (isa-spec/spec/ops/dmul.toml:68; form at isa-spec/spec/ops/dmul.toml:56).
+    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/dmul.toml:68; form at isa-spec/spec/ops/dmul.toml:56).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -262,14 +264,14 @@ impl OpDmul {
         w |= u128::from(self.b.neg) << 48;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/dmul.toml:76; form at isa-spec/spec/ops/dmul.toml:79).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/dmul.toml:76; form at isa-spec/spec/ops/dmul.toml:79).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5c80000000000000 | self.encode_e2::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/dmul.toml:76; form at isa-spec/spec/ops/dmul.toml:79).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/dmul.toml:76; form at isa-spec/spec/ops/dmul.toml:79).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x3880000000000000 | self.encode_e2::<E>(sm, c)?;
@@ -282,7 +284,7 @@ impl OpDmul {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/dmul.toml:76; form at isa-spec/spec/ops/dmul.toml:79).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/dmul.toml:76; form at isa-spec/spec/ops/dmul.toml:79).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4c80000000000000 | self.encode_e2::<E>(sm, c)?;

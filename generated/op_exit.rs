@@ -4,7 +4,7 @@
 
 /// `EXIT`: Terminate the thread.
 ///
-/// Spec: isa-spec/spec/ops/exit.toml:2 (op `exit`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/exit.toml:2 (op `exit`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpExit {
     /// Source (pred). (isa-spec/spec/ops/exit.toml:7)
@@ -19,7 +19,9 @@ impl OpExit {
     pub const MNEMONIC: &'static str = "EXIT";
     pub const CLASS: &'static str = "control";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("cond", ValueType::Pred).with_not().with_default(Src::PT),
     ];
@@ -32,12 +34,12 @@ impl OpExit {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.cond.kind,) {
-            (reg!(Pred),) if smb & 0x7f8 != 0 => Some(0),
-            (_,) if smb & 0x7 != 0 && self.cond == Src::PT => Some(1),
+            (reg!(Pred),) if smb & 0x7ffc0 != 0 => Some(0),
+            (_,) if smb & 0x3f != 0 && self.cond == Src::PT => Some(1),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/exit.toml:23; form at isa-spec/spec/ops/exit.toml:23).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/exit.toml:23; form at isa-spec/spec/ops/exit.toml:23).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -49,7 +51,7 @@ impl OpExit {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/exit.toml:35; form at isa-spec/spec/ops/exit.toml:35).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/exit.toml:35; form at isa-spec/spec/ops/exit.toml:35).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "cond", self.cond == Src::PT, sm)?;

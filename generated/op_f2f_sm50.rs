@@ -4,7 +4,7 @@
 
 /// `F2F`: Float to float conversion (Maxwell/Pascal): b, read as stype, rounded to dtype in rnd, or from a type to itself rounded to an integral value; optionally clamped to [0, 1] (.SAT).
 ///
-/// Spec: isa-spec/spec/ops/f2f_sm50.toml:6 (op `f2f_sm50`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/f2f_sm50.toml:6 (op `f2f_sm50`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpF2fSm50 {
     /// Destination (f32). (isa-spec/spec/ops/f2f_sm50.toml:26)
@@ -33,7 +33,7 @@ impl OpF2fSm50 {
     pub const MNEMONIC: &'static str = "F2F";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60];
+    pub const SMS: &'static [u32] = &[50, 52, 53, 60, 61, 62];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("b", ValueType::F32).with_neg().with_abs(),
     ];
@@ -73,9 +73,9 @@ impl OpF2fSm50 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
-            (reg!(Gpr),) if smb & 0x7 != 0 => Some(0),
-            (SrcKind::CBuf(_),) if smb & 0x7 != 0 => Some(1),
-            (SrcKind::Imm(_),) if smb & 0x7 != 0 => Some(2),
+            (reg!(Gpr),) if smb & 0x3f != 0 => Some(0),
+            (SrcKind::CBuf(_),) if smb & 0x3f != 0 => Some(1),
+            (SrcKind::Imm(_),) if smb & 0x3f != 0 => Some(2),
             _ => None,
         }
     }
@@ -85,9 +85,11 @@ impl OpF2fSm50 {
     pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
-            (reg!(Gpr),) if smb & 0x7 != 0 => self.encode_f0::<EncodeError>(sm, c),
-            (SrcKind::CBuf(_),) if smb & 0x7 != 0 => self.encode_f1::<EncodeError>(sm, c),
-            (SrcKind::Imm(_),) if smb & 0x7 != 0 => self.encode_f2::<EncodeError>(sm, c),
+            (reg!(Gpr),) if smb & 0x3f != 0 => self.encode_f0::<EncodeError>(sm, c),
+            (SrcKind::CBuf(_),) if smb & 0x3f != 0 => {
+                self.encode_f1::<EncodeError>(sm, c)
+            }
+            (SrcKind::Imm(_),) if smb & 0x3f != 0 => self.encode_f2::<EncodeError>(sm, c),
             _ => self.encode(sm, c),
         }
     }
@@ -166,7 +168,7 @@ impl OpF2fSm50 {
         w |= self.dtype.code_in::<E>(Self::NAME, "dtype", &Self::DTYPE_CODES0, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/f2f_sm50.toml:81; form at isa-spec/spec/ops/f2f_sm50.toml:85).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/f2f_sm50.toml:81; form at isa-spec/spec/ops/f2f_sm50.toml:85).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5ca8000000000000 | (c.raw & 0x1487ff000f000)
@@ -174,7 +176,7 @@ impl OpF2fSm50 {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/f2f_sm50.toml:81; form at isa-spec/spec/ops/f2f_sm50.toml:85).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/f2f_sm50.toml:81; form at isa-spec/spec/ops/f2f_sm50.toml:85).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4ca8000000000000 | (c.raw & 0x148000000f000)
@@ -183,7 +185,7 @@ impl OpF2fSm50 {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/f2f_sm50.toml:116; form at isa-spec/spec/ops/f2f_sm50.toml:118).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/f2f_sm50.toml:116; form at isa-spec/spec/ops/f2f_sm50.toml:118).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `FADD32I`: 32-bit float add with a full 32-bit immediate (the wide form of FADD).
 ///
-/// Spec: isa-spec/spec/ops/fadd32i.toml:2 (op `fadd32i`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/fadd32i.toml:2 (op `fadd32i`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFadd32i {
     /// Destination (f32). (isa-spec/spec/ops/fadd32i.toml:7)
@@ -23,7 +23,7 @@ impl OpFadd32i {
     pub const MNEMONIC: &'static str = "FADD32I";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60];
+    pub const SMS: &'static [u32] = &[50, 52, 53, 60, 61, 62];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::F32).with_neg().with_abs(),
         OperandInfo::new("b", ValueType::F32),
@@ -37,11 +37,11 @@ impl OpFadd32i {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3f != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/fadd32i.toml:32; form at isa-spec/spec/ops/fadd32i.toml:32).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/fadd32i.toml:32; form at isa-spec/spec/ops/fadd32i.toml:32).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `FCHK`: Set pd when the division a / b needs the slow (exact) path.
 ///
-/// Spec: isa-spec/spec/ops/fchk.toml:19 (op `fchk`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/fchk.toml:19 (op `fchk`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFchk {
     /// Destination (pred). (isa-spec/spec/ops/fchk.toml:24)
@@ -21,7 +21,9 @@ impl OpFchk {
     pub const MNEMONIC: &'static str = "FCHK";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::F32).with_neg().with_abs(),
         OperandInfo::new("b", ValueType::F32).with_neg().with_abs(),
@@ -35,13 +37,13 @@ impl OpFchk {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x7f8 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7f8 != 0 => Some(1),
-            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x1f8 != 0 => Some(2),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x7f0 != 0 => Some(3),
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x7 != 0 => Some(4),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7 != 0 => Some(5),
-            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7 != 0 => Some(6),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x7ffc0 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7ffc0 != 0 => Some(1),
+            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7fc0 != 0 => Some(2),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x7ff00 != 0 => Some(3),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x3f != 0 => Some(4),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3f != 0 => Some(5),
+            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x3f != 0 => Some(6),
             _ => None,
         }
     }
@@ -56,7 +58,7 @@ impl OpFchk {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/fchk.toml:48; form at isa-spec/spec/ops/fchk.toml:51).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/fchk.toml:48; form at isa-spec/spec/ops/fchk.toml:51).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -67,7 +69,7 @@ impl OpFchk {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/fchk.toml:48; form at isa-spec/spec/ops/fchk.toml:51).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/fchk.toml:48; form at isa-spec/spec/ops/fchk.toml:51).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -76,7 +78,7 @@ impl OpFchk {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/fchk.toml:48; form at isa-spec/spec/ops/fchk.toml:51).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/fchk.toml:48; form at isa-spec/spec/ops/fchk.toml:51).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -88,7 +90,7 @@ impl OpFchk {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/fchk.toml:48; form at isa-spec/spec/ops/fchk.toml:51).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/fchk.toml:48; form at isa-spec/spec/ops/fchk.toml:51).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -113,7 +115,7 @@ impl OpFchk {
         w |= u128::from(self.b.abs) << 49;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/fchk.toml:61; form at isa-spec/spec/ops/fchk.toml:64).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/fchk.toml:61; form at isa-spec/spec/ops/fchk.toml:64).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5c88000000000000 | (c.raw & 0x8000000000c7)
@@ -121,7 +123,7 @@ impl OpFchk {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/fchk.toml:61; form at isa-spec/spec/ops/fchk.toml:64).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/fchk.toml:61; form at isa-spec/spec/ops/fchk.toml:64).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x3888000000000000 | (c.raw & 0x8000000000c7)
@@ -135,7 +137,7 @@ impl OpFchk {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/fchk.toml:61; form at isa-spec/spec/ops/fchk.toml:64).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/fchk.toml:61; form at isa-spec/spec/ops/fchk.toml:64).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4c88000000000000 | (c.raw & 0x8000000000c7)
@@ -243,7 +245,7 @@ impl OpFchk {
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
-            50 | 52 | 60 => Self::parse_syntax1(line, sm, addr),
+            50 | 52 | 53 | 60 | 61 | 62 => Self::parse_syntax1(line, sm, addr),
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
@@ -315,7 +317,7 @@ impl Forms for OpFchk {
         let reuse_b = false;
         write_guard(out, &c.guard);
         match sm {
-            50 | 52 | 60 => {
+            50 | 52 | 53 | 60 | 61 | 62 => {
                 out.push_str("FCHK.DIVIDE");
                 out.push_str(" ");
                 write_reg(out, self.pd);

@@ -4,7 +4,7 @@
 
 /// `FCMP`: 32-bit float compare-and-select: a when c compares true against zero, else b.
 ///
-/// Spec: isa-spec/spec/ops/fcmp.toml:8 (op `fcmp`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/fcmp.toml:8 (op `fcmp`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFcmp {
     /// Destination (f32). (isa-spec/spec/ops/fcmp.toml:13)
@@ -27,7 +27,7 @@ impl OpFcmp {
     pub const MNEMONIC: &'static str = "FCMP";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60];
+    pub const SMS: &'static [u32] = &[50, 52, 53, 60, 61, 62];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::F32),
         OperandInfo::new("b", ValueType::F32),
@@ -42,10 +42,10 @@ impl OpFcmp {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x7 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x7 != 0 => Some(1),
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x7 != 0 => Some(2),
-            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7 != 0 => Some(3),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3f != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x3f != 0 => Some(1),
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x3f != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x3f != 0 => Some(3),
             _ => None,
         }
     }
@@ -66,7 +66,7 @@ impl OpFcmp {
             ) << 48;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/fcmp.toml:68; form at isa-spec/spec/ops/fcmp.toml:71).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/fcmp.toml:68; form at isa-spec/spec/ops/fcmp.toml:71).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5ba0000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -74,7 +74,7 @@ impl OpFcmp {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/fcmp.toml:68; form at isa-spec/spec/ops/fcmp.toml:71).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/fcmp.toml:68; form at isa-spec/spec/ops/fcmp.toml:71).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x36a0000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -88,7 +88,7 @@ impl OpFcmp {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/fcmp.toml:68; form at isa-spec/spec/ops/fcmp.toml:71).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/fcmp.toml:68; form at isa-spec/spec/ops/fcmp.toml:71).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4ba0000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -97,7 +97,7 @@ impl OpFcmp {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c2` on SM [50, 52, 60] (isa-spec/spec/ops/fcmp.toml:68; form at isa-spec/spec/ops/fcmp.toml:71).
+    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/fcmp.toml:68; form at isa-spec/spec/ops/fcmp.toml:71).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x53a0000000000000 | self.encode_e0::<E>(sm, c)?;

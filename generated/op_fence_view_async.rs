@@ -4,7 +4,7 @@
 
 /// `FENCE.VIEW.ASYNC`: Order this thread's accesses to a space against the async proxy.
 ///
-/// Spec: isa-spec/spec/ops/fence_view_async.toml:7 (op `fence_view_async`). SMs: 90, 100, 120.
+/// Spec: isa-spec/spec/ops/fence_view_async.toml:7 (op `fence_view_async`). SMs: 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFenceViewAsync {
     /// Modifier.  (isa-spec/spec/ops/fence_view_async.toml:12)
@@ -17,7 +17,7 @@ impl OpFenceViewAsync {
     pub const MNEMONIC: &'static str = "FENCE.VIEW.ASYNC";
     pub const CLASS: &'static str = "control";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[90, 100, 120];
+    pub const SMS: &'static [u32] = &[90, 100, 103, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[];
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
@@ -30,9 +30,9 @@ impl OpFenceViewAsync {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match () {
-            () if smb & 0x100 != 0 => Some(0),
-            () if smb & 0x200 != 0 => Some(1),
-            () if smb & 0x400 != 0 => Some(2),
+            () if smb & 0x4000 != 0 => Some(0),
+            () if smb & 0x18000 != 0 => Some(1),
+            () if smb & 0x60000 != 0 => Some(2),
             _ => None,
         }
     }
@@ -45,14 +45,14 @@ impl OpFenceViewAsync {
                 << 72;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100] (isa-spec/spec/ops/fence_view_async.toml:36; form at isa-spec/spec/ops/fence_view_async.toml:36).
+    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/fence_view_async.toml:36; form at isa-spec/spec/ops/fence_view_async.toml:36).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x3c6 | (c.raw & 0x1fff7fffcffffffffffffff0000);
         w |= (self.space.index() as u128) << 72;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [120] (isa-spec/spec/ops/fence_view_async.toml:45; form at isa-spec/spec/ops/fence_view_async.toml:45).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/fence_view_async.toml:45; form at isa-spec/spec/ops/fence_view_async.toml:45).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x3c6 | (c.raw & 0x1fff7fffcffffffffffffff0000);

@@ -4,7 +4,7 @@
 
 /// `FFMA32I`: 32-bit float fused multiply-add with a full 32-bit immediate; the addend is the destination register itself.
 ///
-/// Spec: isa-spec/spec/ops/ffma32i.toml:2 (op `ffma32i`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/ffma32i.toml:2 (op `ffma32i`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFfma32i {
     /// Destination (f32). (isa-spec/spec/ops/ffma32i.toml:7)
@@ -27,7 +27,7 @@ impl OpFfma32i {
     pub const MNEMONIC: &'static str = "FFMA32I";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60];
+    pub const SMS: &'static [u32] = &[50, 52, 53, 60, 61, 62];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::F32).with_neg(),
         OperandInfo::new("b", ValueType::F32),
@@ -42,11 +42,11 @@ impl OpFfma32i {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x7 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x3f != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/ffma32i.toml:45; form at isa-spec/spec/ops/ffma32i.toml:45).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/ffma32i.toml:45; form at isa-spec/spec/ops/ffma32i.toml:45).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;

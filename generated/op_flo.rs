@@ -4,7 +4,7 @@
 
 /// `FLO`: Find leading one; 0xffffffff when there is none.
 ///
-/// Spec: isa-spec/spec/ops/flo.toml:3 (op `flo`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/flo.toml:3 (op `flo`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFlo {
     /// Destination (pred). (isa-spec/spec/ops/flo.toml:8)
@@ -25,7 +25,9 @@ impl OpFlo {
     pub const MNEMONIC: &'static str = "FLO";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("b", ValueType::B32).with_not(),
     ];
@@ -41,13 +43,13 @@ impl OpFlo {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
-            (reg!(Gpr),) if smb & 0x7f8 != 0 => Some(0),
-            (SrcKind::Imm(_),) if smb & 0x7f8 != 0 => Some(1),
-            (SrcKind::CBuf(_),) if smb & 0x1f8 != 0 => Some(2),
-            (reg!(UGpr),) if smb & 0x7f0 != 0 => Some(3),
-            (reg!(Gpr),) if smb & 0x7 != 0 => Some(4),
-            (SrcKind::Imm(_),) if smb & 0x7 != 0 => Some(5),
-            (SrcKind::CBuf(_),) if smb & 0x7 != 0 => Some(6),
+            (reg!(Gpr),) if smb & 0x7ffc0 != 0 => Some(0),
+            (SrcKind::Imm(_),) if smb & 0x7ffc0 != 0 => Some(1),
+            (SrcKind::CBuf(_),) if smb & 0x7fc0 != 0 => Some(2),
+            (reg!(UGpr),) if smb & 0x7ff00 != 0 => Some(3),
+            (reg!(Gpr),) if smb & 0x3f != 0 => Some(4),
+            (SrcKind::Imm(_),) if smb & 0x3f != 0 => Some(5),
+            (SrcKind::CBuf(_),) if smb & 0x3f != 0 => Some(6),
             _ => None,
         }
     }
@@ -61,7 +63,7 @@ impl OpFlo {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/flo.toml:46; form at isa-spec/spec/ops/flo.toml:52).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/flo.toml:46; form at isa-spec/spec/ops/flo.toml:52).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -70,7 +72,7 @@ impl OpFlo {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/flo.toml:46; form at isa-spec/spec/ops/flo.toml:52).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/flo.toml:46; form at isa-spec/spec/ops/flo.toml:52).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -78,7 +80,7 @@ impl OpFlo {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/flo.toml:46; form at isa-spec/spec/ops/flo.toml:52).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/flo.toml:46; form at isa-spec/spec/ops/flo.toml:52).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -88,7 +90,7 @@ impl OpFlo {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/flo.toml:46; form at isa-spec/spec/ops/flo.toml:52).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/flo.toml:46; form at isa-spec/spec/ops/flo.toml:52).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -107,7 +109,7 @@ impl OpFlo {
         w |= (self.ty.index() as u128) << 48;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/flo.toml:73; form at isa-spec/spec/ops/flo.toml:76).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/flo.toml:73; form at isa-spec/spec/ops/flo.toml:76).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -116,7 +118,7 @@ impl OpFlo {
         w |= u128::from(self.b.not) << 40;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/flo.toml:73; form at isa-spec/spec/ops/flo.toml:76).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/flo.toml:73; form at isa-spec/spec/ops/flo.toml:76).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -130,7 +132,7 @@ impl OpFlo {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/flo.toml:73; form at isa-spec/spec/ops/flo.toml:76).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/flo.toml:73; form at isa-spec/spec/ops/flo.toml:76).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -294,7 +296,11 @@ impl Forms for OpFlo {
             out,
             &self.b,
             reuse_b,
-            if matches!(sm, 50 | 52 | 60) { ImmStyle::SignedHex } else { ImmStyle::Hex }
+            if matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) {
+                ImmStyle::SignedHex
+            } else {
+                ImmStyle::Hex
+            }
                 .for_sm(sm),
         );
         out.trim_end_spaces();

@@ -4,7 +4,7 @@
 
 /// `FMUL32I`: 32-bit float multiply with a full 32-bit immediate (the wide form of FMUL).
 ///
-/// Spec: isa-spec/spec/ops/fmul32i.toml:3 (op `fmul32i`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/fmul32i.toml:3 (op `fmul32i`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFmul32i {
     /// Destination (f32). (isa-spec/spec/ops/fmul32i.toml:8)
@@ -25,7 +25,7 @@ impl OpFmul32i {
     pub const MNEMONIC: &'static str = "FMUL32I";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60];
+    pub const SMS: &'static [u32] = &[50, 52, 53, 60, 61, 62];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::F32),
         OperandInfo::new("b", ValueType::F32),
@@ -39,11 +39,11 @@ impl OpFmul32i {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3f != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/fmul32i.toml:37; form at isa-spec/spec/ops/fmul32i.toml:37).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/fmul32i.toml:37; form at isa-spec/spec/ops/fmul32i.toml:37).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `HADD2`: Packed half-precision add.
 ///
-/// Spec: isa-spec/spec/ops/hadd2.toml:3 (op `hadd2`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/hadd2.toml:3 (op `hadd2`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpHadd2 {
     /// Destination (b32). (isa-spec/spec/ops/hadd2.toml:14)
@@ -31,7 +31,9 @@ impl OpHadd2 {
     pub const MNEMONIC: &'static str = "HADD2";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32).with_neg().with_abs(),
         OperandInfo::new("b", ValueType::B32).with_neg().with_abs(),
@@ -85,18 +87,18 @@ impl OpHadd2 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x38 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x38 != 0 => Some(1),
-            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x38 != 0 => Some(2),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x30 != 0 => Some(3),
-            (reg!(Gpr), reg!(Gpr)) if smb & 0xc0 != 0 => Some(4),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0xc0 != 0 => Some(5),
-            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0xc0 != 0 => Some(6),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0xc0 != 0 => Some(7),
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x700 != 0 => Some(8),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x700 != 0 => Some(9),
-            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x100 != 0 => Some(10),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x700 != 0 => Some(11),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x3c0 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3c0 != 0 => Some(1),
+            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x3c0 != 0 => Some(2),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x300 != 0 => Some(3),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x3c00 != 0 => Some(4),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3c00 != 0 => Some(5),
+            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x3c00 != 0 => Some(6),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x3c00 != 0 => Some(7),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x7c000 != 0 => Some(8),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7c000 != 0 => Some(9),
+            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x4000 != 0 => Some(10),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x7c000 != 0 => Some(11),
             _ => None,
         }
     }
@@ -106,40 +108,40 @@ impl OpHadd2 {
     pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x38 != 0 => {
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x3c0 != 0 => {
                 self.encode_f0::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x38 != 0 => {
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3c0 != 0 => {
                 self.encode_f1::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x38 != 0 => {
+            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x3c0 != 0 => {
                 self.encode_f2::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x30 != 0 => {
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x300 != 0 => {
                 self.encode_f3::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr)) if smb & 0xc0 != 0 => {
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x3c00 != 0 => {
                 self.encode_f4::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0xc0 != 0 => {
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3c00 != 0 => {
                 self.encode_f5::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0xc0 != 0 => {
+            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x3c00 != 0 => {
                 self.encode_f6::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(UGpr)) if smb & 0xc0 != 0 => {
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x3c00 != 0 => {
                 self.encode_f7::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x700 != 0 => {
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x7c000 != 0 => {
                 self.encode_f8::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x700 != 0 => {
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7c000 != 0 => {
                 self.encode_f9::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x100 != 0 => {
+            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x4000 != 0 => {
                 self.encode_f10::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x700 != 0 => {
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x7c000 != 0 => {
                 self.encode_f11::<EncodeError>(sm, c)
             }
             _ => self.encode(sm, c),
@@ -214,7 +216,7 @@ impl OpHadd2 {
     pub fn legal_f8(&self, sm: u32) -> bool {
         ((matches!(self.fmt, Hfmt::F16 | Hfmt::Bf16)))
     }
-    /// Form `rrr` on SM [70, 75, 80] (isa-spec/spec/ops/hadd2.toml:62; form at isa-spec/spec/ops/hadd2.toml:80).
+    /// Form `rrr` on SM [70, 72, 75, 80] (isa-spec/spec/ops/hadd2.toml:62; form at isa-spec/spec/ops/hadd2.toml:80).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -249,7 +251,7 @@ impl OpHadd2 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [70, 75, 80] (isa-spec/spec/ops/hadd2.toml:75; form at isa-spec/spec/ops/hadd2.toml:80).
+    /// Form `rri` on SM [70, 72, 75, 80] (isa-spec/spec/ops/hadd2.toml:75; form at isa-spec/spec/ops/hadd2.toml:80).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -258,7 +260,7 @@ impl OpHadd2 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 75, 80] (isa-spec/spec/ops/hadd2.toml:75; form at isa-spec/spec/ops/hadd2.toml:80).
+    /// Form `rrc` on SM [70, 72, 75, 80] (isa-spec/spec/ops/hadd2.toml:75; form at isa-spec/spec/ops/hadd2.toml:80).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -281,7 +283,7 @@ impl OpHadd2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rrr` on SM [86, 89] (isa-spec/spec/ops/hadd2.toml:102; form at isa-spec/spec/ops/hadd2.toml:80).
+    /// Form `rrr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/hadd2.toml:102; form at isa-spec/spec/ops/hadd2.toml:80).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -316,7 +318,7 @@ impl OpHadd2 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [86, 89] (isa-spec/spec/ops/hadd2.toml:108; form at isa-spec/spec/ops/hadd2.toml:80).
+    /// Form `rri` on SM [86, 87, 88, 89] (isa-spec/spec/ops/hadd2.toml:108; form at isa-spec/spec/ops/hadd2.toml:80).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -325,7 +327,7 @@ impl OpHadd2 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [86, 89] (isa-spec/spec/ops/hadd2.toml:108; form at isa-spec/spec/ops/hadd2.toml:80).
+    /// Form `rrc` on SM [86, 87, 88, 89] (isa-spec/spec/ops/hadd2.toml:108; form at isa-spec/spec/ops/hadd2.toml:80).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -337,7 +339,7 @@ impl OpHadd2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [86, 89] (isa-spec/spec/ops/hadd2.toml:108; form at isa-spec/spec/ops/hadd2.toml:80).
+    /// Form `rru` on SM [86, 87, 88, 89] (isa-spec/spec/ops/hadd2.toml:108; form at isa-spec/spec/ops/hadd2.toml:80).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -348,7 +350,7 @@ impl OpHadd2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rrr` on SM [90, 100, 120] (isa-spec/spec/ops/hadd2.toml:116; form at isa-spec/spec/ops/hadd2.toml:80).
+    /// Form `rrr` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hadd2.toml:116; form at isa-spec/spec/ops/hadd2.toml:80).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -395,7 +397,7 @@ impl OpHadd2 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [90, 100, 120] (isa-spec/spec/ops/hadd2.toml:132; form at isa-spec/spec/ops/hadd2.toml:80).
+    /// Form `rri` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hadd2.toml:132; form at isa-spec/spec/ops/hadd2.toml:80).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -416,7 +418,7 @@ impl OpHadd2 {
         w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [90, 100, 120] (isa-spec/spec/ops/hadd2.toml:132; form at isa-spec/spec/ops/hadd2.toml:80).
+    /// Form `rru` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hadd2.toml:132; form at isa-spec/spec/ops/hadd2.toml:80).
     #[inline(always)]
     fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -920,7 +922,8 @@ impl Forms for OpHadd2 {
             self.a_view().map_or(ImmStyle::Hex, View::imm_style).for_sm(sm),
             self.asel.text_sm(sm),
             matches!(
-                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+                sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
+                | 100u32 | 103u32 | 120u32 | 121u32
             ),
             false,
         );
@@ -932,7 +935,8 @@ impl Forms for OpHadd2 {
             self.b_view().map_or(ImmStyle::Hex, View::imm_style).for_sm(sm),
             self.bsel.text_sm(sm),
             matches!(
-                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+                sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
+                | 100u32 | 103u32 | 120u32 | 121u32
             ),
             false,
         );

@@ -4,7 +4,7 @@
 
 /// `HFMA2`: Packed half-precision fused multiply-add.
 ///
-/// Spec: isa-spec/spec/ops/hfma2.toml:5 (op `hfma2`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/hfma2.toml:5 (op `hfma2`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpHfma2 {
     /// Destination (b32). (isa-spec/spec/ops/hfma2.toml:15)
@@ -39,7 +39,9 @@ impl OpHfma2 {
     pub const MNEMONIC: &'static str = "HFMA2";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32).with_neg().with_abs(),
         OperandInfo::new("b", ValueType::B32).with_neg().with_abs(),
@@ -115,90 +117,102 @@ impl OpHfma2 {
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x18 != 0 && self.e == Src::PT => Some(0),
+            ) if smb & 0x1c0 != 0 && self.e == Src::PT => Some(0),
             (
                 reg!(Gpr),
                 SrcKind::Imm(_),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x18 != 0 && self.e == Src::PT => Some(1),
+            ) if smb & 0x1c0 != 0 && self.e == Src::PT => Some(1),
             (
                 reg!(Gpr),
                 SrcKind::CBuf(_),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x18 != 0 && self.e == Src::PT => Some(2),
+            ) if smb & 0x1c0 != 0 && self.e == Src::PT => Some(2),
             (
                 reg!(Gpr),
                 reg!(UGpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x10 != 0 && self.e == Src::PT => Some(3),
+            ) if smb & 0x100 != 0 && self.e == Src::PT => Some(3),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 SrcKind::Imm(_),
                 _,
-            ) if smb & 0x18 != 0 && self.e == Src::PT => Some(4),
+            ) if smb & 0x1c0 != 0 && self.e == Src::PT => Some(4),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 SrcKind::CBuf(_),
                 _,
-            ) if smb & 0x18 != 0 && self.e == Src::PT => Some(5),
+            ) if smb & 0x1c0 != 0 && self.e == Src::PT => Some(5),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
                 _,
-            ) if smb & 0x10 != 0 && self.e == Src::PT => Some(6),
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x20 != 0 => Some(7),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0x20 != 0 => {
+            ) if smb & 0x100 != 0 && self.e == Src::PT => Some(6),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x200 != 0 => Some(7),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0x200 != 0 => {
                 Some(8)
             }
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr), reg!(Pred)) if smb & 0x20 != 0 => {
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr), reg!(Pred)) if smb & 0x200 != 0 => {
                 Some(9)
             }
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0x20 != 0 => Some(10),
-            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x20 != 0 => {
+            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0x200 != 0 => {
+                Some(10)
+            }
+            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x200 != 0 => {
                 Some(11)
             }
-            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x20 != 0 => {
+            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x200 != 0 => {
                 Some(12)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x20 != 0 => Some(13),
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0xc0 != 0 => Some(14),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0xc0 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x200 != 0 => {
+                Some(13)
+            }
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x3c00 != 0 => {
+                Some(14)
+            }
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0x3c00 != 0 => {
                 Some(15)
             }
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr), reg!(Pred)) if smb & 0xc0 != 0 => {
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr), reg!(Pred)) if smb & 0x3c00 != 0 => {
                 Some(16)
             }
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0xc0 != 0 => Some(17),
-            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0xc0 != 0 => {
+            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0x3c00 != 0 => {
+                Some(17)
+            }
+            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x3c00 != 0 => {
                 Some(18)
             }
-            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0xc0 != 0 => {
+            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x3c00 != 0 => {
                 Some(19)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0xc0 != 0 => Some(20),
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x700 != 0 => Some(21),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0x700 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x3c00 != 0 => {
+                Some(20)
+            }
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x7c000 != 0 => {
+                Some(21)
+            }
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0x7c000 != 0 => {
                 Some(22)
             }
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr), reg!(Pred)) if smb & 0x100 != 0 => {
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr), reg!(Pred)) if smb & 0x4000 != 0 => {
                 Some(23)
             }
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0x700 != 0 => {
+            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0x7c000 != 0 => {
                 Some(24)
             }
-            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x700 != 0 => {
+            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x7c000 != 0 => {
                 Some(25)
             }
-            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x100 != 0 => {
+            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x4000 != 0 => {
                 Some(26)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x700 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x7c000 != 0 => {
                 Some(27)
             }
             _ => None,
@@ -215,7 +229,7 @@ impl OpHfma2 {
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x18 != 0 && self.e == Src::PT => {
+            ) if smb & 0x1c0 != 0 && self.e == Src::PT => {
                 self.encode_f0::<EncodeError>(sm, c)
             }
             (
@@ -223,7 +237,7 @@ impl OpHfma2 {
                 SrcKind::Imm(_),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x18 != 0 && self.e == Src::PT => {
+            ) if smb & 0x1c0 != 0 && self.e == Src::PT => {
                 self.encode_f1::<EncodeError>(sm, c)
             }
             (
@@ -231,7 +245,7 @@ impl OpHfma2 {
                 SrcKind::CBuf(_),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x18 != 0 && self.e == Src::PT => {
+            ) if smb & 0x1c0 != 0 && self.e == Src::PT => {
                 self.encode_f2::<EncodeError>(sm, c)
             }
             (
@@ -239,7 +253,7 @@ impl OpHfma2 {
                 reg!(UGpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x10 != 0 && self.e == Src::PT => {
+            ) if smb & 0x100 != 0 && self.e == Src::PT => {
                 self.encode_f3::<EncodeError>(sm, c)
             }
             (
@@ -247,7 +261,7 @@ impl OpHfma2 {
                 reg!(Gpr),
                 SrcKind::Imm(_),
                 _,
-            ) if smb & 0x18 != 0 && self.e == Src::PT => {
+            ) if smb & 0x1c0 != 0 && self.e == Src::PT => {
                 self.encode_f4::<EncodeError>(sm, c)
             }
             (
@@ -255,7 +269,7 @@ impl OpHfma2 {
                 reg!(Gpr),
                 SrcKind::CBuf(_),
                 _,
-            ) if smb & 0x18 != 0 && self.e == Src::PT => {
+            ) if smb & 0x1c0 != 0 && self.e == Src::PT => {
                 self.encode_f5::<EncodeError>(sm, c)
             }
             (
@@ -263,70 +277,70 @@ impl OpHfma2 {
                 reg!(Gpr),
                 reg!(UGpr),
                 _,
-            ) if smb & 0x10 != 0 && self.e == Src::PT => {
+            ) if smb & 0x100 != 0 && self.e == Src::PT => {
                 self.encode_f6::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x20 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x200 != 0 => {
                 self.encode_f7::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0x20 != 0 => {
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0x200 != 0 => {
                 self.encode_f8::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr), reg!(Pred)) if smb & 0x20 != 0 => {
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr), reg!(Pred)) if smb & 0x200 != 0 => {
                 self.encode_f9::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0x20 != 0 => {
+            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0x200 != 0 => {
                 self.encode_f10::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x20 != 0 => {
+            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x200 != 0 => {
                 self.encode_f11::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x20 != 0 => {
+            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x200 != 0 => {
                 self.encode_f12::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x20 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x200 != 0 => {
                 self.encode_f13::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0xc0 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x3c00 != 0 => {
                 self.encode_f14::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0xc0 != 0 => {
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0x3c00 != 0 => {
                 self.encode_f15::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr), reg!(Pred)) if smb & 0xc0 != 0 => {
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr), reg!(Pred)) if smb & 0x3c00 != 0 => {
                 self.encode_f16::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0xc0 != 0 => {
+            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0x3c00 != 0 => {
                 self.encode_f17::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0xc0 != 0 => {
+            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x3c00 != 0 => {
                 self.encode_f18::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0xc0 != 0 => {
+            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x3c00 != 0 => {
                 self.encode_f19::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0xc0 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x3c00 != 0 => {
                 self.encode_f20::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x700 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x7c000 != 0 => {
                 self.encode_f21::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0x700 != 0 => {
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0x7c000 != 0 => {
                 self.encode_f22::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr), reg!(Pred)) if smb & 0x100 != 0 => {
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr), reg!(Pred)) if smb & 0x4000 != 0 => {
                 self.encode_f23::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0x700 != 0 => {
+            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0x7c000 != 0 => {
                 self.encode_f24::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x700 != 0 => {
+            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x7c000 != 0 => {
                 self.encode_f25::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x100 != 0 => {
+            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x4000 != 0 => {
                 self.encode_f26::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x700 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x7c000 != 0 => {
                 self.encode_f27::<EncodeError>(sm, c)
             }
             _ => self.encode(sm, c),
@@ -399,7 +413,7 @@ impl OpHfma2 {
         w |= self.fmt.code_in::<E>(Self::NAME, "fmt", &Self::FMT_CODES0, sm)? << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 75] (isa-spec/spec/ops/hfma2.toml:86; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rrr` on SM [70, 72, 75] (isa-spec/spec/ops/hfma2.toml:86; form at isa-spec/spec/ops/hfma2.toml:91).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -415,7 +429,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 75] (isa-spec/spec/ops/hfma2.toml:86; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rir` on SM [70, 72, 75] (isa-spec/spec/ops/hfma2.toml:86; form at isa-spec/spec/ops/hfma2.toml:91).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -429,7 +443,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 75] (isa-spec/spec/ops/hfma2.toml:86; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rcr` on SM [70, 72, 75] (isa-spec/spec/ops/hfma2.toml:86; form at isa-spec/spec/ops/hfma2.toml:91).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -462,7 +476,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 75] (isa-spec/spec/ops/hfma2.toml:86; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rri` on SM [70, 72, 75] (isa-spec/spec/ops/hfma2.toml:86; form at isa-spec/spec/ops/hfma2.toml:91).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -476,7 +490,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 75] (isa-spec/spec/ops/hfma2.toml:86; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rrc` on SM [70, 72, 75] (isa-spec/spec/ops/hfma2.toml:86; form at isa-spec/spec/ops/hfma2.toml:91).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -673,7 +687,7 @@ impl OpHfma2 {
         w |= u128::from(self.e.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [86, 89] (isa-spec/spec/ops/hfma2.toml:156; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rrr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/hfma2.toml:156; form at isa-spec/spec/ops/hfma2.toml:91).
     #[inline(always)]
     fn encode_f14<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -693,7 +707,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rir` on SM [86, 89] (isa-spec/spec/ops/hfma2.toml:156; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rir` on SM [86, 87, 88, 89] (isa-spec/spec/ops/hfma2.toml:156; form at isa-spec/spec/ops/hfma2.toml:91).
     #[inline(always)]
     fn encode_f15<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -707,7 +721,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rcr` on SM [86, 89] (isa-spec/spec/ops/hfma2.toml:156; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rcr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/hfma2.toml:156; form at isa-spec/spec/ops/hfma2.toml:91).
     #[inline(always)]
     fn encode_f16<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -728,7 +742,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rur` on SM [86, 89] (isa-spec/spec/ops/hfma2.toml:156; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rur` on SM [86, 87, 88, 89] (isa-spec/spec/ops/hfma2.toml:156; form at isa-spec/spec/ops/hfma2.toml:91).
     #[inline(always)]
     fn encode_f17<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -748,7 +762,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rri` on SM [86, 89] (isa-spec/spec/ops/hfma2.toml:156; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rri` on SM [86, 87, 88, 89] (isa-spec/spec/ops/hfma2.toml:156; form at isa-spec/spec/ops/hfma2.toml:91).
     #[inline(always)]
     fn encode_f18<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -766,7 +780,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rrc` on SM [86, 89] (isa-spec/spec/ops/hfma2.toml:156; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rrc` on SM [86, 87, 88, 89] (isa-spec/spec/ops/hfma2.toml:156; form at isa-spec/spec/ops/hfma2.toml:91).
     #[inline(always)]
     fn encode_f19<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -787,7 +801,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rru` on SM [86, 89] (isa-spec/spec/ops/hfma2.toml:156; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rru` on SM [86, 87, 88, 89] (isa-spec/spec/ops/hfma2.toml:156; form at isa-spec/spec/ops/hfma2.toml:91).
     #[inline(always)]
     fn encode_f20<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -834,7 +848,7 @@ impl OpHfma2 {
         w |= u128::from(self.e.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100, 120] (isa-spec/spec/ops/hfma2.toml:177; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rrr` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hfma2.toml:177; form at isa-spec/spec/ops/hfma2.toml:91).
     #[inline(always)]
     fn encode_f21<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -854,7 +868,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 120] (isa-spec/spec/ops/hfma2.toml:177; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rir` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hfma2.toml:177; form at isa-spec/spec/ops/hfma2.toml:91).
     #[inline(always)]
     fn encode_f22<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -889,7 +903,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 120] (isa-spec/spec/ops/hfma2.toml:177; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rur` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hfma2.toml:177; form at isa-spec/spec/ops/hfma2.toml:91).
     #[inline(always)]
     fn encode_f24<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -909,7 +923,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rri` on SM [90, 100, 120] (isa-spec/spec/ops/hfma2.toml:177; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rri` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hfma2.toml:177; form at isa-spec/spec/ops/hfma2.toml:91).
     #[inline(always)]
     fn encode_f25<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -948,7 +962,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rru` on SM [90, 100, 120] (isa-spec/spec/ops/hfma2.toml:177; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rru` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hfma2.toml:177; form at isa-spec/spec/ops/hfma2.toml:91).
     #[inline(always)]
     fn encode_f27<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -1816,7 +1830,7 @@ impl OpHfma2 {
         };
         let e = if relu != true {
             at.skip();
-            if matches!(sm, 80 | 86 | 89 | 90 | 100 | 120) {
+            if matches!(sm, 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) {
                 Src::reg(Reg { file: RegFile::Pred, idx: 0 })
             } else {
                 Src::PT
@@ -1954,7 +1968,8 @@ impl Forms for OpHfma2 {
             self.a_view().map_or(ImmStyle::Hex, View::imm_style).for_sm(sm),
             self.asel.text_sm(sm),
             matches!(
-                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+                sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
+                | 100u32 | 103u32 | 120u32 | 121u32
             ),
             false,
         );
@@ -1966,7 +1981,8 @@ impl Forms for OpHfma2 {
             self.b_view().map_or(ImmStyle::Hex, View::imm_style).for_sm(sm),
             self.bsel.text_sm(sm),
             matches!(
-                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+                sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
+                | 100u32 | 103u32 | 120u32 | 121u32
             ),
             false,
         );
@@ -1978,7 +1994,8 @@ impl Forms for OpHfma2 {
             self.c_view().map_or(ImmStyle::Hex, View::imm_style).for_sm(sm),
             self.csel.text_sm(sm),
             matches!(
-                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+                sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
+                | 100u32 | 103u32 | 120u32 | 121u32
             ),
             false,
         );

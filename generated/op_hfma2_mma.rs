@@ -4,7 +4,7 @@
 
 /// `HFMA2.MMA`: Packed half-precision fused multiply-add on the MMA pipe.
 ///
-/// Spec: isa-spec/spec/ops/hfma2_mma.toml:5 (op `hfma2_mma`). SMs: 80, 86, 89, 90.
+/// Spec: isa-spec/spec/ops/hfma2_mma.toml:5 (op `hfma2_mma`). SMs: 80, 86, 87, 88, 89, 90.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpHfma2Mma {
     /// Destination (b32). (isa-spec/spec/ops/hfma2_mma.toml:15)
@@ -33,7 +33,7 @@ impl OpHfma2Mma {
     pub const MNEMONIC: &'static str = "HFMA2.MMA";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[80, 86, 89, 90];
+    pub const SMS: &'static [u32] = &[80, 86, 87, 88, 89, 90];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32).with_neg().with_abs(),
         OperandInfo::new("b", ValueType::B32).with_neg().with_abs(),
@@ -98,38 +98,42 @@ impl OpHfma2Mma {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind, self.e.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0xe0 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0xe0 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x3e00 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0x3e00 != 0 => {
                 Some(1)
             }
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr), reg!(Pred)) if smb & 0xe0 != 0 => {
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr), reg!(Pred)) if smb & 0x3e00 != 0 => {
                 Some(2)
             }
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0xe0 != 0 => Some(3),
-            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0xe0 != 0 => {
+            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0x3e00 != 0 => {
+                Some(3)
+            }
+            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x3e00 != 0 => {
                 Some(4)
             }
-            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0xe0 != 0 => {
+            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x3e00 != 0 => {
                 Some(5)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0xe0 != 0 => Some(6),
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x100 != 0 => Some(7),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0x100 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x3e00 != 0 => {
+                Some(6)
+            }
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x4000 != 0 => Some(7),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0x4000 != 0 => {
                 Some(8)
             }
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr), reg!(Pred)) if smb & 0x100 != 0 => {
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr), reg!(Pred)) if smb & 0x4000 != 0 => {
                 Some(9)
             }
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0x100 != 0 => {
+            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0x4000 != 0 => {
                 Some(10)
             }
-            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x100 != 0 => {
+            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x4000 != 0 => {
                 Some(11)
             }
-            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x100 != 0 => {
+            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x4000 != 0 => {
                 Some(12)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x100 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x4000 != 0 => {
                 Some(13)
             }
             _ => None,
@@ -141,46 +145,46 @@ impl OpHfma2Mma {
     pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind, self.e.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0xe0 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x3e00 != 0 => {
                 self.encode_f0::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0xe0 != 0 => {
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0x3e00 != 0 => {
                 self.encode_f1::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr), reg!(Pred)) if smb & 0xe0 != 0 => {
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr), reg!(Pred)) if smb & 0x3e00 != 0 => {
                 self.encode_f2::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0xe0 != 0 => {
+            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0x3e00 != 0 => {
                 self.encode_f3::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0xe0 != 0 => {
+            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x3e00 != 0 => {
                 self.encode_f4::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0xe0 != 0 => {
+            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x3e00 != 0 => {
                 self.encode_f5::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0xe0 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x3e00 != 0 => {
                 self.encode_f6::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x100 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x4000 != 0 => {
                 self.encode_f7::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0x100 != 0 => {
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0x4000 != 0 => {
                 self.encode_f8::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr), reg!(Pred)) if smb & 0x100 != 0 => {
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr), reg!(Pred)) if smb & 0x4000 != 0 => {
                 self.encode_f9::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0x100 != 0 => {
+            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0x4000 != 0 => {
                 self.encode_f10::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x100 != 0 => {
+            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x4000 != 0 => {
                 self.encode_f11::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x100 != 0 => {
+            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x4000 != 0 => {
                 self.encode_f12::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x100 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x4000 != 0 => {
                 self.encode_f13::<EncodeError>(sm, c)
             }
             _ => self.encode(sm, c),
@@ -231,7 +235,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.e.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [80, 86, 89] (isa-spec/spec/ops/hfma2_mma.toml:73; form at isa-spec/spec/ops/hfma2_mma.toml:78).
+    /// Form `rrr` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/hfma2_mma.toml:73; form at isa-spec/spec/ops/hfma2_mma.toml:78).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -245,7 +249,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rir` on SM [80, 86, 89] (isa-spec/spec/ops/hfma2_mma.toml:73; form at isa-spec/spec/ops/hfma2_mma.toml:78).
+    /// Form `rir` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/hfma2_mma.toml:73; form at isa-spec/spec/ops/hfma2_mma.toml:78).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -257,7 +261,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rcr` on SM [80, 86, 89] (isa-spec/spec/ops/hfma2_mma.toml:73; form at isa-spec/spec/ops/hfma2_mma.toml:78).
+    /// Form `rcr` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/hfma2_mma.toml:73; form at isa-spec/spec/ops/hfma2_mma.toml:78).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -272,7 +276,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rur` on SM [80, 86, 89] (isa-spec/spec/ops/hfma2_mma.toml:73; form at isa-spec/spec/ops/hfma2_mma.toml:78).
+    /// Form `rur` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/hfma2_mma.toml:73; form at isa-spec/spec/ops/hfma2_mma.toml:78).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -286,7 +290,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rri` on SM [80, 86, 89] (isa-spec/spec/ops/hfma2_mma.toml:73; form at isa-spec/spec/ops/hfma2_mma.toml:78).
+    /// Form `rri` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/hfma2_mma.toml:73; form at isa-spec/spec/ops/hfma2_mma.toml:78).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -298,7 +302,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rrc` on SM [80, 86, 89] (isa-spec/spec/ops/hfma2_mma.toml:73; form at isa-spec/spec/ops/hfma2_mma.toml:78).
+    /// Form `rrc` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/hfma2_mma.toml:73; form at isa-spec/spec/ops/hfma2_mma.toml:78).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -313,7 +317,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rru` on SM [80, 86, 89] (isa-spec/spec/ops/hfma2_mma.toml:73; form at isa-spec/spec/ops/hfma2_mma.toml:78).
+    /// Form `rru` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/hfma2_mma.toml:73; form at isa-spec/spec/ops/hfma2_mma.toml:78).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -756,7 +760,7 @@ impl OpHfma2Mma {
         };
         let e = if relu != true {
             at.skip();
-            if matches!(sm, 80 | 86 | 89 | 90) {
+            if matches!(sm, 80 | 86 | 87 | 88 | 89 | 90) {
                 Src::reg(Reg { file: RegFile::Pred, idx: 0 })
             } else {
                 Src::PT

@@ -4,7 +4,7 @@
 
 /// `HFMA2`: Packed half-precision fused multiply-add (Pascal).
 ///
-/// Spec: isa-spec/spec/ops/hfma2_sm50.toml:11 (op `hfma2_sm50`). SMs: 52, 60.
+/// Spec: isa-spec/spec/ops/hfma2_sm50.toml:11 (op `hfma2_sm50`). SMs: 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpHfma2Sm50 {
     /// Destination (b32). (isa-spec/spec/ops/hfma2_sm50.toml:16)
@@ -35,7 +35,7 @@ impl OpHfma2Sm50 {
     pub const MNEMONIC: &'static str = "HFMA2";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[52, 60];
+    pub const SMS: &'static [u32] = &[52, 53, 60, 61, 62];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32),
         OperandInfo::new("b", ValueType::B32).with_neg(),
@@ -100,10 +100,10 @@ impl OpHfma2Sm50 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x6 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x6 != 0 => Some(1),
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x6 != 0 => Some(2),
-            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x6 != 0 => Some(3),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3e != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x3e != 0 => Some(1),
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x3e != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x3e != 0 => Some(3),
             _ => None,
         }
     }
@@ -119,7 +119,7 @@ impl OpHfma2Sm50 {
         w |= (self.fmt.index() as u128) << 49;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [52, 60] (isa-spec/spec/ops/hfma2_sm50.toml:70; form at isa-spec/spec/ops/hfma2_sm50.toml:74).
+    /// Form `r` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/hfma2_sm50.toml:70; form at isa-spec/spec/ops/hfma2_sm50.toml:74).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -134,7 +134,7 @@ impl OpHfma2Sm50 {
         w |= self.mz.code_in::<E>(Self::NAME, "mz", &Self::MZ_CODES0, sm)? << 37;
         Ok(w)
     }
-    /// Form `i` on SM [52, 60] (isa-spec/spec/ops/hfma2_sm50.toml:70; form at isa-spec/spec/ops/hfma2_sm50.toml:74).
+    /// Form `i` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/hfma2_sm50.toml:70; form at isa-spec/spec/ops/hfma2_sm50.toml:74).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -152,7 +152,7 @@ impl OpHfma2Sm50 {
         w |= self.mz.code_in::<E>(Self::NAME, "mz", &Self::MZ_CODES0, sm)? << 57;
         Ok(w)
     }
-    /// Form `c` on SM [52, 60] (isa-spec/spec/ops/hfma2_sm50.toml:70; form at isa-spec/spec/ops/hfma2_sm50.toml:74).
+    /// Form `c` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/hfma2_sm50.toml:70; form at isa-spec/spec/ops/hfma2_sm50.toml:74).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -168,7 +168,7 @@ impl OpHfma2Sm50 {
         w |= self.mz.code_in::<E>(Self::NAME, "mz", &Self::MZ_CODES0, sm)? << 57;
         Ok(w)
     }
-    /// Form `c2` on SM [52, 60] (isa-spec/spec/ops/hfma2_sm50.toml:70; form at isa-spec/spec/ops/hfma2_sm50.toml:74).
+    /// Form `c2` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/hfma2_sm50.toml:70; form at isa-spec/spec/ops/hfma2_sm50.toml:74).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -487,7 +487,7 @@ impl Forms for OpHfma2Sm50 {
             self.a_view().map_or(ImmStyle::Hex, View::imm_style).for_sm(sm),
             self.asel.text_sm(sm),
             false,
-            matches!(sm, 50u32 | 52u32 | 60u32),
+            matches!(sm, 50u32 | 52u32 | 53u32 | 60u32 | 61u32 | 62u32),
         );
         out.push_str(", ");
         write_src_swizzled(
@@ -497,7 +497,7 @@ impl Forms for OpHfma2Sm50 {
             self.b_view().map_or(ImmStyle::Hex, View::imm_style).for_sm(sm),
             self.bsel.text_sm(sm),
             false,
-            matches!(sm, 50u32 | 52u32 | 60u32),
+            matches!(sm, 50u32 | 52u32 | 53u32 | 60u32 | 61u32 | 62u32),
         );
         out.push_str(", ");
         write_src_swizzled(
@@ -507,7 +507,7 @@ impl Forms for OpHfma2Sm50 {
             self.c_view().map_or(ImmStyle::Hex, View::imm_style).for_sm(sm),
             self.csel.text_sm(sm),
             false,
-            matches!(sm, 50u32 | 52u32 | 60u32),
+            matches!(sm, 50u32 | 52u32 | 53u32 | 60u32 | 61u32 | 62u32),
         );
         out.trim_end_spaces();
     }

@@ -4,7 +4,7 @@
 
 /// `HMMA.444`: Volta tensor-core matrix multiply-accumulate step, 4x4x4 shape, F32: d = a * b + c.
 ///
-/// Spec: isa-spec/spec/ops/hmma_444.toml:7 (op `hmma_444`). SMs: 70.
+/// Spec: isa-spec/spec/ops/hmma_444.toml:7 (op `hmma_444`). SMs: 70, 72.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpHmma444 {
     /// Destination (b32). First register of the result group. (isa-spec/spec/ops/hmma_444.toml:15)
@@ -33,7 +33,7 @@ impl OpHmma444 {
     pub const MNEMONIC: &'static str = "HMMA.444";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70];
+    pub const SMS: &'static [u32] = &[70, 72];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32).with_neg(),
         OperandInfo::new("b", ValueType::B32).with_neg(),
@@ -50,7 +50,7 @@ impl OpHmma444 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x8 != 0 => Some(0),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0xc0 != 0 => Some(0),
             _ => None,
         }
     }
@@ -60,7 +60,7 @@ impl OpHmma444 {
     pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x8 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0xc0 != 0 => {
                 self.encode_f0::<EncodeError>(sm, c)
             }
             _ => self.encode(sm, c),
@@ -89,7 +89,7 @@ impl OpHmma444 {
     pub fn legal_f0(&self, sm: u32) -> bool {
         ((matches!(self.step, HmmaStep::Step0 | HmmaStep::Step1)))
     }
-    /// Form `fixed` on SM [70] (isa-spec/spec/ops/hmma_444.toml:63; form at isa-spec/spec/ops/hmma_444.toml:63).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/hmma_444.toml:63; form at isa-spec/spec/ops/hmma_444.toml:63).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -310,7 +310,8 @@ impl Forms for OpHmma444 {
             ImmStyle::Hex.for_sm(sm),
             self.alay.text_sm(sm),
             matches!(
-                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+                sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
+                | 100u32 | 103u32 | 120u32 | 121u32
             ),
             false,
         );
@@ -322,7 +323,8 @@ impl Forms for OpHmma444 {
             ImmStyle::Hex.for_sm(sm),
             self.blay.text_sm(sm),
             matches!(
-                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+                sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
+                | 100u32 | 103u32 | 120u32 | 121u32
             ),
             false,
         );

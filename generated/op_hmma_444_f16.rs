@@ -4,7 +4,7 @@
 
 /// `HMMA.444.F16.F16`: Volta tensor-core matrix multiply-accumulate, 4x4x4 shape, F16: d = a * b + c.
 ///
-/// Spec: isa-spec/spec/ops/hmma_444_f16.toml:5 (op `hmma_444_f16`). SMs: 70.
+/// Spec: isa-spec/spec/ops/hmma_444_f16.toml:5 (op `hmma_444_f16`). SMs: 70, 72.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpHmma444F16 {
     /// Destination (b32). First register of the result group. (isa-spec/spec/ops/hmma_444_f16.toml:10)
@@ -29,7 +29,7 @@ impl OpHmma444F16 {
     pub const MNEMONIC: &'static str = "HMMA.444.F16.F16";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70];
+    pub const SMS: &'static [u32] = &[70, 72];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32).with_neg(),
         OperandInfo::new("b", ValueType::B32).with_neg(),
@@ -44,11 +44,11 @@ impl OpHmma444F16 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x8 != 0 => Some(0),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0xc0 != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70] (isa-spec/spec/ops/hmma_444_f16.toml:50; form at isa-spec/spec/ops/hmma_444_f16.toml:50).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/hmma_444_f16.toml:50; form at isa-spec/spec/ops/hmma_444_f16.toml:50).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -237,7 +237,8 @@ impl Forms for OpHmma444F16 {
             ImmStyle::Hex.for_sm(sm),
             self.alay.text_sm(sm),
             matches!(
-                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+                sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
+                | 100u32 | 103u32 | 120u32 | 121u32
             ),
             false,
         );
@@ -249,7 +250,8 @@ impl Forms for OpHmma444F16 {
             ImmStyle::Hex.for_sm(sm),
             self.blay.text_sm(sm),
             matches!(
-                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+                sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
+                | 100u32 | 103u32 | 120u32 | 121u32
             ),
             false,
         );

@@ -4,7 +4,7 @@
 
 /// `HMMA.884`: Volta tensor-core half-precision matrix multiply-accumulate step: d = a * b + c (8x8x4 quad-pair shape).
 ///
-/// Spec: isa-spec/spec/ops/hmma_884.toml:14 (op `hmma_884`). SMs: 70, 75.
+/// Spec: isa-spec/spec/ops/hmma_884.toml:14 (op `hmma_884`). SMs: 70, 72, 75.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpHmma884 {
     /// Destination (b32). First register of the result group. (isa-spec/spec/ops/hmma_884.toml:24)
@@ -33,7 +33,7 @@ impl OpHmma884 {
     pub const MNEMONIC: &'static str = "HMMA.884";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75];
+    pub const SMS: &'static [u32] = &[70, 72, 75];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32).with_neg(),
         OperandInfo::new("b", ValueType::B32).with_neg(),
@@ -48,8 +48,8 @@ impl OpHmma884 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x8 != 0 => Some(0),
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x10 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0xc0 != 0 => Some(0),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x100 != 0 => Some(1),
             _ => None,
         }
     }
@@ -59,10 +59,10 @@ impl OpHmma884 {
     pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x8 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0xc0 != 0 => {
                 self.encode_f0::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x10 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x100 != 0 => {
                 self.encode_f1::<EncodeError>(sm, c)
             }
             _ => self.encode(sm, c),
@@ -93,7 +93,7 @@ impl OpHmma884 {
             && matches!(self.types, Hmma884Type::F16F16))
             || (matches!(self.types, Hmma884Type::F32F16 | Hmma884Type::F32F32)))
     }
-    /// Form `fixed` on SM [70] (isa-spec/spec/ops/hmma_884.toml:73; form at isa-spec/spec/ops/hmma_884.toml:73).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/hmma_884.toml:73; form at isa-spec/spec/ops/hmma_884.toml:73).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -372,7 +372,8 @@ impl Forms for OpHmma884 {
             ImmStyle::Hex.for_sm(sm),
             self.alay.text_sm(sm),
             matches!(
-                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+                sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
+                | 100u32 | 103u32 | 120u32 | 121u32
             ),
             false,
         );
@@ -384,7 +385,8 @@ impl Forms for OpHmma884 {
             ImmStyle::Hex.for_sm(sm),
             self.blay.text_sm(sm),
             matches!(
-                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+                sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
+                | 100u32 | 103u32 | 120u32 | 121u32
             ),
             false,
         );

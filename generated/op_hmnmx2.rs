@@ -4,7 +4,7 @@
 
 /// `HMNMX2`: Packed half-precision minimum/maximum, selected by a predicate (true: min).
 ///
-/// Spec: isa-spec/spec/ops/hmnmx2.toml:12 (op `hmnmx2`). SMs: 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/hmnmx2.toml:12 (op `hmnmx2`). SMs: 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpHmnmx2 {
     /// Destination (b32). (isa-spec/spec/ops/hmnmx2.toml:17)
@@ -35,7 +35,7 @@ impl OpHmnmx2 {
     pub const MNEMONIC: &'static str = "HMNMX2";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[80, 86, 87, 88, 89, 90, 100, 103, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32).with_neg().with_abs(),
         OperandInfo::new("b", ValueType::B32).with_neg().with_abs(),
@@ -86,18 +86,18 @@ impl OpHmnmx2 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.p.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x20 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x20 != 0 => Some(1),
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x20 != 0 => Some(2),
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x20 != 0 => Some(3),
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0xc0 != 0 => Some(4),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0xc0 != 0 => Some(5),
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0xc0 != 0 => Some(6),
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0xc0 != 0 => Some(7),
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x700 != 0 => Some(8),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x700 != 0 => Some(9),
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x100 != 0 => Some(10),
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x700 != 0 => Some(11),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x200 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x200 != 0 => Some(1),
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x200 != 0 => Some(2),
+            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x200 != 0 => Some(3),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x3c00 != 0 => Some(4),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x3c00 != 0 => Some(5),
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x3c00 != 0 => Some(6),
+            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x3c00 != 0 => Some(7),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x7c000 != 0 => Some(8),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x7c000 != 0 => Some(9),
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x4000 != 0 => Some(10),
+            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x7c000 != 0 => Some(11),
             _ => None,
         }
     }
@@ -186,7 +186,7 @@ impl OpHmnmx2 {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [86, 89] (isa-spec/spec/ops/hmnmx2.toml:110; form at isa-spec/spec/ops/hmnmx2.toml:86).
+    /// Form `rrr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/hmnmx2.toml:110; form at isa-spec/spec/ops/hmnmx2.toml:86).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -197,7 +197,7 @@ impl OpHmnmx2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [86, 89] (isa-spec/spec/ops/hmnmx2.toml:110; form at isa-spec/spec/ops/hmnmx2.toml:86).
+    /// Form `rir` on SM [86, 87, 88, 89] (isa-spec/spec/ops/hmnmx2.toml:110; form at isa-spec/spec/ops/hmnmx2.toml:86).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -206,7 +206,7 @@ impl OpHmnmx2 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [86, 89] (isa-spec/spec/ops/hmnmx2.toml:110; form at isa-spec/spec/ops/hmnmx2.toml:86).
+    /// Form `rcr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/hmnmx2.toml:110; form at isa-spec/spec/ops/hmnmx2.toml:86).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -218,7 +218,7 @@ impl OpHmnmx2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [86, 89] (isa-spec/spec/ops/hmnmx2.toml:110; form at isa-spec/spec/ops/hmnmx2.toml:86).
+    /// Form `rur` on SM [86, 87, 88, 89] (isa-spec/spec/ops/hmnmx2.toml:110; form at isa-spec/spec/ops/hmnmx2.toml:86).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -252,7 +252,7 @@ impl OpHmnmx2 {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100, 120] (isa-spec/spec/ops/hmnmx2.toml:118; form at isa-spec/spec/ops/hmnmx2.toml:86).
+    /// Form `rrr` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hmnmx2.toml:118; form at isa-spec/spec/ops/hmnmx2.toml:86).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -263,7 +263,7 @@ impl OpHmnmx2 {
         w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 120] (isa-spec/spec/ops/hmnmx2.toml:118; form at isa-spec/spec/ops/hmnmx2.toml:86).
+    /// Form `rir` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hmnmx2.toml:118; form at isa-spec/spec/ops/hmnmx2.toml:86).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -284,7 +284,7 @@ impl OpHmnmx2 {
         w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 120] (isa-spec/spec/ops/hmnmx2.toml:118; form at isa-spec/spec/ops/hmnmx2.toml:86).
+    /// Form `rur` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hmnmx2.toml:118; form at isa-spec/spec/ops/hmnmx2.toml:86).
     #[inline(always)]
     fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -725,7 +725,8 @@ impl Forms for OpHmnmx2 {
             self.a_view().map_or(ImmStyle::Hex, View::imm_style).for_sm(sm),
             self.asel.text_sm(sm),
             matches!(
-                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+                sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
+                | 100u32 | 103u32 | 120u32 | 121u32
             ),
             false,
         );
@@ -737,7 +738,8 @@ impl Forms for OpHmnmx2 {
             self.b_view().map_or(ImmStyle::Hex, View::imm_style).for_sm(sm),
             self.bsel.text_sm(sm),
             matches!(
-                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+                sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
+                | 100u32 | 103u32 | 120u32 | 121u32
             ),
             false,
         );

@@ -4,7 +4,7 @@
 
 /// `HMUL2`: Packed half-precision multiply.
 ///
-/// Spec: isa-spec/spec/ops/hmul2.toml:4 (op `hmul2`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/hmul2.toml:4 (op `hmul2`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpHmul2 {
     /// Destination (b32). (isa-spec/spec/ops/hmul2.toml:9)
@@ -31,7 +31,9 @@ impl OpHmul2 {
     pub const MNEMONIC: &'static str = "HMUL2";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32).with_neg().with_abs(),
         OperandInfo::new("b", ValueType::B32).with_neg().with_abs(),
@@ -85,14 +87,14 @@ impl OpHmul2 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), reg!(Gpr)) if smb & 0xf8 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0xf8 != 0 => Some(1),
-            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0xf8 != 0 => Some(2),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0xf0 != 0 => Some(3),
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x700 != 0 => Some(4),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x700 != 0 => Some(5),
-            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x100 != 0 => Some(6),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x700 != 0 => Some(7),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x3fc0 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3fc0 != 0 => Some(1),
+            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x3fc0 != 0 => Some(2),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x3f00 != 0 => Some(3),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x7c000 != 0 => Some(4),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7c000 != 0 => Some(5),
+            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x4000 != 0 => Some(6),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x7c000 != 0 => Some(7),
             _ => None,
         }
     }
@@ -115,7 +117,7 @@ impl OpHmul2 {
         w |= self.fmt.code_in::<E>(Self::NAME, "fmt", &Self::FMT_CODES0, sm)? << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89] (isa-spec/spec/ops/hmul2.toml:58; form at isa-spec/spec/ops/hmul2.toml:63).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/hmul2.toml:58; form at isa-spec/spec/ops/hmul2.toml:63).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -126,7 +128,7 @@ impl OpHmul2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 75, 80, 86, 89] (isa-spec/spec/ops/hmul2.toml:58; form at isa-spec/spec/ops/hmul2.toml:63).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/hmul2.toml:58; form at isa-spec/spec/ops/hmul2.toml:63).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -135,7 +137,7 @@ impl OpHmul2 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 75, 80, 86, 89] (isa-spec/spec/ops/hmul2.toml:58; form at isa-spec/spec/ops/hmul2.toml:63).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/hmul2.toml:58; form at isa-spec/spec/ops/hmul2.toml:63).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -147,7 +149,7 @@ impl OpHmul2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 89] (isa-spec/spec/ops/hmul2.toml:58; form at isa-spec/spec/ops/hmul2.toml:63).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/hmul2.toml:58; form at isa-spec/spec/ops/hmul2.toml:63).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -183,7 +185,7 @@ impl OpHmul2 {
         }
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100, 120] (isa-spec/spec/ops/hmul2.toml:88; form at isa-spec/spec/ops/hmul2.toml:63).
+    /// Form `rrr` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hmul2.toml:88; form at isa-spec/spec/ops/hmul2.toml:63).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -194,7 +196,7 @@ impl OpHmul2 {
         w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 120] (isa-spec/spec/ops/hmul2.toml:88; form at isa-spec/spec/ops/hmul2.toml:63).
+    /// Form `rir` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hmul2.toml:88; form at isa-spec/spec/ops/hmul2.toml:63).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -215,7 +217,7 @@ impl OpHmul2 {
         w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 120] (isa-spec/spec/ops/hmul2.toml:88; form at isa-spec/spec/ops/hmul2.toml:63).
+    /// Form `rur` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hmul2.toml:88; form at isa-spec/spec/ops/hmul2.toml:63).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -556,7 +558,8 @@ impl Forms for OpHmul2 {
             self.a_view().map_or(ImmStyle::Hex, View::imm_style).for_sm(sm),
             self.asel.text_sm(sm),
             matches!(
-                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+                sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
+                | 100u32 | 103u32 | 120u32 | 121u32
             ),
             false,
         );
@@ -568,7 +571,8 @@ impl Forms for OpHmul2 {
             self.b_view().map_or(ImmStyle::Hex, View::imm_style).for_sm(sm),
             self.bsel.text_sm(sm),
             matches!(
-                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+                sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
+                | 100u32 | 103u32 | 120u32 | 121u32
             ),
             false,
         );

@@ -4,7 +4,7 @@
 
 /// `HMUL2`: Packed half-precision multiply (Pascal).
 ///
-/// Spec: isa-spec/spec/ops/hmul2_sm50.toml:9 (op `hmul2_sm50`). SMs: 52, 60.
+/// Spec: isa-spec/spec/ops/hmul2_sm50.toml:9 (op `hmul2_sm50`). SMs: 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpHmul2Sm50 {
     /// Destination (b32). (isa-spec/spec/ops/hmul2_sm50.toml:14)
@@ -31,7 +31,7 @@ impl OpHmul2Sm50 {
     pub const MNEMONIC: &'static str = "HMUL2";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[52, 60];
+    pub const SMS: &'static [u32] = &[52, 53, 60, 61, 62];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32).with_neg().with_abs(),
         OperandInfo::new("b", ValueType::B32).with_neg().with_abs(),
@@ -79,9 +79,9 @@ impl OpHmul2Sm50 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x6 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x6 != 0 => Some(1),
-            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x6 != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x3e != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3e != 0 => Some(1),
+            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x3e != 0 => Some(2),
             _ => None,
         }
     }
@@ -97,7 +97,7 @@ impl OpHmul2Sm50 {
         w |= (self.fmt.index() as u128) << 49;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [52, 60] (isa-spec/spec/ops/hmul2_sm50.toml:59; form at isa-spec/spec/ops/hmul2_sm50.toml:63).
+    /// Form `r` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/hmul2_sm50.toml:59; form at isa-spec/spec/ops/hmul2_sm50.toml:63).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_NOT, sm)?;
@@ -110,7 +110,7 @@ impl OpHmul2Sm50 {
         w |= u128::from(self.sat) << 32;
         Ok(w)
     }
-    /// Form `i` on SM [52, 60] (isa-spec/spec/ops/hmul2_sm50.toml:59; form at isa-spec/spec/ops/hmul2_sm50.toml:63).
+    /// Form `i` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/hmul2_sm50.toml:59; form at isa-spec/spec/ops/hmul2_sm50.toml:63).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -126,7 +126,7 @@ impl OpHmul2Sm50 {
         w |= u128::from(self.sat) << 52;
         Ok(w)
     }
-    /// Form `c` on SM [52, 60] (isa-spec/spec/ops/hmul2_sm50.toml:59; form at isa-spec/spec/ops/hmul2_sm50.toml:63).
+    /// Form `c` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/hmul2_sm50.toml:59; form at isa-spec/spec/ops/hmul2_sm50.toml:63).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_NOT, sm)?;
@@ -363,7 +363,7 @@ impl Forms for OpHmul2Sm50 {
             self.a_view().map_or(ImmStyle::Hex, View::imm_style).for_sm(sm),
             self.asel.text_sm(sm),
             false,
-            matches!(sm, 50u32 | 52u32 | 60u32),
+            matches!(sm, 50u32 | 52u32 | 53u32 | 60u32 | 61u32 | 62u32),
         );
         out.push_str(", ");
         write_src_swizzled(
@@ -373,7 +373,7 @@ impl Forms for OpHmul2Sm50 {
             self.b_view().map_or(ImmStyle::Hex, View::imm_style).for_sm(sm),
             self.bsel.text_sm(sm),
             false,
-            matches!(sm, 50u32 | 52u32 | 60u32),
+            matches!(sm, 50u32 | 52u32 | 53u32 | 60u32 | 61u32 | 62u32),
         );
         out.trim_end_spaces();
     }

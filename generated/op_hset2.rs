@@ -4,7 +4,7 @@
 
 /// `HSET2`: Packed half-precision compare to a register, lane by lane: a mask or, with .BF, 1.0 or 0.0; combined with a predicate.
 ///
-/// Spec: isa-spec/spec/ops/hset2.toml:10 (op `hset2`). SMs: 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/hset2.toml:10 (op `hset2`). SMs: 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpHset2 {
     /// Destination (b32). (isa-spec/spec/ops/hset2.toml:15)
@@ -37,7 +37,9 @@ impl OpHset2 {
     pub const MNEMONIC: &'static str = "HSET2";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32).with_neg().with_abs(),
         OperandInfo::new("b", ValueType::B32).with_neg().with_abs(),
@@ -88,21 +90,21 @@ impl OpHset2 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.acc.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0xf8 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0xf8 != 0 => Some(1),
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0xf8 != 0 => Some(2),
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0xf0 != 0 => Some(3),
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x700 != 0 => Some(4),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x700 != 0 => Some(5),
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x100 != 0 => Some(6),
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x700 != 0 => Some(7),
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x6 != 0 => Some(8),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x6 != 0 => Some(9),
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x6 != 0 => Some(10),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x3fc0 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x3fc0 != 0 => Some(1),
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x3fc0 != 0 => Some(2),
+            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x3f00 != 0 => Some(3),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x7c000 != 0 => Some(4),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x7c000 != 0 => Some(5),
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x4000 != 0 => Some(6),
+            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x7c000 != 0 => Some(7),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x3e != 0 => Some(8),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x3e != 0 => Some(9),
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x3e != 0 => Some(10),
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89] (isa-spec/spec/ops/hset2.toml:88; form at isa-spec/spec/ops/hset2.toml:106).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/hset2.toml:88; form at isa-spec/spec/ops/hset2.toml:106).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -151,7 +153,7 @@ impl OpHset2 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [70, 75, 80, 86, 89] (isa-spec/spec/ops/hset2.toml:101; form at isa-spec/spec/ops/hset2.toml:106).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/hset2.toml:101; form at isa-spec/spec/ops/hset2.toml:106).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -160,7 +162,7 @@ impl OpHset2 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 75, 80, 86, 89] (isa-spec/spec/ops/hset2.toml:101; form at isa-spec/spec/ops/hset2.toml:106).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/hset2.toml:101; form at isa-spec/spec/ops/hset2.toml:106).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -172,7 +174,7 @@ impl OpHset2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 89] (isa-spec/spec/ops/hset2.toml:101; form at isa-spec/spec/ops/hset2.toml:106).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/hset2.toml:101; form at isa-spec/spec/ops/hset2.toml:106).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -183,7 +185,7 @@ impl OpHset2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rrr` on SM [90, 100, 120] (isa-spec/spec/ops/hset2.toml:127; form at isa-spec/spec/ops/hset2.toml:106).
+    /// Form `rrr` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hset2.toml:127; form at isa-spec/spec/ops/hset2.toml:106).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -232,7 +234,7 @@ impl OpHset2 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [90, 100, 120] (isa-spec/spec/ops/hset2.toml:142; form at isa-spec/spec/ops/hset2.toml:106).
+    /// Form `rri` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hset2.toml:142; form at isa-spec/spec/ops/hset2.toml:106).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -253,7 +255,7 @@ impl OpHset2 {
         w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [90, 100, 120] (isa-spec/spec/ops/hset2.toml:142; form at isa-spec/spec/ops/hset2.toml:106).
+    /// Form `rru` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hset2.toml:142; form at isa-spec/spec/ops/hset2.toml:106).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -283,7 +285,7 @@ impl OpHset2 {
         w |= (self.asel.index() as u128) << 47;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [52, 60] (isa-spec/spec/ops/hset2.toml:162; form at isa-spec/spec/ops/hset2.toml:166).
+    /// Form `r` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/hset2.toml:162; form at isa-spec/spec/ops/hset2.toml:166).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -297,7 +299,7 @@ impl OpHset2 {
         w |= u128::from(self.ftz) << 50;
         Ok(w)
     }
-    /// Form `i` on SM [52, 60] (isa-spec/spec/ops/hset2.toml:162; form at isa-spec/spec/ops/hset2.toml:166).
+    /// Form `i` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/hset2.toml:162; form at isa-spec/spec/ops/hset2.toml:166).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -313,7 +315,7 @@ impl OpHset2 {
         w |= u128::from(self.ftz) << 54;
         Ok(w)
     }
-    /// Form `c` on SM [52, 60] (isa-spec/spec/ops/hset2.toml:162; form at isa-spec/spec/ops/hset2.toml:166).
+    /// Form `c` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/hset2.toml:162; form at isa-spec/spec/ops/hset2.toml:166).
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -830,9 +832,10 @@ impl Forms for OpHset2 {
             self.a_view().map_or(ImmStyle::Hex, View::imm_style).for_sm(sm),
             self.asel.text_sm(sm),
             matches!(
-                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+                sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
+                | 100u32 | 103u32 | 120u32 | 121u32
             ),
-            matches!(sm, 50u32 | 52u32 | 60u32),
+            matches!(sm, 50u32 | 52u32 | 53u32 | 60u32 | 61u32 | 62u32),
         );
         out.push_str(", ");
         write_src_swizzled(
@@ -842,9 +845,10 @@ impl Forms for OpHset2 {
             self.b_view().map_or(ImmStyle::Hex, View::imm_style).for_sm(sm),
             self.bsel.text_sm(sm),
             matches!(
-                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+                sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
+                | 100u32 | 103u32 | 120u32 | 121u32
             ),
-            matches!(sm, 50u32 | 52u32 | 60u32),
+            matches!(sm, 50u32 | 52u32 | 53u32 | 60u32 | 61u32 | 62u32),
         );
         out.push_str(", ");
         write_src(out, &self.acc, reuse_acc, ImmStyle::Hex.for_sm(sm));

@@ -4,7 +4,7 @@
 
 /// `HSETP2`: Packed half-precision compare to two predicates (one per lane), combined with an accumulator predicate.
 ///
-/// Spec: isa-spec/spec/ops/hsetp2.toml:14 (op `hsetp2`). SMs: 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/hsetp2.toml:14 (op `hsetp2`). SMs: 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpHsetp2 {
     /// Destination (pred). (isa-spec/spec/ops/hsetp2.toml:19)
@@ -39,7 +39,9 @@ impl OpHsetp2 {
     pub const MNEMONIC: &'static str = "HSETP2";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32).with_neg().with_abs(),
         OperandInfo::new("b", ValueType::B32).with_neg().with_abs(),
@@ -93,21 +95,21 @@ impl OpHsetp2 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.acc.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0xf8 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0xf8 != 0 => Some(1),
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0xf8 != 0 => Some(2),
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0xf0 != 0 => Some(3),
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x700 != 0 => Some(4),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x700 != 0 => Some(5),
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x100 != 0 => Some(6),
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x700 != 0 => Some(7),
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x6 != 0 => Some(8),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x6 != 0 => Some(9),
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x6 != 0 => Some(10),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x3fc0 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x3fc0 != 0 => Some(1),
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x3fc0 != 0 => Some(2),
+            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x3f00 != 0 => Some(3),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x7c000 != 0 => Some(4),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x7c000 != 0 => Some(5),
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x4000 != 0 => Some(6),
+            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x7c000 != 0 => Some(7),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x3e != 0 => Some(8),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x3e != 0 => Some(9),
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x3e != 0 => Some(10),
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89] (isa-spec/spec/ops/hsetp2.toml:93; form at isa-spec/spec/ops/hsetp2.toml:111).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/hsetp2.toml:93; form at isa-spec/spec/ops/hsetp2.toml:111).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -158,7 +160,7 @@ impl OpHsetp2 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [70, 75, 80, 86, 89] (isa-spec/spec/ops/hsetp2.toml:106; form at isa-spec/spec/ops/hsetp2.toml:111).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/hsetp2.toml:106; form at isa-spec/spec/ops/hsetp2.toml:111).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -167,7 +169,7 @@ impl OpHsetp2 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 75, 80, 86, 89] (isa-spec/spec/ops/hsetp2.toml:106; form at isa-spec/spec/ops/hsetp2.toml:111).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/hsetp2.toml:106; form at isa-spec/spec/ops/hsetp2.toml:111).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -179,7 +181,7 @@ impl OpHsetp2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 89] (isa-spec/spec/ops/hsetp2.toml:106; form at isa-spec/spec/ops/hsetp2.toml:111).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/hsetp2.toml:106; form at isa-spec/spec/ops/hsetp2.toml:111).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -190,7 +192,7 @@ impl OpHsetp2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rrr` on SM [90, 100, 120] (isa-spec/spec/ops/hsetp2.toml:133; form at isa-spec/spec/ops/hsetp2.toml:111).
+    /// Form `rrr` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hsetp2.toml:133; form at isa-spec/spec/ops/hsetp2.toml:111).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -241,7 +243,7 @@ impl OpHsetp2 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [90, 100, 120] (isa-spec/spec/ops/hsetp2.toml:148; form at isa-spec/spec/ops/hsetp2.toml:111).
+    /// Form `rri` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hsetp2.toml:148; form at isa-spec/spec/ops/hsetp2.toml:111).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -262,7 +264,7 @@ impl OpHsetp2 {
         w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [90, 100, 120] (isa-spec/spec/ops/hsetp2.toml:148; form at isa-spec/spec/ops/hsetp2.toml:111).
+    /// Form `rru` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hsetp2.toml:148; form at isa-spec/spec/ops/hsetp2.toml:111).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -294,7 +296,7 @@ impl OpHsetp2 {
         w |= u128::from(self.ftz) << 6;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [52, 60] (isa-spec/spec/ops/hsetp2.toml:168; form at isa-spec/spec/ops/hsetp2.toml:172).
+    /// Form `r` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/hsetp2.toml:168; form at isa-spec/spec/ops/hsetp2.toml:172).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -307,7 +309,7 @@ impl OpHsetp2 {
         w |= u128::from(self.h_and) << 49;
         Ok(w)
     }
-    /// Form `i` on SM [52, 60] (isa-spec/spec/ops/hsetp2.toml:168; form at isa-spec/spec/ops/hsetp2.toml:172).
+    /// Form `i` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/hsetp2.toml:168; form at isa-spec/spec/ops/hsetp2.toml:172).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -322,7 +324,7 @@ impl OpHsetp2 {
         w |= u128::from(self.h_and) << 53;
         Ok(w)
     }
-    /// Form `c` on SM [52, 60] (isa-spec/spec/ops/hsetp2.toml:168; form at isa-spec/spec/ops/hsetp2.toml:172).
+    /// Form `c` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/hsetp2.toml:168; form at isa-spec/spec/ops/hsetp2.toml:172).
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -840,9 +842,10 @@ impl Forms for OpHsetp2 {
             self.a_view().map_or(ImmStyle::Hex, View::imm_style).for_sm(sm),
             self.asel.text_sm(sm),
             matches!(
-                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+                sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
+                | 100u32 | 103u32 | 120u32 | 121u32
             ),
-            matches!(sm, 50u32 | 52u32 | 60u32),
+            matches!(sm, 50u32 | 52u32 | 53u32 | 60u32 | 61u32 | 62u32),
         );
         out.push_str(", ");
         write_src_swizzled(
@@ -852,9 +855,10 @@ impl Forms for OpHsetp2 {
             self.b_view().map_or(ImmStyle::Hex, View::imm_style).for_sm(sm),
             self.bsel.text_sm(sm),
             matches!(
-                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+                sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
+                | 100u32 | 103u32 | 120u32 | 121u32
             ),
-            matches!(sm, 50u32 | 52u32 | 60u32),
+            matches!(sm, 50u32 | 52u32 | 53u32 | 60u32 | 61u32 | 62u32),
         );
         out.push_str(", ");
         write_src(out, &self.acc, reuse_acc, ImmStyle::Hex.for_sm(sm));

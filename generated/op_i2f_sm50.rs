@@ -4,7 +4,7 @@
 
 /// `I2F`: Integer to float conversion (Maxwell/Pascal): read a byte, half, word or pair of b as stype, optionally negate or take the absolute value, and round to dtype.
 ///
-/// Spec: isa-spec/spec/ops/i2f_sm50.toml:5 (op `i2f_sm50`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/i2f_sm50.toml:5 (op `i2f_sm50`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpI2fSm50 {
     /// Destination (f32). (isa-spec/spec/ops/i2f_sm50.toml:10)
@@ -29,7 +29,7 @@ impl OpI2fSm50 {
     pub const MNEMONIC: &'static str = "I2F";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60];
+    pub const SMS: &'static [u32] = &[50, 52, 53, 60, 61, 62];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("b", ValueType::U32).with_neg().with_abs(),
     ];
@@ -69,9 +69,9 @@ impl OpI2fSm50 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
-            (reg!(Gpr),) if smb & 0x7 != 0 => Some(0),
-            (SrcKind::Imm(_),) if smb & 0x7 != 0 => Some(1),
-            (SrcKind::CBuf(_),) if smb & 0x7 != 0 => Some(2),
+            (reg!(Gpr),) if smb & 0x3f != 0 => Some(0),
+            (SrcKind::Imm(_),) if smb & 0x3f != 0 => Some(1),
+            (SrcKind::CBuf(_),) if smb & 0x3f != 0 => Some(2),
             _ => None,
         }
     }
@@ -90,7 +90,7 @@ impl OpI2fSm50 {
         w |= self.dtype.code_in::<E>(Self::NAME, "dtype", &Self::DTYPE_CODES0, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/i2f_sm50.toml:61; form at isa-spec/spec/ops/i2f_sm50.toml:64).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/i2f_sm50.toml:61; form at isa-spec/spec/ops/i2f_sm50.toml:64).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -102,7 +102,7 @@ impl OpI2fSm50 {
         w |= u128::from(self.b.abs) << 49;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/i2f_sm50.toml:61; form at isa-spec/spec/ops/i2f_sm50.toml:64).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/i2f_sm50.toml:61; form at isa-spec/spec/ops/i2f_sm50.toml:64).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -118,7 +118,7 @@ impl OpI2fSm50 {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/i2f_sm50.toml:61; form at isa-spec/spec/ops/i2f_sm50.toml:64).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/i2f_sm50.toml:61; form at isa-spec/spec/ops/i2f_sm50.toml:64).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;

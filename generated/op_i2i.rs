@@ -4,7 +4,7 @@
 
 /// `I2I`: Integer to integer conversion: read a byte, half or word of b as stype, optionally negate or take the absolute value, and convert to dtype (saturating with .SAT).
 ///
-/// Spec: isa-spec/spec/ops/i2i.toml:4 (op `i2i`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/i2i.toml:4 (op `i2i`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpI2i {
     /// Destination (u32). (isa-spec/spec/ops/i2i.toml:9)
@@ -29,7 +29,7 @@ impl OpI2i {
     pub const MNEMONIC: &'static str = "I2I";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60];
+    pub const SMS: &'static [u32] = &[50, 52, 53, 60, 61, 62];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("b", ValueType::U32).with_neg().with_abs(),
     ];
@@ -65,9 +65,9 @@ impl OpI2i {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
-            (reg!(Gpr),) if smb & 0x7 != 0 => Some(0),
-            (SrcKind::Imm(_),) if smb & 0x7 != 0 => Some(1),
-            (SrcKind::CBuf(_),) if smb & 0x7 != 0 => Some(2),
+            (reg!(Gpr),) if smb & 0x3f != 0 => Some(0),
+            (SrcKind::Imm(_),) if smb & 0x3f != 0 => Some(1),
+            (SrcKind::CBuf(_),) if smb & 0x3f != 0 => Some(2),
             _ => None,
         }
     }
@@ -90,7 +90,7 @@ impl OpI2i {
         }
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/i2i.toml:59; form at isa-spec/spec/ops/i2i.toml:62).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/i2i.toml:59; form at isa-spec/spec/ops/i2i.toml:62).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -101,7 +101,7 @@ impl OpI2i {
         w |= u128::from(self.b.abs) << 49;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/i2i.toml:59; form at isa-spec/spec/ops/i2i.toml:62).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/i2i.toml:59; form at isa-spec/spec/ops/i2i.toml:62).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -116,7 +116,7 @@ impl OpI2i {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/i2i.toml:59; form at isa-spec/spec/ops/i2i.toml:62).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/i2i.toml:59; form at isa-spec/spec/ops/i2i.toml:62).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;

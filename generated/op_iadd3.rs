@@ -4,7 +4,7 @@
 
 /// `IADD3`: Three-input 32-bit integer add; carries out to predicates for 64-bit chains (see iadd3x). Maxwell/Pascal chain carries through the CC register and add halves or shift the sum (register form).
 ///
-/// Spec: isa-spec/spec/ops/iadd3.toml:2 (op `iadd3`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/iadd3.toml:2 (op `iadd3`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIadd3 {
     /// Destination (u32). (isa-spec/spec/ops/iadd3.toml:8)
@@ -39,7 +39,9 @@ impl OpIadd3 {
     pub const MNEMONIC: &'static str = "IADD3";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32).with_neg(),
         OperandInfo::new("b", ValueType::U32).with_neg(),
@@ -58,13 +60,13 @@ impl OpIadd3 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x7f8 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x7f8 != 0 => Some(1),
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x1f8 != 0 => Some(2),
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x7f0 != 0 => Some(3),
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x7 != 0 => Some(4),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x7 != 0 => Some(5),
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x7 != 0 => Some(6),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x7ffc0 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x7ffc0 != 0 => Some(1),
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x7fc0 != 0 => Some(2),
+            (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x7ff00 != 0 => Some(3),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3f != 0 => Some(4),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x3f != 0 => Some(5),
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x3f != 0 => Some(6),
             _ => None,
         }
     }
@@ -91,7 +93,7 @@ impl OpIadd3 {
         w |= dst_field::<E>(Self::NAME, "co1", self.co1, RegFile::Pred, 3u32, sm)? << 84;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3.toml:118; form at isa-spec/spec/ops/iadd3.toml:121).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/iadd3.toml:118; form at isa-spec/spec/ops/iadd3.toml:121).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -101,7 +103,7 @@ impl OpIadd3 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3.toml:118; form at isa-spec/spec/ops/iadd3.toml:121).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/iadd3.toml:118; form at isa-spec/spec/ops/iadd3.toml:121).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -110,7 +112,7 @@ impl OpIadd3 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/iadd3.toml:118; form at isa-spec/spec/ops/iadd3.toml:121).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/iadd3.toml:118; form at isa-spec/spec/ops/iadd3.toml:121).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -121,7 +123,7 @@ impl OpIadd3 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3.toml:118; form at isa-spec/spec/ops/iadd3.toml:121).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/iadd3.toml:118; form at isa-spec/spec/ops/iadd3.toml:121).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -148,7 +150,7 @@ impl OpIadd3 {
         w |= u128::from(self.a.neg) << 51;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/iadd3.toml:139; form at isa-spec/spec/ops/iadd3.toml:142).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/iadd3.toml:139; form at isa-spec/spec/ops/iadd3.toml:142).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -162,7 +164,7 @@ impl OpIadd3 {
         w |= (self.mode.index() as u128) << 37;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/iadd3.toml:139; form at isa-spec/spec/ops/iadd3.toml:142).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/iadd3.toml:139; form at isa-spec/spec/ops/iadd3.toml:142).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -182,7 +184,7 @@ impl OpIadd3 {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/iadd3.toml:139; form at isa-spec/spec/ops/iadd3.toml:142).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/iadd3.toml:139; form at isa-spec/spec/ops/iadd3.toml:142).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -324,8 +326,8 @@ impl OpIadd3 {
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
-            100 | 120 => Self::parse_syntax1(line, sm, addr),
-            50 | 52 | 60 => Self::parse_syntax2(line, sm, addr),
+            100 | 103 | 120 | 121 => Self::parse_syntax1(line, sm, addr),
+            50 | 52 | 53 | 60 | 61 | 62 => Self::parse_syntax2(line, sm, addr),
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
@@ -351,7 +353,7 @@ impl OpIadd3 {
         };
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
         let b = asm_try!(
-            src_operand(at.take(), "b", if matches!(sm, 50 | 52 | 60) {
+            src_operand(at.take(), "b", if matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) {
             ImmStyle::FieldHex(20) } else { ImmStyle::SignedHex })
         );
         let c = asm_try!(src_operand(at.take(), "c", ImmStyle::SignedHex));
@@ -404,7 +406,7 @@ impl OpIadd3 {
         let co1 = asm_try!(dst_operand(at.take(), "co1", true));
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
         let b = asm_try!(
-            src_operand(at.take(), "b", if matches!(sm, 50 | 52 | 60) {
+            src_operand(at.take(), "b", if matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) {
             ImmStyle::FieldHex(20) } else { ImmStyle::SignedHex })
         );
         let c = asm_try!(src_operand(at.take(), "c", ImmStyle::SignedHex));
@@ -544,7 +546,7 @@ impl OpIadd3 {
             }
             let tok = &tok.without_suffixes();
             asm_try!(
-                src_operand(tok, "b", if matches!(sm, 50 | 52 | 60) {
+                src_operand(tok, "b", if matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) {
                 ImmStyle::FieldHex(20) } else { ImmStyle::SignedHex })
             )
         };
@@ -699,7 +701,7 @@ impl Forms for OpIadd3 {
         let reuse_c = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 19 & 1 != 0);
         write_guard(out, &c.guard);
         match sm {
-            100 | 120 => {
+            100 | 103 | 120 | 121 => {
                 out.push_str("IADD3");
                 out.push_str(" ");
                 write_reg(out, self.d);
@@ -714,7 +716,7 @@ impl Forms for OpIadd3 {
                     out,
                     &self.b,
                     reuse_b,
-                    if matches!(sm, 50 | 52 | 60) {
+                    if matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) {
                         ImmStyle::FieldHex(20)
                     } else {
                         ImmStyle::SignedHex
@@ -724,7 +726,7 @@ impl Forms for OpIadd3 {
                 out.push_str(", ");
                 write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));
             }
-            50 | 52 | 60 => {
+            50 | 52 | 53 | 60 | 61 | 62 => {
                 out.push_str("IADD3");
                 out.push_text_chunk(self.mode.chunk_sm(sm));
                 if self.x {
@@ -745,17 +747,17 @@ impl Forms for OpIadd3 {
                     ImmStyle::SignedHex.for_sm(sm),
                     self.asel.text_sm(sm),
                     matches!(
-                        sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 |
-                        120u32
+                        sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32
+                        | 90u32 | 100u32 | 103u32 | 120u32 | 121u32
                     ),
-                    matches!(sm, 50u32 | 52u32 | 60u32),
+                    matches!(sm, 50u32 | 52u32 | 53u32 | 60u32 | 61u32 | 62u32),
                 );
                 out.push_str(", ");
                 write_src_swizzled(
                     out,
                     &self.b,
                     reuse_b,
-                    if matches!(sm, 50 | 52 | 60) {
+                    if matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) {
                         ImmStyle::FieldHex(20)
                     } else {
                         ImmStyle::SignedHex
@@ -763,7 +765,7 @@ impl Forms for OpIadd3 {
                         .for_sm(sm),
                     self.bsel.text_sm(sm),
                     false,
-                    matches!(sm, 50u32 | 52u32 | 60u32),
+                    matches!(sm, 50u32 | 52u32 | 53u32 | 60u32 | 61u32 | 62u32),
                 );
                 out.push_str(", ");
                 write_src_swizzled(
@@ -773,10 +775,10 @@ impl Forms for OpIadd3 {
                     ImmStyle::SignedHex.for_sm(sm),
                     self.csel.text_sm(sm),
                     matches!(
-                        sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 |
-                        120u32
+                        sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32
+                        | 90u32 | 100u32 | 103u32 | 120u32 | 121u32
                     ),
-                    matches!(sm, 50u32 | 52u32 | 60u32),
+                    matches!(sm, 50u32 | 52u32 | 53u32 | 60u32 | 61u32 | 62u32),
                 );
             }
             _ => {
@@ -798,7 +800,7 @@ impl Forms for OpIadd3 {
                     out,
                     &self.b,
                     reuse_b,
-                    if matches!(sm, 50 | 52 | 60) {
+                    if matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) {
                         ImmStyle::FieldHex(20)
                     } else {
                         ImmStyle::SignedHex

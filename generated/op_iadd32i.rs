@@ -4,7 +4,7 @@
 
 /// `IADD32I`: 32-bit integer add with a full 32-bit immediate; a may be negated.
 ///
-/// Spec: isa-spec/spec/ops/iadd32i.toml:2 (op `iadd32i`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/iadd32i.toml:2 (op `iadd32i`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIadd32i {
     /// Destination (u32). (isa-spec/spec/ops/iadd32i.toml:8)
@@ -25,7 +25,7 @@ impl OpIadd32i {
     pub const MNEMONIC: &'static str = "IADD32I";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60];
+    pub const SMS: &'static [u32] = &[50, 52, 53, 60, 61, 62];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32).with_neg(),
         OperandInfo::new("b", ValueType::U32),
@@ -39,11 +39,11 @@ impl OpIadd32i {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3f != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/iadd32i.toml:50; form at isa-spec/spec/ops/iadd32i.toml:50).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/iadd32i.toml:50; form at isa-spec/spec/ops/iadd32i.toml:50).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;

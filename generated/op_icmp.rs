@@ -4,7 +4,7 @@
 
 /// `ICMP`: Integer compare-and-select: a when c compares true against zero, else b.
 ///
-/// Spec: isa-spec/spec/ops/icmp.toml:5 (op `icmp`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/icmp.toml:5 (op `icmp`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIcmp {
     /// Destination (u32). (isa-spec/spec/ops/icmp.toml:10)
@@ -27,7 +27,7 @@ impl OpIcmp {
     pub const MNEMONIC: &'static str = "ICMP";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60];
+    pub const SMS: &'static [u32] = &[50, 52, 53, 60, 61, 62];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32),
@@ -42,10 +42,10 @@ impl OpIcmp {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x7 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x7 != 0 => Some(1),
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x7 != 0 => Some(2),
-            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7 != 0 => Some(3),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3f != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x3f != 0 => Some(1),
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x3f != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x3f != 0 => Some(3),
             _ => None,
         }
     }
@@ -62,7 +62,7 @@ impl OpIcmp {
         w |= (self.cmp.index() as u128) << 49;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/icmp.toml:57; form at isa-spec/spec/ops/icmp.toml:60).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/icmp.toml:57; form at isa-spec/spec/ops/icmp.toml:60).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5b40000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -70,7 +70,7 @@ impl OpIcmp {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/icmp.toml:57; form at isa-spec/spec/ops/icmp.toml:60).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/icmp.toml:57; form at isa-spec/spec/ops/icmp.toml:60).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x3640000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -84,7 +84,7 @@ impl OpIcmp {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/icmp.toml:57; form at isa-spec/spec/ops/icmp.toml:60).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/icmp.toml:57; form at isa-spec/spec/ops/icmp.toml:60).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4b40000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -93,7 +93,7 @@ impl OpIcmp {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c2` on SM [50, 52, 60] (isa-spec/spec/ops/icmp.toml:57; form at isa-spec/spec/ops/icmp.toml:60).
+    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/icmp.toml:57; form at isa-spec/spec/ops/icmp.toml:60).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5340000000000000 | self.encode_e0::<E>(sm, c)?;

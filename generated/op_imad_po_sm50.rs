@@ -4,7 +4,7 @@
 
 /// `IMAD`: Maxwell/Pascal IMAD with .PO (both negate bits set); what .PO computes is not known.
 ///
-/// Spec: isa-spec/spec/ops/imad_po_sm50.toml:5 (op `imad_po_sm50`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/imad_po_sm50.toml:5 (op `imad_po_sm50`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpImadPoSm50 {
     /// Destination (u32). (isa-spec/spec/ops/imad_po_sm50.toml:10)
@@ -35,7 +35,7 @@ impl OpImadPoSm50 {
     pub const MNEMONIC: &'static str = "IMAD";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60];
+    pub const SMS: &'static [u32] = &[50, 52, 53, 60, 61, 62];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32),
@@ -50,10 +50,10 @@ impl OpImadPoSm50 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x7 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x7 != 0 => Some(1),
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x7 != 0 => Some(2),
-            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7 != 0 => Some(3),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3f != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x3f != 0 => Some(1),
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x3f != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x3f != 0 => Some(3),
             _ => None,
         }
     }
@@ -78,7 +78,7 @@ impl OpImadPoSm50 {
         w |= u128::from(self.hi) << 54;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/imad_po_sm50.toml:66; form at isa-spec/spec/ops/imad_po_sm50.toml:69).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/imad_po_sm50.toml:66; form at isa-spec/spec/ops/imad_po_sm50.toml:69).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5a18000000000000 | (c.raw & 0x7ff0000000)
@@ -87,7 +87,7 @@ impl OpImadPoSm50 {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/imad_po_sm50.toml:66; form at isa-spec/spec/ops/imad_po_sm50.toml:69).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/imad_po_sm50.toml:66; form at isa-spec/spec/ops/imad_po_sm50.toml:69).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x3418000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -101,7 +101,7 @@ impl OpImadPoSm50 {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/imad_po_sm50.toml:66; form at isa-spec/spec/ops/imad_po_sm50.toml:69).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/imad_po_sm50.toml:66; form at isa-spec/spec/ops/imad_po_sm50.toml:69).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4a18000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -110,7 +110,7 @@ impl OpImadPoSm50 {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c2` on SM [50, 52, 60] (isa-spec/spec/ops/imad_po_sm50.toml:66; form at isa-spec/spec/ops/imad_po_sm50.toml:69).
+    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/imad_po_sm50.toml:66; form at isa-spec/spec/ops/imad_po_sm50.toml:69).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5218000000000000 | self.encode_e0::<E>(sm, c)?;

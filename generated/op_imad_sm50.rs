@@ -4,7 +4,7 @@
 
 /// `IMAD`: Maxwell/Pascal 32-bit integer multiply-add: the low or (.HI) high word of a * b plus c; a and b signed or unsigned; .X/.CC chain the CC carry.
 ///
-/// Spec: isa-spec/spec/ops/imad_sm50.toml:7 (op `imad_sm50`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/imad_sm50.toml:7 (op `imad_sm50`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpImadSm50 {
     /// Destination (u32). (isa-spec/spec/ops/imad_sm50.toml:13)
@@ -33,7 +33,7 @@ impl OpImadSm50 {
     pub const MNEMONIC: &'static str = "IMAD";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60];
+    pub const SMS: &'static [u32] = &[50, 52, 53, 60, 61, 62];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32).with_neg(),
         OperandInfo::new("b", ValueType::U32),
@@ -48,10 +48,10 @@ impl OpImadSm50 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x7 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x7 != 0 => Some(1),
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x7 != 0 => Some(2),
-            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7 != 0 => Some(3),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3f != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x3f != 0 => Some(1),
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x3f != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x3f != 0 => Some(3),
             _ => None,
         }
     }
@@ -77,7 +77,7 @@ impl OpImadSm50 {
         w |= u128::from(self.hi) << 54;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/imad_sm50.toml:86; form at isa-spec/spec/ops/imad_sm50.toml:89).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/imad_sm50.toml:86; form at isa-spec/spec/ops/imad_sm50.toml:89).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5a00000000000000 | (c.raw & 0x7ff0000000)
@@ -96,7 +96,7 @@ impl OpImadSm50 {
         }
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/imad_sm50.toml:86; form at isa-spec/spec/ops/imad_sm50.toml:89).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/imad_sm50.toml:86; form at isa-spec/spec/ops/imad_sm50.toml:89).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x3400000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -120,7 +120,7 @@ impl OpImadSm50 {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/imad_sm50.toml:86; form at isa-spec/spec/ops/imad_sm50.toml:89).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/imad_sm50.toml:86; form at isa-spec/spec/ops/imad_sm50.toml:89).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4a00000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -139,7 +139,7 @@ impl OpImadSm50 {
         }
         Ok(w)
     }
-    /// Form `c2` on SM [50, 52, 60] (isa-spec/spec/ops/imad_sm50.toml:86; form at isa-spec/spec/ops/imad_sm50.toml:89).
+    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/imad_sm50.toml:86; form at isa-spec/spec/ops/imad_sm50.toml:89).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5200000000000000 | self.encode_e0::<E>(sm, c)?;

@@ -4,7 +4,7 @@
 
 /// `IMNMX`: 32-bit integer minimum/maximum, selected by a predicate (true: min). Maxwell/Pascal, SM75..SM100 and SM120 (ptxas emits VIMNMX on SM90/100); SM120's 64-bit form is imnmx64.
 ///
-/// Spec: isa-spec/spec/ops/imnmx.toml:2 (op `imnmx`). SMs: 50, 52, 60, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/imnmx.toml:2 (op `imnmx`). SMs: 50, 52, 53, 60, 61, 62, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpImnmx {
     /// Destination (u32). (isa-spec/spec/ops/imnmx.toml:7)
@@ -35,7 +35,9 @@ impl OpImnmx {
     pub const MNEMONIC: &'static str = "IMNMX";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        50, 52, 53, 60, 61, 62, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32),
@@ -60,30 +62,35 @@ impl OpImnmx {
                 reg!(Gpr),
                 reg!(Pred),
                 _,
-            ) if smb & 0x3f0 != 0 && self.q == Src::FALSE => Some(0),
+            ) if smb & 0x1ff00 != 0 && self.q == Src::FALSE => Some(0),
             (
                 reg!(Gpr),
                 SrcKind::Imm(_),
                 reg!(Pred),
                 _,
-            ) if smb & 0x3f0 != 0 && self.q == Src::FALSE => Some(1),
+            ) if smb & 0x1ff00 != 0 && self.q == Src::FALSE => Some(1),
             (
                 reg!(Gpr),
                 SrcKind::CBuf(_),
                 reg!(Pred),
                 _,
-            ) if smb & 0x1f0 != 0 && self.q == Src::FALSE => Some(2),
+            ) if smb & 0x7f00 != 0 && self.q == Src::FALSE => Some(2),
             (
                 reg!(Gpr),
                 reg!(UGpr),
                 reg!(Pred),
                 _,
-            ) if smb & 0x3f0 != 0 && self.q == Src::FALSE => Some(3),
-            (reg!(Gpr), reg!(Gpr), reg!(Pred), reg!(Pred)) if smb & 0x400 != 0 => Some(4),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred), reg!(Pred)) if smb & 0x400 != 0 => {
-                Some(5)
+            ) if smb & 0x1ff00 != 0 && self.q == Src::FALSE => Some(3),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred), reg!(Pred)) if smb & 0x60000 != 0 => {
+                Some(4)
             }
-            (reg!(Gpr), reg!(UGpr), reg!(Pred), reg!(Pred)) if smb & 0x400 != 0 => {
+            (
+                reg!(Gpr),
+                SrcKind::Imm(_),
+                reg!(Pred),
+                reg!(Pred),
+            ) if smb & 0x60000 != 0 => Some(5),
+            (reg!(Gpr), reg!(UGpr), reg!(Pred), reg!(Pred)) if smb & 0x60000 != 0 => {
                 Some(6)
             }
             (
@@ -91,19 +98,19 @@ impl OpImnmx {
                 reg!(Gpr),
                 reg!(Pred),
                 _,
-            ) if smb & 0x7 != 0 && self.q == Src::FALSE => Some(7),
+            ) if smb & 0x3f != 0 && self.q == Src::FALSE => Some(7),
             (
                 reg!(Gpr),
                 SrcKind::Imm(_),
                 reg!(Pred),
                 _,
-            ) if smb & 0x7 != 0 && self.q == Src::FALSE => Some(8),
+            ) if smb & 0x3f != 0 && self.q == Src::FALSE => Some(8),
             (
                 reg!(Gpr),
                 SrcKind::CBuf(_),
                 reg!(Pred),
                 _,
-            ) if smb & 0x7 != 0 && self.q == Src::FALSE => Some(9),
+            ) if smb & 0x3f != 0 && self.q == Src::FALSE => Some(9),
             _ => None,
         }
     }
@@ -126,21 +133,21 @@ impl OpImnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/imnmx.toml:86; form at isa-spec/spec/ops/imnmx.toml:91).
+    /// Form `rrr` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/imnmx.toml:86; form at isa-spec/spec/ops/imnmx.toml:91).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x217 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/imnmx.toml:86; form at isa-spec/spec/ops/imnmx.toml:91).
+    /// Form `rir` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/imnmx.toml:86; form at isa-spec/spec/ops/imnmx.toml:91).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x817 | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [75, 80, 86, 89, 90] (isa-spec/spec/ops/imnmx.toml:86; form at isa-spec/spec/ops/imnmx.toml:91).
+    /// Form `rcr` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/imnmx.toml:86; form at isa-spec/spec/ops/imnmx.toml:91).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xa17 | self.encode_e0::<E>(sm, c)?;
@@ -148,7 +155,7 @@ impl OpImnmx {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/imnmx.toml:86; form at isa-spec/spec/ops/imnmx.toml:91).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/imnmx.toml:86; form at isa-spec/spec/ops/imnmx.toml:91).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c17 | self.encode_e0::<E>(sm, c)?;
@@ -176,21 +183,21 @@ impl OpImnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [120] (isa-spec/spec/ops/imnmx.toml:105; form at isa-spec/spec/ops/imnmx.toml:91).
+    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/imnmx.toml:105; form at isa-spec/spec/ops/imnmx.toml:91).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x217 | self.encode_e1::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [120] (isa-spec/spec/ops/imnmx.toml:105; form at isa-spec/spec/ops/imnmx.toml:91).
+    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/imnmx.toml:105; form at isa-spec/spec/ops/imnmx.toml:91).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x817 | self.encode_e1::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [120] (isa-spec/spec/ops/imnmx.toml:105; form at isa-spec/spec/ops/imnmx.toml:91).
+    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/imnmx.toml:105; form at isa-spec/spec/ops/imnmx.toml:91).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c17 | self.encode_e1::<E>(sm, c)?;
@@ -216,14 +223,14 @@ impl OpImnmx {
         w |= code_of(&[1, 0], self.ty.index()) << 48;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/imnmx.toml:119; form at isa-spec/spec/ops/imnmx.toml:122).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/imnmx.toml:119; form at isa-spec/spec/ops/imnmx.toml:122).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5c20000000000000 | self.encode_e2::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/imnmx.toml:119; form at isa-spec/spec/ops/imnmx.toml:122).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/imnmx.toml:119; form at isa-spec/spec/ops/imnmx.toml:122).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x3820000000000000 | self.encode_e2::<E>(sm, c)?;
@@ -236,7 +243,7 @@ impl OpImnmx {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/imnmx.toml:119; form at isa-spec/spec/ops/imnmx.toml:122).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/imnmx.toml:119; form at isa-spec/spec/ops/imnmx.toml:122).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4c20000000000000 | self.encode_e2::<E>(sm, c)?;
@@ -410,7 +417,7 @@ impl OpImnmx {
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
-            120 => Self::parse_syntax1(line, sm, addr),
+            120 | 121 => Self::parse_syntax1(line, sm, addr),
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
@@ -599,7 +606,7 @@ impl Forms for OpImnmx {
         let reuse_q = false;
         write_guard(out, &c.guard);
         match sm {
-            120 => {
+            120 | 121 => {
                 out.push_str("IMNMX");
                 out.push_text_chunk(self.ty.chunk_sm(sm));
                 out.push_str(" ");

@@ -4,7 +4,7 @@
 
 /// `IMUL`: 32x32-bit integer multiply: low word, or high word with .HI; a and b signed or unsigned.
 ///
-/// Spec: isa-spec/spec/ops/imul.toml:5 (op `imul`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/imul.toml:5 (op `imul`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpImul {
     /// Destination (u32). (isa-spec/spec/ops/imul.toml:11)
@@ -27,7 +27,7 @@ impl OpImul {
     pub const MNEMONIC: &'static str = "IMUL";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60];
+    pub const SMS: &'static [u32] = &[50, 52, 53, 60, 61, 62];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32),
@@ -41,9 +41,9 @@ impl OpImul {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x7 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7 != 0 => Some(1),
-            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7 != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x3f != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3f != 0 => Some(1),
+            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x3f != 0 => Some(2),
             _ => None,
         }
     }
@@ -60,14 +60,14 @@ impl OpImul {
         w |= u128::from(self.cc) << 47;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/imul.toml:63; form at isa-spec/spec/ops/imul.toml:66).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/imul.toml:63; form at isa-spec/spec/ops/imul.toml:66).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5c38000000000000 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/imul.toml:63; form at isa-spec/spec/ops/imul.toml:66).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/imul.toml:63; form at isa-spec/spec/ops/imul.toml:66).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x3838000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -80,7 +80,7 @@ impl OpImul {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/imul.toml:63; form at isa-spec/spec/ops/imul.toml:66).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/imul.toml:63; form at isa-spec/spec/ops/imul.toml:66).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4c38000000000000 | self.encode_e0::<E>(sm, c)?;

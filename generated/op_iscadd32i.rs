@@ -4,7 +4,7 @@
 
 /// `ISCADD32I`: Scaled integer add with a full 32-bit immediate.
 ///
-/// Spec: isa-spec/spec/ops/iscadd32i.toml:2 (op `iscadd32i`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/iscadd32i.toml:2 (op `iscadd32i`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIscadd32i {
     /// Destination (u32). (isa-spec/spec/ops/iscadd32i.toml:8)
@@ -25,7 +25,7 @@ impl OpIscadd32i {
     pub const MNEMONIC: &'static str = "ISCADD32I";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60];
+    pub const SMS: &'static [u32] = &[50, 52, 53, 60, 61, 62];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32),
@@ -39,11 +39,11 @@ impl OpIscadd32i {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3f != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/iscadd32i.toml:39; form at isa-spec/spec/ops/iscadd32i.toml:39).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/iscadd32i.toml:39; form at isa-spec/spec/ops/iscadd32i.toml:39).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

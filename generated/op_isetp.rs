@@ -4,7 +4,7 @@
 
 /// `ISETP`: Integer compare to predicate; .EX compares the high words and falls back to lc when they are equal.
 ///
-/// Spec: isa-spec/spec/ops/isetp.toml:3 (op `isetp`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/isetp.toml:3 (op `isetp`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIsetp {
     /// Destination (pred). (isa-spec/spec/ops/isetp.toml:8)
@@ -37,7 +37,9 @@ impl OpIsetp {
     pub const MNEMONIC: &'static str = "ISETP";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32),
@@ -56,14 +58,22 @@ impl OpIsetp {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.acc.kind, self.lc.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Pred), reg!(Pred)) if smb & 0x7f8 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred), reg!(Pred)) if smb & 0x7f8 != 0 => {
-                Some(1)
+            (reg!(Gpr), reg!(Gpr), reg!(Pred), reg!(Pred)) if smb & 0x7ffc0 != 0 => {
+                Some(0)
             }
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred), reg!(Pred)) if smb & 0x1f8 != 0 => {
-                Some(2)
-            }
-            (reg!(Gpr), reg!(UGpr), reg!(Pred), reg!(Pred)) if smb & 0x7f0 != 0 => {
+            (
+                reg!(Gpr),
+                SrcKind::Imm(_),
+                reg!(Pred),
+                reg!(Pred),
+            ) if smb & 0x7ffc0 != 0 => Some(1),
+            (
+                reg!(Gpr),
+                SrcKind::CBuf(_),
+                reg!(Pred),
+                reg!(Pred),
+            ) if smb & 0x7fc0 != 0 => Some(2),
+            (reg!(Gpr), reg!(UGpr), reg!(Pred), reg!(Pred)) if smb & 0x7ff00 != 0 => {
                 Some(3)
             }
             (
@@ -71,19 +81,19 @@ impl OpIsetp {
                 reg!(Gpr),
                 reg!(Pred),
                 _,
-            ) if smb & 0x7 != 0 && self.lc == Src::PT => Some(4),
+            ) if smb & 0x3f != 0 && self.lc == Src::PT => Some(4),
             (
                 reg!(Gpr),
                 SrcKind::Imm(_),
                 reg!(Pred),
                 _,
-            ) if smb & 0x7 != 0 && self.lc == Src::PT => Some(5),
+            ) if smb & 0x3f != 0 && self.lc == Src::PT => Some(5),
             (
                 reg!(Gpr),
                 SrcKind::CBuf(_),
                 reg!(Pred),
                 _,
-            ) if smb & 0x7 != 0 && self.lc == Src::PT => Some(6),
+            ) if smb & 0x3f != 0 && self.lc == Src::PT => Some(6),
             _ => None,
         }
     }
@@ -111,21 +121,21 @@ impl OpIsetp {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/isetp.toml:94; form at isa-spec/spec/ops/isetp.toml:97).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/isetp.toml:94; form at isa-spec/spec/ops/isetp.toml:97).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x20c | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/isetp.toml:94; form at isa-spec/spec/ops/isetp.toml:97).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/isetp.toml:94; form at isa-spec/spec/ops/isetp.toml:97).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80c | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/isetp.toml:94; form at isa-spec/spec/ops/isetp.toml:97).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/isetp.toml:94; form at isa-spec/spec/ops/isetp.toml:97).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xa0c | self.encode_e0::<E>(sm, c)?;
@@ -133,7 +143,7 @@ impl OpIsetp {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/isetp.toml:94; form at isa-spec/spec/ops/isetp.toml:97).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/isetp.toml:94; form at isa-spec/spec/ops/isetp.toml:97).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c0c | self.encode_e0::<E>(sm, c)?;
@@ -162,14 +172,14 @@ impl OpIsetp {
         w |= (self.cmp.index() as u128) << 49;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/isetp.toml:117; form at isa-spec/spec/ops/isetp.toml:120).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/isetp.toml:117; form at isa-spec/spec/ops/isetp.toml:120).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5b60000000000000 | self.encode_e1::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/isetp.toml:117; form at isa-spec/spec/ops/isetp.toml:120).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/isetp.toml:117; form at isa-spec/spec/ops/isetp.toml:120).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x3660000000000000 | self.encode_e1::<E>(sm, c)?;
@@ -182,7 +192,7 @@ impl OpIsetp {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/isetp.toml:117; form at isa-spec/spec/ops/isetp.toml:120).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/isetp.toml:117; form at isa-spec/spec/ops/isetp.toml:120).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4b60000000000000 | self.encode_e1::<E>(sm, c)?;
@@ -309,8 +319,10 @@ impl OpIsetp {
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
-            50 | 52 | 60 => Self::parse_syntax1(line, sm, addr),
-            80 | 86 | 89 | 90 | 100 | 120 => Self::parse_syntax2(line, sm, addr),
+            50 | 52 | 53 | 60 | 61 | 62 => Self::parse_syntax1(line, sm, addr),
+            80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121 => {
+                Self::parse_syntax2(line, sm, addr)
+            }
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
@@ -538,7 +550,7 @@ impl Forms for OpIsetp {
         let reuse_lc = false;
         write_guard(out, &c.guard);
         match sm {
-            50 | 52 | 60 => {
+            50 | 52 | 53 | 60 | 61 | 62 => {
                 out.push_str("ISETP");
                 out.push_text_chunk(self.cmp.chunk_sm(sm));
                 out.push_text_chunk(self.ty.chunk_sm(sm));
@@ -561,7 +573,7 @@ impl Forms for OpIsetp {
                     write_src(out, &self.lc, reuse_lc, ImmStyle::Hex.for_sm(sm));
                 }
             }
-            80 | 86 | 89 | 90 | 100 | 120 => {
+            80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121 => {
                 out.push_str("ISETP");
                 out.push_text_chunk(self.cmp.chunk_sm(sm));
                 out.push_text_chunk(self.ty.chunk_sm(sm));

@@ -4,7 +4,7 @@
 
 /// `LDG.E`: Load 1..16 bytes from global memory at a + off (+ u) into d (and the registers after it).
 ///
-/// Spec: isa-spec/spec/ops/ldg.toml:10 (op `ldg`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/ldg.toml:10 (op `ldg`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLdg {
     /// Destination (u32). (isa-spec/spec/ops/ldg.toml:23)
@@ -13,127 +13,159 @@ pub struct OpLdg {
     pub a: Src,
     /// Source (u32). Uniform register: added to the address or the memory descriptor, as `amode` says. (isa-spec/spec/ops/ldg.toml:32)
     pub ua: Src,
-    /// Modifier. Signed byte offset added to the address (24 bits; 32 in SM70/75's generic register-only form). (isa-spec/spec/ops/ldg.toml:38)
+    /// Source (pred). Maxwell/Pascal LD/ST predicate of unknown meaning (ptxas: P0). (isa-spec/spec/ops/ldg.toml:42)
+    pub p: Src,
+    /// Modifier. Signed byte offset added to the address (24 bits; 32 in SM70/75's generic register-only form). (isa-spec/spec/ops/ldg.toml:48)
     pub off: i32,
-    /// Modifier. Width of the base register a. (isa-spec/spec/ops/ldg.toml:43)
+    /// Modifier. Width of the base register a. (isa-spec/spec/ops/ldg.toml:53)
     pub awidth: MemAddrWidth,
-    /// Modifier. How the address uses u. (isa-spec/spec/ops/ldg.toml:49)
+    /// Modifier. How the address uses u. (isa-spec/spec/ops/ldg.toml:59)
     pub amode: MemAddrMode,
-    /// Modifier. Global (LDG) or generic (LD) address; the runner treats both as global memory. (isa-spec/spec/ops/ldg.toml:55)
+    /// Modifier. Global (LDG) or generic (LD) address; the runner treats both as global memory. (isa-spec/spec/ops/ldg.toml:65)
     pub space: AddrSpace,
-    /// Modifier.  (isa-spec/spec/ops/ldg.toml:61)
+    /// Modifier.  (isa-spec/spec/ops/ldg.toml:70)
     pub size: MemSize,
-    /// Modifier.  (isa-spec/spec/ops/ldg.toml:65)
-    pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/ldg.toml:69)
-    pub ltc: MemLtc,
     /// Modifier.  (isa-spec/spec/ops/ldg.toml:74)
+    pub cache: MemCache,
+    /// Modifier.  (isa-spec/spec/ops/ldg.toml:78)
+    pub ltc: MemLtc,
+    /// Modifier.  (isa-spec/spec/ops/ldg.toml:83)
     pub sem: MemSem,
 }
-op_fields!(OpLdg, [a, ua], [d]);
+op_fields!(OpLdg, [a, ua, p], [d]);
 /// Spec: isa-spec/spec/ops/ldg.toml:10.
 impl OpLdg {
     pub const NAME: &'static str = "ldg";
     pub const MNEMONIC: &'static str = "LDG.E";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U64).with_align(2),
         OperandInfo::new("ua", ValueType::U32).with_default(Src::RZ),
+        OperandInfo::new("p", ValueType::Pred).with_default(Src::PT),
     ];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:74).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:83).
     const SEM_CODES0: [u16; MemSem::COUNT] = codes(
         "e 0 1 2 3 4 5 6 7 8 9 a b c d f 10 11 12 13 14 15 16 17 18 19 1a 1b 1c 1d 1e 1f - - - - -",
     );
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:65).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:74).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:49).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:59).
     const AMODE_CODES0: [u16; MemAddrMode::COUNT] = codes("1 - -");
-    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:43).
+    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:53).
     const AWIDTH_CODES0: [u16; MemAddrWidth::COUNT] = codes("0 - -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:49).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:59).
     const AMODE_CODES1: [u16; MemAddrMode::COUNT] = codes("- 4 -");
-    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:43).
+    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:53).
     const AWIDTH_CODES1: [u16; MemAddrWidth::COUNT] = codes("- 0 1");
-    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:61).
+    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:70).
     const SIZE_CODES0: [u16; MemSize::COUNT] = codes("4 0 1 2 3 5 6 -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:74).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:83).
     const SEM_CODES1: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b f - 4 1 - - - - - - - - - 5 - 7 6 a - - - - - 8 - c - d e - - -",
     );
-    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:55).
+    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:65).
     const SPACE_CODES0: [u16; AddrSpace::COUNT] = codes("- 0");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:49).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:59).
     const AMODE_CODES2: [u16; MemAddrMode::COUNT] = codes("0 - -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:49).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:59).
     const AMODE_CODES3: [u16; MemAddrMode::COUNT] = codes("- 0 1");
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:65).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:74).
     const CACHE_CODES1: [u16; MemCache::COUNT] = codes("0 - - - - - 1 2 3 - -");
+    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:65).
+    const SPACE_CODES1: [u16; AddrSpace::COUNT] = codes("- 4");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
-        match (self.a.kind, self.ua.kind) {
+        match (self.a.kind, self.ua.kind, self.p.kind) {
             (
                 reg!(Gpr),
                 _,
-            ) if smb & 0x10 != 0 && self.ua == Src::RZ
+                _,
+            ) if smb & 0x100 != 0 && self.ua == Src::RZ && self.p == Src::PT
                 && matches!(self.space, AddrSpace::Global) => Some(0),
             (
                 reg!(Gpr),
                 _,
-            ) if smb & 0x8 != 0 && self.ua == Src::RZ
+                _,
+            ) if smb & 0xc0 != 0 && self.ua == Src::RZ && self.p == Src::PT
                 && matches!(self.space, AddrSpace::Global) => Some(1),
             (
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x10 != 0 && matches!(self.space, AddrSpace::Global) => Some(2),
+                _,
+            ) if smb & 0x100 != 0 && self.p == Src::PT
+                && matches!(self.space, AddrSpace::Global) => Some(2),
             (
                 reg!(Gpr),
                 _,
-            ) if smb & 0x7e0 != 0 && self.ua == Src::RZ
+                _,
+            ) if smb & 0x7fe00 != 0 && self.ua == Src::RZ && self.p == Src::PT
                 && matches!(self.space, AddrSpace::Global) => Some(3),
             (
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0xe0 != 0 && matches!(self.space, AddrSpace::Global) => Some(4),
+                _,
+            ) if smb & 0x3e00 != 0 && self.p == Src::PT
+                && matches!(self.space, AddrSpace::Global) => Some(4),
             (
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x10 != 0 && matches!(self.space, AddrSpace::Generic) => Some(5),
+                _,
+            ) if smb & 0x100 != 0 && self.p == Src::PT
+                && matches!(self.space, AddrSpace::Generic) => Some(5),
             (
                 reg!(Gpr),
                 _,
-            ) if smb & 0x10 != 0 && self.ua == Src::RZ
+                _,
+            ) if smb & 0x100 != 0 && self.ua == Src::RZ && self.p == Src::PT
                 && matches!(self.space, AddrSpace::Generic) => Some(6),
             (
                 reg!(Gpr),
                 _,
-            ) if smb & 0x8 != 0 && self.ua == Src::RZ
+                _,
+            ) if smb & 0xc0 != 0 && self.ua == Src::RZ && self.p == Src::PT
                 && matches!(self.space, AddrSpace::Generic) => Some(7),
             (
                 reg!(Gpr),
                 _,
-            ) if smb & 0x7e0 != 0 && self.ua == Src::RZ
+                _,
+            ) if smb & 0x7fe00 != 0 && self.ua == Src::RZ && self.p == Src::PT
                 && matches!(self.space, AddrSpace::Generic) => Some(8),
             (
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0xe0 != 0 && matches!(self.space, AddrSpace::Generic) => Some(9),
+                _,
+            ) if smb & 0x3e00 != 0 && self.p == Src::PT
+                && matches!(self.space, AddrSpace::Generic) => Some(9),
             (
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x700 != 0 && matches!(self.space, AddrSpace::Generic) => Some(10),
+                _,
+            ) if smb & 0x7c000 != 0 && self.p == Src::PT
+                && matches!(self.space, AddrSpace::Generic) => Some(10),
             (
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x700 != 0 && matches!(self.space, AddrSpace::Global) => Some(11),
-            (reg!(Gpr), _) if smb & 0x7 != 0 && self.ua == Src::RZ => Some(12),
+                _,
+            ) if smb & 0x7c000 != 0 && self.p == Src::PT
+                && matches!(self.space, AddrSpace::Global) => Some(11),
+            (
+                reg!(Gpr),
+                _,
+                _,
+            ) if smb & 0x3f != 0 && self.ua == Src::RZ && self.p == Src::PT => Some(12),
+            (reg!(Gpr), _, reg!(Pred)) if smb & 0x3f != 0 && self.ua == Src::RZ => {
+                Some(13)
+            }
             _ => None,
         }
     }
@@ -142,87 +174,112 @@ impl OpLdg {
     /// (for tests that show nvdisasm rejects it).
     pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         let smb = sm_bit(sm);
-        match (self.a.kind, self.ua.kind) {
+        match (self.a.kind, self.ua.kind, self.p.kind) {
             (
                 reg!(Gpr),
                 _,
-            ) if smb & 0x10 != 0 && self.ua == Src::RZ
+                _,
+            ) if smb & 0x100 != 0 && self.ua == Src::RZ && self.p == Src::PT
                 && matches!(self.space, AddrSpace::Global) => {
                 self.encode_f0::<EncodeError>(sm, c)
             }
             (
                 reg!(Gpr),
                 _,
-            ) if smb & 0x8 != 0 && self.ua == Src::RZ
+                _,
+            ) if smb & 0xc0 != 0 && self.ua == Src::RZ && self.p == Src::PT
                 && matches!(self.space, AddrSpace::Global) => {
                 self.encode_f1::<EncodeError>(sm, c)
             }
             (
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x10 != 0 && matches!(self.space, AddrSpace::Global) => {
+                _,
+            ) if smb & 0x100 != 0 && self.p == Src::PT
+                && matches!(self.space, AddrSpace::Global) => {
                 self.encode_f2::<EncodeError>(sm, c)
             }
             (
                 reg!(Gpr),
                 _,
-            ) if smb & 0x7e0 != 0 && self.ua == Src::RZ
+                _,
+            ) if smb & 0x7fe00 != 0 && self.ua == Src::RZ && self.p == Src::PT
                 && matches!(self.space, AddrSpace::Global) => {
                 self.encode_f3::<EncodeError>(sm, c)
             }
             (
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0xe0 != 0 && matches!(self.space, AddrSpace::Global) => {
+                _,
+            ) if smb & 0x3e00 != 0 && self.p == Src::PT
+                && matches!(self.space, AddrSpace::Global) => {
                 self.encode_f4::<EncodeError>(sm, c)
             }
             (
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x10 != 0 && matches!(self.space, AddrSpace::Generic) => {
+                _,
+            ) if smb & 0x100 != 0 && self.p == Src::PT
+                && matches!(self.space, AddrSpace::Generic) => {
                 self.encode_f5::<EncodeError>(sm, c)
             }
             (
                 reg!(Gpr),
                 _,
-            ) if smb & 0x10 != 0 && self.ua == Src::RZ
+                _,
+            ) if smb & 0x100 != 0 && self.ua == Src::RZ && self.p == Src::PT
                 && matches!(self.space, AddrSpace::Generic) => {
                 self.encode_f6::<EncodeError>(sm, c)
             }
             (
                 reg!(Gpr),
                 _,
-            ) if smb & 0x8 != 0 && self.ua == Src::RZ
+                _,
+            ) if smb & 0xc0 != 0 && self.ua == Src::RZ && self.p == Src::PT
                 && matches!(self.space, AddrSpace::Generic) => {
                 self.encode_f7::<EncodeError>(sm, c)
             }
             (
                 reg!(Gpr),
                 _,
-            ) if smb & 0x7e0 != 0 && self.ua == Src::RZ
+                _,
+            ) if smb & 0x7fe00 != 0 && self.ua == Src::RZ && self.p == Src::PT
                 && matches!(self.space, AddrSpace::Generic) => {
                 self.encode_f8::<EncodeError>(sm, c)
             }
             (
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0xe0 != 0 && matches!(self.space, AddrSpace::Generic) => {
+                _,
+            ) if smb & 0x3e00 != 0 && self.p == Src::PT
+                && matches!(self.space, AddrSpace::Generic) => {
                 self.encode_f9::<EncodeError>(sm, c)
             }
             (
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x700 != 0 && matches!(self.space, AddrSpace::Generic) => {
+                _,
+            ) if smb & 0x7c000 != 0 && self.p == Src::PT
+                && matches!(self.space, AddrSpace::Generic) => {
                 self.encode_f10::<EncodeError>(sm, c)
             }
             (
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x700 != 0 && matches!(self.space, AddrSpace::Global) => {
+                _,
+            ) if smb & 0x7c000 != 0 && self.p == Src::PT
+                && matches!(self.space, AddrSpace::Global) => {
                 self.encode_f11::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), _) if smb & 0x7 != 0 && self.ua == Src::RZ => {
+            (
+                reg!(Gpr),
+                _,
+                _,
+            ) if smb & 0x3f != 0 && self.ua == Src::RZ && self.p == Src::PT => {
                 self.encode_f12::<EncodeError>(sm, c)
+            }
+            (reg!(Gpr), _, reg!(Pred)) if smb & 0x3f != 0 && self.ua == Src::RZ => {
+                self.encode_f13::<EncodeError>(sm, c)
             }
             _ => self.encode(sm, c),
         }
@@ -252,7 +309,7 @@ impl OpLdg {
             || (matches!(self.amode, MemAddrMode::Reg | MemAddrMode::Desc)
                 && matches!(self.awidth, MemAddrWidth::None | MemAddrWidth::B64)))
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/ldg.toml:102; form at isa-spec/spec/ops/ldg.toml:102).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/ldg.toml:111; form at isa-spec/spec/ops/ldg.toml:111).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -271,6 +328,7 @@ impl OpLdg {
             }
         }
         only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        only_default::<E>(Self::NAME, "p", self.p == Src::PT, sm)?;
         only_default::<
             E,
         >(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
@@ -290,7 +348,7 @@ impl OpLdg {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70] (isa-spec/spec/ops/ldg.toml:147; form at isa-spec/spec/ops/ldg.toml:147).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/ldg.toml:156; form at isa-spec/spec/ops/ldg.toml:156).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -309,6 +367,7 @@ impl OpLdg {
             }
         }
         only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        only_default::<E>(Self::NAME, "p", self.p == Src::PT, sm)?;
         only_default::<
             E,
         >(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
@@ -328,7 +387,7 @@ impl OpLdg {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/ldg.toml:155; form at isa-spec/spec/ops/ldg.toml:155).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/ldg.toml:164; form at isa-spec/spec/ops/ldg.toml:164).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -347,6 +406,7 @@ impl OpLdg {
             }
         }
         forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "p", self.p == Src::PT, sm)?;
         only_default::<
             E,
         >(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
@@ -367,7 +427,7 @@ impl OpLdg {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/ldg.toml:173; form at isa-spec/spec/ops/ldg.toml:173).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/ldg.toml:182; form at isa-spec/spec/ops/ldg.toml:182).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -386,6 +446,7 @@ impl OpLdg {
             }
         }
         only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        only_default::<E>(Self::NAME, "p", self.p == Src::PT, sm)?;
         only_default::<
             E,
         >(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
@@ -405,7 +466,7 @@ impl OpLdg {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 89] (isa-spec/spec/ops/ldg.toml:225; form at isa-spec/spec/ops/ldg.toml:225).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/ldg.toml:234; form at isa-spec/spec/ops/ldg.toml:234).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -424,6 +485,7 @@ impl OpLdg {
             }
         }
         forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "p", self.p == Src::PT, sm)?;
         only_default::<
             E,
         >(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
@@ -448,7 +510,7 @@ impl OpLdg {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/ldg.toml:249; form at isa-spec/spec/ops/ldg.toml:249).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/ldg.toml:258; form at isa-spec/spec/ops/ldg.toml:258).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -467,6 +529,7 @@ impl OpLdg {
             }
         }
         forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "p", self.p == Src::PT, sm)?;
         let mut w: u128 = 0x80001000000000000000180 | (c.raw & 0xe00000000000000000000);
         w |= self.space.code_in::<E>(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
@@ -485,7 +548,7 @@ impl OpLdg {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/ldg.toml:262; form at isa-spec/spec/ops/ldg.toml:262).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/ldg.toml:271; form at isa-spec/spec/ops/ldg.toml:271).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -504,6 +567,7 @@ impl OpLdg {
             }
         }
         only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        only_default::<E>(Self::NAME, "p", self.p == Src::PT, sm)?;
         let mut w: u128 = 0x1000000000000000980 | (c.raw & 0xe00000000000000000000);
         w |= self.space.code_in::<E>(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
@@ -523,7 +587,7 @@ impl OpLdg {
                 << 91;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70] (isa-spec/spec/ops/ldg.toml:280; form at isa-spec/spec/ops/ldg.toml:280).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/ldg.toml:289; form at isa-spec/spec/ops/ldg.toml:289).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -542,6 +606,7 @@ impl OpLdg {
             }
         }
         only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        only_default::<E>(Self::NAME, "p", self.p == Src::PT, sm)?;
         only_default::<E>(Self::NAME, "modifier ltc", self.ltc == MemLtc::None, sm)?;
         let mut w: u128 = 0x1000000000000000980 | (c.raw & 0xe00000000000000000000);
         w |= self.space.code_in::<E>(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
@@ -561,7 +626,7 @@ impl OpLdg {
                 << 91;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/ldg.toml:289; form at isa-spec/spec/ops/ldg.toml:289).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/ldg.toml:298; form at isa-spec/spec/ops/ldg.toml:298).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -580,6 +645,7 @@ impl OpLdg {
             }
         }
         only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        only_default::<E>(Self::NAME, "p", self.p == Src::PT, sm)?;
         only_default::<
             E,
         >(Self::NAME, "modifier amode", self.amode == MemAddrMode::Reg, sm)?;
@@ -599,7 +665,7 @@ impl OpLdg {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 89] (isa-spec/spec/ops/ldg.toml:302; form at isa-spec/spec/ops/ldg.toml:302).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/ldg.toml:311; form at isa-spec/spec/ops/ldg.toml:311).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -618,6 +684,7 @@ impl OpLdg {
             }
         }
         forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "p", self.p == Src::PT, sm)?;
         let mut w: u128 = 0x80001000000000000000980 | (c.raw & 0xe00000000000000000000);
         w |= self.space.code_in::<E>(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
@@ -640,7 +707,7 @@ impl OpLdg {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/ldg.toml:312; form at isa-spec/spec/ops/ldg.toml:312).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/ldg.toml:321; form at isa-spec/spec/ops/ldg.toml:321).
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -659,6 +726,7 @@ impl OpLdg {
             }
         }
         forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "p", self.p == Src::PT, sm)?;
         let mut w: u128 = 0x80001000000000000000980 | (c.raw & 0xe00000000000000000000);
         w |= self.space.code_in::<E>(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
@@ -692,7 +760,7 @@ impl OpLdg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/ldg.toml:325; form at isa-spec/spec/ops/ldg.toml:325).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/ldg.toml:334; form at isa-spec/spec/ops/ldg.toml:334).
     #[inline(always)]
     fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -711,6 +779,7 @@ impl OpLdg {
             }
         }
         forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "p", self.p == Src::PT, sm)?;
         only_default::<
             E,
         >(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
@@ -746,7 +815,7 @@ impl OpLdg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/ldg.toml:340; form at isa-spec/spec/ops/ldg.toml:340).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/ldg.toml:349; form at isa-spec/spec/ops/ldg.toml:349).
     #[inline(always)]
     fn encode_f12<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -765,6 +834,7 @@ impl OpLdg {
             }
         }
         only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        only_default::<E>(Self::NAME, "p", self.p == Src::PT, sm)?;
         only_default::<
             E,
         >(Self::NAME, "modifier awidth", self.awidth == MemAddrWidth::None, sm)?;
@@ -786,12 +856,55 @@ impl OpLdg {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:102; form at isa-spec/spec/ops/ldg.toml:102).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/ldg.toml:379; form at isa-spec/spec/ops/ldg.toml:379).
+    #[inline(always)]
+    fn encode_f13<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        if let SrcKind::Reg(r) = self.a.kind {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
+                && !(self.awidth.text() == ".U32")
+            {
+                return Err(
+                    E::fail(
+                        Self::NAME,
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "a", 2, r
+                        ),
+                    ),
+                );
+            }
+        }
+        only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<
+            E,
+        >(Self::NAME, "modifier awidth", self.awidth == MemAddrWidth::None, sm)?;
+        only_default::<
+            E,
+        >(Self::NAME, "modifier amode", self.amode == MemAddrMode::Reg, sm)?;
+        only_default::<E>(Self::NAME, "modifier ltc", self.ltc == MemLtc::None, sm)?;
+        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
+        let mut w: u128 = 0x10000000000000;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 32u32)? << 20;
+        w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 53;
+        w
+            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES1, sm)?
+                << 56;
+        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 58;
+        w
+            |= self.space.code_in::<E>(Self::NAME, "space", &Self::SPACE_CODES1, sm)?
+                << 61;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:111; form at isa-spec/spec/ops/ldg.toml:111).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let ua: Src = Src::RZ;
+        let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::None,
@@ -862,6 +975,7 @@ impl OpLdg {
             d,
             a,
             ua,
+            p,
             off,
             awidth,
             amode,
@@ -876,12 +990,13 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:147; form at isa-spec/spec/ops/ldg.toml:147).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:156; form at isa-spec/spec/ops/ldg.toml:156).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let ua: Src = Src::RZ;
+        let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::None,
@@ -952,6 +1067,7 @@ impl OpLdg {
             d,
             a,
             ua,
+            p,
             off,
             awidth,
             amode,
@@ -966,12 +1082,13 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:155; form at isa-spec/spec/ops/ldg.toml:155).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:164; form at isa-spec/spec/ops/ldg.toml:164).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?);
+        let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::U32,
@@ -1043,6 +1160,7 @@ impl OpLdg {
             d,
             a,
             ua,
+            p,
             off,
             awidth,
             amode,
@@ -1057,12 +1175,13 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:173; form at isa-spec/spec/ops/ldg.toml:173).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:182; form at isa-spec/spec/ops/ldg.toml:182).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let ua: Src = Src::RZ;
+        let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::None,
@@ -1116,6 +1235,7 @@ impl OpLdg {
             d,
             a,
             ua,
+            p,
             off,
             awidth,
             amode,
@@ -1130,12 +1250,13 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:225; form at isa-spec/spec/ops/ldg.toml:225).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:234; form at isa-spec/spec/ops/ldg.toml:234).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?);
+        let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::U32,
@@ -1192,6 +1313,7 @@ impl OpLdg {
             d,
             a,
             ua,
+            p,
             off,
             awidth,
             amode,
@@ -1206,12 +1328,13 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:249; form at isa-spec/spec/ops/ldg.toml:249).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:258; form at isa-spec/spec/ops/ldg.toml:258).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?);
+        let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::U32,
@@ -1286,6 +1409,7 @@ impl OpLdg {
             d,
             a,
             ua,
+            p,
             off,
             awidth,
             amode,
@@ -1300,12 +1424,13 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0xe00000000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:262; form at isa-spec/spec/ops/ldg.toml:262).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:271; form at isa-spec/spec/ops/ldg.toml:271).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let ua: Src = Src::RZ;
+        let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 32, 32), 32u32) as i32;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::None,
@@ -1379,6 +1504,7 @@ impl OpLdg {
             d,
             a,
             ua,
+            p,
             off,
             awidth,
             amode,
@@ -1393,12 +1519,13 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0xe00000000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:280; form at isa-spec/spec/ops/ldg.toml:280).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:289; form at isa-spec/spec/ops/ldg.toml:289).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let ua: Src = Src::RZ;
+        let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 32, 32), 32u32) as i32;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::None,
@@ -1472,6 +1599,7 @@ impl OpLdg {
             d,
             a,
             ua,
+            p,
             off,
             awidth,
             amode,
@@ -1486,12 +1614,13 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0xe00000000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:289; form at isa-spec/spec/ops/ldg.toml:289).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:298; form at isa-spec/spec/ops/ldg.toml:298).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let ua: Src = Src::RZ;
+        let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 32, 32), 32u32) as i32;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::None,
@@ -1545,6 +1674,7 @@ impl OpLdg {
             d,
             a,
             ua,
+            p,
             off,
             awidth,
             amode,
@@ -1559,12 +1689,13 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0xe00000000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:302; form at isa-spec/spec/ops/ldg.toml:302).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:311; form at isa-spec/spec/ops/ldg.toml:311).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?);
+        let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::U32,
@@ -1624,6 +1755,7 @@ impl OpLdg {
             d,
             a,
             ua,
+            p,
             off,
             awidth,
             amode,
@@ -1638,7 +1770,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0xe00000000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:312; form at isa-spec/spec/ops/ldg.toml:312).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:321; form at isa-spec/spec/ops/ldg.toml:321).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -1649,6 +1781,7 @@ impl OpLdg {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let ua = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
+        let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::U32,
@@ -1707,6 +1840,7 @@ impl OpLdg {
             d,
             a,
             ua,
+            p,
             off,
             awidth,
             amode,
@@ -1721,7 +1855,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0xe00000000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:325; form at isa-spec/spec/ops/ldg.toml:325).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:334; form at isa-spec/spec/ops/ldg.toml:334).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -1732,6 +1866,7 @@ impl OpLdg {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let ua = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
+        let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::U32,
@@ -1787,6 +1922,7 @@ impl OpLdg {
             d,
             a,
             ua,
+            p,
             off,
             awidth,
             amode,
@@ -1801,12 +1937,13 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:340; form at isa-spec/spec/ops/ldg.toml:340).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:349; form at isa-spec/spec/ops/ldg.toml:349).
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let ua: Src = Src::RZ;
+        let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 20, 24), 24u32) as i32;
         let awidth: MemAddrWidth = MemAddrWidth::None;
         let amode: MemAddrMode = MemAddrMode::Reg;
@@ -1835,6 +1972,7 @@ impl OpLdg {
             d,
             a,
             ua,
+            p,
             off,
             awidth,
             amode,
@@ -1849,7 +1987,60 @@ impl OpLdg {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `LDG.E` (isa-spec/spec/ops/ldg.toml:78); `None` when the mnemonic is not this op's.
+    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:379; form at isa-spec/spec/ops/ldg.toml:379).
+    #[inline(always)]
+    fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let ua: Src = Src::RZ;
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 58, 3), 7)?);
+        let off: i32 = sext_field(bits(w, 20, 32), 32u32) as i32;
+        let awidth: MemAddrWidth = MemAddrWidth::None;
+        let amode: MemAddrMode = MemAddrMode::Reg;
+        let space: AddrSpace = match bits(w, 61, 3) {
+            4 => AddrSpace::Generic,
+            _ => return None,
+        };
+        let size: MemSize = match bits(w, 53, 3) {
+            4 => MemSize::B32,
+            0 => MemSize::U8,
+            1 => MemSize::S8,
+            2 => MemSize::U16,
+            3 => MemSize::S16,
+            5 => MemSize::B64,
+            6 => MemSize::B128,
+            7 => MemSize::U128,
+            _ => return None,
+        };
+        let cache: MemCache = match bits(w, 56, 2) {
+            0 => MemCache::None,
+            1 => MemCache::Cg,
+            2 => MemCache::Ci,
+            3 => MemCache::Cv,
+            _ => return None,
+        };
+        let ltc: MemLtc = MemLtc::None;
+        let sem: MemSem = MemSem::WeakSys;
+        let o = Self {
+            d,
+            a,
+            ua,
+            p,
+            off,
+            awidth,
+            amode,
+            space,
+            size,
+            cache,
+            ltc,
+            sem,
+        };
+        if !o.legal_f0(sm) {
+            return None;
+        }
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+    }
+    /// Parse one tokenized line of syntax `LDG.E` (isa-spec/spec/ops/ldg.toml:87); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let (rest, spelled) = strip_which_mnemonic(
             &line.parts,
@@ -1883,7 +2074,7 @@ impl OpLdg {
         if cur != rest.len() {
             return None;
         }
-        let mut at = asm_try!(Operands:: < 2 > ::start(line, 2, 0usize));
+        let mut at = asm_try!(Operands:: < 3 > ::start(line, 2, 1usize));
         let d = asm_try!(dst_operand(at.take(), "d", false));
         let v_a = {
             let tok = at.take();
@@ -1923,11 +2114,18 @@ impl OpLdg {
                 )
             }
         };
-        asm_try!(at.finish(& ["d", "a"]));
+        let p = if at.optional(|tok| is_pred_token(tok)) {
+            asm_try!(src_operand(at.take(), "p", ImmStyle::Hex))
+        } else {
+            at.skip();
+            Src::PT
+        };
+        asm_try!(at.finish(& ["d", "a", "p"]));
         let op = Self {
             d,
             a: v_a.0,
             ua: v_a.3,
+            p,
             off: v_a.1,
             awidth: v_a.2,
             amode: v_a.4,
@@ -1958,9 +2156,10 @@ impl OpLdg {
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/ldg.toml:10.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
-        check_sources("ldg", 2usize, srcs)?;
+        check_sources("ldg", 3usize, srcs)?;
         let a: u64 = src_value(srcs, 0usize, &self.a)?;
         let ua: u32 = src_value(srcs, 1usize, &self.ua)?;
+        let p: bool = src_value(srcs, 2usize, &self.p)?;
         Err(
             FoldError::new(
                 format!("{} has no fold for every destination on SM{}", "ldg", sm),
@@ -1968,7 +2167,7 @@ impl OpLdg {
         )
     }
 }
-/// Spec: isa-spec/spec/ops/ldg.toml:89.
+/// Spec: isa-spec/spec/ops/ldg.toml:98.
 impl MemOp for OpLdg {
     /// The memory access (`[memory]` in isa-spec/spec/ops/ldg.toml).
     fn mem_access(&self) -> Option<MemAccess> {
@@ -2030,7 +2229,7 @@ impl Encode for OpLdg {
         3 : combo_f0 => encode_f3, 4 : combo_f0 => encode_f4, 5 : combo_f0 => encode_f5,
         6 : combo_f0 => encode_f6, 7 : combo_f0 => encode_f7, 8 : combo_f0 => encode_f8,
         9 : combo_f0 => encode_f9, 10 : combo_f0 => encode_f10, 11 : combo_f0 =>
-        encode_f11, 12 : combo_f0 => encode_f12; [a, ua]
+        encode_f11, 12 : combo_f0 => encode_f12, 13 : combo_f0 => encode_f13; [a, ua, p]
     );
 }
 /// Spec: isa-spec/spec/ops/ldg.toml:10.
@@ -2038,16 +2237,17 @@ impl Forms for OpLdg {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
         parts_f5, 6 : parts_f6, 7 : parts_f7, 8 : parts_f8, 9 : parts_f9, 10 : parts_f10,
-        11 : parts_f11, 12 : parts_f12
+        11 : parts_f11, 12 : parts_f12, 13 : parts_f13
     );
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/ldg.toml:78.
+    /// Spec: isa-spec/spec/ops/ldg.toml:87.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
         let reuse_ua = false;
+        let reuse_p = false;
         write_guard(out, &c.guard);
         out.push_str(
             if (self.space.index() as i64 == 1i64) == true { "LD.E" } else { "LDG.E" },
@@ -2080,6 +2280,10 @@ impl Forms for OpLdg {
             },
             sm,
         );
+        if self.p != Src::PT {
+            out.push_str(", ");
+            write_src(out, &self.p, reuse_p, ImmStyle::Hex.for_sm(sm));
+        }
         out.trim_end_spaces();
     }
 }

@@ -4,7 +4,7 @@
 
 /// `LDGSTS.E`: Copy 4..16 bytes from global memory at a + off (+ ua) to shared memory at s + soff, asynchronously.
 ///
-/// Spec: isa-spec/spec/ops/ldgsts.toml:21 (op `ldgsts`). SMs: 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/ldgsts.toml:21 (op `ldgsts`). SMs: 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLdgsts {
     /// Source (u32). Shared-memory destination address register. (isa-spec/spec/ops/ldgsts.toml:26)
@@ -43,7 +43,7 @@ impl OpLdgsts {
     pub const MNEMONIC: &'static str = "LDGSTS.E";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[80, 86, 87, 88, 89, 90, 100, 103, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("s", ValueType::U32),
         OperandInfo::new("a", ValueType::U64).with_align(2),
@@ -67,13 +67,19 @@ impl OpLdgsts {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.s.kind, self.a.kind, self.ua.kind, self.p.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0xe0 != 0 => Some(0),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x100 != 0 => Some(1),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x600 != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x3e00 != 0 => {
+                Some(0)
+            }
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x4000 != 0 => {
+                Some(1)
+            }
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x78000 != 0 => {
+                Some(2)
+            }
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 89] (isa-spec/spec/ops/ldgsts.toml:102; form at isa-spec/spec/ops/ldgsts.toml:102).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/ldgsts.toml:102; form at isa-spec/spec/ops/ldgsts.toml:102).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "s", &self.s, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -221,7 +227,7 @@ impl OpLdgsts {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 120] (isa-spec/spec/ops/ldgsts.toml:172; form at isa-spec/spec/ops/ldgsts.toml:172).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/ldgsts.toml:172; form at isa-spec/spec/ops/ldgsts.toml:172).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "s", &self.s, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `LDS`: Load 1..16 bytes from shared memory at a * scale + off (+ ua) into d (and the registers after it).
 ///
-/// Spec: isa-spec/spec/ops/lds.toml:10 (op `lds`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/lds.toml:10 (op `lds`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLds {
     /// Destination (u32). (isa-spec/spec/ops/lds.toml:15)
@@ -29,7 +29,9 @@ impl OpLds {
     pub const MNEMONIC: &'static str = "LDS";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("ua", ValueType::U32).with_default(Src::RZ),
@@ -47,10 +49,10 @@ impl OpLds {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.ua.kind) {
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x10 != 0 => Some(0),
-            (reg!(Gpr), _) if smb & 0x8 != 0 && self.ua == Src::RZ => Some(1),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x7e0 != 0 => Some(2),
-            (reg!(Gpr), _) if smb & 0x7 != 0 && self.ua == Src::RZ => Some(3),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x100 != 0 => Some(0),
+            (reg!(Gpr), _) if smb & 0xc0 != 0 && self.ua == Src::RZ => Some(1),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x7fe00 != 0 => Some(2),
+            (reg!(Gpr), _) if smb & 0x3f != 0 && self.ua == Src::RZ => Some(3),
             _ => None,
         }
     }
@@ -75,7 +77,7 @@ impl OpLds {
                 << 91;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70] (isa-spec/spec/ops/lds.toml:95; form at isa-spec/spec/ops/lds.toml:95).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/lds.toml:95; form at isa-spec/spec/ops/lds.toml:95).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -97,7 +99,7 @@ impl OpLds {
             ) << 73;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lds.toml:104; form at isa-spec/spec/ops/lds.toml:104).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/lds.toml:104; form at isa-spec/spec/ops/lds.toml:104).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -114,7 +116,7 @@ impl OpLds {
                 << 91;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/lds.toml:120; form at isa-spec/spec/ops/lds.toml:120).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/lds.toml:120; form at isa-spec/spec/ops/lds.toml:120).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

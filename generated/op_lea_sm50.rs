@@ -4,7 +4,7 @@
 
 /// `LEA`: Maxwell/Pascal shift-and-add (address arithmetic): d = ±(a << shift) + b; .X/.CC chain the CC carry. See lea_hi_sm50 for the high word.
 ///
-/// Spec: isa-spec/spec/ops/lea_sm50.toml:7 (op `lea_sm50`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/lea_sm50.toml:7 (op `lea_sm50`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLeaSm50 {
     /// Destination (pred). Printed before d when not PT (ptxas writes PT, or P0 in LEA.HI.X); its meaning is not known. (isa-spec/spec/ops/lea_sm50.toml:13)
@@ -29,7 +29,7 @@ impl OpLeaSm50 {
     pub const MNEMONIC: &'static str = "LEA";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60];
+    pub const SMS: &'static [u32] = &[50, 52, 53, 60, 61, 62];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32).with_neg(),
         OperandInfo::new("b", ValueType::U32),
@@ -46,9 +46,9 @@ impl OpLeaSm50 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x7 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7 != 0 => Some(1),
-            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7 != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x3f != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3f != 0 => Some(1),
+            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x3f != 0 => Some(2),
             _ => None,
         }
     }
@@ -67,7 +67,7 @@ impl OpLeaSm50 {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 48;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/lea_sm50.toml:66; form at isa-spec/spec/ops/lea_sm50.toml:69).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/lea_sm50.toml:66; form at isa-spec/spec/ops/lea_sm50.toml:69).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5bd0000000000000 | (c.raw & 0x107ff0000000)
@@ -75,7 +75,7 @@ impl OpLeaSm50 {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/lea_sm50.toml:66; form at isa-spec/spec/ops/lea_sm50.toml:69).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/lea_sm50.toml:66; form at isa-spec/spec/ops/lea_sm50.toml:69).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x36d0000000000000 | (c.raw & 0x100000000000)
@@ -89,7 +89,7 @@ impl OpLeaSm50 {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/lea_sm50.toml:66; form at isa-spec/spec/ops/lea_sm50.toml:69).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/lea_sm50.toml:66; form at isa-spec/spec/ops/lea_sm50.toml:69).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4bd0000000000000 | (c.raw & 0x100000000000)

@@ -4,7 +4,7 @@
 
 /// `LOP`: Two-input bitwise logic op (AND, OR, XOR, PASS_B) with inverted sources and a predicate result.
 ///
-/// Spec: isa-spec/spec/ops/lop.toml:2 (op `lop`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/lop.toml:2 (op `lop`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLop {
     /// Destination (pred). Set from the result by pop (F: false, T: true, Z: d == 0, NZ: d != 0). (isa-spec/spec/ops/lop.toml:8)
@@ -31,7 +31,7 @@ impl OpLop {
     pub const MNEMONIC: &'static str = "LOP";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60];
+    pub const SMS: &'static [u32] = &[50, 52, 53, 60, 61, 62];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32).with_not(),
         OperandInfo::new("b", ValueType::B32).with_not(),
@@ -48,9 +48,9 @@ impl OpLop {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x7 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7 != 0 => Some(1),
-            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7 != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x3f != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3f != 0 => Some(1),
+            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x3f != 0 => Some(2),
             _ => None,
         }
     }
@@ -69,7 +69,7 @@ impl OpLop {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 48;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/lop.toml:65; form at isa-spec/spec/ops/lop.toml:68).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/lop.toml:65; form at isa-spec/spec/ops/lop.toml:68).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -78,7 +78,7 @@ impl OpLop {
         w |= u128::from(self.b.not) << 40;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/lop.toml:65; form at isa-spec/spec/ops/lop.toml:68).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/lop.toml:65; form at isa-spec/spec/ops/lop.toml:68).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -92,7 +92,7 @@ impl OpLop {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/lop.toml:65; form at isa-spec/spec/ops/lop.toml:68).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/lop.toml:65; form at isa-spec/spec/ops/lop.toml:68).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -288,7 +288,11 @@ impl Forms for OpLop {
             out,
             &self.b,
             reuse_b,
-            if matches!(sm, 50 | 52 | 60) { ImmStyle::SignedHex } else { ImmStyle::Hex }
+            if matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) {
+                ImmStyle::SignedHex
+            } else {
+                ImmStyle::Hex
+            }
                 .for_sm(sm),
         );
         out.trim_end_spaces();

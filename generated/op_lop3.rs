@@ -4,7 +4,7 @@
 
 /// `LOP3.LUT`: Three-input bitwise logic op given by an 8-bit truth table (a = 0xf0, b = 0xcc, c = 0xaa).
 ///
-/// Spec: isa-spec/spec/ops/lop3.toml:2 (op `lop3`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/lop3.toml:2 (op `lop3`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLop3 {
     /// Destination (pred). Set when the result is not zero (combined with pc). (isa-spec/spec/ops/lop3.toml:8)
@@ -37,7 +37,9 @@ impl OpLop3 {
     pub const MNEMONIC: &'static str = "LOP3.LUT";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32),
         OperandInfo::new("b", ValueType::B32),
@@ -56,32 +58,36 @@ impl OpLop3 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind, self.pc.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x7f8 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0x7f8 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x7ffc0 != 0 => {
+                Some(0)
+            }
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0x7ffc0 != 0 => {
                 Some(1)
             }
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr), reg!(Pred)) if smb & 0x1f8 != 0 => {
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr), reg!(Pred)) if smb & 0x7fc0 != 0 => {
                 Some(2)
             }
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0x7f0 != 0 => Some(3),
+            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0x7ff00 != 0 => {
+                Some(3)
+            }
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x7 != 0 && self.pc == Src::FALSE => Some(4),
+            ) if smb & 0x3f != 0 && self.pc == Src::FALSE => Some(4),
             (
                 reg!(Gpr),
                 SrcKind::Imm(_),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x7 != 0 && self.pc == Src::FALSE => Some(5),
+            ) if smb & 0x3f != 0 && self.pc == Src::FALSE => Some(5),
             (
                 reg!(Gpr),
                 SrcKind::CBuf(_),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x7 != 0 && self.pc == Src::FALSE => Some(6),
+            ) if smb & 0x3f != 0 && self.pc == Src::FALSE => Some(6),
             _ => None,
         }
     }
@@ -106,21 +112,21 @@ impl OpLop3 {
         w |= u128::from(self.pc.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x212 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x812 | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xa12 | self.encode_e0::<E>(sm, c)?;
@@ -128,7 +134,7 @@ impl OpLop3 {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c12 | self.encode_e0::<E>(sm, c)?;
@@ -150,7 +156,7 @@ impl OpLop3 {
         w |= u128::from(self.cc) << 47;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/lop3.toml:113; form at isa-spec/spec/ops/lop3.toml:116).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/lop3.toml:113; form at isa-spec/spec/ops/lop3.toml:116).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5be0000000000000 | self.encode_e1::<E>(sm, c)?;
@@ -161,7 +167,7 @@ impl OpLop3 {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 48;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/lop3.toml:113; form at isa-spec/spec/ops/lop3.toml:116).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/lop3.toml:113; form at isa-spec/spec/ops/lop3.toml:116).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
@@ -178,7 +184,7 @@ impl OpLop3 {
         w |= fit::<E>(Self::NAME, "lut", self.lut as u128, 8u32)? << 48;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/lop3.toml:113; form at isa-spec/spec/ops/lop3.toml:116).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/lop3.toml:113; form at isa-spec/spec/ops/lop3.toml:116).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
@@ -307,7 +313,7 @@ impl OpLop3 {
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
-            50 | 52 | 60 => Self::parse_syntax1(line, sm, addr),
+            50 | 52 | 53 | 60 | 61 | 62 => Self::parse_syntax1(line, sm, addr),
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
@@ -500,7 +506,7 @@ impl Forms for OpLop3 {
         let reuse_pc = false;
         write_guard(out, &c.guard);
         match sm {
-            50 | 52 | 60 => {
+            50 | 52 | 53 | 60 | 61 | 62 => {
                 out.push_str("LOP3.LUT");
                 if self.x {
                     out.push_str(".X");
@@ -527,7 +533,7 @@ impl Forms for OpLop3 {
                     out,
                     &self.b,
                     reuse_b,
-                    if matches!(sm, 50 | 52 | 60) {
+                    if matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) {
                         ImmStyle::SignedHex
                     } else {
                         ImmStyle::Hex
@@ -560,7 +566,7 @@ impl Forms for OpLop3 {
                     out,
                     &self.b,
                     reuse_b,
-                    if matches!(sm, 50 | 52 | 60) {
+                    if matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) {
                         ImmStyle::SignedHex
                     } else {
                         ImmStyle::Hex

@@ -4,7 +4,7 @@
 
 /// `LOP32I`: Two-input bitwise logic op with a full 32-bit immediate.
 ///
-/// Spec: isa-spec/spec/ops/lop32i.toml:2 (op `lop32i`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/lop32i.toml:2 (op `lop32i`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLop32i {
     /// Destination (b32). (isa-spec/spec/ops/lop32i.toml:8)
@@ -27,7 +27,7 @@ impl OpLop32i {
     pub const MNEMONIC: &'static str = "LOP32I";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60];
+    pub const SMS: &'static [u32] = &[50, 52, 53, 60, 61, 62];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32).with_not(),
         OperandInfo::new("b", ValueType::B32),
@@ -41,11 +41,11 @@ impl OpLop32i {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3f != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/lop32i.toml:47; form at isa-spec/spec/ops/lop32i.toml:47).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/lop32i.toml:47; form at isa-spec/spec/ops/lop32i.toml:47).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;

@@ -4,7 +4,7 @@
 
 /// `MEMBAR`: Memory barrier: accesses before it are seen before those after it, within `scope`.
 ///
-/// Spec: isa-spec/spec/ops/membar.toml:13 (op `membar`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/membar.toml:13 (op `membar`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpMembar {
     /// Modifier.  (isa-spec/spec/ops/membar.toml:18)
@@ -21,7 +21,9 @@ impl OpMembar {
     pub const MNEMONIC: &'static str = "MEMBAR";
     pub const CLASS: &'static str = "control";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[];
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
@@ -36,13 +38,13 @@ impl OpMembar {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match () {
-            () if smb & 0x700 != 0 => Some(0),
-            () if smb & 0xe0 != 0 => Some(1),
-            () if smb & 0x18 != 0 => Some(2),
+            () if smb & 0x7c000 != 0 => Some(0),
+            () if smb & 0x3e00 != 0 => Some(1),
+            () if smb & 0x1c0 != 0 => Some(2),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/membar.toml:36; form at isa-spec/spec/ops/membar.toml:36).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/membar.toml:36; form at isa-spec/spec/ops/membar.toml:36).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "modifier mmio", self.mmio == false, sm)?;
@@ -51,7 +53,7 @@ impl OpMembar {
         w |= (self.sem.index() as u128) << 79;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 89] (isa-spec/spec/ops/membar.toml:52; form at isa-spec/spec/ops/membar.toml:52).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/membar.toml:52; form at isa-spec/spec/ops/membar.toml:52).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "modifier mmio", self.mmio == false, sm)?;
@@ -62,7 +64,7 @@ impl OpMembar {
         w |= (self.sem.index() as u128) << 79;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/membar.toml:61; form at isa-spec/spec/ops/membar.toml:61).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/membar.toml:61; form at isa-spec/spec/ops/membar.toml:61).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x992 | (c.raw & 0x1fffffe0effffffffffffff0000);

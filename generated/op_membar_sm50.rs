@@ -4,7 +4,7 @@
 
 /// `MEMBAR`: Memory barrier: accesses before it are seen before those after it, within `scope`.
 ///
-/// Spec: isa-spec/spec/ops/membar_sm50.toml:9 (op `membar_sm50`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/membar_sm50.toml:9 (op `membar_sm50`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpMembarSm50 {
     /// Modifier.  (isa-spec/spec/ops/membar_sm50.toml:14)
@@ -19,7 +19,7 @@ impl OpMembarSm50 {
     pub const MNEMONIC: &'static str = "MEMBAR";
     pub const CLASS: &'static str = "control";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60];
+    pub const SMS: &'static [u32] = &[50, 52, 53, 60, 61, 62];
     pub const SRCS: &'static [OperandInfo] = &[];
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
@@ -30,11 +30,11 @@ impl OpMembarSm50 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match () {
-            () if smb & 0x7 != 0 => Some(0),
+            () if smb & 0x3f != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/membar_sm50.toml:26; form at isa-spec/spec/ops/membar_sm50.toml:26).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/membar_sm50.toml:26; form at isa-spec/spec/ops/membar_sm50.toml:26).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xef98000000000000 | (c.raw & 0xfffffff0fcfc);

@@ -4,7 +4,7 @@
 
 /// `MOV`: Copy a register, immediate, constant or uniform register to a GPR.
 ///
-/// Spec: isa-spec/spec/ops/mov.toml:3 (op `mov`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/mov.toml:3 (op `mov`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpMov {
     /// Destination (b32). (isa-spec/spec/ops/mov.toml:9)
@@ -21,7 +21,9 @@ impl OpMov {
     pub const MNEMONIC: &'static str = "MOV";
     pub const CLASS: &'static str = "move";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[OperandInfo::new("b", ValueType::B32)];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::B32)];
     /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/mov.toml).
@@ -32,12 +34,12 @@ impl OpMov {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
-            (reg!(Gpr),) if smb & 0x7f8 != 0 => Some(0),
-            (SrcKind::Imm(_),) if smb & 0x7f8 != 0 => Some(1),
-            (SrcKind::CBuf(_),) if smb & 0x1f8 != 0 => Some(2),
-            (reg!(UGpr),) if smb & 0x7f0 != 0 => Some(3),
-            (reg!(Gpr),) if smb & 0x7 != 0 => Some(4),
-            (SrcKind::CBuf(_),) if smb & 0x7 != 0 => Some(5),
+            (reg!(Gpr),) if smb & 0x7ffc0 != 0 => Some(0),
+            (SrcKind::Imm(_),) if smb & 0x7ffc0 != 0 => Some(1),
+            (SrcKind::CBuf(_),) if smb & 0x7fc0 != 0 => Some(2),
+            (reg!(UGpr),) if smb & 0x7ff00 != 0 => Some(3),
+            (reg!(Gpr),) if smb & 0x3f != 0 => Some(4),
+            (SrcKind::CBuf(_),) if smb & 0x3f != 0 => Some(5),
             _ => None,
         }
     }
@@ -50,21 +52,21 @@ impl OpMov {
         w |= fit::<E>(Self::NAME, "mask", self.mask as u128, 4u32)? << 72;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/mov.toml:32; form at isa-spec/spec/ops/mov.toml:35).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/mov.toml:32; form at isa-spec/spec/ops/mov.toml:35).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x202 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/mov.toml:32; form at isa-spec/spec/ops/mov.toml:35).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/mov.toml:32; form at isa-spec/spec/ops/mov.toml:35).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x802 | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/mov.toml:32; form at isa-spec/spec/ops/mov.toml:35).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/mov.toml:32; form at isa-spec/spec/ops/mov.toml:35).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xa02 | self.encode_e0::<E>(sm, c)?;
@@ -72,7 +74,7 @@ impl OpMov {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/mov.toml:32; form at isa-spec/spec/ops/mov.toml:35).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/mov.toml:32; form at isa-spec/spec/ops/mov.toml:35).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c02 | self.encode_e0::<E>(sm, c)?;
@@ -88,14 +90,14 @@ impl OpMov {
         w |= fit::<E>(Self::NAME, "mask", self.mask as u128, 4u32)? << 39;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/mov.toml:52; form at isa-spec/spec/ops/mov.toml:55).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/mov.toml:52; form at isa-spec/spec/ops/mov.toml:55).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5c98000000000000 | self.encode_e1::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/mov.toml:52; form at isa-spec/spec/ops/mov.toml:55).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/mov.toml:52; form at isa-spec/spec/ops/mov.toml:55).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4c98000000000000 | self.encode_e1::<E>(sm, c)?;

@@ -4,7 +4,7 @@
 
 /// `MOV32I`: Move a 32-bit immediate to a GPR.
 ///
-/// Spec: isa-spec/spec/ops/mov32i.toml:2 (op `mov32i`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/mov32i.toml:2 (op `mov32i`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpMov32i {
     /// Destination (b32). (isa-spec/spec/ops/mov32i.toml:8)
@@ -21,7 +21,7 @@ impl OpMov32i {
     pub const MNEMONIC: &'static str = "MOV32I";
     pub const CLASS: &'static str = "move";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60];
+    pub const SMS: &'static [u32] = &[50, 52, 53, 60, 61, 62];
     pub const SRCS: &'static [OperandInfo] = &[OperandInfo::new("b", ValueType::B32)];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::B32)];
     /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/mov32i.toml).
@@ -32,11 +32,11 @@ impl OpMov32i {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
-            (SrcKind::Imm(_),) if smb & 0x7 != 0 => Some(0),
+            (SrcKind::Imm(_),) if smb & 0x3f != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/mov32i.toml:28; form at isa-spec/spec/ops/mov32i.toml:28).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/mov32i.toml:28; form at isa-spec/spec/ops/mov32i.toml:28).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

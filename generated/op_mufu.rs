@@ -4,7 +4,7 @@
 
 /// `MUFU`: Transcendental approximation; SIN/COS take the angle in turns (radians / 2pi).
 ///
-/// Spec: isa-spec/spec/ops/mufu.toml:2 (op `mufu`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/mufu.toml:2 (op `mufu`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpMufu {
     /// Destination (f32). (isa-spec/spec/ops/mufu.toml:17)
@@ -27,7 +27,9 @@ impl OpMufu {
     pub const MNEMONIC: &'static str = "MUFU";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::F32).with_neg().with_abs(),
     ];
@@ -71,18 +73,18 @@ impl OpMufu {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind,) {
-            (reg!(Gpr),) if smb & 0x8 != 0 => Some(0),
-            (SrcKind::Imm(_),) if smb & 0x8 != 0 => Some(1),
-            (SrcKind::CBuf(_),) if smb & 0x8 != 0 => Some(2),
-            (reg!(Gpr),) if smb & 0xf0 != 0 => Some(3),
-            (SrcKind::Imm(_),) if smb & 0xf0 != 0 => Some(4),
-            (SrcKind::CBuf(_),) if smb & 0xf0 != 0 => Some(5),
-            (reg!(UGpr),) if smb & 0xf0 != 0 => Some(6),
-            (reg!(Gpr),) if smb & 0x700 != 0 => Some(7),
-            (SrcKind::Imm(_),) if smb & 0x700 != 0 => Some(8),
-            (SrcKind::CBuf(_),) if smb & 0x100 != 0 => Some(9),
-            (reg!(UGpr),) if smb & 0x700 != 0 => Some(10),
-            (reg!(Gpr),) if smb & 0x6 != 0 => Some(11),
+            (reg!(Gpr),) if smb & 0xc0 != 0 => Some(0),
+            (SrcKind::Imm(_),) if smb & 0xc0 != 0 => Some(1),
+            (SrcKind::CBuf(_),) if smb & 0xc0 != 0 => Some(2),
+            (reg!(Gpr),) if smb & 0x3f00 != 0 => Some(3),
+            (SrcKind::Imm(_),) if smb & 0x3f00 != 0 => Some(4),
+            (SrcKind::CBuf(_),) if smb & 0x3f00 != 0 => Some(5),
+            (reg!(UGpr),) if smb & 0x3f00 != 0 => Some(6),
+            (reg!(Gpr),) if smb & 0x7c000 != 0 => Some(7),
+            (SrcKind::Imm(_),) if smb & 0x7c000 != 0 => Some(8),
+            (SrcKind::CBuf(_),) if smb & 0x4000 != 0 => Some(9),
+            (reg!(UGpr),) if smb & 0x7c000 != 0 => Some(10),
+            (reg!(Gpr),) if smb & 0x3e != 0 => Some(11),
             (reg!(Gpr),) if smb & 0x1 != 0 => Some(12),
             _ => None,
         }
@@ -93,24 +95,28 @@ impl OpMufu {
     pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         let smb = sm_bit(sm);
         match (self.a.kind,) {
-            (reg!(Gpr),) if smb & 0x8 != 0 => self.encode_f0::<EncodeError>(sm, c),
-            (SrcKind::Imm(_),) if smb & 0x8 != 0 => self.encode_f1::<EncodeError>(sm, c),
-            (SrcKind::CBuf(_),) if smb & 0x8 != 0 => self.encode_f2::<EncodeError>(sm, c),
-            (reg!(Gpr),) if smb & 0xf0 != 0 => self.encode_f3::<EncodeError>(sm, c),
-            (SrcKind::Imm(_),) if smb & 0xf0 != 0 => self.encode_f4::<EncodeError>(sm, c),
-            (SrcKind::CBuf(_),) if smb & 0xf0 != 0 => {
+            (reg!(Gpr),) if smb & 0xc0 != 0 => self.encode_f0::<EncodeError>(sm, c),
+            (SrcKind::Imm(_),) if smb & 0xc0 != 0 => self.encode_f1::<EncodeError>(sm, c),
+            (SrcKind::CBuf(_),) if smb & 0xc0 != 0 => {
+                self.encode_f2::<EncodeError>(sm, c)
+            }
+            (reg!(Gpr),) if smb & 0x3f00 != 0 => self.encode_f3::<EncodeError>(sm, c),
+            (SrcKind::Imm(_),) if smb & 0x3f00 != 0 => {
+                self.encode_f4::<EncodeError>(sm, c)
+            }
+            (SrcKind::CBuf(_),) if smb & 0x3f00 != 0 => {
                 self.encode_f5::<EncodeError>(sm, c)
             }
-            (reg!(UGpr),) if smb & 0xf0 != 0 => self.encode_f6::<EncodeError>(sm, c),
-            (reg!(Gpr),) if smb & 0x700 != 0 => self.encode_f7::<EncodeError>(sm, c),
-            (SrcKind::Imm(_),) if smb & 0x700 != 0 => {
+            (reg!(UGpr),) if smb & 0x3f00 != 0 => self.encode_f6::<EncodeError>(sm, c),
+            (reg!(Gpr),) if smb & 0x7c000 != 0 => self.encode_f7::<EncodeError>(sm, c),
+            (SrcKind::Imm(_),) if smb & 0x7c000 != 0 => {
                 self.encode_f8::<EncodeError>(sm, c)
             }
-            (SrcKind::CBuf(_),) if smb & 0x100 != 0 => {
+            (SrcKind::CBuf(_),) if smb & 0x4000 != 0 => {
                 self.encode_f9::<EncodeError>(sm, c)
             }
-            (reg!(UGpr),) if smb & 0x700 != 0 => self.encode_f10::<EncodeError>(sm, c),
-            (reg!(Gpr),) if smb & 0x6 != 0 => self.encode_f11::<EncodeError>(sm, c),
+            (reg!(UGpr),) if smb & 0x7c000 != 0 => self.encode_f10::<EncodeError>(sm, c),
+            (reg!(Gpr),) if smb & 0x3e != 0 => self.encode_f11::<EncodeError>(sm, c),
             (reg!(Gpr),) if smb & 0x1 != 0 => self.encode_f12::<EncodeError>(sm, c),
             _ => self.encode(sm, c),
         }
@@ -153,7 +159,7 @@ impl OpMufu {
         w |= self.op.code_in::<E>(Self::NAME, "op", &Self::OP_CODES0, sm)? << 74;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70] (isa-spec/spec/ops/mufu.toml:65; form at isa-spec/spec/ops/mufu.toml:90).
+    /// Form `rrr` on SM [70, 72] (isa-spec/spec/ops/mufu.toml:65; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -165,7 +171,7 @@ impl OpMufu {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [70] (isa-spec/spec/ops/mufu.toml:65; form at isa-spec/spec/ops/mufu.toml:90).
+    /// Form `rir` on SM [70, 72] (isa-spec/spec/ops/mufu.toml:65; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -175,7 +181,7 @@ impl OpMufu {
         w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70] (isa-spec/spec/ops/mufu.toml:65; form at isa-spec/spec/ops/mufu.toml:90).
+    /// Form `rcr` on SM [70, 72] (isa-spec/spec/ops/mufu.toml:65; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -198,7 +204,7 @@ impl OpMufu {
         w |= (self.op.index() as u128) << 74;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:90).
+    /// Form `rrr` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -210,7 +216,7 @@ impl OpMufu {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:90).
+    /// Form `rir` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -220,7 +226,7 @@ impl OpMufu {
         w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:90).
+    /// Form `rcr` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -233,7 +239,7 @@ impl OpMufu {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:90).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -255,7 +261,7 @@ impl OpMufu {
         w |= (self.op.index() as u128) << 74;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100, 120] (isa-spec/spec/ops/mufu.toml:85; form at isa-spec/spec/ops/mufu.toml:90).
+    /// Form `rrr` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/mufu.toml:85; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -266,7 +272,7 @@ impl OpMufu {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 120] (isa-spec/spec/ops/mufu.toml:85; form at isa-spec/spec/ops/mufu.toml:90).
+    /// Form `rir` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/mufu.toml:85; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -287,7 +293,7 @@ impl OpMufu {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 120] (isa-spec/spec/ops/mufu.toml:85; form at isa-spec/spec/ops/mufu.toml:90).
+    /// Form `rur` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/mufu.toml:85; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -298,7 +304,7 @@ impl OpMufu {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `fixed` on SM [52, 60] (isa-spec/spec/ops/mufu.toml:112; form at isa-spec/spec/ops/mufu.toml:112).
+    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/mufu.toml:112; form at isa-spec/spec/ops/mufu.toml:112).
     #[inline(always)]
     fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;

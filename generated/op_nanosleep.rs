@@ -4,7 +4,7 @@
 
 /// `NANOSLEEP`: Sleep for about b nanoseconds (.RAND: a random time up to b).
 ///
-/// Spec: isa-spec/spec/ops/nanosleep.toml:12 (op `nanosleep`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/nanosleep.toml:12 (op `nanosleep`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpNanosleep {
     /// Source (pred). (isa-spec/spec/ops/nanosleep.toml:17)
@@ -25,7 +25,9 @@ impl OpNanosleep {
     pub const MNEMONIC: &'static str = "NANOSLEEP";
     pub const CLASS: &'static str = "control";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("cond", ValueType::Pred).with_not().with_default(Src::PT),
         OperandInfo::new("b", ValueType::B32),
@@ -39,18 +41,18 @@ impl OpNanosleep {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.cond.kind, self.b.kind) {
-            (reg!(Pred), reg!(Gpr)) if smb & 0x700 != 0 => Some(0),
-            (reg!(Pred), SrcKind::Imm(_)) if smb & 0x700 != 0 => Some(1),
-            (reg!(Pred), SrcKind::CBuf(_)) if smb & 0x100 != 0 => Some(2),
-            (reg!(Pred), reg!(UGpr)) if smb & 0x700 != 0 => Some(3),
-            (reg!(Pred), reg!(Gpr)) if smb & 0xe0 != 0 => Some(4),
-            (reg!(Pred), SrcKind::Imm(_)) if smb & 0xe0 != 0 => Some(5),
-            (reg!(Pred), SrcKind::CBuf(_)) if smb & 0xe0 != 0 => Some(6),
-            (reg!(Pred), reg!(UGpr)) if smb & 0xe0 != 0 => Some(7),
-            (reg!(Pred), reg!(Gpr)) if smb & 0x18 != 0 => Some(8),
-            (reg!(Pred), SrcKind::Imm(_)) if smb & 0x18 != 0 => Some(9),
-            (reg!(Pred), SrcKind::CBuf(_)) if smb & 0x18 != 0 => Some(10),
-            (reg!(Pred), reg!(UGpr)) if smb & 0x10 != 0 => Some(11),
+            (reg!(Pred), reg!(Gpr)) if smb & 0x7c000 != 0 => Some(0),
+            (reg!(Pred), SrcKind::Imm(_)) if smb & 0x7c000 != 0 => Some(1),
+            (reg!(Pred), SrcKind::CBuf(_)) if smb & 0x4000 != 0 => Some(2),
+            (reg!(Pred), reg!(UGpr)) if smb & 0x7c000 != 0 => Some(3),
+            (reg!(Pred), reg!(Gpr)) if smb & 0x3e00 != 0 => Some(4),
+            (reg!(Pred), SrcKind::Imm(_)) if smb & 0x3e00 != 0 => Some(5),
+            (reg!(Pred), SrcKind::CBuf(_)) if smb & 0x3e00 != 0 => Some(6),
+            (reg!(Pred), reg!(UGpr)) if smb & 0x3e00 != 0 => Some(7),
+            (reg!(Pred), reg!(Gpr)) if smb & 0x1c0 != 0 => Some(8),
+            (reg!(Pred), SrcKind::Imm(_)) if smb & 0x1c0 != 0 => Some(9),
+            (reg!(Pred), SrcKind::CBuf(_)) if smb & 0x1c0 != 0 => Some(10),
+            (reg!(Pred), reg!(UGpr)) if smb & 0x100 != 0 => Some(11),
             _ => None,
         }
     }
@@ -69,7 +71,7 @@ impl OpNanosleep {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100, 120] (isa-spec/spec/ops/nanosleep.toml:48; form at isa-spec/spec/ops/nanosleep.toml:53).
+    /// Form `rrr` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/nanosleep.toml:48; form at isa-spec/spec/ops/nanosleep.toml:53).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x35d | (c.raw & 0x7ffff00000000ffff0000)
@@ -77,7 +79,7 @@ impl OpNanosleep {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 120] (isa-spec/spec/ops/nanosleep.toml:48; form at isa-spec/spec/ops/nanosleep.toml:53).
+    /// Form `rir` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/nanosleep.toml:48; form at isa-spec/spec/ops/nanosleep.toml:53).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x95d | (c.raw & 0x7ffff00000000ffff0000)
@@ -94,7 +96,7 @@ impl OpNanosleep {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 120] (isa-spec/spec/ops/nanosleep.toml:48; form at isa-spec/spec/ops/nanosleep.toml:53).
+    /// Form `rur` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/nanosleep.toml:48; form at isa-spec/spec/ops/nanosleep.toml:53).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000d5d | (c.raw & 0x7ffff00000000ffff0000)
@@ -117,7 +119,7 @@ impl OpNanosleep {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [80, 86, 89] (isa-spec/spec/ops/nanosleep.toml:67; form at isa-spec/spec/ops/nanosleep.toml:53).
+    /// Form `rrr` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/nanosleep.toml:67; form at isa-spec/spec/ops/nanosleep.toml:53).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x35d | (c.raw & 0x17ffff00000000ffff0000)
@@ -125,7 +127,7 @@ impl OpNanosleep {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [80, 86, 89] (isa-spec/spec/ops/nanosleep.toml:67; form at isa-spec/spec/ops/nanosleep.toml:53).
+    /// Form `rir` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/nanosleep.toml:67; form at isa-spec/spec/ops/nanosleep.toml:53).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x95d | (c.raw & 0x17ffff00000000ffff0000)
@@ -133,7 +135,7 @@ impl OpNanosleep {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [80, 86, 89] (isa-spec/spec/ops/nanosleep.toml:67; form at isa-spec/spec/ops/nanosleep.toml:53).
+    /// Form `rcr` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/nanosleep.toml:67; form at isa-spec/spec/ops/nanosleep.toml:53).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xb5d | (c.raw & 0x17ffff00000000ffff0000)
@@ -142,7 +144,7 @@ impl OpNanosleep {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [80, 86, 89] (isa-spec/spec/ops/nanosleep.toml:67; form at isa-spec/spec/ops/nanosleep.toml:53).
+    /// Form `rur` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/nanosleep.toml:67; form at isa-spec/spec/ops/nanosleep.toml:53).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000d5d | (c.raw & 0x17ffff00000000ffff0000)
@@ -165,7 +167,7 @@ impl OpNanosleep {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 75] (isa-spec/spec/ops/nanosleep.toml:74; form at isa-spec/spec/ops/nanosleep.toml:53).
+    /// Form `rrr` on SM [70, 72, 75] (isa-spec/spec/ops/nanosleep.toml:74; form at isa-spec/spec/ops/nanosleep.toml:53).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x35d | (c.raw & 0x1fffff00000000ffff0000)
@@ -173,7 +175,7 @@ impl OpNanosleep {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 75] (isa-spec/spec/ops/nanosleep.toml:74; form at isa-spec/spec/ops/nanosleep.toml:53).
+    /// Form `rir` on SM [70, 72, 75] (isa-spec/spec/ops/nanosleep.toml:74; form at isa-spec/spec/ops/nanosleep.toml:53).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x95d | (c.raw & 0x1fffff00000000ffff0000)
@@ -181,7 +183,7 @@ impl OpNanosleep {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 75] (isa-spec/spec/ops/nanosleep.toml:74; form at isa-spec/spec/ops/nanosleep.toml:53).
+    /// Form `rcr` on SM [70, 72, 75] (isa-spec/spec/ops/nanosleep.toml:74; form at isa-spec/spec/ops/nanosleep.toml:53).
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xb5d | (c.raw & 0x1fffff00000000ffff0000)

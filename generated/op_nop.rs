@@ -4,7 +4,7 @@
 
 /// `NOP`: No operation.
 ///
-/// Spec: isa-spec/spec/ops/nop.toml:2 (op `nop`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/nop.toml:2 (op `nop`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpNop {
     /// Modifier. Maxwell/Pascal: raise a performance-monitor trigger with `code`. (isa-spec/spec/ops/nop.toml:7)
@@ -19,7 +19,9 @@ impl OpNop {
     pub const MNEMONIC: &'static str = "NOP";
     pub const CLASS: &'static str = "control";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[];
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
@@ -30,12 +32,12 @@ impl OpNop {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match () {
-            () if smb & 0x7f8 != 0 => Some(0),
-            () if smb & 0x7 != 0 => Some(1),
+            () if smb & 0x7ffc0 != 0 => Some(0),
+            () if smb & 0x3f != 0 => Some(1),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/nop.toml:23; form at isa-spec/spec/ops/nop.toml:23).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/nop.toml:23; form at isa-spec/spec/ops/nop.toml:23).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "modifier trig", self.trig == false, sm)?;
@@ -43,7 +45,7 @@ impl OpNop {
         let mut w: u128 = 0x918;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/nop.toml:30; form at isa-spec/spec/ops/nop.toml:30).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/nop.toml:30; form at isa-spec/spec/ops/nop.toml:30).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x50b0000000000f00;

@@ -4,7 +4,7 @@
 
 /// `PBK`: Pre-break: push the address of the loop's exit (the target BRK jumps to).
 ///
-/// Spec: isa-spec/spec/ops/pbk.toml:7 (op `pbk`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/pbk.toml:7 (op `pbk`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpPbk {
     /// Modifier.  (isa-spec/spec/ops/pbk.toml:12)
@@ -17,7 +17,7 @@ impl OpPbk {
     pub const MNEMONIC: &'static str = "PBK";
     pub const CLASS: &'static str = "control";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60];
+    pub const SMS: &'static [u32] = &[50, 52, 53, 60, 61, 62];
     pub const SRCS: &'static [OperandInfo] = &[];
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
@@ -28,11 +28,11 @@ impl OpPbk {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match () {
-            () if smb & 0x7 != 0 => Some(0),
+            () if smb & 0x3f != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/pbk.toml:19; form at isa-spec/spec/ops/pbk.toml:19).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/pbk.toml:19; form at isa-spec/spec/ops/pbk.toml:19).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "guard", c.guard == Src::PT, sm)?;

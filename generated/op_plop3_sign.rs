@@ -4,7 +4,7 @@
 
 /// `PLOP3.LUT`: Predicate logic op over sign bits: pd = lut0(a < 0, b < 0, c < 0), pq = lut1(...), truth tables as plop3's.
 ///
-/// Spec: isa-spec/spec/ops/plop3_sign.toml:11 (op `plop3_sign`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/plop3_sign.toml:11 (op `plop3_sign`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpPlop3Sign {
     /// Destination (pred). (isa-spec/spec/ops/plop3_sign.toml:16)
@@ -35,7 +35,9 @@ impl OpPlop3Sign {
     pub const MNEMONIC: &'static str = "PLOP3.LUT";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::I32),
         OperandInfo::new("b", ValueType::I32),
@@ -53,8 +55,8 @@ impl OpPlop3Sign {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x7f8 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x1f8 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x7ffc0 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x7fc0 != 0 => Some(1),
             _ => None,
         }
     }
@@ -82,7 +84,7 @@ impl OpPlop3Sign {
         w |= dst_field::<E>(Self::NAME, "pq", self.pq, RegFile::Pred, 3u32, sm)? << 84;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/plop3_sign.toml:67; form at isa-spec/spec/ops/plop3_sign.toml:70).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/plop3_sign.toml:67; form at isa-spec/spec/ops/plop3_sign.toml:70).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x21f | (c.raw & 0x7800000ffffff0000000000)
@@ -90,7 +92,7 @@ impl OpPlop3Sign {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/plop3_sign.toml:67; form at isa-spec/spec/ops/plop3_sign.toml:70).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/plop3_sign.toml:67; form at isa-spec/spec/ops/plop3_sign.toml:70).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xa1f | (c.raw & 0x7800000c000000000000000)
@@ -323,7 +325,8 @@ impl Forms for OpPlop3Sign {
             ImmStyle::SignedHex.for_sm(sm),
             self.asign.text_sm(sm),
             matches!(
-                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+                sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
+                | 100u32 | 103u32 | 120u32 | 121u32
             ),
             false,
         );
@@ -335,7 +338,8 @@ impl Forms for OpPlop3Sign {
             ImmStyle::SignedHex.for_sm(sm),
             self.bsign.text_sm(sm),
             matches!(
-                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+                sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
+                | 100u32 | 103u32 | 120u32 | 121u32
             ),
             false,
         );
@@ -347,7 +351,8 @@ impl Forms for OpPlop3Sign {
             ImmStyle::SignedHex.for_sm(sm),
             self.csign.text_sm(sm),
             matches!(
-                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+                sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
+                | 100u32 | 103u32 | 120u32 | 121u32
             ),
             false,
         );

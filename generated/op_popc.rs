@@ -4,7 +4,7 @@
 
 /// `POPC`: Population count.
 ///
-/// Spec: isa-spec/spec/ops/popc.toml:2 (op `popc`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/popc.toml:2 (op `popc`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpPopc {
     /// Destination (u32). (isa-spec/spec/ops/popc.toml:7)
@@ -19,7 +19,9 @@ impl OpPopc {
     pub const MNEMONIC: &'static str = "POPC";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("b", ValueType::B32).with_not(),
     ];
@@ -32,13 +34,13 @@ impl OpPopc {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
-            (reg!(Gpr),) if smb & 0x7f8 != 0 => Some(0),
-            (SrcKind::Imm(_),) if smb & 0x7f8 != 0 => Some(1),
-            (SrcKind::CBuf(_),) if smb & 0x1f8 != 0 => Some(2),
-            (reg!(UGpr),) if smb & 0x7f0 != 0 => Some(3),
-            (reg!(Gpr),) if smb & 0x7 != 0 => Some(4),
-            (SrcKind::Imm(_),) if smb & 0x7 != 0 => Some(5),
-            (SrcKind::CBuf(_),) if smb & 0x7 != 0 => Some(6),
+            (reg!(Gpr),) if smb & 0x7ffc0 != 0 => Some(0),
+            (SrcKind::Imm(_),) if smb & 0x7ffc0 != 0 => Some(1),
+            (SrcKind::CBuf(_),) if smb & 0x7fc0 != 0 => Some(2),
+            (reg!(UGpr),) if smb & 0x7ff00 != 0 => Some(3),
+            (reg!(Gpr),) if smb & 0x3f != 0 => Some(4),
+            (SrcKind::Imm(_),) if smb & 0x3f != 0 => Some(5),
+            (SrcKind::CBuf(_),) if smb & 0x3f != 0 => Some(6),
             _ => None,
         }
     }
@@ -49,7 +51,7 @@ impl OpPopc {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/popc.toml:22; form at isa-spec/spec/ops/popc.toml:28).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/popc.toml:22; form at isa-spec/spec/ops/popc.toml:28).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -58,7 +60,7 @@ impl OpPopc {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/popc.toml:22; form at isa-spec/spec/ops/popc.toml:28).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/popc.toml:22; form at isa-spec/spec/ops/popc.toml:28).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -66,7 +68,7 @@ impl OpPopc {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/popc.toml:22; form at isa-spec/spec/ops/popc.toml:28).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/popc.toml:22; form at isa-spec/spec/ops/popc.toml:28).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -76,7 +78,7 @@ impl OpPopc {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/popc.toml:22; form at isa-spec/spec/ops/popc.toml:28).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/popc.toml:22; form at isa-spec/spec/ops/popc.toml:28).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -92,7 +94,7 @@ impl OpPopc {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/popc.toml:43; form at isa-spec/spec/ops/popc.toml:46).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/popc.toml:43; form at isa-spec/spec/ops/popc.toml:46).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -101,7 +103,7 @@ impl OpPopc {
         w |= u128::from(self.b.not) << 40;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/popc.toml:43; form at isa-spec/spec/ops/popc.toml:46).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/popc.toml:43; form at isa-spec/spec/ops/popc.toml:46).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -115,7 +117,7 @@ impl OpPopc {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/popc.toml:43; form at isa-spec/spec/ops/popc.toml:46).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/popc.toml:43; form at isa-spec/spec/ops/popc.toml:46).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -242,7 +244,11 @@ impl Forms for OpPopc {
             out,
             &self.b,
             reuse_b,
-            if matches!(sm, 50 | 52 | 60) { ImmStyle::SignedHex } else { ImmStyle::Hex }
+            if matches!(sm, 50 | 52 | 53 | 60 | 61 | 62) {
+                ImmStyle::SignedHex
+            } else {
+                ImmStyle::Hex
+            }
                 .for_sm(sm),
         );
         out.trim_end_spaces();

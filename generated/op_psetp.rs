@@ -4,7 +4,7 @@
 
 /// `PSETP`: Predicate logic: p = (a BOP0 b) BOP1 c and q = !(a BOP0 b) BOP1 c.
 ///
-/// Spec: isa-spec/spec/ops/psetp.toml:10 (op `psetp`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/psetp.toml:10 (op `psetp`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpPsetp {
     /// Destination (pred). (isa-spec/spec/ops/psetp.toml:15)
@@ -29,7 +29,7 @@ impl OpPsetp {
     pub const MNEMONIC: &'static str = "PSETP";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60];
+    pub const SMS: &'static [u32] = &[50, 52, 53, 60, 61, 62];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::Pred).with_not(),
         OperandInfo::new("b", ValueType::Pred).with_not(),
@@ -47,11 +47,11 @@ impl OpPsetp {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Pred), reg!(Pred), reg!(Pred)) if smb & 0x7 != 0 => Some(0),
+            (reg!(Pred), reg!(Pred), reg!(Pred)) if smb & 0x3f != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/psetp.toml:63; form at isa-spec/spec/ops/psetp.toml:63).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/psetp.toml:63; form at isa-spec/spec/ops/psetp.toml:63).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;

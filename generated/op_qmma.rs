@@ -4,7 +4,7 @@
 
 /// `QMMA`: Tensor-core 8/6/4-bit float matrix multiply-accumulate: d = a * b + c.
 ///
-/// Spec: isa-spec/spec/ops/qmma.toml:18 (op `qmma`). SMs: 89, 120.
+/// Spec: isa-spec/spec/ops/qmma.toml:18 (op `qmma`). SMs: 89, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpQmma {
     /// Destination (b32). First register of the result group. (isa-spec/spec/ops/qmma.toml:23)
@@ -35,7 +35,7 @@ impl OpQmma {
     pub const MNEMONIC: &'static str = "QMMA";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[89, 120];
+    pub const SMS: &'static [u32] = &[89, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32).with_neg(),
         OperandInfo::new("b", ValueType::B32).with_neg(),
@@ -56,8 +56,8 @@ impl OpQmma {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x80 != 0 => Some(0),
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x400 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x2000 != 0 => Some(0),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x60000 != 0 => Some(1),
             _ => None,
         }
     }
@@ -89,7 +89,7 @@ impl OpQmma {
                 << 79;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [120] (isa-spec/spec/ops/qmma.toml:115; form at isa-spec/spec/ops/qmma.toml:115).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/qmma.toml:115; form at isa-spec/spec/ops/qmma.toml:115).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -383,7 +383,8 @@ impl Forms for OpQmma {
             ImmStyle::Hex.for_sm(sm),
             self.alay.text_sm(sm),
             matches!(
-                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+                sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
+                | 100u32 | 103u32 | 120u32 | 121u32
             ),
             false,
         );
@@ -395,7 +396,8 @@ impl Forms for OpQmma {
             ImmStyle::Hex.for_sm(sm),
             self.blay.text_sm(sm),
             matches!(
-                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+                sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
+                | 100u32 | 103u32 | 120u32 | 121u32
             ),
             false,
         );

@@ -4,7 +4,7 @@
 
 /// `QSPC`: pd = whether the address a + off (+ ua) lies in the state space `space`.
 ///
-/// Spec: isa-spec/spec/ops/qspc.toml:14 (op `qspc`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/qspc.toml:14 (op `qspc`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpQspc {
     /// Destination (pred). Set when the address is in the space. (isa-spec/spec/ops/qspc.toml:19)
@@ -33,7 +33,9 @@ impl OpQspc {
     pub const MNEMONIC: &'static str = "QSPC";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U64).with_align(2),
         OperandInfo::new("ua", ValueType::U32).with_default(Src::RZ),
@@ -60,14 +62,14 @@ impl OpQspc {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.ua.kind) {
-            (reg!(Gpr), _) if smb & 0xf8 != 0 && self.ua == Src::RZ => Some(0),
-            (reg!(Gpr), _) if smb & 0x700 != 0 && self.ua == Src::RZ => Some(1),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0xf0 != 0 => Some(2),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x700 != 0 => Some(3),
+            (reg!(Gpr), _) if smb & 0x3fc0 != 0 && self.ua == Src::RZ => Some(0),
+            (reg!(Gpr), _) if smb & 0x7c000 != 0 && self.ua == Src::RZ => Some(1),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x3f00 != 0 => Some(2),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x7c000 != 0 => Some(3),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 75, 80, 86, 89] (isa-spec/spec/ops/qspc.toml:70; form at isa-spec/spec/ops/qspc.toml:70).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/qspc.toml:70; form at isa-spec/spec/ops/qspc.toml:70).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -101,7 +103,7 @@ impl OpQspc {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/qspc.toml:102; form at isa-spec/spec/ops/qspc.toml:102).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/qspc.toml:102; form at isa-spec/spec/ops/qspc.toml:102).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -133,7 +135,7 @@ impl OpQspc {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75, 80, 86, 89] (isa-spec/spec/ops/qspc.toml:113; form at isa-spec/spec/ops/qspc.toml:113).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/qspc.toml:113; form at isa-spec/spec/ops/qspc.toml:113).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -191,7 +193,7 @@ impl OpQspc {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/qspc.toml:134; form at isa-spec/spec/ops/qspc.toml:134).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/qspc.toml:134; form at isa-spec/spec/ops/qspc.toml:134).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `RED.E`: Atomically replace the global memory word(s) at a + off (+ ua) by old OP b, with no result.
 ///
-/// Spec: isa-spec/spec/ops/red.toml:18 (op `red`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/red.toml:18 (op `red`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpRed {
     /// Source (u64). 64-bit address register pair (`.U32`: one register, zero-extended). (isa-spec/spec/ops/red.toml:29)
@@ -35,7 +35,9 @@ impl OpRed {
     pub const MNEMONIC: &'static str = "RED.E";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U64).with_align(2),
         OperandInfo::new("b", ValueType::U32),
@@ -76,14 +78,18 @@ impl OpRed {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.ua.kind) {
-            (reg!(Gpr), reg!(Gpr), _) if smb & 0x18 != 0 && self.ua == Src::RZ => Some(0),
-            (reg!(Gpr), reg!(Gpr), _) if smb & 0xe0 != 0 && self.ua == Src::RZ => Some(1),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0xe0 != 0 => Some(2),
-            (reg!(Gpr), reg!(Gpr), _) if smb & 0x700 != 0 && self.ua == Src::RZ => {
+            (reg!(Gpr), reg!(Gpr), _) if smb & 0x1c0 != 0 && self.ua == Src::RZ => {
+                Some(0)
+            }
+            (reg!(Gpr), reg!(Gpr), _) if smb & 0x3e00 != 0 && self.ua == Src::RZ => {
+                Some(1)
+            }
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x3e00 != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr), _) if smb & 0x7c000 != 0 && self.ua == Src::RZ => {
                 Some(3)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x100 != 0 => Some(4),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x600 != 0 => Some(5),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x4000 != 0 => Some(4),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x78000 != 0 => Some(5),
             _ => None,
         }
     }
@@ -93,22 +99,22 @@ impl OpRed {
     pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.ua.kind) {
-            (reg!(Gpr), reg!(Gpr), _) if smb & 0x18 != 0 && self.ua == Src::RZ => {
+            (reg!(Gpr), reg!(Gpr), _) if smb & 0x1c0 != 0 && self.ua == Src::RZ => {
                 self.encode_f0::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), _) if smb & 0xe0 != 0 && self.ua == Src::RZ => {
+            (reg!(Gpr), reg!(Gpr), _) if smb & 0x3e00 != 0 && self.ua == Src::RZ => {
                 self.encode_f1::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0xe0 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x3e00 != 0 => {
                 self.encode_f2::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), _) if smb & 0x700 != 0 && self.ua == Src::RZ => {
+            (reg!(Gpr), reg!(Gpr), _) if smb & 0x7c000 != 0 && self.ua == Src::RZ => {
                 self.encode_f3::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x100 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x4000 != 0 => {
                 self.encode_f4::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x600 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x78000 != 0 => {
                 self.encode_f5::<EncodeError>(sm, c)
             }
             _ => self.encode(sm, c),
@@ -174,7 +180,7 @@ impl OpRed {
                 AtomType::S64
             )))
     }
-    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/red.toml:87; form at isa-spec/spec/ops/red.toml:87).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/red.toml:87; form at isa-spec/spec/ops/red.toml:87).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -212,7 +218,7 @@ impl OpRed {
                 << 91;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 89] (isa-spec/spec/ops/red.toml:163; form at isa-spec/spec/ops/red.toml:163).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/red.toml:163; form at isa-spec/spec/ops/red.toml:163).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -250,7 +256,7 @@ impl OpRed {
                 << 91;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 89] (isa-spec/spec/ops/red.toml:209; form at isa-spec/spec/ops/red.toml:209).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/red.toml:209; form at isa-spec/spec/ops/red.toml:209).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -304,7 +310,7 @@ impl OpRed {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/red.toml:233; form at isa-spec/spec/ops/red.toml:233).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/red.toml:233; form at isa-spec/spec/ops/red.toml:233).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -404,7 +410,7 @@ impl OpRed {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 120] (isa-spec/spec/ops/red.toml:277; form at isa-spec/spec/ops/red.toml:277).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/red.toml:277; form at isa-spec/spec/ops/red.toml:277).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -968,7 +974,7 @@ impl OpRed {
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
-            90 | 100 | 120 => Self::parse_syntax1(line, sm, addr),
+            90 | 100 | 103 | 120 | 121 => Self::parse_syntax1(line, sm, addr),
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
@@ -1183,7 +1189,7 @@ impl Forms for OpRed {
         let reuse_ua = false;
         write_guard(out, &c.guard);
         match sm {
-            90 | 100 | 120 => {
+            90 | 100 | 103 | 120 | 121 => {
                 out.push_str("REDG.E");
                 out.push_text_chunk(self.aop.chunk_sm(sm));
                 out.push_text_chunk(self.cache.chunk_sm(sm));

@@ -4,7 +4,7 @@
 
 /// `RED`: Atomically replace the global memory word(s) at a + off by old OP b.
 ///
-/// Spec: isa-spec/spec/ops/red_sm50.toml:11 (op `red_sm50`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/red_sm50.toml:11 (op `red_sm50`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpRedSm50 {
     /// Source (u32). Address register (a 64-bit pair with .E). (isa-spec/spec/ops/red_sm50.toml:16)
@@ -27,7 +27,7 @@ impl OpRedSm50 {
     pub const MNEMONIC: &'static str = "RED";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60];
+    pub const SMS: &'static [u32] = &[50, 52, 53, 60, 61, 62];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32),
@@ -50,8 +50,8 @@ impl OpRedSm50 {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
             (reg!(Gpr), reg!(Gpr)) if smb & 0x1 != 0 => Some(0),
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x2 != 0 => Some(1),
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x4 != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x6 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x38 != 0 => Some(2),
             _ => None,
         }
     }
@@ -69,7 +69,7 @@ impl OpRedSm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52] (isa-spec/spec/ops/red_sm50.toml:74; form at isa-spec/spec/ops/red_sm50.toml:74).
+    /// Form `fixed` on SM [52, 53] (isa-spec/spec/ops/red_sm50.toml:74; form at isa-spec/spec/ops/red_sm50.toml:74).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -83,7 +83,7 @@ impl OpRedSm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [60] (isa-spec/spec/ops/red_sm50.toml:82; form at isa-spec/spec/ops/red_sm50.toml:82).
+    /// Form `fixed` on SM [60, 61, 62] (isa-spec/spec/ops/red_sm50.toml:82; form at isa-spec/spec/ops/red_sm50.toml:82).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

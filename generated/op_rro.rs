@@ -4,7 +4,7 @@
 
 /// `RRO`: Range-reduce b into the form MUFU's sine/cosine or base-2 exponential reads.
 ///
-/// Spec: isa-spec/spec/ops/rro.toml:10 (op `rro`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/rro.toml:10 (op `rro`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpRro {
     /// Destination (f32). (isa-spec/spec/ops/rro.toml:15)
@@ -21,7 +21,7 @@ impl OpRro {
     pub const MNEMONIC: &'static str = "RRO";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60];
+    pub const SMS: &'static [u32] = &[50, 52, 53, 60, 61, 62];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("b", ValueType::F32).with_neg().with_abs(),
     ];
@@ -34,9 +34,9 @@ impl OpRro {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
-            (reg!(Gpr),) if smb & 0x7 != 0 => Some(0),
-            (SrcKind::Imm(_),) if smb & 0x7 != 0 => Some(1),
-            (SrcKind::CBuf(_),) if smb & 0x7 != 0 => Some(2),
+            (reg!(Gpr),) if smb & 0x3f != 0 => Some(0),
+            (SrcKind::Imm(_),) if smb & 0x3f != 0 => Some(1),
+            (SrcKind::CBuf(_),) if smb & 0x3f != 0 => Some(2),
             _ => None,
         }
     }
@@ -51,14 +51,14 @@ impl OpRro {
         w |= u128::from(self.b.abs) << 49;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/rro.toml:35; form at isa-spec/spec/ops/rro.toml:38).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/rro.toml:35; form at isa-spec/spec/ops/rro.toml:38).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5c90000000000000 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/rro.toml:35; form at isa-spec/spec/ops/rro.toml:38).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/rro.toml:35; form at isa-spec/spec/ops/rro.toml:38).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x3890000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -71,7 +71,7 @@ impl OpRro {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/rro.toml:35; form at isa-spec/spec/ops/rro.toml:38).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/rro.toml:35; form at isa-spec/spec/ops/rro.toml:38).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4c90000000000000 | self.encode_e0::<E>(sm, c)?;

@@ -4,7 +4,7 @@
 
 /// `S2R`: Move a special register to a GPR.
 ///
-/// Spec: isa-spec/spec/ops/s2r.toml:2 (op `s2r`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/s2r.toml:2 (op `s2r`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpS2r {
     /// Destination (u32). (isa-spec/spec/ops/s2r.toml:7)
@@ -19,7 +19,9 @@ impl OpS2r {
     pub const MNEMONIC: &'static str = "S2R";
     pub const CLASS: &'static str = "system";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
@@ -30,12 +32,12 @@ impl OpS2r {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match () {
-            () if smb & 0x7f8 != 0 => Some(0),
-            () if smb & 0x7 != 0 => Some(1),
+            () if smb & 0x7ffc0 != 0 => Some(0),
+            () if smb & 0x3f != 0 => Some(1),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/s2r.toml:18; form at isa-spec/spec/ops/s2r.toml:18).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/s2r.toml:18; form at isa-spec/spec/ops/s2r.toml:18).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x919;
@@ -43,7 +45,7 @@ impl OpS2r {
         w |= (self.sr.index() as u128) << 72;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/s2r.toml:27; form at isa-spec/spec/ops/s2r.toml:27).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/s2r.toml:27; form at isa-spec/spec/ops/s2r.toml:27).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xf0c8000000000000;

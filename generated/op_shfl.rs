@@ -4,7 +4,7 @@
 
 /// `SHFL`: Warp shuffle: d = a of the lane that mode and b select within the segment c describes; pd = that lane is in range.
 ///
-/// Spec: isa-spec/spec/ops/shfl.toml:13 (op `shfl`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/shfl.toml:13 (op `shfl`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpShfl {
     /// Destination (b32). (isa-spec/spec/ops/shfl.toml:18)
@@ -27,7 +27,9 @@ impl OpShfl {
     pub const MNEMONIC: &'static str = "SHFL";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32),
         OperandInfo::new("b", ValueType::B32),
@@ -45,22 +47,24 @@ impl OpShfl {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x7e0 != 0 => Some(0),
-            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7e0 != 0 => Some(1),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x7e0 != 0 => Some(2),
-            (reg!(Gpr), SrcKind::Imm(_), SrcKind::Imm(_)) if smb & 0x7e0 != 0 => Some(3),
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x18 != 0 => Some(4),
-            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_)) if smb & 0x18 != 0 => Some(5),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x18 != 0 => Some(6),
-            (reg!(Gpr), SrcKind::Imm(_), SrcKind::Imm(_)) if smb & 0x18 != 0 => Some(7),
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x7 != 0 => Some(8),
-            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7 != 0 => Some(9),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x7 != 0 => Some(10),
-            (reg!(Gpr), SrcKind::Imm(_), SrcKind::Imm(_)) if smb & 0x7 != 0 => Some(11),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x7fe00 != 0 => Some(0),
+            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7fe00 != 0 => Some(1),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x7fe00 != 0 => Some(2),
+            (reg!(Gpr), SrcKind::Imm(_), SrcKind::Imm(_)) if smb & 0x7fe00 != 0 => {
+                Some(3)
+            }
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x1c0 != 0 => Some(4),
+            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_)) if smb & 0x1c0 != 0 => Some(5),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x1c0 != 0 => Some(6),
+            (reg!(Gpr), SrcKind::Imm(_), SrcKind::Imm(_)) if smb & 0x1c0 != 0 => Some(7),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3f != 0 => Some(8),
+            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3f != 0 => Some(9),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x3f != 0 => Some(10),
+            (reg!(Gpr), SrcKind::Imm(_), SrcKind::Imm(_)) if smb & 0x3f != 0 => Some(11),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/shfl.toml:62; form at isa-spec/spec/ops/shfl.toml:62).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/shfl.toml:62; form at isa-spec/spec/ops/shfl.toml:62).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -75,7 +79,7 @@ impl OpShfl {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/shfl.toml:82; form at isa-spec/spec/ops/shfl.toml:82).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/shfl.toml:82; form at isa-spec/spec/ops/shfl.toml:82).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -90,7 +94,7 @@ impl OpShfl {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/shfl.toml:91; form at isa-spec/spec/ops/shfl.toml:91).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/shfl.toml:91; form at isa-spec/spec/ops/shfl.toml:91).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -105,7 +109,7 @@ impl OpShfl {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/shfl.toml:99; form at isa-spec/spec/ops/shfl.toml:99).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/shfl.toml:99; form at isa-spec/spec/ops/shfl.toml:99).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -120,7 +124,7 @@ impl OpShfl {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/shfl.toml:110; form at isa-spec/spec/ops/shfl.toml:110).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/shfl.toml:110; form at isa-spec/spec/ops/shfl.toml:110).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -135,7 +139,7 @@ impl OpShfl {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/shfl.toml:116; form at isa-spec/spec/ops/shfl.toml:116).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/shfl.toml:116; form at isa-spec/spec/ops/shfl.toml:116).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -150,7 +154,7 @@ impl OpShfl {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/shfl.toml:122; form at isa-spec/spec/ops/shfl.toml:122).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/shfl.toml:122; form at isa-spec/spec/ops/shfl.toml:122).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -165,7 +169,7 @@ impl OpShfl {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/shfl.toml:128; form at isa-spec/spec/ops/shfl.toml:128).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/shfl.toml:128; form at isa-spec/spec/ops/shfl.toml:128).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -180,7 +184,7 @@ impl OpShfl {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/shfl.toml:138; form at isa-spec/spec/ops/shfl.toml:138).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/shfl.toml:138; form at isa-spec/spec/ops/shfl.toml:138).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -195,7 +199,7 @@ impl OpShfl {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/shfl.toml:154; form at isa-spec/spec/ops/shfl.toml:154).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/shfl.toml:154; form at isa-spec/spec/ops/shfl.toml:154).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -210,7 +214,7 @@ impl OpShfl {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/shfl.toml:162; form at isa-spec/spec/ops/shfl.toml:162).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/shfl.toml:162; form at isa-spec/spec/ops/shfl.toml:162).
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -225,7 +229,7 @@ impl OpShfl {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/shfl.toml:170; form at isa-spec/spec/ops/shfl.toml:170).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/shfl.toml:170; form at isa-spec/spec/ops/shfl.toml:170).
     #[inline(always)]
     fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

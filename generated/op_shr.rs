@@ -4,7 +4,7 @@
 
 /// `SHR`: 32-bit right shift; the amount is clamped to 32, or taken mod 32 with .W.
 ///
-/// Spec: isa-spec/spec/ops/shr.toml:2 (op `shr`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/shr.toml:2 (op `shr`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpShr {
     /// Destination (b32). (isa-spec/spec/ops/shr.toml:7)
@@ -25,7 +25,7 @@ impl OpShr {
     pub const MNEMONIC: &'static str = "SHR";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60];
+    pub const SMS: &'static [u32] = &[50, 52, 53, 60, 61, 62];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32),
         OperandInfo::new("b", ValueType::U32),
@@ -39,9 +39,9 @@ impl OpShr {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x7 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7 != 0 => Some(1),
-            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7 != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x3f != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3f != 0 => Some(1),
+            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x3f != 0 => Some(2),
             _ => None,
         }
     }
@@ -57,14 +57,14 @@ impl OpShr {
         w |= code_of(&[1, 0], self.ty.index()) << 48;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/shr.toml:38; form at isa-spec/spec/ops/shr.toml:41).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/shr.toml:38; form at isa-spec/spec/ops/shr.toml:41).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5c28000000000000 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/shr.toml:38; form at isa-spec/spec/ops/shr.toml:41).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/shr.toml:38; form at isa-spec/spec/ops/shr.toml:41).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x3828000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -77,7 +77,7 @@ impl OpShr {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/shr.toml:38; form at isa-spec/spec/ops/shr.toml:41).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/shr.toml:38; form at isa-spec/spec/ops/shr.toml:41).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4c28000000000000 | self.encode_e0::<E>(sm, c)?;

@@ -4,7 +4,7 @@
 
 /// `STG.E`: Store 1..16 bytes of b (and the registers after it) to global memory at a + off (+ ua).
 ///
-/// Spec: isa-spec/spec/ops/stg.toml:7 (op `stg`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/stg.toml:7 (op `stg`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpStg {
     /// Source (u64). 64-bit address register pair (`.U32`: one register, zero-extended). (isa-spec/spec/ops/stg.toml:20)
@@ -13,119 +13,161 @@ pub struct OpStg {
     pub b: Src,
     /// Source (u32). Uniform register: added to the address or the memory descriptor, as `amode` says. (isa-spec/spec/ops/stg.toml:30)
     pub ua: Src,
-    /// Modifier. Signed byte offset added to the address (24 bits; 32 in ST's register-only form). (isa-spec/spec/ops/stg.toml:36)
+    /// Source (pred). Maxwell/Pascal LD/ST predicate of unknown meaning (ptxas: P0). (isa-spec/spec/ops/stg.toml:40)
+    pub p: Src,
+    /// Modifier. Signed byte offset added to the address (24 bits; 32 in ST's register-only form). (isa-spec/spec/ops/stg.toml:46)
     pub off: i32,
-    /// Modifier. Width of the base register a. (isa-spec/spec/ops/stg.toml:41)
+    /// Modifier. Width of the base register a. (isa-spec/spec/ops/stg.toml:51)
     pub awidth: MemAddrWidth,
-    /// Modifier. How the address uses ua. (isa-spec/spec/ops/stg.toml:47)
+    /// Modifier. How the address uses ua. (isa-spec/spec/ops/stg.toml:57)
     pub amode: MemAddrMode,
-    /// Modifier. Global (STG) or generic (ST) address; the runner treats both as global memory. (isa-spec/spec/ops/stg.toml:53)
+    /// Modifier. Global (STG) or generic (ST) address; the runner treats both as global memory. (isa-spec/spec/ops/stg.toml:63)
     pub space: AddrSpace,
-    /// Modifier.  (isa-spec/spec/ops/stg.toml:59)
+    /// Modifier.  (isa-spec/spec/ops/stg.toml:68)
     pub size: MemSize,
-    /// Modifier.  (isa-spec/spec/ops/stg.toml:63)
+    /// Modifier.  (isa-spec/spec/ops/stg.toml:72)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/stg.toml:67)
+    /// Modifier.  (isa-spec/spec/ops/stg.toml:76)
     pub sem: MemSem,
 }
-op_fields!(OpStg, [a, b, ua], []);
+op_fields!(OpStg, [a, b, ua, p], []);
 /// Spec: isa-spec/spec/ops/stg.toml:7.
 impl OpStg {
     pub const NAME: &'static str = "stg";
     pub const MNEMONIC: &'static str = "STG.E";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U64).with_align(2),
         OperandInfo::new("b", ValueType::U32),
         OperandInfo::new("ua", ValueType::U32).with_default(Src::RZ),
+        OperandInfo::new("p", ValueType::Pred).with_default(Src::PT),
     ];
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:67).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:76).
     const SEM_CODES0: [u16; MemSem::COUNT] = codes(
         "e - - - - - - - - 8 9 a b c d f 10 11 12 13 14 15 16 17 18 19 1a 1b 1c 1d 1e 1f - - - - -",
     );
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:63).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:72).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:47).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:57).
     const AMODE_CODES0: [u16; MemAddrMode::COUNT] = codes("1 - -");
-    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:41).
+    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:51).
     const AWIDTH_CODES0: [u16; MemAddrWidth::COUNT] = codes("0 - -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:47).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:57).
     const AMODE_CODES1: [u16; MemAddrMode::COUNT] = codes("- 4 -");
-    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:41).
+    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:51).
     const AWIDTH_CODES1: [u16; MemAddrWidth::COUNT] = codes("- 0 1");
-    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:59).
+    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:68).
     const SIZE_CODES0: [u16; MemSize::COUNT] = codes("4 0 1 2 3 5 6 -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:67).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:76).
     const SEM_CODES1: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b f - - 1 - - - - - - - - - 5 4 7 6 a - - - - - 8 - c - d e - - -",
     );
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:47).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:57).
     const AMODE_CODES2: [u16; MemAddrMode::COUNT] = codes("- 0 1");
-    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:53).
+    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:63).
     const SPACE_CODES0: [u16; AddrSpace::COUNT] = codes("2 -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:67).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:76).
     const SEM_CODES2: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b - - - 1 - - - - - - - - - 5 4 7 6 a - - - - - 8 - c - - - d e f",
     );
-    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:53).
+    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:63).
     const SPACE_CODES1: [u16; AddrSpace::COUNT] = codes("- 1");
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:63).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:72).
     const CACHE_CODES1: [u16; MemCache::COUNT] = codes("0 - - - - - 1 - - 2 3");
+    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:63).
+    const SPACE_CODES2: [u16; AddrSpace::COUNT] = codes("- 5");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
-        match (self.a.kind, self.b.kind, self.ua.kind) {
+        match (self.a.kind, self.b.kind, self.ua.kind, self.p.kind) {
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x18 != 0 && self.ua == Src::RZ
+                _,
+            ) if smb & 0x1c0 != 0 && self.ua == Src::RZ && self.p == Src::PT
                 && matches!(self.space, AddrSpace::Global) => Some(0),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x10 != 0 => Some(1),
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(UGpr),
+                _,
+            ) if smb & 0x100 != 0 && self.p == Src::PT => Some(1),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x1e0 != 0 && self.ua == Src::RZ
+                _,
+            ) if smb & 0x7e00 != 0 && self.ua == Src::RZ && self.p == Src::PT
                 && matches!(self.space, AddrSpace::Global) => Some(2),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0xe0 != 0 => Some(3),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x100 != 0 => Some(4),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x600 != 0 && matches!(self.space, AddrSpace::Global) => Some(5),
+                _,
+            ) if smb & 0x3e00 != 0 && self.p == Src::PT => Some(3),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x600 != 0 && matches!(self.space, AddrSpace::Generic) => Some(6),
+                _,
+            ) if smb & 0x4000 != 0 && self.p == Src::PT => Some(4),
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(UGpr),
+                _,
+            ) if smb & 0x78000 != 0 && self.p == Src::PT
+                && matches!(self.space, AddrSpace::Global) => Some(5),
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(UGpr),
+                _,
+            ) if smb & 0x78000 != 0 && self.p == Src::PT
+                && matches!(self.space, AddrSpace::Generic) => Some(6),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x600 != 0 && self.ua == Src::RZ
+                _,
+            ) if smb & 0x78000 != 0 && self.ua == Src::RZ && self.p == Src::PT
                 && matches!(self.space, AddrSpace::Global) => Some(7),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x18 != 0 && self.ua == Src::RZ
+                _,
+            ) if smb & 0x1c0 != 0 && self.ua == Src::RZ && self.p == Src::PT
                 && matches!(self.space, AddrSpace::Generic) => Some(8),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x7e0 != 0 && self.ua == Src::RZ
+                _,
+            ) if smb & 0x7fe00 != 0 && self.ua == Src::RZ && self.p == Src::PT
                 && matches!(self.space, AddrSpace::Generic) => Some(9),
-            (reg!(Gpr), reg!(Gpr), _) if smb & 0x7 != 0 && self.ua == Src::RZ => Some(10),
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                _,
+                _,
+            ) if smb & 0x3f != 0 && self.ua == Src::RZ && self.p == Src::PT => Some(10),
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                _,
+                reg!(Pred),
+            ) if smb & 0x3f != 0 && self.ua == Src::RZ => Some(11),
             _ => None,
         }
     }
@@ -134,51 +176,73 @@ impl OpStg {
     /// (for tests that show nvdisasm rejects it).
     pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         let smb = sm_bit(sm);
-        match (self.a.kind, self.b.kind, self.ua.kind) {
+        match (self.a.kind, self.b.kind, self.ua.kind, self.p.kind) {
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x18 != 0 && self.ua == Src::RZ
+                _,
+            ) if smb & 0x1c0 != 0 && self.ua == Src::RZ && self.p == Src::PT
                 && matches!(self.space, AddrSpace::Global) => {
                 self.encode_f0::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x10 != 0 => {
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(UGpr),
+                _,
+            ) if smb & 0x100 != 0 && self.p == Src::PT => {
                 self.encode_f1::<EncodeError>(sm, c)
             }
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x1e0 != 0 && self.ua == Src::RZ
+                _,
+            ) if smb & 0x7e00 != 0 && self.ua == Src::RZ && self.p == Src::PT
                 && matches!(self.space, AddrSpace::Global) => {
                 self.encode_f2::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0xe0 != 0 => {
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(UGpr),
+                _,
+            ) if smb & 0x3e00 != 0 && self.p == Src::PT => {
                 self.encode_f3::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x100 != 0 => {
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(UGpr),
+                _,
+            ) if smb & 0x4000 != 0 && self.p == Src::PT => {
                 self.encode_f4::<EncodeError>(sm, c)
             }
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x600 != 0 && matches!(self.space, AddrSpace::Global) => {
+                _,
+            ) if smb & 0x78000 != 0 && self.p == Src::PT
+                && matches!(self.space, AddrSpace::Global) => {
                 self.encode_f5::<EncodeError>(sm, c)
             }
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x600 != 0 && matches!(self.space, AddrSpace::Generic) => {
+                _,
+            ) if smb & 0x78000 != 0 && self.p == Src::PT
+                && matches!(self.space, AddrSpace::Generic) => {
                 self.encode_f6::<EncodeError>(sm, c)
             }
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x600 != 0 && self.ua == Src::RZ
+                _,
+            ) if smb & 0x78000 != 0 && self.ua == Src::RZ && self.p == Src::PT
                 && matches!(self.space, AddrSpace::Global) => {
                 self.encode_f7::<EncodeError>(sm, c)
             }
@@ -186,7 +250,8 @@ impl OpStg {
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x18 != 0 && self.ua == Src::RZ
+                _,
+            ) if smb & 0x1c0 != 0 && self.ua == Src::RZ && self.p == Src::PT
                 && matches!(self.space, AddrSpace::Generic) => {
                 self.encode_f8::<EncodeError>(sm, c)
             }
@@ -194,12 +259,26 @@ impl OpStg {
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x7e0 != 0 && self.ua == Src::RZ
+                _,
+            ) if smb & 0x7fe00 != 0 && self.ua == Src::RZ && self.p == Src::PT
                 && matches!(self.space, AddrSpace::Generic) => {
                 self.encode_f9::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), _) if smb & 0x7 != 0 && self.ua == Src::RZ => {
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                _,
+                _,
+            ) if smb & 0x3f != 0 && self.ua == Src::RZ && self.p == Src::PT => {
                 self.encode_f10::<EncodeError>(sm, c)
+            }
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                _,
+                reg!(Pred),
+            ) if smb & 0x3f != 0 && self.ua == Src::RZ => {
+                self.encode_f11::<EncodeError>(sm, c)
             }
             _ => self.encode(sm, c),
         }
@@ -229,7 +308,7 @@ impl OpStg {
             || (matches!(self.amode, MemAddrMode::Reg | MemAddrMode::Desc)
                 && matches!(self.awidth, MemAddrWidth::None | MemAddrWidth::B64)))
     }
-    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/stg.toml:95; form at isa-spec/spec/ops/stg.toml:95).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/stg.toml:104; form at isa-spec/spec/ops/stg.toml:104).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -249,6 +328,7 @@ impl OpStg {
         }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        only_default::<E>(Self::NAME, "p", self.p == Src::PT, sm)?;
         only_default::<
             E,
         >(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
@@ -267,7 +347,7 @@ impl OpStg {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/stg.toml:149; form at isa-spec/spec/ops/stg.toml:149).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/stg.toml:158; form at isa-spec/spec/ops/stg.toml:158).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -287,6 +367,7 @@ impl OpStg {
         }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "p", self.p == Src::PT, sm)?;
         let mut w: u128 = 0x80001000000000000000184;
         w |= code_of(&[2, 1], self.space.index()) << 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -304,7 +385,7 @@ impl OpStg {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 89, 90] (isa-spec/spec/ops/stg.toml:172; form at isa-spec/spec/ops/stg.toml:172).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/stg.toml:181; form at isa-spec/spec/ops/stg.toml:181).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -324,6 +405,7 @@ impl OpStg {
         }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        only_default::<E>(Self::NAME, "p", self.p == Src::PT, sm)?;
         only_default::<
             E,
         >(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
@@ -342,7 +424,7 @@ impl OpStg {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 89] (isa-spec/spec/ops/stg.toml:223; form at isa-spec/spec/ops/stg.toml:223).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/stg.toml:232; form at isa-spec/spec/ops/stg.toml:232).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -362,6 +444,7 @@ impl OpStg {
         }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "p", self.p == Src::PT, sm)?;
         let mut w: u128 = 0x80001000000000000000984;
         w |= code_of(&[2, 1], self.space.index()) << 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -383,7 +466,7 @@ impl OpStg {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/stg.toml:250; form at isa-spec/spec/ops/stg.toml:250).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/stg.toml:259; form at isa-spec/spec/ops/stg.toml:259).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -403,6 +486,7 @@ impl OpStg {
         }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "p", self.p == Src::PT, sm)?;
         let mut w: u128 = 0x80001000000000000000984;
         w |= code_of(&[2, 1], self.space.index()) << 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -435,7 +519,7 @@ impl OpStg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 120] (isa-spec/spec/ops/stg.toml:265; form at isa-spec/spec/ops/stg.toml:265).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/stg.toml:274; form at isa-spec/spec/ops/stg.toml:274).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -455,6 +539,7 @@ impl OpStg {
         }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "p", self.p == Src::PT, sm)?;
         let mut w: u128 = 0x80001000000000000000984;
         w |= self.space.code_in::<E>(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -487,7 +572,7 @@ impl OpStg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 120] (isa-spec/spec/ops/stg.toml:278; form at isa-spec/spec/ops/stg.toml:278).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/stg.toml:287; form at isa-spec/spec/ops/stg.toml:287).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -507,6 +592,7 @@ impl OpStg {
         }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "p", self.p == Src::PT, sm)?;
         let mut w: u128 = 0x80001000000000000000984;
         w |= self.space.code_in::<E>(Self::NAME, "space", &Self::SPACE_CODES1, sm)? << 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -539,7 +625,7 @@ impl OpStg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 120] (isa-spec/spec/ops/stg.toml:285; form at isa-spec/spec/ops/stg.toml:285).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/stg.toml:294; form at isa-spec/spec/ops/stg.toml:294).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -559,6 +645,7 @@ impl OpStg {
         }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        only_default::<E>(Self::NAME, "p", self.p == Src::PT, sm)?;
         only_default::<
             E,
         >(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
@@ -577,7 +664,7 @@ impl OpStg {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/stg.toml:300; form at isa-spec/spec/ops/stg.toml:300).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/stg.toml:309; form at isa-spec/spec/ops/stg.toml:309).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -597,6 +684,7 @@ impl OpStg {
         }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        only_default::<E>(Self::NAME, "p", self.p == Src::PT, sm)?;
         let mut w: u128 = 0x1000000000000000184;
         w |= self.space.code_in::<E>(Self::NAME, "space", &Self::SPACE_CODES1, sm)? << 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -613,7 +701,7 @@ impl OpStg {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/stg.toml:314; form at isa-spec/spec/ops/stg.toml:314).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/stg.toml:323; form at isa-spec/spec/ops/stg.toml:323).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -633,6 +721,7 @@ impl OpStg {
         }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        only_default::<E>(Self::NAME, "p", self.p == Src::PT, sm)?;
         let mut w: u128 = 0x1000000000000000184;
         w |= self.space.code_in::<E>(Self::NAME, "space", &Self::SPACE_CODES1, sm)? << 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -649,7 +738,7 @@ impl OpStg {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/stg.toml:329; form at isa-spec/spec/ops/stg.toml:329).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/stg.toml:338; form at isa-spec/spec/ops/stg.toml:338).
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -669,6 +758,7 @@ impl OpStg {
         }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        only_default::<E>(Self::NAME, "p", self.p == Src::PT, sm)?;
         only_default::<
             E,
         >(Self::NAME, "modifier awidth", self.awidth == MemAddrWidth::None, sm)?;
@@ -689,12 +779,55 @@ impl OpStg {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:95; form at isa-spec/spec/ops/stg.toml:95).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/stg.toml:370; form at isa-spec/spec/ops/stg.toml:370).
+    #[inline(always)]
+    fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        if let SrcKind::Reg(r) = self.a.kind {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
+                && !(self.awidth.text() == ".U32")
+            {
+                return Err(
+                    E::fail(
+                        Self::NAME,
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "a", 2, r
+                        ),
+                    ),
+                );
+            }
+        }
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<
+            E,
+        >(Self::NAME, "modifier awidth", self.awidth == MemAddrWidth::None, sm)?;
+        only_default::<
+            E,
+        >(Self::NAME, "modifier amode", self.amode == MemAddrMode::Reg, sm)?;
+        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
+        let mut w: u128 = 0x10000000000000;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 32u32)? << 20;
+        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 53;
+        w
+            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES1, sm)?
+                << 56;
+        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 58;
+        w
+            |= self.space.code_in::<E>(Self::NAME, "space", &Self::SPACE_CODES2, sm)?
+                << 61;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:104; form at isa-spec/spec/ops/stg.toml:104).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let ua: Src = Src::RZ;
+        let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::None,
@@ -756,6 +889,7 @@ impl OpStg {
             a,
             b,
             ua,
+            p,
             off,
             awidth,
             amode,
@@ -769,12 +903,13 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:149; form at isa-spec/spec/ops/stg.toml:149).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:158; form at isa-spec/spec/ops/stg.toml:158).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 64, 8), 63)?);
+        let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::U32,
@@ -841,6 +976,7 @@ impl OpStg {
             a,
             b,
             ua,
+            p,
             off,
             awidth,
             amode,
@@ -854,12 +990,13 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:172; form at isa-spec/spec/ops/stg.toml:172).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:181; form at isa-spec/spec/ops/stg.toml:181).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let ua: Src = Src::RZ;
+        let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::None,
@@ -912,6 +1049,7 @@ impl OpStg {
             a,
             b,
             ua,
+            p,
             off,
             awidth,
             amode,
@@ -925,12 +1063,13 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:223; form at isa-spec/spec/ops/stg.toml:223).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:232; form at isa-spec/spec/ops/stg.toml:232).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 64, 8), 63)?);
+        let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::U32,
@@ -990,6 +1129,7 @@ impl OpStg {
             a,
             b,
             ua,
+            p,
             off,
             awidth,
             amode,
@@ -1003,7 +1143,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:250; form at isa-spec/spec/ops/stg.toml:250).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:259; form at isa-spec/spec/ops/stg.toml:259).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -1014,6 +1154,7 @@ impl OpStg {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 64, 8), 63)?);
+        let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::U32,
@@ -1072,6 +1213,7 @@ impl OpStg {
             a,
             b,
             ua,
+            p,
             off,
             awidth,
             amode,
@@ -1085,7 +1227,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:265; form at isa-spec/spec/ops/stg.toml:265).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:274; form at isa-spec/spec/ops/stg.toml:274).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -1096,6 +1238,7 @@ impl OpStg {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 64, 8), 255)?);
+        let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::U32,
@@ -1153,6 +1296,7 @@ impl OpStg {
             a,
             b,
             ua,
+            p,
             off,
             awidth,
             amode,
@@ -1166,7 +1310,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:278; form at isa-spec/spec/ops/stg.toml:278).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:287; form at isa-spec/spec/ops/stg.toml:287).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -1177,6 +1321,7 @@ impl OpStg {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 64, 8), 255)?);
+        let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::U32,
@@ -1234,6 +1379,7 @@ impl OpStg {
             a,
             b,
             ua,
+            p,
             off,
             awidth,
             amode,
@@ -1247,12 +1393,13 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:285; form at isa-spec/spec/ops/stg.toml:285).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:294; form at isa-spec/spec/ops/stg.toml:294).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let ua: Src = Src::RZ;
+        let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::None,
@@ -1305,6 +1452,7 @@ impl OpStg {
             a,
             b,
             ua,
+            p,
             off,
             awidth,
             amode,
@@ -1318,12 +1466,13 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:300; form at isa-spec/spec/ops/stg.toml:300).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:309; form at isa-spec/spec/ops/stg.toml:309).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let ua: Src = Src::RZ;
+        let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 32, 32), 32u32) as i32;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::None,
@@ -1388,6 +1537,7 @@ impl OpStg {
             a,
             b,
             ua,
+            p,
             off,
             awidth,
             amode,
@@ -1401,12 +1551,13 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:314; form at isa-spec/spec/ops/stg.toml:314).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:323; form at isa-spec/spec/ops/stg.toml:323).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let ua: Src = Src::RZ;
+        let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 32, 32), 32u32) as i32;
         let awidth: MemAddrWidth = match bits(w, 90, 1) {
             0 => MemAddrWidth::None,
@@ -1462,6 +1613,7 @@ impl OpStg {
             a,
             b,
             ua,
+            p,
             off,
             awidth,
             amode,
@@ -1475,12 +1627,13 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:329; form at isa-spec/spec/ops/stg.toml:329).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:338; form at isa-spec/spec/ops/stg.toml:338).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?);
         let ua: Src = Src::RZ;
+        let p: Src = Src::PT;
         let off: i32 = sext_field(bits(w, 20, 24), 24u32) as i32;
         let awidth: MemAddrWidth = MemAddrWidth::None;
         let amode: MemAddrMode = MemAddrMode::Reg;
@@ -1507,6 +1660,7 @@ impl OpStg {
             a,
             b,
             ua,
+            p,
             off,
             awidth,
             amode,
@@ -1520,7 +1674,57 @@ impl OpStg {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `STG.E` (isa-spec/spec/ops/stg.toml:71); `None` when the mnemonic is not this op's.
+    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:370; form at isa-spec/spec/ops/stg.toml:370).
+    #[inline(always)]
+    fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?);
+        let ua: Src = Src::RZ;
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 58, 3), 7)?);
+        let off: i32 = sext_field(bits(w, 20, 32), 32u32) as i32;
+        let awidth: MemAddrWidth = MemAddrWidth::None;
+        let amode: MemAddrMode = MemAddrMode::Reg;
+        let space: AddrSpace = match bits(w, 61, 3) {
+            5 => AddrSpace::Generic,
+            _ => return None,
+        };
+        let size: MemSize = match bits(w, 53, 3) {
+            4 => MemSize::B32,
+            0 => MemSize::U8,
+            1 => MemSize::S8,
+            2 => MemSize::U16,
+            3 => MemSize::S16,
+            5 => MemSize::B64,
+            6 => MemSize::B128,
+            _ => return None,
+        };
+        let cache: MemCache = match bits(w, 56, 2) {
+            0 => MemCache::None,
+            1 => MemCache::Cg,
+            2 => MemCache::Cs,
+            3 => MemCache::Wt,
+            _ => return None,
+        };
+        let sem: MemSem = MemSem::WeakSys;
+        let o = Self {
+            a,
+            b,
+            ua,
+            p,
+            off,
+            awidth,
+            amode,
+            space,
+            size,
+            cache,
+            sem,
+        };
+        if !o.legal_f0(sm) {
+            return None;
+        }
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+    }
+    /// Parse one tokenized line of syntax `STG.E` (isa-spec/spec/ops/stg.toml:80); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let (rest, spelled) = strip_which_mnemonic(
             &line.parts,
@@ -1548,7 +1752,7 @@ impl OpStg {
         if cur != rest.len() {
             return None;
         }
-        let mut at = asm_try!(Operands:: < 2 > ::start(line, 2, 0usize));
+        let mut at = asm_try!(Operands:: < 3 > ::start(line, 2, 1usize));
         let v_a = {
             let tok = at.take();
             {
@@ -1588,11 +1792,18 @@ impl OpStg {
             }
         };
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
-        asm_try!(at.finish(& ["a", "b"]));
+        let p = if at.optional(|tok| is_pred_token(tok)) {
+            asm_try!(src_operand(at.take(), "p", ImmStyle::Hex))
+        } else {
+            at.skip();
+            Src::PT
+        };
+        asm_try!(at.finish(& ["a", "b", "p"]));
         let op = Self {
             a: v_a.0,
             b,
             ua: v_a.3,
+            p,
             off: v_a.1,
             awidth: v_a.2,
             amode: v_a.4,
@@ -1620,14 +1831,15 @@ impl OpStg {
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/stg.toml:7.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
-        check_sources("stg", 3usize, srcs)?;
+        check_sources("stg", 4usize, srcs)?;
         let a: u64 = src_value(srcs, 0usize, &self.a)?;
         let b: u32 = src_value(srcs, 1usize, &self.b)?;
         let ua: u32 = src_value(srcs, 2usize, &self.ua)?;
+        let p: bool = src_value(srcs, 3usize, &self.p)?;
         Ok((FoldOut::new(&[]), None))
     }
 }
-/// Spec: isa-spec/spec/ops/stg.toml:82.
+/// Spec: isa-spec/spec/ops/stg.toml:91.
 impl MemOp for OpStg {
     /// The memory access (`[memory]` in isa-spec/spec/ops/stg.toml).
     fn mem_access(&self) -> Option<MemAccess> {
@@ -1688,24 +1900,27 @@ impl Encode for OpStg {
         0 : combo_f0 => encode_f0, 1 : combo_f0 => encode_f1, 2 : combo_f0 => encode_f2,
         3 : combo_f0 => encode_f3, 4 : combo_f0 => encode_f4, 5 : combo_f0 => encode_f5,
         6 : combo_f0 => encode_f6, 7 : combo_f0 => encode_f7, 8 : combo_f0 => encode_f8,
-        9 : combo_f0 => encode_f9, 10 : combo_f0 => encode_f10; [a, b, ua]
+        9 : combo_f0 => encode_f9, 10 : combo_f0 => encode_f10, 11 : combo_f0 =>
+        encode_f11; [a, b, ua, p]
     );
 }
 /// Spec: isa-spec/spec/ops/stg.toml:7.
 impl Forms for OpStg {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
-        parts_f5, 6 : parts_f6, 7 : parts_f7, 8 : parts_f8, 9 : parts_f9, 10 : parts_f10
+        parts_f5, 6 : parts_f6, 7 : parts_f7, 8 : parts_f8, 9 : parts_f9, 10 : parts_f10,
+        11 : parts_f11
     );
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/stg.toml:71.
+    /// Spec: isa-spec/spec/ops/stg.toml:80.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
         let reuse_b = false;
         let reuse_ua = false;
+        let reuse_p = false;
         write_guard(out, &c.guard);
         out.push_str(
             if (self.space.index() as i64 == 1i64) == true { "ST.E" } else { "STG.E" },
@@ -1735,6 +1950,10 @@ impl Forms for OpStg {
         );
         out.push_str(", ");
         write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
+        if self.p != Src::PT {
+            out.push_str(", ");
+            write_src(out, &self.p, reuse_p, ImmStyle::Hex.for_sm(sm));
+        }
         out.trim_end_spaces();
     }
 }

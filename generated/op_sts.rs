@@ -4,7 +4,7 @@
 
 /// `STS`: Store 1..16 bytes of b (and the registers after it) to shared memory at a * scale + off (+ ua).
 ///
-/// Spec: isa-spec/spec/ops/sts.toml:9 (op `sts`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/sts.toml:9 (op `sts`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSts {
     /// Source (u32). Shared-memory address register (RZ: the offset alone). (isa-spec/spec/ops/sts.toml:14)
@@ -29,7 +29,9 @@ impl OpSts {
     pub const MNEMONIC: &'static str = "STS";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32),
@@ -48,13 +50,13 @@ impl OpSts {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.ua.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x7f0 != 0 => Some(0),
-            (reg!(Gpr), reg!(Gpr), _) if smb & 0x8 != 0 && self.ua == Src::RZ => Some(1),
-            (reg!(Gpr), reg!(Gpr), _) if smb & 0x7 != 0 && self.ua == Src::RZ => Some(2),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x7ff00 != 0 => Some(0),
+            (reg!(Gpr), reg!(Gpr), _) if smb & 0xc0 != 0 && self.ua == Src::RZ => Some(1),
+            (reg!(Gpr), reg!(Gpr), _) if smb & 0x3f != 0 && self.ua == Src::RZ => Some(2),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/sts.toml:71; form at isa-spec/spec/ops/sts.toml:71).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/sts.toml:71; form at isa-spec/spec/ops/sts.toml:71).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -76,7 +78,7 @@ impl OpSts {
         }
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70] (isa-spec/spec/ops/sts.toml:99; form at isa-spec/spec/ops/sts.toml:99).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/sts.toml:99; form at isa-spec/spec/ops/sts.toml:99).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -95,7 +97,7 @@ impl OpSts {
         w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/sts.toml:116; form at isa-spec/spec/ops/sts.toml:116).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/sts.toml:116; form at isa-spec/spec/ops/sts.toml:116).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

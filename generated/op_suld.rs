@@ -4,7 +4,7 @@
 
 /// `SULD`: Load from the surface h at the coordinates a (and the registers after it) into d (and the registers after it).
 ///
-/// Spec: isa-spec/spec/ops/suld.toml:14 (op `suld`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/suld.toml:14 (op `suld`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSuld {
     /// Destination (pred). Predicate output (nvdisasm prints it before d when not PT). (isa-spec/spec/ops/suld.toml:19)
@@ -43,7 +43,9 @@ impl OpSuld {
     pub const MNEMONIC: &'static str = "SULD";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("h", ValueType::U32),
@@ -93,58 +95,58 @@ impl OpSuld {
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x18 != 0 && self.u2 == Src::reg(Reg::URZ)
+            ) if smb & 0x1c0 != 0 && self.u2 == Src::reg(Reg::URZ)
                 && matches!(self.mode, SuMode::D) => Some(0),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x18 != 0 && self.u2 == Src::reg(Reg::URZ)
+            ) if smb & 0x1c0 != 0 && self.u2 == Src::reg(Reg::URZ)
                 && matches!(self.mode, SuMode::P) => Some(1),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x3e0 != 0 && self.u2 == Src::reg(Reg::URZ)
+            ) if smb & 0x1fe00 != 0 && self.u2 == Src::reg(Reg::URZ)
                 && matches!(self.mode, SuMode::D) => Some(2),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x3e0 != 0 && self.u2 == Src::reg(Reg::URZ)
+            ) if smb & 0x1fe00 != 0 && self.u2 == Src::reg(Reg::URZ)
                 && matches!(self.mode, SuMode::P) => Some(3),
             (
                 reg!(Gpr),
                 reg!(UGpr),
                 _,
-            ) if smb & 0x200 != 0 && self.u2 == Src::reg(Reg::URZ)
+            ) if smb & 0x18000 != 0 && self.u2 == Src::reg(Reg::URZ)
                 && matches!(self.mode, SuMode::D) => Some(4),
             (
                 reg!(Gpr),
                 reg!(UGpr),
                 _,
-            ) if smb & 0x200 != 0 && self.u2 == Src::reg(Reg::URZ)
+            ) if smb & 0x18000 != 0 && self.u2 == Src::reg(Reg::URZ)
                 && matches!(self.mode, SuMode::P) => Some(5),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x400 != 0 && matches!(self.mode, SuMode::D) => Some(6),
+            ) if smb & 0x60000 != 0 && matches!(self.mode, SuMode::D) => Some(6),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x400 != 0 && matches!(self.mode, SuMode::P) => Some(7),
+            ) if smb & 0x60000 != 0 && matches!(self.mode, SuMode::P) => Some(7),
             (
                 reg!(Gpr),
                 reg!(UGpr),
                 reg!(UGpr),
-            ) if smb & 0x400 != 0 && matches!(self.mode, SuMode::D) => Some(8),
+            ) if smb & 0x60000 != 0 && matches!(self.mode, SuMode::D) => Some(8),
             (
                 reg!(Gpr),
                 reg!(UGpr),
                 reg!(UGpr),
-            ) if smb & 0x400 != 0 && matches!(self.mode, SuMode::P) => Some(9),
+            ) if smb & 0x60000 != 0 && matches!(self.mode, SuMode::P) => Some(9),
             (
                 reg!(Gpr),
                 reg!(Gpr),
@@ -173,30 +175,30 @@ impl OpSuld {
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x6 != 0 && self.u2 == Src::reg(Reg::URZ)
+            ) if smb & 0x3e != 0 && self.u2 == Src::reg(Reg::URZ)
                 && matches!(self.mode, SuMode::D) => Some(14),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x6 != 0 && self.u2 == Src::reg(Reg::URZ)
+            ) if smb & 0x3e != 0 && self.u2 == Src::reg(Reg::URZ)
                 && matches!(self.mode, SuMode::P) => Some(15),
             (
                 reg!(Gpr),
                 SrcKind::Imm(_),
                 _,
-            ) if smb & 0x6 != 0 && self.u2 == Src::reg(Reg::URZ)
+            ) if smb & 0x3e != 0 && self.u2 == Src::reg(Reg::URZ)
                 && matches!(self.mode, SuMode::D) => Some(16),
             (
                 reg!(Gpr),
                 SrcKind::Imm(_),
                 _,
-            ) if smb & 0x6 != 0 && self.u2 == Src::reg(Reg::URZ)
+            ) if smb & 0x3e != 0 && self.u2 == Src::reg(Reg::URZ)
                 && matches!(self.mode, SuMode::P) => Some(17),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/suld.toml:92; form at isa-spec/spec/ops/suld.toml:92).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/suld.toml:92; form at isa-spec/spec/ops/suld.toml:92).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -241,7 +243,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/suld.toml:156; form at isa-spec/spec/ops/suld.toml:156).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/suld.toml:156; form at isa-spec/spec/ops/suld.toml:156).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -286,7 +288,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 89, 90, 100] (isa-spec/spec/ops/suld.toml:166; form at isa-spec/spec/ops/suld.toml:166).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/suld.toml:166; form at isa-spec/spec/ops/suld.toml:166).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -331,7 +333,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 89, 90, 100] (isa-spec/spec/ops/suld.toml:209; form at isa-spec/spec/ops/suld.toml:209).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/suld.toml:209; form at isa-spec/spec/ops/suld.toml:209).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -376,7 +378,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100] (isa-spec/spec/ops/suld.toml:220; form at isa-spec/spec/ops/suld.toml:220).
+    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/suld.toml:220; form at isa-spec/spec/ops/suld.toml:220).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -412,7 +414,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100] (isa-spec/spec/ops/suld.toml:237; form at isa-spec/spec/ops/suld.toml:237).
+    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/suld.toml:237; form at isa-spec/spec/ops/suld.toml:237).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -448,7 +450,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120] (isa-spec/spec/ops/suld.toml:246; form at isa-spec/spec/ops/suld.toml:246).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/suld.toml:246; form at isa-spec/spec/ops/suld.toml:246).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -494,7 +496,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120] (isa-spec/spec/ops/suld.toml:256; form at isa-spec/spec/ops/suld.toml:256).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/suld.toml:256; form at isa-spec/spec/ops/suld.toml:256).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -540,7 +542,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120] (isa-spec/spec/ops/suld.toml:264; form at isa-spec/spec/ops/suld.toml:264).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/suld.toml:264; form at isa-spec/spec/ops/suld.toml:264).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -577,7 +579,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120] (isa-spec/spec/ops/suld.toml:273; form at isa-spec/spec/ops/suld.toml:273).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/suld.toml:273; form at isa-spec/spec/ops/suld.toml:273).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -718,7 +720,7 @@ impl OpSuld {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52, 60] (isa-spec/spec/ops/suld.toml:358; form at isa-spec/spec/ops/suld.toml:358).
+    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/suld.toml:358; form at isa-spec/spec/ops/suld.toml:358).
     #[inline(always)]
     fn encode_f14<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -744,7 +746,7 @@ impl OpSuld {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52, 60] (isa-spec/spec/ops/suld.toml:366; form at isa-spec/spec/ops/suld.toml:366).
+    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/suld.toml:366; form at isa-spec/spec/ops/suld.toml:366).
     #[inline(always)]
     fn encode_f15<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -774,7 +776,7 @@ impl OpSuld {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52, 60] (isa-spec/spec/ops/suld.toml:374; form at isa-spec/spec/ops/suld.toml:374).
+    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/suld.toml:374; form at isa-spec/spec/ops/suld.toml:374).
     #[inline(always)]
     fn encode_f16<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -800,7 +802,7 @@ impl OpSuld {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52, 60] (isa-spec/spec/ops/suld.toml:381; form at isa-spec/spec/ops/suld.toml:381).
+    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/suld.toml:381; form at isa-spec/spec/ops/suld.toml:381).
     #[inline(always)]
     fn encode_f17<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `SULD`: Load from the surface at the coordinates a (and the registers after it) into d (and the registers after it).
 ///
-/// Spec: isa-spec/spec/ops/suld_b.toml:9 (op `suld_b`). SMs: 70, 75, 80, 86, 89, 90.
+/// Spec: isa-spec/spec/ops/suld_b.toml:9 (op `suld_b`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSuldB {
     /// Destination (pred). Predicate output (nvdisasm prints it before d when not PT). (isa-spec/spec/ops/suld_b.toml:14)
@@ -41,7 +41,7 @@ impl OpSuldB {
     pub const MNEMONIC: &'static str = "SULD";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90];
+    pub const SMS: &'static [u32] = &[70, 72, 75, 80, 86, 87, 88, 89, 90];
     pub const SRCS: &'static [OperandInfo] = &[OperandInfo::new("a", ValueType::U32)];
     pub const DSTS: &'static [OperandInfo] = &[
         OperandInfo::new("pd", ValueType::Pred).with_default(Src::reg(Reg::PT)),
@@ -73,14 +73,18 @@ impl OpSuldB {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind,) {
-            (reg!(Gpr),) if smb & 0x18 != 0 && matches!(self.mode, SuMode::D) => Some(0),
-            (reg!(Gpr),) if smb & 0x18 != 0 && matches!(self.mode, SuMode::P) => Some(1),
-            (reg!(Gpr),) if smb & 0x1e0 != 0 && matches!(self.mode, SuMode::D) => Some(2),
-            (reg!(Gpr),) if smb & 0x1e0 != 0 && matches!(self.mode, SuMode::P) => Some(3),
+            (reg!(Gpr),) if smb & 0x1c0 != 0 && matches!(self.mode, SuMode::D) => Some(0),
+            (reg!(Gpr),) if smb & 0x1c0 != 0 && matches!(self.mode, SuMode::P) => Some(1),
+            (reg!(Gpr),) if smb & 0x7e00 != 0 && matches!(self.mode, SuMode::D) => {
+                Some(2)
+            }
+            (reg!(Gpr),) if smb & 0x7e00 != 0 && matches!(self.mode, SuMode::P) => {
+                Some(3)
+            }
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/suld_b.toml:79; form at isa-spec/spec/ops/suld_b.toml:79).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/suld_b.toml:79; form at isa-spec/spec/ops/suld_b.toml:79).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -113,7 +117,7 @@ impl OpSuldB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/suld_b.toml:145; form at isa-spec/spec/ops/suld_b.toml:145).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/suld_b.toml:145; form at isa-spec/spec/ops/suld_b.toml:145).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -146,7 +150,7 @@ impl OpSuldB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 89, 90] (isa-spec/spec/ops/suld_b.toml:153; form at isa-spec/spec/ops/suld_b.toml:153).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/suld_b.toml:153; form at isa-spec/spec/ops/suld_b.toml:153).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -179,7 +183,7 @@ impl OpSuldB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 89, 90] (isa-spec/spec/ops/suld_b.toml:196; form at isa-spec/spec/ops/suld_b.toml:196).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/suld_b.toml:196; form at isa-spec/spec/ops/suld_b.toml:196).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `SURED`: Atomically combine b (and the registers after it) into the surface h at the coordinates a, with no result.
 ///
-/// Spec: isa-spec/spec/ops/sured.toml:15 (op `sured`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/sured.toml:15 (op `sured`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSured {
     /// Source (u32). First coordinate register. (isa-spec/spec/ops/sured.toml:20)
@@ -41,7 +41,9 @@ impl OpSured {
     pub const MNEMONIC: &'static str = "SURED";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32),
@@ -84,21 +86,25 @@ impl OpSured {
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x18 != 0 && self.u2 == Src::reg(Reg::URZ) => Some(0),
+            ) if smb & 0x1c0 != 0 && self.u2 == Src::reg(Reg::URZ) => Some(0),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x3e0 != 0 && self.u2 == Src::reg(Reg::URZ) => Some(1),
+            ) if smb & 0x1fe00 != 0 && self.u2 == Src::reg(Reg::URZ) => Some(1),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
                 _,
-            ) if smb & 0x200 != 0 && self.u2 == Src::reg(Reg::URZ) => Some(2),
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x400 != 0 => Some(3),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(UGpr)) if smb & 0x400 != 0 => Some(4),
+            ) if smb & 0x18000 != 0 && self.u2 == Src::reg(Reg::URZ) => Some(2),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x60000 != 0 => {
+                Some(3)
+            }
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(UGpr)) if smb & 0x60000 != 0 => {
+                Some(4)
+            }
             (
                 reg!(Gpr),
                 reg!(Gpr),
@@ -118,47 +124,47 @@ impl OpSured {
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x2 != 0 && self.u2 == Src::reg(Reg::URZ)
+            ) if smb & 0x6 != 0 && self.u2 == Src::reg(Reg::URZ)
                 && matches!(self.mode, SuMode::D) => Some(7),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 SrcKind::Imm(_),
                 _,
-            ) if smb & 0x2 != 0 && self.u2 == Src::reg(Reg::URZ)
+            ) if smb & 0x6 != 0 && self.u2 == Src::reg(Reg::URZ)
                 && matches!(self.mode, SuMode::D) => Some(8),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x4 != 0 && self.u2 == Src::reg(Reg::URZ)
+            ) if smb & 0x38 != 0 && self.u2 == Src::reg(Reg::URZ)
                 && matches!(self.mode, SuMode::D) => Some(9),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 SrcKind::Imm(_),
                 _,
-            ) if smb & 0x4 != 0 && self.u2 == Src::reg(Reg::URZ)
+            ) if smb & 0x38 != 0 && self.u2 == Src::reg(Reg::URZ)
                 && matches!(self.mode, SuMode::D) => Some(10),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x7 != 0 && self.u2 == Src::reg(Reg::URZ)
+            ) if smb & 0x3f != 0 && self.u2 == Src::reg(Reg::URZ)
                 && matches!(self.mode, SuMode::P) => Some(11),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 SrcKind::Imm(_),
                 _,
-            ) if smb & 0x7 != 0 && self.u2 == Src::reg(Reg::URZ)
+            ) if smb & 0x3f != 0 && self.u2 == Src::reg(Reg::URZ)
                 && matches!(self.mode, SuMode::P) => Some(12),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/sured.toml:91; form at isa-spec/spec/ops/sured.toml:91).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/sured.toml:91; form at isa-spec/spec/ops/sured.toml:91).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -203,7 +209,7 @@ impl OpSured {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 89, 90, 100] (isa-spec/spec/ops/sured.toml:152; form at isa-spec/spec/ops/sured.toml:152).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/sured.toml:152; form at isa-spec/spec/ops/sured.toml:152).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -248,7 +254,7 @@ impl OpSured {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100] (isa-spec/spec/ops/sured.toml:197; form at isa-spec/spec/ops/sured.toml:197).
+    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/sured.toml:197; form at isa-spec/spec/ops/sured.toml:197).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -284,7 +290,7 @@ impl OpSured {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120] (isa-spec/spec/ops/sured.toml:212; form at isa-spec/spec/ops/sured.toml:212).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/sured.toml:212; form at isa-spec/spec/ops/sured.toml:212).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -330,7 +336,7 @@ impl OpSured {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120] (isa-spec/spec/ops/sured.toml:222; form at isa-spec/spec/ops/sured.toml:222).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/sured.toml:222; form at isa-spec/spec/ops/sured.toml:222).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -415,7 +421,7 @@ impl OpSured {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52] (isa-spec/spec/ops/sured.toml:279; form at isa-spec/spec/ops/sured.toml:279).
+    /// Form `fixed` on SM [52, 53] (isa-spec/spec/ops/sured.toml:279; form at isa-spec/spec/ops/sured.toml:279).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -439,7 +445,7 @@ impl OpSured {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52] (isa-spec/spec/ops/sured.toml:286; form at isa-spec/spec/ops/sured.toml:286).
+    /// Form `fixed` on SM [52, 53] (isa-spec/spec/ops/sured.toml:286; form at isa-spec/spec/ops/sured.toml:286).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -463,7 +469,7 @@ impl OpSured {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [60] (isa-spec/spec/ops/sured.toml:292; form at isa-spec/spec/ops/sured.toml:292).
+    /// Form `fixed` on SM [60, 61, 62] (isa-spec/spec/ops/sured.toml:292; form at isa-spec/spec/ops/sured.toml:292).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -487,7 +493,7 @@ impl OpSured {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [60] (isa-spec/spec/ops/sured.toml:299; form at isa-spec/spec/ops/sured.toml:299).
+    /// Form `fixed` on SM [60, 61, 62] (isa-spec/spec/ops/sured.toml:299; form at isa-spec/spec/ops/sured.toml:299).
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -511,7 +517,7 @@ impl OpSured {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/sured.toml:306; form at isa-spec/spec/ops/sured.toml:306).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/sured.toml:306; form at isa-spec/spec/ops/sured.toml:306).
     #[inline(always)]
     fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -537,7 +543,7 @@ impl OpSured {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/sured.toml:316; form at isa-spec/spec/ops/sured.toml:316).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/sured.toml:316; form at isa-spec/spec/ops/sured.toml:316).
     #[inline(always)]
     fn encode_f12<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

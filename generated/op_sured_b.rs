@@ -4,7 +4,7 @@
 
 /// `SURED.D`: Atomically combine b (and the registers after it) into the surface at the coordinates a, with no result.
 ///
-/// Spec: isa-spec/spec/ops/sured_b.toml:7 (op `sured_b`). SMs: 70, 75, 80, 86, 89, 90.
+/// Spec: isa-spec/spec/ops/sured_b.toml:7 (op `sured_b`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSuredB {
     /// Source (u32). First coordinate register. (isa-spec/spec/ops/sured_b.toml:12)
@@ -37,7 +37,7 @@ impl OpSuredB {
     pub const MNEMONIC: &'static str = "SURED.D";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90];
+    pub const SMS: &'static [u32] = &[70, 72, 75, 80, 86, 87, 88, 89, 90];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32),
@@ -65,12 +65,12 @@ impl OpSuredB {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x18 != 0 => Some(0),
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x1e0 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x1c0 != 0 => Some(0),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x7e00 != 0 => Some(1),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/sured_b.toml:68; form at isa-spec/spec/ops/sured_b.toml:68).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/sured_b.toml:68; form at isa-spec/spec/ops/sured_b.toml:68).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -102,7 +102,7 @@ impl OpSuredB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 89, 90] (isa-spec/spec/ops/sured_b.toml:129; form at isa-spec/spec/ops/sured_b.toml:129).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/sured_b.toml:129; form at isa-spec/spec/ops/sured_b.toml:129).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `SURED.D`: Atomically combine b (and the registers after it) into the surface h at the coordinates a, with no result.
 ///
-/// Spec: isa-spec/spec/ops/sured_ur.toml:8 (op `sured_ur`). SMs: 75, 80, 86, 89, 90.
+/// Spec: isa-spec/spec/ops/sured_ur.toml:8 (op `sured_ur`). SMs: 75, 80, 86, 87, 88, 89, 90.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSuredUr {
     /// Source (u32). First coordinate register. (isa-spec/spec/ops/sured_ur.toml:13)
@@ -37,7 +37,7 @@ impl OpSuredUr {
     pub const MNEMONIC: &'static str = "SURED.D";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[75, 80, 86, 89, 90];
+    pub const SMS: &'static [u32] = &[75, 80, 86, 87, 88, 89, 90];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32),
@@ -66,8 +66,8 @@ impl OpSuredUr {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.h.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x10 != 0 => Some(0),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x1e0 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x100 != 0 => Some(0),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x7e00 != 0 => Some(1),
             _ => None,
         }
     }
@@ -105,7 +105,7 @@ impl OpSuredUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 89, 90] (isa-spec/spec/ops/sured_ur.toml:131; form at isa-spec/spec/ops/sured_ur.toml:131).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/sured_ur.toml:131; form at isa-spec/spec/ops/sured_ur.toml:131).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

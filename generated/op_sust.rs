@@ -4,7 +4,7 @@
 
 /// `SUST`: Store b (and the registers after it) to the surface h at the coordinates a (and the registers after it).
 ///
-/// Spec: isa-spec/spec/ops/sust.toml:15 (op `sust`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/sust.toml:15 (op `sust`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSust {
     /// Source (u32). First coordinate register. (isa-spec/spec/ops/sust.toml:20)
@@ -41,7 +41,9 @@ impl OpSust {
     pub const MNEMONIC: &'static str = "SUST";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32),
@@ -90,99 +92,99 @@ impl OpSust {
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x18 != 0 && self.u2 == Src::reg(Reg::URZ)
+            ) if smb & 0x1c0 != 0 && self.u2 == Src::reg(Reg::URZ)
                 && matches!(self.mode, SuMode::D) => Some(0),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x18 != 0 && self.u2 == Src::reg(Reg::URZ)
+            ) if smb & 0x1c0 != 0 && self.u2 == Src::reg(Reg::URZ)
                 && matches!(self.mode, SuMode::P) => Some(1),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x3e0 != 0 && self.u2 == Src::reg(Reg::URZ)
+            ) if smb & 0x1fe00 != 0 && self.u2 == Src::reg(Reg::URZ)
                 && matches!(self.mode, SuMode::D) => Some(2),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x3e0 != 0 && self.u2 == Src::reg(Reg::URZ)
+            ) if smb & 0x1fe00 != 0 && self.u2 == Src::reg(Reg::URZ)
                 && matches!(self.mode, SuMode::P) => Some(3),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
                 _,
-            ) if smb & 0x200 != 0 && self.u2 == Src::reg(Reg::URZ)
+            ) if smb & 0x18000 != 0 && self.u2 == Src::reg(Reg::URZ)
                 && matches!(self.mode, SuMode::D) => Some(4),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
                 _,
-            ) if smb & 0x200 != 0 && self.u2 == Src::reg(Reg::URZ)
+            ) if smb & 0x18000 != 0 && self.u2 == Src::reg(Reg::URZ)
                 && matches!(self.mode, SuMode::P) => Some(5),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x400 != 0 && matches!(self.mode, SuMode::D) => Some(6),
+            ) if smb & 0x60000 != 0 && matches!(self.mode, SuMode::D) => Some(6),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x400 != 0 && matches!(self.mode, SuMode::P) => Some(7),
+            ) if smb & 0x60000 != 0 && matches!(self.mode, SuMode::P) => Some(7),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
                 reg!(UGpr),
-            ) if smb & 0x400 != 0 && matches!(self.mode, SuMode::D) => Some(8),
+            ) if smb & 0x60000 != 0 && matches!(self.mode, SuMode::D) => Some(8),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
                 reg!(UGpr),
-            ) if smb & 0x400 != 0 && matches!(self.mode, SuMode::P) => Some(9),
+            ) if smb & 0x60000 != 0 && matches!(self.mode, SuMode::P) => Some(9),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x7 != 0 && self.u2 == Src::reg(Reg::URZ)
+            ) if smb & 0x3f != 0 && self.u2 == Src::reg(Reg::URZ)
                 && matches!(self.mode, SuMode::D) => Some(10),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x7 != 0 && self.u2 == Src::reg(Reg::URZ)
+            ) if smb & 0x3f != 0 && self.u2 == Src::reg(Reg::URZ)
                 && matches!(self.mode, SuMode::P) => Some(11),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 SrcKind::Imm(_),
                 _,
-            ) if smb & 0x7 != 0 && self.u2 == Src::reg(Reg::URZ)
+            ) if smb & 0x3f != 0 && self.u2 == Src::reg(Reg::URZ)
                 && matches!(self.mode, SuMode::D) => Some(12),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 SrcKind::Imm(_),
                 _,
-            ) if smb & 0x7 != 0 && self.u2 == Src::reg(Reg::URZ)
+            ) if smb & 0x3f != 0 && self.u2 == Src::reg(Reg::URZ)
                 && matches!(self.mode, SuMode::P) => Some(13),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/sust.toml:88; form at isa-spec/spec/ops/sust.toml:88).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/sust.toml:88; form at isa-spec/spec/ops/sust.toml:88).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -227,7 +229,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/sust.toml:153; form at isa-spec/spec/ops/sust.toml:153).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/sust.toml:153; form at isa-spec/spec/ops/sust.toml:153).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -272,7 +274,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 89, 90, 100] (isa-spec/spec/ops/sust.toml:164; form at isa-spec/spec/ops/sust.toml:164).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/sust.toml:164; form at isa-spec/spec/ops/sust.toml:164).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -317,7 +319,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 89, 90, 100] (isa-spec/spec/ops/sust.toml:207; form at isa-spec/spec/ops/sust.toml:207).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/sust.toml:207; form at isa-spec/spec/ops/sust.toml:207).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -362,7 +364,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100] (isa-spec/spec/ops/sust.toml:218; form at isa-spec/spec/ops/sust.toml:218).
+    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/sust.toml:218; form at isa-spec/spec/ops/sust.toml:218).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -398,7 +400,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100] (isa-spec/spec/ops/sust.toml:234; form at isa-spec/spec/ops/sust.toml:234).
+    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/sust.toml:234; form at isa-spec/spec/ops/sust.toml:234).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -434,7 +436,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120] (isa-spec/spec/ops/sust.toml:243; form at isa-spec/spec/ops/sust.toml:243).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/sust.toml:243; form at isa-spec/spec/ops/sust.toml:243).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -480,7 +482,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120] (isa-spec/spec/ops/sust.toml:253; form at isa-spec/spec/ops/sust.toml:253).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/sust.toml:253; form at isa-spec/spec/ops/sust.toml:253).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -526,7 +528,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120] (isa-spec/spec/ops/sust.toml:261; form at isa-spec/spec/ops/sust.toml:261).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/sust.toml:261; form at isa-spec/spec/ops/sust.toml:261).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -563,7 +565,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120] (isa-spec/spec/ops/sust.toml:270; form at isa-spec/spec/ops/sust.toml:270).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/sust.toml:270; form at isa-spec/spec/ops/sust.toml:270).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -600,7 +602,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/sust.toml:288; form at isa-spec/spec/ops/sust.toml:288).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/sust.toml:288; form at isa-spec/spec/ops/sust.toml:288).
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -624,7 +626,7 @@ impl OpSust {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/sust.toml:326; form at isa-spec/spec/ops/sust.toml:326).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/sust.toml:326; form at isa-spec/spec/ops/sust.toml:326).
     #[inline(always)]
     fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -652,7 +654,7 @@ impl OpSust {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/sust.toml:336; form at isa-spec/spec/ops/sust.toml:336).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/sust.toml:336; form at isa-spec/spec/ops/sust.toml:336).
     #[inline(always)]
     fn encode_f12<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -676,7 +678,7 @@ impl OpSust {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/sust.toml:343; form at isa-spec/spec/ops/sust.toml:343).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/sust.toml:343; form at isa-spec/spec/ops/sust.toml:343).
     #[inline(always)]
     fn encode_f13<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `SUST`: Store b (and the registers after it) to the surface at the coordinates a (and the registers after it).
 ///
-/// Spec: isa-spec/spec/ops/sust_b.toml:9 (op `sust_b`). SMs: 70, 75, 80, 86, 89, 90.
+/// Spec: isa-spec/spec/ops/sust_b.toml:9 (op `sust_b`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSustB {
     /// Source (u32). First coordinate register. (isa-spec/spec/ops/sust_b.toml:14)
@@ -39,7 +39,7 @@ impl OpSustB {
     pub const MNEMONIC: &'static str = "SUST";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90];
+    pub const SMS: &'static [u32] = &[70, 72, 75, 80, 86, 87, 88, 89, 90];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32),
@@ -74,23 +74,23 @@ impl OpSustB {
             (
                 reg!(Gpr),
                 reg!(Gpr),
-            ) if smb & 0x18 != 0 && matches!(self.mode, SuMode::D) => Some(0),
+            ) if smb & 0x1c0 != 0 && matches!(self.mode, SuMode::D) => Some(0),
             (
                 reg!(Gpr),
                 reg!(Gpr),
-            ) if smb & 0x18 != 0 && matches!(self.mode, SuMode::P) => Some(1),
+            ) if smb & 0x1c0 != 0 && matches!(self.mode, SuMode::P) => Some(1),
             (
                 reg!(Gpr),
                 reg!(Gpr),
-            ) if smb & 0x1e0 != 0 && matches!(self.mode, SuMode::D) => Some(2),
+            ) if smb & 0x7e00 != 0 && matches!(self.mode, SuMode::D) => Some(2),
             (
                 reg!(Gpr),
                 reg!(Gpr),
-            ) if smb & 0x1e0 != 0 && matches!(self.mode, SuMode::P) => Some(3),
+            ) if smb & 0x7e00 != 0 && matches!(self.mode, SuMode::P) => Some(3),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/sust_b.toml:74; form at isa-spec/spec/ops/sust_b.toml:74).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/sust_b.toml:74; form at isa-spec/spec/ops/sust_b.toml:74).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -123,7 +123,7 @@ impl OpSustB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/sust_b.toml:140; form at isa-spec/spec/ops/sust_b.toml:140).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/sust_b.toml:140; form at isa-spec/spec/ops/sust_b.toml:140).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -156,7 +156,7 @@ impl OpSustB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 89, 90] (isa-spec/spec/ops/sust_b.toml:148; form at isa-spec/spec/ops/sust_b.toml:148).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/sust_b.toml:148; form at isa-spec/spec/ops/sust_b.toml:148).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -189,7 +189,7 @@ impl OpSustB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 89, 90] (isa-spec/spec/ops/sust_b.toml:191; form at isa-spec/spec/ops/sust_b.toml:191).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/sust_b.toml:191; form at isa-spec/spec/ops/sust_b.toml:191).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

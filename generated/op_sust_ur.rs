@@ -4,7 +4,7 @@
 
 /// `SUST`: Store b (and the registers after it) to the surface h at the coordinates a (and the registers after it).
 ///
-/// Spec: isa-spec/spec/ops/sust_ur.toml:7 (op `sust_ur`). SMs: 75, 80, 86, 89, 90.
+/// Spec: isa-spec/spec/ops/sust_ur.toml:7 (op `sust_ur`). SMs: 75, 80, 86, 87, 88, 89, 90.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSustUr {
     /// Source (u32). First coordinate register. (isa-spec/spec/ops/sust_ur.toml:12)
@@ -39,7 +39,7 @@ impl OpSustUr {
     pub const MNEMONIC: &'static str = "SUST";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[75, 80, 86, 89, 90];
+    pub const SMS: &'static [u32] = &[75, 80, 86, 87, 88, 89, 90];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32),
@@ -76,22 +76,22 @@ impl OpSustUr {
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x10 != 0 && matches!(self.mode, SuMode::D) => Some(0),
+            ) if smb & 0x100 != 0 && matches!(self.mode, SuMode::D) => Some(0),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x10 != 0 && matches!(self.mode, SuMode::P) => Some(1),
+            ) if smb & 0x100 != 0 && matches!(self.mode, SuMode::P) => Some(1),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x1e0 != 0 && matches!(self.mode, SuMode::D) => Some(2),
+            ) if smb & 0x7e00 != 0 && matches!(self.mode, SuMode::D) => Some(2),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x1e0 != 0 && matches!(self.mode, SuMode::P) => Some(3),
+            ) if smb & 0x7e00 != 0 && matches!(self.mode, SuMode::P) => Some(3),
             _ => None,
         }
     }
@@ -165,7 +165,7 @@ impl OpSustUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 89, 90] (isa-spec/spec/ops/sust_ur.toml:147; form at isa-spec/spec/ops/sust_ur.toml:147).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/sust_ur.toml:147; form at isa-spec/spec/ops/sust_ur.toml:147).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -200,7 +200,7 @@ impl OpSustUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 89, 90] (isa-spec/spec/ops/sust_ur.toml:190; form at isa-spec/spec/ops/sust_ur.toml:190).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/sust_ur.toml:190; form at isa-spec/spec/ops/sust_ur.toml:190).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

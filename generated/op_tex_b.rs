@@ -4,7 +4,7 @@
 
 /// `TEX`: Sample the texture at the coordinates a, b (and the registers after them) into d2, d (and the registers after them).
 ///
-/// Spec: isa-spec/spec/ops/tex_b.toml:10 (op `tex_b`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/tex_b.toml:10 (op `tex_b`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTexB {
     /// Destination (pred). Fault predicate (nvdisasm prints it first when not PT). (isa-spec/spec/ops/tex_b.toml:15)
@@ -51,7 +51,9 @@ impl OpTexB {
     pub const MNEMONIC: &'static str = "TEX";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32),
@@ -84,17 +86,17 @@ impl OpTexB {
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x1f8 != 0 && self.u2 == Src::reg(Reg::URZ) => Some(0),
+            ) if smb & 0x7fc0 != 0 && self.u2 == Src::reg(Reg::URZ) => Some(0),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x200 != 0 && self.u2 == Src::reg(Reg::URZ) => Some(1),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x400 != 0 => Some(2),
+            ) if smb & 0x18000 != 0 && self.u2 == Src::reg(Reg::URZ) => Some(1),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x60000 != 0 => Some(2),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/tex_b.toml:108; form at isa-spec/spec/ops/tex_b.toml:108).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/tex_b.toml:108; form at isa-spec/spec/ops/tex_b.toml:108).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -149,7 +151,7 @@ impl OpTexB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100] (isa-spec/spec/ops/tex_b.toml:152; form at isa-spec/spec/ops/tex_b.toml:152).
+    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/tex_b.toml:152; form at isa-spec/spec/ops/tex_b.toml:152).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -209,7 +211,7 @@ impl OpTexB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120] (isa-spec/spec/ops/tex_b.toml:173; form at isa-spec/spec/ops/tex_b.toml:173).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/tex_b.toml:173; form at isa-spec/spec/ops/tex_b.toml:173).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

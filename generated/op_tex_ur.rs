@@ -4,7 +4,7 @@
 
 /// `TEX`: Sample the texture at the coordinates a, b (and the registers after them) into d2, d (and the registers after them).
 ///
-/// Spec: isa-spec/spec/ops/tex_ur.toml:12 (op `tex_ur`). SMs: 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/tex_ur.toml:12 (op `tex_ur`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTexUr {
     /// Destination (pred). Fault predicate (nvdisasm prints it first when not PT). (isa-spec/spec/ops/tex_ur.toml:17)
@@ -51,7 +51,7 @@ impl OpTexUr {
     pub const MNEMONIC: &'static str = "TEX";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32).with_default(Src::RZ),
@@ -80,13 +80,13 @@ impl OpTexUr {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.h.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x1f0 != 0 => Some(0),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x200 != 0 => Some(1),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x400 != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x7f00 != 0 => Some(0),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x18000 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x60000 != 0 => Some(2),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 89, 90] (isa-spec/spec/ops/tex_ur.toml:114; form at isa-spec/spec/ops/tex_ur.toml:114).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/tex_ur.toml:114; form at isa-spec/spec/ops/tex_ur.toml:114).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -141,7 +141,7 @@ impl OpTexUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100] (isa-spec/spec/ops/tex_ur.toml:161; form at isa-spec/spec/ops/tex_ur.toml:161).
+    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/tex_ur.toml:161; form at isa-spec/spec/ops/tex_ur.toml:161).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -190,7 +190,7 @@ impl OpTexUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120] (isa-spec/spec/ops/tex_ur.toml:178; form at isa-spec/spec/ops/tex_ur.toml:178).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/tex_ur.toml:178; form at isa-spec/spec/ops/tex_ur.toml:178).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -473,7 +473,7 @@ impl OpTexUr {
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
-            75 | 80 | 86 | 89 | 90 => Self::parse_syntax1(line, sm, addr),
+            75 | 80 | 86 | 87 | 88 | 89 | 90 => Self::parse_syntax1(line, sm, addr),
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
@@ -716,7 +716,7 @@ impl Forms for OpTexUr {
         let reuse_h = false;
         write_guard(out, &c.guard);
         match sm {
-            75 | 80 | 86 | 89 | 90 => {
+            75 | 80 | 86 | 87 | 88 | 89 | 90 => {
                 out.push_str("TEX");
                 if self.scr {
                     out.push_str(".SCR");

@@ -4,7 +4,7 @@
 
 /// `TLD4`: Gather one component of the four texels around the coordinates a, b (and the registers after them) into d2, d (and the registers after them).
 ///
-/// Spec: isa-spec/spec/ops/tld4.toml:12 (op `tld4`). SMs: 70, 75, 80, 86, 89, 90.
+/// Spec: isa-spec/spec/ops/tld4.toml:12 (op `tld4`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTld4 {
     /// Destination (pred). Fault predicate (nvdisasm prints it first when not PT). (isa-spec/spec/ops/tld4.toml:17)
@@ -47,7 +47,7 @@ impl OpTld4 {
     pub const MNEMONIC: &'static str = "TLD4";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90];
+    pub const SMS: &'static [u32] = &[70, 72, 75, 80, 86, 87, 88, 89, 90];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32).with_default(Src::RZ),
@@ -71,11 +71,11 @@ impl OpTld4 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x1f8 != 0 => Some(0),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x7fc0 != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/tld4.toml:99; form at isa-spec/spec/ops/tld4.toml:99).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/tld4.toml:99; form at isa-spec/spec/ops/tld4.toml:99).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `TLD4`: Gather one component of the four texels around the coordinates a, b (and the registers after them) into d2, d (and the registers after them).
 ///
-/// Spec: isa-spec/spec/ops/tld4_ur.toml:11 (op `tld4_ur`). SMs: 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/tld4_ur.toml:11 (op `tld4_ur`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTld4Ur {
     /// Destination (pred). Fault predicate (nvdisasm prints it first when not PT). (isa-spec/spec/ops/tld4_ur.toml:16)
@@ -49,7 +49,7 @@ impl OpTld4Ur {
     pub const MNEMONIC: &'static str = "TLD4";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32).with_default(Src::RZ),
@@ -74,13 +74,13 @@ impl OpTld4Ur {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.h.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x1f0 != 0 => Some(0),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x200 != 0 => Some(1),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x400 != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x7f00 != 0 => Some(0),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x18000 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x60000 != 0 => Some(2),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 89, 90] (isa-spec/spec/ops/tld4_ur.toml:109; form at isa-spec/spec/ops/tld4_ur.toml:109).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/tld4_ur.toml:109; form at isa-spec/spec/ops/tld4_ur.toml:109).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -132,7 +132,7 @@ impl OpTld4Ur {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100] (isa-spec/spec/ops/tld4_ur.toml:153; form at isa-spec/spec/ops/tld4_ur.toml:153).
+    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/tld4_ur.toml:153; form at isa-spec/spec/ops/tld4_ur.toml:153).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -174,7 +174,7 @@ impl OpTld4Ur {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120] (isa-spec/spec/ops/tld4_ur.toml:166; form at isa-spec/spec/ops/tld4_ur.toml:166).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/tld4_ur.toml:166; form at isa-spec/spec/ops/tld4_ur.toml:166).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -411,7 +411,7 @@ impl OpTld4Ur {
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
-            75 | 80 | 86 | 89 | 90 => Self::parse_syntax1(line, sm, addr),
+            75 | 80 | 86 | 87 | 88 | 89 | 90 => Self::parse_syntax1(line, sm, addr),
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
@@ -640,7 +640,7 @@ impl Forms for OpTld4Ur {
         let reuse_h = false;
         write_guard(out, &c.guard);
         match sm {
-            75 | 80 | 86 | 89 | 90 => {
+            75 | 80 | 86 | 87 | 88 | 89 | 90 => {
                 out.push_str("TLD4");
                 if self.scr {
                     out.push_str(".SCR");

@@ -4,7 +4,7 @@
 
 /// `TLD`: Fetch the texel at the integer coordinates a, b (and the registers after them) into d2, d (and the registers after them).
 ///
-/// Spec: isa-spec/spec/ops/tld_b.toml:10 (op `tld_b`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/tld_b.toml:10 (op `tld_b`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTldB {
     /// Destination (pred). Fault predicate (nvdisasm prints it first when not PT). (isa-spec/spec/ops/tld_b.toml:15)
@@ -51,7 +51,9 @@ impl OpTldB {
     pub const MNEMONIC: &'static str = "TLD";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32),
@@ -88,17 +90,17 @@ impl OpTldB {
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x1f8 != 0 && self.u2 == Src::reg(Reg::URZ) => Some(0),
+            ) if smb & 0x7fc0 != 0 && self.u2 == Src::reg(Reg::URZ) => Some(0),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x200 != 0 && self.u2 == Src::reg(Reg::URZ) => Some(1),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x400 != 0 => Some(2),
+            ) if smb & 0x18000 != 0 && self.u2 == Src::reg(Reg::URZ) => Some(1),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x60000 != 0 => Some(2),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/tld_b.toml:108; form at isa-spec/spec/ops/tld_b.toml:108).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/tld_b.toml:108; form at isa-spec/spec/ops/tld_b.toml:108).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -151,7 +153,7 @@ impl OpTldB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100] (isa-spec/spec/ops/tld_b.toml:154; form at isa-spec/spec/ops/tld_b.toml:154).
+    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/tld_b.toml:154; form at isa-spec/spec/ops/tld_b.toml:154).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -205,7 +207,7 @@ impl OpTldB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120] (isa-spec/spec/ops/tld_b.toml:179; form at isa-spec/spec/ops/tld_b.toml:179).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/tld_b.toml:179; form at isa-spec/spec/ops/tld_b.toml:179).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

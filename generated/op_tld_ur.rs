@@ -4,7 +4,7 @@
 
 /// `TLD`: Fetch the texel at the integer coordinates a, b (and the registers after them) into d2, d (and the registers after them).
 ///
-/// Spec: isa-spec/spec/ops/tld_ur.toml:11 (op `tld_ur`). SMs: 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/tld_ur.toml:11 (op `tld_ur`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTldUr {
     /// Destination (pred). Fault predicate (nvdisasm prints it first when not PT). (isa-spec/spec/ops/tld_ur.toml:16)
@@ -51,7 +51,7 @@ impl OpTldUr {
     pub const MNEMONIC: &'static str = "TLD";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32).with_default(Src::RZ),
@@ -84,13 +84,13 @@ impl OpTldUr {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.h.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x1f0 != 0 => Some(0),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x200 != 0 => Some(1),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x400 != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x7f00 != 0 => Some(0),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x18000 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x60000 != 0 => Some(2),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 89, 90] (isa-spec/spec/ops/tld_ur.toml:113; form at isa-spec/spec/ops/tld_ur.toml:113).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/tld_ur.toml:113; form at isa-spec/spec/ops/tld_ur.toml:113).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -143,7 +143,7 @@ impl OpTldUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100] (isa-spec/spec/ops/tld_ur.toml:162; form at isa-spec/spec/ops/tld_ur.toml:162).
+    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/tld_ur.toml:162; form at isa-spec/spec/ops/tld_ur.toml:162).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -186,7 +186,7 @@ impl OpTldUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120] (isa-spec/spec/ops/tld_ur.toml:183; form at isa-spec/spec/ops/tld_ur.toml:183).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/tld_ur.toml:183; form at isa-spec/spec/ops/tld_ur.toml:183).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -447,7 +447,7 @@ impl OpTldUr {
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
-            75 | 80 | 86 | 89 | 90 => Self::parse_syntax1(line, sm, addr),
+            75 | 80 | 86 | 87 | 88 | 89 | 90 => Self::parse_syntax1(line, sm, addr),
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
@@ -690,7 +690,7 @@ impl Forms for OpTldUr {
         let reuse_h = false;
         write_guard(out, &c.guard);
         match sm {
-            75 | 80 | 86 | 89 | 90 => {
+            75 | 80 | 86 | 87 | 88 | 89 | 90 => {
                 out.push_str("TLD");
                 if self.scr {
                     out.push_str(".SCR");

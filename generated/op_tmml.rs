@@ -4,7 +4,7 @@
 
 /// `TMML`: Compute the level of detail of a texture sample at the coordinates a, b (and the registers after them) into d2, d.
 ///
-/// Spec: isa-spec/spec/ops/tmml.toml:11 (op `tmml`). SMs: 70, 75, 80, 86, 89, 90.
+/// Spec: isa-spec/spec/ops/tmml.toml:11 (op `tmml`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTmml {
     /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/tmml.toml:16)
@@ -37,7 +37,7 @@ impl OpTmml {
     pub const MNEMONIC: &'static str = "TMML";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90];
+    pub const SMS: &'static [u32] = &[70, 72, 75, 80, 86, 87, 88, 89, 90];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32).with_default(Src::RZ),
@@ -56,11 +56,11 @@ impl OpTmml {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x1f8 != 0 => Some(0),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x7fc0 != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/tmml.toml:73; form at isa-spec/spec/ops/tmml.toml:73).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/tmml.toml:73; form at isa-spec/spec/ops/tmml.toml:73).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

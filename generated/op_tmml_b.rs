@@ -4,7 +4,7 @@
 
 /// `TMML`: Compute the level of detail of a texture sample at the coordinates a, b (and the registers after them) into d2, d.
 ///
-/// Spec: isa-spec/spec/ops/tmml_b.toml:7 (op `tmml_b`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/tmml_b.toml:7 (op `tmml_b`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTmmlB {
     /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/tmml_b.toml:12)
@@ -35,7 +35,9 @@ impl OpTmmlB {
     pub const MNEMONIC: &'static str = "TMML";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32),
@@ -54,12 +56,12 @@ impl OpTmmlB {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x1f8 != 0 => Some(0),
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x600 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x7fc0 != 0 => Some(0),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x78000 != 0 => Some(1),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/tmml_b.toml:62; form at isa-spec/spec/ops/tmml_b.toml:62).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/tmml_b.toml:62; form at isa-spec/spec/ops/tmml_b.toml:62).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -102,7 +104,7 @@ impl OpTmmlB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 120] (isa-spec/spec/ops/tmml_b.toml:90; form at isa-spec/spec/ops/tmml_b.toml:90).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/tmml_b.toml:90; form at isa-spec/spec/ops/tmml_b.toml:90).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `TMML`: Compute the level of detail of a texture sample at the coordinates a, b (and the registers after them) into d2, d.
 ///
-/// Spec: isa-spec/spec/ops/tmml_ur.toml:7 (op `tmml_ur`). SMs: 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/tmml_ur.toml:7 (op `tmml_ur`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTmmlUr {
     /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/tmml_ur.toml:12)
@@ -37,7 +37,7 @@ impl OpTmmlUr {
     pub const MNEMONIC: &'static str = "TMML";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32).with_default(Src::RZ),
@@ -57,12 +57,12 @@ impl OpTmmlUr {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.h.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x1f0 != 0 => Some(0),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x600 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x7f00 != 0 => Some(0),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x78000 != 0 => Some(1),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 89, 90] (isa-spec/spec/ops/tmml_ur.toml:74; form at isa-spec/spec/ops/tmml_ur.toml:74).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/tmml_ur.toml:74; form at isa-spec/spec/ops/tmml_ur.toml:74).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -106,7 +106,7 @@ impl OpTmmlUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 120] (isa-spec/spec/ops/tmml_ur.toml:103; form at isa-spec/spec/ops/tmml_ur.toml:103).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/tmml_ur.toml:103; form at isa-spec/spec/ops/tmml_ur.toml:103).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -236,7 +236,7 @@ impl OpTmmlUr {
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
-            75 | 80 | 86 | 89 | 90 => Self::parse_syntax1(line, sm, addr),
+            75 | 80 | 86 | 87 | 88 | 89 | 90 => Self::parse_syntax1(line, sm, addr),
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
@@ -407,7 +407,7 @@ impl Forms for OpTmmlUr {
         let reuse_h = false;
         write_guard(out, &c.guard);
         match sm {
-            75 | 80 | 86 | 89 | 90 => {
+            75 | 80 | 86 | 87 | 88 | 89 | 90 => {
                 out.push_str("TMML");
                 out.push_text_chunk(self.lod.chunk_sm(sm));
                 out.push_text_chunk(self.deriv.chunk_sm(sm));

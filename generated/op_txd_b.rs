@@ -4,7 +4,7 @@
 
 /// `TXD`: Sample the texture with explicit derivatives at the coordinates a, b (and the registers after them) into d2, d (and the registers after them).
 ///
-/// Spec: isa-spec/spec/ops/txd_b.toml:9 (op `txd_b`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/txd_b.toml:9 (op `txd_b`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTxdB {
     /// Destination (pred). Fault predicate (nvdisasm prints it first when not PT). (isa-spec/spec/ops/txd_b.toml:14)
@@ -45,7 +45,9 @@ impl OpTxdB {
     pub const MNEMONIC: &'static str = "TXD";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32),
@@ -78,17 +80,17 @@ impl OpTxdB {
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x1f8 != 0 && self.u2 == Src::reg(Reg::URZ) => Some(0),
+            ) if smb & 0x7fc0 != 0 && self.u2 == Src::reg(Reg::URZ) => Some(0),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x200 != 0 && self.u2 == Src::reg(Reg::URZ) => Some(1),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x400 != 0 => Some(2),
+            ) if smb & 0x18000 != 0 && self.u2 == Src::reg(Reg::URZ) => Some(1),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x60000 != 0 => Some(2),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/txd_b.toml:92; form at isa-spec/spec/ops/txd_b.toml:92).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/txd_b.toml:92; form at isa-spec/spec/ops/txd_b.toml:92).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -128,7 +130,7 @@ impl OpTxdB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100] (isa-spec/spec/ops/txd_b.toml:137; form at isa-spec/spec/ops/txd_b.toml:137).
+    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/txd_b.toml:137; form at isa-spec/spec/ops/txd_b.toml:137).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -169,7 +171,7 @@ impl OpTxdB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120] (isa-spec/spec/ops/txd_b.toml:158; form at isa-spec/spec/ops/txd_b.toml:158).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/txd_b.toml:158; form at isa-spec/spec/ops/txd_b.toml:158).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `TXQ`: Read the field `query` of the texture's header or sampler into d2, d (and the registers after them), for the LOD in a.
 ///
-/// Spec: isa-spec/spec/ops/txq.toml:12 (op `txq`). SMs: 70, 75, 80, 86, 89, 90.
+/// Spec: isa-spec/spec/ops/txq.toml:12 (op `txq`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTxq {
     /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/txq.toml:17)
@@ -31,7 +31,7 @@ impl OpTxq {
     pub const MNEMONIC: &'static str = "TXQ";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90];
+    pub const SMS: &'static [u32] = &[70, 72, 75, 80, 86, 87, 88, 89, 90];
     pub const SRCS: &'static [OperandInfo] = &[OperandInfo::new("a", ValueType::U32)];
     pub const DSTS: &'static [OperandInfo] = &[
         OperandInfo::new("d2", ValueType::U32),
@@ -45,11 +45,11 @@ impl OpTxq {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind,) {
-            (reg!(Gpr),) if smb & 0x1f8 != 0 => Some(0),
+            (reg!(Gpr),) if smb & 0x7fc0 != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/txq.toml:60; form at isa-spec/spec/ops/txq.toml:60).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/txq.toml:60; form at isa-spec/spec/ops/txq.toml:60).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

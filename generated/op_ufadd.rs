@@ -4,7 +4,7 @@
 
 /// `UFADD`: 32-bit float add of uniform registers.
 ///
-/// Spec: isa-spec/spec/ops/ufadd.toml:8 (op `ufadd`). SMs: 120.
+/// Spec: isa-spec/spec/ops/ufadd.toml:8 (op `ufadd`). SMs: 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUfadd {
     /// Destination (f32). (isa-spec/spec/ops/ufadd.toml:13)
@@ -27,7 +27,7 @@ impl OpUfadd {
     pub const MNEMONIC: &'static str = "UFADD";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[120];
+    pub const SMS: &'static [u32] = &[120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::F32).with_neg().with_abs(),
         OperandInfo::new("b", ValueType::F32).with_neg().with_abs(),
@@ -41,8 +41,8 @@ impl OpUfadd {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(UGpr), reg!(UGpr)) if smb & 0x400 != 0 => Some(0),
-            (reg!(UGpr), SrcKind::Imm(_)) if smb & 0x400 != 0 => Some(1),
+            (reg!(UGpr), reg!(UGpr)) if smb & 0x60000 != 0 => Some(0),
+            (reg!(UGpr), SrcKind::Imm(_)) if smb & 0x60000 != 0 => Some(1),
             _ => None,
         }
     }
@@ -63,7 +63,7 @@ impl OpUfadd {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [120] (isa-spec/spec/ops/ufadd.toml:52; form at isa-spec/spec/ops/ufadd.toml:56).
+    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/ufadd.toml:52; form at isa-spec/spec/ops/ufadd.toml:56).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -74,7 +74,7 @@ impl OpUfadd {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `uui` on SM [120] (isa-spec/spec/ops/ufadd.toml:52; form at isa-spec/spec/ops/ufadd.toml:56).
+    /// Form `uui` on SM [120, 121] (isa-spec/spec/ops/ufadd.toml:52; form at isa-spec/spec/ops/ufadd.toml:56).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

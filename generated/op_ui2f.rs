@@ -4,7 +4,7 @@
 
 /// `UI2F`: Integer to float conversion of a uniform register or immediate (sources up to 32 bits, results up to F32).
 ///
-/// Spec: isa-spec/spec/ops/ui2f.toml:10 (op `ui2f`). SMs: 120.
+/// Spec: isa-spec/spec/ops/ui2f.toml:10 (op `ui2f`). SMs: 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUi2f {
     /// Destination (f32). (isa-spec/spec/ops/ui2f.toml:20)
@@ -27,7 +27,7 @@ impl OpUi2f {
     pub const MNEMONIC: &'static str = "UI2F";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[120];
+    pub const SMS: &'static [u32] = &[120, 121];
     pub const SRCS: &'static [OperandInfo] = &[OperandInfo::new("b", ValueType::B32)];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::F32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
@@ -61,8 +61,8 @@ impl OpUi2f {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
-            (reg!(UGpr),) if smb & 0x400 != 0 => Some(0),
-            (SrcKind::Imm(_),) if smb & 0x400 != 0 => Some(1),
+            (reg!(UGpr),) if smb & 0x60000 != 0 => Some(0),
+            (SrcKind::Imm(_),) if smb & 0x60000 != 0 => Some(1),
             _ => None,
         }
     }
@@ -72,8 +72,8 @@ impl OpUi2f {
     pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
-            (reg!(UGpr),) if smb & 0x400 != 0 => self.encode_f0::<EncodeError>(sm, c),
-            (SrcKind::Imm(_),) if smb & 0x400 != 0 => {
+            (reg!(UGpr),) if smb & 0x60000 != 0 => self.encode_f0::<EncodeError>(sm, c),
+            (SrcKind::Imm(_),) if smb & 0x60000 != 0 => {
                 self.encode_f1::<EncodeError>(sm, c)
             }
             _ => self.encode(sm, c),
@@ -143,7 +143,7 @@ impl OpUi2f {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [120] (isa-spec/spec/ops/ui2f.toml:55; form at isa-spec/spec/ops/ui2f.toml:59).
+    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/ui2f.toml:55; form at isa-spec/spec/ops/ui2f.toml:59).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x8000000000000000000025a
@@ -152,7 +152,7 @@ impl OpUi2f {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `uiu` on SM [120] (isa-spec/spec/ops/ui2f.toml:55; form at isa-spec/spec/ops/ui2f.toml:59).
+    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/ui2f.toml:55; form at isa-spec/spec/ops/ui2f.toml:59).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;

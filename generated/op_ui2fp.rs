@@ -4,7 +4,7 @@
 
 /// `UI2FP.F32`: Convert a 32-bit integer in a uniform register or immediate (signed or unsigned) to F32, rounded to nearest even or toward zero (.RZ).
 ///
-/// Spec: isa-spec/spec/ops/ui2fp.toml:10 (op `ui2fp`). SMs: 120.
+/// Spec: isa-spec/spec/ops/ui2fp.toml:10 (op `ui2fp`). SMs: 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUi2fp {
     /// Destination (f32). (isa-spec/spec/ops/ui2fp.toml:15)
@@ -23,7 +23,7 @@ impl OpUi2fp {
     pub const MNEMONIC: &'static str = "UI2FP.F32";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[120];
+    pub const SMS: &'static [u32] = &[120, 121];
     pub const SRCS: &'static [OperandInfo] = &[OperandInfo::new("b", ValueType::B32)];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::F32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
@@ -50,8 +50,8 @@ impl OpUi2fp {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
-            (reg!(UGpr),) if smb & 0x400 != 0 => Some(0),
-            (SrcKind::Imm(_),) if smb & 0x400 != 0 => Some(1),
+            (reg!(UGpr),) if smb & 0x60000 != 0 => Some(0),
+            (SrcKind::Imm(_),) if smb & 0x60000 != 0 => Some(1),
             _ => None,
         }
     }
@@ -72,7 +72,7 @@ impl OpUi2fp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [120] (isa-spec/spec/ops/ui2fp.toml:43; form at isa-spec/spec/ops/ui2fp.toml:47).
+    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/ui2fp.toml:43; form at isa-spec/spec/ops/ui2fp.toml:47).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x8001000000000000000025e
@@ -80,7 +80,7 @@ impl OpUi2fp {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [120] (isa-spec/spec/ops/ui2fp.toml:43; form at isa-spec/spec/ops/ui2fp.toml:47).
+    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/ui2fp.toml:43; form at isa-spec/spec/ops/ui2fp.toml:47).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x8001000000000000000085e

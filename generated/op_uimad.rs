@@ -4,7 +4,7 @@
 
 /// `UIMAD`: 32-bit integer multiply-add of uniform registers, low word; signedness does not change the result.
 ///
-/// Spec: isa-spec/spec/ops/uimad.toml:9 (op `uimad`). SMs: 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/uimad.toml:9 (op `uimad`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUimad {
     /// Destination (u32). (isa-spec/spec/ops/uimad.toml:15)
@@ -25,7 +25,7 @@ impl OpUimad {
     pub const MNEMONIC: &'static str = "UIMAD";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::I32),
@@ -40,12 +40,12 @@ impl OpUimad {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0x1f0 != 0 => Some(0),
-            (reg!(UGpr), SrcKind::Imm(_), reg!(UGpr)) if smb & 0x1f0 != 0 => Some(1),
-            (reg!(UGpr), reg!(UGpr), SrcKind::Imm(_)) if smb & 0x1f0 != 0 => Some(2),
-            (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0x600 != 0 => Some(3),
-            (reg!(UGpr), SrcKind::Imm(_), reg!(UGpr)) if smb & 0x600 != 0 => Some(4),
-            (reg!(UGpr), reg!(UGpr), SrcKind::Imm(_)) if smb & 0x600 != 0 => Some(5),
+            (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0x7f00 != 0 => Some(0),
+            (reg!(UGpr), SrcKind::Imm(_), reg!(UGpr)) if smb & 0x7f00 != 0 => Some(1),
+            (reg!(UGpr), reg!(UGpr), SrcKind::Imm(_)) if smb & 0x7f00 != 0 => Some(2),
+            (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0x78000 != 0 => Some(3),
+            (reg!(UGpr), SrcKind::Imm(_), reg!(UGpr)) if smb & 0x78000 != 0 => Some(4),
+            (reg!(UGpr), reg!(UGpr), SrcKind::Imm(_)) if smb & 0x78000 != 0 => Some(5),
             _ => None,
         }
     }
@@ -63,7 +63,7 @@ impl OpUimad {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 89, 90] (isa-spec/spec/ops/uimad.toml:48; form at isa-spec/spec/ops/uimad.toml:53).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/uimad.toml:48; form at isa-spec/spec/ops/uimad.toml:53).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
@@ -74,7 +74,7 @@ impl OpUimad {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 89, 90] (isa-spec/spec/ops/uimad.toml:48; form at isa-spec/spec/ops/uimad.toml:53).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/uimad.toml:48; form at isa-spec/spec/ops/uimad.toml:53).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
@@ -85,7 +85,7 @@ impl OpUimad {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `uui` on SM [75, 80, 86, 89, 90] (isa-spec/spec/ops/uimad.toml:48; form at isa-spec/spec/ops/uimad.toml:53).
+    /// Form `uui` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/uimad.toml:48; form at isa-spec/spec/ops/uimad.toml:53).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -109,7 +109,7 @@ impl OpUimad {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 120] (isa-spec/spec/ops/uimad.toml:67; form at isa-spec/spec/ops/uimad.toml:53).
+    /// Form `uuu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/uimad.toml:67; form at isa-spec/spec/ops/uimad.toml:53).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
@@ -120,7 +120,7 @@ impl OpUimad {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 120] (isa-spec/spec/ops/uimad.toml:67; form at isa-spec/spec/ops/uimad.toml:53).
+    /// Form `uiu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/uimad.toml:67; form at isa-spec/spec/ops/uimad.toml:53).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
@@ -131,7 +131,7 @@ impl OpUimad {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `uui` on SM [100, 120] (isa-spec/spec/ops/uimad.toml:67; form at isa-spec/spec/ops/uimad.toml:53).
+    /// Form `uui` on SM [100, 103, 120, 121] (isa-spec/spec/ops/uimad.toml:67; form at isa-spec/spec/ops/uimad.toml:53).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `UIMAD.HI`: High word of the 32x32->64-bit product of uniform registers plus c.
 ///
-/// Spec: isa-spec/spec/ops/uimad_hi.toml:8 (op `uimad_hi`). SMs: 120.
+/// Spec: isa-spec/spec/ops/uimad_hi.toml:8 (op `uimad_hi`). SMs: 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUimadHi {
     /// Destination (u32). (isa-spec/spec/ops/uimad_hi.toml:13)
@@ -27,7 +27,7 @@ impl OpUimadHi {
     pub const MNEMONIC: &'static str = "UIMAD.HI";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[120];
+    pub const SMS: &'static [u32] = &[120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::I32),
@@ -45,8 +45,8 @@ impl OpUimadHi {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0x400 != 0 => Some(0),
-            (reg!(UGpr), SrcKind::Imm(_), reg!(UGpr)) if smb & 0x400 != 0 => Some(1),
+            (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0x60000 != 0 => Some(0),
+            (reg!(UGpr), SrcKind::Imm(_), reg!(UGpr)) if smb & 0x60000 != 0 => Some(1),
             _ => None,
         }
     }
@@ -68,7 +68,7 @@ impl OpUimadHi {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [120] (isa-spec/spec/ops/uimad_hi.toml:58; form at isa-spec/spec/ops/uimad_hi.toml:62).
+    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/uimad_hi.toml:58; form at isa-spec/spec/ops/uimad_hi.toml:62).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x800000000000000000002a6
@@ -76,7 +76,7 @@ impl OpUimadHi {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [120] (isa-spec/spec/ops/uimad_hi.toml:58; form at isa-spec/spec/ops/uimad_hi.toml:62).
+    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/uimad_hi.toml:58; form at isa-spec/spec/ops/uimad_hi.toml:62).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x800000000000000000008a6

@@ -4,7 +4,7 @@
 
 /// `UIMAD`: 32-bit integer multiply-add of uniform registers with a carry-in predicate; c takes bitwise not (~).
 ///
-/// Spec: isa-spec/spec/ops/uimadx.toml:7 (op `uimadx`). SMs: 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/uimadx.toml:7 (op `uimadx`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUimadx {
     /// Destination (u32). (isa-spec/spec/ops/uimadx.toml:13)
@@ -29,7 +29,7 @@ impl OpUimadx {
     pub const MNEMONIC: &'static str = "UIMAD";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::I32),
@@ -45,7 +45,7 @@ impl OpUimadx {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind, self.ci.kind) {
-            (reg!(UGpr), reg!(UGpr), reg!(UGpr), reg!(UPred)) if smb & 0x1f0 != 0 => {
+            (reg!(UGpr), reg!(UGpr), reg!(UGpr), reg!(UPred)) if smb & 0x7f00 != 0 => {
                 Some(0)
             }
             (
@@ -53,14 +53,14 @@ impl OpUimadx {
                 SrcKind::Imm(_),
                 reg!(UGpr),
                 reg!(UPred),
-            ) if smb & 0x1f0 != 0 => Some(1),
+            ) if smb & 0x7f00 != 0 => Some(1),
             (
                 reg!(UGpr),
                 reg!(UGpr),
                 SrcKind::Imm(_),
                 reg!(UPred),
-            ) if smb & 0x1f0 != 0 => Some(2),
-            (reg!(UGpr), reg!(UGpr), reg!(UGpr), reg!(UPred)) if smb & 0x600 != 0 => {
+            ) if smb & 0x7f00 != 0 => Some(2),
+            (reg!(UGpr), reg!(UGpr), reg!(UGpr), reg!(UPred)) if smb & 0x78000 != 0 => {
                 Some(3)
             }
             (
@@ -68,13 +68,13 @@ impl OpUimadx {
                 SrcKind::Imm(_),
                 reg!(UGpr),
                 reg!(UPred),
-            ) if smb & 0x600 != 0 => Some(4),
+            ) if smb & 0x78000 != 0 => Some(4),
             (
                 reg!(UGpr),
                 reg!(UGpr),
                 SrcKind::Imm(_),
                 reg!(UPred),
-            ) if smb & 0x600 != 0 => Some(5),
+            ) if smb & 0x78000 != 0 => Some(5),
             _ => None,
         }
     }
@@ -96,7 +96,7 @@ impl OpUimadx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 89, 90] (isa-spec/spec/ops/uimadx.toml:55; form at isa-spec/spec/ops/uimadx.toml:60).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/uimadx.toml:55; form at isa-spec/spec/ops/uimadx.toml:60).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
@@ -107,7 +107,7 @@ impl OpUimadx {
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 89, 90] (isa-spec/spec/ops/uimadx.toml:55; form at isa-spec/spec/ops/uimadx.toml:60).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/uimadx.toml:55; form at isa-spec/spec/ops/uimadx.toml:60).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
@@ -118,7 +118,7 @@ impl OpUimadx {
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `uui` on SM [75, 80, 86, 89, 90] (isa-spec/spec/ops/uimadx.toml:55; form at isa-spec/spec/ops/uimadx.toml:60).
+    /// Form `uui` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/uimadx.toml:55; form at isa-spec/spec/ops/uimadx.toml:60).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -146,7 +146,7 @@ impl OpUimadx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 120] (isa-spec/spec/ops/uimadx.toml:79; form at isa-spec/spec/ops/uimadx.toml:60).
+    /// Form `uuu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/uimadx.toml:79; form at isa-spec/spec/ops/uimadx.toml:60).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
@@ -157,7 +157,7 @@ impl OpUimadx {
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 120] (isa-spec/spec/ops/uimadx.toml:79; form at isa-spec/spec/ops/uimadx.toml:60).
+    /// Form `uiu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/uimadx.toml:79; form at isa-spec/spec/ops/uimadx.toml:60).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
@@ -168,7 +168,7 @@ impl OpUimadx {
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `uui` on SM [100, 120] (isa-spec/spec/ops/uimadx.toml:79; form at isa-spec/spec/ops/uimadx.toml:60).
+    /// Form `uui` on SM [100, 103, 120, 121] (isa-spec/spec/ops/uimadx.toml:79; form at isa-spec/spec/ops/uimadx.toml:60).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

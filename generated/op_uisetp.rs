@@ -4,7 +4,7 @@
 
 /// `UISETP`: Compare uniform registers a and b; d = (a cmp b) setop acc, d2 = !(a cmp b) setop acc.
 ///
-/// Spec: isa-spec/spec/ops/uisetp.toml:10 (op `uisetp`). SMs: 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/uisetp.toml:10 (op `uisetp`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUisetp {
     /// Destination (pred). (isa-spec/spec/ops/uisetp.toml:15)
@@ -35,7 +35,7 @@ impl OpUisetp {
     pub const MNEMONIC: &'static str = "UISETP";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32),
@@ -56,7 +56,7 @@ impl OpUisetp {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.acc.kind, self.lc.kind) {
-            (reg!(UGpr), reg!(UGpr), reg!(UPred), reg!(UPred)) if smb & 0x1f0 != 0 => {
+            (reg!(UGpr), reg!(UGpr), reg!(UPred), reg!(UPred)) if smb & 0x7f00 != 0 => {
                 Some(0)
             }
             (
@@ -64,8 +64,8 @@ impl OpUisetp {
                 SrcKind::Imm(_),
                 reg!(UPred),
                 reg!(UPred),
-            ) if smb & 0x1f0 != 0 => Some(1),
-            (reg!(UGpr), reg!(UGpr), reg!(UPred), reg!(UPred)) if smb & 0x200 != 0 => {
+            ) if smb & 0x7f00 != 0 => Some(1),
+            (reg!(UGpr), reg!(UGpr), reg!(UPred), reg!(UPred)) if smb & 0x18000 != 0 => {
                 Some(2)
             }
             (
@@ -73,8 +73,8 @@ impl OpUisetp {
                 SrcKind::Imm(_),
                 reg!(UPred),
                 reg!(UPred),
-            ) if smb & 0x200 != 0 => Some(3),
-            (reg!(UGpr), reg!(UGpr), reg!(UPred), reg!(UPred)) if smb & 0x400 != 0 => {
+            ) if smb & 0x18000 != 0 => Some(3),
+            (reg!(UGpr), reg!(UGpr), reg!(UPred), reg!(UPred)) if smb & 0x60000 != 0 => {
                 Some(4)
             }
             (
@@ -82,7 +82,7 @@ impl OpUisetp {
                 SrcKind::Imm(_),
                 reg!(UPred),
                 reg!(UPred),
-            ) if smb & 0x400 != 0 => Some(5),
+            ) if smb & 0x60000 != 0 => Some(5),
             _ => None,
         }
     }
@@ -112,7 +112,7 @@ impl OpUisetp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 89, 90] (isa-spec/spec/ops/uisetp.toml:79; form at isa-spec/spec/ops/uisetp.toml:84).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/uisetp.toml:79; form at isa-spec/spec/ops/uisetp.toml:84).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x8000000000000000000028c
@@ -120,7 +120,7 @@ impl OpUisetp {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 89, 90] (isa-spec/spec/ops/uisetp.toml:79; form at isa-spec/spec/ops/uisetp.toml:84).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/uisetp.toml:79; form at isa-spec/spec/ops/uisetp.toml:84).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x8000000000000000000088c
@@ -154,7 +154,7 @@ impl OpUisetp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100] (isa-spec/spec/ops/uisetp.toml:104; form at isa-spec/spec/ops/uisetp.toml:84).
+    /// Form `uuu` on SM [100, 103] (isa-spec/spec/ops/uisetp.toml:104; form at isa-spec/spec/ops/uisetp.toml:84).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x8000000000000000000028c
@@ -162,7 +162,7 @@ impl OpUisetp {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [100] (isa-spec/spec/ops/uisetp.toml:104; form at isa-spec/spec/ops/uisetp.toml:84).
+    /// Form `uiu` on SM [100, 103] (isa-spec/spec/ops/uisetp.toml:104; form at isa-spec/spec/ops/uisetp.toml:84).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x8000000000000000000088c
@@ -196,7 +196,7 @@ impl OpUisetp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [120] (isa-spec/spec/ops/uisetp.toml:111; form at isa-spec/spec/ops/uisetp.toml:84).
+    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/uisetp.toml:111; form at isa-spec/spec/ops/uisetp.toml:84).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x8000000000000000000028c
@@ -204,7 +204,7 @@ impl OpUisetp {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [120] (isa-spec/spec/ops/uisetp.toml:111; form at isa-spec/spec/ops/uisetp.toml:84).
+    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/uisetp.toml:111; form at isa-spec/spec/ops/uisetp.toml:84).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x8000000000000000000088c

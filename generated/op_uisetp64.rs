@@ -4,7 +4,7 @@
 
 /// `UISETP`: Compare 64-bit uniform register pairs a and b; d = (a cmp b) setop acc, d2 = !(a cmp b) setop acc.
 ///
-/// Spec: isa-spec/spec/ops/uisetp64.toml:5 (op `uisetp64`). SMs: 120.
+/// Spec: isa-spec/spec/ops/uisetp64.toml:5 (op `uisetp64`). SMs: 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUisetp64 {
     /// Destination (pred). (isa-spec/spec/ops/uisetp64.toml:10)
@@ -35,7 +35,7 @@ impl OpUisetp64 {
     pub const MNEMONIC: &'static str = "UISETP";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[120];
+    pub const SMS: &'static [u32] = &[120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::I64).with_align(2),
         OperandInfo::new("b", ValueType::I64).with_align(2),
@@ -56,7 +56,7 @@ impl OpUisetp64 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.acc.kind, self.lc.kind) {
-            (reg!(UGpr), reg!(UGpr), reg!(UPred), reg!(UPred)) if smb & 0x400 != 0 => {
+            (reg!(UGpr), reg!(UGpr), reg!(UPred), reg!(UPred)) if smb & 0x60000 != 0 => {
                 Some(0)
             }
             (
@@ -64,7 +64,7 @@ impl OpUisetp64 {
                 SrcKind::Imm(_),
                 reg!(UPred),
                 reg!(UPred),
-            ) if smb & 0x400 != 0 => Some(1),
+            ) if smb & 0x60000 != 0 => Some(1),
             _ => None,
         }
     }
@@ -118,7 +118,7 @@ impl OpUisetp64 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [120] (isa-spec/spec/ops/uisetp64.toml:74; form at isa-spec/spec/ops/uisetp64.toml:78).
+    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/uisetp64.toml:74; form at isa-spec/spec/ops/uisetp64.toml:78).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x8010000000000000000028c
@@ -126,7 +126,7 @@ impl OpUisetp64 {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [120] (isa-spec/spec/ops/uisetp64.toml:74; form at isa-spec/spec/ops/uisetp64.toml:78).
+    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/uisetp64.toml:74; form at isa-spec/spec/ops/uisetp64.toml:78).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x8010000000000000000088c

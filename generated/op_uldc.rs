@@ -4,7 +4,7 @@
 
 /// `ULDC`: Load 1, 2, 4 or 8 bytes of constant b into uniform register d (and the one after it for .64).
 ///
-/// Spec: isa-spec/spec/ops/uldc.toml:17 (op `uldc`). SMs: 75, 80, 86, 89, 90.
+/// Spec: isa-spec/spec/ops/uldc.toml:17 (op `uldc`). SMs: 75, 80, 86, 87, 88, 89, 90.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUldc {
     /// Destination (u32). (isa-spec/spec/ops/uldc.toml:22)
@@ -21,7 +21,7 @@ impl OpUldc {
     pub const MNEMONIC: &'static str = "ULDC";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[75, 80, 86, 89, 90];
+    pub const SMS: &'static [u32] = &[75, 80, 86, 87, 88, 89, 90];
     pub const SRCS: &'static [OperandInfo] = &[OperandInfo::new("b", ValueType::U32)];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
@@ -34,11 +34,11 @@ impl OpUldc {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
-            (SrcKind::CBuf(_),) if smb & 0x1f0 != 0 => Some(0),
+            (SrcKind::CBuf(_),) if smb & 0x7f00 != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 89, 90] (isa-spec/spec/ops/uldc.toml:45; form at isa-spec/spec/ops/uldc.toml:45).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/uldc.toml:45; form at isa-spec/spec/ops/uldc.toml:45).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

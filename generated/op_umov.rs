@@ -4,7 +4,7 @@
 
 /// `UMOV`: Copy a uniform register or immediate to a uniform register.
 ///
-/// Spec: isa-spec/spec/ops/umov.toml:10 (op `umov`). SMs: 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/umov.toml:10 (op `umov`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUmov {
     /// Destination (b32). (isa-spec/spec/ops/umov.toml:16)
@@ -19,7 +19,7 @@ impl OpUmov {
     pub const MNEMONIC: &'static str = "UMOV";
     pub const CLASS: &'static str = "move";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[OperandInfo::new("b", ValueType::B32)];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::B32)];
     /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/umov.toml).
@@ -30,15 +30,15 @@ impl OpUmov {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
-            (SrcKind::Imm(_),) if smb & 0x1f0 != 0 => Some(0),
-            (SrcKind::Imm(_),) if smb & 0x600 != 0 => Some(1),
-            (reg!(UGpr),) if smb & 0x1f0 != 0 => Some(2),
-            (reg!(UGpr),) if smb & 0x200 != 0 => Some(3),
-            (reg!(UGpr),) if smb & 0x400 != 0 => Some(4),
+            (SrcKind::Imm(_),) if smb & 0x7f00 != 0 => Some(0),
+            (SrcKind::Imm(_),) if smb & 0x78000 != 0 => Some(1),
+            (reg!(UGpr),) if smb & 0x7f00 != 0 => Some(2),
+            (reg!(UGpr),) if smb & 0x18000 != 0 => Some(3),
+            (reg!(UGpr),) if smb & 0x60000 != 0 => Some(4),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 89, 90] (isa-spec/spec/ops/umov.toml:30; form at isa-spec/spec/ops/umov.toml:30).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/umov.toml:30; form at isa-spec/spec/ops/umov.toml:30).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -50,7 +50,7 @@ impl OpUmov {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 120] (isa-spec/spec/ops/umov.toml:44; form at isa-spec/spec/ops/umov.toml:44).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/umov.toml:44; form at isa-spec/spec/ops/umov.toml:44).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -62,7 +62,7 @@ impl OpUmov {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [75, 80, 86, 89, 90] (isa-spec/spec/ops/umov.toml:51; form at isa-spec/spec/ops/umov.toml:51).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/umov.toml:51; form at isa-spec/spec/ops/umov.toml:51).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -75,7 +75,7 @@ impl OpUmov {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100] (isa-spec/spec/ops/umov.toml:65; form at isa-spec/spec/ops/umov.toml:65).
+    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/umov.toml:65; form at isa-spec/spec/ops/umov.toml:65).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -88,7 +88,7 @@ impl OpUmov {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [120] (isa-spec/spec/ops/umov.toml:76; form at isa-spec/spec/ops/umov.toml:76).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/umov.toml:76; form at isa-spec/spec/ops/umov.toml:76).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `UMOV.64`: Copy a 64-bit uniform register pair to a uniform register pair.
 ///
-/// Spec: isa-spec/spec/ops/umov64.toml:6 (op `umov64`). SMs: 120.
+/// Spec: isa-spec/spec/ops/umov64.toml:6 (op `umov64`). SMs: 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUmov64 {
     /// Destination (u64). (isa-spec/spec/ops/umov64.toml:11)
@@ -19,7 +19,7 @@ impl OpUmov64 {
     pub const MNEMONIC: &'static str = "UMOV.64";
     pub const CLASS: &'static str = "move";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[120];
+    pub const SMS: &'static [u32] = &[120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("b", ValueType::U64).with_align(2),
     ];
@@ -34,11 +34,11 @@ impl OpUmov64 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
-            (reg!(UGpr),) if smb & 0x400 != 0 => Some(0),
+            (reg!(UGpr),) if smb & 0x60000 != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [120] (isa-spec/spec/ops/umov64.toml:25; form at isa-spec/spec/ops/umov64.toml:25).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/umov64.toml:25; form at isa-spec/spec/ops/umov64.toml:25).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `UMOV.64`: Set a 64-bit uniform register pair to a 64-bit immediate.
 ///
-/// Spec: isa-spec/spec/ops/umov64i.toml:11 (op `umov64i`). SMs: 120.
+/// Spec: isa-spec/spec/ops/umov64i.toml:11 (op `umov64i`). SMs: 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUmov64i {
     /// Destination (u64). (isa-spec/spec/ops/umov64i.toml:16)
@@ -19,7 +19,7 @@ impl OpUmov64i {
     pub const MNEMONIC: &'static str = "UMOV.64";
     pub const CLASS: &'static str = "move";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[120];
+    pub const SMS: &'static [u32] = &[120, 121];
     pub const SRCS: &'static [OperandInfo] = &[];
     pub const DSTS: &'static [OperandInfo] = &[
         OperandInfo::new("d", ValueType::U64).with_align(2),
@@ -32,11 +32,11 @@ impl OpUmov64i {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match () {
-            () if smb & 0x400 != 0 => Some(0),
+            () if smb & 0x60000 != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [120] (isa-spec/spec/ops/umov64i.toml:31; form at isa-spec/spec/ops/umov64i.toml:31).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/umov64i.toml:31; form at isa-spec/spec/ops/umov64i.toml:31).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {

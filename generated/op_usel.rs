@@ -4,7 +4,7 @@
 
 /// `USEL`: Select uniform register a when the uniform predicate cond holds, else b.
 ///
-/// Spec: isa-spec/spec/ops/usel.toml:7 (op `usel`). SMs: 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/usel.toml:7 (op `usel`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUsel {
     /// Destination (b32). (isa-spec/spec/ops/usel.toml:12)
@@ -23,7 +23,7 @@ impl OpUsel {
     pub const MNEMONIC: &'static str = "USEL";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32),
         OperandInfo::new("b", ValueType::B32),
@@ -38,10 +38,10 @@ impl OpUsel {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.cond.kind) {
-            (reg!(UGpr), reg!(UGpr), reg!(UPred)) if smb & 0x1f0 != 0 => Some(0),
-            (reg!(UGpr), SrcKind::Imm(_), reg!(UPred)) if smb & 0x1f0 != 0 => Some(1),
-            (reg!(UGpr), reg!(UGpr), reg!(UPred)) if smb & 0x600 != 0 => Some(2),
-            (reg!(UGpr), SrcKind::Imm(_), reg!(UPred)) if smb & 0x600 != 0 => Some(3),
+            (reg!(UGpr), reg!(UGpr), reg!(UPred)) if smb & 0x7f00 != 0 => Some(0),
+            (reg!(UGpr), SrcKind::Imm(_), reg!(UPred)) if smb & 0x7f00 != 0 => Some(1),
+            (reg!(UGpr), reg!(UGpr), reg!(UPred)) if smb & 0x78000 != 0 => Some(2),
+            (reg!(UGpr), SrcKind::Imm(_), reg!(UPred)) if smb & 0x78000 != 0 => Some(3),
             _ => None,
         }
     }
@@ -63,7 +63,7 @@ impl OpUsel {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 89, 90] (isa-spec/spec/ops/usel.toml:39; form at isa-spec/spec/ops/usel.toml:44).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/usel.toml:39; form at isa-spec/spec/ops/usel.toml:44).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000287
@@ -71,7 +71,7 @@ impl OpUsel {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 89, 90] (isa-spec/spec/ops/usel.toml:39; form at isa-spec/spec/ops/usel.toml:44).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/usel.toml:39; form at isa-spec/spec/ops/usel.toml:44).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000887
@@ -97,7 +97,7 @@ impl OpUsel {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 120] (isa-spec/spec/ops/usel.toml:55; form at isa-spec/spec/ops/usel.toml:44).
+    /// Form `uuu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/usel.toml:55; form at isa-spec/spec/ops/usel.toml:44).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000287
@@ -105,7 +105,7 @@ impl OpUsel {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 120] (isa-spec/spec/ops/usel.toml:55; form at isa-spec/spec/ops/usel.toml:44).
+    /// Form `uiu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/usel.toml:55; form at isa-spec/spec/ops/usel.toml:44).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000887

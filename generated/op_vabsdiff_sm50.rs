@@ -4,7 +4,7 @@
 
 /// `VABSDIFF`: Maxwell/Pascal video absolute difference of selected bytes, halves or words of a and b, combined with c.
 ///
-/// Spec: isa-spec/spec/ops/vabsdiff_sm50.toml:10 (op `vabsdiff_sm50`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/vabsdiff_sm50.toml:10 (op `vabsdiff_sm50`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpVabsdiffSm50 {
     /// Destination (u32). (isa-spec/spec/ops/vabsdiff_sm50.toml:15)
@@ -37,7 +37,7 @@ impl OpVabsdiffSm50 {
     pub const MNEMONIC: &'static str = "VABSDIFF";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60];
+    pub const SMS: &'static [u32] = &[50, 52, 53, 60, 61, 62];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::I32),
@@ -124,7 +124,7 @@ impl OpVabsdiffSm50 {
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(Gpr),
-            ) if smb & 0x7 != 0
+            ) if smb & 0x3f != 0
                 && matches!(
                     self.types, VideoTypes::U8U8 | VideoTypes::U8S8 | VideoTypes::S8U8 |
                     VideoTypes::S8S8
@@ -133,7 +133,7 @@ impl OpVabsdiffSm50 {
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(Gpr),
-            ) if smb & 0x7 != 0
+            ) if smb & 0x3f != 0
                 && matches!(
                     self.types, VideoTypes::U8U16 | VideoTypes::U8S16 | VideoTypes::S8U16
                     | VideoTypes::S8S16
@@ -142,7 +142,7 @@ impl OpVabsdiffSm50 {
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(Gpr),
-            ) if smb & 0x7 != 0
+            ) if smb & 0x3f != 0
                 && matches!(
                     self.types, VideoTypes::U8U32 | VideoTypes::U8S32 | VideoTypes::S8U32
                     | VideoTypes::S8S32
@@ -151,7 +151,7 @@ impl OpVabsdiffSm50 {
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(Gpr),
-            ) if smb & 0x7 != 0
+            ) if smb & 0x3f != 0
                 && matches!(
                     self.types, VideoTypes::U16U8 | VideoTypes::U16S8 | VideoTypes::S16U8
                     | VideoTypes::S16S8
@@ -160,7 +160,7 @@ impl OpVabsdiffSm50 {
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(Gpr),
-            ) if smb & 0x7 != 0
+            ) if smb & 0x3f != 0
                 && matches!(
                     self.types, VideoTypes::U16U16 | VideoTypes::U16S16 |
                     VideoTypes::S16U16 | VideoTypes::S16S16
@@ -169,7 +169,7 @@ impl OpVabsdiffSm50 {
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(Gpr),
-            ) if smb & 0x7 != 0
+            ) if smb & 0x3f != 0
                 && matches!(
                     self.types, VideoTypes::U16U32 | VideoTypes::U16S32 |
                     VideoTypes::S16U32 | VideoTypes::S16S32
@@ -178,7 +178,7 @@ impl OpVabsdiffSm50 {
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(Gpr),
-            ) if smb & 0x7 != 0
+            ) if smb & 0x3f != 0
                 && matches!(
                     self.types, VideoTypes::U32U8 | VideoTypes::U32S8 | VideoTypes::S32U8
                     | VideoTypes::S32S8
@@ -187,7 +187,7 @@ impl OpVabsdiffSm50 {
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(Gpr),
-            ) if smb & 0x7 != 0
+            ) if smb & 0x3f != 0
                 && matches!(
                     self.types, VideoTypes::U32U16 | VideoTypes::U32S16 |
                     VideoTypes::S32U16 | VideoTypes::S32S16
@@ -196,7 +196,7 @@ impl OpVabsdiffSm50 {
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(Gpr),
-            ) if smb & 0x7 != 0
+            ) if smb & 0x3f != 0
                 && matches!(
                     self.types, VideoTypes::S32S32 | VideoTypes::U32U32 |
                     VideoTypes::U32S32 | VideoTypes::S32U32
@@ -205,13 +205,13 @@ impl OpVabsdiffSm50 {
                 reg!(Gpr),
                 SrcKind::Imm(_),
                 reg!(Gpr),
-            ) if smb & 0x7 != 0
+            ) if smb & 0x3f != 0
                 && matches!(self.types, VideoTypes::U8U16 | VideoTypes::S8U16) => Some(9),
             (
                 reg!(Gpr),
                 SrcKind::Imm(_),
                 reg!(Gpr),
-            ) if smb & 0x7 != 0
+            ) if smb & 0x3f != 0
                 && matches!(self.types, VideoTypes::U8S16 | VideoTypes::S8S16) => {
                 Some(10)
             }
@@ -219,7 +219,7 @@ impl OpVabsdiffSm50 {
                 reg!(Gpr),
                 SrcKind::Imm(_),
                 reg!(Gpr),
-            ) if smb & 0x7 != 0
+            ) if smb & 0x3f != 0
                 && matches!(self.types, VideoTypes::U16U16 | VideoTypes::S16U16) => {
                 Some(11)
             }
@@ -227,7 +227,7 @@ impl OpVabsdiffSm50 {
                 reg!(Gpr),
                 SrcKind::Imm(_),
                 reg!(Gpr),
-            ) if smb & 0x7 != 0
+            ) if smb & 0x3f != 0
                 && matches!(self.types, VideoTypes::U16S16 | VideoTypes::S16S16) => {
                 Some(12)
             }
@@ -235,7 +235,7 @@ impl OpVabsdiffSm50 {
                 reg!(Gpr),
                 SrcKind::Imm(_),
                 reg!(Gpr),
-            ) if smb & 0x7 != 0
+            ) if smb & 0x3f != 0
                 && matches!(self.types, VideoTypes::U32U16 | VideoTypes::S32U16) => {
                 Some(13)
             }
@@ -243,14 +243,14 @@ impl OpVabsdiffSm50 {
                 reg!(Gpr),
                 SrcKind::Imm(_),
                 reg!(Gpr),
-            ) if smb & 0x7 != 0
+            ) if smb & 0x3f != 0
                 && matches!(self.types, VideoTypes::S32S32 | VideoTypes::U32S16) => {
                 Some(14)
             }
             _ => None,
         }
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/vabsdiff_sm50.toml:85; form at isa-spec/spec/ops/vabsdiff_sm50.toml:88).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/vabsdiff_sm50.toml:85; form at isa-spec/spec/ops/vabsdiff_sm50.toml:88).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -272,7 +272,7 @@ impl OpVabsdiffSm50 {
         w |= self.asel.code_in::<E>(Self::NAME, "asel", &Self::ASEL_CODES0, sm)? << 36;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/vabsdiff_sm50.toml:110; form at isa-spec/spec/ops/vabsdiff_sm50.toml:113).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/vabsdiff_sm50.toml:110; form at isa-spec/spec/ops/vabsdiff_sm50.toml:113).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -294,7 +294,7 @@ impl OpVabsdiffSm50 {
         w |= self.asel.code_in::<E>(Self::NAME, "asel", &Self::ASEL_CODES0, sm)? << 36;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/vabsdiff_sm50.toml:135; form at isa-spec/spec/ops/vabsdiff_sm50.toml:138).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/vabsdiff_sm50.toml:135; form at isa-spec/spec/ops/vabsdiff_sm50.toml:138).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -316,7 +316,7 @@ impl OpVabsdiffSm50 {
         w |= self.asel.code_in::<E>(Self::NAME, "asel", &Self::ASEL_CODES0, sm)? << 36;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/vabsdiff_sm50.toml:158; form at isa-spec/spec/ops/vabsdiff_sm50.toml:161).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/vabsdiff_sm50.toml:158; form at isa-spec/spec/ops/vabsdiff_sm50.toml:161).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -338,7 +338,7 @@ impl OpVabsdiffSm50 {
         w |= self.asel.code_in::<E>(Self::NAME, "asel", &Self::ASEL_CODES1, sm)? << 36;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/vabsdiff_sm50.toml:183; form at isa-spec/spec/ops/vabsdiff_sm50.toml:186).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/vabsdiff_sm50.toml:183; form at isa-spec/spec/ops/vabsdiff_sm50.toml:186).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -360,7 +360,7 @@ impl OpVabsdiffSm50 {
         w |= self.asel.code_in::<E>(Self::NAME, "asel", &Self::ASEL_CODES1, sm)? << 36;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/vabsdiff_sm50.toml:208; form at isa-spec/spec/ops/vabsdiff_sm50.toml:211).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/vabsdiff_sm50.toml:208; form at isa-spec/spec/ops/vabsdiff_sm50.toml:211).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -382,7 +382,7 @@ impl OpVabsdiffSm50 {
         w |= self.asel.code_in::<E>(Self::NAME, "asel", &Self::ASEL_CODES1, sm)? << 36;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/vabsdiff_sm50.toml:231; form at isa-spec/spec/ops/vabsdiff_sm50.toml:234).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/vabsdiff_sm50.toml:231; form at isa-spec/spec/ops/vabsdiff_sm50.toml:234).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -404,7 +404,7 @@ impl OpVabsdiffSm50 {
         w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 28;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/vabsdiff_sm50.toml:254; form at isa-spec/spec/ops/vabsdiff_sm50.toml:257).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/vabsdiff_sm50.toml:254; form at isa-spec/spec/ops/vabsdiff_sm50.toml:257).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -426,7 +426,7 @@ impl OpVabsdiffSm50 {
         w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES1, sm)? << 28;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/vabsdiff_sm50.toml:277; form at isa-spec/spec/ops/vabsdiff_sm50.toml:280).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/vabsdiff_sm50.toml:277; form at isa-spec/spec/ops/vabsdiff_sm50.toml:280).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -448,7 +448,7 @@ impl OpVabsdiffSm50 {
         w |= u128::from(self.sat) << 55;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/vabsdiff_sm50.toml:298; form at isa-spec/spec/ops/vabsdiff_sm50.toml:301).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/vabsdiff_sm50.toml:298; form at isa-spec/spec/ops/vabsdiff_sm50.toml:301).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -470,7 +470,7 @@ impl OpVabsdiffSm50 {
         w |= self.asel.code_in::<E>(Self::NAME, "asel", &Self::ASEL_CODES0, sm)? << 36;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/vabsdiff_sm50.toml:321; form at isa-spec/spec/ops/vabsdiff_sm50.toml:324).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/vabsdiff_sm50.toml:321; form at isa-spec/spec/ops/vabsdiff_sm50.toml:324).
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -492,7 +492,7 @@ impl OpVabsdiffSm50 {
         w |= self.asel.code_in::<E>(Self::NAME, "asel", &Self::ASEL_CODES0, sm)? << 36;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/vabsdiff_sm50.toml:344; form at isa-spec/spec/ops/vabsdiff_sm50.toml:347).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/vabsdiff_sm50.toml:344; form at isa-spec/spec/ops/vabsdiff_sm50.toml:347).
     #[inline(always)]
     fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -514,7 +514,7 @@ impl OpVabsdiffSm50 {
         w |= self.asel.code_in::<E>(Self::NAME, "asel", &Self::ASEL_CODES1, sm)? << 36;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/vabsdiff_sm50.toml:367; form at isa-spec/spec/ops/vabsdiff_sm50.toml:370).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/vabsdiff_sm50.toml:367; form at isa-spec/spec/ops/vabsdiff_sm50.toml:370).
     #[inline(always)]
     fn encode_f12<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -536,7 +536,7 @@ impl OpVabsdiffSm50 {
         w |= self.asel.code_in::<E>(Self::NAME, "asel", &Self::ASEL_CODES1, sm)? << 36;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/vabsdiff_sm50.toml:390; form at isa-spec/spec/ops/vabsdiff_sm50.toml:393).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/vabsdiff_sm50.toml:390; form at isa-spec/spec/ops/vabsdiff_sm50.toml:393).
     #[inline(always)]
     fn encode_f13<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -558,7 +558,7 @@ impl OpVabsdiffSm50 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 16u32, 0u32, false)? << 20;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/vabsdiff_sm50.toml:411; form at isa-spec/spec/ops/vabsdiff_sm50.toml:414).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/vabsdiff_sm50.toml:411; form at isa-spec/spec/ops/vabsdiff_sm50.toml:414).
     #[inline(always)]
     fn encode_f14<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -1516,7 +1516,7 @@ impl Forms for OpVabsdiffSm50 {
             ImmStyle::SignedHex.for_sm(sm),
             self.asel.text_sm(sm),
             false,
-            matches!(sm, 50u32 | 52u32 | 60u32),
+            matches!(sm, 50u32 | 52u32 | 53u32 | 60u32 | 61u32 | 62u32),
         );
         out.push_str(", ");
         write_src_swizzled(
@@ -1526,7 +1526,7 @@ impl Forms for OpVabsdiffSm50 {
             ImmStyle::SignedHex.for_sm(sm),
             self.bsel.text_sm(sm),
             false,
-            matches!(sm, 50u32 | 52u32 | 60u32),
+            matches!(sm, 50u32 | 52u32 | 53u32 | 60u32 | 61u32 | 62u32),
         );
         out.push_str(", ");
         write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));

@@ -4,7 +4,7 @@
 
 /// `VIADD`: d = a + b (mod 2^32), or per 16-bit half with .16x2.
 ///
-/// Spec: isa-spec/spec/ops/viadd.toml:3 (op `viadd`). SMs: 90, 100.
+/// Spec: isa-spec/spec/ops/viadd.toml:3 (op `viadd`). SMs: 90, 100, 103.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpViadd {
     /// Destination (b32). (isa-spec/spec/ops/viadd.toml:8)
@@ -23,7 +23,7 @@ impl OpViadd {
     pub const MNEMONIC: &'static str = "VIADD";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[90, 100];
+    pub const SMS: &'static [u32] = &[90, 100, 103];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32),
         OperandInfo::new("b", ValueType::B32).with_neg(),
@@ -37,10 +37,10 @@ impl OpViadd {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x300 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x300 != 0 => Some(1),
-            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x100 != 0 => Some(2),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x300 != 0 => Some(3),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x1c000 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x1c000 != 0 => Some(1),
+            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x4000 != 0 => Some(2),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x1c000 != 0 => Some(3),
             _ => None,
         }
     }
@@ -54,7 +54,7 @@ impl OpViadd {
         w |= u128::from(self.x2) << 73;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100] (isa-spec/spec/ops/viadd.toml:42; form at isa-spec/spec/ops/viadd.toml:46).
+    /// Form `rrr` on SM [90, 100, 103] (isa-spec/spec/ops/viadd.toml:42; form at isa-spec/spec/ops/viadd.toml:46).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -63,7 +63,7 @@ impl OpViadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100] (isa-spec/spec/ops/viadd.toml:42; form at isa-spec/spec/ops/viadd.toml:46).
+    /// Form `rir` on SM [90, 100, 103] (isa-spec/spec/ops/viadd.toml:42; form at isa-spec/spec/ops/viadd.toml:46).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -81,7 +81,7 @@ impl OpViadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100] (isa-spec/spec/ops/viadd.toml:42; form at isa-spec/spec/ops/viadd.toml:46).
+    /// Form `rur` on SM [90, 100, 103] (isa-spec/spec/ops/viadd.toml:42; form at isa-spec/spec/ops/viadd.toml:46).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;

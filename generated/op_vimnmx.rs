@@ -4,7 +4,7 @@
 
 /// `VIMNMX`: Integer minimum/maximum over 32-bit values or packed 16x2 (SM90+) / 8x4 (SM120) lanes, selected by a predicate (true: min); .RELU clamps each lane at 0. The successor of IMNMX from SM90 on.
 ///
-/// Spec: isa-spec/spec/ops/vimnmx.toml:2 (op `vimnmx`). SMs: 90, 100, 120.
+/// Spec: isa-spec/spec/ops/vimnmx.toml:2 (op `vimnmx`). SMs: 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpVimnmx {
     /// Destination (u32). (isa-spec/spec/ops/vimnmx.toml:7)
@@ -31,7 +31,7 @@ impl OpVimnmx {
     pub const MNEMONIC: &'static str = "VIMNMX";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[90, 100, 120];
+    pub const SMS: &'static [u32] = &[90, 100, 103, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32),
@@ -52,16 +52,16 @@ impl OpVimnmx {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.p.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x200 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x200 != 0 => Some(1),
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x200 != 0 => Some(2),
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x100 != 0 => Some(3),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x100 != 0 => Some(4),
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x100 != 0 => Some(5),
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x100 != 0 => Some(6),
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x400 != 0 => Some(7),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x400 != 0 => Some(8),
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x400 != 0 => Some(9),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x18000 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x18000 != 0 => Some(1),
+            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x18000 != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x4000 != 0 => Some(3),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x4000 != 0 => Some(4),
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x4000 != 0 => Some(5),
+            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x4000 != 0 => Some(6),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x60000 != 0 => Some(7),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x60000 != 0 => Some(8),
+            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x60000 != 0 => Some(9),
             _ => None,
         }
     }
@@ -82,21 +82,21 @@ impl OpVimnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [100] (isa-spec/spec/ops/vimnmx.toml:88; form at isa-spec/spec/ops/vimnmx.toml:112).
+    /// Form `rrr` on SM [100, 103] (isa-spec/spec/ops/vimnmx.toml:88; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x248 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [100] (isa-spec/spec/ops/vimnmx.toml:88; form at isa-spec/spec/ops/vimnmx.toml:112).
+    /// Form `rir` on SM [100, 103] (isa-spec/spec/ops/vimnmx.toml:88; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x848 | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [100] (isa-spec/spec/ops/vimnmx.toml:88; form at isa-spec/spec/ops/vimnmx.toml:112).
+    /// Form `rur` on SM [100, 103] (isa-spec/spec/ops/vimnmx.toml:88; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c48 | self.encode_e0::<E>(sm, c)?;
@@ -166,21 +166,21 @@ impl OpVimnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [120] (isa-spec/spec/ops/vimnmx.toml:107; form at isa-spec/spec/ops/vimnmx.toml:112).
+    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/vimnmx.toml:107; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x7e00000000000000000248 | self.encode_e2::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [120] (isa-spec/spec/ops/vimnmx.toml:107; form at isa-spec/spec/ops/vimnmx.toml:112).
+    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/vimnmx.toml:107; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x7e00000000000000000848 | self.encode_e2::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [120] (isa-spec/spec/ops/vimnmx.toml:107; form at isa-spec/spec/ops/vimnmx.toml:112).
+    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/vimnmx.toml:107; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x87e00000000000000000c48 | self.encode_e2::<E>(sm, c)?;
@@ -346,7 +346,7 @@ impl OpVimnmx {
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
-            100 => Self::parse_syntax1(line, sm, addr),
+            100 | 103 => Self::parse_syntax1(line, sm, addr),
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
@@ -519,7 +519,7 @@ impl Forms for OpVimnmx {
         let reuse_p = false;
         write_guard(out, &c.guard);
         match sm {
-            100 => {
+            100 | 103 => {
                 out.push_str("VIMNMX");
                 out.push_text_chunk(self.ty.chunk_sm(sm));
                 if self.relu {

@@ -28,7 +28,7 @@ impl OpWarpgroup {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match () {
-            () if smb & 0x100 != 0 => Some(0),
+            () if smb & 0x4000 != 0 => Some(0),
             _ => None,
         }
     }

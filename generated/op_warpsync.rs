@@ -4,7 +4,7 @@
 
 /// `WARPSYNC`: Wait for the threads of `mask`, where the guard and `cond` hold.
 ///
-/// Spec: isa-spec/spec/ops/warpsync.toml:10 (op `warpsync`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/warpsync.toml:10 (op `warpsync`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpWarpsync {
     /// Source (pred). (isa-spec/spec/ops/warpsync.toml:21)
@@ -25,7 +25,9 @@ impl OpWarpsync {
     pub const MNEMONIC: &'static str = "WARPSYNC";
     pub const CLASS: &'static str = "control";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("cond", ValueType::Pred).with_not().with_default(Src::PT),
         OperandInfo::new("mask", ValueType::B32),
@@ -39,11 +41,11 @@ impl OpWarpsync {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.cond.kind, self.mask.kind) {
-            (reg!(Pred), reg!(Gpr)) if smb & 0x18 != 0 => Some(0),
-            (reg!(Pred), reg!(Gpr)) if smb & 0xe0 != 0 => Some(1),
-            (reg!(Pred), SrcKind::Imm(_)) if smb & 0xf8 != 0 => Some(2),
-            (reg!(Pred), SrcKind::CBuf(_)) if smb & 0xf8 != 0 => Some(3),
-            (reg!(Pred), reg!(Gpr)) if smb & 0x700 != 0 => Some(4),
+            (reg!(Pred), reg!(Gpr)) if smb & 0x1c0 != 0 => Some(0),
+            (reg!(Pred), reg!(Gpr)) if smb & 0x3e00 != 0 => Some(1),
+            (reg!(Pred), SrcKind::Imm(_)) if smb & 0x3fc0 != 0 => Some(2),
+            (reg!(Pred), SrcKind::CBuf(_)) if smb & 0x3fc0 != 0 => Some(3),
+            (reg!(Pred), reg!(Gpr)) if smb & 0x7c000 != 0 => Some(4),
             _ => None,
         }
     }
@@ -53,19 +55,19 @@ impl OpWarpsync {
     pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         let smb = sm_bit(sm);
         match (self.cond.kind, self.mask.kind) {
-            (reg!(Pred), reg!(Gpr)) if smb & 0x18 != 0 => {
+            (reg!(Pred), reg!(Gpr)) if smb & 0x1c0 != 0 => {
                 self.encode_f0::<EncodeError>(sm, c)
             }
-            (reg!(Pred), reg!(Gpr)) if smb & 0xe0 != 0 => {
+            (reg!(Pred), reg!(Gpr)) if smb & 0x3e00 != 0 => {
                 self.encode_f1::<EncodeError>(sm, c)
             }
-            (reg!(Pred), SrcKind::Imm(_)) if smb & 0xf8 != 0 => {
+            (reg!(Pred), SrcKind::Imm(_)) if smb & 0x3fc0 != 0 => {
                 self.encode_f2::<EncodeError>(sm, c)
             }
-            (reg!(Pred), SrcKind::CBuf(_)) if smb & 0xf8 != 0 => {
+            (reg!(Pred), SrcKind::CBuf(_)) if smb & 0x3fc0 != 0 => {
                 self.encode_f3::<EncodeError>(sm, c)
             }
-            (reg!(Pred), reg!(Gpr)) if smb & 0x700 != 0 => {
+            (reg!(Pred), reg!(Gpr)) if smb & 0x7c000 != 0 => {
                 self.encode_f4::<EncodeError>(sm, c)
             }
             _ => self.encode(sm, c),
@@ -94,7 +96,7 @@ impl OpWarpsync {
     pub fn legal_f0(&self, sm: u32) -> bool {
         ((!self.exclusive) || (!self.collective && self.exclusive))
     }
-    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/warpsync.toml:54; form at isa-spec/spec/ops/warpsync.toml:54).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/warpsync.toml:54; form at isa-spec/spec/ops/warpsync.toml:54).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -118,7 +120,7 @@ impl OpWarpsync {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 89] (isa-spec/spec/ops/warpsync.toml:70; form at isa-spec/spec/ops/warpsync.toml:70).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/warpsync.toml:70; form at isa-spec/spec/ops/warpsync.toml:70).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -140,7 +142,7 @@ impl OpWarpsync {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 75, 80, 86, 89] (isa-spec/spec/ops/warpsync.toml:77; form at isa-spec/spec/ops/warpsync.toml:77).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/warpsync.toml:77; form at isa-spec/spec/ops/warpsync.toml:77).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -164,7 +166,7 @@ impl OpWarpsync {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 75, 80, 86, 89] (isa-spec/spec/ops/warpsync.toml:90; form at isa-spec/spec/ops/warpsync.toml:90).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/warpsync.toml:90; form at isa-spec/spec/ops/warpsync.toml:90).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -189,7 +191,7 @@ impl OpWarpsync {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/warpsync.toml:105; form at isa-spec/spec/ops/warpsync.toml:105).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/warpsync.toml:105; form at isa-spec/spec/ops/warpsync.toml:105).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;

@@ -4,7 +4,7 @@
 
 /// `XMAD`: Multiply two 16-bit halves (a's and b's selected part) and add a 32-bit addend.
 ///
-/// Spec: isa-spec/spec/ops/xmad.toml:5 (op `xmad`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/xmad.toml:5 (op `xmad`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpXmad {
     /// Destination (u32). (isa-spec/spec/ops/xmad.toml:19)
@@ -39,7 +39,7 @@ impl OpXmad {
     pub const MNEMONIC: &'static str = "XMAD";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60];
+    pub const SMS: &'static [u32] = &[50, 52, 53, 60, 61, 62];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32),
@@ -94,10 +94,10 @@ impl OpXmad {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x7 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x7 != 0 => Some(1),
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x7 != 0 => Some(2),
-            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7 != 0 => Some(3),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3f != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x3f != 0 => Some(1),
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x3f != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x3f != 0 => Some(3),
             _ => None,
         }
     }
@@ -107,16 +107,16 @@ impl OpXmad {
     pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x7 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3f != 0 => {
                 self.encode_f0::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x7 != 0 => {
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x3f != 0 => {
                 self.encode_f1::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x7 != 0 => {
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x3f != 0 => {
                 self.encode_f2::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7 != 0 => {
+            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x3f != 0 => {
                 self.encode_f3::<EncodeError>(sm, c)
             }
             _ => self.encode(sm, c),
@@ -187,7 +187,7 @@ impl OpXmad {
         w |= fit::<E>(Self::NAME, "asel", self.asel as u128, 1u32)? << 53;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/xmad.toml:120; form at isa-spec/spec/ops/xmad.toml:123).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/xmad.toml:120; form at isa-spec/spec/ops/xmad.toml:123).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5b00000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -195,7 +195,7 @@ impl OpXmad {
         w |= fit::<E>(Self::NAME, "bsel", self.bsel as u128, 1u32)? << 35;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/xmad.toml:120; form at isa-spec/spec/ops/xmad.toml:123).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/xmad.toml:120; form at isa-spec/spec/ops/xmad.toml:123).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "modifier bsel", self.bsel == 0u32, sm)?;
@@ -222,7 +222,7 @@ impl OpXmad {
         w |= u128::from(self.x) << 54;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/xmad.toml:145; form at isa-spec/spec/ops/xmad.toml:148).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/xmad.toml:145; form at isa-spec/spec/ops/xmad.toml:148).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4e00000000000000 | self.encode_e1::<E>(sm, c)?;
@@ -233,7 +233,7 @@ impl OpXmad {
         w |= u128::from(self.mrg) << 56;
         Ok(w)
     }
-    /// Form `c2` on SM [50, 52, 60] (isa-spec/spec/ops/xmad.toml:145; form at isa-spec/spec/ops/xmad.toml:148).
+    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/xmad.toml:145; form at isa-spec/spec/ops/xmad.toml:148).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "modifier psl", self.psl == false, sm)?;

@@ -4,7 +4,7 @@
 
 /// `YIELD`: Let the scheduler switch to another warp, where the guard and `cond` hold.
 ///
-/// Spec: isa-spec/spec/ops/yield.toml:6 (op `yield`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/yield.toml:6 (op `yield`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpYield {
     /// Source (pred). (isa-spec/spec/ops/yield.toml:11)
@@ -17,7 +17,9 @@ impl OpYield {
     pub const MNEMONIC: &'static str = "YIELD";
     pub const CLASS: &'static str = "control";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("cond", ValueType::Pred).with_not().with_default(Src::PT),
     ];
@@ -30,12 +32,12 @@ impl OpYield {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.cond.kind,) {
-            (reg!(Pred),) if smb & 0x7e0 != 0 => Some(0),
-            (reg!(Pred),) if smb & 0x18 != 0 => Some(1),
+            (reg!(Pred),) if smb & 0x7fe00 != 0 => Some(0),
+            (reg!(Pred),) if smb & 0x1c0 != 0 => Some(1),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/yield.toml:20; form at isa-spec/spec/ops/yield.toml:20).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/yield.toml:20; form at isa-spec/spec/ops/yield.toml:20).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -46,7 +48,7 @@ impl OpYield {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/yield.toml:32; form at isa-spec/spec/ops/yield.toml:32).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/yield.toml:32; form at isa-spec/spec/ops/yield.toml:32).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;

@@ -377,8 +377,9 @@ fn operand_conv(spec: &Spec, op: &Op, item: &AsmItem) -> Conv {
         AsmItem::Modifier(i) => modifier_conv(spec, &op.modifiers[*i]),
         AsmItem::Mem(m) if m.bank.is_some() => {
             let n = op.srcs[m.base].name.clone();
+            let zero = src_default(&op.srcs[m.base]).unwrap_or(quote!(Src::RZ));
             Conv {
-                conv: Box::new(move |t| quote!(asm_try!(cmem_operand(#t, #n, sm)))),
+                conv: Box::new(move |t| quote!(asm_try!(cmem_operand(#t, #n, #zero)))),
                 once: true,
                 fits: quote!(matches!(tok.base, Base::CMem(..) | Base::CBuf(..))),
             }

@@ -385,12 +385,14 @@ fn constant_folding_matches_running() {
     let (mut checked, mut skipped, mut unmodelled) = (0, 0, 0);
     for sm in sms() {
         // The chain passes per-lane results: the uniform datapath's ops
-        // (their folds are their vector twins', fold_uniform.rs) stay out.
+        // (their folds are their vector twins', fold_uniform.rs) stay out,
+        // by a uniform result or a uniform guard (UR2UP writing UPT).
         let ops: Vec<Op> = instances(sm, 4, 11)
             .into_iter()
             .filter(|op| {
                 !(0..op.dst_info().len())
                     .any(|k| matches!(op.dst(k).file, RegFile::UGpr | RegFile::UPred))
+                    && guard_reg(op, sm).file != RegFile::UPred
             })
             .collect();
         if ops.is_empty() {

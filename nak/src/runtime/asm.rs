@@ -841,11 +841,12 @@ fn reg_plus_offset(t: &str) -> Option<(Reg, i64)> {
 
 /// A constant-bank address `c[bank][R+offset]` of source `name`:
 /// (index register, signed byte offset, bank). `c[0x3][0x10]` (a
-/// [`Base::CBuf`]) is the zero register plus the offset.
-pub fn cmem_operand(tok: &Operand, name: &str, _sm: u32) -> Result<(Src, i32, u32), AsmError> {
-    let (bank, reg, off) = match &tok.base {
-        Base::CMem(b, r, off) => (*b, *r, *off),
-        Base::CBuf(c) => (c.index, Reg::RZ, c.offset as i32 as i64),
+/// [`Base::CBuf`]) is `zero`, the source's default (URZ for LDCU's
+/// uniform index, else RZ), plus the offset.
+pub fn cmem_operand(tok: &Operand, name: &str, zero: Src) -> Result<(Src, i32, u32), AsmError> {
+    let (bank, index, off) = match &tok.base {
+        Base::CMem(b, r, off) => (*b, Src::reg(*r), *off),
+        Base::CBuf(c) => (c.index, zero, c.offset as i32 as i64),
         _ => {
             return Err(err(
                 tok.col,
@@ -854,7 +855,7 @@ pub fn cmem_operand(tok: &Operand, name: &str, _sm: u32) -> Result<(Src, i32, u3
         }
     };
     match i32::try_from(off) {
-        Ok(off) => Ok((Src::reg(reg), off, bank as u32)),
+        Ok(off) => Ok((index, off, bank as u32)),
         Err(_) => Err(err(tok.col, format!("offset of {name} out of range"))),
     }
 }
