@@ -191,7 +191,7 @@ impl OpLdc {
         }
         let mut at = asm_try!(Operands:: < 2 > ::start(line, 2, 0usize));
         let d = asm_try!(dst_operand(at.take(), "d", false));
-        let v_a = asm_try!(cmem_operand(at.take(), "a", sm));
+        let v_a = asm_try!(cmem_operand(at.take(), "a", Src::RZ));
         asm_try!(at.finish(& ["d", "a"]));
         let op = Self {
             d,
