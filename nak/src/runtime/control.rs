@@ -3,13 +3,20 @@
 
 use crate::isa::Family;
 
+/// The family's operand-reuse flags in the control value: (low bit,
+/// width), or None when it has none (Maxwell keeps them elsewhere).
+pub fn reuse_field(family: Family) -> Option<(u32, u32)> {
+    let &(_, lo, width) = family.control_fields().iter().find(|f| f.0 == "reuse")?;
+    Some((lo, width))
+}
+
 /// `ctrl` with the family's `reuse_needs` met when it sets a reuse flag:
 /// each field outside its range takes its lowest value. nvdisasm rejects
 /// `.reuse` with a stall of 0 on Volta and later (`undefined value ... for
 /// table 'TABLES_opex_N'`), so an assembled `R4.reuse` needs a stall and
 /// the yield bit; a value that already meets them is kept.
 pub fn with_reuse_needs(family: Family, ctrl: u32) -> u32 {
-    let Some(&(_, lo, width)) = family.control_fields().iter().find(|f| f.0 == "reuse") else {
+    let Some((lo, width)) = reuse_field(family) else {
         return ctrl;
     };
     if ctrl >> lo & ((1u32 << width) - 1) == 0 {
@@ -40,7 +47,7 @@ mod tests {
     fn reuse_flags_get_the_control_values_they_need() {
         for sm in crate::isa::ALL_SMS {
             let f = family_of(*sm).expect("a family");
-            let Some(&(_, lo, _)) = f.control_fields().iter().find(|x| x.0 == "reuse") else {
+            let Some((lo, _)) = reuse_field(f) else {
                 continue;
             };
             let neutral = f.neutral_control();

@@ -30,7 +30,7 @@ impl Rng {
 /// range (nvdisasm rejects or hides the flags otherwise).
 fn sample_control(family: Family, x: u64) -> (u32, u64) {
     let mut ctrl = family.neutral_control();
-    let Some(&(_, reuse_lo, _)) = family.control_fields().iter().find(|f| f.0 == "reuse") else {
+    let Some((reuse_lo, _)) = crate::runtime::control::reuse_field(family) else {
         return (ctrl, 0);
     };
     if x & 1 == 0 {
