@@ -158,6 +158,9 @@ pub enum VOp {
         a: VSrc,
         b: VSrc,
     },
+    /// 32-bit integer multiply, the low word of `a * b` (NIR's `imul`);
+    /// [`crate::backend::passes::lower_mul`] picks the family's ops.
+    Mul32 { dst: VReg, a: VSrc, b: VSrc },
 }
 
 /// One instruction: a guard predicate (PT when unguarded) and an op.
@@ -229,7 +232,7 @@ impl Instr {
                 }
             }
             VOp::Copy { dst, .. } | VOp::Phi { dst, .. } | VOp::Undef(dst) => run(dst),
-            VOp::Wide { dst, .. } => run(dst),
+            VOp::Wide { dst, .. } | VOp::Mul32 { dst, .. } => run(dst),
             VOp::Swap { a, b } => {
                 run(a);
                 run(b);
@@ -279,7 +282,7 @@ impl Instr {
             }
             VOp::ParCopy(v) => v.iter().for_each(|(_, s)| vs(s, &mut out)),
             VOp::Phi { srcs, .. } => srcs.iter().for_each(|(_, s)| vs(s, &mut out)),
-            VOp::Wide { a, b, .. } => {
+            VOp::Wide { a, b, .. } | VOp::Mul32 { a, b, .. } => {
                 vs(a, &mut out);
                 vs(b, &mut out);
             }

@@ -12,6 +12,7 @@
 //!     undef R8
 //!     add64 R10:R11, R4:R5, R6:R7    // also sub64, shl64, shr64.u, shr64.s,
 //!     setp64.lt.s P1, R4:R5, R6:R7   // min64.u/.s, max64.u/.s
+//!     mul32 R12, R4, 0x10001         // low word of the product
 //!     @!P1 bra bb0
 //!     exit
 //! ```
@@ -109,6 +110,15 @@ pub fn instr_text(i: &Instr, sm: u32) -> String {
                 out,
                 "{} {}, {}, {}",
                 op64_name(op),
+                vreg_text(dst),
+                vsrc_text(a),
+                vsrc_text(b)
+            );
+        }
+        VOp::Mul32 { dst, a, b } => {
+            let _ = write!(
+                out,
+                "mul32 {}, {}, {}",
                 vreg_text(dst),
                 vsrc_text(a),
                 vsrc_text(b)
@@ -331,6 +341,14 @@ fn parse_virtual(mn: &str, rest: &str) -> Result<VOp, String> {
         "exit" => {
             want(0)?;
             VOp::Exit
+        }
+        "mul32" => {
+            want(3)?;
+            VOp::Mul32 {
+                dst: parse_vreg(ops[0])?,
+                a: parse_vsrc(ops[1])?,
+                b: parse_vsrc(ops[2])?,
+            }
         }
         _ => match parse_op64(mn)? {
             Some(op) => {

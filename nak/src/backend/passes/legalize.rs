@@ -126,6 +126,7 @@ impl LegalizeCx for Cx<'_> {
 
 /// Legalize the whole function in place.
 pub fn legalize(f: &mut Function) -> Result<(), PassError> {
+    super::lower_mul::lower(f)?;
     super::lower64::lower(f)?;
     lower_phis(f)?;
     let sm = f.sm;
@@ -278,6 +279,7 @@ fn legalize_instr(
         }
         VOp::Phi { .. } => Err(PassError::new("phi left after out-of-SSA")),
         VOp::Wide { .. } => Err(PassError::new("64-bit op left after lowering")),
+        VOp::Mul32 { .. } => Err(PassError::new("mul32 left after lowering")),
         VOp::Bra(_) => {
             out.push(i);
             Ok(())

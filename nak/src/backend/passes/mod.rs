@@ -1,4 +1,4 @@
-//! Passes over [`crate::backend::ir::Function`]: 64-bit lowering, legalization,
+//! Passes over [`crate::backend::ir::Function`]: 64-bit and multiply lowering, legalization,
 //! combining of loads and stores (on proven alignment), constant folding,
 //! and assembly into an instruction stream.
 
@@ -9,6 +9,7 @@ pub mod hwops;
 pub mod known_bits;
 pub mod legalize;
 pub mod lower64;
+pub mod lower_mul;
 
 use std::fmt;
 
