@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # bench-incremental.sh [OP] [RUNS]
 # How long `cargo build` takes after a one-file spec edit: appends a comment
-# to isa-spec/spec/ops/OP.toml (default iadd3), times `cargo build` (the
+# to isa-spec/spec/ops/<class>/OP.toml (default iadd3), times `cargo build` (the
 # workspace's default build, dev profile), restores the file, and repeats.
 # Prints each run's wall time and the units cargo rebuilt with their times
 # (from `cargo build --timings`), so the dominant step is visible.
 set -euo pipefail
 op=${1:-iadd3}; runs=${2:-3}
 cd "$(dirname "$0")/.."
-f=isa-spec/spec/ops/$op.toml
+f=$(find isa-spec/spec/ops -name "$op.toml" | head -n 1)
 [ -f "$f" ] || { echo "no such op file: $f" >&2; exit 2; }
 orig=$(mktemp); cp "$f" "$orig"
 trap 'cp "$orig" "$f"; rm -f "$orig"' EXIT

@@ -47,10 +47,10 @@ fn line_of(text: &str, needle: &str) -> usize {
 
 #[test]
 fn a_broken_spec_fails_with_located_diagnostics() {
-    let spec = broken_spec("iadd3.toml", |t| {
+    let spec = broken_spec("alu/iadd3.toml", |t| {
         t.replacen("\"16..24\" = \"d\"", "\"24..16\" = \"d\"", 1)
     });
-    let text = std::fs::read_to_string(spec.join("ops/iadd3.toml")).unwrap();
+    let text = std::fs::read_to_string(spec.join("ops/alu/iadd3.toml")).unwrap();
     let line = line_of(&text, "\"24..16\"");
     let out_dir = scratch("out");
     let res = std::panic::catch_unwind(|| isa_codegen::build_support::run(&spec, "spec", &out_dir));
@@ -59,7 +59,7 @@ fn a_broken_spec_fails_with_located_diagnostics() {
         Ok(Ok(_)) => panic!("a reversed bit range built"),
         Err(_) => panic!("the build logic panicked on a broken spec"),
     };
-    let want = format!("cargo::error=spec/ops/iadd3.toml:{line}:1: error[S0101]:");
+    let want = format!("cargo::error=spec/ops/alu/iadd3.toml:{line}:1: error[S0101]:");
     assert!(
         out.cargo.iter().any(|l| l.starts_with(&want)),
         "no `{want}` in\n{}",
@@ -68,7 +68,7 @@ fn a_broken_spec_fails_with_located_diagnostics() {
     // The human report points at the line, rustc-style.
     assert!(
         out.report
-            .contains(&format!("--> spec/ops/iadd3.toml:{line}:1")),
+            .contains(&format!("--> spec/ops/alu/iadd3.toml:{line}:1")),
         "{}",
         out.report
     );
@@ -81,7 +81,7 @@ fn a_broken_spec_fails_with_located_diagnostics() {
 
 #[test]
 fn a_toml_syntax_error_fails_without_panicking() {
-    let spec = broken_spec("iadd3.toml", |t| {
+    let spec = broken_spec("alu/iadd3.toml", |t| {
         t.replacen("name = \"iadd3\"", "name = \"iadd3", 1)
     });
     let out_dir = scratch("out");
@@ -89,7 +89,7 @@ fn a_toml_syntax_error_fails_without_panicking() {
     assert!(
         out.cargo
             .iter()
-            .any(|l| l.starts_with("cargo::error=spec/ops/iadd3.toml:") && l.contains("[S0001]")),
+            .any(|l| l.starts_with("cargo::error=spec/ops/alu/iadd3.toml:") && l.contains("[S0001]")),
         "{}",
         out.cargo.join("\n")
     );

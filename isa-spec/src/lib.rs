@@ -126,13 +126,14 @@ fn tidy(files: &Files, report: &mut Report) {
 
 /// Drop the diagnostics `entry` accepts; S0004 when it accepts none.
 fn apply_allow(files: &Files, id: diag::FileId, entry: &AllowEntry, report: &mut Report) {
-    let file = format!("/ops/{}.toml", entry.op.get_ref());
+    // The op file, directly in `ops/` or in its class folder.
+    let file = format!("/{}.toml", entry.op.get_ref());
     let before = report.diagnostics.len();
     report.diagnostics.retain(|d| {
-        let in_op = d
-            .loc
-            .as_ref()
-            .is_some_and(|l| files.get(l.file).path.ends_with(&file));
+        let in_op = d.loc.as_ref().is_some_and(|l| {
+            let path = &files.get(l.file).path;
+            path.ends_with(&file) && path.contains("ops/")
+        });
         !(in_op && d.code.as_str() == entry.code.get_ref())
     });
     if report.diagnostics.len() == before {

@@ -87,9 +87,22 @@ impl<'a> Loader<'a> {
         names
     }
 
-    /// The op files' names under `ops/`.
+    /// The op files under `ops/` and its class folders (`ops/alu/` ...),
+    /// relative to `ops/`, sorted by file name.
     pub(crate) fn op_file_names(&mut self) -> Vec<String> {
-        self.toml_names("ops", true)
+        let mut names = self.toml_names("ops", true);
+        let folders = std::fs::read_dir(self.dir.join("ops"))
+            .into_iter()
+            .flatten()
+            .filter_map(|e| e.ok())
+            .filter(|e| e.path().is_dir())
+            .map(|e| e.file_name().to_string_lossy().into_owned());
+        for folder in folders.collect::<Vec<_>>() {
+            let inner = self.toml_names(&format!("ops/{folder}"), true);
+            names.extend(inner.into_iter().map(|n| format!("{folder}/{n}")));
+        }
+        names.sort_by(|a, b| a.rsplit('/').next().cmp(&b.rsplit('/').next()).then(a.cmp(b)));
+        names
     }
 
     /// A resolution context for `file`.

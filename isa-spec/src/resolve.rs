@@ -645,6 +645,7 @@ pub(crate) fn resolve_op(
     ok &= check_unique_names(cx, &dsts, &srcs, &modifiers);
     let mut op = new_op(cx, path, o, dsts, srcs, modifiers);
     check_class(cx, &o.class);
+    check_class_folder(cx, path, &o.class);
     ok &= resolve_op_asm(cx, &mut op, &o.asm, names);
     ok &= resolve_aliases(cx, &mut op, &o.alias, names.enums);
     if let Some(m) = &o.memory {
@@ -980,6 +981,26 @@ fn new_op(
         legal: vec![],
         traps: vec![],
         encodings: vec![],
+    }
+}
+
+/// An op file under `ops/<folder>/` sits in its class's folder (S0108 at
+/// `class` otherwise), so the folders stay an index of the ops by class.
+fn check_class_folder(cx: &mut Ctx, path: &str, class: &S<String>) {
+    let mut dirs = std::path::Path::new(path)
+        .parent()
+        .into_iter()
+        .flat_map(|p| p.iter().rev().map(|c| c.to_string_lossy().into_owned()));
+    let (Some(folder), Some(above)) = (dirs.next(), dirs.next()) else {
+        return;
+    };
+    if folder != "ops" && above == "ops" && folder != *class.get_ref() {
+        let msg = format!(
+            "the op is in `ops/{folder}/` but its class is `{}`: move the file to `ops/{}/`",
+            class.get_ref(),
+            class.get_ref()
+        );
+        cx.err(Code::S0108, class, msg);
     }
 }
 

@@ -61,11 +61,7 @@ fn lint_as(fixture: &Path, human: bool) -> (String, usize) {
     if fixture.join("lint.toml").exists() {
         std::fs::copy(fixture.join("lint.toml"), tmp.join("lint.toml")).unwrap();
     }
-    if let Ok(rd) = std::fs::read_dir(fixture.join("ops")) {
-        for e in rd.flatten() {
-            std::fs::copy(e.path(), tmp.join("ops").join(e.file_name())).unwrap();
-        }
-    }
+    copy_tree(&fixture.join("ops"), &tmp.join("ops"));
     let loaded = isa_spec::load(&tmp, &format!("{kind}/{name}"));
     let mut out = String::new();
     for d in &loaded.report.diagnostics {
@@ -78,6 +74,22 @@ fn lint_as(fixture: &Path, human: bool) -> (String, usize) {
     }
     let _ = std::fs::remove_dir_all(&tmp);
     (out, loaded.report.diagnostics.len())
+}
+
+/// Copy the files of `from` into `to`, class folders included.
+fn copy_tree(from: &Path, to: &Path) {
+    let Ok(rd) = std::fs::read_dir(from) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let dst = to.join(e.file_name());
+        if e.path().is_dir() {
+            std::fs::create_dir_all(&dst).unwrap();
+            copy_tree(&e.path(), &dst);
+        } else {
+            std::fs::copy(e.path(), dst).unwrap();
+        }
+    }
 }
 
 fn lint(fixture: &Path) -> (String, usize) {
