@@ -36,26 +36,14 @@ use crate::runtime::operand::{Reg, RegFile, Src};
 
 /// Lower every 64-bit virtual op of `f`.
 pub fn lower(f: &mut Function) -> Result<(), PassError> {
-    if !f.instrs().any(|i| matches!(i.op, VOp::Wide { .. })) {
-        return Ok(());
-    }
-    let sm = f.sm;
-    let mut pool = RegPool::new(f);
-    for b in &mut f.blocks {
-        let mut out = Vec::with_capacity(b.instrs.len());
-        for i in std::mem::take(&mut b.instrs) {
-            match i.op {
-                VOp::Wide { op, dst, a, b } => {
-                    let mut seq = Vec::new();
-                    lower_one(sm, op, dst, a, b, &mut pool, &mut seq)?;
-                    out.extend(seq.into_iter().map(|x| x.with_guard(i.guard)));
-                }
-                _ => out.push(i),
-            }
-        }
-        b.instrs = out;
-    }
-    Ok(())
+    super::replace_each(
+        f,
+        |op| matches!(op, VOp::Wide { .. }),
+        |sm, vop, pool, out| match vop {
+            VOp::Wide { op, dst, a, b } => lower_one(sm, op, dst, a, b, pool, out),
+            _ => Err(PassError::new("64-bit lowering given another op")),
+        },
+    )
 }
 
 /// Whether `d` (a pair) overlaps a register source.

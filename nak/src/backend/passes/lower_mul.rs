@@ -22,26 +22,14 @@ use crate::runtime::operand::{Reg, RegFile, Src};
 
 /// Lower every `mul32` of `f`.
 pub fn lower(f: &mut Function) -> Result<(), PassError> {
-    if !f.instrs().any(|i| matches!(i.op, VOp::Mul32 { .. })) {
-        return Ok(());
-    }
-    let sm = f.sm;
-    let mut pool = RegPool::new(f);
-    for b in &mut f.blocks {
-        let mut out = Vec::with_capacity(b.instrs.len());
-        for i in std::mem::take(&mut b.instrs) {
-            match i.op {
-                VOp::Mul32 { dst, a, b } => {
-                    let mut seq = Vec::new();
-                    lower_one(sm, dst, a, b, &mut pool, &mut seq)?;
-                    out.extend(seq.into_iter().map(|x| x.with_guard(i.guard)));
-                }
-                _ => out.push(i),
-            }
-        }
-        b.instrs = out;
-    }
-    Ok(())
+    super::replace_each(
+        f,
+        |op| matches!(op, VOp::Mul32 { .. }),
+        |sm, op, pool, out| match op {
+            VOp::Mul32 { dst, a, b } => lower_one(sm, dst, a, b, pool, out),
+            _ => Err(PassError::new("mul32 lowering given another op")),
+        },
+    )
 }
 
 fn lower_one(

@@ -13,6 +13,38 @@ pub mod lower_mul;
 
 use std::fmt;
 
+use crate::backend::ir::{Function, Instr, RegPool, VOp};
+
+/// Replace each instruction whose op `picks` selects by the sequence
+/// `lower` writes for it (given the SM and a pool of free registers),
+/// every instruction of it under the original guard: the walk the
+/// lowering passes share.
+pub(crate) fn replace_each(
+    f: &mut Function,
+    picks: impl Fn(&VOp) -> bool,
+    mut lower: impl FnMut(u32, VOp, &mut RegPool, &mut Vec<Instr>) -> Result<(), PassError>,
+) -> Result<(), PassError> {
+    if !f.instrs().any(|i| picks(&i.op)) {
+        return Ok(());
+    }
+    let sm = f.sm;
+    let mut pool = RegPool::new(f);
+    for b in &mut f.blocks {
+        let mut out = Vec::with_capacity(b.instrs.len());
+        for i in std::mem::take(&mut b.instrs) {
+            if !picks(&i.op) {
+                out.push(i);
+                continue;
+            }
+            let mut seq = Vec::new();
+            lower(sm, i.op, &mut pool, &mut seq)?;
+            out.extend(seq.into_iter().map(|x| x.with_guard(i.guard)));
+        }
+        b.instrs = out;
+    }
+    Ok(())
+}
+
 /// An error of a pass, naming the block and instruction where it happened.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PassError {
