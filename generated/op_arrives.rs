@@ -4,24 +4,24 @@
 
 /// `ARRIVES.LDGSTSBAR.64`: Arrive on the shared-memory barrier object at a + ua + off when this thread's earlier LDGSTS copies complete.
 ///
-/// Spec: isa-spec/spec/ops/arrives.toml:18 (op `arrives`). SMs: 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/arrives.toml:18 (op `arrives`). SMs: 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpArrives {
-    /// Source (u32). Shared memory address register (RZ: not printed). (isa-spec/spec/ops/arrives.toml:23)
+    /// Source (u32). Shared memory address register (RZ: not printed). (isa-spec/spec/ops/memory/arrives.toml:23)
     pub a: Src,
-    /// Source (u32). Uniform register added to the address (always printed). (isa-spec/spec/ops/arrives.toml:28)
+    /// Source (u32). Uniform register added to the address (always printed). (isa-spec/spec/ops/memory/arrives.toml:28)
     pub ua: Src,
-    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/arrives.toml:34)
+    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/memory/arrives.toml:34)
     pub off: i32,
-    /// Modifier. No scale (one value, no bits): the scaled syntax gives nvdisasm's RZ-base rule (`[UR8+0x8]`). (isa-spec/spec/ops/arrives.toml:39)
+    /// Modifier. No scale (one value, no bits): the scaled syntax gives nvdisasm's RZ-base rule (`[UR8+0x8]`). (isa-spec/spec/ops/memory/arrives.toml:39)
     pub scale: MemScaleNone,
-    /// Modifier. The uniform register is always added (one value here). (isa-spec/spec/ops/arrives.toml:44)
+    /// Modifier. The uniform register is always added (one value here). (isa-spec/spec/ops/memory/arrives.toml:44)
     pub amode: MemAddrMode,
-    /// Modifier.  (isa-spec/spec/ops/arrives.toml:49)
+    /// Modifier.  (isa-spec/spec/ops/memory/arrives.toml:49)
     pub count: ArrivesCount,
 }
 op_fields!(OpArrives, [a, ua], []);
-/// Spec: isa-spec/spec/ops/arrives.toml:18.
+/// Spec: isa-spec/spec/ops/memory/arrives.toml:18.
 impl OpArrives {
     pub const NAME: &'static str = "arrives";
     pub const MNEMONIC: &'static str = "ARRIVES.LDGSTSBAR.64";
@@ -35,7 +35,7 @@ impl OpArrives {
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/arrives.toml:44).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/arrives.toml:44).
     const AMODE_CODES0: [u16; MemAddrMode::COUNT] = codes("- 4 -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -49,7 +49,7 @@ impl OpArrives {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/arrives.toml:58; form at isa-spec/spec/ops/arrives.toml:58).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/arrives.toml:58; form at isa-spec/spec/ops/memory/arrives.toml:58).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -68,7 +68,7 @@ impl OpArrives {
         w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/arrives.toml:83; form at isa-spec/spec/ops/arrives.toml:83).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/arrives.toml:83; form at isa-spec/spec/ops/memory/arrives.toml:83).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -85,7 +85,7 @@ impl OpArrives {
         w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/arrives.toml:92; form at isa-spec/spec/ops/arrives.toml:92).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/memory/arrives.toml:92; form at isa-spec/spec/ops/memory/arrives.toml:92).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -102,7 +102,7 @@ impl OpArrives {
         w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/arrives.toml:58; form at isa-spec/spec/ops/arrives.toml:58).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/arrives.toml:58; form at isa-spec/spec/ops/memory/arrives.toml:58).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -124,7 +124,7 @@ impl OpArrives {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fff0c0000000ff00ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/arrives.toml:83; form at isa-spec/spec/ops/arrives.toml:83).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/arrives.toml:83; form at isa-spec/spec/ops/memory/arrives.toml:83).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -146,7 +146,7 @@ impl OpArrives {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fff000000000ff00ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/arrives.toml:92; form at isa-spec/spec/ops/arrives.toml:92).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/arrives.toml:92; form at isa-spec/spec/ops/memory/arrives.toml:92).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -168,7 +168,7 @@ impl OpArrives {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffc000000000ff00ff0000)))
     }
-    /// Parse one tokenized line of syntax `ARRIVES.LDGSTSBAR.64` (isa-spec/spec/ops/arrives.toml:53); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ARRIVES.LDGSTSBAR.64` (isa-spec/spec/ops/memory/arrives.toml:53); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ARRIVES", "LDGSTSBAR", "64"]])?;
         let mut cur = 0usize;
@@ -234,7 +234,7 @@ impl OpArrives {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/arrives.toml:18.
+    /// Spec: isa-spec/spec/ops/memory/arrives.toml:18.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("arrives", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -243,18 +243,18 @@ impl OpArrives {
     }
 }
 impl MemOp for OpArrives {}
-/// Spec: isa-spec/spec/ops/arrives.toml:18.
+/// Spec: isa-spec/spec/ops/memory/arrives.toml:18.
 impl Encode for OpArrives {
     const NAME: &'static str = "arrives";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, ua]);
 }
-/// Spec: isa-spec/spec/ops/arrives.toml:18.
+/// Spec: isa-spec/spec/ops/memory/arrives.toml:18.
 impl Forms for OpArrives {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/arrives.toml:53.
+    /// Spec: isa-spec/spec/ops/memory/arrives.toml:53.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -281,5 +281,5 @@ impl Forms for OpArrives {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/arrives.toml:18.
+/// Spec: isa-spec/spec/ops/memory/arrives.toml:18.
 impl Legalize for OpArrives {}

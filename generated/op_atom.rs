@@ -4,26 +4,26 @@
 
 /// `ATOM`: Atomically replace the global memory word(s) at a + off by old OP b; d = old.
 ///
-/// Spec: isa-spec/spec/ops/atom.toml:13 (op `atom`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/memory/atom.toml:13 (op `atom`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpAtom {
-    /// Destination (u32). The old value (first of the type's registers). (isa-spec/spec/ops/atom.toml:18)
+    /// Destination (u32). The old value (first of the type's registers). (isa-spec/spec/ops/memory/atom.toml:18)
     pub d: Reg,
-    /// Source (u32). Address register (a 64-bit pair with .E). (isa-spec/spec/ops/atom.toml:23)
+    /// Source (u32). Address register (a 64-bit pair with .E). (isa-spec/spec/ops/memory/atom.toml:23)
     pub a: Src,
-    /// Source (u32). The operand (first of the type's registers). (isa-spec/spec/ops/atom.toml:28)
+    /// Source (u32). The operand (first of the type's registers). (isa-spec/spec/ops/memory/atom.toml:28)
     pub b: Src,
-    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/atom.toml:33)
+    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/memory/atom.toml:33)
     pub off: i32,
-    /// Modifier. 64-bit address (a register pair). (isa-spec/spec/ops/atom.toml:38)
+    /// Modifier. 64-bit address (a register pair). (isa-spec/spec/ops/memory/atom.toml:38)
     pub e: bool,
-    /// Modifier.  (isa-spec/spec/ops/atom.toml:44)
+    /// Modifier.  (isa-spec/spec/ops/memory/atom.toml:44)
     pub aop: AtomOpSm50,
-    /// Modifier.  (isa-spec/spec/ops/atom.toml:48)
+    /// Modifier.  (isa-spec/spec/ops/memory/atom.toml:48)
     pub r#type: AtomTypeSm50,
 }
 op_fields!(OpAtom, [a, b], [d]);
-/// Spec: isa-spec/spec/ops/atom.toml:13.
+/// Spec: isa-spec/spec/ops/memory/atom.toml:13.
 impl OpAtom {
     pub const NAME: &'static str = "atom";
     pub const MNEMONIC: &'static str = "ATOM";
@@ -37,11 +37,11 @@ impl OpAtom {
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/atom.toml:48).
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/atom.toml:48).
     const TYPE_CODES0: [u16; AtomTypeSm50::COUNT] = codes("0 1 2 3 4 5 - - -");
-    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/atom.toml:48).
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/atom.toml:48).
     const TYPE_CODES1: [u16; AtomTypeSm50::COUNT] = codes("0 1 2 3 - 5 - 4 -");
-    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/atom.toml:48).
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/atom.toml:48).
     const TYPE_CODES2: [u16; AtomTypeSm50::COUNT] = codes("0 1 2 3 - 5 6 - 4");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -55,7 +55,7 @@ impl OpAtom {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50] (isa-spec/spec/ops/atom.toml:57; form at isa-spec/spec/ops/atom.toml:57).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/atom.toml:57; form at isa-spec/spec/ops/memory/atom.toml:57).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -70,7 +70,7 @@ impl OpAtom {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52, 53] (isa-spec/spec/ops/atom.toml:77; form at isa-spec/spec/ops/atom.toml:77).
+    /// Form `fixed` on SM [52, 53] (isa-spec/spec/ops/memory/atom.toml:77; form at isa-spec/spec/ops/memory/atom.toml:77).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -85,7 +85,7 @@ impl OpAtom {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [60, 61, 62] (isa-spec/spec/ops/atom.toml:85; form at isa-spec/spec/ops/atom.toml:85).
+    /// Form `fixed` on SM [60, 61, 62] (isa-spec/spec/ops/memory/atom.toml:85; form at isa-spec/spec/ops/memory/atom.toml:85).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -100,7 +100,7 @@ impl OpAtom {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atom.toml:57; form at isa-spec/spec/ops/atom.toml:57).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atom.toml:57; form at isa-spec/spec/ops/memory/atom.toml:57).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -141,7 +141,7 @@ impl OpAtom {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atom.toml:77; form at isa-spec/spec/ops/atom.toml:77).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atom.toml:77; form at isa-spec/spec/ops/memory/atom.toml:77).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -182,7 +182,7 @@ impl OpAtom {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atom.toml:85; form at isa-spec/spec/ops/atom.toml:85).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atom.toml:85; form at isa-spec/spec/ops/memory/atom.toml:85).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -224,7 +224,7 @@ impl OpAtom {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `ATOM` (isa-spec/spec/ops/atom.toml:51); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ATOM` (isa-spec/spec/ops/memory/atom.toml:51); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ATOM"]])?;
         let mut cur = 0usize;
@@ -263,7 +263,7 @@ impl OpAtom {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/atom.toml:13.
+    /// Spec: isa-spec/spec/ops/memory/atom.toml:13.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("atom", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -276,18 +276,18 @@ impl OpAtom {
     }
 }
 impl MemOp for OpAtom {}
-/// Spec: isa-spec/spec/ops/atom.toml:13.
+/// Spec: isa-spec/spec/ops/memory/atom.toml:13.
 impl Encode for OpAtom {
     const NAME: &'static str = "atom";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/atom.toml:13.
+/// Spec: isa-spec/spec/ops/memory/atom.toml:13.
 impl Forms for OpAtom {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/atom.toml:51.
+    /// Spec: isa-spec/spec/ops/memory/atom.toml:51.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -308,5 +308,5 @@ impl Forms for OpAtom {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/atom.toml:13.
+/// Spec: isa-spec/spec/ops/memory/atom.toml:13.
 impl Legalize for OpAtom {}

@@ -4,28 +4,28 @@
 
 /// `ATOM`: Atomically replace the global memory word(s) at a + off by c where they hold b; d = old.
 ///
-/// Spec: isa-spec/spec/ops/atom_cas.toml:17 (op `atom_cas`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/memory/atom_cas.toml:17 (op `atom_cas`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpAtomCas {
-    /// Destination (u32). The old value (first of the type's registers). (isa-spec/spec/ops/atom_cas.toml:22)
+    /// Destination (u32). The old value (first of the type's registers). (isa-spec/spec/ops/memory/atom_cas.toml:22)
     pub d: Reg,
-    /// Source (u32). Address register (a 64-bit pair with .E). (isa-spec/spec/ops/atom_cas.toml:27)
+    /// Source (u32). Address register (a 64-bit pair with .E). (isa-spec/spec/ops/memory/atom_cas.toml:27)
     pub a: Src,
-    /// Source (u32). The value compared with memory (first of the type's registers). (isa-spec/spec/ops/atom_cas.toml:32)
+    /// Source (u32). The value compared with memory (first of the type's registers). (isa-spec/spec/ops/memory/atom_cas.toml:32)
     pub b: Src,
-    /// Source (u32). The value stored where memory equals b (first of the type's registers). (isa-spec/spec/ops/atom_cas.toml:38)
+    /// Source (u32). The value stored where memory equals b (first of the type's registers). (isa-spec/spec/ops/memory/atom_cas.toml:38)
     pub c: Src,
-    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/atom_cas.toml:44)
+    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/memory/atom_cas.toml:44)
     pub off: i32,
-    /// Modifier. 64-bit address (a register pair). (isa-spec/spec/ops/atom_cas.toml:49)
+    /// Modifier. 64-bit address (a register pair). (isa-spec/spec/ops/memory/atom_cas.toml:49)
     pub e: bool,
-    /// Modifier.  (isa-spec/spec/ops/atom_cas.toml:55)
+    /// Modifier.  (isa-spec/spec/ops/memory/atom_cas.toml:55)
     pub cas: CasFlag,
-    /// Modifier.  (isa-spec/spec/ops/atom_cas.toml:59)
+    /// Modifier.  (isa-spec/spec/ops/memory/atom_cas.toml:59)
     pub r#type: AtomType,
 }
 op_fields!(OpAtomCas, [a, b, c], [d]);
-/// Spec: isa-spec/spec/ops/atom_cas.toml:17.
+/// Spec: isa-spec/spec/ops/memory/atom_cas.toml:17.
 impl OpAtomCas {
     pub const NAME: &'static str = "atom_cas";
     pub const MNEMONIC: &'static str = "ATOM";
@@ -40,11 +40,11 @@ impl OpAtomCas {
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/atom_cas.toml:59).
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/atom_cas.toml:59).
     const TYPE_CODES0: [u16; AtomType::COUNT] = codes(
         "0 - 1 - - - - - - - - - - - - - - -",
     );
-    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/atom_cas.toml:59).
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/atom_cas.toml:59).
     const TYPE_CODES1: [u16; AtomType::COUNT] = codes(
         "- - 1 - - - - - - - - - - - - - - -",
     );
@@ -69,7 +69,7 @@ impl OpAtomCas {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/atom_cas.toml:68; form at isa-spec/spec/ops/atom_cas.toml:68).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/atom_cas.toml:68; form at isa-spec/spec/ops/memory/atom_cas.toml:68).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -85,7 +85,7 @@ impl OpAtomCas {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/atom_cas.toml:103; form at isa-spec/spec/ops/atom_cas.toml:103).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/atom_cas.toml:103; form at isa-spec/spec/ops/memory/atom_cas.toml:103).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -101,7 +101,7 @@ impl OpAtomCas {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/atom_cas.toml:113; form at isa-spec/spec/ops/atom_cas.toml:113).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/atom_cas.toml:113; form at isa-spec/spec/ops/memory/atom_cas.toml:113).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -130,7 +130,7 @@ impl OpAtomCas {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/atom_cas.toml:129; form at isa-spec/spec/ops/atom_cas.toml:129).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/atom_cas.toml:129; form at isa-spec/spec/ops/memory/atom_cas.toml:129).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -157,7 +157,7 @@ impl OpAtomCas {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atom_cas.toml:68; form at isa-spec/spec/ops/atom_cas.toml:68).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atom_cas.toml:68; form at isa-spec/spec/ops/memory/atom_cas.toml:68).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -184,7 +184,7 @@ impl OpAtomCas {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atom_cas.toml:103; form at isa-spec/spec/ops/atom_cas.toml:103).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atom_cas.toml:103; form at isa-spec/spec/ops/memory/atom_cas.toml:103).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -211,7 +211,7 @@ impl OpAtomCas {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atom_cas.toml:113; form at isa-spec/spec/ops/atom_cas.toml:113).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atom_cas.toml:113; form at isa-spec/spec/ops/memory/atom_cas.toml:113).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -240,7 +240,7 @@ impl OpAtomCas {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atom_cas.toml:129; form at isa-spec/spec/ops/atom_cas.toml:129).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atom_cas.toml:129; form at isa-spec/spec/ops/memory/atom_cas.toml:129).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -272,7 +272,7 @@ impl OpAtomCas {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `ATOM` (isa-spec/spec/ops/atom_cas.toml:62); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ATOM` (isa-spec/spec/ops/memory/atom_cas.toml:62); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ATOM"]])?;
         let mut cur = 0usize;
@@ -313,7 +313,7 @@ impl OpAtomCas {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/atom_cas.toml:17.
+    /// Spec: isa-spec/spec/ops/memory/atom_cas.toml:17.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("atom_cas", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -327,20 +327,20 @@ impl OpAtomCas {
     }
 }
 impl MemOp for OpAtomCas {}
-/// Spec: isa-spec/spec/ops/atom_cas.toml:17.
+/// Spec: isa-spec/spec/ops/memory/atom_cas.toml:17.
 impl Encode for OpAtomCas {
     const NAME: &'static str = "atom_cas";
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [a, b, c]
     );
 }
-/// Spec: isa-spec/spec/ops/atom_cas.toml:17.
+/// Spec: isa-spec/spec/ops/memory/atom_cas.toml:17.
 impl Forms for OpAtomCas {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/atom_cas.toml:62.
+    /// Spec: isa-spec/spec/ops/memory/atom_cas.toml:62.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -364,7 +364,7 @@ impl Forms for OpAtomCas {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/atom_cas.toml:17.
+/// Spec: isa-spec/spec/ops/memory/atom_cas.toml:17.
 impl Legalize for OpAtomCas {
     fn runs(&self) -> &'static [Run] {
         &[

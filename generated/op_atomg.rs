@@ -4,38 +4,38 @@
 
 /// `ATOMG.E`: Atomically replace the global memory word(s) at a + off (+ ua) by old OP b; d = old.
 ///
-/// Spec: isa-spec/spec/ops/atomg.toml:18 (op `atomg`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/atomg.toml:18 (op `atomg`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpAtomg {
-    /// Destination (pred). Predicate output (ptxas writes PT). (isa-spec/spec/ops/atomg.toml:38)
+    /// Destination (pred). Predicate output (ptxas writes PT). (isa-spec/spec/ops/memory/atomg.toml:38)
     pub p: Reg,
-    /// Destination (u32). The old value (first of the type's registers). (isa-spec/spec/ops/atomg.toml:45)
+    /// Destination (u32). The old value (first of the type's registers). (isa-spec/spec/ops/memory/atomg.toml:45)
     pub d: Reg,
-    /// Source (u64). 64-bit address register pair (`.U32`: one register, zero-extended). (isa-spec/spec/ops/atomg.toml:50)
+    /// Source (u64). 64-bit address register pair (`.U32`: one register, zero-extended). (isa-spec/spec/ops/memory/atomg.toml:50)
     pub a: Src,
-    /// Source (u32). The operand (first of the type's registers). (isa-spec/spec/ops/atomg.toml:55)
+    /// Source (u32). The operand (first of the type's registers). (isa-spec/spec/ops/memory/atomg.toml:55)
     pub b: Src,
-    /// Source (u32). Uniform register: added to the address or the memory descriptor, as `amode` says. (isa-spec/spec/ops/atomg.toml:60)
+    /// Source (u32). Uniform register: added to the address or the memory descriptor, as `amode` says. (isa-spec/spec/ops/memory/atomg.toml:60)
     pub ua: Src,
-    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/atomg.toml:66)
+    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/memory/atomg.toml:66)
     pub off: i32,
-    /// Modifier. Width of the base register a. (isa-spec/spec/ops/atomg.toml:71)
+    /// Modifier. Width of the base register a. (isa-spec/spec/ops/memory/atomg.toml:71)
     pub awidth: MemAddrWidth,
-    /// Modifier. How the address uses ua. (isa-spec/spec/ops/atomg.toml:77)
+    /// Modifier. How the address uses ua. (isa-spec/spec/ops/memory/atomg.toml:77)
     pub amode: MemAddrMode,
-    /// Modifier.  (isa-spec/spec/ops/atomg.toml:82)
+    /// Modifier.  (isa-spec/spec/ops/memory/atomg.toml:82)
     pub aop: AtomOp,
-    /// Modifier. Global (ATOMG) or generic (ATOM) address; the runner treats both as global memory. (isa-spec/spec/ops/atomg.toml:86)
+    /// Modifier. Global (ATOMG) or generic (ATOM) address; the runner treats both as global memory. (isa-spec/spec/ops/memory/atomg.toml:86)
     pub space: AddrSpace,
-    /// Modifier.  (isa-spec/spec/ops/atomg.toml:91)
+    /// Modifier.  (isa-spec/spec/ops/memory/atomg.toml:91)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/atomg.toml:95)
+    /// Modifier.  (isa-spec/spec/ops/memory/atomg.toml:95)
     pub r#type: AtomType,
-    /// Modifier.  (isa-spec/spec/ops/atomg.toml:99)
+    /// Modifier.  (isa-spec/spec/ops/memory/atomg.toml:99)
     pub sem: MemSem,
 }
 op_fields!(OpAtomg, [a, b, ua], [p, d]);
-/// Spec: isa-spec/spec/ops/atomg.toml:18.
+/// Spec: isa-spec/spec/ops/memory/atomg.toml:18.
 impl OpAtomg {
     pub const NAME: &'static str = "atomg";
     pub const MNEMONIC: &'static str = "ATOMG.E";
@@ -55,29 +55,29 @@ impl OpAtomg {
     ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg.toml:95).
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/atomg.toml:95).
     const TYPE_CODES0: [u16; AtomType::COUNT] = codes(
         "0 1 2 3 4 5 6 - - - - - - - - - - -",
     );
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg.toml:99).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/atomg.toml:99).
     const SEM_CODES0: [u16; MemSem::COUNT] = codes(
         "e - - - - - - - - 8 9 a b c d f 10 11 12 13 14 15 16 17 - - - - - - - - - - - - -",
     );
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg.toml:91).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/atomg.toml:91).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg.toml:77).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/atomg.toml:77).
     const AMODE_CODES0: [u16; MemAddrMode::COUNT] = codes("1 - -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg.toml:99).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/atomg.toml:99).
     const SEM_CODES1: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b f - - 1 - - - - - - - - - 5 4 7 6 a - - - - - 8 - c - d e - - -",
     );
-    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg.toml:71).
+    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/atomg.toml:71).
     const AWIDTH_CODES0: [u16; MemAddrWidth::COUNT] = codes("- 0 1");
-    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg.toml:95).
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/atomg.toml:95).
     const TYPE_CODES1: [u16; AtomType::COUNT] = codes(
         "0 1 2 - - 3 - 4 - - - - - - - - - -",
     );
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg.toml:77).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/atomg.toml:77).
     const AMODE_CODES1: [u16; MemAddrMode::COUNT] = codes("- 0 1");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -240,7 +240,7 @@ impl OpAtomg {
                     AtomType::S64 | AtomType::B128
                 )))
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/atomg.toml:113; form at isa-spec/spec/ops/atomg.toml:113).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/atomg.toml:113; form at isa-spec/spec/ops/memory/atomg.toml:113).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -283,7 +283,7 @@ impl OpAtomg {
         w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/atomg.toml:191; form at isa-spec/spec/ops/atomg.toml:191).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atomg.toml:191; form at isa-spec/spec/ops/memory/atomg.toml:191).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -326,7 +326,7 @@ impl OpAtomg {
         w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/atomg.toml:240; form at isa-spec/spec/ops/atomg.toml:240).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atomg.toml:240; form at isa-spec/spec/ops/memory/atomg.toml:240).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -387,7 +387,7 @@ impl OpAtomg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/atomg.toml:264; form at isa-spec/spec/ops/atomg.toml:264).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/memory/atomg.toml:264; form at isa-spec/spec/ops/memory/atomg.toml:264).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -430,7 +430,7 @@ impl OpAtomg {
         w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/atomg.toml:284; form at isa-spec/spec/ops/atomg.toml:284).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/atomg.toml:284; form at isa-spec/spec/ops/memory/atomg.toml:284).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -489,7 +489,7 @@ impl OpAtomg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/atomg.toml:309; form at isa-spec/spec/ops/atomg.toml:309).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/memory/atomg.toml:309; form at isa-spec/spec/ops/memory/atomg.toml:309).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -560,7 +560,7 @@ impl OpAtomg {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atomg.toml:113; form at isa-spec/spec/ops/atomg.toml:113).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:113; form at isa-spec/spec/ops/memory/atomg.toml:113).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -638,7 +638,7 @@ impl OpAtomg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0xff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atomg.toml:191; form at isa-spec/spec/ops/atomg.toml:191).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:191; form at isa-spec/spec/ops/memory/atomg.toml:191).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -716,7 +716,7 @@ impl OpAtomg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0xff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atomg.toml:240; form at isa-spec/spec/ops/atomg.toml:240).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:240; form at isa-spec/spec/ops/memory/atomg.toml:240).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -805,7 +805,7 @@ impl OpAtomg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atomg.toml:264; form at isa-spec/spec/ops/atomg.toml:264).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:264; form at isa-spec/spec/ops/memory/atomg.toml:264).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -881,7 +881,7 @@ impl OpAtomg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0xff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atomg.toml:284; form at isa-spec/spec/ops/atomg.toml:284).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:284; form at isa-spec/spec/ops/memory/atomg.toml:284).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -967,7 +967,7 @@ impl OpAtomg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atomg.toml:309; form at isa-spec/spec/ops/atomg.toml:309).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:309; form at isa-spec/spec/ops/memory/atomg.toml:309).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -1058,7 +1058,7 @@ impl OpAtomg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `ATOMG.E` (isa-spec/spec/ops/atomg.toml:102); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ATOMG.E` (isa-spec/spec/ops/memory/atomg.toml:102); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let (rest, spelled) = strip_which_mnemonic(
             &line.parts,
@@ -1178,7 +1178,7 @@ impl OpAtomg {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/atomg.toml:18.
+    /// Spec: isa-spec/spec/ops/memory/atomg.toml:18.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("atomg", 3usize, srcs)?;
         let a: u64 = src_value(srcs, 0usize, &self.a)?;
@@ -1192,7 +1192,7 @@ impl OpAtomg {
     }
 }
 impl MemOp for OpAtomg {}
-/// Spec: isa-spec/spec/ops/atomg.toml:18.
+/// Spec: isa-spec/spec/ops/memory/atomg.toml:18.
 impl Encode for OpAtomg {
     const NAME: &'static str = "atomg";
     encode_by_form!(
@@ -1201,7 +1201,7 @@ impl Encode for OpAtomg {
         [a, b, ua]
     );
 }
-/// Spec: isa-spec/spec/ops/atomg.toml:18.
+/// Spec: isa-spec/spec/ops/memory/atomg.toml:18.
 impl Forms for OpAtomg {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -1210,7 +1210,7 @@ impl Forms for OpAtomg {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/atomg.toml:102.
+    /// Spec: isa-spec/spec/ops/memory/atomg.toml:102.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -1253,5 +1253,5 @@ impl Forms for OpAtomg {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/atomg.toml:18.
+/// Spec: isa-spec/spec/ops/memory/atomg.toml:18.
 impl Legalize for OpAtomg {}

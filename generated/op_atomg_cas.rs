@@ -4,32 +4,32 @@
 
 /// `ATOMG.E.CAS`: Atomically replace the global memory word(s) at a + off by c where they hold b; d = old.
 ///
-/// Spec: isa-spec/spec/ops/atomg_cas.toml:14 (op `atomg_cas`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/atomg_cas.toml:14 (op `atomg_cas`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpAtomgCas {
-    /// Destination (pred). Predicate output (ptxas writes PT). (isa-spec/spec/ops/atomg_cas.toml:19)
+    /// Destination (pred). Predicate output (ptxas writes PT). (isa-spec/spec/ops/memory/atomg_cas.toml:19)
     pub p: Reg,
-    /// Destination (u32). The old value (first of the type's registers). (isa-spec/spec/ops/atomg_cas.toml:26)
+    /// Destination (u32). The old value (first of the type's registers). (isa-spec/spec/ops/memory/atomg_cas.toml:26)
     pub d: Reg,
-    /// Source (u64). 64-bit address register pair. (isa-spec/spec/ops/atomg_cas.toml:31)
+    /// Source (u64). 64-bit address register pair. (isa-spec/spec/ops/memory/atomg_cas.toml:31)
     pub a: Src,
-    /// Source (u32). The value compared with memory (first of the type's registers). (isa-spec/spec/ops/atomg_cas.toml:36)
+    /// Source (u32). The value compared with memory (first of the type's registers). (isa-spec/spec/ops/memory/atomg_cas.toml:36)
     pub b: Src,
-    /// Source (u32). The value stored where memory equals b (first of the type's registers). (isa-spec/spec/ops/atomg_cas.toml:41)
+    /// Source (u32). The value stored where memory equals b (first of the type's registers). (isa-spec/spec/ops/memory/atomg_cas.toml:41)
     pub c: Src,
-    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/atomg_cas.toml:46)
+    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/memory/atomg_cas.toml:46)
     pub off: i32,
-    /// Modifier. Global (ATOMG) or generic (ATOM) address; the runner treats both as global memory. (isa-spec/spec/ops/atomg_cas.toml:51)
+    /// Modifier. Global (ATOMG) or generic (ATOM) address; the runner treats both as global memory. (isa-spec/spec/ops/memory/atomg_cas.toml:51)
     pub space: AddrSpace,
-    /// Modifier.  (isa-spec/spec/ops/atomg_cas.toml:56)
+    /// Modifier.  (isa-spec/spec/ops/memory/atomg_cas.toml:56)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/atomg_cas.toml:60)
+    /// Modifier.  (isa-spec/spec/ops/memory/atomg_cas.toml:60)
     pub r#type: AtomType,
-    /// Modifier.  (isa-spec/spec/ops/atomg_cas.toml:64)
+    /// Modifier.  (isa-spec/spec/ops/memory/atomg_cas.toml:64)
     pub sem: MemSem,
 }
 op_fields!(OpAtomgCas, [a, b, c], [p, d]);
-/// Spec: isa-spec/spec/ops/atomg_cas.toml:14.
+/// Spec: isa-spec/spec/ops/memory/atomg_cas.toml:14.
 impl OpAtomgCas {
     pub const NAME: &'static str = "atomg_cas";
     pub const MNEMONIC: &'static str = "ATOMG.E.CAS";
@@ -49,21 +49,21 @@ impl OpAtomgCas {
     ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg_cas.toml:60).
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/atomg_cas.toml:60).
     const TYPE_CODES0: [u16; AtomType::COUNT] = codes(
         "0 1 2 - - - - - - - - - - - - - - -",
     );
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg_cas.toml:64).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/atomg_cas.toml:64).
     const SEM_CODES0: [u16; MemSem::COUNT] = codes(
         "e - - - - - - - - 8 9 a b c d f 10 11 12 13 14 15 16 17 - - - - - - - - - - - - -",
     );
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg_cas.toml:56).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/atomg_cas.toml:56).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg_cas.toml:64).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/atomg_cas.toml:64).
     const SEM_CODES1: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b f - - 1 - - - - - - - - - 5 4 7 6 a - - - - - 8 - c - d e - - -",
     );
-    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg_cas.toml:60).
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/atomg_cas.toml:60).
     const TYPE_CODES1: [u16; AtomType::COUNT] = codes(
         "0 1 2 - - - - 4 - - - - - - - - - -",
     );
@@ -79,7 +79,7 @@ impl OpAtomgCas {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/atomg_cas.toml:78; form at isa-spec/spec/ops/atomg_cas.toml:78).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/atomg_cas.toml:78; form at isa-spec/spec/ops/memory/atomg_cas.toml:78).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -127,7 +127,7 @@ impl OpAtomgCas {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/atomg_cas.toml:152; form at isa-spec/spec/ops/atomg_cas.toml:152).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atomg_cas.toml:152; form at isa-spec/spec/ops/memory/atomg_cas.toml:152).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -177,7 +177,7 @@ impl OpAtomgCas {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/atomg_cas.toml:197; form at isa-spec/spec/ops/atomg_cas.toml:197).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/memory/atomg_cas.toml:197; form at isa-spec/spec/ops/memory/atomg_cas.toml:197).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -227,7 +227,7 @@ impl OpAtomgCas {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atomg_cas.toml:78; form at isa-spec/spec/ops/atomg_cas.toml:78).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg_cas.toml:78; form at isa-spec/spec/ops/memory/atomg_cas.toml:78).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff00000000 == 0xff00000000 && w & 0 == 0 {
@@ -292,7 +292,7 @@ impl OpAtomgCas {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atomg_cas.toml:152; form at isa-spec/spec/ops/atomg_cas.toml:152).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg_cas.toml:152; form at isa-spec/spec/ops/memory/atomg_cas.toml:152).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x1ffff8000000000000000000000 == 0x1ffff8000000000000000000000
@@ -359,7 +359,7 @@ impl OpAtomgCas {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atomg_cas.toml:197; form at isa-spec/spec/ops/atomg_cas.toml:197).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg_cas.toml:197; form at isa-spec/spec/ops/memory/atomg_cas.toml:197).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x1ffff8000000000000000000000 == 0x1ffff8000000000000000000000
@@ -427,7 +427,7 @@ impl OpAtomgCas {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `ATOMG.E.CAS` (isa-spec/spec/ops/atomg_cas.toml:67); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ATOMG.E.CAS` (isa-spec/spec/ops/memory/atomg_cas.toml:67); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let (rest, spelled) = strip_which_mnemonic(
             &line.parts,
@@ -479,7 +479,7 @@ impl OpAtomgCas {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/atomg_cas.toml:14.
+    /// Spec: isa-spec/spec/ops/memory/atomg_cas.toml:14.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("atomg_cas", 3usize, srcs)?;
         let a: u64 = src_value(srcs, 0usize, &self.a)?;
@@ -493,18 +493,18 @@ impl OpAtomgCas {
     }
 }
 impl MemOp for OpAtomgCas {}
-/// Spec: isa-spec/spec/ops/atomg_cas.toml:14.
+/// Spec: isa-spec/spec/ops/memory/atomg_cas.toml:14.
 impl Encode for OpAtomgCas {
     const NAME: &'static str = "atomg_cas";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b, c]);
 }
-/// Spec: isa-spec/spec/ops/atomg_cas.toml:14.
+/// Spec: isa-spec/spec/ops/memory/atomg_cas.toml:14.
 impl Forms for OpAtomgCas {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/atomg_cas.toml:67.
+    /// Spec: isa-spec/spec/ops/memory/atomg_cas.toml:67.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -534,5 +534,5 @@ impl Forms for OpAtomgCas {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/atomg_cas.toml:14.
+/// Spec: isa-spec/spec/ops/memory/atomg_cas.toml:14.
 impl Legalize for OpAtomgCas {}

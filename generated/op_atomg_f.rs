@@ -4,36 +4,36 @@
 
 /// `ATOMG.E`: Atomically replace the global memory float(s) at a + off (+ ua) by old OP b (add, min or max); d = old.
 ///
-/// Spec: isa-spec/spec/ops/atomg_f.toml:10 (op `atomg_f`). SMs: 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/atomg_f.toml:10 (op `atomg_f`). SMs: 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpAtomgF {
-    /// Destination (pred). Predicate output (ptxas writes PT). (isa-spec/spec/ops/atomg_f.toml:20)
+    /// Destination (pred). Predicate output (ptxas writes PT). (isa-spec/spec/ops/memory/atomg_f.toml:20)
     pub p: Reg,
-    /// Destination (u32). The old value (first of the type's registers). (isa-spec/spec/ops/atomg_f.toml:27)
+    /// Destination (u32). The old value (first of the type's registers). (isa-spec/spec/ops/memory/atomg_f.toml:27)
     pub d: Reg,
-    /// Source (u64). 64-bit address register pair (`.U32`: one register, zero-extended). (isa-spec/spec/ops/atomg_f.toml:32)
+    /// Source (u64). 64-bit address register pair (`.U32`: one register, zero-extended). (isa-spec/spec/ops/memory/atomg_f.toml:32)
     pub a: Src,
-    /// Source (u32). The operand (first of the type's registers). (isa-spec/spec/ops/atomg_f.toml:37)
+    /// Source (u32). The operand (first of the type's registers). (isa-spec/spec/ops/memory/atomg_f.toml:37)
     pub b: Src,
-    /// Source (u32). Uniform register: added to the address or the memory descriptor, as `amode` says. (isa-spec/spec/ops/atomg_f.toml:42)
+    /// Source (u32). Uniform register: added to the address or the memory descriptor, as `amode` says. (isa-spec/spec/ops/memory/atomg_f.toml:42)
     pub ua: Src,
-    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/atomg_f.toml:48)
+    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/memory/atomg_f.toml:48)
     pub off: i32,
-    /// Modifier. Width of the base register a. (isa-spec/spec/ops/atomg_f.toml:53)
+    /// Modifier. Width of the base register a. (isa-spec/spec/ops/memory/atomg_f.toml:53)
     pub awidth: MemAddrWidth,
-    /// Modifier. How the address uses ua. (isa-spec/spec/ops/atomg_f.toml:58)
+    /// Modifier. How the address uses ua. (isa-spec/spec/ops/memory/atomg_f.toml:58)
     pub amode: MemAddrMode,
-    /// Modifier.  (isa-spec/spec/ops/atomg_f.toml:63)
+    /// Modifier.  (isa-spec/spec/ops/memory/atomg_f.toml:63)
     pub aop: AtomOp,
-    /// Modifier.  (isa-spec/spec/ops/atomg_f.toml:67)
+    /// Modifier.  (isa-spec/spec/ops/memory/atomg_f.toml:67)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/atomg_f.toml:71)
+    /// Modifier.  (isa-spec/spec/ops/memory/atomg_f.toml:71)
     pub r#type: AtomType,
-    /// Modifier.  (isa-spec/spec/ops/atomg_f.toml:75)
+    /// Modifier.  (isa-spec/spec/ops/memory/atomg_f.toml:75)
     pub sem: MemSem,
 }
 op_fields!(OpAtomgF, [a, b, ua], [p, d]);
-/// Spec: isa-spec/spec/ops/atomg_f.toml:10.
+/// Spec: isa-spec/spec/ops/memory/atomg_f.toml:10.
 impl OpAtomgF {
     pub const NAME: &'static str = "atomg_f";
     pub const MNEMONIC: &'static str = "ATOMG.E";
@@ -51,25 +51,25 @@ impl OpAtomgF {
     ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg_f.toml:71).
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/atomg_f.toml:71).
     const TYPE_CODES0: [u16; AtomType::COUNT] = codes(
         "- - - 9 0 - f - 1 2 3 4 5 a b c d e",
     );
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg_f.toml:75).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/atomg_f.toml:75).
     const SEM_CODES0: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b f - - 1 - - - - - - - - - 5 4 7 6 a - - - - - 8 - c - d e - - -",
     );
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg_f.toml:67).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/atomg_f.toml:67).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `aop`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg_f.toml:63).
+    /// Codes of `aop`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/atomg_f.toml:63).
     const AOP_CODES0: [u16; AtomOp::COUNT] = codes("0 1 2 - - - - - - -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg_f.toml:58).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/atomg_f.toml:58).
     const AMODE_CODES0: [u16; MemAddrMode::COUNT] = codes("1 - -");
-    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg_f.toml:53).
+    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/atomg_f.toml:53).
     const AWIDTH_CODES0: [u16; MemAddrWidth::COUNT] = codes("- - 1");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg_f.toml:58).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/atomg_f.toml:58).
     const AMODE_CODES1: [u16; MemAddrMode::COUNT] = codes("- 0 1");
-    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/atomg_f.toml:53).
+    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/atomg_f.toml:53).
     const AWIDTH_CODES1: [u16; MemAddrWidth::COUNT] = codes("- 0 1");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -132,7 +132,7 @@ impl OpAtomgF {
                 AtomType::F32Rn | AtomType::F32x2Rn | AtomType::F32x4Rn | AtomType::F64Rn
             )))
     }
-    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/atomg_f.toml:85; form at isa-spec/spec/ops/atomg_f.toml:85).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/memory/atomg_f.toml:85; form at isa-spec/spec/ops/memory/atomg_f.toml:85).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -176,7 +176,7 @@ impl OpAtomgF {
         w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/atomg_f.toml:191; form at isa-spec/spec/ops/atomg_f.toml:191).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/atomg_f.toml:191; form at isa-spec/spec/ops/memory/atomg_f.toml:191).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -234,7 +234,7 @@ impl OpAtomgF {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/atomg_f.toml:216; form at isa-spec/spec/ops/atomg_f.toml:216).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/memory/atomg_f.toml:216; form at isa-spec/spec/ops/memory/atomg_f.toml:216).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -306,7 +306,7 @@ impl OpAtomgF {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atomg_f.toml:85; form at isa-spec/spec/ops/atomg_f.toml:85).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg_f.toml:85; form at isa-spec/spec/ops/memory/atomg_f.toml:85).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -389,7 +389,7 @@ impl OpAtomgF {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0xff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atomg_f.toml:191; form at isa-spec/spec/ops/atomg_f.toml:191).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg_f.toml:191; form at isa-spec/spec/ops/memory/atomg_f.toml:191).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0x800000000000000000 == 0 {
@@ -479,7 +479,7 @@ impl OpAtomgF {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atomg_f.toml:216; form at isa-spec/spec/ops/atomg_f.toml:216).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg_f.toml:216; form at isa-spec/spec/ops/memory/atomg_f.toml:216).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -577,7 +577,7 @@ impl OpAtomgF {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `ATOMG.E` (isa-spec/spec/ops/atomg_f.toml:78); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ATOMG.E` (isa-spec/spec/ops/memory/atomg_f.toml:78); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ATOMG", "E"]])?;
         let mut cur = 0usize;
@@ -684,7 +684,7 @@ impl OpAtomgF {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/atomg_f.toml:10.
+    /// Spec: isa-spec/spec/ops/memory/atomg_f.toml:10.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("atomg_f", 3usize, srcs)?;
         let a: u64 = src_value(srcs, 0usize, &self.a)?;
@@ -698,7 +698,7 @@ impl OpAtomgF {
     }
 }
 impl MemOp for OpAtomgF {}
-/// Spec: isa-spec/spec/ops/atomg_f.toml:10.
+/// Spec: isa-spec/spec/ops/memory/atomg_f.toml:10.
 impl Encode for OpAtomgF {
     const NAME: &'static str = "atomg_f";
     encode_by_form!(
@@ -706,13 +706,13 @@ impl Encode for OpAtomgF {
         [a, b, ua]
     );
 }
-/// Spec: isa-spec/spec/ops/atomg_f.toml:10.
+/// Spec: isa-spec/spec/ops/memory/atomg_f.toml:10.
 impl Forms for OpAtomgF {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/atomg_f.toml:78.
+    /// Spec: isa-spec/spec/ops/memory/atomg_f.toml:78.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -749,5 +749,5 @@ impl Forms for OpAtomgF {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/atomg_f.toml:10.
+/// Spec: isa-spec/spec/ops/memory/atomg_f.toml:10.
 impl Legalize for OpAtomgF {}

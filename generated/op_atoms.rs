@@ -4,30 +4,30 @@
 
 /// `ATOMS`: Atomically replace the shared memory word(s) at a * scale + off (+ ua) by old OP b; d = old.
 ///
-/// Spec: isa-spec/spec/ops/atoms.toml:15 (op `atoms`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/atoms.toml:15 (op `atoms`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpAtoms {
-    /// Destination (u32). The old value (first of the type's registers). (isa-spec/spec/ops/atoms.toml:20)
+    /// Destination (u32). The old value (first of the type's registers). (isa-spec/spec/ops/memory/atoms.toml:20)
     pub d: Reg,
-    /// Source (u32). Shared memory address register (scaled by `scale`). (isa-spec/spec/ops/atoms.toml:25)
+    /// Source (u32). Shared memory address register (scaled by `scale`). (isa-spec/spec/ops/memory/atoms.toml:25)
     pub a: Src,
-    /// Source (u32). The operand (first of the type's registers). (isa-spec/spec/ops/atoms.toml:30)
+    /// Source (u32). The operand (first of the type's registers). (isa-spec/spec/ops/memory/atoms.toml:30)
     pub b: Src,
-    /// Source (u32). Uniform register added to the address (SM80 on). (isa-spec/spec/ops/atoms.toml:35)
+    /// Source (u32). Uniform register added to the address (SM80 on). (isa-spec/spec/ops/memory/atoms.toml:35)
     pub ua: Src,
-    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/atoms.toml:41)
+    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/memory/atoms.toml:41)
     pub off: i32,
-    /// Modifier. Scale of the base register a. (isa-spec/spec/ops/atoms.toml:46)
+    /// Modifier. Scale of the base register a. (isa-spec/spec/ops/memory/atoms.toml:46)
     pub scale: MemScale,
-    /// Modifier. Whether ua is added to the address. (isa-spec/spec/ops/atoms.toml:52)
+    /// Modifier. Whether ua is added to the address. (isa-spec/spec/ops/memory/atoms.toml:52)
     pub amode: MemAddrMode,
-    /// Modifier.  (isa-spec/spec/ops/atoms.toml:57)
+    /// Modifier.  (isa-spec/spec/ops/memory/atoms.toml:57)
     pub aop: AtomOp,
-    /// Modifier.  (isa-spec/spec/ops/atoms.toml:61)
+    /// Modifier.  (isa-spec/spec/ops/memory/atoms.toml:61)
     pub r#type: AtomType,
 }
 op_fields!(OpAtoms, [a, b, ua], [d]);
-/// Spec: isa-spec/spec/ops/atoms.toml:15.
+/// Spec: isa-spec/spec/ops/memory/atoms.toml:15.
 impl OpAtoms {
     pub const NAME: &'static str = "atoms";
     pub const MNEMONIC: &'static str = "ATOMS";
@@ -44,17 +44,17 @@ impl OpAtoms {
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/atoms.toml:61).
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/atoms.toml:61).
     const TYPE_CODES0: [u16; AtomType::COUNT] = codes(
         "0 1 2 - - - - - - - - - - - - - - -",
     );
-    /// Codes of `aop`'s values, in hex (`-`: none; isa-spec/spec/ops/atoms.toml:57).
+    /// Codes of `aop`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/atoms.toml:57).
     const AOP_CODES0: [u16; AtomOp::COUNT] = codes("0 1 2 3 4 5 6 7 8 -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/atoms.toml:52).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/atoms.toml:52).
     const AMODE_CODES0: [u16; MemAddrMode::COUNT] = codes("1 - -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/atoms.toml:52).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/atoms.toml:52).
     const AMODE_CODES1: [u16; MemAddrMode::COUNT] = codes("- 4 -");
-    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/atoms.toml:61).
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/atoms.toml:61).
     const TYPE_CODES1: [u16; AtomType::COUNT] = codes(
         "0 1 2 - - - - 4 - - - - - - - - - -",
     );
@@ -90,7 +90,7 @@ impl OpAtoms {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/atoms.toml:70; form at isa-spec/spec/ops/atoms.toml:70).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/atoms.toml:70; form at isa-spec/spec/ops/memory/atoms.toml:70).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -107,7 +107,7 @@ impl OpAtoms {
         w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/atoms.toml:114; form at isa-spec/spec/ops/atoms.toml:114).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/atoms.toml:114; form at isa-spec/spec/ops/memory/atoms.toml:114).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -126,7 +126,7 @@ impl OpAtoms {
         w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/atoms.toml:121; form at isa-spec/spec/ops/atoms.toml:121).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atoms.toml:121; form at isa-spec/spec/ops/memory/atoms.toml:121).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -143,7 +143,7 @@ impl OpAtoms {
         w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/atoms.toml:131; form at isa-spec/spec/ops/atoms.toml:131).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atoms.toml:131; form at isa-spec/spec/ops/memory/atoms.toml:131).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -161,7 +161,7 @@ impl OpAtoms {
         w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES1, sm)? << 9;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/atoms.toml:146; form at isa-spec/spec/ops/atoms.toml:146).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/memory/atoms.toml:146; form at isa-spec/spec/ops/memory/atoms.toml:146).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -178,7 +178,7 @@ impl OpAtoms {
         w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/atoms.toml:157; form at isa-spec/spec/ops/atoms.toml:157).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/atoms.toml:157; form at isa-spec/spec/ops/memory/atoms.toml:157).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -196,7 +196,7 @@ impl OpAtoms {
         w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES1, sm)? << 9;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/atoms.toml:168; form at isa-spec/spec/ops/atoms.toml:168).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/memory/atoms.toml:168; form at isa-spec/spec/ops/memory/atoms.toml:168).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -214,7 +214,7 @@ impl OpAtoms {
         w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES1, sm)? << 9;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atoms.toml:70; form at isa-spec/spec/ops/atoms.toml:70).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms.toml:70; form at isa-spec/spec/ops/memory/atoms.toml:70).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -258,7 +258,7 @@ impl OpAtoms {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0xff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atoms.toml:114; form at isa-spec/spec/ops/atoms.toml:114).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms.toml:114; form at isa-spec/spec/ops/memory/atoms.toml:114).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -302,7 +302,7 @@ impl OpAtoms {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0xff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atoms.toml:121; form at isa-spec/spec/ops/atoms.toml:121).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms.toml:121; form at isa-spec/spec/ops/memory/atoms.toml:121).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -346,7 +346,7 @@ impl OpAtoms {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0xff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atoms.toml:131; form at isa-spec/spec/ops/atoms.toml:131).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms.toml:131; form at isa-spec/spec/ops/memory/atoms.toml:131).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -390,7 +390,7 @@ impl OpAtoms {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atoms.toml:146; form at isa-spec/spec/ops/atoms.toml:146).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms.toml:146; form at isa-spec/spec/ops/memory/atoms.toml:146).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -435,7 +435,7 @@ impl OpAtoms {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0xff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atoms.toml:157; form at isa-spec/spec/ops/atoms.toml:157).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms.toml:157; form at isa-spec/spec/ops/memory/atoms.toml:157).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -480,7 +480,7 @@ impl OpAtoms {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atoms.toml:168; form at isa-spec/spec/ops/atoms.toml:168).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms.toml:168; form at isa-spec/spec/ops/memory/atoms.toml:168).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -525,7 +525,7 @@ impl OpAtoms {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `ATOMS` (isa-spec/spec/ops/atoms.toml:64); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ATOMS` (isa-spec/spec/ops/memory/atoms.toml:64); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ATOMS"]])?;
         let mut cur = 0usize;
@@ -610,7 +610,7 @@ impl OpAtoms {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/atoms.toml:15.
+    /// Spec: isa-spec/spec/ops/memory/atoms.toml:15.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("atoms", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -624,7 +624,7 @@ impl OpAtoms {
     }
 }
 impl MemOp for OpAtoms {}
-/// Spec: isa-spec/spec/ops/atoms.toml:15.
+/// Spec: isa-spec/spec/ops/memory/atoms.toml:15.
 impl Encode for OpAtoms {
     const NAME: &'static str = "atoms";
     encode_by_form!(
@@ -632,7 +632,7 @@ impl Encode for OpAtoms {
         encode_f4, 5 : => encode_f5, 6 : => encode_f6; [a, b, ua]
     );
 }
-/// Spec: isa-spec/spec/ops/atoms.toml:15.
+/// Spec: isa-spec/spec/ops/memory/atoms.toml:15.
 impl Forms for OpAtoms {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -641,7 +641,7 @@ impl Forms for OpAtoms {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/atoms.toml:64.
+    /// Spec: isa-spec/spec/ops/memory/atoms.toml:64.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -674,5 +674,5 @@ impl Forms for OpAtoms {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/atoms.toml:15.
+/// Spec: isa-spec/spec/ops/memory/atoms.toml:15.
 impl Legalize for OpAtoms {}

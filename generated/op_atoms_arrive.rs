@@ -4,24 +4,24 @@
 
 /// `ATOMS.ARRIVE.64`: Arrive on the 64-bit shared-memory barrier object at a * scale + ua + off; d = its state.
 ///
-/// Spec: isa-spec/spec/ops/atoms_arrive.toml:17 (op `atoms_arrive`). SMs: 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/atoms_arrive.toml:17 (op `atoms_arrive`). SMs: 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpAtomsArrive {
-    /// Destination (u32). The barrier state (the first of 2 registers). (isa-spec/spec/ops/atoms_arrive.toml:22)
+    /// Destination (u32). The barrier state (the first of 2 registers). (isa-spec/spec/ops/memory/atoms_arrive.toml:22)
     pub d: Reg,
-    /// Source (u32). Shared memory address register (scaled by `scale`). (isa-spec/spec/ops/atoms_arrive.toml:27)
+    /// Source (u32). Shared memory address register (scaled by `scale`). (isa-spec/spec/ops/memory/atoms_arrive.toml:27)
     pub a: Src,
-    /// Source (u32). Uniform register added to the address (ptxas writes URZ). (isa-spec/spec/ops/atoms_arrive.toml:32)
+    /// Source (u32). Uniform register added to the address (ptxas writes URZ). (isa-spec/spec/ops/memory/atoms_arrive.toml:32)
     pub ua: Src,
-    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/atoms_arrive.toml:38)
+    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/memory/atoms_arrive.toml:38)
     pub off: i32,
-    /// Modifier. Scale of the base register a. (isa-spec/spec/ops/atoms_arrive.toml:43)
+    /// Modifier. Scale of the base register a. (isa-spec/spec/ops/memory/atoms_arrive.toml:43)
     pub scale: MemScale,
-    /// Modifier. The uniform register is always added (one value here). (isa-spec/spec/ops/atoms_arrive.toml:48)
+    /// Modifier. The uniform register is always added (one value here). (isa-spec/spec/ops/memory/atoms_arrive.toml:48)
     pub amode: MemAddrMode,
 }
 op_fields!(OpAtomsArrive, [a, ua], [d]);
-/// Spec: isa-spec/spec/ops/atoms_arrive.toml:17.
+/// Spec: isa-spec/spec/ops/memory/atoms_arrive.toml:17.
 impl OpAtomsArrive {
     pub const NAME: &'static str = "atoms_arrive";
     pub const MNEMONIC: &'static str = "ATOMS.ARRIVE.64";
@@ -35,7 +35,7 @@ impl OpAtomsArrive {
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/atoms_arrive.toml:48).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/atoms_arrive.toml:48).
     const AMODE_CODES0: [u16; MemAddrMode::COUNT] = codes("- 7 -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -49,7 +49,7 @@ impl OpAtomsArrive {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/atoms_arrive.toml:57; form at isa-spec/spec/ops/atoms_arrive.toml:57).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atoms_arrive.toml:57; form at isa-spec/spec/ops/memory/atoms_arrive.toml:57).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -63,7 +63,7 @@ impl OpAtomsArrive {
         w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/atoms_arrive.toml:86; form at isa-spec/spec/ops/atoms_arrive.toml:86).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/atoms_arrive.toml:86; form at isa-spec/spec/ops/memory/atoms_arrive.toml:86).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -77,7 +77,7 @@ impl OpAtomsArrive {
         w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/atoms_arrive.toml:96; form at isa-spec/spec/ops/atoms_arrive.toml:96).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/memory/atoms_arrive.toml:96; form at isa-spec/spec/ops/memory/atoms_arrive.toml:96).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -91,7 +91,7 @@ impl OpAtomsArrive {
         w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atoms_arrive.toml:57; form at isa-spec/spec/ops/atoms_arrive.toml:57).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_arrive.toml:57; form at isa-spec/spec/ops/memory/atoms_arrive.toml:57).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -113,7 +113,7 @@ impl OpAtomsArrive {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0xc00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atoms_arrive.toml:86; form at isa-spec/spec/ops/atoms_arrive.toml:86).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_arrive.toml:86; form at isa-spec/spec/ops/memory/atoms_arrive.toml:86).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -135,7 +135,7 @@ impl OpAtomsArrive {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0xc00000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atoms_arrive.toml:96; form at isa-spec/spec/ops/atoms_arrive.toml:96).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_arrive.toml:96; form at isa-spec/spec/ops/memory/atoms_arrive.toml:96).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -157,7 +157,7 @@ impl OpAtomsArrive {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `ATOMS.ARRIVE.64` (isa-spec/spec/ops/atoms_arrive.toml:52); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ATOMS.ARRIVE.64` (isa-spec/spec/ops/memory/atoms_arrive.toml:52); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ATOMS", "ARRIVE", "64"]])?;
         if !rest.is_empty() {
@@ -215,7 +215,7 @@ impl OpAtomsArrive {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/atoms_arrive.toml:17.
+    /// Spec: isa-spec/spec/ops/memory/atoms_arrive.toml:17.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("atoms_arrive", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -230,18 +230,18 @@ impl OpAtomsArrive {
     }
 }
 impl MemOp for OpAtomsArrive {}
-/// Spec: isa-spec/spec/ops/atoms_arrive.toml:17.
+/// Spec: isa-spec/spec/ops/memory/atoms_arrive.toml:17.
 impl Encode for OpAtomsArrive {
     const NAME: &'static str = "atoms_arrive";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, ua]);
 }
-/// Spec: isa-spec/spec/ops/atoms_arrive.toml:17.
+/// Spec: isa-spec/spec/ops/memory/atoms_arrive.toml:17.
 impl Forms for OpAtomsArrive {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/atoms_arrive.toml:52.
+    /// Spec: isa-spec/spec/ops/memory/atoms_arrive.toml:52.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -269,5 +269,5 @@ impl Forms for OpAtomsArrive {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/atoms_arrive.toml:17.
+/// Spec: isa-spec/spec/ops/memory/atoms_arrive.toml:17.
 impl Legalize for OpAtomsArrive {}

@@ -4,28 +4,28 @@
 
 /// `ATOMS`: Atomically replace the shared memory word(s) at a * scale + off by c where they hold b; d = old.
 ///
-/// Spec: isa-spec/spec/ops/atoms_cas.toml:22 (op `atoms_cas`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/atoms_cas.toml:22 (op `atoms_cas`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpAtomsCas {
-    /// Destination (u32). The old value (first of the type's registers). (isa-spec/spec/ops/atoms_cas.toml:27)
+    /// Destination (u32). The old value (first of the type's registers). (isa-spec/spec/ops/memory/atoms_cas.toml:27)
     pub d: Reg,
-    /// Source (u32). Shared memory address register (scaled by `scale`). (isa-spec/spec/ops/atoms_cas.toml:32)
+    /// Source (u32). Shared memory address register (scaled by `scale`). (isa-spec/spec/ops/memory/atoms_cas.toml:32)
     pub a: Src,
-    /// Source (u32). The value compared with memory (first of the type's registers). (isa-spec/spec/ops/atoms_cas.toml:37)
+    /// Source (u32). The value compared with memory (first of the type's registers). (isa-spec/spec/ops/memory/atoms_cas.toml:37)
     pub b: Src,
-    /// Source (u32). The value stored where memory equals b (first of the type's registers). (isa-spec/spec/ops/atoms_cas.toml:43)
+    /// Source (u32). The value stored where memory equals b (first of the type's registers). (isa-spec/spec/ops/memory/atoms_cas.toml:43)
     pub c: Src,
-    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/atoms_cas.toml:49)
+    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/memory/atoms_cas.toml:49)
     pub off: i32,
-    /// Modifier. Scale of the base register a. (isa-spec/spec/ops/atoms_cas.toml:54)
+    /// Modifier. Scale of the base register a. (isa-spec/spec/ops/memory/atoms_cas.toml:54)
     pub scale: MemScale,
-    /// Modifier.  (isa-spec/spec/ops/atoms_cas.toml:60)
+    /// Modifier.  (isa-spec/spec/ops/memory/atoms_cas.toml:60)
     pub cas: AtomCas,
-    /// Modifier.  (isa-spec/spec/ops/atoms_cas.toml:64)
+    /// Modifier.  (isa-spec/spec/ops/memory/atoms_cas.toml:64)
     pub r#type: AtomType,
 }
 op_fields!(OpAtomsCas, [a, b, c], [d]);
-/// Spec: isa-spec/spec/ops/atoms_cas.toml:22.
+/// Spec: isa-spec/spec/ops/memory/atoms_cas.toml:22.
 impl OpAtomsCas {
     pub const NAME: &'static str = "atoms_cas";
     pub const MNEMONIC: &'static str = "ATOMS";
@@ -42,19 +42,19 @@ impl OpAtomsCas {
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/atoms_cas.toml:64).
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/atoms_cas.toml:64).
     const TYPE_CODES0: [u16; AtomType::COUNT] = codes(
         "0 1 2 - - - - - - - - - - - - - - -",
     );
-    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/atoms_cas.toml:64).
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/atoms_cas.toml:64).
     const TYPE_CODES1: [u16; AtomType::COUNT] = codes(
         "0 1 2 - - - - 4 - - - - - - - - - -",
     );
-    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/atoms_cas.toml:64).
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/atoms_cas.toml:64).
     const TYPE_CODES2: [u16; AtomType::COUNT] = codes(
         "0 - 1 - - - - - - - - - - - - - - -",
     );
-    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/atoms_cas.toml:64).
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/atoms_cas.toml:64).
     const TYPE_CODES3: [u16; AtomType::COUNT] = codes(
         "- - 1 - - - - - - - - - - - - - - -",
     );
@@ -82,7 +82,7 @@ impl OpAtomsCas {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/atoms_cas.toml:73; form at isa-spec/spec/ops/atoms_cas.toml:73).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atoms_cas.toml:73; form at isa-spec/spec/ops/memory/atoms_cas.toml:73).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -99,7 +99,7 @@ impl OpAtomsCas {
         w |= code_of(&[0, 1, 3], self.cas.index()) << 87;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/atoms_cas.toml:110; form at isa-spec/spec/ops/atoms_cas.toml:110).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/atoms_cas.toml:110; form at isa-spec/spec/ops/memory/atoms_cas.toml:110).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -118,7 +118,7 @@ impl OpAtomsCas {
         w |= code_of(&[0, 1, 3], self.cas.index()) << 87;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/atoms_cas.toml:117; form at isa-spec/spec/ops/atoms_cas.toml:117).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/memory/atoms_cas.toml:117; form at isa-spec/spec/ops/memory/atoms_cas.toml:117).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -135,7 +135,7 @@ impl OpAtomsCas {
         w |= code_of(&[0, 1, 3], self.cas.index()) << 87;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/atoms_cas.toml:127; form at isa-spec/spec/ops/atoms_cas.toml:127).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/atoms_cas.toml:127; form at isa-spec/spec/ops/memory/atoms_cas.toml:127).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -164,7 +164,7 @@ impl OpAtomsCas {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/atoms_cas.toml:167; form at isa-spec/spec/ops/atoms_cas.toml:167).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/atoms_cas.toml:167; form at isa-spec/spec/ops/memory/atoms_cas.toml:167).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -193,7 +193,7 @@ impl OpAtomsCas {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/atoms_cas.toml:177; form at isa-spec/spec/ops/atoms_cas.toml:177).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/atoms_cas.toml:177; form at isa-spec/spec/ops/memory/atoms_cas.toml:177).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -235,7 +235,7 @@ impl OpAtomsCas {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/atoms_cas.toml:198; form at isa-spec/spec/ops/atoms_cas.toml:198).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/atoms_cas.toml:198; form at isa-spec/spec/ops/memory/atoms_cas.toml:198).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -275,7 +275,7 @@ impl OpAtomsCas {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atoms_cas.toml:73; form at isa-spec/spec/ops/atoms_cas.toml:73).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_cas.toml:73; form at isa-spec/spec/ops/memory/atoms_cas.toml:73).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -308,7 +308,7 @@ impl OpAtomsCas {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atoms_cas.toml:110; form at isa-spec/spec/ops/atoms_cas.toml:110).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_cas.toml:110; form at isa-spec/spec/ops/memory/atoms_cas.toml:110).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -341,7 +341,7 @@ impl OpAtomsCas {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atoms_cas.toml:117; form at isa-spec/spec/ops/atoms_cas.toml:117).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_cas.toml:117; form at isa-spec/spec/ops/memory/atoms_cas.toml:117).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -375,7 +375,7 @@ impl OpAtomsCas {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atoms_cas.toml:127; form at isa-spec/spec/ops/atoms_cas.toml:127).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_cas.toml:127; form at isa-spec/spec/ops/memory/atoms_cas.toml:127).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -407,7 +407,7 @@ impl OpAtomsCas {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atoms_cas.toml:167; form at isa-spec/spec/ops/atoms_cas.toml:167).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_cas.toml:167; form at isa-spec/spec/ops/memory/atoms_cas.toml:167).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -439,7 +439,7 @@ impl OpAtomsCas {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atoms_cas.toml:177; form at isa-spec/spec/ops/atoms_cas.toml:177).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_cas.toml:177; form at isa-spec/spec/ops/memory/atoms_cas.toml:177).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -473,7 +473,7 @@ impl OpAtomsCas {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atoms_cas.toml:198; form at isa-spec/spec/ops/atoms_cas.toml:198).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_cas.toml:198; form at isa-spec/spec/ops/memory/atoms_cas.toml:198).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -510,7 +510,7 @@ impl OpAtomsCas {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `ATOMS` (isa-spec/spec/ops/atoms_cas.toml:67); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ATOMS` (isa-spec/spec/ops/memory/atoms_cas.toml:67); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ATOMS"]])?;
         let mut cur = 0usize;
@@ -571,7 +571,7 @@ impl OpAtomsCas {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/atoms_cas.toml:22.
+    /// Spec: isa-spec/spec/ops/memory/atoms_cas.toml:22.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("atoms_cas", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -585,7 +585,7 @@ impl OpAtomsCas {
     }
 }
 impl MemOp for OpAtomsCas {}
-/// Spec: isa-spec/spec/ops/atoms_cas.toml:22.
+/// Spec: isa-spec/spec/ops/memory/atoms_cas.toml:22.
 impl Encode for OpAtomsCas {
     const NAME: &'static str = "atoms_cas";
     encode_by_form!(
@@ -593,7 +593,7 @@ impl Encode for OpAtomsCas {
         encode_f4, 5 : => encode_f5, 6 : => encode_f6; [a, b, c]
     );
 }
-/// Spec: isa-spec/spec/ops/atoms_cas.toml:22.
+/// Spec: isa-spec/spec/ops/memory/atoms_cas.toml:22.
 impl Forms for OpAtomsCas {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -602,7 +602,7 @@ impl Forms for OpAtomsCas {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/atoms_cas.toml:67.
+    /// Spec: isa-spec/spec/ops/memory/atoms_cas.toml:67.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -633,7 +633,7 @@ impl Forms for OpAtomsCas {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/atoms_cas.toml:22.
+/// Spec: isa-spec/spec/ops/memory/atoms_cas.toml:22.
 impl Legalize for OpAtomsCas {
     fn runs(&self) -> &'static [Run] {
         &[

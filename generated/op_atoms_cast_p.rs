@@ -4,28 +4,28 @@
 
 /// `ATOMS`: Atomically replace the shared memory word(s) at a * scale + off by c where they hold b; pd = whether they did.
 ///
-/// Spec: isa-spec/spec/ops/atoms_cast_p.toml:9 (op `atoms_cast_p`). SMs: 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/atoms_cast_p.toml:9 (op `atoms_cast_p`). SMs: 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpAtomsCastP {
-    /// Destination (pred). The compare-and-swap's outcome. (isa-spec/spec/ops/atoms_cast_p.toml:14)
+    /// Destination (pred). The compare-and-swap's outcome. (isa-spec/spec/ops/memory/atoms_cast_p.toml:14)
     pub pd: Reg,
-    /// Source (u32). Shared memory address register (scaled by `scale`). (isa-spec/spec/ops/atoms_cast_p.toml:19)
+    /// Source (u32). Shared memory address register (scaled by `scale`). (isa-spec/spec/ops/memory/atoms_cast_p.toml:19)
     pub a: Src,
-    /// Source (u32). The value compared with memory (first of the type's registers). (isa-spec/spec/ops/atoms_cast_p.toml:24)
+    /// Source (u32). The value compared with memory (first of the type's registers). (isa-spec/spec/ops/memory/atoms_cast_p.toml:24)
     pub b: Src,
-    /// Source (u32). The value stored where memory equals b (first of the type's registers). (isa-spec/spec/ops/atoms_cast_p.toml:29)
+    /// Source (u32). The value stored where memory equals b (first of the type's registers). (isa-spec/spec/ops/memory/atoms_cast_p.toml:29)
     pub c: Src,
-    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/atoms_cast_p.toml:34)
+    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/memory/atoms_cast_p.toml:34)
     pub off: i32,
-    /// Modifier. Scale of the base register a. (isa-spec/spec/ops/atoms_cast_p.toml:39)
+    /// Modifier. Scale of the base register a. (isa-spec/spec/ops/memory/atoms_cast_p.toml:39)
     pub scale: MemScale,
-    /// Modifier.  (isa-spec/spec/ops/atoms_cast_p.toml:44)
+    /// Modifier.  (isa-spec/spec/ops/memory/atoms_cast_p.toml:44)
     pub cas: AtomCas,
-    /// Modifier.  (isa-spec/spec/ops/atoms_cast_p.toml:48)
+    /// Modifier.  (isa-spec/spec/ops/memory/atoms_cast_p.toml:48)
     pub r#type: AtomType,
 }
 op_fields!(OpAtomsCastP, [a, b, c], [pd]);
-/// Spec: isa-spec/spec/ops/atoms_cast_p.toml:9.
+/// Spec: isa-spec/spec/ops/memory/atoms_cast_p.toml:9.
 impl OpAtomsCastP {
     pub const NAME: &'static str = "atoms_cast_p";
     pub const MNEMONIC: &'static str = "ATOMS";
@@ -40,11 +40,11 @@ impl OpAtomsCastP {
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("pd", ValueType::Pred)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/atoms_cast_p.toml:48).
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/atoms_cast_p.toml:48).
     const TYPE_CODES0: [u16; AtomType::COUNT] = codes(
         "0 1 2 - - - - 4 - - - - - - - - - -",
     );
-    /// Codes of `cas`'s values, in hex (`-`: none; isa-spec/spec/ops/atoms_cast_p.toml:44).
+    /// Codes of `cas`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/atoms_cast_p.toml:44).
     const CAS_CODES0: [u16; AtomCas::COUNT] = codes("- 1 3");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -56,7 +56,7 @@ impl OpAtomsCastP {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/atoms_cast_p.toml:57; form at isa-spec/spec/ops/atoms_cast_p.toml:57).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/memory/atoms_cast_p.toml:57; form at isa-spec/spec/ops/memory/atoms_cast_p.toml:57).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -73,7 +73,7 @@ impl OpAtomsCastP {
         w |= self.cas.code_in::<E>(Self::NAME, "cas", &Self::CAS_CODES0, sm)? << 87;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atoms_cast_p.toml:57; form at isa-spec/spec/ops/atoms_cast_p.toml:57).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_cast_p.toml:57; form at isa-spec/spec/ops/memory/atoms_cast_p.toml:57).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -106,7 +106,7 @@ impl OpAtomsCastP {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `ATOMS` (isa-spec/spec/ops/atoms_cast_p.toml:51); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ATOMS` (isa-spec/spec/ops/memory/atoms_cast_p.toml:51); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ATOMS"]])?;
         let mut cur = 0usize;
@@ -167,7 +167,7 @@ impl OpAtomsCastP {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/atoms_cast_p.toml:9.
+    /// Spec: isa-spec/spec/ops/memory/atoms_cast_p.toml:9.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("atoms_cast_p", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -183,18 +183,18 @@ impl OpAtomsCastP {
     }
 }
 impl MemOp for OpAtomsCastP {}
-/// Spec: isa-spec/spec/ops/atoms_cast_p.toml:9.
+/// Spec: isa-spec/spec/ops/memory/atoms_cast_p.toml:9.
 impl Encode for OpAtomsCastP {
     const NAME: &'static str = "atoms_cast_p";
     encode_by_form!(0 : => encode_f0; [a, b, c]);
 }
-/// Spec: isa-spec/spec/ops/atoms_cast_p.toml:9.
+/// Spec: isa-spec/spec/ops/memory/atoms_cast_p.toml:9.
 impl Forms for OpAtomsCastP {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/atoms_cast_p.toml:51.
+    /// Spec: isa-spec/spec/ops/memory/atoms_cast_p.toml:51.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -225,5 +225,5 @@ impl Forms for OpAtomsCastP {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/atoms_cast_p.toml:9.
+/// Spec: isa-spec/spec/ops/memory/atoms_cast_p.toml:9.
 impl Legalize for OpAtomsCastP {}

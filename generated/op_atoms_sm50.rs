@@ -4,24 +4,24 @@
 
 /// `ATOMS`: Atomically replace the shared memory word(s) at a + off by old OP b; d = old.
 ///
-/// Spec: isa-spec/spec/ops/atoms_sm50.toml:12 (op `atoms_sm50`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/memory/atoms_sm50.toml:12 (op `atoms_sm50`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpAtomsSm50 {
-    /// Destination (u32). The old value (first of the type's registers). (isa-spec/spec/ops/atoms_sm50.toml:17)
+    /// Destination (u32). The old value (first of the type's registers). (isa-spec/spec/ops/memory/atoms_sm50.toml:17)
     pub d: Reg,
-    /// Source (u32). Shared memory address register (RZ: the offset alone). (isa-spec/spec/ops/atoms_sm50.toml:22)
+    /// Source (u32). Shared memory address register (RZ: the offset alone). (isa-spec/spec/ops/memory/atoms_sm50.toml:22)
     pub a: Src,
-    /// Source (u32). The operand (first of the type's registers). (isa-spec/spec/ops/atoms_sm50.toml:27)
+    /// Source (u32). The operand (first of the type's registers). (isa-spec/spec/ops/memory/atoms_sm50.toml:27)
     pub b: Src,
-    /// Modifier. Signed byte offset added to the address (a multiple of 4). (isa-spec/spec/ops/atoms_sm50.toml:32)
+    /// Modifier. Signed byte offset added to the address (a multiple of 4). (isa-spec/spec/ops/memory/atoms_sm50.toml:32)
     pub off: i32,
-    /// Modifier.  (isa-spec/spec/ops/atoms_sm50.toml:37)
+    /// Modifier.  (isa-spec/spec/ops/memory/atoms_sm50.toml:37)
     pub aop: AtomOpSm50,
-    /// Modifier.  (isa-spec/spec/ops/atoms_sm50.toml:41)
+    /// Modifier.  (isa-spec/spec/ops/memory/atoms_sm50.toml:41)
     pub r#type: AtomTypeSm50,
 }
 op_fields!(OpAtomsSm50, [a, b], [d]);
-/// Spec: isa-spec/spec/ops/atoms_sm50.toml:12.
+/// Spec: isa-spec/spec/ops/memory/atoms_sm50.toml:12.
 impl OpAtomsSm50 {
     pub const NAME: &'static str = "atoms_sm50";
     pub const MNEMONIC: &'static str = "ATOMS";
@@ -35,9 +35,9 @@ impl OpAtomsSm50 {
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/atoms_sm50.toml:41).
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/atoms_sm50.toml:41).
     const TYPE_CODES0: [u16; AtomTypeSm50::COUNT] = codes("0 1 2 - - 3 - - -");
-    /// Codes of `aop`'s values, in hex (`-`: none; isa-spec/spec/ops/atoms_sm50.toml:37).
+    /// Codes of `aop`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/atoms_sm50.toml:37).
     const AOP_CODES0: [u16; AtomOpSm50::COUNT] = codes("0 1 2 3 4 5 6 7 8 -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -49,7 +49,7 @@ impl OpAtomsSm50 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/atoms_sm50.toml:49; form at isa-spec/spec/ops/atoms_sm50.toml:49).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/atoms_sm50.toml:49; form at isa-spec/spec/ops/memory/atoms_sm50.toml:49).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -74,7 +74,7 @@ impl OpAtomsSm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atoms_sm50.toml:49; form at isa-spec/spec/ops/atoms_sm50.toml:49).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_sm50.toml:49; form at isa-spec/spec/ops/memory/atoms_sm50.toml:49).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -103,7 +103,7 @@ impl OpAtomsSm50 {
         let o = Self { d, a, b, off, aop, r#type };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `ATOMS` (isa-spec/spec/ops/atoms_sm50.toml:44); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ATOMS` (isa-spec/spec/ops/memory/atoms_sm50.toml:44); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ATOMS"]])?;
         let mut cur = 0usize;
@@ -140,7 +140,7 @@ impl OpAtomsSm50 {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/atoms_sm50.toml:12.
+    /// Spec: isa-spec/spec/ops/memory/atoms_sm50.toml:12.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("atoms_sm50", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -153,18 +153,18 @@ impl OpAtomsSm50 {
     }
 }
 impl MemOp for OpAtomsSm50 {}
-/// Spec: isa-spec/spec/ops/atoms_sm50.toml:12.
+/// Spec: isa-spec/spec/ops/memory/atoms_sm50.toml:12.
 impl Encode for OpAtomsSm50 {
     const NAME: &'static str = "atoms_sm50";
     encode_by_form!(0 : => encode_f0; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/atoms_sm50.toml:12.
+/// Spec: isa-spec/spec/ops/memory/atoms_sm50.toml:12.
 impl Forms for OpAtomsSm50 {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/atoms_sm50.toml:44.
+    /// Spec: isa-spec/spec/ops/memory/atoms_sm50.toml:44.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -182,5 +182,5 @@ impl Forms for OpAtomsSm50 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/atoms_sm50.toml:12.
+/// Spec: isa-spec/spec/ops/memory/atoms_sm50.toml:12.
 impl Legalize for OpAtomsSm50 {}

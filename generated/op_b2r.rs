@@ -4,16 +4,16 @@
 
 /// `B2R`: Read the state of barrier `bar` into d.
 ///
-/// Spec: isa-spec/spec/ops/b2r.toml:11 (op `b2r`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/system/b2r.toml:11 (op `b2r`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpB2r {
-    /// Destination (b32). (isa-spec/spec/ops/b2r.toml:16)
+    /// Destination (b32). (isa-spec/spec/ops/system/b2r.toml:16)
     pub d: Reg,
-    /// Modifier. Barrier index (0..15 on SM70+). (isa-spec/spec/ops/b2r.toml:20)
+    /// Modifier. Barrier index (0..15 on SM70+). (isa-spec/spec/ops/system/b2r.toml:20)
     pub bar: u32,
 }
 op_fields!(OpB2r, [], [d]);
-/// Spec: isa-spec/spec/ops/b2r.toml:11.
+/// Spec: isa-spec/spec/ops/system/b2r.toml:11.
 impl OpB2r {
     pub const NAME: &'static str = "b2r";
     pub const MNEMONIC: &'static str = "B2R";
@@ -38,7 +38,7 @@ impl OpB2r {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/b2r.toml:28; form at isa-spec/spec/ops/b2r.toml:28).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/system/b2r.toml:28; form at isa-spec/spec/ops/system/b2r.toml:28).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x31c | (c.raw & 0x1fff7ff3ffffc3fffffff000000);
@@ -46,7 +46,7 @@ impl OpB2r {
         w |= fit::<E>(Self::NAME, "bar", self.bar as u128, 4u32)? << 54;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/b2r.toml:44; form at isa-spec/spec/ops/b2r.toml:44).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/system/b2r.toml:44; form at isa-spec/spec/ops/system/b2r.toml:44).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x31c | (c.raw & 0x1ffffff3ffffc3fffffff000000);
@@ -54,7 +54,7 @@ impl OpB2r {
         w |= fit::<E>(Self::NAME, "bar", self.bar as u128, 4u32)? << 54;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/b2r.toml:50; form at isa-spec/spec/ops/b2r.toml:50).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/system/b2r.toml:50; form at isa-spec/spec/ops/system/b2r.toml:50).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xf0b8000000000000 | (c.raw & 0xfffcfff00000);
@@ -62,7 +62,7 @@ impl OpB2r {
         w |= fit::<E>(Self::NAME, "bar", self.bar as u128, 8u32)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/b2r.toml:28; form at isa-spec/spec/ops/b2r.toml:28).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/system/b2r.toml:28; form at isa-spec/spec/ops/system/b2r.toml:28).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -70,7 +70,7 @@ impl OpB2r {
         let o = Self { d, bar };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3ffffc3fffffff000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/b2r.toml:44; form at isa-spec/spec/ops/b2r.toml:44).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/system/b2r.toml:44; form at isa-spec/spec/ops/system/b2r.toml:44).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -78,7 +78,7 @@ impl OpB2r {
         let o = Self { d, bar };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff3ffffc3fffffff000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/b2r.toml:50; form at isa-spec/spec/ops/b2r.toml:50).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/system/b2r.toml:50; form at isa-spec/spec/ops/system/b2r.toml:50).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -86,7 +86,7 @@ impl OpB2r {
         let o = Self { d, bar };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xfffcfff00000)))
     }
-    /// Parse one tokenized line of syntax `B2R` (isa-spec/spec/ops/b2r.toml:24); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `B2R` (isa-spec/spec/ops/system/b2r.toml:24); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["B2R"]])?;
         if !rest.is_empty() {
@@ -102,7 +102,7 @@ impl OpB2r {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/b2r.toml:11.
+    /// Spec: isa-spec/spec/ops/system/b2r.toml:11.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("b2r", 0usize, srcs)?;
         Err(
@@ -113,18 +113,18 @@ impl OpB2r {
     }
 }
 impl MemOp for OpB2r {}
-/// Spec: isa-spec/spec/ops/b2r.toml:11.
+/// Spec: isa-spec/spec/ops/system/b2r.toml:11.
 impl Encode for OpB2r {
     const NAME: &'static str = "b2r";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; []);
 }
-/// Spec: isa-spec/spec/ops/b2r.toml:11.
+/// Spec: isa-spec/spec/ops/system/b2r.toml:11.
 impl Forms for OpB2r {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/b2r.toml:24.
+    /// Spec: isa-spec/spec/ops/system/b2r.toml:24.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);
@@ -136,5 +136,5 @@ impl Forms for OpB2r {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/b2r.toml:11.
+/// Spec: isa-spec/spec/ops/system/b2r.toml:11.
 impl Legalize for OpB2r {}

@@ -4,16 +4,16 @@
 
 /// `B2R.RESULT`: Read the last barrier reduction's result into d and its predicate result into pd.
 ///
-/// Spec: isa-spec/spec/ops/b2r_result.toml:6 (op `b2r_result`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/system/b2r_result.toml:6 (op `b2r_result`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpB2rResult {
-    /// Destination (b32). (isa-spec/spec/ops/b2r_result.toml:11)
+    /// Destination (b32). (isa-spec/spec/ops/system/b2r_result.toml:11)
     pub d: Reg,
-    /// Destination (pred). (isa-spec/spec/ops/b2r_result.toml:15)
+    /// Destination (pred). (isa-spec/spec/ops/system/b2r_result.toml:15)
     pub pd: Reg,
 }
 op_fields!(OpB2rResult, [], [d, pd]);
-/// Spec: isa-spec/spec/ops/b2r_result.toml:6.
+/// Spec: isa-spec/spec/ops/system/b2r_result.toml:6.
 impl OpB2rResult {
     pub const NAME: &'static str = "b2r_result";
     pub const MNEMONIC: &'static str = "B2R.RESULT";
@@ -41,7 +41,7 @@ impl OpB2rResult {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/b2r_result.toml:23; form at isa-spec/spec/ops/b2r_result.toml:23).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/system/b2r_result.toml:23; form at isa-spec/spec/ops/system/b2r_result.toml:23).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4000000000000000031c
@@ -50,7 +50,7 @@ impl OpB2rResult {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/b2r_result.toml:39; form at isa-spec/spec/ops/b2r_result.toml:39).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/system/b2r_result.toml:39; form at isa-spec/spec/ops/system/b2r_result.toml:39).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4000000000000000031c
@@ -59,7 +59,7 @@ impl OpB2rResult {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/b2r_result.toml:45; form at isa-spec/spec/ops/b2r_result.toml:45).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/system/b2r_result.toml:45; form at isa-spec/spec/ops/system/b2r_result.toml:45).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xf0b800010000ff00 | (c.raw & 0x1ffcfff00000);
@@ -67,7 +67,7 @@ impl OpB2rResult {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 45;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/b2r_result.toml:23; form at isa-spec/spec/ops/b2r_result.toml:23).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/system/b2r_result.toml:23; form at isa-spec/spec/ops/system/b2r_result.toml:23).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -75,7 +75,7 @@ impl OpB2rResult {
         let o = Self { d, pd };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f13fffffffffffff000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/b2r_result.toml:39; form at isa-spec/spec/ops/b2r_result.toml:39).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/system/b2r_result.toml:39; form at isa-spec/spec/ops/system/b2r_result.toml:39).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -83,7 +83,7 @@ impl OpB2rResult {
         let o = Self { d, pd };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff13fffffffffffff000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/b2r_result.toml:45; form at isa-spec/spec/ops/b2r_result.toml:45).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/system/b2r_result.toml:45; form at isa-spec/spec/ops/system/b2r_result.toml:45).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -91,7 +91,7 @@ impl OpB2rResult {
         let o = Self { d, pd };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1ffcfff00000)))
     }
-    /// Parse one tokenized line of syntax `B2R.RESULT` (isa-spec/spec/ops/b2r_result.toml:19); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `B2R.RESULT` (isa-spec/spec/ops/system/b2r_result.toml:19); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["B2R", "RESULT"]])?;
         if !rest.is_empty() {
@@ -112,7 +112,7 @@ impl OpB2rResult {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/b2r_result.toml:6.
+    /// Spec: isa-spec/spec/ops/system/b2r_result.toml:6.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("b2r_result", 0usize, srcs)?;
         Err(
@@ -123,18 +123,18 @@ impl OpB2rResult {
     }
 }
 impl MemOp for OpB2rResult {}
-/// Spec: isa-spec/spec/ops/b2r_result.toml:6.
+/// Spec: isa-spec/spec/ops/system/b2r_result.toml:6.
 impl Encode for OpB2rResult {
     const NAME: &'static str = "b2r_result";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; []);
 }
-/// Spec: isa-spec/spec/ops/b2r_result.toml:6.
+/// Spec: isa-spec/spec/ops/system/b2r_result.toml:6.
 impl Forms for OpB2rResult {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/b2r_result.toml:19.
+    /// Spec: isa-spec/spec/ops/system/b2r_result.toml:19.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);
@@ -148,5 +148,5 @@ impl Forms for OpB2rResult {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/b2r_result.toml:6.
+/// Spec: isa-spec/spec/ops/system/b2r_result.toml:6.
 impl Legalize for OpB2rResult {}

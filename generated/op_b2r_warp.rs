@@ -4,14 +4,14 @@
 
 /// `B2R.WARP`: Read the warp's barrier state into d.
 ///
-/// Spec: isa-spec/spec/ops/b2r_warp.toml:4 (op `b2r_warp`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/system/b2r_warp.toml:4 (op `b2r_warp`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpB2rWarp {
-    /// Destination (b32). (isa-spec/spec/ops/b2r_warp.toml:9)
+    /// Destination (b32). (isa-spec/spec/ops/system/b2r_warp.toml:9)
     pub d: Reg,
 }
 op_fields!(OpB2rWarp, [], [d]);
-/// Spec: isa-spec/spec/ops/b2r_warp.toml:4.
+/// Spec: isa-spec/spec/ops/system/b2r_warp.toml:4.
 impl OpB2rWarp {
     pub const NAME: &'static str = "b2r_warp";
     pub const MNEMONIC: &'static str = "B2R.WARP";
@@ -36,7 +36,7 @@ impl OpB2rWarp {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/b2r_warp.toml:16; form at isa-spec/spec/ops/b2r_warp.toml:16).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/system/b2r_warp.toml:16; form at isa-spec/spec/ops/system/b2r_warp.toml:16).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x8000000000000000031c
@@ -44,7 +44,7 @@ impl OpB2rWarp {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/b2r_warp.toml:30; form at isa-spec/spec/ops/b2r_warp.toml:30).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/system/b2r_warp.toml:30; form at isa-spec/spec/ops/system/b2r_warp.toml:30).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x8000000000000000031c
@@ -52,35 +52,35 @@ impl OpB2rWarp {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/b2r_warp.toml:36; form at isa-spec/spec/ops/b2r_warp.toml:36).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/system/b2r_warp.toml:36; form at isa-spec/spec/ops/system/b2r_warp.toml:36).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xf0b800020000ff00 | (c.raw & 0xfffcfff00000);
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/b2r_warp.toml:16; form at isa-spec/spec/ops/b2r_warp.toml:16).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/system/b2r_warp.toml:16; form at isa-spec/spec/ops/system/b2r_warp.toml:16).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let o = Self { d };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3fffffffffffff000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/b2r_warp.toml:30; form at isa-spec/spec/ops/b2r_warp.toml:30).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/system/b2r_warp.toml:30; form at isa-spec/spec/ops/system/b2r_warp.toml:30).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let o = Self { d };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff3fffffffffffff000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/b2r_warp.toml:36; form at isa-spec/spec/ops/b2r_warp.toml:36).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/system/b2r_warp.toml:36; form at isa-spec/spec/ops/system/b2r_warp.toml:36).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let o = Self { d };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xfffcfff00000)))
     }
-    /// Parse one tokenized line of syntax `B2R.WARP` (isa-spec/spec/ops/b2r_warp.toml:12); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `B2R.WARP` (isa-spec/spec/ops/system/b2r_warp.toml:12); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["B2R", "WARP"]])?;
         if !rest.is_empty() {
@@ -95,7 +95,7 @@ impl OpB2rWarp {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/b2r_warp.toml:4.
+    /// Spec: isa-spec/spec/ops/system/b2r_warp.toml:4.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("b2r_warp", 0usize, srcs)?;
         Err(
@@ -106,18 +106,18 @@ impl OpB2rWarp {
     }
 }
 impl MemOp for OpB2rWarp {}
-/// Spec: isa-spec/spec/ops/b2r_warp.toml:4.
+/// Spec: isa-spec/spec/ops/system/b2r_warp.toml:4.
 impl Encode for OpB2rWarp {
     const NAME: &'static str = "b2r_warp";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; []);
 }
-/// Spec: isa-spec/spec/ops/b2r_warp.toml:4.
+/// Spec: isa-spec/spec/ops/system/b2r_warp.toml:4.
 impl Forms for OpB2rWarp {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/b2r_warp.toml:12.
+    /// Spec: isa-spec/spec/ops/system/b2r_warp.toml:12.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);
@@ -127,5 +127,5 @@ impl Forms for OpB2rWarp {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/b2r_warp.toml:4.
+/// Spec: isa-spec/spec/ops/system/b2r_warp.toml:4.
 impl Legalize for OpB2rWarp {}

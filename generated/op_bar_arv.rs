@@ -4,16 +4,16 @@
 
 /// `BAR.ARV`: Arrive at barrier a (of b threads) without waiting.
 ///
-/// Spec: isa-spec/spec/ops/bar_arv.toml:7 (op `bar_arv`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/control/bar_arv.toml:7 (op `bar_arv`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpBarArv {
-    /// Source (b32). Barrier id: an immediate (4 bits from Volta, 8 on Maxwell/Pascal) or a register. (isa-spec/spec/ops/bar_arv.toml:12)
+    /// Source (b32). Barrier id: an immediate (4 bits from Volta, 8 on Maxwell/Pascal) or a register. (isa-spec/spec/ops/control/bar_arv.toml:12)
     pub a: Src,
-    /// Source (b32). Thread count: an immediate (12 bits) or a register. (isa-spec/spec/ops/bar_arv.toml:17)
+    /// Source (b32). Thread count: an immediate (12 bits) or a register. (isa-spec/spec/ops/control/bar_arv.toml:17)
     pub b: Src,
 }
 op_fields!(OpBarArv, [a, b], []);
-/// Spec: isa-spec/spec/ops/bar_arv.toml:7.
+/// Spec: isa-spec/spec/ops/control/bar_arv.toml:7.
 impl OpBarArv {
     pub const NAME: &'static str = "bar_arv";
     pub const MNEMONIC: &'static str = "BAR.ARV";
@@ -46,7 +46,7 @@ impl OpBarArv {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/bar_arv.toml:30; form at isa-spec/spec/ops/bar_arv.toml:30).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/control/bar_arv.toml:30; form at isa-spec/spec/ops/control/bar_arv.toml:30).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -56,7 +56,7 @@ impl OpBarArv {
         w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 4u32, 0u32, false)? << 54;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/bar_arv.toml:48; form at isa-spec/spec/ops/bar_arv.toml:48).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/control/bar_arv.toml:48; form at isa-spec/spec/ops/control/bar_arv.toml:48).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -66,7 +66,7 @@ impl OpBarArv {
         w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 4u32, 0u32, false)? << 54;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/bar_arv.toml:57; form at isa-spec/spec/ops/bar_arv.toml:57).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/control/bar_arv.toml:57; form at isa-spec/spec/ops/control/bar_arv.toml:57).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -76,7 +76,7 @@ impl OpBarArv {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 12u32, 0u32, false)? << 42;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/bar_arv.toml:73; form at isa-spec/spec/ops/bar_arv.toml:73).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/control/bar_arv.toml:73; form at isa-spec/spec/ops/control/bar_arv.toml:73).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -95,7 +95,7 @@ impl OpBarArv {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/bar_arv.toml:86; form at isa-spec/spec/ops/bar_arv.toml:86).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_arv.toml:86; form at isa-spec/spec/ops/control/bar_arv.toml:86).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -105,7 +105,7 @@ impl OpBarArv {
         w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 8u32, 0u32, false)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/bar_arv.toml:103; form at isa-spec/spec/ops/bar_arv.toml:103).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_arv.toml:103; form at isa-spec/spec/ops/control/bar_arv.toml:103).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -115,7 +115,7 @@ impl OpBarArv {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/bar_arv.toml:110; form at isa-spec/spec/ops/bar_arv.toml:110).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_arv.toml:110; form at isa-spec/spec/ops/control/bar_arv.toml:110).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -125,7 +125,7 @@ impl OpBarArv {
         w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 8u32, 0u32, false)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/bar_arv.toml:117; form at isa-spec/spec/ops/bar_arv.toml:117).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_arv.toml:117; form at isa-spec/spec/ops/control/bar_arv.toml:117).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -135,7 +135,7 @@ impl OpBarArv {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bar_arv.toml:30; form at isa-spec/spec/ops/bar_arv.toml:30).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_arv.toml:30; form at isa-spec/spec/ops/control/bar_arv.toml:30).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::imm(imm_from_field(bits(w, 54, 4), 4u32, 0u32, false));
@@ -143,7 +143,7 @@ impl OpBarArv {
         let o = Self { a, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bar_arv.toml:48; form at isa-spec/spec/ops/bar_arv.toml:48).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_arv.toml:48; form at isa-spec/spec/ops/control/bar_arv.toml:48).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::imm(imm_from_field(bits(w, 54, 4), 4u32, 0u32, false));
@@ -151,7 +151,7 @@ impl OpBarArv {
         let o = Self { a, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bar_arv.toml:57; form at isa-spec/spec/ops/bar_arv.toml:57).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_arv.toml:57; form at isa-spec/spec/ops/control/bar_arv.toml:57).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
@@ -159,7 +159,7 @@ impl OpBarArv {
         let o = Self { a, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bar_arv.toml:73; form at isa-spec/spec/ops/bar_arv.toml:73).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_arv.toml:73; form at isa-spec/spec/ops/control/bar_arv.toml:73).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
@@ -167,7 +167,7 @@ impl OpBarArv {
         let o = Self { a, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bar_arv.toml:86; form at isa-spec/spec/ops/bar_arv.toml:86).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_arv.toml:86; form at isa-spec/spec/ops/control/bar_arv.toml:86).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::imm(imm_from_field(bits(w, 8, 8), 8u32, 0u32, false));
@@ -175,7 +175,7 @@ impl OpBarArv {
         let o = Self { a, b };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bar_arv.toml:103; form at isa-spec/spec/ops/bar_arv.toml:103).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_arv.toml:103; form at isa-spec/spec/ops/control/bar_arv.toml:103).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -183,7 +183,7 @@ impl OpBarArv {
         let o = Self { a, b };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bar_arv.toml:110; form at isa-spec/spec/ops/bar_arv.toml:110).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_arv.toml:110; form at isa-spec/spec/ops/control/bar_arv.toml:110).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::imm(imm_from_field(bits(w, 8, 8), 8u32, 0u32, false));
@@ -191,7 +191,7 @@ impl OpBarArv {
         let o = Self { a, b };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bar_arv.toml:117; form at isa-spec/spec/ops/bar_arv.toml:117).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_arv.toml:117; form at isa-spec/spec/ops/control/bar_arv.toml:117).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -199,7 +199,7 @@ impl OpBarArv {
         let o = Self { a, b };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `BAR.ARV` (isa-spec/spec/ops/bar_arv.toml:21); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `BAR.ARV` (isa-spec/spec/ops/control/bar_arv.toml:21); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BAR", "ARV"]])?;
         if !rest.is_empty() {
@@ -215,7 +215,7 @@ impl OpBarArv {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/bar_arv.toml:7.
+    /// Spec: isa-spec/spec/ops/control/bar_arv.toml:7.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("bar_arv", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -224,7 +224,7 @@ impl OpBarArv {
     }
 }
 impl MemOp for OpBarArv {}
-/// Spec: isa-spec/spec/ops/bar_arv.toml:7.
+/// Spec: isa-spec/spec/ops/control/bar_arv.toml:7.
 impl Encode for OpBarArv {
     const NAME: &'static str = "bar_arv";
     encode_by_form!(
@@ -232,7 +232,7 @@ impl Encode for OpBarArv {
         encode_f4, 5 : => encode_f5, 6 : => encode_f6, 7 : => encode_f7; [a, b]
     );
 }
-/// Spec: isa-spec/spec/ops/bar_arv.toml:7.
+/// Spec: isa-spec/spec/ops/control/bar_arv.toml:7.
 impl Forms for OpBarArv {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -241,7 +241,7 @@ impl Forms for OpBarArv {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/bar_arv.toml:21.
+    /// Spec: isa-spec/spec/ops/control/bar_arv.toml:21.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -255,5 +255,5 @@ impl Forms for OpBarArv {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/bar_arv.toml:7.
+/// Spec: isa-spec/spec/ops/control/bar_arv.toml:7.
 impl Legalize for OpBarArv {}

@@ -4,22 +4,22 @@
 
 /// `BAR.RED`: Wait at barrier a and reduce predicate c over the b threads (all of the CTA when 0); B2R reads the result.
 ///
-/// Spec: isa-spec/spec/ops/bar_red.toml:7 (op `bar_red`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/control/bar_red.toml:7 (op `bar_red`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpBarRed {
-    /// Source (b32). Barrier id: an immediate (4 bits from Volta, 8 on Maxwell/Pascal) or a register. (isa-spec/spec/ops/bar_red.toml:12)
+    /// Source (b32). Barrier id: an immediate (4 bits from Volta, 8 on Maxwell/Pascal) or a register. (isa-spec/spec/ops/control/bar_red.toml:12)
     pub a: Src,
-    /// Source (b32). Thread count: an immediate (12 bits) or a register; 0, left out of the text, is all threads of the CTA. (isa-spec/spec/ops/bar_red.toml:17)
+    /// Source (b32). Thread count: an immediate (12 bits) or a register; 0, left out of the text, is all threads of the CTA. (isa-spec/spec/ops/control/bar_red.toml:17)
     pub b: Src,
-    /// Source (pred). The predicate each thread contributes. (isa-spec/spec/ops/bar_red.toml:23)
+    /// Source (pred). The predicate each thread contributes. (isa-spec/spec/ops/control/bar_red.toml:23)
     pub c: Src,
-    /// Modifier.  (isa-spec/spec/ops/bar_red.toml:29)
+    /// Modifier.  (isa-spec/spec/ops/control/bar_red.toml:29)
     pub redop: BarRedOp,
-    /// Modifier.  (isa-spec/spec/ops/bar_red.toml:33)
+    /// Modifier.  (isa-spec/spec/ops/control/bar_red.toml:33)
     pub defer: bool,
 }
 op_fields!(OpBarRed, [a, b, c], []);
-/// Spec: isa-spec/spec/ops/bar_red.toml:7.
+/// Spec: isa-spec/spec/ops/control/bar_red.toml:7.
 impl OpBarRed {
     pub const NAME: &'static str = "bar_red";
     pub const MNEMONIC: &'static str = "BAR.RED";
@@ -56,7 +56,7 @@ impl OpBarRed {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/bar_red.toml:48; form at isa-spec/spec/ops/bar_red.toml:48).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/control/bar_red.toml:48; form at isa-spec/spec/ops/control/bar_red.toml:48).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -71,7 +71,7 @@ impl OpBarRed {
         w |= u128::from(self.c.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/bar_red.toml:67; form at isa-spec/spec/ops/bar_red.toml:67).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/bar_red.toml:67; form at isa-spec/spec/ops/control/bar_red.toml:67).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -86,7 +86,7 @@ impl OpBarRed {
         w |= u128::from(self.c.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/bar_red.toml:82; form at isa-spec/spec/ops/bar_red.toml:82).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/control/bar_red.toml:82; form at isa-spec/spec/ops/control/bar_red.toml:82).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -112,7 +112,7 @@ impl OpBarRed {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/bar_red.toml:87; form at isa-spec/spec/ops/bar_red.toml:87).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/control/bar_red.toml:87; form at isa-spec/spec/ops/control/bar_red.toml:87).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -127,7 +127,7 @@ impl OpBarRed {
         w |= u128::from(self.c.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/bar_red.toml:103; form at isa-spec/spec/ops/bar_red.toml:103).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/control/bar_red.toml:103; form at isa-spec/spec/ops/control/bar_red.toml:103).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -151,7 +151,7 @@ impl OpBarRed {
         w |= u128::from(self.c.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/bar_red.toml:116; form at isa-spec/spec/ops/bar_red.toml:116).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_red.toml:116; form at isa-spec/spec/ops/control/bar_red.toml:116).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -166,7 +166,7 @@ impl OpBarRed {
         w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 8u32, 0u32, false)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/bar_red.toml:133; form at isa-spec/spec/ops/bar_red.toml:133).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_red.toml:133; form at isa-spec/spec/ops/control/bar_red.toml:133).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -181,7 +181,7 @@ impl OpBarRed {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/bar_red.toml:140; form at isa-spec/spec/ops/bar_red.toml:140).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_red.toml:140; form at isa-spec/spec/ops/control/bar_red.toml:140).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -196,7 +196,7 @@ impl OpBarRed {
         w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 8u32, 0u32, false)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/bar_red.toml:147; form at isa-spec/spec/ops/bar_red.toml:147).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_red.toml:147; form at isa-spec/spec/ops/control/bar_red.toml:147).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -211,7 +211,7 @@ impl OpBarRed {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bar_red.toml:48; form at isa-spec/spec/ops/bar_red.toml:48).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:48; form at isa-spec/spec/ops/control/bar_red.toml:48).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::imm(imm_from_field(bits(w, 54, 4), 4u32, 0u32, false));
@@ -223,7 +223,7 @@ impl OpBarRed {
         let o = Self { a, b, c, redop, defer };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bar_red.toml:67; form at isa-spec/spec/ops/bar_red.toml:67).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:67; form at isa-spec/spec/ops/control/bar_red.toml:67).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::imm(imm_from_field(bits(w, 54, 4), 4u32, 0u32, false));
@@ -235,7 +235,7 @@ impl OpBarRed {
         let o = Self { a, b, c, redop, defer };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bar_red.toml:82; form at isa-spec/spec/ops/bar_red.toml:82).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:82; form at isa-spec/spec/ops/control/bar_red.toml:82).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff00000000 == 0xff00000000 && w & 0 == 0 {
@@ -250,7 +250,7 @@ impl OpBarRed {
         let o = Self { a, b, c, redop, defer };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bar_red.toml:87; form at isa-spec/spec/ops/bar_red.toml:87).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:87; form at isa-spec/spec/ops/control/bar_red.toml:87).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
@@ -262,7 +262,7 @@ impl OpBarRed {
         let o = Self { a, b, c, redop, defer };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bar_red.toml:103; form at isa-spec/spec/ops/bar_red.toml:103).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:103; form at isa-spec/spec/ops/control/bar_red.toml:103).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
@@ -274,7 +274,7 @@ impl OpBarRed {
         let o = Self { a, b, c, redop, defer };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bar_red.toml:116; form at isa-spec/spec/ops/bar_red.toml:116).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:116; form at isa-spec/spec/ops/control/bar_red.toml:116).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::imm(imm_from_field(bits(w, 8, 8), 8u32, 0u32, false));
@@ -286,7 +286,7 @@ impl OpBarRed {
         let o = Self { a, b, c, redop, defer };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bar_red.toml:133; form at isa-spec/spec/ops/bar_red.toml:133).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:133; form at isa-spec/spec/ops/control/bar_red.toml:133).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -298,7 +298,7 @@ impl OpBarRed {
         let o = Self { a, b, c, redop, defer };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bar_red.toml:140; form at isa-spec/spec/ops/bar_red.toml:140).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:140; form at isa-spec/spec/ops/control/bar_red.toml:140).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::imm(imm_from_field(bits(w, 8, 8), 8u32, 0u32, false));
@@ -310,7 +310,7 @@ impl OpBarRed {
         let o = Self { a, b, c, redop, defer };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bar_red.toml:147; form at isa-spec/spec/ops/bar_red.toml:147).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:147; form at isa-spec/spec/ops/control/bar_red.toml:147).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -322,7 +322,7 @@ impl OpBarRed {
         let o = Self { a, b, c, redop, defer };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `BAR.RED` (isa-spec/spec/ops/bar_red.toml:38); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `BAR.RED` (isa-spec/spec/ops/control/bar_red.toml:38); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BAR", "RED"]])?;
         let mut cur = 0usize;
@@ -354,7 +354,7 @@ impl OpBarRed {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/bar_red.toml:7.
+    /// Spec: isa-spec/spec/ops/control/bar_red.toml:7.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("bar_red", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -364,7 +364,7 @@ impl OpBarRed {
     }
 }
 impl MemOp for OpBarRed {}
-/// Spec: isa-spec/spec/ops/bar_red.toml:7.
+/// Spec: isa-spec/spec/ops/control/bar_red.toml:7.
 impl Encode for OpBarRed {
     const NAME: &'static str = "bar_red";
     encode_by_form!(
@@ -373,7 +373,7 @@ impl Encode for OpBarRed {
         encode_f8; [a, b, c]
     );
 }
-/// Spec: isa-spec/spec/ops/bar_red.toml:7.
+/// Spec: isa-spec/spec/ops/control/bar_red.toml:7.
 impl Forms for OpBarRed {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -382,7 +382,7 @@ impl Forms for OpBarRed {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/bar_red.toml:38.
+    /// Spec: isa-spec/spec/ops/control/bar_red.toml:38.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -405,5 +405,5 @@ impl Forms for OpBarRed {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/bar_red.toml:7.
+/// Spec: isa-spec/spec/ops/control/bar_red.toml:7.
 impl Legalize for OpBarRed {}

@@ -4,18 +4,18 @@
 
 /// `BAR.SYNC`: Wait at barrier a until b threads (all of the CTA when 0) have arrived.
 ///
-/// Spec: isa-spec/spec/ops/bar_sync.toml:7 (op `bar_sync`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/control/bar_sync.toml:7 (op `bar_sync`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpBarSync {
-    /// Source (b32). Barrier id: an immediate (4 bits from Volta, 8 on Maxwell/Pascal) or a register. (isa-spec/spec/ops/bar_sync.toml:12)
+    /// Source (b32). Barrier id: an immediate (4 bits from Volta, 8 on Maxwell/Pascal) or a register. (isa-spec/spec/ops/control/bar_sync.toml:12)
     pub a: Src,
-    /// Source (b32). Thread count: an immediate (12 bits) or a register; 0, left out of the text, is all threads of the CTA. (isa-spec/spec/ops/bar_sync.toml:17)
+    /// Source (b32). Thread count: an immediate (12 bits) or a register; 0, left out of the text, is all threads of the CTA. (isa-spec/spec/ops/control/bar_sync.toml:17)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/bar_sync.toml:23)
+    /// Modifier.  (isa-spec/spec/ops/control/bar_sync.toml:23)
     pub defer: bool,
 }
 op_fields!(OpBarSync, [a, b], []);
-/// Spec: isa-spec/spec/ops/bar_sync.toml:7.
+/// Spec: isa-spec/spec/ops/control/bar_sync.toml:7.
 impl OpBarSync {
     pub const NAME: &'static str = "bar_sync";
     pub const MNEMONIC: &'static str = "BAR.SYNC";
@@ -49,7 +49,7 @@ impl OpBarSync {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/bar_sync.toml:38; form at isa-spec/spec/ops/bar_sync.toml:38).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/control/bar_sync.toml:38; form at isa-spec/spec/ops/control/bar_sync.toml:38).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -60,7 +60,7 @@ impl OpBarSync {
         w |= u128::from(self.defer) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/bar_sync.toml:56; form at isa-spec/spec/ops/bar_sync.toml:56).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/bar_sync.toml:56; form at isa-spec/spec/ops/control/bar_sync.toml:56).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -71,7 +71,7 @@ impl OpBarSync {
         w |= u128::from(self.defer) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/bar_sync.toml:71; form at isa-spec/spec/ops/bar_sync.toml:71).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/control/bar_sync.toml:71; form at isa-spec/spec/ops/control/bar_sync.toml:71).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -93,7 +93,7 @@ impl OpBarSync {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/bar_sync.toml:76; form at isa-spec/spec/ops/bar_sync.toml:76).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/control/bar_sync.toml:76; form at isa-spec/spec/ops/control/bar_sync.toml:76).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -104,7 +104,7 @@ impl OpBarSync {
         w |= u128::from(self.defer) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/bar_sync.toml:92; form at isa-spec/spec/ops/bar_sync.toml:92).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/control/bar_sync.toml:92; form at isa-spec/spec/ops/control/bar_sync.toml:92).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -124,7 +124,7 @@ impl OpBarSync {
         w |= u128::from(self.defer) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/bar_sync.toml:105; form at isa-spec/spec/ops/bar_sync.toml:105).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_sync.toml:105; form at isa-spec/spec/ops/control/bar_sync.toml:105).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -135,7 +135,7 @@ impl OpBarSync {
         w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 8u32, 0u32, false)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/bar_sync.toml:122; form at isa-spec/spec/ops/bar_sync.toml:122).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_sync.toml:122; form at isa-spec/spec/ops/control/bar_sync.toml:122).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -146,7 +146,7 @@ impl OpBarSync {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/bar_sync.toml:129; form at isa-spec/spec/ops/bar_sync.toml:129).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_sync.toml:129; form at isa-spec/spec/ops/control/bar_sync.toml:129).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -157,7 +157,7 @@ impl OpBarSync {
         w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 8u32, 0u32, false)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/bar_sync.toml:136; form at isa-spec/spec/ops/bar_sync.toml:136).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_sync.toml:136; form at isa-spec/spec/ops/control/bar_sync.toml:136).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -168,7 +168,7 @@ impl OpBarSync {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bar_sync.toml:38; form at isa-spec/spec/ops/bar_sync.toml:38).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_sync.toml:38; form at isa-spec/spec/ops/control/bar_sync.toml:38).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::imm(imm_from_field(bits(w, 54, 4), 4u32, 0u32, false));
@@ -177,7 +177,7 @@ impl OpBarSync {
         let o = Self { a, b, defer };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bar_sync.toml:56; form at isa-spec/spec/ops/bar_sync.toml:56).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_sync.toml:56; form at isa-spec/spec/ops/control/bar_sync.toml:56).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::imm(imm_from_field(bits(w, 54, 4), 4u32, 0u32, false));
@@ -186,7 +186,7 @@ impl OpBarSync {
         let o = Self { a, b, defer };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bar_sync.toml:71; form at isa-spec/spec/ops/bar_sync.toml:71).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_sync.toml:71; form at isa-spec/spec/ops/control/bar_sync.toml:71).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff00000000 == 0xff00000000 && w & 0 == 0 {
@@ -198,7 +198,7 @@ impl OpBarSync {
         let o = Self { a, b, defer };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bar_sync.toml:76; form at isa-spec/spec/ops/bar_sync.toml:76).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_sync.toml:76; form at isa-spec/spec/ops/control/bar_sync.toml:76).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
@@ -207,7 +207,7 @@ impl OpBarSync {
         let o = Self { a, b, defer };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bar_sync.toml:92; form at isa-spec/spec/ops/bar_sync.toml:92).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_sync.toml:92; form at isa-spec/spec/ops/control/bar_sync.toml:92).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
@@ -216,7 +216,7 @@ impl OpBarSync {
         let o = Self { a, b, defer };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bar_sync.toml:105; form at isa-spec/spec/ops/bar_sync.toml:105).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_sync.toml:105; form at isa-spec/spec/ops/control/bar_sync.toml:105).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::imm(imm_from_field(bits(w, 8, 8), 8u32, 0u32, false));
@@ -225,7 +225,7 @@ impl OpBarSync {
         let o = Self { a, b, defer };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bar_sync.toml:122; form at isa-spec/spec/ops/bar_sync.toml:122).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_sync.toml:122; form at isa-spec/spec/ops/control/bar_sync.toml:122).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -234,7 +234,7 @@ impl OpBarSync {
         let o = Self { a, b, defer };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bar_sync.toml:129; form at isa-spec/spec/ops/bar_sync.toml:129).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_sync.toml:129; form at isa-spec/spec/ops/control/bar_sync.toml:129).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::imm(imm_from_field(bits(w, 8, 8), 8u32, 0u32, false));
@@ -243,7 +243,7 @@ impl OpBarSync {
         let o = Self { a, b, defer };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bar_sync.toml:136; form at isa-spec/spec/ops/bar_sync.toml:136).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_sync.toml:136; form at isa-spec/spec/ops/control/bar_sync.toml:136).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -252,7 +252,7 @@ impl OpBarSync {
         let o = Self { a, b, defer };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `BAR.SYNC` (isa-spec/spec/ops/bar_sync.toml:28); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `BAR.SYNC` (isa-spec/spec/ops/control/bar_sync.toml:28); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BAR", "SYNC"]])?;
         let mut cur = 0usize;
@@ -277,7 +277,7 @@ impl OpBarSync {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/bar_sync.toml:7.
+    /// Spec: isa-spec/spec/ops/control/bar_sync.toml:7.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("bar_sync", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -286,7 +286,7 @@ impl OpBarSync {
     }
 }
 impl MemOp for OpBarSync {}
-/// Spec: isa-spec/spec/ops/bar_sync.toml:7.
+/// Spec: isa-spec/spec/ops/control/bar_sync.toml:7.
 impl Encode for OpBarSync {
     const NAME: &'static str = "bar_sync";
     encode_by_form!(
@@ -295,7 +295,7 @@ impl Encode for OpBarSync {
         encode_f8; [a, b]
     );
 }
-/// Spec: isa-spec/spec/ops/bar_sync.toml:7.
+/// Spec: isa-spec/spec/ops/control/bar_sync.toml:7.
 impl Forms for OpBarSync {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -304,7 +304,7 @@ impl Forms for OpBarSync {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/bar_sync.toml:28.
+    /// Spec: isa-spec/spec/ops/control/bar_sync.toml:28.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -323,5 +323,5 @@ impl Forms for OpBarSync {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/bar_sync.toml:7.
+/// Spec: isa-spec/spec/ops/control/bar_sync.toml:7.
 impl Legalize for OpBarSync {}

@@ -4,24 +4,24 @@
 
 /// `BFE`: Bit-field extract: the field of `a` that `b` names (first bit in byte 0, length in byte 1), zero- or sign-extended.
 ///
-/// Spec: isa-spec/spec/ops/bfe.toml:7 (op `bfe`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/alu/bfe.toml:7 (op `bfe`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpBfe {
-    /// Destination (b32). (isa-spec/spec/ops/bfe.toml:12)
+    /// Destination (b32). (isa-spec/spec/ops/alu/bfe.toml:12)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/bfe.toml:16)
+    /// Source (b32). (isa-spec/spec/ops/alu/bfe.toml:16)
     pub a: Src,
-    /// Source (u32). (isa-spec/spec/ops/bfe.toml:20)
+    /// Source (u32). (isa-spec/spec/ops/alu/bfe.toml:20)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/bfe.toml:24)
+    /// Modifier.  (isa-spec/spec/ops/alu/bfe.toml:24)
     pub ty: ShrType,
-    /// Modifier.  (isa-spec/spec/ops/bfe.toml:28)
+    /// Modifier.  (isa-spec/spec/ops/alu/bfe.toml:28)
     pub brev: bool,
-    /// Modifier. Also write the CC flags; printed on d. (isa-spec/spec/ops/bfe.toml:33)
+    /// Modifier. Also write the CC flags; printed on d. (isa-spec/spec/ops/alu/bfe.toml:33)
     pub cc: bool,
 }
 op_fields!(OpBfe, [a, b], [d]);
-/// Spec: isa-spec/spec/ops/bfe.toml:7.
+/// Spec: isa-spec/spec/ops/alu/bfe.toml:7.
 impl OpBfe {
     pub const NAME: &'static str = "bfe";
     pub const MNEMONIC: &'static str = "BFE";
@@ -47,7 +47,7 @@ impl OpBfe {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/bfe.toml:58 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/bfe.toml:58 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -60,7 +60,7 @@ impl OpBfe {
         w |= code_of(&[1, 0], self.ty.index()) << 48;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/bfe.toml:58; form at isa-spec/spec/ops/bfe.toml:61).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/bfe.toml:58; form at isa-spec/spec/ops/alu/bfe.toml:61).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5c00000000000000 | (c.raw & 0x7e8000000000)
@@ -68,7 +68,7 @@ impl OpBfe {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/bfe.toml:58; form at isa-spec/spec/ops/bfe.toml:61).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/bfe.toml:58; form at isa-spec/spec/ops/alu/bfe.toml:61).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x3800000000000000 | (c.raw & 0x7e8000000000)
@@ -82,7 +82,7 @@ impl OpBfe {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/bfe.toml:58; form at isa-spec/spec/ops/bfe.toml:61).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/bfe.toml:58; form at isa-spec/spec/ops/alu/bfe.toml:61).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4c00000000000000 | (c.raw & 0x7e8000000000)
@@ -91,7 +91,7 @@ impl OpBfe {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/bfe.toml:58 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/bfe.toml:58 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -112,14 +112,14 @@ impl OpBfe {
             cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/bfe.toml:58; form at isa-spec/spec/ops/bfe.toml:61).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/bfe.toml:58; form at isa-spec/spec/ops/alu/bfe.toml:61).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7e8000000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/bfe.toml:58; form at isa-spec/spec/ops/bfe.toml:61).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/bfe.toml:58; form at isa-spec/spec/ops/alu/bfe.toml:61).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -128,14 +128,14 @@ impl OpBfe {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7e8000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/bfe.toml:58; form at isa-spec/spec/ops/bfe.toml:61).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/bfe.toml:58; form at isa-spec/spec/ops/alu/bfe.toml:61).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7e8000000000)))
     }
-    /// Parse one tokenized line of syntax `BFE` (isa-spec/spec/ops/bfe.toml:38); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `BFE` (isa-spec/spec/ops/alu/bfe.toml:38); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BFE"]])?;
         let mut cur = 0usize;
@@ -177,7 +177,7 @@ impl OpBfe {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/bfe.toml:7.
+    /// Spec: isa-spec/spec/ops/alu/bfe.toml:7.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("bfe", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -206,18 +206,18 @@ impl OpBfe {
     }
 }
 impl MemOp for OpBfe {}
-/// Spec: isa-spec/spec/ops/bfe.toml:7.
+/// Spec: isa-spec/spec/ops/alu/bfe.toml:7.
 impl Encode for OpBfe {
     const NAME: &'static str = "bfe";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/bfe.toml:7.
+/// Spec: isa-spec/spec/ops/alu/bfe.toml:7.
 impl Forms for OpBfe {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/bfe.toml:38.
+    /// Spec: isa-spec/spec/ops/alu/bfe.toml:38.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -242,7 +242,7 @@ impl Forms for OpBfe {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/bfe.toml:7.
+/// Spec: isa-spec/spec/ops/alu/bfe.toml:7.
 impl Legalize for OpBfe {
     fn cc_use(&self, sm: u32) -> (bool, bool) {
         let ty = self.ty;

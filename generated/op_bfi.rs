@@ -4,22 +4,22 @@
 
 /// `BFI`: Bit-field insert: c with the field that `b` names (first bit in byte 0, length in byte 1) replaced by a's low bits.
 ///
-/// Spec: isa-spec/spec/ops/bfi.toml:9 (op `bfi`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/alu/bfi.toml:9 (op `bfi`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpBfi {
-    /// Destination (b32). (isa-spec/spec/ops/bfi.toml:14)
+    /// Destination (b32). (isa-spec/spec/ops/alu/bfi.toml:14)
     pub d: Reg,
-    /// Source (b32). The bits inserted (its low `length` bits). (isa-spec/spec/ops/bfi.toml:18)
+    /// Source (b32). The bits inserted (its low `length` bits). (isa-spec/spec/ops/alu/bfi.toml:18)
     pub a: Src,
-    /// Source (u32). The field: first bit in byte 0, length in byte 1. (isa-spec/spec/ops/bfi.toml:23)
+    /// Source (u32). The field: first bit in byte 0, length in byte 1. (isa-spec/spec/ops/alu/bfi.toml:23)
     pub b: Src,
-    /// Source (b32). The word the field is inserted into. (isa-spec/spec/ops/bfi.toml:28)
+    /// Source (b32). The word the field is inserted into. (isa-spec/spec/ops/alu/bfi.toml:28)
     pub c: Src,
-    /// Modifier. Also write the CC flags; printed on d. (isa-spec/spec/ops/bfi.toml:33)
+    /// Modifier. Also write the CC flags; printed on d. (isa-spec/spec/ops/alu/bfi.toml:33)
     pub cc: bool,
 }
 op_fields!(OpBfi, [a, b, c], [d]);
-/// Spec: isa-spec/spec/ops/bfi.toml:9.
+/// Spec: isa-spec/spec/ops/alu/bfi.toml:9.
 impl OpBfi {
     pub const NAME: &'static str = "bfi";
     pub const MNEMONIC: &'static str = "BFI";
@@ -47,7 +47,7 @@ impl OpBfi {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/bfi.toml:57 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/bfi.toml:57 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -59,7 +59,7 @@ impl OpBfi {
         w |= u128::from(self.cc) << 47;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/bfi.toml:57; form at isa-spec/spec/ops/bfi.toml:60).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/bfi.toml:57; form at isa-spec/spec/ops/alu/bfi.toml:60).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5bf0000000000000 | (c.raw & 0x7007ff0000000)
@@ -68,7 +68,7 @@ impl OpBfi {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/bfi.toml:57; form at isa-spec/spec/ops/bfi.toml:60).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/bfi.toml:57; form at isa-spec/spec/ops/alu/bfi.toml:60).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x36f0000000000000 | (c.raw & 0x7000000000000)
@@ -83,7 +83,7 @@ impl OpBfi {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/bfi.toml:57; form at isa-spec/spec/ops/bfi.toml:60).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/bfi.toml:57; form at isa-spec/spec/ops/alu/bfi.toml:60).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4bf0000000000000 | (c.raw & 0x7000000000000)
@@ -93,7 +93,7 @@ impl OpBfi {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/bfi.toml:57; form at isa-spec/spec/ops/bfi.toml:60).
+    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/bfi.toml:57; form at isa-spec/spec/ops/alu/bfi.toml:60).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x53f0000000000000 | (c.raw & 0x7000000000000)
@@ -103,7 +103,7 @@ impl OpBfi {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/bfi.toml:57 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/bfi.toml:57 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -117,7 +117,7 @@ impl OpBfi {
             cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/bfi.toml:57; form at isa-spec/spec/ops/bfi.toml:60).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/bfi.toml:57; form at isa-spec/spec/ops/alu/bfi.toml:60).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -125,7 +125,7 @@ impl OpBfi {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7007ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/bfi.toml:57; form at isa-spec/spec/ops/bfi.toml:60).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/bfi.toml:57; form at isa-spec/spec/ops/alu/bfi.toml:60).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -135,7 +135,7 @@ impl OpBfi {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7000000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/bfi.toml:57; form at isa-spec/spec/ops/bfi.toml:60).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/bfi.toml:57; form at isa-spec/spec/ops/alu/bfi.toml:60).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -143,7 +143,7 @@ impl OpBfi {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7000000000000)))
     }
-    /// Form `c2`'s fields (isa-spec/spec/ops/bfi.toml:57; form at isa-spec/spec/ops/bfi.toml:60).
+    /// Form `c2`'s fields (isa-spec/spec/ops/alu/bfi.toml:57; form at isa-spec/spec/ops/alu/bfi.toml:60).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -151,7 +151,7 @@ impl OpBfi {
         o.c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7000000000000)))
     }
-    /// Parse one tokenized line of syntax `BFI` (isa-spec/spec/ops/bfi.toml:38); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `BFI` (isa-spec/spec/ops/alu/bfi.toml:38); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BFI"]])?;
         let mut cur = 0usize;
@@ -187,7 +187,7 @@ impl OpBfi {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/bfi.toml:9.
+    /// Spec: isa-spec/spec/ops/alu/bfi.toml:9.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("bfi", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -212,20 +212,20 @@ impl OpBfi {
     }
 }
 impl MemOp for OpBfi {}
-/// Spec: isa-spec/spec/ops/bfi.toml:9.
+/// Spec: isa-spec/spec/ops/alu/bfi.toml:9.
 impl Encode for OpBfi {
     const NAME: &'static str = "bfi";
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [a, b, c]
     );
 }
-/// Spec: isa-spec/spec/ops/bfi.toml:9.
+/// Spec: isa-spec/spec/ops/alu/bfi.toml:9.
 impl Forms for OpBfi {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/bfi.toml:38.
+    /// Spec: isa-spec/spec/ops/alu/bfi.toml:38.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -249,7 +249,7 @@ impl Forms for OpBfi {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/bfi.toml:9.
+/// Spec: isa-spec/spec/ops/alu/bfi.toml:9.
 impl Legalize for OpBfi {
     fn cc_use(&self, sm: u32) -> (bool, bool) {
         let cc = self.cc;

@@ -4,28 +4,28 @@
 
 /// `BMMA`: Tensor-core 1-bit matrix multiply-accumulate: d = c + popc(a op b).
 ///
-/// Spec: isa-spec/spec/ops/bmma.toml:17 (op `bmma`). SMs: 80, 86, 87, 88, 89, 90.
+/// Spec: isa-spec/spec/ops/alu/bmma.toml:17 (op `bmma`). SMs: 80, 86, 87, 88, 89, 90.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpBmma {
-    /// Destination (b32). First register of the result group. (isa-spec/spec/ops/bmma.toml:22)
+    /// Destination (b32). First register of the result group. (isa-spec/spec/ops/alu/bmma.toml:22)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/bmma.toml:27)
+    /// Source (b32). (isa-spec/spec/ops/alu/bmma.toml:27)
     pub a: Src,
-    /// Source (b32). (isa-spec/spec/ops/bmma.toml:31)
+    /// Source (b32). (isa-spec/spec/ops/alu/bmma.toml:31)
     pub b: Src,
-    /// Source (b32). First register of the accumulator group. (isa-spec/spec/ops/bmma.toml:35)
+    /// Source (b32). First register of the accumulator group. (isa-spec/spec/ops/alu/bmma.toml:35)
     pub c: Src,
-    /// Modifier.  (isa-spec/spec/ops/bmma.toml:40)
+    /// Modifier.  (isa-spec/spec/ops/alu/bmma.toml:40)
     pub alay: MmaLayout,
-    /// Modifier.  (isa-spec/spec/ops/bmma.toml:44)
+    /// Modifier.  (isa-spec/spec/ops/alu/bmma.toml:44)
     pub blay: MmaLayout,
-    /// Modifier.  (isa-spec/spec/ops/bmma.toml:48)
+    /// Modifier.  (isa-spec/spec/ops/alu/bmma.toml:48)
     pub shape: BmmaShape,
-    /// Modifier.  (isa-spec/spec/ops/bmma.toml:52)
+    /// Modifier.  (isa-spec/spec/ops/alu/bmma.toml:52)
     pub bop: BmmaOp,
 }
 op_fields!(OpBmma, [a, b, c], [d]);
-/// Spec: isa-spec/spec/ops/bmma.toml:17.
+/// Spec: isa-spec/spec/ops/alu/bmma.toml:17.
 impl OpBmma {
     pub const NAME: &'static str = "bmma";
     pub const MNEMONIC: &'static str = "BMMA";
@@ -40,11 +40,11 @@ impl OpBmma {
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::B32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `alay`'s values, in hex (`-`: none; isa-spec/spec/ops/bmma.toml:40).
+    /// Codes of `alay`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/bmma.toml:40).
     const ALAY_CODES0: [u16; MmaLayout::COUNT] = codes("0 -");
-    /// Codes of `blay`'s values, in hex (`-`: none; isa-spec/spec/ops/bmma.toml:44).
+    /// Codes of `blay`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/bmma.toml:44).
     const BLAY_CODES0: [u16; MmaLayout::COUNT] = codes("- 1");
-    /// Codes of `bop`'s values, in hex (`-`: none; isa-spec/spec/ops/bmma.toml:52).
+    /// Codes of `bop`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/bmma.toml:52).
     const BOP_CODES0: [u16; BmmaOp::COUNT] = codes("- 2");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -57,7 +57,7 @@ impl OpBmma {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/bmma.toml:64; form at isa-spec/spec/ops/bmma.toml:64).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/bmma.toml:64; form at isa-spec/spec/ops/alu/bmma.toml:64).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -75,7 +75,7 @@ impl OpBmma {
         w |= code_of(&[0, 2], self.bop.index()) << 77;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/bmma.toml:92; form at isa-spec/spec/ops/bmma.toml:92).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/bmma.toml:92; form at isa-spec/spec/ops/alu/bmma.toml:92).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -93,7 +93,7 @@ impl OpBmma {
         w |= self.bop.code_in::<E>(Self::NAME, "bop", &Self::BOP_CODES0, sm)? << 77;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bmma.toml:64; form at isa-spec/spec/ops/bmma.toml:64).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/bmma.toml:64; form at isa-spec/spec/ops/alu/bmma.toml:64).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -126,7 +126,7 @@ impl OpBmma {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe8100ffffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bmma.toml:92; form at isa-spec/spec/ops/bmma.toml:92).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/bmma.toml:92; form at isa-spec/spec/ops/alu/bmma.toml:92).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -158,7 +158,7 @@ impl OpBmma {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e8100ffffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `BMMA` (isa-spec/spec/ops/bmma.toml:55); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `BMMA` (isa-spec/spec/ops/alu/bmma.toml:55); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BMMA"]])?;
         let mut cur = 0usize;
@@ -264,7 +264,7 @@ impl OpBmma {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/bmma.toml:17.
+    /// Spec: isa-spec/spec/ops/alu/bmma.toml:17.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("bmma", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -278,18 +278,18 @@ impl OpBmma {
     }
 }
 impl MemOp for OpBmma {}
-/// Spec: isa-spec/spec/ops/bmma.toml:17.
+/// Spec: isa-spec/spec/ops/alu/bmma.toml:17.
 impl Encode for OpBmma {
     const NAME: &'static str = "bmma";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a, b, c]);
 }
-/// Spec: isa-spec/spec/ops/bmma.toml:17.
+/// Spec: isa-spec/spec/ops/alu/bmma.toml:17.
 impl Forms for OpBmma {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/bmma.toml:55.
+    /// Spec: isa-spec/spec/ops/alu/bmma.toml:55.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
@@ -333,5 +333,5 @@ impl Forms for OpBmma {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/bmma.toml:17.
+/// Spec: isa-spec/spec/ops/alu/bmma.toml:17.
 impl Legalize for OpBmma {}

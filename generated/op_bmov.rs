@@ -4,18 +4,18 @@
 
 /// `BMOV.32`: Move `a` into convergence barrier `d`.
 ///
-/// Spec: isa-spec/spec/ops/bmov.toml:12 (op `bmov`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/control/bmov.toml:12 (op `bmov`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpBmov {
-    /// Destination (b32). The barrier register written. (isa-spec/spec/ops/bmov.toml:17)
+    /// Destination (b32). The barrier register written. (isa-spec/spec/ops/control/bmov.toml:17)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/bmov.toml:22)
+    /// Source (b32). (isa-spec/spec/ops/control/bmov.toml:22)
     pub a: Src,
-    /// Modifier. Bit 84. (isa-spec/spec/ops/bmov.toml:26)
+    /// Modifier. Bit 84. (isa-spec/spec/ops/control/bmov.toml:26)
     pub pquad: bool,
 }
 op_fields!(OpBmov, [a], [d]);
-/// Spec: isa-spec/spec/ops/bmov.toml:12.
+/// Spec: isa-spec/spec/ops/control/bmov.toml:12.
 impl OpBmov {
     pub const NAME: &'static str = "bmov";
     pub const MNEMONIC: &'static str = "BMOV.32";
@@ -41,7 +41,7 @@ impl OpBmov {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/bmov.toml:37; form at isa-spec/spec/ops/bmov.toml:37).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/control/bmov.toml:37; form at isa-spec/spec/ops/control/bmov.toml:37).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -51,7 +51,7 @@ impl OpBmov {
         w |= u128::from(self.pquad) << 84;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/bmov.toml:53; form at isa-spec/spec/ops/bmov.toml:53).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/control/bmov.toml:53; form at isa-spec/spec/ops/control/bmov.toml:53).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -61,7 +61,7 @@ impl OpBmov {
         w |= u128::from(self.pquad) << 84;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/bmov.toml:66; form at isa-spec/spec/ops/bmov.toml:66).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/control/bmov.toml:66; form at isa-spec/spec/ops/control/bmov.toml:66).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -72,7 +72,7 @@ impl OpBmov {
         w |= u128::from(self.pquad) << 84;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/bmov.toml:81; form at isa-spec/spec/ops/bmov.toml:81).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/control/bmov.toml:81; form at isa-spec/spec/ops/control/bmov.toml:81).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -82,7 +82,7 @@ impl OpBmov {
         w |= u128::from(self.pquad) << 84;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bmov.toml:37; form at isa-spec/spec/ops/bmov.toml:37).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bmov.toml:37; form at isa-spec/spec/ops/control/bmov.toml:37).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Bar, bits(w, 24, 4), 16)?;
@@ -91,7 +91,7 @@ impl OpBmov {
         let o = Self { d, a, pquad };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bmov.toml:53; form at isa-spec/spec/ops/bmov.toml:53).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bmov.toml:53; form at isa-spec/spec/ops/control/bmov.toml:53).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Bar, bits(w, 24, 4), 16)?;
@@ -100,7 +100,7 @@ impl OpBmov {
         let o = Self { d, a, pquad };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bmov.toml:66; form at isa-spec/spec/ops/bmov.toml:66).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bmov.toml:66; form at isa-spec/spec/ops/control/bmov.toml:66).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Bar, bits(w, 24, 4), 16)?;
@@ -109,7 +109,7 @@ impl OpBmov {
         let o = Self { d, a, pquad };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bmov.toml:81; form at isa-spec/spec/ops/bmov.toml:81).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bmov.toml:81; form at isa-spec/spec/ops/control/bmov.toml:81).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Bar, bits(w, 24, 4), 16)?;
@@ -118,7 +118,7 @@ impl OpBmov {
         let o = Self { d, a, pquad };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `BMOV.32` (isa-spec/spec/ops/bmov.toml:31); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `BMOV.32` (isa-spec/spec/ops/control/bmov.toml:31); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BMOV", "32"]])?;
         let mut cur = 0usize;
@@ -136,7 +136,7 @@ impl OpBmov {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/bmov.toml:12.
+    /// Spec: isa-spec/spec/ops/control/bmov.toml:12.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("bmov", 1usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -148,20 +148,20 @@ impl OpBmov {
     }
 }
 impl MemOp for OpBmov {}
-/// Spec: isa-spec/spec/ops/bmov.toml:12.
+/// Spec: isa-spec/spec/ops/control/bmov.toml:12.
 impl Encode for OpBmov {
     const NAME: &'static str = "bmov";
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [a]
     );
 }
-/// Spec: isa-spec/spec/ops/bmov.toml:12.
+/// Spec: isa-spec/spec/ops/control/bmov.toml:12.
 impl Forms for OpBmov {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/bmov.toml:31.
+    /// Spec: isa-spec/spec/ops/control/bmov.toml:31.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -177,5 +177,5 @@ impl Forms for OpBmov {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/bmov.toml:12.
+/// Spec: isa-spec/spec/ops/control/bmov.toml:12.
 impl Legalize for OpBmov {}

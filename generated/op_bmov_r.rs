@@ -4,18 +4,18 @@
 
 /// `BMOV.32`: Move convergence barrier `a` into register `d`.
 ///
-/// Spec: isa-spec/spec/ops/bmov_r.toml:9 (op `bmov_r`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/control/bmov_r.toml:9 (op `bmov_r`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpBmovR {
-    /// Destination (b32). (isa-spec/spec/ops/bmov_r.toml:14)
+    /// Destination (b32). (isa-spec/spec/ops/control/bmov_r.toml:14)
     pub d: Reg,
-    /// Source (b32). The barrier register read. (isa-spec/spec/ops/bmov_r.toml:18)
+    /// Source (b32). The barrier register read. (isa-spec/spec/ops/control/bmov_r.toml:18)
     pub a: Src,
-    /// Modifier. Bit 84: clear the barrier after reading it. (isa-spec/spec/ops/bmov_r.toml:23)
+    /// Modifier. Bit 84: clear the barrier after reading it. (isa-spec/spec/ops/control/bmov_r.toml:23)
     pub clear: bool,
 }
 op_fields!(OpBmovR, [a], [d]);
-/// Spec: isa-spec/spec/ops/bmov_r.toml:9.
+/// Spec: isa-spec/spec/ops/control/bmov_r.toml:9.
 impl OpBmovR {
     pub const NAME: &'static str = "bmov_r";
     pub const MNEMONIC: &'static str = "BMOV.32";
@@ -38,7 +38,7 @@ impl OpBmovR {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/bmov_r.toml:34; form at isa-spec/spec/ops/bmov_r.toml:34).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/control/bmov_r.toml:34; form at isa-spec/spec/ops/control/bmov_r.toml:34).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -48,7 +48,7 @@ impl OpBmovR {
         w |= u128::from(self.clear) << 84;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bmov_r.toml:34; form at isa-spec/spec/ops/bmov_r.toml:34).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bmov_r.toml:34; form at isa-spec/spec/ops/control/bmov_r.toml:34).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -57,7 +57,7 @@ impl OpBmovR {
         let o = Self { d, a, clear };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `BMOV.32` (isa-spec/spec/ops/bmov_r.toml:28); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `BMOV.32` (isa-spec/spec/ops/control/bmov_r.toml:28); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BMOV", "32"]])?;
         let mut cur = 0usize;
@@ -75,7 +75,7 @@ impl OpBmovR {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/bmov_r.toml:9.
+    /// Spec: isa-spec/spec/ops/control/bmov_r.toml:9.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("bmov_r", 1usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -87,18 +87,18 @@ impl OpBmovR {
     }
 }
 impl MemOp for OpBmovR {}
-/// Spec: isa-spec/spec/ops/bmov_r.toml:9.
+/// Spec: isa-spec/spec/ops/control/bmov_r.toml:9.
 impl Encode for OpBmovR {
     const NAME: &'static str = "bmov_r";
     encode_by_form!(0 : => encode_f0; [a]);
 }
-/// Spec: isa-spec/spec/ops/bmov_r.toml:9.
+/// Spec: isa-spec/spec/ops/control/bmov_r.toml:9.
 impl Forms for OpBmovR {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/bmov_r.toml:28.
+    /// Spec: isa-spec/spec/ops/control/bmov_r.toml:28.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -114,5 +114,5 @@ impl Forms for OpBmovR {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/bmov_r.toml:9.
+/// Spec: isa-spec/spec/ops/control/bmov_r.toml:9.
 impl Legalize for OpBmovR {}

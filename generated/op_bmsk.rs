@@ -4,20 +4,20 @@
 
 /// `BMSK`: Bit mask of width b starting at bit position a; positions and widths of 32 or more clamp (.W: taken mod 32).
 ///
-/// Spec: isa-spec/spec/ops/bmsk.toml:3 (op `bmsk`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/bmsk.toml:3 (op `bmsk`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpBmsk {
-    /// Destination (u32). (isa-spec/spec/ops/bmsk.toml:8)
+    /// Destination (u32). (isa-spec/spec/ops/alu/bmsk.toml:8)
     pub d: Reg,
-    /// Source (u32). Start bit. (isa-spec/spec/ops/bmsk.toml:12)
+    /// Source (u32). Start bit. (isa-spec/spec/ops/alu/bmsk.toml:12)
     pub a: Src,
-    /// Source (b32). Width in bits. (isa-spec/spec/ops/bmsk.toml:17)
+    /// Source (b32). Width in bits. (isa-spec/spec/ops/alu/bmsk.toml:17)
     pub b: Src,
-    /// Modifier. Take position and width mod 32 instead of clamping them. (isa-spec/spec/ops/bmsk.toml:22)
+    /// Modifier. Take position and width mod 32 instead of clamping them. (isa-spec/spec/ops/alu/bmsk.toml:22)
     pub wrap: bool,
 }
 op_fields!(OpBmsk, [a, b], [d]);
-/// Spec: isa-spec/spec/ops/bmsk.toml:3.
+/// Spec: isa-spec/spec/ops/alu/bmsk.toml:3.
 impl OpBmsk {
     pub const NAME: &'static str = "bmsk";
     pub const MNEMONIC: &'static str = "BMSK";
@@ -46,7 +46,7 @@ impl OpBmsk {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/bmsk.toml:45 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/bmsk.toml:45 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -57,21 +57,21 @@ impl OpBmsk {
         w |= u128::from(self.wrap) << 75;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/bmsk.toml:45; form at isa-spec/spec/ops/bmsk.toml:48).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/bmsk.toml:45; form at isa-spec/spec/ops/alu/bmsk.toml:48).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x21b | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/bmsk.toml:45; form at isa-spec/spec/ops/bmsk.toml:48).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/bmsk.toml:45; form at isa-spec/spec/ops/alu/bmsk.toml:48).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x81b | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/bmsk.toml:45; form at isa-spec/spec/ops/bmsk.toml:48).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/bmsk.toml:45; form at isa-spec/spec/ops/alu/bmsk.toml:48).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xa1b | self.encode_e0::<E>(sm, c)?;
@@ -79,14 +79,14 @@ impl OpBmsk {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/bmsk.toml:45; form at isa-spec/spec/ops/bmsk.toml:48).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/bmsk.toml:45; form at isa-spec/spec/ops/alu/bmsk.toml:48).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c1b | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/bmsk.toml:45 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/bmsk.toml:45 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -94,35 +94,35 @@ impl OpBmsk {
         let wrap: bool = bit(w, 75);
         Some(Self { d, a, b: Src::RZ, wrap })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/bmsk.toml:45; form at isa-spec/spec/ops/bmsk.toml:48).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/bmsk.toml:45; form at isa-spec/spec/ops/alu/bmsk.toml:48).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/bmsk.toml:45; form at isa-spec/spec/ops/bmsk.toml:48).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/bmsk.toml:45; form at isa-spec/spec/ops/alu/bmsk.toml:48).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/bmsk.toml:45; form at isa-spec/spec/ops/bmsk.toml:48).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/bmsk.toml:45; form at isa-spec/spec/ops/alu/bmsk.toml:48).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/bmsk.toml:45; form at isa-spec/spec/ops/bmsk.toml:48).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/bmsk.toml:45; form at isa-spec/spec/ops/alu/bmsk.toml:48).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `BMSK` (isa-spec/spec/ops/bmsk.toml:27); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `BMSK` (isa-spec/spec/ops/alu/bmsk.toml:27); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BMSK"]])?;
         let mut cur = 0usize;
@@ -147,7 +147,7 @@ impl OpBmsk {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/bmsk.toml:3.
+    /// Spec: isa-spec/spec/ops/alu/bmsk.toml:3.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("bmsk", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -168,20 +168,20 @@ impl OpBmsk {
     }
 }
 impl MemOp for OpBmsk {}
-/// Spec: isa-spec/spec/ops/bmsk.toml:3.
+/// Spec: isa-spec/spec/ops/alu/bmsk.toml:3.
 impl Encode for OpBmsk {
     const NAME: &'static str = "bmsk";
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [a, b]
     );
 }
-/// Spec: isa-spec/spec/ops/bmsk.toml:3.
+/// Spec: isa-spec/spec/ops/alu/bmsk.toml:3.
 impl Forms for OpBmsk {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/bmsk.toml:27.
+    /// Spec: isa-spec/spec/ops/alu/bmsk.toml:27.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
@@ -201,5 +201,5 @@ impl Forms for OpBmsk {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/bmsk.toml:3.
+/// Spec: isa-spec/spec/ops/alu/bmsk.toml:3.
 impl Legalize for OpBmsk {}

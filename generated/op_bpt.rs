@@ -4,16 +4,16 @@
 
 /// `BPT`: Breakpoint: trap, pause or interrupt with `code` for the debugger.
 ///
-/// Spec: isa-spec/spec/ops/bpt.toml:16 (op `bpt`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/control/bpt.toml:16 (op `bpt`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpBpt {
-    /// Modifier.  (isa-spec/spec/ops/bpt.toml:21)
+    /// Modifier.  (isa-spec/spec/ops/control/bpt.toml:21)
     pub mode: BptMode,
-    /// Modifier.  (isa-spec/spec/ops/bpt.toml:25)
+    /// Modifier.  (isa-spec/spec/ops/control/bpt.toml:25)
     pub code: u32,
 }
 op_fields!(OpBpt, [], []);
-/// Spec: isa-spec/spec/ops/bpt.toml:16.
+/// Spec: isa-spec/spec/ops/control/bpt.toml:16.
 impl OpBpt {
     pub const NAME: &'static str = "bpt";
     pub const MNEMONIC: &'static str = "BPT";
@@ -26,11 +26,11 @@ impl OpBpt {
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/bpt.toml:21).
+    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/control/bpt.toml:21).
     const MODE_CODES0: [u16; BptMode::COUNT] = codes("3 - - - 4 - -");
-    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/bpt.toml:21).
+    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/control/bpt.toml:21).
     const MODE_CODES1: [u16; BptMode::COUNT] = codes("3 - - 2 4 5 6");
-    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/bpt.toml:21).
+    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/control/bpt.toml:21).
     const MODE_CODES2: [u16; BptMode::COUNT] = codes("3 0 1 2 4 5 -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -44,7 +44,7 @@ impl OpBpt {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/bpt.toml:33; form at isa-spec/spec/ops/bpt.toml:33).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/control/bpt.toml:33; form at isa-spec/spec/ops/control/bpt.toml:33).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x95c | (c.raw & 0x1fff78fffffffffffe3ffff0000);
@@ -52,7 +52,7 @@ impl OpBpt {
         w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 84;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/bpt.toml:55; form at isa-spec/spec/ops/bpt.toml:55).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/control/bpt.toml:55; form at isa-spec/spec/ops/control/bpt.toml:55).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x95c | (c.raw & 0x1ffff8fffffffffffe3ffff0000);
@@ -60,7 +60,7 @@ impl OpBpt {
         w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES1, sm)? << 84;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/bpt.toml:65; form at isa-spec/spec/ops/bpt.toml:65).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bpt.toml:65; form at isa-spec/spec/ops/control/bpt.toml:65).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "guard", c.guard == Src::PT, sm)?;
@@ -69,7 +69,7 @@ impl OpBpt {
         w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES2, sm)? << 6;
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bpt.toml:33; form at isa-spec/spec/ops/bpt.toml:33).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bpt.toml:33; form at isa-spec/spec/ops/control/bpt.toml:33).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mode: BptMode = match bits(w, 84, 3) {
@@ -81,7 +81,7 @@ impl OpBpt {
         let o = Self { mode, code };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78fffffffffffe3ffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bpt.toml:55; form at isa-spec/spec/ops/bpt.toml:55).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bpt.toml:55; form at isa-spec/spec/ops/control/bpt.toml:55).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mode: BptMode = match bits(w, 84, 3) {
@@ -96,7 +96,7 @@ impl OpBpt {
         let o = Self { mode, code };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffff8fffffffffffe3ffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bpt.toml:65; form at isa-spec/spec/ops/bpt.toml:65).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bpt.toml:65; form at isa-spec/spec/ops/control/bpt.toml:65).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mode: BptMode = match bits(w, 6, 3) {
@@ -115,7 +115,7 @@ impl OpBpt {
         let raw = w & 0xff00000ffe3f;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `BPT` (isa-spec/spec/ops/bpt.toml:28); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `BPT` (isa-spec/spec/ops/control/bpt.toml:28); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BPT"]])?;
         let mut cur = 0usize;
@@ -142,25 +142,25 @@ impl OpBpt {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/bpt.toml:16.
+    /// Spec: isa-spec/spec/ops/control/bpt.toml:16.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("bpt", 0usize, srcs)?;
         Ok((FoldOut::new(&[]), None))
     }
 }
 impl MemOp for OpBpt {}
-/// Spec: isa-spec/spec/ops/bpt.toml:16.
+/// Spec: isa-spec/spec/ops/control/bpt.toml:16.
 impl Encode for OpBpt {
     const NAME: &'static str = "bpt";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; []);
 }
-/// Spec: isa-spec/spec/ops/bpt.toml:16.
+/// Spec: isa-spec/spec/ops/control/bpt.toml:16.
 impl Forms for OpBpt {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/bpt.toml:28.
+    /// Spec: isa-spec/spec/ops/control/bpt.toml:28.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);
@@ -175,5 +175,5 @@ impl Forms for OpBpt {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/bpt.toml:16.
+/// Spec: isa-spec/spec/ops/control/bpt.toml:16.
 impl Legalize for OpBpt {}

@@ -4,22 +4,22 @@
 
 /// `BRA`: Relative branch, taken where the guard and `cond` hold.
 ///
-/// Spec: isa-spec/spec/ops/bra.toml:3 (op `bra`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/control/bra.toml:3 (op `bra`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpBra {
-    /// Source (pred). (isa-spec/spec/ops/bra.toml:17)
+    /// Source (pred). (isa-spec/spec/ops/control/bra.toml:17)
     pub cond: Src,
-    /// Modifier.  (isa-spec/spec/ops/bra.toml:23)
+    /// Modifier.  (isa-spec/spec/ops/control/bra.toml:23)
     pub mode: BraMode,
-    /// Modifier.  (isa-spec/spec/ops/bra.toml:28)
+    /// Modifier.  (isa-spec/spec/ops/control/bra.toml:28)
     pub any: bool,
-    /// Modifier. Maxwell/Pascal condition-code test. (isa-spec/spec/ops/bra.toml:34)
+    /// Modifier. Maxwell/Pascal condition-code test. (isa-spec/spec/ops/control/bra.toml:34)
     pub cc: Cc,
-    /// Modifier.  (isa-spec/spec/ops/bra.toml:40)
+    /// Modifier.  (isa-spec/spec/ops/control/bra.toml:40)
     pub target: i64,
 }
 op_fields!(OpBra, [cond], []);
-/// Spec: isa-spec/spec/ops/bra.toml:3.
+/// Spec: isa-spec/spec/ops/control/bra.toml:3.
 impl OpBra {
     pub const NAME: &'static str = "bra";
     pub const MNEMONIC: &'static str = "BRA";
@@ -106,7 +106,7 @@ impl OpBra {
     pub fn legal_f1(&self, sm: u32) -> bool {
         ((!self.any) || (self.any && matches!(self.mode, BraMode::U)))
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/bra.toml:53; form at isa-spec/spec/ops/bra.toml:53).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/bra.toml:53; form at isa-spec/spec/ops/control/bra.toml:53).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -132,7 +132,7 @@ impl OpBra {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/bra.toml:70; form at isa-spec/spec/ops/bra.toml:70).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/control/bra.toml:70; form at isa-spec/spec/ops/control/bra.toml:70).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -161,7 +161,7 @@ impl OpBra {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/bra.toml:78; form at isa-spec/spec/ops/bra.toml:78).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bra.toml:78; form at isa-spec/spec/ops/control/bra.toml:78).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "cond", self.cond == Src::PT, sm)?;
@@ -191,7 +191,7 @@ impl OpBra {
             } << 20;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bra.toml:53; form at isa-spec/spec/ops/bra.toml:53).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra.toml:53; form at isa-spec/spec/ops/control/bra.toml:53).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -212,7 +212,7 @@ impl OpBra {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bra.toml:70; form at isa-spec/spec/ops/bra.toml:70).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra.toml:70; form at isa-spec/spec/ops/control/bra.toml:70).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -234,7 +234,7 @@ impl OpBra {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bra.toml:78; form at isa-spec/spec/ops/bra.toml:78).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra.toml:78; form at isa-spec/spec/ops/control/bra.toml:78).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond: Src = Src::PT;
@@ -295,7 +295,7 @@ impl OpBra {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `BRA` (isa-spec/spec/ops/bra.toml:43).
+    /// Parse syntax `BRA` (isa-spec/spec/ops/control/bra.toml:43).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BRA"]])?;
         let mut cur = 0usize;
@@ -328,7 +328,7 @@ impl OpBra {
         };
         parsed(op, line, 0, 0)
     }
-    /// Parse syntax `BRA` (isa-spec/spec/ops/bra.toml:48).
+    /// Parse syntax `BRA` (isa-spec/spec/ops/control/bra.toml:48).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BRA"]])?;
         let mut cur = 0usize;
@@ -367,7 +367,7 @@ impl OpBra {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/bra.toml:3.
+    /// Spec: isa-spec/spec/ops/control/bra.toml:3.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("bra", 1usize, srcs)?;
         let cond: bool = src_value(srcs, 0usize, &self.cond)?;
@@ -375,7 +375,7 @@ impl OpBra {
     }
 }
 impl MemOp for OpBra {}
-/// Spec: isa-spec/spec/ops/bra.toml:3.
+/// Spec: isa-spec/spec/ops/control/bra.toml:3.
 impl Encode for OpBra {
     const NAME: &'static str = "bra";
     encode_by_form!(
@@ -383,13 +383,13 @@ impl Encode for OpBra {
         [cond]
     );
 }
-/// Spec: isa-spec/spec/ops/bra.toml:3.
+/// Spec: isa-spec/spec/ops/control/bra.toml:3.
 impl Forms for OpBra {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/bra.toml:43.
+    /// Spec: isa-spec/spec/ops/control/bra.toml:43.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
@@ -438,5 +438,5 @@ impl Forms for OpBra {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/bra.toml:3.
+/// Spec: isa-spec/spec/ops/control/bra.toml:3.
 impl Legalize for OpBra {}

@@ -4,20 +4,20 @@
 
 /// `BRA.U`: Relative branch on a uniform predicate (BRA.U UPn).
 ///
-/// Spec: isa-spec/spec/ops/bra_up.toml:4 (op `bra_up`). SMs: 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/control/bra_up.toml:4 (op `bra_up`). SMs: 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpBraUp {
-    /// Source (pred). (isa-spec/spec/ops/bra_up.toml:9)
+    /// Source (pred). (isa-spec/spec/ops/control/bra_up.toml:9)
     pub cond: Src,
-    /// Source (pred). Uniform predicate. (isa-spec/spec/ops/bra_up.toml:15)
+    /// Source (pred). Uniform predicate. (isa-spec/spec/ops/control/bra_up.toml:15)
     pub ucond: Src,
-    /// Modifier.  (isa-spec/spec/ops/bra_up.toml:21)
+    /// Modifier.  (isa-spec/spec/ops/control/bra_up.toml:21)
     pub any: bool,
-    /// Modifier.  (isa-spec/spec/ops/bra_up.toml:27)
+    /// Modifier.  (isa-spec/spec/ops/control/bra_up.toml:27)
     pub target: i64,
 }
 op_fields!(OpBraUp, [cond, ucond], []);
-/// Spec: isa-spec/spec/ops/bra_up.toml:4.
+/// Spec: isa-spec/spec/ops/control/bra_up.toml:4.
 impl OpBraUp {
     pub const NAME: &'static str = "bra_up";
     pub const MNEMONIC: &'static str = "BRA.U";
@@ -42,7 +42,7 @@ impl OpBraUp {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/bra_up.toml:37; form at isa-spec/spec/ops/bra_up.toml:37).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/control/bra_up.toml:37; form at isa-spec/spec/ops/control/bra_up.toml:37).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -72,7 +72,7 @@ impl OpBraUp {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/bra_up.toml:56; form at isa-spec/spec/ops/bra_up.toml:56).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/control/bra_up.toml:56; form at isa-spec/spec/ops/control/bra_up.toml:56).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -105,7 +105,7 @@ impl OpBraUp {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bra_up.toml:37; form at isa-spec/spec/ops/bra_up.toml:37).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra_up.toml:37; form at isa-spec/spec/ops/control/bra_up.toml:37).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -117,7 +117,7 @@ impl OpBraUp {
         let o = Self { cond, ucond, any, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bra_up.toml:56; form at isa-spec/spec/ops/bra_up.toml:56).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra_up.toml:56; form at isa-spec/spec/ops/control/bra_up.toml:56).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -130,7 +130,7 @@ impl OpBraUp {
         let o = Self { cond, ucond, any, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `BRA.U` (isa-spec/spec/ops/bra_up.toml:30); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `BRA.U` (isa-spec/spec/ops/control/bra_up.toml:30); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BRA", "U"]])?;
         let mut cur = 0usize;
@@ -155,7 +155,7 @@ impl OpBraUp {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/bra_up.toml:4.
+    /// Spec: isa-spec/spec/ops/control/bra_up.toml:4.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("bra_up", 2usize, srcs)?;
         let cond: bool = src_value(srcs, 0usize, &self.cond)?;
@@ -164,18 +164,18 @@ impl OpBraUp {
     }
 }
 impl MemOp for OpBraUp {}
-/// Spec: isa-spec/spec/ops/bra_up.toml:4.
+/// Spec: isa-spec/spec/ops/control/bra_up.toml:4.
 impl Encode for OpBraUp {
     const NAME: &'static str = "bra_up";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [cond, ucond]);
 }
-/// Spec: isa-spec/spec/ops/bra_up.toml:4.
+/// Spec: isa-spec/spec/ops/control/bra_up.toml:4.
 impl Forms for OpBraUp {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/bra_up.toml:30.
+    /// Spec: isa-spec/spec/ops/control/bra_up.toml:30.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
@@ -203,5 +203,5 @@ impl Forms for OpBraUp {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/bra_up.toml:4.
+/// Spec: isa-spec/spec/ops/control/bra_up.toml:4.
 impl Legalize for OpBraUp {}

@@ -4,20 +4,20 @@
 
 /// `BRA`: Relative branch with a uniform-register operand (.DIV/.CONV), taken where the guard and `cond` hold.
 ///
-/// Spec: isa-spec/spec/ops/bra_ur.toml:5 (op `bra_ur`). SMs: 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/control/bra_ur.toml:5 (op `bra_ur`). SMs: 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpBraUr {
-    /// Source (pred). (isa-spec/spec/ops/bra_ur.toml:10)
+    /// Source (pred). (isa-spec/spec/ops/control/bra_ur.toml:10)
     pub cond: Src,
-    /// Source (b32). Uniform register (printed `~URn` when inverted). (isa-spec/spec/ops/bra_ur.toml:16)
+    /// Source (b32). Uniform register (printed `~URn` when inverted). (isa-spec/spec/ops/control/bra_ur.toml:16)
     pub ur: Src,
-    /// Modifier.  (isa-spec/spec/ops/bra_ur.toml:22)
+    /// Modifier.  (isa-spec/spec/ops/control/bra_ur.toml:22)
     pub mode: BraUrMode,
-    /// Modifier.  (isa-spec/spec/ops/bra_ur.toml:26)
+    /// Modifier.  (isa-spec/spec/ops/control/bra_ur.toml:26)
     pub target: i64,
 }
 op_fields!(OpBraUr, [cond, ur], []);
-/// Spec: isa-spec/spec/ops/bra_ur.toml:5.
+/// Spec: isa-spec/spec/ops/control/bra_ur.toml:5.
 impl OpBraUr {
     pub const NAME: &'static str = "bra_ur";
     pub const MNEMONIC: &'static str = "BRA";
@@ -43,7 +43,7 @@ impl OpBraUr {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/bra_ur.toml:35; form at isa-spec/spec/ops/bra_ur.toml:35).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/control/bra_ur.toml:35; form at isa-spec/spec/ops/control/bra_ur.toml:35).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -70,7 +70,7 @@ impl OpBraUr {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/bra_ur.toml:54; form at isa-spec/spec/ops/bra_ur.toml:54).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/control/bra_ur.toml:54; form at isa-spec/spec/ops/control/bra_ur.toml:54).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -100,7 +100,7 @@ impl OpBraUr {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/bra_ur.toml:62; form at isa-spec/spec/ops/bra_ur.toml:62).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/control/bra_ur.toml:62; form at isa-spec/spec/ops/control/bra_ur.toml:62).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -130,7 +130,7 @@ impl OpBraUr {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bra_ur.toml:35; form at isa-spec/spec/ops/bra_ur.toml:35).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra_ur.toml:35; form at isa-spec/spec/ops/control/bra_ur.toml:35).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -146,7 +146,7 @@ impl OpBraUr {
         let o = Self { cond, ur, mode, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bra_ur.toml:54; form at isa-spec/spec/ops/bra_ur.toml:54).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra_ur.toml:54; form at isa-spec/spec/ops/control/bra_ur.toml:54).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -163,7 +163,7 @@ impl OpBraUr {
         let o = Self { cond, ur, mode, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bra_ur.toml:62; form at isa-spec/spec/ops/bra_ur.toml:62).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra_ur.toml:62; form at isa-spec/spec/ops/control/bra_ur.toml:62).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -180,7 +180,7 @@ impl OpBraUr {
         let o = Self { cond, ur, mode, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `BRA` (isa-spec/spec/ops/bra_ur.toml:29); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `BRA` (isa-spec/spec/ops/control/bra_ur.toml:29); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BRA"]])?;
         let mut cur = 0usize;
@@ -210,7 +210,7 @@ impl OpBraUr {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/bra_ur.toml:5.
+    /// Spec: isa-spec/spec/ops/control/bra_ur.toml:5.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("bra_ur", 2usize, srcs)?;
         let cond: bool = src_value(srcs, 0usize, &self.cond)?;
@@ -219,18 +219,18 @@ impl OpBraUr {
     }
 }
 impl MemOp for OpBraUr {}
-/// Spec: isa-spec/spec/ops/bra_ur.toml:5.
+/// Spec: isa-spec/spec/ops/control/bra_ur.toml:5.
 impl Encode for OpBraUr {
     const NAME: &'static str = "bra_ur";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [cond, ur]);
 }
-/// Spec: isa-spec/spec/ops/bra_ur.toml:5.
+/// Spec: isa-spec/spec/ops/control/bra_ur.toml:5.
 impl Forms for OpBraUr {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/bra_ur.toml:29.
+    /// Spec: isa-spec/spec/ops/control/bra_ur.toml:29.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
@@ -256,5 +256,5 @@ impl Forms for OpBraUr {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/bra_ur.toml:5.
+/// Spec: isa-spec/spec/ops/control/bra_ur.toml:5.
 impl Legalize for OpBraUr {}

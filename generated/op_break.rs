@@ -4,18 +4,18 @@
 
 /// `BREAK`: Remove the threads where the guard and `cond` hold from convergence barrier `b`.
 ///
-/// Spec: isa-spec/spec/ops/break.toml:6 (op `break`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/control/break.toml:6 (op `break`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpBreak {
-    /// Source (pred). (isa-spec/spec/ops/break.toml:11)
+    /// Source (pred). (isa-spec/spec/ops/control/break.toml:11)
     pub cond: Src,
-    /// Source (b32). The barrier register broken out of. (isa-spec/spec/ops/break.toml:17)
+    /// Source (b32). The barrier register broken out of. (isa-spec/spec/ops/control/break.toml:17)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/break.toml:22)
+    /// Modifier.  (isa-spec/spec/ops/control/break.toml:22)
     pub reliable: bool,
 }
 op_fields!(OpBreak, [cond, b], []);
-/// Spec: isa-spec/spec/ops/break.toml:6.
+/// Spec: isa-spec/spec/ops/control/break.toml:6.
 impl OpBreak {
     pub const NAME: &'static str = "break";
     pub const MNEMONIC: &'static str = "BREAK";
@@ -42,7 +42,7 @@ impl OpBreak {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/break.toml:33; form at isa-spec/spec/ops/break.toml:33).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/control/break.toml:33; form at isa-spec/spec/ops/control/break.toml:33).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -56,7 +56,7 @@ impl OpBreak {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/break.toml:48; form at isa-spec/spec/ops/break.toml:48).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/control/break.toml:48; form at isa-spec/spec/ops/control/break.toml:48).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -70,7 +70,7 @@ impl OpBreak {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/break.toml:33; form at isa-spec/spec/ops/break.toml:33).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/break.toml:33; form at isa-spec/spec/ops/control/break.toml:33).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -80,7 +80,7 @@ impl OpBreak {
         let o = Self { cond, b, reliable };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/break.toml:48; form at isa-spec/spec/ops/break.toml:48).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/break.toml:48; form at isa-spec/spec/ops/control/break.toml:48).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -90,7 +90,7 @@ impl OpBreak {
         let o = Self { cond, b, reliable };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `BREAK` (isa-spec/spec/ops/break.toml:27); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `BREAK` (isa-spec/spec/ops/control/break.toml:27); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BREAK"]])?;
         let mut cur = 0usize;
@@ -113,7 +113,7 @@ impl OpBreak {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/break.toml:6.
+    /// Spec: isa-spec/spec/ops/control/break.toml:6.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("break", 2usize, srcs)?;
         let cond: bool = src_value(srcs, 0usize, &self.cond)?;
@@ -122,18 +122,18 @@ impl OpBreak {
     }
 }
 impl MemOp for OpBreak {}
-/// Spec: isa-spec/spec/ops/break.toml:6.
+/// Spec: isa-spec/spec/ops/control/break.toml:6.
 impl Encode for OpBreak {
     const NAME: &'static str = "break";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [cond, b]);
 }
-/// Spec: isa-spec/spec/ops/break.toml:6.
+/// Spec: isa-spec/spec/ops/control/break.toml:6.
 impl Forms for OpBreak {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/break.toml:27.
+    /// Spec: isa-spec/spec/ops/control/break.toml:27.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_cond = false;
@@ -155,5 +155,5 @@ impl Forms for OpBreak {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/break.toml:6.
+/// Spec: isa-spec/spec/ops/control/break.toml:6.
 impl Legalize for OpBreak {}

@@ -4,16 +4,16 @@
 
 /// `BREV`: Bit reverse.
 ///
-/// Spec: isa-spec/spec/ops/brev.toml:2 (op `brev`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/brev.toml:2 (op `brev`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpBrev {
-    /// Destination (u32). (isa-spec/spec/ops/brev.toml:7)
+    /// Destination (u32). (isa-spec/spec/ops/alu/brev.toml:7)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/brev.toml:11)
+    /// Source (b32). (isa-spec/spec/ops/alu/brev.toml:11)
     pub b: Src,
 }
 op_fields!(OpBrev, [b], [d]);
-/// Spec: isa-spec/spec/ops/brev.toml:2.
+/// Spec: isa-spec/spec/ops/alu/brev.toml:2.
 impl OpBrev {
     pub const NAME: &'static str = "brev";
     pub const MNEMONIC: &'static str = "BREV";
@@ -39,7 +39,7 @@ impl OpBrev {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/brev.toml:21 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/brev.toml:21 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -47,21 +47,21 @@ impl OpBrev {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/brev.toml:21; form at isa-spec/spec/ops/brev.toml:27).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/brev.toml:21; form at isa-spec/spec/ops/alu/brev.toml:27).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x301 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/brev.toml:21; form at isa-spec/spec/ops/brev.toml:27).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/brev.toml:21; form at isa-spec/spec/ops/alu/brev.toml:27).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x901 | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/brev.toml:21; form at isa-spec/spec/ops/brev.toml:27).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/brev.toml:21; form at isa-spec/spec/ops/alu/brev.toml:27).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xb01 | self.encode_e0::<E>(sm, c)?;
@@ -69,14 +69,14 @@ impl OpBrev {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/brev.toml:21; form at isa-spec/spec/ops/brev.toml:27).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/brev.toml:21; form at isa-spec/spec/ops/alu/brev.toml:27).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000d01 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/brev.toml:21; form at isa-spec/spec/ops/brev.toml:27).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/brev.toml:21; form at isa-spec/spec/ops/alu/brev.toml:27).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -84,7 +84,7 @@ impl OpBrev {
         let o = Self { d, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/brev.toml:21; form at isa-spec/spec/ops/brev.toml:27).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/brev.toml:21; form at isa-spec/spec/ops/alu/brev.toml:27).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -92,7 +92,7 @@ impl OpBrev {
         let o = Self { d, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/brev.toml:21; form at isa-spec/spec/ops/brev.toml:27).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/brev.toml:21; form at isa-spec/spec/ops/alu/brev.toml:27).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -100,7 +100,7 @@ impl OpBrev {
         let o = Self { d, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/brev.toml:21; form at isa-spec/spec/ops/brev.toml:27).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/brev.toml:21; form at isa-spec/spec/ops/alu/brev.toml:27).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -108,7 +108,7 @@ impl OpBrev {
         let o = Self { d, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `BREV` (isa-spec/spec/ops/brev.toml:14); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `BREV` (isa-spec/spec/ops/alu/brev.toml:14); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BREV"]])?;
         if !rest.is_empty() {
@@ -124,7 +124,7 @@ impl OpBrev {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/brev.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/brev.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("brev", 1usize, srcs)?;
         let b: u32 = src_value(srcs, 0usize, &self.b)?;
@@ -133,20 +133,20 @@ impl OpBrev {
     }
 }
 impl MemOp for OpBrev {}
-/// Spec: isa-spec/spec/ops/brev.toml:2.
+/// Spec: isa-spec/spec/ops/alu/brev.toml:2.
 impl Encode for OpBrev {
     const NAME: &'static str = "brev";
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [b]
     );
 }
-/// Spec: isa-spec/spec/ops/brev.toml:2.
+/// Spec: isa-spec/spec/ops/alu/brev.toml:2.
 impl Forms for OpBrev {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/brev.toml:14.
+    /// Spec: isa-spec/spec/ops/alu/brev.toml:14.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;
@@ -159,5 +159,5 @@ impl Forms for OpBrev {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/brev.toml:2.
+/// Spec: isa-spec/spec/ops/alu/brev.toml:2.
 impl Legalize for OpBrev {}

@@ -4,20 +4,20 @@
 
 /// `BRX`: Indirect branch to the address in `a` plus `target`, where the guard and `cond` hold.
 ///
-/// Spec: isa-spec/spec/ops/brx.toml:10 (op `brx`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/control/brx.toml:10 (op `brx`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpBrx {
-    /// Source (pred). (isa-spec/spec/ops/brx.toml:15)
+    /// Source (pred). (isa-spec/spec/ops/control/brx.toml:15)
     pub cond: Src,
-    /// Source (b32). The register holding the base address. (isa-spec/spec/ops/brx.toml:21)
+    /// Source (b32). The register holding the base address. (isa-spec/spec/ops/control/brx.toml:21)
     pub a: Src,
-    /// Modifier.  (isa-spec/spec/ops/brx.toml:26)
+    /// Modifier.  (isa-spec/spec/ops/control/brx.toml:26)
     pub depth: BrxDepth,
-    /// Modifier.  (isa-spec/spec/ops/brx.toml:30)
+    /// Modifier.  (isa-spec/spec/ops/control/brx.toml:30)
     pub target: i64,
 }
 op_fields!(OpBrx, [cond, a], []);
-/// Spec: isa-spec/spec/ops/brx.toml:10.
+/// Spec: isa-spec/spec/ops/control/brx.toml:10.
 impl OpBrx {
     pub const NAME: &'static str = "brx";
     pub const MNEMONIC: &'static str = "BRX";
@@ -44,7 +44,7 @@ impl OpBrx {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/brx.toml:38; form at isa-spec/spec/ops/brx.toml:38).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/brx.toml:38; form at isa-spec/spec/ops/control/brx.toml:38).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -70,7 +70,7 @@ impl OpBrx {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/brx.toml:57; form at isa-spec/spec/ops/brx.toml:57).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/control/brx.toml:57; form at isa-spec/spec/ops/control/brx.toml:57).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -99,7 +99,7 @@ impl OpBrx {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/brx.toml:38; form at isa-spec/spec/ops/brx.toml:38).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/brx.toml:38; form at isa-spec/spec/ops/control/brx.toml:38).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -110,7 +110,7 @@ impl OpBrx {
         let o = Self { cond, a, depth, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01c00000000000300ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/brx.toml:57; form at isa-spec/spec/ops/brx.toml:57).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/brx.toml:57; form at isa-spec/spec/ops/control/brx.toml:57).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -122,7 +122,7 @@ impl OpBrx {
         let o = Self { cond, a, depth, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff01c00000000000300000000)))
     }
-    /// Parse one tokenized line of syntax `BRX` (isa-spec/spec/ops/brx.toml:33); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `BRX` (isa-spec/spec/ops/control/brx.toml:33); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BRX"]])?;
         let mut cur = 0usize;
@@ -151,7 +151,7 @@ impl OpBrx {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/brx.toml:10.
+    /// Spec: isa-spec/spec/ops/control/brx.toml:10.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("brx", 2usize, srcs)?;
         let cond: bool = src_value(srcs, 0usize, &self.cond)?;
@@ -160,18 +160,18 @@ impl OpBrx {
     }
 }
 impl MemOp for OpBrx {}
-/// Spec: isa-spec/spec/ops/brx.toml:10.
+/// Spec: isa-spec/spec/ops/control/brx.toml:10.
 impl Encode for OpBrx {
     const NAME: &'static str = "brx";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [cond, a]);
 }
-/// Spec: isa-spec/spec/ops/brx.toml:10.
+/// Spec: isa-spec/spec/ops/control/brx.toml:10.
 impl Forms for OpBrx {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/brx.toml:33.
+    /// Spec: isa-spec/spec/ops/control/brx.toml:33.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_cond = false;
@@ -193,5 +193,5 @@ impl Forms for OpBrx {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/brx.toml:10.
+/// Spec: isa-spec/spec/ops/control/brx.toml:10.
 impl Legalize for OpBrx {}

@@ -4,20 +4,20 @@
 
 /// `BRX`: Indirect branch to the address in `a` plus `target`, where the guard and `cc` hold.
 ///
-/// Spec: isa-spec/spec/ops/brx_sm50.toml:7 (op `brx_sm50`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/control/brx_sm50.toml:7 (op `brx_sm50`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpBrxSm50 {
-    /// Source (b32). The register holding the base address. (isa-spec/spec/ops/brx_sm50.toml:12)
+    /// Source (b32). The register holding the base address. (isa-spec/spec/ops/control/brx_sm50.toml:12)
     pub a: Src,
-    /// Modifier. Condition-code test. (isa-spec/spec/ops/brx_sm50.toml:17)
+    /// Modifier. Condition-code test. (isa-spec/spec/ops/control/brx_sm50.toml:17)
     pub cc: Cc,
-    /// Modifier. Bit 6 (nvdisasm prints `.LMT`). (isa-spec/spec/ops/brx_sm50.toml:22)
+    /// Modifier. Bit 6 (nvdisasm prints `.LMT`). (isa-spec/spec/ops/control/brx_sm50.toml:22)
     pub lmt: bool,
-    /// Modifier.  (isa-spec/spec/ops/brx_sm50.toml:28)
+    /// Modifier.  (isa-spec/spec/ops/control/brx_sm50.toml:28)
     pub target: i64,
 }
 op_fields!(OpBrxSm50, [a], []);
-/// Spec: isa-spec/spec/ops/brx_sm50.toml:7.
+/// Spec: isa-spec/spec/ops/control/brx_sm50.toml:7.
 impl OpBrxSm50 {
     pub const NAME: &'static str = "brx_sm50";
     pub const MNEMONIC: &'static str = "BRX";
@@ -38,7 +38,7 @@ impl OpBrxSm50 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/brx_sm50.toml:36; form at isa-spec/spec/ops/brx_sm50.toml:36).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/brx_sm50.toml:36; form at isa-spec/spec/ops/control/brx_sm50.toml:36).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -68,7 +68,7 @@ impl OpBrxSm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/brx_sm50.toml:36; form at isa-spec/spec/ops/brx_sm50.toml:36).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/brx_sm50.toml:36; form at isa-spec/spec/ops/control/brx_sm50.toml:36).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -112,7 +112,7 @@ impl OpBrxSm50 {
         let o = Self { a, cc, lmt, target };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `BRX` (isa-spec/spec/ops/brx_sm50.toml:31); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `BRX` (isa-spec/spec/ops/control/brx_sm50.toml:31); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BRX"]])?;
         let mut cur = 0usize;
@@ -139,7 +139,7 @@ impl OpBrxSm50 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/brx_sm50.toml:7.
+    /// Spec: isa-spec/spec/ops/control/brx_sm50.toml:7.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("brx_sm50", 1usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -147,18 +147,18 @@ impl OpBrxSm50 {
     }
 }
 impl MemOp for OpBrxSm50 {}
-/// Spec: isa-spec/spec/ops/brx_sm50.toml:7.
+/// Spec: isa-spec/spec/ops/control/brx_sm50.toml:7.
 impl Encode for OpBrxSm50 {
     const NAME: &'static str = "brx_sm50";
     encode_by_form!(0 : => encode_f0; [a]);
 }
-/// Spec: isa-spec/spec/ops/brx_sm50.toml:7.
+/// Spec: isa-spec/spec/ops/control/brx_sm50.toml:7.
 impl Forms for OpBrxSm50 {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/brx_sm50.toml:31.
+    /// Spec: isa-spec/spec/ops/control/brx_sm50.toml:31.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -181,5 +181,5 @@ impl Forms for OpBrxSm50 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/brx_sm50.toml:7.
+/// Spec: isa-spec/spec/ops/control/brx_sm50.toml:7.
 impl Legalize for OpBrxSm50 {}

@@ -4,20 +4,20 @@
 
 /// `BSSY`: Set up convergence barrier `b` for the threads reaching `target`, where the guard and `cond` hold.
 ///
-/// Spec: isa-spec/spec/ops/bssy.toml:7 (op `bssy`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/control/bssy.toml:7 (op `bssy`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpBssy {
-    /// Destination (b32). The barrier register set up. (isa-spec/spec/ops/bssy.toml:12)
+    /// Destination (b32). The barrier register set up. (isa-spec/spec/ops/control/bssy.toml:12)
     pub b: Reg,
-    /// Source (pred). (isa-spec/spec/ops/bssy.toml:17)
+    /// Source (pred). (isa-spec/spec/ops/control/bssy.toml:17)
     pub cond: Src,
-    /// Modifier.  (isa-spec/spec/ops/bssy.toml:23)
+    /// Modifier.  (isa-spec/spec/ops/control/bssy.toml:23)
     pub mode: BarrierMode,
-    /// Modifier.  (isa-spec/spec/ops/bssy.toml:28)
+    /// Modifier.  (isa-spec/spec/ops/control/bssy.toml:28)
     pub target: i64,
 }
 op_fields!(OpBssy, [cond], [b]);
-/// Spec: isa-spec/spec/ops/bssy.toml:7.
+/// Spec: isa-spec/spec/ops/control/bssy.toml:7.
 impl OpBssy {
     pub const NAME: &'static str = "bssy";
     pub const MNEMONIC: &'static str = "BSSY";
@@ -43,7 +43,7 @@ impl OpBssy {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/bssy.toml:38; form at isa-spec/spec/ops/bssy.toml:38).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/control/bssy.toml:38; form at isa-spec/spec/ops/control/bssy.toml:38).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -70,7 +70,7 @@ impl OpBssy {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/bssy.toml:55; form at isa-spec/spec/ops/bssy.toml:55).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/control/bssy.toml:55; form at isa-spec/spec/ops/control/bssy.toml:55).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -95,7 +95,7 @@ impl OpBssy {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bssy.toml:38; form at isa-spec/spec/ops/bssy.toml:38).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bssy.toml:38; form at isa-spec/spec/ops/control/bssy.toml:38).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let b = reg_below(RegFile::Bar, bits(w, 16, 4), 16)?;
@@ -106,7 +106,7 @@ impl OpBssy {
         let o = Self { b, cond, mode, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bssy.toml:55; form at isa-spec/spec/ops/bssy.toml:55).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bssy.toml:55; form at isa-spec/spec/ops/control/bssy.toml:55).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let b = reg_below(RegFile::Bar, bits(w, 16, 4), 16)?;
@@ -117,7 +117,7 @@ impl OpBssy {
         let o = Self { b, cond, mode, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `BSSY` (isa-spec/spec/ops/bssy.toml:31); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `BSSY` (isa-spec/spec/ops/control/bssy.toml:31); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BSSY"]])?;
         let mut cur = 0usize;
@@ -147,7 +147,7 @@ impl OpBssy {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/bssy.toml:7.
+    /// Spec: isa-spec/spec/ops/control/bssy.toml:7.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("bssy", 1usize, srcs)?;
         let cond: bool = src_value(srcs, 0usize, &self.cond)?;
@@ -159,18 +159,18 @@ impl OpBssy {
     }
 }
 impl MemOp for OpBssy {}
-/// Spec: isa-spec/spec/ops/bssy.toml:7.
+/// Spec: isa-spec/spec/ops/control/bssy.toml:7.
 impl Encode for OpBssy {
     const NAME: &'static str = "bssy";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [cond]);
 }
-/// Spec: isa-spec/spec/ops/bssy.toml:7.
+/// Spec: isa-spec/spec/ops/control/bssy.toml:7.
 impl Forms for OpBssy {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/bssy.toml:31.
+    /// Spec: isa-spec/spec/ops/control/bssy.toml:31.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
@@ -195,5 +195,5 @@ impl Forms for OpBssy {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/bssy.toml:7.
+/// Spec: isa-spec/spec/ops/control/bssy.toml:7.
 impl Legalize for OpBssy {}

@@ -4,18 +4,18 @@
 
 /// `BSYNC`: Wait at convergence barrier `b`, where the guard and `cond` hold.
 ///
-/// Spec: isa-spec/spec/ops/bsync.toml:5 (op `bsync`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/control/bsync.toml:5 (op `bsync`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpBsync {
-    /// Source (pred). (isa-spec/spec/ops/bsync.toml:10)
+    /// Source (pred). (isa-spec/spec/ops/control/bsync.toml:10)
     pub cond: Src,
-    /// Source (b32). The barrier register waited on. (isa-spec/spec/ops/bsync.toml:16)
+    /// Source (b32). The barrier register waited on. (isa-spec/spec/ops/control/bsync.toml:16)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/bsync.toml:21)
+    /// Modifier.  (isa-spec/spec/ops/control/bsync.toml:21)
     pub mode: BarrierMode,
 }
 op_fields!(OpBsync, [cond, b], []);
-/// Spec: isa-spec/spec/ops/bsync.toml:5.
+/// Spec: isa-spec/spec/ops/control/bsync.toml:5.
 impl OpBsync {
     pub const NAME: &'static str = "bsync";
     pub const MNEMONIC: &'static str = "BSYNC";
@@ -42,7 +42,7 @@ impl OpBsync {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/bsync.toml:31; form at isa-spec/spec/ops/bsync.toml:31).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/control/bsync.toml:31; form at isa-spec/spec/ops/control/bsync.toml:31).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -58,7 +58,7 @@ impl OpBsync {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/bsync.toml:46; form at isa-spec/spec/ops/bsync.toml:46).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/control/bsync.toml:46; form at isa-spec/spec/ops/control/bsync.toml:46).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -72,7 +72,7 @@ impl OpBsync {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bsync.toml:31; form at isa-spec/spec/ops/bsync.toml:31).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bsync.toml:31; form at isa-spec/spec/ops/control/bsync.toml:31).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -82,7 +82,7 @@ impl OpBsync {
         let o = Self { cond, b, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/bsync.toml:46; form at isa-spec/spec/ops/bsync.toml:46).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bsync.toml:46; form at isa-spec/spec/ops/control/bsync.toml:46).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -92,7 +92,7 @@ impl OpBsync {
         let o = Self { cond, b, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `BSYNC` (isa-spec/spec/ops/bsync.toml:25); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `BSYNC` (isa-spec/spec/ops/control/bsync.toml:25); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BSYNC"]])?;
         let mut cur = 0usize;
@@ -120,7 +120,7 @@ impl OpBsync {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/bsync.toml:5.
+    /// Spec: isa-spec/spec/ops/control/bsync.toml:5.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("bsync", 2usize, srcs)?;
         let cond: bool = src_value(srcs, 0usize, &self.cond)?;
@@ -129,18 +129,18 @@ impl OpBsync {
     }
 }
 impl MemOp for OpBsync {}
-/// Spec: isa-spec/spec/ops/bsync.toml:5.
+/// Spec: isa-spec/spec/ops/control/bsync.toml:5.
 impl Encode for OpBsync {
     const NAME: &'static str = "bsync";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [cond, b]);
 }
-/// Spec: isa-spec/spec/ops/bsync.toml:5.
+/// Spec: isa-spec/spec/ops/control/bsync.toml:5.
 impl Forms for OpBsync {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/bsync.toml:25.
+    /// Spec: isa-spec/spec/ops/control/bsync.toml:25.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_cond = false;
@@ -160,5 +160,5 @@ impl Forms for OpBsync {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/bsync.toml:5.
+/// Spec: isa-spec/spec/ops/control/bsync.toml:5.
 impl Legalize for OpBsync {}

@@ -4,16 +4,16 @@
 
 /// `CAL`: Relative call (pushes the return address).
 ///
-/// Spec: isa-spec/spec/ops/cal.toml:7 (op `cal`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/control/cal.toml:7 (op `cal`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpCal {
-    /// Modifier.  (isa-spec/spec/ops/cal.toml:12)
+    /// Modifier.  (isa-spec/spec/ops/control/cal.toml:12)
     pub depth: CallDepth,
-    /// Modifier.  (isa-spec/spec/ops/cal.toml:16)
+    /// Modifier.  (isa-spec/spec/ops/control/cal.toml:16)
     pub target: i64,
 }
 op_fields!(OpCal, [], []);
-/// Spec: isa-spec/spec/ops/cal.toml:7.
+/// Spec: isa-spec/spec/ops/control/cal.toml:7.
 impl OpCal {
     pub const NAME: &'static str = "cal";
     pub const MNEMONIC: &'static str = "CAL";
@@ -34,7 +34,7 @@ impl OpCal {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/cal.toml:24; form at isa-spec/spec/ops/cal.toml:24).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/cal.toml:24; form at isa-spec/spec/ops/control/cal.toml:24).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "guard", c.guard == Src::PT, sm)?;
@@ -54,7 +54,7 @@ impl OpCal {
         w |= code_of(&[1, 0], self.depth.index()) << 6;
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/cal.toml:24; form at isa-spec/spec/ops/cal.toml:24).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/cal.toml:24; form at isa-spec/spec/ops/control/cal.toml:24).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let depth: CallDepth = match bits(w, 6, 1) {
@@ -69,7 +69,7 @@ impl OpCal {
         let raw = w & 0xf0000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `CAL` (isa-spec/spec/ops/cal.toml:19); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `CAL` (isa-spec/spec/ops/control/cal.toml:19); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["CAL"]])?;
         let mut cur = 0usize;
@@ -92,25 +92,25 @@ impl OpCal {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/cal.toml:7.
+    /// Spec: isa-spec/spec/ops/control/cal.toml:7.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("cal", 0usize, srcs)?;
         Ok((FoldOut::new(&[]), None))
     }
 }
 impl MemOp for OpCal {}
-/// Spec: isa-spec/spec/ops/cal.toml:7.
+/// Spec: isa-spec/spec/ops/control/cal.toml:7.
 impl Encode for OpCal {
     const NAME: &'static str = "cal";
     encode_by_form!(0 : => encode_f0; []);
 }
-/// Spec: isa-spec/spec/ops/cal.toml:7.
+/// Spec: isa-spec/spec/ops/control/cal.toml:7.
 impl Forms for OpCal {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/cal.toml:19.
+    /// Spec: isa-spec/spec/ops/control/cal.toml:19.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
@@ -125,5 +125,5 @@ impl Forms for OpCal {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/cal.toml:7.
+/// Spec: isa-spec/spec/ops/control/cal.toml:7.
 impl Legalize for OpCal {}

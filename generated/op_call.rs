@@ -4,18 +4,18 @@
 
 /// `CALL.REL`: Relative call (pushes the return address), taken where the guard and `cond` hold.
 ///
-/// Spec: isa-spec/spec/ops/call.toml:6 (op `call`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/control/call.toml:6 (op `call`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpCall {
-    /// Source (pred). (isa-spec/spec/ops/call.toml:11)
+    /// Source (pred). (isa-spec/spec/ops/control/call.toml:11)
     pub cond: Src,
-    /// Modifier. Leave the call-depth counter alone (bit 86; clear prints `CALL.REL`). (isa-spec/spec/ops/call.toml:17)
+    /// Modifier. Leave the call-depth counter alone (bit 86; clear prints `CALL.REL`). (isa-spec/spec/ops/control/call.toml:17)
     pub noinc: bool,
-    /// Modifier.  (isa-spec/spec/ops/call.toml:23)
+    /// Modifier.  (isa-spec/spec/ops/control/call.toml:23)
     pub target: i64,
 }
 op_fields!(OpCall, [cond], []);
-/// Spec: isa-spec/spec/ops/call.toml:6.
+/// Spec: isa-spec/spec/ops/control/call.toml:6.
 impl OpCall {
     pub const NAME: &'static str = "call";
     pub const MNEMONIC: &'static str = "CALL.REL";
@@ -41,7 +41,7 @@ impl OpCall {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/call.toml:32; form at isa-spec/spec/ops/call.toml:32).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/call.toml:32; form at isa-spec/spec/ops/control/call.toml:32).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -65,7 +65,7 @@ impl OpCall {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/call.toml:47; form at isa-spec/spec/ops/call.toml:47).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/control/call.toml:47; form at isa-spec/spec/ops/control/call.toml:47).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -92,7 +92,7 @@ impl OpCall {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/call.toml:32; form at isa-spec/spec/ops/call.toml:32).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/call.toml:32; form at isa-spec/spec/ops/control/call.toml:32).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -102,7 +102,7 @@ impl OpCall {
         let o = Self { cond, noinc, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/call.toml:47; form at isa-spec/spec/ops/call.toml:47).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/call.toml:47; form at isa-spec/spec/ops/control/call.toml:47).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -113,7 +113,7 @@ impl OpCall {
         let o = Self { cond, noinc, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `CALL.REL` (isa-spec/spec/ops/call.toml:26); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `CALL.REL` (isa-spec/spec/ops/control/call.toml:26); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["CALL", "REL"]])?;
         let mut cur = 0usize;
@@ -137,7 +137,7 @@ impl OpCall {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/call.toml:6.
+    /// Spec: isa-spec/spec/ops/control/call.toml:6.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("call", 1usize, srcs)?;
         let cond: bool = src_value(srcs, 0usize, &self.cond)?;
@@ -145,18 +145,18 @@ impl OpCall {
     }
 }
 impl MemOp for OpCall {}
-/// Spec: isa-spec/spec/ops/call.toml:6.
+/// Spec: isa-spec/spec/ops/control/call.toml:6.
 impl Encode for OpCall {
     const NAME: &'static str = "call";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [cond]);
 }
-/// Spec: isa-spec/spec/ops/call.toml:6.
+/// Spec: isa-spec/spec/ops/control/call.toml:6.
 impl Forms for OpCall {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/call.toml:26.
+    /// Spec: isa-spec/spec/ops/control/call.toml:26.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
@@ -181,5 +181,5 @@ impl Forms for OpCall {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/call.toml:6.
+/// Spec: isa-spec/spec/ops/control/call.toml:6.
 impl Legalize for OpCall {}

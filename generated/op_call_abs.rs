@@ -4,18 +4,18 @@
 
 /// `CALL.ABS`: Absolute call, taken where the guard and `cond` hold.
 ///
-/// Spec: isa-spec/spec/ops/call_abs.toml:5 (op `call_abs`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/control/call_abs.toml:5 (op `call_abs`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpCallAbs {
-    /// Source (pred). (isa-spec/spec/ops/call_abs.toml:10)
+    /// Source (pred). (isa-spec/spec/ops/control/call_abs.toml:10)
     pub cond: Src,
-    /// Modifier. Leave the call-depth counter alone (bit 86; clear prints `CALL.ABS`). (isa-spec/spec/ops/call_abs.toml:16)
+    /// Modifier. Leave the call-depth counter alone (bit 86; clear prints `CALL.ABS`). (isa-spec/spec/ops/control/call_abs.toml:16)
     pub noinc: bool,
-    /// Modifier.  (isa-spec/spec/ops/call_abs.toml:22)
+    /// Modifier.  (isa-spec/spec/ops/control/call_abs.toml:22)
     pub target: u64,
 }
 op_fields!(OpCallAbs, [cond], []);
-/// Spec: isa-spec/spec/ops/call_abs.toml:5.
+/// Spec: isa-spec/spec/ops/control/call_abs.toml:5.
 impl OpCallAbs {
     pub const NAME: &'static str = "call_abs";
     pub const MNEMONIC: &'static str = "CALL.ABS";
@@ -41,7 +41,7 @@ impl OpCallAbs {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/call_abs.toml:31; form at isa-spec/spec/ops/call_abs.toml:31).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/call_abs.toml:31; form at isa-spec/spec/ops/control/call_abs.toml:31).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -65,7 +65,7 @@ impl OpCallAbs {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/call_abs.toml:46; form at isa-spec/spec/ops/call_abs.toml:46).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/control/call_abs.toml:46; form at isa-spec/spec/ops/control/call_abs.toml:46).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -92,7 +92,7 @@ impl OpCallAbs {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/call_abs.toml:31; form at isa-spec/spec/ops/call_abs.toml:31).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/call_abs.toml:31; form at isa-spec/spec/ops/control/call_abs.toml:31).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -102,7 +102,7 @@ impl OpCallAbs {
         let o = Self { cond, noinc, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/call_abs.toml:46; form at isa-spec/spec/ops/call_abs.toml:46).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/call_abs.toml:46; form at isa-spec/spec/ops/control/call_abs.toml:46).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -113,7 +113,7 @@ impl OpCallAbs {
         let o = Self { cond, noinc, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `CALL.ABS` (isa-spec/spec/ops/call_abs.toml:25); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `CALL.ABS` (isa-spec/spec/ops/control/call_abs.toml:25); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["CALL", "ABS"]])?;
         let mut cur = 0usize;
@@ -136,7 +136,7 @@ impl OpCallAbs {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/call_abs.toml:5.
+    /// Spec: isa-spec/spec/ops/control/call_abs.toml:5.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("call_abs", 1usize, srcs)?;
         let cond: bool = src_value(srcs, 0usize, &self.cond)?;
@@ -144,18 +144,18 @@ impl OpCallAbs {
     }
 }
 impl MemOp for OpCallAbs {}
-/// Spec: isa-spec/spec/ops/call_abs.toml:5.
+/// Spec: isa-spec/spec/ops/control/call_abs.toml:5.
 impl Encode for OpCallAbs {
     const NAME: &'static str = "call_abs";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [cond]);
 }
-/// Spec: isa-spec/spec/ops/call_abs.toml:5.
+/// Spec: isa-spec/spec/ops/control/call_abs.toml:5.
 impl Forms for OpCallAbs {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/call_abs.toml:25.
+    /// Spec: isa-spec/spec/ops/control/call_abs.toml:25.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_cond = false;
@@ -176,5 +176,5 @@ impl Forms for OpCallAbs {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/call_abs.toml:5.
+/// Spec: isa-spec/spec/ops/control/call_abs.toml:5.
 impl Legalize for OpCallAbs {}

@@ -4,20 +4,20 @@
 
 /// `CALL.ABS`: Absolute call through a register plus an offset, taken where the guard and `cond` hold.
 ///
-/// Spec: isa-spec/spec/ops/call_abs_r.toml:8 (op `call_abs_r`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/control/call_abs_r.toml:8 (op `call_abs_r`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpCallAbsR {
-    /// Source (pred). (isa-spec/spec/ops/call_abs_r.toml:13)
+    /// Source (pred). (isa-spec/spec/ops/control/call_abs_r.toml:13)
     pub cond: Src,
-    /// Source (b32). (isa-spec/spec/ops/call_abs_r.toml:19)
+    /// Source (b32). (isa-spec/spec/ops/control/call_abs_r.toml:19)
     pub a: Src,
-    /// Modifier. Leave the call-depth counter alone (bit 86; clear prints `CALL.ABS`). (isa-spec/spec/ops/call_abs_r.toml:23)
+    /// Modifier. Leave the call-depth counter alone (bit 86; clear prints `CALL.ABS`). (isa-spec/spec/ops/control/call_abs_r.toml:23)
     pub noinc: bool,
-    /// Modifier. Byte offset added to the register. (isa-spec/spec/ops/call_abs_r.toml:29)
+    /// Modifier. Byte offset added to the register. (isa-spec/spec/ops/control/call_abs_r.toml:29)
     pub off: i64,
 }
 op_fields!(OpCallAbsR, [cond, a], []);
-/// Spec: isa-spec/spec/ops/call_abs_r.toml:8.
+/// Spec: isa-spec/spec/ops/control/call_abs_r.toml:8.
 impl OpCallAbsR {
     pub const NAME: &'static str = "call_abs_r";
     pub const MNEMONIC: &'static str = "CALL.ABS";
@@ -44,7 +44,7 @@ impl OpCallAbsR {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/call_abs_r.toml:39; form at isa-spec/spec/ops/call_abs_r.toml:39).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/call_abs_r.toml:39; form at isa-spec/spec/ops/control/call_abs_r.toml:39).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -70,7 +70,7 @@ impl OpCallAbsR {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/call_abs_r.toml:57; form at isa-spec/spec/ops/call_abs_r.toml:57).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/control/call_abs_r.toml:57; form at isa-spec/spec/ops/control/call_abs_r.toml:57).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -99,7 +99,7 @@ impl OpCallAbsR {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/call_abs_r.toml:39; form at isa-spec/spec/ops/call_abs_r.toml:39).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/call_abs_r.toml:39; form at isa-spec/spec/ops/control/call_abs_r.toml:39).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -110,7 +110,7 @@ impl OpCallAbsR {
         let o = Self { cond, a, noinc, off };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/call_abs_r.toml:57; form at isa-spec/spec/ops/call_abs_r.toml:57).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/call_abs_r.toml:57; form at isa-spec/spec/ops/control/call_abs_r.toml:57).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -122,7 +122,7 @@ impl OpCallAbsR {
         let o = Self { cond, a, noinc, off };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `CALL.ABS` (isa-spec/spec/ops/call_abs_r.toml:33); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `CALL.ABS` (isa-spec/spec/ops/control/call_abs_r.toml:33); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["CALL", "ABS"]])?;
         let mut cur = 0usize;
@@ -151,7 +151,7 @@ impl OpCallAbsR {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/call_abs_r.toml:8.
+    /// Spec: isa-spec/spec/ops/control/call_abs_r.toml:8.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("call_abs_r", 2usize, srcs)?;
         let cond: bool = src_value(srcs, 0usize, &self.cond)?;
@@ -160,18 +160,18 @@ impl OpCallAbsR {
     }
 }
 impl MemOp for OpCallAbsR {}
-/// Spec: isa-spec/spec/ops/call_abs_r.toml:8.
+/// Spec: isa-spec/spec/ops/control/call_abs_r.toml:8.
 impl Encode for OpCallAbsR {
     const NAME: &'static str = "call_abs_r";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [cond, a]);
 }
-/// Spec: isa-spec/spec/ops/call_abs_r.toml:8.
+/// Spec: isa-spec/spec/ops/control/call_abs_r.toml:8.
 impl Forms for OpCallAbsR {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/call_abs_r.toml:33.
+    /// Spec: isa-spec/spec/ops/control/call_abs_r.toml:33.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_cond = false;
@@ -197,5 +197,5 @@ impl Forms for OpCallAbsR {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/call_abs_r.toml:8.
+/// Spec: isa-spec/spec/ops/control/call_abs_r.toml:8.
 impl Legalize for OpCallAbsR {}

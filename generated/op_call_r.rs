@@ -4,20 +4,20 @@
 
 /// `CALL.REL`: Relative call with a register operand, taken where the guard and `cond` hold.
 ///
-/// Spec: isa-spec/spec/ops/call_r.toml:6 (op `call_r`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/control/call_r.toml:6 (op `call_r`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpCallR {
-    /// Source (pred). (isa-spec/spec/ops/call_r.toml:11)
+    /// Source (pred). (isa-spec/spec/ops/control/call_r.toml:11)
     pub cond: Src,
-    /// Source (b32). (isa-spec/spec/ops/call_r.toml:17)
+    /// Source (b32). (isa-spec/spec/ops/control/call_r.toml:17)
     pub a: Src,
-    /// Modifier. Leave the call-depth counter alone (bit 86; clear prints `CALL.REL`). (isa-spec/spec/ops/call_r.toml:21)
+    /// Modifier. Leave the call-depth counter alone (bit 86; clear prints `CALL.REL`). (isa-spec/spec/ops/control/call_r.toml:21)
     pub noinc: bool,
-    /// Modifier.  (isa-spec/spec/ops/call_r.toml:27)
+    /// Modifier.  (isa-spec/spec/ops/control/call_r.toml:27)
     pub target: i64,
 }
 op_fields!(OpCallR, [cond, a], []);
-/// Spec: isa-spec/spec/ops/call_r.toml:6.
+/// Spec: isa-spec/spec/ops/control/call_r.toml:6.
 impl OpCallR {
     pub const NAME: &'static str = "call_r";
     pub const MNEMONIC: &'static str = "CALL.REL";
@@ -44,7 +44,7 @@ impl OpCallR {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/call_r.toml:36; form at isa-spec/spec/ops/call_r.toml:36).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/call_r.toml:36; form at isa-spec/spec/ops/control/call_r.toml:36).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -70,7 +70,7 @@ impl OpCallR {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/call_r.toml:54; form at isa-spec/spec/ops/call_r.toml:54).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/control/call_r.toml:54; form at isa-spec/spec/ops/control/call_r.toml:54).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -99,7 +99,7 @@ impl OpCallR {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/call_r.toml:36; form at isa-spec/spec/ops/call_r.toml:36).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/call_r.toml:36; form at isa-spec/spec/ops/control/call_r.toml:36).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -110,7 +110,7 @@ impl OpCallR {
         let o = Self { cond, a, noinc, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/call_r.toml:54; form at isa-spec/spec/ops/call_r.toml:54).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/call_r.toml:54; form at isa-spec/spec/ops/control/call_r.toml:54).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -122,7 +122,7 @@ impl OpCallR {
         let o = Self { cond, a, noinc, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `CALL.REL` (isa-spec/spec/ops/call_r.toml:30); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `CALL.REL` (isa-spec/spec/ops/control/call_r.toml:30); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["CALL", "REL"]])?;
         let mut cur = 0usize;
@@ -147,7 +147,7 @@ impl OpCallR {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/call_r.toml:6.
+    /// Spec: isa-spec/spec/ops/control/call_r.toml:6.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("call_r", 2usize, srcs)?;
         let cond: bool = src_value(srcs, 0usize, &self.cond)?;
@@ -156,18 +156,18 @@ impl OpCallR {
     }
 }
 impl MemOp for OpCallR {}
-/// Spec: isa-spec/spec/ops/call_r.toml:6.
+/// Spec: isa-spec/spec/ops/control/call_r.toml:6.
 impl Encode for OpCallR {
     const NAME: &'static str = "call_r";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [cond, a]);
 }
-/// Spec: isa-spec/spec/ops/call_r.toml:6.
+/// Spec: isa-spec/spec/ops/control/call_r.toml:6.
 impl Forms for OpCallR {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/call_r.toml:30.
+    /// Spec: isa-spec/spec/ops/control/call_r.toml:30.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
@@ -195,5 +195,5 @@ impl Forms for OpCallR {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/call_r.toml:6.
+/// Spec: isa-spec/spec/ops/control/call_r.toml:6.
 impl Legalize for OpCallR {}

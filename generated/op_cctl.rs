@@ -4,22 +4,22 @@
 
 /// `CCTL`: Cache control on the line at address a + off: prefetch, write back, invalidate.
 ///
-/// Spec: isa-spec/spec/ops/cctl.toml:20 (op `cctl`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/cctl.toml:20 (op `cctl`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpCctl {
-    /// Source (u32). Address register (a pair with .E). (isa-spec/spec/ops/cctl.toml:25)
+    /// Source (u32). Address register (a pair with .E). (isa-spec/spec/ops/memory/cctl.toml:25)
     pub a: Src,
-    /// Modifier.  (isa-spec/spec/ops/cctl.toml:30)
+    /// Modifier.  (isa-spec/spec/ops/memory/cctl.toml:30)
     pub off: i32,
-    /// Modifier. 64-bit address. (isa-spec/spec/ops/cctl.toml:34)
+    /// Modifier. 64-bit address. (isa-spec/spec/ops/memory/cctl.toml:34)
     pub e: bool,
-    /// Modifier.  (isa-spec/spec/ops/cctl.toml:40)
+    /// Modifier.  (isa-spec/spec/ops/memory/cctl.toml:40)
     pub cache: CctlCache,
-    /// Modifier.  (isa-spec/spec/ops/cctl.toml:44)
+    /// Modifier.  (isa-spec/spec/ops/memory/cctl.toml:44)
     pub op: CctlOp,
 }
 op_fields!(OpCctl, [a], []);
-/// Spec: isa-spec/spec/ops/cctl.toml:20.
+/// Spec: isa-spec/spec/ops/memory/cctl.toml:20.
 impl OpCctl {
     pub const NAME: &'static str = "cctl";
     pub const MNEMONIC: &'static str = "CCTL";
@@ -32,13 +32,13 @@ impl OpCctl {
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/cctl.toml:40).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/cctl.toml:40).
     const CACHE_CODES0: [u16; CctlCache::COUNT] = codes("0 1 2 3 -");
-    /// Codes of `op`'s values, in hex (`-`: none; isa-spec/spec/ops/cctl.toml:44).
+    /// Codes of `op`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/cctl.toml:44).
     const OP_CODES0: [u16; CctlOp::COUNT] = codes("0 1 2 3 5 9 a b - -");
-    /// Codes of `op`'s values, in hex (`-`: none; isa-spec/spec/ops/cctl.toml:44).
+    /// Codes of `op`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/cctl.toml:44).
     const OP_CODES1: [u16; CctlOp::COUNT] = codes("0 1 2 3 5 - - - - -");
-    /// Codes of `op`'s values, in hex (`-`: none; isa-spec/spec/ops/cctl.toml:44).
+    /// Codes of `op`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/cctl.toml:44).
     const OP_CODES2: [u16; CctlOp::COUNT] = codes("1 3 4 5 7 - - - 2 9");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -53,7 +53,7 @@ impl OpCctl {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/cctl.toml:52; form at isa-spec/spec/ops/cctl.toml:52).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/memory/cctl.toml:52; form at isa-spec/spec/ops/memory/cctl.toml:52).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -67,7 +67,7 @@ impl OpCctl {
         w |= self.op.code_in::<E>(Self::NAME, "op", &Self::OP_CODES0, sm)? << 87;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/cctl.toml:76; form at isa-spec/spec/ops/cctl.toml:76).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/cctl.toml:76; form at isa-spec/spec/ops/memory/cctl.toml:76).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -81,7 +81,7 @@ impl OpCctl {
         w |= self.op.code_in::<E>(Self::NAME, "op", &Self::OP_CODES1, sm)? << 87;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/cctl.toml:86; form at isa-spec/spec/ops/cctl.toml:86).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/cctl.toml:86; form at isa-spec/spec/ops/memory/cctl.toml:86).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -95,7 +95,7 @@ impl OpCctl {
         w |= self.op.code_in::<E>(Self::NAME, "op", &Self::OP_CODES1, sm)? << 87;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/cctl.toml:92; form at isa-spec/spec/ops/cctl.toml:92).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/cctl.toml:92; form at isa-spec/spec/ops/memory/cctl.toml:92).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -118,7 +118,7 @@ impl OpCctl {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/cctl.toml:52; form at isa-spec/spec/ops/cctl.toml:52).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/cctl.toml:52; form at isa-spec/spec/ops/memory/cctl.toml:52).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -145,7 +145,7 @@ impl OpCctl {
         let o = Self { a, off, e, cache, op };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e3eff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/cctl.toml:76; form at isa-spec/spec/ops/cctl.toml:76).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/cctl.toml:76; form at isa-spec/spec/ops/memory/cctl.toml:76).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -169,7 +169,7 @@ impl OpCctl {
         let o = Self { a, off, e, cache, op };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e3eff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/cctl.toml:86; form at isa-spec/spec/ops/cctl.toml:86).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/cctl.toml:86; form at isa-spec/spec/ops/memory/cctl.toml:86).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -193,7 +193,7 @@ impl OpCctl {
         let o = Self { a, off, e, cache, op };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87e3eff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/cctl.toml:92; form at isa-spec/spec/ops/cctl.toml:92).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/cctl.toml:92; form at isa-spec/spec/ops/memory/cctl.toml:92).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -213,7 +213,7 @@ impl OpCctl {
         let o = Self { a, off, e, cache, op };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x300080)))
     }
-    /// Parse one tokenized line of syntax `CCTL` (isa-spec/spec/ops/cctl.toml:47); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `CCTL` (isa-spec/spec/ops/memory/cctl.toml:47); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["CCTL"]])?;
         let mut cur = 0usize;
@@ -248,7 +248,7 @@ impl OpCctl {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/cctl.toml:20.
+    /// Spec: isa-spec/spec/ops/memory/cctl.toml:20.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("cctl", 1usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -256,20 +256,20 @@ impl OpCctl {
     }
 }
 impl MemOp for OpCctl {}
-/// Spec: isa-spec/spec/ops/cctl.toml:20.
+/// Spec: isa-spec/spec/ops/memory/cctl.toml:20.
 impl Encode for OpCctl {
     const NAME: &'static str = "cctl";
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [a]
     );
 }
-/// Spec: isa-spec/spec/ops/cctl.toml:20.
+/// Spec: isa-spec/spec/ops/memory/cctl.toml:20.
 impl Forms for OpCctl {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/cctl.toml:47.
+    /// Spec: isa-spec/spec/ops/memory/cctl.toml:47.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -285,5 +285,5 @@ impl Forms for OpCctl {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/cctl.toml:20.
+/// Spec: isa-spec/spec/ops/memory/cctl.toml:20.
 impl Legalize for OpCctl {}

@@ -4,16 +4,16 @@
 
 /// `CCTL`: Cache control on a whole cache: invalidate or write back every line.
 ///
-/// Spec: isa-spec/spec/ops/cctl_all.toml:8 (op `cctl_all`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/cctl_all.toml:8 (op `cctl_all`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpCctlAll {
-    /// Modifier.  (isa-spec/spec/ops/cctl_all.toml:13)
+    /// Modifier.  (isa-spec/spec/ops/memory/cctl_all.toml:13)
     pub cache: CctlCache,
-    /// Modifier.  (isa-spec/spec/ops/cctl_all.toml:17)
+    /// Modifier.  (isa-spec/spec/ops/memory/cctl_all.toml:17)
     pub op: CctlAllOp,
 }
 op_fields!(OpCctlAll, [], []);
-/// Spec: isa-spec/spec/ops/cctl_all.toml:8.
+/// Spec: isa-spec/spec/ops/memory/cctl_all.toml:8.
 impl OpCctlAll {
     pub const NAME: &'static str = "cctl_all";
     pub const MNEMONIC: &'static str = "CCTL";
@@ -26,7 +26,7 @@ impl OpCctlAll {
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/cctl_all.toml:13).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/cctl_all.toml:13).
     const CACHE_CODES0: [u16; CctlCache::COUNT] = codes("0 1 2 3 -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -40,7 +40,7 @@ impl OpCctlAll {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/cctl_all.toml:25; form at isa-spec/spec/ops/cctl_all.toml:25).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/memory/cctl_all.toml:25; form at isa-spec/spec/ops/memory/cctl_all.toml:25).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xff00098f | (c.raw & 0x1fff07e3fffffffffff00ff0000);
@@ -50,7 +50,7 @@ impl OpCctlAll {
         w |= code_of(&[4, 6, 7, 8], self.op.index()) << 87;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/cctl_all.toml:44; form at isa-spec/spec/ops/cctl_all.toml:44).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/cctl_all.toml:44; form at isa-spec/spec/ops/memory/cctl_all.toml:44).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xff00098f | (c.raw & 0x1fff07e3effffffffff00ff0000);
@@ -60,7 +60,7 @@ impl OpCctlAll {
         w |= code_of(&[4, 6, 7, 8], self.op.index()) << 87;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/cctl_all.toml:52; form at isa-spec/spec/ops/cctl_all.toml:52).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/cctl_all.toml:52; form at isa-spec/spec/ops/memory/cctl_all.toml:52).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xff00098f | (c.raw & 0x1fff87e3effffffffff00ff0000);
@@ -70,7 +70,7 @@ impl OpCctlAll {
         w |= code_of(&[4, 6, 7, 8], self.op.index()) << 87;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/cctl_all.toml:25; form at isa-spec/spec/ops/cctl_all.toml:25).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/cctl_all.toml:25; form at isa-spec/spec/ops/memory/cctl_all.toml:25).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cache: CctlCache = match bits(w, 78, 3) {
@@ -90,7 +90,7 @@ impl OpCctlAll {
         let o = Self { cache, op };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e3fffffffffff00ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/cctl_all.toml:44; form at isa-spec/spec/ops/cctl_all.toml:44).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/cctl_all.toml:44; form at isa-spec/spec/ops/memory/cctl_all.toml:44).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cache: CctlCache = match bits(w, 78, 3) {
@@ -110,7 +110,7 @@ impl OpCctlAll {
         let o = Self { cache, op };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e3effffffffff00ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/cctl_all.toml:52; form at isa-spec/spec/ops/cctl_all.toml:52).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/cctl_all.toml:52; form at isa-spec/spec/ops/memory/cctl_all.toml:52).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cache: CctlCache = match bits(w, 78, 3) {
@@ -130,7 +130,7 @@ impl OpCctlAll {
         let o = Self { cache, op };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87e3effffffffff00ff0000)))
     }
-    /// Parse one tokenized line of syntax `CCTL` (isa-spec/spec/ops/cctl_all.toml:20); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `CCTL` (isa-spec/spec/ops/memory/cctl_all.toml:20); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["CCTL"]])?;
         let mut cur = 0usize;
@@ -157,25 +157,25 @@ impl OpCctlAll {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/cctl_all.toml:8.
+    /// Spec: isa-spec/spec/ops/memory/cctl_all.toml:8.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("cctl_all", 0usize, srcs)?;
         Ok((FoldOut::new(&[]), None))
     }
 }
 impl MemOp for OpCctlAll {}
-/// Spec: isa-spec/spec/ops/cctl_all.toml:8.
+/// Spec: isa-spec/spec/ops/memory/cctl_all.toml:8.
 impl Encode for OpCctlAll {
     const NAME: &'static str = "cctl_all";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; []);
 }
-/// Spec: isa-spec/spec/ops/cctl_all.toml:8.
+/// Spec: isa-spec/spec/ops/memory/cctl_all.toml:8.
 impl Forms for OpCctlAll {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/cctl_all.toml:20.
+    /// Spec: isa-spec/spec/ops/memory/cctl_all.toml:20.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);
@@ -185,5 +185,5 @@ impl Forms for OpCctlAll {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/cctl_all.toml:8.
+/// Spec: isa-spec/spec/ops/memory/cctl_all.toml:8.
 impl Legalize for OpCctlAll {}

@@ -4,22 +4,22 @@
 
 /// `CREDUX`: Warp min/max reduction: d (uniform) = min or max over the active lanes' a.
 ///
-/// Spec: isa-spec/spec/ops/credux.toml:13 (op `credux`). SMs: 100, 103.
+/// Spec: isa-spec/spec/ops/alu/credux.toml:13 (op `credux`). SMs: 100, 103.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpCredux {
-    /// Destination (b32). (isa-spec/spec/ops/credux.toml:18)
+    /// Destination (b32). (isa-spec/spec/ops/alu/credux.toml:18)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/credux.toml:22)
+    /// Source (b32). (isa-spec/spec/ops/alu/credux.toml:22)
     pub a: Src,
-    /// Modifier.  (isa-spec/spec/ops/credux.toml:26)
+    /// Modifier.  (isa-spec/spec/ops/alu/credux.toml:26)
     pub op: CreduxOp,
-    /// Modifier.  (isa-spec/spec/ops/credux.toml:30)
+    /// Modifier.  (isa-spec/spec/ops/alu/credux.toml:30)
     pub dtype: CreduxType,
-    /// Modifier.  (isa-spec/spec/ops/credux.toml:34)
+    /// Modifier.  (isa-spec/spec/ops/alu/credux.toml:34)
     pub nan: bool,
 }
 op_fields!(OpCredux, [a], [d]);
-/// Spec: isa-spec/spec/ops/credux.toml:13.
+/// Spec: isa-spec/spec/ops/alu/credux.toml:13.
 impl OpCredux {
     pub const NAME: &'static str = "credux";
     pub const MNEMONIC: &'static str = "CREDUX";
@@ -40,7 +40,7 @@ impl OpCredux {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/credux.toml:47; form at isa-spec/spec/ops/credux.toml:47).
+    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/alu/credux.toml:47; form at isa-spec/spec/ops/alu/credux.toml:47).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -52,7 +52,7 @@ impl OpCredux {
         w |= (self.op.index() as u128) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/credux.toml:47; form at isa-spec/spec/ops/credux.toml:47).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/credux.toml:47; form at isa-spec/spec/ops/alu/credux.toml:47).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -63,7 +63,7 @@ impl OpCredux {
         let o = Self { d, a, op, dtype, nan };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff19ffffffffff00000000)))
     }
-    /// Parse one tokenized line of syntax `CREDUX` (isa-spec/spec/ops/credux.toml:38); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `CREDUX` (isa-spec/spec/ops/alu/credux.toml:38); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["CREDUX"]])?;
         let mut cur = 0usize;
@@ -93,7 +93,7 @@ impl OpCredux {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/credux.toml:13.
+    /// Spec: isa-spec/spec/ops/alu/credux.toml:13.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("credux", 1usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -102,18 +102,18 @@ impl OpCredux {
     }
 }
 impl MemOp for OpCredux {}
-/// Spec: isa-spec/spec/ops/credux.toml:13.
+/// Spec: isa-spec/spec/ops/alu/credux.toml:13.
 impl Encode for OpCredux {
     const NAME: &'static str = "credux";
     encode_by_form!(0 : => encode_f0; [a]);
 }
-/// Spec: isa-spec/spec/ops/credux.toml:13.
+/// Spec: isa-spec/spec/ops/alu/credux.toml:13.
 impl Forms for OpCredux {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/credux.toml:38.
+    /// Spec: isa-spec/spec/ops/alu/credux.toml:38.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -131,5 +131,5 @@ impl Forms for OpCredux {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/credux.toml:13.
+/// Spec: isa-spec/spec/ops/alu/credux.toml:13.
 impl Legalize for OpCredux {}

@@ -4,16 +4,16 @@
 
 /// `CS2R`: Move a 64-bit special register to an aligned register pair.
 ///
-/// Spec: isa-spec/spec/ops/cs2r.toml:4 (op `cs2r`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/system/cs2r.toml:4 (op `cs2r`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpCs2r {
-    /// Destination (u64). (isa-spec/spec/ops/cs2r.toml:9)
+    /// Destination (u64). (isa-spec/spec/ops/system/cs2r.toml:9)
     pub d: Reg,
-    /// Modifier.  (isa-spec/spec/ops/cs2r.toml:13)
+    /// Modifier.  (isa-spec/spec/ops/system/cs2r.toml:13)
     pub sr: Sr,
 }
 op_fields!(OpCs2r, [], [d]);
-/// Spec: isa-spec/spec/ops/cs2r.toml:4.
+/// Spec: isa-spec/spec/ops/system/cs2r.toml:4.
 impl OpCs2r {
     pub const NAME: &'static str = "cs2r";
     pub const MNEMONIC: &'static str = "CS2R";
@@ -38,7 +38,7 @@ impl OpCs2r {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/cs2r.toml:20; form at isa-spec/spec/ops/cs2r.toml:20).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/system/cs2r.toml:20; form at isa-spec/spec/ops/system/cs2r.toml:20).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
@@ -56,7 +56,7 @@ impl OpCs2r {
         w |= (self.sr.index() as u128) << 72;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/cs2r.toml:20; form at isa-spec/spec/ops/cs2r.toml:20).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/system/cs2r.toml:20; form at isa-spec/spec/ops/system/cs2r.toml:20).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -64,7 +64,7 @@ impl OpCs2r {
         let o = Self { d, sr };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `CS2R` (isa-spec/spec/ops/cs2r.toml:16); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `CS2R` (isa-spec/spec/ops/system/cs2r.toml:16); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["CS2R"]])?;
         if !rest.is_empty() {
@@ -82,7 +82,7 @@ impl OpCs2r {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/cs2r.toml:4.
+    /// Spec: isa-spec/spec/ops/system/cs2r.toml:4.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("cs2r", 0usize, srcs)?;
         Err(
@@ -93,18 +93,18 @@ impl OpCs2r {
     }
 }
 impl MemOp for OpCs2r {}
-/// Spec: isa-spec/spec/ops/cs2r.toml:4.
+/// Spec: isa-spec/spec/ops/system/cs2r.toml:4.
 impl Encode for OpCs2r {
     const NAME: &'static str = "cs2r";
     encode_by_form!(0 : => encode_f0; []);
 }
-/// Spec: isa-spec/spec/ops/cs2r.toml:4.
+/// Spec: isa-spec/spec/ops/system/cs2r.toml:4.
 impl Forms for OpCs2r {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/cs2r.toml:16.
+    /// Spec: isa-spec/spec/ops/system/cs2r.toml:16.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);
@@ -116,5 +116,5 @@ impl Forms for OpCs2r {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/cs2r.toml:4.
+/// Spec: isa-spec/spec/ops/system/cs2r.toml:4.
 impl Legalize for OpCs2r {}

@@ -4,16 +4,16 @@
 
 /// `CS2R.32`: Move a 32-bit special register to a GPR.
 ///
-/// Spec: isa-spec/spec/ops/cs2r32.toml:2 (op `cs2r32`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/system/cs2r32.toml:2 (op `cs2r32`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpCs2r32 {
-    /// Destination (u32). (isa-spec/spec/ops/cs2r32.toml:7)
+    /// Destination (u32). (isa-spec/spec/ops/system/cs2r32.toml:7)
     pub d: Reg,
-    /// Modifier.  (isa-spec/spec/ops/cs2r32.toml:11)
+    /// Modifier.  (isa-spec/spec/ops/system/cs2r32.toml:11)
     pub sr: Sr,
 }
 op_fields!(OpCs2r32, [], [d]);
-/// Spec: isa-spec/spec/ops/cs2r32.toml:2.
+/// Spec: isa-spec/spec/ops/system/cs2r32.toml:2.
 impl OpCs2r32 {
     pub const NAME: &'static str = "cs2r32";
     pub const MNEMONIC: &'static str = "CS2R.32";
@@ -36,7 +36,7 @@ impl OpCs2r32 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/cs2r32.toml:18; form at isa-spec/spec/ops/cs2r32.toml:18).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/system/cs2r32.toml:18; form at isa-spec/spec/ops/system/cs2r32.toml:18).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x805;
@@ -44,7 +44,7 @@ impl OpCs2r32 {
         w |= (self.sr.index() as u128) << 72;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/cs2r32.toml:18; form at isa-spec/spec/ops/cs2r32.toml:18).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/system/cs2r32.toml:18; form at isa-spec/spec/ops/system/cs2r32.toml:18).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -52,7 +52,7 @@ impl OpCs2r32 {
         let o = Self { d, sr };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `CS2R.32` (isa-spec/spec/ops/cs2r32.toml:14); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `CS2R.32` (isa-spec/spec/ops/system/cs2r32.toml:14); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["CS2R", "32"]])?;
         if !rest.is_empty() {
@@ -70,7 +70,7 @@ impl OpCs2r32 {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/cs2r32.toml:2.
+    /// Spec: isa-spec/spec/ops/system/cs2r32.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("cs2r32", 0usize, srcs)?;
         Err(
@@ -81,18 +81,18 @@ impl OpCs2r32 {
     }
 }
 impl MemOp for OpCs2r32 {}
-/// Spec: isa-spec/spec/ops/cs2r32.toml:2.
+/// Spec: isa-spec/spec/ops/system/cs2r32.toml:2.
 impl Encode for OpCs2r32 {
     const NAME: &'static str = "cs2r32";
     encode_by_form!(0 : => encode_f0; []);
 }
-/// Spec: isa-spec/spec/ops/cs2r32.toml:2.
+/// Spec: isa-spec/spec/ops/system/cs2r32.toml:2.
 impl Forms for OpCs2r32 {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/cs2r32.toml:14.
+    /// Spec: isa-spec/spec/ops/system/cs2r32.toml:14.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);
@@ -104,5 +104,5 @@ impl Forms for OpCs2r32 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/cs2r32.toml:2.
+/// Spec: isa-spec/spec/ops/system/cs2r32.toml:2.
 impl Legalize for OpCs2r32 {}

@@ -4,16 +4,16 @@
 
 /// `CS2R`: Move a special register (clock, timer, PM counter) to a GPR.
 ///
-/// Spec: isa-spec/spec/ops/cs2r_sm50.toml:8 (op `cs2r_sm50`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/system/cs2r_sm50.toml:8 (op `cs2r_sm50`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpCs2rSm50 {
-    /// Destination (u32). (isa-spec/spec/ops/cs2r_sm50.toml:13)
+    /// Destination (u32). (isa-spec/spec/ops/system/cs2r_sm50.toml:13)
     pub d: Reg,
-    /// Modifier.  (isa-spec/spec/ops/cs2r_sm50.toml:17)
+    /// Modifier.  (isa-spec/spec/ops/system/cs2r_sm50.toml:17)
     pub sr: Sr,
 }
 op_fields!(OpCs2rSm50, [], [d]);
-/// Spec: isa-spec/spec/ops/cs2r_sm50.toml:8.
+/// Spec: isa-spec/spec/ops/system/cs2r_sm50.toml:8.
 impl OpCs2rSm50 {
     pub const NAME: &'static str = "cs2r_sm50";
     pub const MNEMONIC: &'static str = "CS2R";
@@ -34,7 +34,7 @@ impl OpCs2rSm50 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/cs2r_sm50.toml:24; form at isa-spec/spec/ops/cs2r_sm50.toml:24).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/system/cs2r_sm50.toml:24; form at isa-spec/spec/ops/system/cs2r_sm50.toml:24).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x50c8000000000000 | (c.raw & 0x7fffff000ff00);
@@ -42,7 +42,7 @@ impl OpCs2rSm50 {
         w |= (self.sr.index() as u128) << 20;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/cs2r_sm50.toml:24; form at isa-spec/spec/ops/cs2r_sm50.toml:24).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/system/cs2r_sm50.toml:24; form at isa-spec/spec/ops/system/cs2r_sm50.toml:24).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -50,7 +50,7 @@ impl OpCs2rSm50 {
         let o = Self { d, sr };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7fffff000ff00)))
     }
-    /// Parse one tokenized line of syntax `CS2R` (isa-spec/spec/ops/cs2r_sm50.toml:20); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `CS2R` (isa-spec/spec/ops/system/cs2r_sm50.toml:20); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["CS2R"]])?;
         if !rest.is_empty() {
@@ -68,7 +68,7 @@ impl OpCs2rSm50 {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/cs2r_sm50.toml:8.
+    /// Spec: isa-spec/spec/ops/system/cs2r_sm50.toml:8.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("cs2r_sm50", 0usize, srcs)?;
         Err(
@@ -79,18 +79,18 @@ impl OpCs2rSm50 {
     }
 }
 impl MemOp for OpCs2rSm50 {}
-/// Spec: isa-spec/spec/ops/cs2r_sm50.toml:8.
+/// Spec: isa-spec/spec/ops/system/cs2r_sm50.toml:8.
 impl Encode for OpCs2rSm50 {
     const NAME: &'static str = "cs2r_sm50";
     encode_by_form!(0 : => encode_f0; []);
 }
-/// Spec: isa-spec/spec/ops/cs2r_sm50.toml:8.
+/// Spec: isa-spec/spec/ops/system/cs2r_sm50.toml:8.
 impl Forms for OpCs2rSm50 {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/cs2r_sm50.toml:20.
+    /// Spec: isa-spec/spec/ops/system/cs2r_sm50.toml:20.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);
@@ -102,5 +102,5 @@ impl Forms for OpCs2rSm50 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/cs2r_sm50.toml:8.
+/// Spec: isa-spec/spec/ops/system/cs2r_sm50.toml:8.
 impl Legalize for OpCs2rSm50 {}

@@ -4,24 +4,24 @@
 
 /// `CSETP`: Test the CC register's flags to predicates, combined with an accumulator predicate.
 ///
-/// Spec: isa-spec/spec/ops/csetp.toml:9 (op `csetp`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/alu/csetp.toml:9 (op `csetp`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpCsetp {
-    /// Destination (pred). (isa-spec/spec/ops/csetp.toml:14)
+    /// Destination (pred). (isa-spec/spec/ops/alu/csetp.toml:14)
     pub p: Reg,
-    /// Destination (pred). (isa-spec/spec/ops/csetp.toml:18)
+    /// Destination (pred). (isa-spec/spec/ops/alu/csetp.toml:18)
     pub q: Reg,
-    /// Source (pred). (isa-spec/spec/ops/csetp.toml:23)
+    /// Source (pred). (isa-spec/spec/ops/alu/csetp.toml:23)
     pub acc: Src,
-    /// Modifier.  (isa-spec/spec/ops/csetp.toml:28)
+    /// Modifier.  (isa-spec/spec/ops/alu/csetp.toml:28)
     pub test: CcTest,
-    /// Modifier.  (isa-spec/spec/ops/csetp.toml:32)
+    /// Modifier.  (isa-spec/spec/ops/alu/csetp.toml:32)
     pub flags: CcOperand,
-    /// Modifier.  (isa-spec/spec/ops/csetp.toml:36)
+    /// Modifier.  (isa-spec/spec/ops/alu/csetp.toml:36)
     pub setop: Setop,
 }
 op_fields!(OpCsetp, [acc], [p, q]);
-/// Spec: isa-spec/spec/ops/csetp.toml:9.
+/// Spec: isa-spec/spec/ops/alu/csetp.toml:9.
 impl OpCsetp {
     pub const NAME: &'static str = "csetp";
     pub const MNEMONIC: &'static str = "CSETP";
@@ -47,7 +47,7 @@ impl OpCsetp {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/csetp.toml:55; form at isa-spec/spec/ops/csetp.toml:55).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/csetp.toml:55; form at isa-spec/spec/ops/alu/csetp.toml:55).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
@@ -65,7 +65,7 @@ impl OpCsetp {
         w |= (self.test.index() as u128) << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/csetp.toml:55; form at isa-spec/spec/ops/csetp.toml:55).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/csetp.toml:55; form at isa-spec/spec/ops/alu/csetp.toml:55).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
@@ -85,7 +85,7 @@ impl OpCsetp {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `CSETP` (isa-spec/spec/ops/csetp.toml:39); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `CSETP` (isa-spec/spec/ops/alu/csetp.toml:39); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["CSETP"]])?;
         let mut cur = 0usize;
@@ -126,7 +126,7 @@ impl OpCsetp {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/csetp.toml:9.
+    /// Spec: isa-spec/spec/ops/alu/csetp.toml:9.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("csetp", 1usize, srcs)?;
         let acc: bool = src_value(srcs, 0usize, &self.acc)?;
@@ -149,18 +149,18 @@ impl OpCsetp {
     }
 }
 impl MemOp for OpCsetp {}
-/// Spec: isa-spec/spec/ops/csetp.toml:9.
+/// Spec: isa-spec/spec/ops/alu/csetp.toml:9.
 impl Encode for OpCsetp {
     const NAME: &'static str = "csetp";
     encode_by_form!(0 : => encode_f0; [acc]);
 }
-/// Spec: isa-spec/spec/ops/csetp.toml:9.
+/// Spec: isa-spec/spec/ops/alu/csetp.toml:9.
 impl Forms for OpCsetp {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/csetp.toml:39.
+    /// Spec: isa-spec/spec/ops/alu/csetp.toml:39.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_acc = false;
@@ -179,5 +179,5 @@ impl Forms for OpCsetp {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/csetp.toml:9.
+/// Spec: isa-spec/spec/ops/alu/csetp.toml:9.
 impl Legalize for OpCsetp {}

@@ -4,22 +4,22 @@
 
 /// `DADD`: 64-bit float add.
 ///
-/// Spec: isa-spec/spec/ops/dadd.toml:2 (op `dadd`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/dadd.toml:2 (op `dadd`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpDadd {
-    /// Destination (f64). (isa-spec/spec/ops/dadd.toml:12)
+    /// Destination (f64). (isa-spec/spec/ops/alu/dadd.toml:12)
     pub d: Reg,
-    /// Source (f64). (isa-spec/spec/ops/dadd.toml:16)
+    /// Source (f64). (isa-spec/spec/ops/alu/dadd.toml:16)
     pub a: Src,
-    /// Source (f64). (isa-spec/spec/ops/dadd.toml:21)
+    /// Source (f64). (isa-spec/spec/ops/alu/dadd.toml:21)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/dadd.toml:26)
+    /// Modifier.  (isa-spec/spec/ops/alu/dadd.toml:26)
     pub rnd: Rnd,
-    /// Modifier. Maxwell/Pascal: also write the CC flags; printed on d (nvdisasm 11.8 prints bit 47 so). (isa-spec/spec/ops/dadd.toml:30)
+    /// Modifier. Maxwell/Pascal: also write the CC flags; printed on d (nvdisasm 11.8 prints bit 47 so). (isa-spec/spec/ops/alu/dadd.toml:30)
     pub cc: bool,
 }
 op_fields!(OpDadd, [a, b], [d]);
-/// Spec: isa-spec/spec/ops/dadd.toml:2.
+/// Spec: isa-spec/spec/ops/alu/dadd.toml:2.
 impl OpDadd {
     pub const NAME: &'static str = "dadd";
     pub const MNEMONIC: &'static str = "DADD";
@@ -56,7 +56,7 @@ impl OpDadd {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/dadd.toml:51 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dadd.toml:51 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -103,7 +103,7 @@ impl OpDadd {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/dadd.toml:51; form at isa-spec/spec/ops/dadd.toml:56).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/alu/dadd.toml:51; form at isa-spec/spec/ops/alu/dadd.toml:56).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -113,7 +113,7 @@ impl OpDadd {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/dadd.toml:51; form at isa-spec/spec/ops/dadd.toml:56).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/alu/dadd.toml:51; form at isa-spec/spec/ops/alu/dadd.toml:56).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -121,7 +121,7 @@ impl OpDadd {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/dadd.toml:51; form at isa-spec/spec/ops/dadd.toml:56).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/dadd.toml:51; form at isa-spec/spec/ops/alu/dadd.toml:56).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -132,7 +132,7 @@ impl OpDadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/dadd.toml:51; form at isa-spec/spec/ops/dadd.toml:56).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/alu/dadd.toml:51; form at isa-spec/spec/ops/alu/dadd.toml:56).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -142,7 +142,7 @@ impl OpDadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/dadd.toml:75 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dadd.toml:75 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -189,7 +189,7 @@ impl OpDadd {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/dadd.toml:75; form at isa-spec/spec/ops/dadd.toml:56).
+    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/dadd.toml:75; form at isa-spec/spec/ops/alu/dadd.toml:56).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -199,7 +199,7 @@ impl OpDadd {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `rri` on SM [120, 121] (isa-spec/spec/ops/dadd.toml:75; form at isa-spec/spec/ops/dadd.toml:56).
+    /// Form `rri` on SM [120, 121] (isa-spec/spec/ops/alu/dadd.toml:75; form at isa-spec/spec/ops/alu/dadd.toml:56).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -207,7 +207,7 @@ impl OpDadd {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rru` on SM [120, 121] (isa-spec/spec/ops/dadd.toml:75; form at isa-spec/spec/ops/dadd.toml:56).
+    /// Form `rru` on SM [120, 121] (isa-spec/spec/ops/alu/dadd.toml:75; form at isa-spec/spec/ops/alu/dadd.toml:56).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -217,7 +217,7 @@ impl OpDadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/dadd.toml:83 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dadd.toml:83 pack alike.
     #[inline(always)]
     fn encode_e2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -267,14 +267,14 @@ impl OpDadd {
         w |= u128::from(self.b.abs) << 49;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/dadd.toml:83; form at isa-spec/spec/ops/dadd.toml:86).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dadd.toml:83; form at isa-spec/spec/ops/alu/dadd.toml:86).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5c70000000000000 | self.encode_e2::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/dadd.toml:83; form at isa-spec/spec/ops/dadd.toml:86).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dadd.toml:83; form at isa-spec/spec/ops/alu/dadd.toml:86).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x3870000000000000 | self.encode_e2::<E>(sm, c)?;
@@ -287,7 +287,7 @@ impl OpDadd {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/dadd.toml:83; form at isa-spec/spec/ops/dadd.toml:86).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dadd.toml:83; form at isa-spec/spec/ops/alu/dadd.toml:86).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4c70000000000000 | self.encode_e2::<E>(sm, c)?;
@@ -295,7 +295,7 @@ impl OpDadd {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/dadd.toml:51 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dadd.toml:51 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -306,7 +306,7 @@ impl OpDadd {
         let cc: bool = false;
         Some(Self { d, a, b: Src::RZ, rnd, cc })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/dadd.toml:51; form at isa-spec/spec/ops/dadd.toml:56).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dadd.toml:51; form at isa-spec/spec/ops/alu/dadd.toml:56).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -315,14 +315,14 @@ impl OpDadd {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/dadd.toml:51; form at isa-spec/spec/ops/dadd.toml:56).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dadd.toml:51; form at isa-spec/spec/ops/alu/dadd.toml:56).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/dadd.toml:51; form at isa-spec/spec/ops/dadd.toml:56).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/dadd.toml:51; form at isa-spec/spec/ops/alu/dadd.toml:56).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -331,7 +331,7 @@ impl OpDadd {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/dadd.toml:51; form at isa-spec/spec/ops/dadd.toml:56).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dadd.toml:51; form at isa-spec/spec/ops/alu/dadd.toml:56).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -340,7 +340,7 @@ impl OpDadd {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/dadd.toml:75 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dadd.toml:75 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -351,7 +351,7 @@ impl OpDadd {
         let cc: bool = false;
         Some(Self { d, a, b: Src::RZ, rnd, cc })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/dadd.toml:75; form at isa-spec/spec/ops/dadd.toml:56).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dadd.toml:75; form at isa-spec/spec/ops/alu/dadd.toml:56).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -360,14 +360,14 @@ impl OpDadd {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/dadd.toml:75; form at isa-spec/spec/ops/dadd.toml:56).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dadd.toml:75; form at isa-spec/spec/ops/alu/dadd.toml:56).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/dadd.toml:75; form at isa-spec/spec/ops/dadd.toml:56).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dadd.toml:75; form at isa-spec/spec/ops/alu/dadd.toml:56).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -376,7 +376,7 @@ impl OpDadd {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/dadd.toml:83 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dadd.toml:83 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -387,7 +387,7 @@ impl OpDadd {
         let cc: bool = bit(w, 47);
         Some(Self { d, a, b: Src::RZ, rnd, cc })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/dadd.toml:83; form at isa-spec/spec/ops/dadd.toml:86).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/dadd.toml:83; form at isa-spec/spec/ops/alu/dadd.toml:86).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -396,7 +396,7 @@ impl OpDadd {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/dadd.toml:83; form at isa-spec/spec/ops/dadd.toml:86).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/dadd.toml:83; form at isa-spec/spec/ops/alu/dadd.toml:86).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -412,7 +412,7 @@ impl OpDadd {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/dadd.toml:83; form at isa-spec/spec/ops/dadd.toml:86).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/dadd.toml:83; form at isa-spec/spec/ops/alu/dadd.toml:86).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -421,7 +421,7 @@ impl OpDadd {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `DADD` (isa-spec/spec/ops/dadd.toml:36); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `DADD` (isa-spec/spec/ops/alu/dadd.toml:36); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["DADD"]])?;
         let mut cur = 0usize;
@@ -466,7 +466,7 @@ impl OpDadd {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/dadd.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/dadd.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("dadd", 2usize, srcs)?;
         let a: f64 = src_value(srcs, 0usize, &self.a)?;
@@ -485,7 +485,7 @@ impl OpDadd {
     }
 }
 impl MemOp for OpDadd {}
-/// Spec: isa-spec/spec/ops/dadd.toml:2.
+/// Spec: isa-spec/spec/ops/alu/dadd.toml:2.
 impl Encode for OpDadd {
     const NAME: &'static str = "dadd";
     encode_by_form!(
@@ -494,7 +494,7 @@ impl Encode for OpDadd {
         encode_f8, 9 : => encode_f9; [a, b]
     );
 }
-/// Spec: isa-spec/spec/ops/dadd.toml:2.
+/// Spec: isa-spec/spec/ops/alu/dadd.toml:2.
 impl Forms for OpDadd {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -503,7 +503,7 @@ impl Forms for OpDadd {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/dadd.toml:36.
+    /// Spec: isa-spec/spec/ops/alu/dadd.toml:36.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 655360 != 0 { self.form_id(sm) } else { None };
@@ -526,7 +526,7 @@ impl Forms for OpDadd {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/dadd.toml:2.
+/// Spec: isa-spec/spec/ops/alu/dadd.toml:2.
 impl Legalize for OpDadd {
     fn cc_use(&self, sm: u32) -> (bool, bool) {
         let rnd = self.rnd;

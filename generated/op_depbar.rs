@@ -4,16 +4,16 @@
 
 /// `DEPBAR.LE`: Wait until scoreboard `sb` has at most `count` operations pending.
 ///
-/// Spec: isa-spec/spec/ops/depbar.toml:15 (op `depbar`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/control/depbar.toml:15 (op `depbar`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpDepbar {
-    /// Modifier.  (isa-spec/spec/ops/depbar.toml:20)
+    /// Modifier.  (isa-spec/spec/ops/control/depbar.toml:20)
     pub sb: DepbarSb,
-    /// Modifier.  (isa-spec/spec/ops/depbar.toml:24)
+    /// Modifier.  (isa-spec/spec/ops/control/depbar.toml:24)
     pub count: u32,
 }
 op_fields!(OpDepbar, [], []);
-/// Spec: isa-spec/spec/ops/depbar.toml:15.
+/// Spec: isa-spec/spec/ops/control/depbar.toml:15.
 impl OpDepbar {
     pub const NAME: &'static str = "depbar";
     pub const MNEMONIC: &'static str = "DEPBAR.LE";
@@ -38,7 +38,7 @@ impl OpDepbar {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/depbar.toml:31; form at isa-spec/spec/ops/depbar.toml:31).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/control/depbar.toml:31; form at isa-spec/spec/ops/control/depbar.toml:31).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000091a | (c.raw & 0x1fff7ffffffffff0000ffff0000);
@@ -46,7 +46,7 @@ impl OpDepbar {
         w |= (self.sb.index() as u128) << 44;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/depbar.toml:46; form at isa-spec/spec/ops/depbar.toml:46).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/control/depbar.toml:46; form at isa-spec/spec/ops/control/depbar.toml:46).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000091a | (c.raw & 0x1ffffffffffffff0000ffff0000);
@@ -54,7 +54,7 @@ impl OpDepbar {
         w |= (self.sb.index() as u128) << 44;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/depbar.toml:52; form at isa-spec/spec/ops/depbar.toml:52).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/depbar.toml:52; form at isa-spec/spec/ops/control/depbar.toml:52).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xf0f0000020000000 | (c.raw & 0xffffc000ffc0);
@@ -62,7 +62,7 @@ impl OpDepbar {
         w |= (self.sb.index() as u128) << 26;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/depbar.toml:31; form at isa-spec/spec/ops/depbar.toml:31).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/depbar.toml:31; form at isa-spec/spec/ops/control/depbar.toml:31).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let sb: DepbarSb = DepbarSb::from_index(bits(w, 44, 3) as usize)?;
@@ -70,7 +70,7 @@ impl OpDepbar {
         let o = Self { sb, count };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffffffffff0000ffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/depbar.toml:46; form at isa-spec/spec/ops/depbar.toml:46).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/depbar.toml:46; form at isa-spec/spec/ops/control/depbar.toml:46).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let sb: DepbarSb = DepbarSb::from_index(bits(w, 44, 3) as usize)?;
@@ -78,7 +78,7 @@ impl OpDepbar {
         let o = Self { sb, count };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffffffffffff0000ffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/depbar.toml:52; form at isa-spec/spec/ops/depbar.toml:52).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/depbar.toml:52; form at isa-spec/spec/ops/control/depbar.toml:52).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let sb: DepbarSb = DepbarSb::from_index(bits(w, 26, 3) as usize)?;
@@ -86,7 +86,7 @@ impl OpDepbar {
         let o = Self { sb, count };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xffffc000ffc0)))
     }
-    /// Parse one tokenized line of syntax `DEPBAR.LE` (isa-spec/spec/ops/depbar.toml:27); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `DEPBAR.LE` (isa-spec/spec/ops/control/depbar.toml:27); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["DEPBAR", "LE"]])?;
         if !rest.is_empty() {
@@ -105,25 +105,25 @@ impl OpDepbar {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/depbar.toml:15.
+    /// Spec: isa-spec/spec/ops/control/depbar.toml:15.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("depbar", 0usize, srcs)?;
         Ok((FoldOut::new(&[]), None))
     }
 }
 impl MemOp for OpDepbar {}
-/// Spec: isa-spec/spec/ops/depbar.toml:15.
+/// Spec: isa-spec/spec/ops/control/depbar.toml:15.
 impl Encode for OpDepbar {
     const NAME: &'static str = "depbar";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; []);
 }
-/// Spec: isa-spec/spec/ops/depbar.toml:15.
+/// Spec: isa-spec/spec/ops/control/depbar.toml:15.
 impl Forms for OpDepbar {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/depbar.toml:27.
+    /// Spec: isa-spec/spec/ops/control/depbar.toml:27.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);
@@ -135,5 +135,5 @@ impl Forms for OpDepbar {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/depbar.toml:15.
+/// Spec: isa-spec/spec/ops/control/depbar.toml:15.
 impl Legalize for OpDepbar {}

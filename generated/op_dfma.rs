@@ -4,24 +4,24 @@
 
 /// `DFMA`: 64-bit float fused multiply-add.
 ///
-/// Spec: isa-spec/spec/ops/dfma.toml:2 (op `dfma`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/dfma.toml:2 (op `dfma`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpDfma {
-    /// Destination (f64). (isa-spec/spec/ops/dfma.toml:13)
+    /// Destination (f64). (isa-spec/spec/ops/alu/dfma.toml:13)
     pub d: Reg,
-    /// Source (f64). (isa-spec/spec/ops/dfma.toml:17)
+    /// Source (f64). (isa-spec/spec/ops/alu/dfma.toml:17)
     pub a: Src,
-    /// Source (f64). (isa-spec/spec/ops/dfma.toml:22)
+    /// Source (f64). (isa-spec/spec/ops/alu/dfma.toml:22)
     pub b: Src,
-    /// Source (f64). (isa-spec/spec/ops/dfma.toml:27)
+    /// Source (f64). (isa-spec/spec/ops/alu/dfma.toml:27)
     pub c: Src,
-    /// Modifier.  (isa-spec/spec/ops/dfma.toml:32)
+    /// Modifier.  (isa-spec/spec/ops/alu/dfma.toml:32)
     pub rnd: Rnd,
-    /// Modifier. Maxwell/Pascal: also write the CC flags; printed on d (nvdisasm 11.8 prints bit 47 so). (isa-spec/spec/ops/dfma.toml:36)
+    /// Modifier. Maxwell/Pascal: also write the CC flags; printed on d (nvdisasm 11.8 prints bit 47 so). (isa-spec/spec/ops/alu/dfma.toml:36)
     pub cc: bool,
 }
 op_fields!(OpDfma, [a, b, c], [d]);
-/// Spec: isa-spec/spec/ops/dfma.toml:2.
+/// Spec: isa-spec/spec/ops/alu/dfma.toml:2.
 impl OpDfma {
     pub const NAME: &'static str = "dfma";
     pub const MNEMONIC: &'static str = "DFMA";
@@ -65,7 +65,7 @@ impl OpDfma {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/dfma.toml:55 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dfma.toml:55 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -124,7 +124,7 @@ impl OpDfma {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/dfma.toml:55; form at isa-spec/spec/ops/dfma.toml:60).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -138,7 +138,7 @@ impl OpDfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/dfma.toml:55; form at isa-spec/spec/ops/dfma.toml:60).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -150,7 +150,7 @@ impl OpDfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/dfma.toml:55; form at isa-spec/spec/ops/dfma.toml:60).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -165,7 +165,7 @@ impl OpDfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/dfma.toml:55; form at isa-spec/spec/ops/dfma.toml:60).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -179,7 +179,7 @@ impl OpDfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/dfma.toml:55; form at isa-spec/spec/ops/dfma.toml:60).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -191,7 +191,7 @@ impl OpDfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/dfma.toml:55; form at isa-spec/spec/ops/dfma.toml:60).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -206,7 +206,7 @@ impl OpDfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/dfma.toml:55; form at isa-spec/spec/ops/dfma.toml:60).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -220,7 +220,7 @@ impl OpDfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/dfma.toml:71 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dfma.toml:71 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -279,7 +279,7 @@ impl OpDfma {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/dfma.toml:71; form at isa-spec/spec/ops/dfma.toml:60).
+    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/dfma.toml:71; form at isa-spec/spec/ops/alu/dfma.toml:60).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -293,7 +293,7 @@ impl OpDfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/dfma.toml:71; form at isa-spec/spec/ops/dfma.toml:60).
+    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/alu/dfma.toml:71; form at isa-spec/spec/ops/alu/dfma.toml:60).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -305,7 +305,7 @@ impl OpDfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/dfma.toml:71; form at isa-spec/spec/ops/dfma.toml:60).
+    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/alu/dfma.toml:71; form at isa-spec/spec/ops/alu/dfma.toml:60).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -319,7 +319,7 @@ impl OpDfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rri` on SM [120, 121] (isa-spec/spec/ops/dfma.toml:71; form at isa-spec/spec/ops/dfma.toml:60).
+    /// Form `rri` on SM [120, 121] (isa-spec/spec/ops/alu/dfma.toml:71; form at isa-spec/spec/ops/alu/dfma.toml:60).
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -331,7 +331,7 @@ impl OpDfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `rru` on SM [120, 121] (isa-spec/spec/ops/dfma.toml:71; form at isa-spec/spec/ops/dfma.toml:60).
+    /// Form `rru` on SM [120, 121] (isa-spec/spec/ops/alu/dfma.toml:71; form at isa-spec/spec/ops/alu/dfma.toml:60).
     #[inline(always)]
     fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -345,7 +345,7 @@ impl OpDfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/dfma.toml:79 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dfma.toml:79 pack alike.
     #[inline(always)]
     fn encode_e2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -406,7 +406,7 @@ impl OpDfma {
         w |= (self.rnd.index() as u128) << 50;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/dfma.toml:79; form at isa-spec/spec/ops/dfma.toml:82).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dfma.toml:79; form at isa-spec/spec/ops/alu/dfma.toml:82).
     #[inline(always)]
     fn encode_f12<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5b70000000000000 | self.encode_e2::<E>(sm, c)?;
@@ -414,7 +414,7 @@ impl OpDfma {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/dfma.toml:79; form at isa-spec/spec/ops/dfma.toml:82).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dfma.toml:79; form at isa-spec/spec/ops/alu/dfma.toml:82).
     #[inline(always)]
     fn encode_f13<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x3670000000000000 | self.encode_e2::<E>(sm, c)?;
@@ -428,7 +428,7 @@ impl OpDfma {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/dfma.toml:79; form at isa-spec/spec/ops/dfma.toml:82).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dfma.toml:79; form at isa-spec/spec/ops/alu/dfma.toml:82).
     #[inline(always)]
     fn encode_f14<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4b70000000000000 | self.encode_e2::<E>(sm, c)?;
@@ -437,7 +437,7 @@ impl OpDfma {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/dfma.toml:79; form at isa-spec/spec/ops/dfma.toml:82).
+    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dfma.toml:79; form at isa-spec/spec/ops/alu/dfma.toml:82).
     #[inline(always)]
     fn encode_f15<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5370000000000000 | self.encode_e2::<E>(sm, c)?;
@@ -446,7 +446,7 @@ impl OpDfma {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/dfma.toml:55 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dfma.toml:55 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -464,7 +464,7 @@ impl OpDfma {
             cc,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/dfma.toml:55; form at isa-spec/spec/ops/dfma.toml:60).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -476,7 +476,7 @@ impl OpDfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/dfma.toml:55; form at isa-spec/spec/ops/dfma.toml:60).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -486,7 +486,7 @@ impl OpDfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/dfma.toml:55; form at isa-spec/spec/ops/dfma.toml:60).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -498,7 +498,7 @@ impl OpDfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/dfma.toml:55; form at isa-spec/spec/ops/dfma.toml:60).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -510,7 +510,7 @@ impl OpDfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/dfma.toml:55; form at isa-spec/spec/ops/dfma.toml:60).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -520,7 +520,7 @@ impl OpDfma {
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/dfma.toml:55; form at isa-spec/spec/ops/dfma.toml:60).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -532,7 +532,7 @@ impl OpDfma {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/dfma.toml:55; form at isa-spec/spec/ops/dfma.toml:60).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -544,7 +544,7 @@ impl OpDfma {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/dfma.toml:71 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dfma.toml:71 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -562,7 +562,7 @@ impl OpDfma {
             cc,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/dfma.toml:71; form at isa-spec/spec/ops/dfma.toml:60).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dfma.toml:71; form at isa-spec/spec/ops/alu/dfma.toml:60).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -574,7 +574,7 @@ impl OpDfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/dfma.toml:71; form at isa-spec/spec/ops/dfma.toml:60).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/dfma.toml:71; form at isa-spec/spec/ops/alu/dfma.toml:60).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -584,7 +584,7 @@ impl OpDfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/dfma.toml:71; form at isa-spec/spec/ops/dfma.toml:60).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/dfma.toml:71; form at isa-spec/spec/ops/alu/dfma.toml:60).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -596,7 +596,7 @@ impl OpDfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/dfma.toml:71; form at isa-spec/spec/ops/dfma.toml:60).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dfma.toml:71; form at isa-spec/spec/ops/alu/dfma.toml:60).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -606,7 +606,7 @@ impl OpDfma {
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/dfma.toml:71; form at isa-spec/spec/ops/dfma.toml:60).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dfma.toml:71; form at isa-spec/spec/ops/alu/dfma.toml:60).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -618,7 +618,7 @@ impl OpDfma {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/dfma.toml:79 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dfma.toml:79 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -634,7 +634,7 @@ impl OpDfma {
             cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/dfma.toml:79; form at isa-spec/spec/ops/dfma.toml:82).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/dfma.toml:79; form at isa-spec/spec/ops/alu/dfma.toml:82).
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -644,7 +644,7 @@ impl OpDfma {
             .with_neg(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/dfma.toml:79; form at isa-spec/spec/ops/dfma.toml:82).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/dfma.toml:79; form at isa-spec/spec/ops/alu/dfma.toml:82).
     #[inline(always)]
     fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -661,7 +661,7 @@ impl OpDfma {
             .with_neg(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/dfma.toml:79; form at isa-spec/spec/ops/dfma.toml:82).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/dfma.toml:79; form at isa-spec/spec/ops/alu/dfma.toml:82).
     #[inline(always)]
     fn parts_f14(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -670,7 +670,7 @@ impl OpDfma {
             .with_neg(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c2`'s fields (isa-spec/spec/ops/dfma.toml:79; form at isa-spec/spec/ops/dfma.toml:82).
+    /// Form `c2`'s fields (isa-spec/spec/ops/alu/dfma.toml:79; form at isa-spec/spec/ops/alu/dfma.toml:82).
     #[inline(always)]
     fn parts_f15(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -679,7 +679,7 @@ impl OpDfma {
         o.c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_neg(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `DFMA` (isa-spec/spec/ops/dfma.toml:42); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `DFMA` (isa-spec/spec/ops/alu/dfma.toml:42); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["DFMA"]])?;
         let mut cur = 0usize;
@@ -726,7 +726,7 @@ impl OpDfma {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/dfma.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/dfma.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("dfma", 3usize, srcs)?;
         let a: f64 = src_value(srcs, 0usize, &self.a)?;
@@ -746,7 +746,7 @@ impl OpDfma {
     }
 }
 impl MemOp for OpDfma {}
-/// Spec: isa-spec/spec/ops/dfma.toml:2.
+/// Spec: isa-spec/spec/ops/alu/dfma.toml:2.
 impl Encode for OpDfma {
     const NAME: &'static str = "dfma";
     encode_by_form!(
@@ -756,7 +756,7 @@ impl Encode for OpDfma {
         encode_f12, 13 : => encode_f13, 14 : => encode_f14, 15 : => encode_f15; [a, b, c]
     );
 }
-/// Spec: isa-spec/spec/ops/dfma.toml:2.
+/// Spec: isa-spec/spec/ops/alu/dfma.toml:2.
 impl Forms for OpDfma {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -766,7 +766,7 @@ impl Forms for OpDfma {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/dfma.toml:42.
+    /// Spec: isa-spec/spec/ops/alu/dfma.toml:42.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
@@ -793,7 +793,7 @@ impl Forms for OpDfma {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/dfma.toml:2.
+/// Spec: isa-spec/spec/ops/alu/dfma.toml:2.
 impl Legalize for OpDfma {
     fn cc_use(&self, sm: u32) -> (bool, bool) {
         let rnd = self.rnd;

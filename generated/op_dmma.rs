@@ -4,24 +4,24 @@
 
 /// `DMMA`: Tensor-core double-precision matrix multiply-accumulate: d = a * b + c.
 ///
-/// Spec: isa-spec/spec/ops/dmma.toml:20 (op `dmma`). SMs: 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/dmma.toml:20 (op `dmma`). SMs: 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpDmma {
-    /// Destination (b32). First register of the result group. (isa-spec/spec/ops/dmma.toml:25)
+    /// Destination (b32). First register of the result group. (isa-spec/spec/ops/alu/dmma.toml:25)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/dmma.toml:30)
+    /// Source (b32). (isa-spec/spec/ops/alu/dmma.toml:30)
     pub a: Src,
-    /// Source (b32). (isa-spec/spec/ops/dmma.toml:35)
+    /// Source (b32). (isa-spec/spec/ops/alu/dmma.toml:35)
     pub b: Src,
-    /// Source (b32). First register of the accumulator group. (isa-spec/spec/ops/dmma.toml:40)
+    /// Source (b32). First register of the accumulator group. (isa-spec/spec/ops/alu/dmma.toml:40)
     pub c: Src,
-    /// Modifier.  (isa-spec/spec/ops/dmma.toml:46)
+    /// Modifier.  (isa-spec/spec/ops/alu/dmma.toml:46)
     pub shape: DmmaShape,
-    /// Modifier.  (isa-spec/spec/ops/dmma.toml:50)
+    /// Modifier.  (isa-spec/spec/ops/alu/dmma.toml:50)
     pub rnd: Rnd,
 }
 op_fields!(OpDmma, [a, b, c], [d]);
-/// Spec: isa-spec/spec/ops/dmma.toml:20.
+/// Spec: isa-spec/spec/ops/alu/dmma.toml:20.
 impl OpDmma {
     pub const NAME: &'static str = "dmma";
     pub const MNEMONIC: &'static str = "DMMA";
@@ -36,7 +36,7 @@ impl OpDmma {
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::B32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `shape`'s values, in hex (`-`: none; isa-spec/spec/ops/dmma.toml:46).
+    /// Codes of `shape`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/dmma.toml:46).
     const SHAPE_CODES0: [u16; DmmaShape::COUNT] = codes("0 - - -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -51,7 +51,7 @@ impl OpDmma {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/dmma.toml:62; form at isa-spec/spec/ops/dmma.toml:62).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/dmma.toml:62; form at isa-spec/spec/ops/alu/dmma.toml:62).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -74,7 +74,7 @@ impl OpDmma {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/dmma.toml:93; form at isa-spec/spec/ops/dmma.toml:93).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/dmma.toml:93; form at isa-spec/spec/ops/alu/dmma.toml:93).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -95,7 +95,7 @@ impl OpDmma {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/dmma.toml:107; form at isa-spec/spec/ops/dmma.toml:107).
+    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/alu/dmma.toml:107; form at isa-spec/spec/ops/alu/dmma.toml:107).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -118,7 +118,7 @@ impl OpDmma {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/dmma.toml:117; form at isa-spec/spec/ops/dmma.toml:117).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/alu/dmma.toml:117; form at isa-spec/spec/ops/alu/dmma.toml:117).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -141,7 +141,7 @@ impl OpDmma {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/dmma.toml:62; form at isa-spec/spec/ops/dmma.toml:62).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/dmma.toml:62; form at isa-spec/spec/ops/alu/dmma.toml:62).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -162,7 +162,7 @@ impl OpDmma {
         let o = Self { d, a, b, c, shape, rnd };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff20003fffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/dmma.toml:93; form at isa-spec/spec/ops/dmma.toml:93).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/dmma.toml:93; form at isa-spec/spec/ops/alu/dmma.toml:93).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -180,7 +180,7 @@ impl OpDmma {
         let o = Self { d, a, b, c, shape, rnd };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07f00003fffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/dmma.toml:107; form at isa-spec/spec/ops/dmma.toml:107).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/dmma.toml:107; form at isa-spec/spec/ops/alu/dmma.toml:107).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -201,7 +201,7 @@ impl OpDmma {
         let o = Self { d, a, b, c, shape, rnd };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07f00003fffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/dmma.toml:117; form at isa-spec/spec/ops/dmma.toml:117).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/dmma.toml:117; form at isa-spec/spec/ops/alu/dmma.toml:117).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -222,7 +222,7 @@ impl OpDmma {
         let o = Self { d, a, b, c, shape, rnd };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07f00003fffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `DMMA` (isa-spec/spec/ops/dmma.toml:53); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `DMMA` (isa-spec/spec/ops/alu/dmma.toml:53); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["DMMA"]])?;
         let mut cur = 0usize;
@@ -254,7 +254,7 @@ impl OpDmma {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/dmma.toml:20.
+    /// Spec: isa-spec/spec/ops/alu/dmma.toml:20.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("dmma", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -268,20 +268,20 @@ impl OpDmma {
     }
 }
 impl MemOp for OpDmma {}
-/// Spec: isa-spec/spec/ops/dmma.toml:20.
+/// Spec: isa-spec/spec/ops/alu/dmma.toml:20.
 impl Encode for OpDmma {
     const NAME: &'static str = "dmma";
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [a, b, c]
     );
 }
-/// Spec: isa-spec/spec/ops/dmma.toml:20.
+/// Spec: isa-spec/spec/ops/alu/dmma.toml:20.
 impl Forms for OpDmma {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/dmma.toml:53.
+    /// Spec: isa-spec/spec/ops/alu/dmma.toml:53.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
@@ -303,5 +303,5 @@ impl Forms for OpDmma {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/dmma.toml:20.
+/// Spec: isa-spec/spec/ops/alu/dmma.toml:20.
 impl Legalize for OpDmma {}

@@ -4,22 +4,22 @@
 
 /// `DMNMX`: 64-bit float minimum/maximum, selected by a predicate (true: min).
 ///
-/// Spec: isa-spec/spec/ops/dmnmx.toml:6 (op `dmnmx`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/alu/dmnmx.toml:6 (op `dmnmx`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpDmnmx {
-    /// Destination (f64). (isa-spec/spec/ops/dmnmx.toml:11)
+    /// Destination (f64). (isa-spec/spec/ops/alu/dmnmx.toml:11)
     pub d: Reg,
-    /// Source (f64). (isa-spec/spec/ops/dmnmx.toml:15)
+    /// Source (f64). (isa-spec/spec/ops/alu/dmnmx.toml:15)
     pub a: Src,
-    /// Source (f64). (isa-spec/spec/ops/dmnmx.toml:20)
+    /// Source (f64). (isa-spec/spec/ops/alu/dmnmx.toml:20)
     pub b: Src,
-    /// Source (pred). (isa-spec/spec/ops/dmnmx.toml:25)
+    /// Source (pred). (isa-spec/spec/ops/alu/dmnmx.toml:25)
     pub p: Src,
-    /// Modifier. Also write the flags to the CC register; printed on d (bit 47). (isa-spec/spec/ops/dmnmx.toml:30)
+    /// Modifier. Also write the flags to the CC register; printed on d (bit 47). (isa-spec/spec/ops/alu/dmnmx.toml:30)
     pub cc: bool,
 }
 op_fields!(OpDmnmx, [a, b, p], [d]);
-/// Spec: isa-spec/spec/ops/dmnmx.toml:6.
+/// Spec: isa-spec/spec/ops/alu/dmnmx.toml:6.
 impl OpDmnmx {
     pub const NAME: &'static str = "dmnmx";
     pub const MNEMONIC: &'static str = "DMNMX";
@@ -48,7 +48,7 @@ impl OpDmnmx {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/dmnmx.toml:50 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dmnmx.toml:50 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -100,14 +100,14 @@ impl OpDmnmx {
         w |= u128::from(self.b.abs) << 49;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/dmnmx.toml:50; form at isa-spec/spec/ops/dmnmx.toml:53).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dmnmx.toml:50; form at isa-spec/spec/ops/alu/dmnmx.toml:53).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5c50000000000000 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/dmnmx.toml:50; form at isa-spec/spec/ops/dmnmx.toml:53).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dmnmx.toml:50; form at isa-spec/spec/ops/alu/dmnmx.toml:53).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x3850000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -120,7 +120,7 @@ impl OpDmnmx {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/dmnmx.toml:50; form at isa-spec/spec/ops/dmnmx.toml:53).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dmnmx.toml:50; form at isa-spec/spec/ops/alu/dmnmx.toml:53).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4c50000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -128,7 +128,7 @@ impl OpDmnmx {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/dmnmx.toml:50 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dmnmx.toml:50 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -140,7 +140,7 @@ impl OpDmnmx {
         let cc: bool = bit(w, 47);
         Some(Self { d, a, b: Src::RZ, p, cc })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/dmnmx.toml:50; form at isa-spec/spec/ops/dmnmx.toml:53).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/dmnmx.toml:50; form at isa-spec/spec/ops/alu/dmnmx.toml:53).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -149,7 +149,7 @@ impl OpDmnmx {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/dmnmx.toml:50; form at isa-spec/spec/ops/dmnmx.toml:53).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/dmnmx.toml:50; form at isa-spec/spec/ops/alu/dmnmx.toml:53).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -165,7 +165,7 @@ impl OpDmnmx {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/dmnmx.toml:50; form at isa-spec/spec/ops/dmnmx.toml:53).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/dmnmx.toml:50; form at isa-spec/spec/ops/alu/dmnmx.toml:53).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -174,7 +174,7 @@ impl OpDmnmx {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `DMNMX` (isa-spec/spec/ops/dmnmx.toml:35); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `DMNMX` (isa-spec/spec/ops/alu/dmnmx.toml:35); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["DMNMX"]])?;
         let mut cur = 0usize;
@@ -210,7 +210,7 @@ impl OpDmnmx {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/dmnmx.toml:6.
+    /// Spec: isa-spec/spec/ops/alu/dmnmx.toml:6.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("dmnmx", 3usize, srcs)?;
         let a: f64 = src_value(srcs, 0usize, &self.a)?;
@@ -229,18 +229,18 @@ impl OpDmnmx {
     }
 }
 impl MemOp for OpDmnmx {}
-/// Spec: isa-spec/spec/ops/dmnmx.toml:6.
+/// Spec: isa-spec/spec/ops/alu/dmnmx.toml:6.
 impl Encode for OpDmnmx {
     const NAME: &'static str = "dmnmx";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b, p]);
 }
-/// Spec: isa-spec/spec/ops/dmnmx.toml:6.
+/// Spec: isa-spec/spec/ops/alu/dmnmx.toml:6.
 impl Forms for OpDmnmx {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/dmnmx.toml:35.
+    /// Spec: isa-spec/spec/ops/alu/dmnmx.toml:35.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -264,7 +264,7 @@ impl Forms for OpDmnmx {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/dmnmx.toml:6.
+/// Spec: isa-spec/spec/ops/alu/dmnmx.toml:6.
 impl Legalize for OpDmnmx {
     fn cc_use(&self, sm: u32) -> (bool, bool) {
         let cc = self.cc;

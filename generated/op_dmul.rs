@@ -4,22 +4,22 @@
 
 /// `DMUL`: 64-bit float multiply.
 ///
-/// Spec: isa-spec/spec/ops/dmul.toml:2 (op `dmul`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/dmul.toml:2 (op `dmul`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpDmul {
-    /// Destination (f64). (isa-spec/spec/ops/dmul.toml:13)
+    /// Destination (f64). (isa-spec/spec/ops/alu/dmul.toml:13)
     pub d: Reg,
-    /// Source (f64). (isa-spec/spec/ops/dmul.toml:17)
+    /// Source (f64). (isa-spec/spec/ops/alu/dmul.toml:17)
     pub a: Src,
-    /// Source (f64). (isa-spec/spec/ops/dmul.toml:22)
+    /// Source (f64). (isa-spec/spec/ops/alu/dmul.toml:22)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/dmul.toml:27)
+    /// Modifier.  (isa-spec/spec/ops/alu/dmul.toml:27)
     pub rnd: Rnd,
-    /// Modifier. Maxwell/Pascal: also write the CC flags; printed on d (nvdisasm 11.8 prints bit 47 so). (isa-spec/spec/ops/dmul.toml:31)
+    /// Modifier. Maxwell/Pascal: also write the CC flags; printed on d (nvdisasm 11.8 prints bit 47 so). (isa-spec/spec/ops/alu/dmul.toml:31)
     pub cc: bool,
 }
 op_fields!(OpDmul, [a, b], [d]);
-/// Spec: isa-spec/spec/ops/dmul.toml:2.
+/// Spec: isa-spec/spec/ops/alu/dmul.toml:2.
 impl OpDmul {
     pub const NAME: &'static str = "dmul";
     pub const MNEMONIC: &'static str = "DMUL";
@@ -56,7 +56,7 @@ impl OpDmul {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/dmul.toml:51 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dmul.toml:51 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -103,7 +103,7 @@ impl OpDmul {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/dmul.toml:51; form at isa-spec/spec/ops/dmul.toml:56).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/alu/dmul.toml:51; form at isa-spec/spec/ops/alu/dmul.toml:56).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -113,7 +113,7 @@ impl OpDmul {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/dmul.toml:51; form at isa-spec/spec/ops/dmul.toml:56).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/alu/dmul.toml:51; form at isa-spec/spec/ops/alu/dmul.toml:56).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -121,7 +121,7 @@ impl OpDmul {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/dmul.toml:51; form at isa-spec/spec/ops/dmul.toml:56).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/dmul.toml:51; form at isa-spec/spec/ops/alu/dmul.toml:56).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -132,7 +132,7 @@ impl OpDmul {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/dmul.toml:51; form at isa-spec/spec/ops/dmul.toml:56).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/alu/dmul.toml:51; form at isa-spec/spec/ops/alu/dmul.toml:56).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -142,7 +142,7 @@ impl OpDmul {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/dmul.toml:68 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dmul.toml:68 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -189,7 +189,7 @@ impl OpDmul {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/dmul.toml:68; form at isa-spec/spec/ops/dmul.toml:56).
+    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/dmul.toml:68; form at isa-spec/spec/ops/alu/dmul.toml:56).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -199,7 +199,7 @@ impl OpDmul {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/dmul.toml:68; form at isa-spec/spec/ops/dmul.toml:56).
+    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/alu/dmul.toml:68; form at isa-spec/spec/ops/alu/dmul.toml:56).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -207,7 +207,7 @@ impl OpDmul {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/dmul.toml:68; form at isa-spec/spec/ops/dmul.toml:56).
+    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/alu/dmul.toml:68; form at isa-spec/spec/ops/alu/dmul.toml:56).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -217,7 +217,7 @@ impl OpDmul {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/dmul.toml:76 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dmul.toml:76 pack alike.
     #[inline(always)]
     fn encode_e2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -264,14 +264,14 @@ impl OpDmul {
         w |= u128::from(self.b.neg) << 48;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/dmul.toml:76; form at isa-spec/spec/ops/dmul.toml:79).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dmul.toml:76; form at isa-spec/spec/ops/alu/dmul.toml:79).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5c80000000000000 | self.encode_e2::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/dmul.toml:76; form at isa-spec/spec/ops/dmul.toml:79).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dmul.toml:76; form at isa-spec/spec/ops/alu/dmul.toml:79).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x3880000000000000 | self.encode_e2::<E>(sm, c)?;
@@ -284,7 +284,7 @@ impl OpDmul {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/dmul.toml:76; form at isa-spec/spec/ops/dmul.toml:79).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dmul.toml:76; form at isa-spec/spec/ops/alu/dmul.toml:79).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4c80000000000000 | self.encode_e2::<E>(sm, c)?;
@@ -292,7 +292,7 @@ impl OpDmul {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/dmul.toml:51 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dmul.toml:51 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -303,7 +303,7 @@ impl OpDmul {
         let cc: bool = false;
         Some(Self { d, a, b: Src::RZ, rnd, cc })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/dmul.toml:51; form at isa-spec/spec/ops/dmul.toml:56).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dmul.toml:51; form at isa-spec/spec/ops/alu/dmul.toml:56).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -312,14 +312,14 @@ impl OpDmul {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/dmul.toml:51; form at isa-spec/spec/ops/dmul.toml:56).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/dmul.toml:51; form at isa-spec/spec/ops/alu/dmul.toml:56).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/dmul.toml:51; form at isa-spec/spec/ops/dmul.toml:56).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/dmul.toml:51; form at isa-spec/spec/ops/alu/dmul.toml:56).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -328,7 +328,7 @@ impl OpDmul {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/dmul.toml:51; form at isa-spec/spec/ops/dmul.toml:56).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/dmul.toml:51; form at isa-spec/spec/ops/alu/dmul.toml:56).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -337,7 +337,7 @@ impl OpDmul {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/dmul.toml:68 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dmul.toml:68 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -348,7 +348,7 @@ impl OpDmul {
         let cc: bool = false;
         Some(Self { d, a, b: Src::RZ, rnd, cc })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/dmul.toml:68; form at isa-spec/spec/ops/dmul.toml:56).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dmul.toml:68; form at isa-spec/spec/ops/alu/dmul.toml:56).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -357,14 +357,14 @@ impl OpDmul {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/dmul.toml:68; form at isa-spec/spec/ops/dmul.toml:56).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/dmul.toml:68; form at isa-spec/spec/ops/alu/dmul.toml:56).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/dmul.toml:68; form at isa-spec/spec/ops/dmul.toml:56).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/dmul.toml:68; form at isa-spec/spec/ops/alu/dmul.toml:56).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -373,7 +373,7 @@ impl OpDmul {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/dmul.toml:76 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dmul.toml:76 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -382,7 +382,7 @@ impl OpDmul {
         let cc: bool = bit(w, 47);
         Some(Self { d, a, b: Src::RZ, rnd, cc })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/dmul.toml:76; form at isa-spec/spec/ops/dmul.toml:79).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/dmul.toml:76; form at isa-spec/spec/ops/alu/dmul.toml:79).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -390,7 +390,7 @@ impl OpDmul {
             .with_neg(bit(w, 48));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/dmul.toml:76; form at isa-spec/spec/ops/dmul.toml:79).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/dmul.toml:76; form at isa-spec/spec/ops/alu/dmul.toml:79).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -405,14 +405,14 @@ impl OpDmul {
             .with_neg(bit(w, 48));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/dmul.toml:76; form at isa-spec/spec/ops/dmul.toml:79).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/dmul.toml:76; form at isa-spec/spec/ops/alu/dmul.toml:79).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_neg(bit(w, 48));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `DMUL` (isa-spec/spec/ops/dmul.toml:37); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `DMUL` (isa-spec/spec/ops/alu/dmul.toml:37); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["DMUL"]])?;
         let mut cur = 0usize;
@@ -457,7 +457,7 @@ impl OpDmul {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/dmul.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/dmul.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("dmul", 2usize, srcs)?;
         let a: f64 = src_value(srcs, 0usize, &self.a)?;
@@ -476,7 +476,7 @@ impl OpDmul {
     }
 }
 impl MemOp for OpDmul {}
-/// Spec: isa-spec/spec/ops/dmul.toml:2.
+/// Spec: isa-spec/spec/ops/alu/dmul.toml:2.
 impl Encode for OpDmul {
     const NAME: &'static str = "dmul";
     encode_by_form!(
@@ -485,7 +485,7 @@ impl Encode for OpDmul {
         encode_f8, 9 : => encode_f9; [a, b]
     );
 }
-/// Spec: isa-spec/spec/ops/dmul.toml:2.
+/// Spec: isa-spec/spec/ops/alu/dmul.toml:2.
 impl Forms for OpDmul {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -494,7 +494,7 @@ impl Forms for OpDmul {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/dmul.toml:37.
+    /// Spec: isa-spec/spec/ops/alu/dmul.toml:37.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
@@ -517,7 +517,7 @@ impl Forms for OpDmul {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/dmul.toml:2.
+/// Spec: isa-spec/spec/ops/alu/dmul.toml:2.
 impl Legalize for OpDmul {
     fn cc_use(&self, sm: u32) -> (bool, bool) {
         let rnd = self.rnd;

@@ -4,28 +4,28 @@
 
 /// `DSET`: 64-bit float compare to a register: all ones or 0, or with .BF the float 1.0 or 0.0; combined with a predicate.
 ///
-/// Spec: isa-spec/spec/ops/dset.toml:9 (op `dset`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/alu/dset.toml:9 (op `dset`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpDset {
-    /// Destination (u32). (isa-spec/spec/ops/dset.toml:14)
+    /// Destination (u32). (isa-spec/spec/ops/alu/dset.toml:14)
     pub d: Reg,
-    /// Source (f64). (isa-spec/spec/ops/dset.toml:18)
+    /// Source (f64). (isa-spec/spec/ops/alu/dset.toml:18)
     pub a: Src,
-    /// Source (f64). (isa-spec/spec/ops/dset.toml:23)
+    /// Source (f64). (isa-spec/spec/ops/alu/dset.toml:23)
     pub b: Src,
-    /// Source (pred). (isa-spec/spec/ops/dset.toml:28)
+    /// Source (pred). (isa-spec/spec/ops/alu/dset.toml:28)
     pub acc: Src,
-    /// Modifier. Boolean float: write 1.0 for true instead of all ones. (isa-spec/spec/ops/dset.toml:33)
+    /// Modifier. Boolean float: write 1.0 for true instead of all ones. (isa-spec/spec/ops/alu/dset.toml:33)
     pub bf: bool,
-    /// Modifier.  (isa-spec/spec/ops/dset.toml:39)
+    /// Modifier.  (isa-spec/spec/ops/alu/dset.toml:39)
     pub cmp: Dcmp,
-    /// Modifier.  (isa-spec/spec/ops/dset.toml:43)
+    /// Modifier.  (isa-spec/spec/ops/alu/dset.toml:43)
     pub setop: Setop,
-    /// Modifier. Also write the flags to the CC register; printed on d (bit 47). (isa-spec/spec/ops/dset.toml:47)
+    /// Modifier. Also write the flags to the CC register; printed on d (bit 47). (isa-spec/spec/ops/alu/dset.toml:47)
     pub cc: bool,
 }
 op_fields!(OpDset, [a, b, acc], [d]);
-/// Spec: isa-spec/spec/ops/dset.toml:9.
+/// Spec: isa-spec/spec/ops/alu/dset.toml:9.
 impl OpDset {
     pub const NAME: &'static str = "dset";
     pub const MNEMONIC: &'static str = "DSET";
@@ -52,7 +52,7 @@ impl OpDset {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/dset.toml:72 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dset.toml:72 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -99,14 +99,14 @@ impl OpDset {
         w |= u128::from(self.a.abs) << 54;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/dset.toml:72; form at isa-spec/spec/ops/dset.toml:75).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dset.toml:72; form at isa-spec/spec/ops/alu/dset.toml:75).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5900000000000000 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/dset.toml:72; form at isa-spec/spec/ops/dset.toml:75).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dset.toml:72; form at isa-spec/spec/ops/alu/dset.toml:75).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x3200000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -119,7 +119,7 @@ impl OpDset {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/dset.toml:72; form at isa-spec/spec/ops/dset.toml:75).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dset.toml:72; form at isa-spec/spec/ops/alu/dset.toml:75).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4900000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -127,7 +127,7 @@ impl OpDset {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/dset.toml:72 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dset.toml:72 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -151,7 +151,7 @@ impl OpDset {
             cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/dset.toml:72; form at isa-spec/spec/ops/dset.toml:75).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/dset.toml:72; form at isa-spec/spec/ops/alu/dset.toml:75).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -160,7 +160,7 @@ impl OpDset {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/dset.toml:72; form at isa-spec/spec/ops/dset.toml:75).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/dset.toml:72; form at isa-spec/spec/ops/alu/dset.toml:75).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -176,7 +176,7 @@ impl OpDset {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/dset.toml:72; form at isa-spec/spec/ops/dset.toml:75).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/dset.toml:72; form at isa-spec/spec/ops/alu/dset.toml:75).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -185,7 +185,7 @@ impl OpDset {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `DSET` (isa-spec/spec/ops/dset.toml:52); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `DSET` (isa-spec/spec/ops/alu/dset.toml:52); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["DSET"]])?;
         let mut cur = 0usize;
@@ -238,7 +238,7 @@ impl OpDset {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/dset.toml:9.
+    /// Spec: isa-spec/spec/ops/alu/dset.toml:9.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("dset", 3usize, srcs)?;
         let a: f64 = src_value(srcs, 0usize, &self.a)?;
@@ -261,18 +261,18 @@ impl OpDset {
     }
 }
 impl MemOp for OpDset {}
-/// Spec: isa-spec/spec/ops/dset.toml:9.
+/// Spec: isa-spec/spec/ops/alu/dset.toml:9.
 impl Encode for OpDset {
     const NAME: &'static str = "dset";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b, acc]);
 }
-/// Spec: isa-spec/spec/ops/dset.toml:9.
+/// Spec: isa-spec/spec/ops/alu/dset.toml:9.
 impl Forms for OpDset {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/dset.toml:52.
+    /// Spec: isa-spec/spec/ops/alu/dset.toml:52.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -301,7 +301,7 @@ impl Forms for OpDset {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/dset.toml:9.
+/// Spec: isa-spec/spec/ops/alu/dset.toml:9.
 impl Legalize for OpDset {
     fn cc_use(&self, sm: u32) -> (bool, bool) {
         let bf = self.bf;

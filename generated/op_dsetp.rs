@@ -4,26 +4,26 @@
 
 /// `DSETP`: 64-bit float compare to predicates, combined with an accumulator predicate.
 ///
-/// Spec: isa-spec/spec/ops/dsetp.toml:2 (op `dsetp`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/dsetp.toml:2 (op `dsetp`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpDsetp {
-    /// Destination (pred). (isa-spec/spec/ops/dsetp.toml:17)
+    /// Destination (pred). (isa-spec/spec/ops/alu/dsetp.toml:17)
     pub p: Reg,
-    /// Destination (pred). (isa-spec/spec/ops/dsetp.toml:21)
+    /// Destination (pred). (isa-spec/spec/ops/alu/dsetp.toml:21)
     pub q: Reg,
-    /// Source (f64). (isa-spec/spec/ops/dsetp.toml:26)
+    /// Source (f64). (isa-spec/spec/ops/alu/dsetp.toml:26)
     pub a: Src,
-    /// Source (f64). (isa-spec/spec/ops/dsetp.toml:31)
+    /// Source (f64). (isa-spec/spec/ops/alu/dsetp.toml:31)
     pub b: Src,
-    /// Source (pred). (isa-spec/spec/ops/dsetp.toml:36)
+    /// Source (pred). (isa-spec/spec/ops/alu/dsetp.toml:36)
     pub acc: Src,
-    /// Modifier.  (isa-spec/spec/ops/dsetp.toml:41)
+    /// Modifier.  (isa-spec/spec/ops/alu/dsetp.toml:41)
     pub cmp: Dcmp,
-    /// Modifier.  (isa-spec/spec/ops/dsetp.toml:45)
+    /// Modifier.  (isa-spec/spec/ops/alu/dsetp.toml:45)
     pub setop: Setop,
 }
 op_fields!(OpDsetp, [a, b, acc], [p, q]);
-/// Spec: isa-spec/spec/ops/dsetp.toml:2.
+/// Spec: isa-spec/spec/ops/alu/dsetp.toml:2.
 impl OpDsetp {
     pub const NAME: &'static str = "dsetp";
     pub const MNEMONIC: &'static str = "DSETP";
@@ -62,7 +62,7 @@ impl OpDsetp {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/dsetp.toml:62 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dsetp.toml:62 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -105,7 +105,7 @@ impl OpDsetp {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/dsetp.toml:62; form at isa-spec/spec/ops/dsetp.toml:67).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/alu/dsetp.toml:62; form at isa-spec/spec/ops/alu/dsetp.toml:67).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -113,7 +113,7 @@ impl OpDsetp {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/dsetp.toml:62; form at isa-spec/spec/ops/dsetp.toml:67).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/dsetp.toml:62; form at isa-spec/spec/ops/alu/dsetp.toml:67).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -124,7 +124,7 @@ impl OpDsetp {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/dsetp.toml:62; form at isa-spec/spec/ops/dsetp.toml:67).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/alu/dsetp.toml:62; form at isa-spec/spec/ops/alu/dsetp.toml:67).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -134,7 +134,7 @@ impl OpDsetp {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/dsetp.toml:83; form at isa-spec/spec/ops/dsetp.toml:67).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/alu/dsetp.toml:83; form at isa-spec/spec/ops/alu/dsetp.toml:67).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -181,7 +181,7 @@ impl OpDsetp {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/dsetp.toml:91 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dsetp.toml:91 pack alike.
     #[inline(always)]
     fn encode_e2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -224,7 +224,7 @@ impl OpDsetp {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [120, 121] (isa-spec/spec/ops/dsetp.toml:91; form at isa-spec/spec/ops/dsetp.toml:67).
+    /// Form `rri` on SM [120, 121] (isa-spec/spec/ops/alu/dsetp.toml:91; form at isa-spec/spec/ops/alu/dsetp.toml:67).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -232,7 +232,7 @@ impl OpDsetp {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rru` on SM [120, 121] (isa-spec/spec/ops/dsetp.toml:91; form at isa-spec/spec/ops/dsetp.toml:67).
+    /// Form `rru` on SM [120, 121] (isa-spec/spec/ops/alu/dsetp.toml:91; form at isa-spec/spec/ops/alu/dsetp.toml:67).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -242,7 +242,7 @@ impl OpDsetp {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/dsetp.toml:96; form at isa-spec/spec/ops/dsetp.toml:67).
+    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/dsetp.toml:96; form at isa-spec/spec/ops/alu/dsetp.toml:67).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -289,7 +289,7 @@ impl OpDsetp {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/dsetp.toml:101 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/dsetp.toml:101 pack alike.
     #[inline(always)]
     fn encode_e4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -335,14 +335,14 @@ impl OpDsetp {
         w |= u128::from(self.a.abs) << 7;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/dsetp.toml:101; form at isa-spec/spec/ops/dsetp.toml:104).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dsetp.toml:101; form at isa-spec/spec/ops/alu/dsetp.toml:104).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5b80000000000000 | self.encode_e4::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/dsetp.toml:101; form at isa-spec/spec/ops/dsetp.toml:104).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dsetp.toml:101; form at isa-spec/spec/ops/alu/dsetp.toml:104).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x3680000000000000 | self.encode_e4::<E>(sm, c)?;
@@ -355,7 +355,7 @@ impl OpDsetp {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/dsetp.toml:101; form at isa-spec/spec/ops/dsetp.toml:104).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dsetp.toml:101; form at isa-spec/spec/ops/alu/dsetp.toml:104).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4b80000000000000 | self.encode_e4::<E>(sm, c)?;
@@ -363,7 +363,7 @@ impl OpDsetp {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/dsetp.toml:62 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dsetp.toml:62 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -385,14 +385,14 @@ impl OpDsetp {
             setop,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/dsetp.toml:62; form at isa-spec/spec/ops/dsetp.toml:67).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dsetp.toml:62; form at isa-spec/spec/ops/alu/dsetp.toml:67).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/dsetp.toml:62; form at isa-spec/spec/ops/dsetp.toml:67).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/dsetp.toml:62; form at isa-spec/spec/ops/alu/dsetp.toml:67).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -401,7 +401,7 @@ impl OpDsetp {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/dsetp.toml:62; form at isa-spec/spec/ops/dsetp.toml:67).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dsetp.toml:62; form at isa-spec/spec/ops/alu/dsetp.toml:67).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -410,7 +410,7 @@ impl OpDsetp {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/dsetp.toml:83; form at isa-spec/spec/ops/dsetp.toml:67).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dsetp.toml:83; form at isa-spec/spec/ops/alu/dsetp.toml:67).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -436,7 +436,7 @@ impl OpDsetp {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/dsetp.toml:91 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dsetp.toml:91 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -458,14 +458,14 @@ impl OpDsetp {
             setop,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/dsetp.toml:91; form at isa-spec/spec/ops/dsetp.toml:67).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/dsetp.toml:91; form at isa-spec/spec/ops/alu/dsetp.toml:67).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/dsetp.toml:91; form at isa-spec/spec/ops/dsetp.toml:67).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/dsetp.toml:91; form at isa-spec/spec/ops/alu/dsetp.toml:67).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -474,7 +474,7 @@ impl OpDsetp {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/dsetp.toml:96; form at isa-spec/spec/ops/dsetp.toml:67).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/dsetp.toml:96; form at isa-spec/spec/ops/alu/dsetp.toml:67).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -500,7 +500,7 @@ impl OpDsetp {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/dsetp.toml:101 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/dsetp.toml:101 read alike; each sets the others.
     #[inline(always)]
     fn fields_e4(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
@@ -522,7 +522,7 @@ impl OpDsetp {
             setop,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/dsetp.toml:101; form at isa-spec/spec/ops/dsetp.toml:104).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/dsetp.toml:101; form at isa-spec/spec/ops/alu/dsetp.toml:104).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;
@@ -531,7 +531,7 @@ impl OpDsetp {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/dsetp.toml:101; form at isa-spec/spec/ops/dsetp.toml:104).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/dsetp.toml:101; form at isa-spec/spec/ops/alu/dsetp.toml:104).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;
@@ -547,7 +547,7 @@ impl OpDsetp {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/dsetp.toml:101; form at isa-spec/spec/ops/dsetp.toml:104).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/dsetp.toml:101; form at isa-spec/spec/ops/alu/dsetp.toml:104).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;
@@ -556,7 +556,7 @@ impl OpDsetp {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `DSETP` (isa-spec/spec/ops/dsetp.toml:48); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `DSETP` (isa-spec/spec/ops/alu/dsetp.toml:48); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["DSETP"]])?;
         let mut cur = 0usize;
@@ -600,7 +600,7 @@ impl OpDsetp {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/dsetp.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/dsetp.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("dsetp", 3usize, srcs)?;
         let a: f64 = src_value(srcs, 0usize, &self.a)?;
@@ -625,7 +625,7 @@ impl OpDsetp {
     }
 }
 impl MemOp for OpDsetp {}
-/// Spec: isa-spec/spec/ops/dsetp.toml:2.
+/// Spec: isa-spec/spec/ops/alu/dsetp.toml:2.
 impl Encode for OpDsetp {
     const NAME: &'static str = "dsetp";
     encode_by_form!(
@@ -634,7 +634,7 @@ impl Encode for OpDsetp {
         encode_f8, 9 : => encode_f9; [a, b, acc]
     );
 }
-/// Spec: isa-spec/spec/ops/dsetp.toml:2.
+/// Spec: isa-spec/spec/ops/alu/dsetp.toml:2.
 impl Forms for OpDsetp {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -643,7 +643,7 @@ impl Forms for OpDsetp {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/dsetp.toml:48.
+    /// Spec: isa-spec/spec/ops/alu/dsetp.toml:48.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 655360 != 0 { self.form_id(sm) } else { None };
@@ -667,5 +667,5 @@ impl Forms for OpDsetp {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/dsetp.toml:2.
+/// Spec: isa-spec/spec/ops/alu/dsetp.toml:2.
 impl Legalize for OpDsetp {}

@@ -4,14 +4,14 @@
 
 /// `ENDCOLLECTIVE`: End a collective region of the warp (under predicate p).
 ///
-/// Spec: isa-spec/spec/ops/endcollective.toml:7 (op `endcollective`). SMs: 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/control/endcollective.toml:7 (op `endcollective`). SMs: 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpEndcollective {
-    /// Source (pred). Predicate the instruction reads (PT when left out). (isa-spec/spec/ops/endcollective.toml:12)
+    /// Source (pred). Predicate the instruction reads (PT when left out). (isa-spec/spec/ops/control/endcollective.toml:12)
     pub p: Src,
 }
 op_fields!(OpEndcollective, [p], []);
-/// Spec: isa-spec/spec/ops/endcollective.toml:7.
+/// Spec: isa-spec/spec/ops/control/endcollective.toml:7.
 impl OpEndcollective {
     pub const NAME: &'static str = "endcollective";
     pub const MNEMONIC: &'static str = "ENDCOLLECTIVE";
@@ -34,7 +34,7 @@ impl OpEndcollective {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/endcollective.toml:22; form at isa-spec/spec/ops/endcollective.toml:22).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/control/endcollective.toml:22; form at isa-spec/spec/ops/control/endcollective.toml:22).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
@@ -43,7 +43,7 @@ impl OpEndcollective {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/endcollective.toml:22; form at isa-spec/spec/ops/endcollective.toml:22).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/endcollective.toml:22; form at isa-spec/spec/ops/control/endcollective.toml:22).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -51,7 +51,7 @@ impl OpEndcollective {
         let o = Self { p };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fffffffffffffffff0000)))
     }
-    /// Parse one tokenized line of syntax `ENDCOLLECTIVE` (isa-spec/spec/ops/endcollective.toml:18); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ENDCOLLECTIVE` (isa-spec/spec/ops/control/endcollective.toml:18); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ENDCOLLECTIVE"]])?;
         if !rest.is_empty() {
@@ -71,7 +71,7 @@ impl OpEndcollective {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/endcollective.toml:7.
+    /// Spec: isa-spec/spec/ops/control/endcollective.toml:7.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("endcollective", 1usize, srcs)?;
         let p: bool = src_value(srcs, 0usize, &self.p)?;
@@ -79,18 +79,18 @@ impl OpEndcollective {
     }
 }
 impl MemOp for OpEndcollective {}
-/// Spec: isa-spec/spec/ops/endcollective.toml:7.
+/// Spec: isa-spec/spec/ops/control/endcollective.toml:7.
 impl Encode for OpEndcollective {
     const NAME: &'static str = "endcollective";
     encode_by_form!(0 : => encode_f0; [p]);
 }
-/// Spec: isa-spec/spec/ops/endcollective.toml:7.
+/// Spec: isa-spec/spec/ops/control/endcollective.toml:7.
 impl Forms for OpEndcollective {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/endcollective.toml:18.
+    /// Spec: isa-spec/spec/ops/control/endcollective.toml:18.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_p = false;
@@ -105,5 +105,5 @@ impl Forms for OpEndcollective {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/endcollective.toml:7.
+/// Spec: isa-spec/spec/ops/control/endcollective.toml:7.
 impl Legalize for OpEndcollective {}

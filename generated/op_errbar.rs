@@ -4,11 +4,11 @@
 
 /// `ERRBAR`: Error barrier: earlier memory operations report their errors first.
 ///
-/// Spec: isa-spec/spec/ops/errbar.toml:5 (op `errbar`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/control/errbar.toml:5 (op `errbar`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpErrbar {}
 op_fields!(OpErrbar, [], []);
-/// Spec: isa-spec/spec/ops/errbar.toml:5.
+/// Spec: isa-spec/spec/ops/control/errbar.toml:5.
 impl OpErrbar {
     pub const NAME: &'static str = "errbar";
     pub const MNEMONIC: &'static str = "ERRBAR";
@@ -32,31 +32,31 @@ impl OpErrbar {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/errbar.toml:13; form at isa-spec/spec/ops/errbar.toml:13).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/control/errbar.toml:13; form at isa-spec/spec/ops/control/errbar.toml:13).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x9ab | (c.raw & 0x1fff7ffffffffffffffffff0000);
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/errbar.toml:23; form at isa-spec/spec/ops/errbar.toml:23).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/control/errbar.toml:23; form at isa-spec/spec/ops/control/errbar.toml:23).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x9ab | (c.raw & 0x1ffffffffffffffffffffff0000);
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/errbar.toml:13; form at isa-spec/spec/ops/errbar.toml:13).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/errbar.toml:13; form at isa-spec/spec/ops/control/errbar.toml:13).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let o = Self {};
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffffffffffffffffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/errbar.toml:23; form at isa-spec/spec/ops/errbar.toml:23).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/errbar.toml:23; form at isa-spec/spec/ops/control/errbar.toml:23).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let o = Self {};
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffffffffffffffffffff0000)))
     }
-    /// Parse one tokenized line of syntax `ERRBAR` (isa-spec/spec/ops/errbar.toml:9); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ERRBAR` (isa-spec/spec/ops/control/errbar.toml:9); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ERRBAR"]])?;
         if !rest.is_empty() {
@@ -70,25 +70,25 @@ impl OpErrbar {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/errbar.toml:5.
+    /// Spec: isa-spec/spec/ops/control/errbar.toml:5.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("errbar", 0usize, srcs)?;
         Ok((FoldOut::new(&[]), None))
     }
 }
 impl MemOp for OpErrbar {}
-/// Spec: isa-spec/spec/ops/errbar.toml:5.
+/// Spec: isa-spec/spec/ops/control/errbar.toml:5.
 impl Encode for OpErrbar {
     const NAME: &'static str = "errbar";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; []);
 }
-/// Spec: isa-spec/spec/ops/errbar.toml:5.
+/// Spec: isa-spec/spec/ops/control/errbar.toml:5.
 impl Forms for OpErrbar {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/errbar.toml:9.
+    /// Spec: isa-spec/spec/ops/control/errbar.toml:9.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);
@@ -96,5 +96,5 @@ impl Forms for OpErrbar {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/errbar.toml:5.
+/// Spec: isa-spec/spec/ops/control/errbar.toml:5.
 impl Legalize for OpErrbar {}

@@ -4,16 +4,16 @@
 
 /// `EXIT`: Terminate the thread.
 ///
-/// Spec: isa-spec/spec/ops/exit.toml:2 (op `exit`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/control/exit.toml:2 (op `exit`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpExit {
-    /// Source (pred). (isa-spec/spec/ops/exit.toml:7)
+    /// Source (pred). (isa-spec/spec/ops/control/exit.toml:7)
     pub cond: Src,
-    /// Modifier.  (isa-spec/spec/ops/exit.toml:13)
+    /// Modifier.  (isa-spec/spec/ops/control/exit.toml:13)
     pub keeprefcount: bool,
 }
 op_fields!(OpExit, [cond], []);
-/// Spec: isa-spec/spec/ops/exit.toml:2.
+/// Spec: isa-spec/spec/ops/control/exit.toml:2.
 impl OpExit {
     pub const NAME: &'static str = "exit";
     pub const MNEMONIC: &'static str = "EXIT";
@@ -39,7 +39,7 @@ impl OpExit {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/exit.toml:23; form at isa-spec/spec/ops/exit.toml:23).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/control/exit.toml:23; form at isa-spec/spec/ops/control/exit.toml:23).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -51,7 +51,7 @@ impl OpExit {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/exit.toml:35; form at isa-spec/spec/ops/exit.toml:35).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/exit.toml:35; form at isa-spec/spec/ops/control/exit.toml:35).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "cond", self.cond == Src::PT, sm)?;
@@ -61,7 +61,7 @@ impl OpExit {
         let mut w: u128 = 0xe30000000000000f;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/exit.toml:23; form at isa-spec/spec/ops/exit.toml:23).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/exit.toml:23; form at isa-spec/spec/ops/control/exit.toml:23).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -70,7 +70,7 @@ impl OpExit {
         let o = Self { cond, keeprefcount };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/exit.toml:35; form at isa-spec/spec/ops/exit.toml:35).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/exit.toml:35; form at isa-spec/spec/ops/control/exit.toml:35).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond: Src = Src::PT;
@@ -78,7 +78,7 @@ impl OpExit {
         let o = Self { cond, keeprefcount };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `EXIT` (isa-spec/spec/ops/exit.toml:18); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `EXIT` (isa-spec/spec/ops/control/exit.toml:18); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["EXIT"]])?;
         let mut cur = 0usize;
@@ -100,7 +100,7 @@ impl OpExit {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/exit.toml:2.
+    /// Spec: isa-spec/spec/ops/control/exit.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("exit", 1usize, srcs)?;
         let cond: bool = src_value(srcs, 0usize, &self.cond)?;
@@ -108,18 +108,18 @@ impl OpExit {
     }
 }
 impl MemOp for OpExit {}
-/// Spec: isa-spec/spec/ops/exit.toml:2.
+/// Spec: isa-spec/spec/ops/control/exit.toml:2.
 impl Encode for OpExit {
     const NAME: &'static str = "exit";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [cond]);
 }
-/// Spec: isa-spec/spec/ops/exit.toml:2.
+/// Spec: isa-spec/spec/ops/control/exit.toml:2.
 impl Forms for OpExit {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/exit.toml:18.
+    /// Spec: isa-spec/spec/ops/control/exit.toml:18.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_cond = false;
@@ -137,5 +137,5 @@ impl Forms for OpExit {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/exit.toml:2.
+/// Spec: isa-spec/spec/ops/control/exit.toml:2.
 impl Legalize for OpExit {}

@@ -4,26 +4,26 @@
 
 /// `F2F`: Float to float conversion between F16, BF16 and F32.
 ///
-/// Spec: isa-spec/spec/ops/f2f.toml:2 (op `f2f`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/f2f.toml:2 (op `f2f`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpF2f {
-    /// Destination (f32). (isa-spec/spec/ops/f2f.toml:19)
+    /// Destination (f32). (isa-spec/spec/ops/alu/f2f.toml:19)
     pub d: Reg,
-    /// Source (f32). (isa-spec/spec/ops/f2f.toml:23)
+    /// Source (f32). (isa-spec/spec/ops/alu/f2f.toml:23)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/f2f.toml:30)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2f.toml:30)
     pub ftz: bool,
-    /// Modifier.  (isa-spec/spec/ops/f2f.toml:35)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2f.toml:35)
     pub dtype: CvtFtypeShown32,
-    /// Modifier.  (isa-spec/spec/ops/f2f.toml:39)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2f.toml:39)
     pub stype: CvtFtypeShown32,
-    /// Modifier.  (isa-spec/spec/ops/f2f.toml:43)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2f.toml:43)
     pub rnd: Rnd,
-    /// Modifier. Part of the source register or constant read when its type is 8 or 16 bits wide (.B1-.B3, .H1); bits 60..62. (isa-spec/spec/ops/f2f.toml:47)
+    /// Modifier. Part of the source register or constant read when its type is 8 or 16 bits wide (.B1-.B3, .H1); bits 60..62. (isa-spec/spec/ops/alu/f2f.toml:47)
     pub sel: u32,
 }
 op_fields!(OpF2f, [b], [d]);
-/// Spec: isa-spec/spec/ops/f2f.toml:2.
+/// Spec: isa-spec/spec/ops/alu/f2f.toml:2.
 impl OpF2f {
     pub const NAME: &'static str = "f2f";
     pub const MNEMONIC: &'static str = "F2F";
@@ -121,7 +121,7 @@ impl OpF2f {
                 && matches!(self.dtype, CvtFtypeShown32::F16 | CvtFtypeShown32::F32)
                 && matches!(self.stype, CvtFtypeShown32::Bf16)))
     }
-    /// What all forms of isa-spec/spec/ops/f2f.toml:63 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/f2f.toml:63 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0;
@@ -132,7 +132,7 @@ impl OpF2f {
         w |= code_of(&[2, 1, 4], self.stype.index()) << 84;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/f2f.toml:63; form at isa-spec/spec/ops/f2f.toml:66).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/f2f.toml:63; form at isa-spec/spec/ops/alu/f2f.toml:66).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -143,7 +143,7 @@ impl OpF2f {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/f2f.toml:63; form at isa-spec/spec/ops/f2f.toml:66).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/f2f.toml:63; form at isa-spec/spec/ops/alu/f2f.toml:66).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -152,7 +152,7 @@ impl OpF2f {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/f2f.toml:63; form at isa-spec/spec/ops/f2f.toml:66).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/f2f.toml:63; form at isa-spec/spec/ops/alu/f2f.toml:66).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -164,7 +164,7 @@ impl OpF2f {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/f2f.toml:63; form at isa-spec/spec/ops/f2f.toml:66).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/f2f.toml:63; form at isa-spec/spec/ops/alu/f2f.toml:66).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -175,7 +175,7 @@ impl OpF2f {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/f2f.toml:63 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/f2f.toml:63 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -203,7 +203,7 @@ impl OpF2f {
             sel: 0u32,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/f2f.toml:63; form at isa-spec/spec/ops/f2f.toml:66).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2f.toml:63; form at isa-spec/spec/ops/alu/f2f.toml:66).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -219,7 +219,7 @@ impl OpF2f {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/f2f.toml:63; form at isa-spec/spec/ops/f2f.toml:66).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2f.toml:63; form at isa-spec/spec/ops/alu/f2f.toml:66).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -233,7 +233,7 @@ impl OpF2f {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/f2f.toml:63; form at isa-spec/spec/ops/f2f.toml:66).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/f2f.toml:63; form at isa-spec/spec/ops/alu/f2f.toml:66).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -249,7 +249,7 @@ impl OpF2f {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/f2f.toml:63; form at isa-spec/spec/ops/f2f.toml:66).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2f.toml:63; form at isa-spec/spec/ops/alu/f2f.toml:66).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -265,7 +265,7 @@ impl OpF2f {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `F2F` (isa-spec/spec/ops/f2f.toml:51); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `F2F` (isa-spec/spec/ops/alu/f2f.toml:51); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["F2F"]])?;
         let mut cur = 0usize;
@@ -345,7 +345,7 @@ impl OpF2f {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/f2f.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/f2f.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("f2f", 1usize, srcs)?;
         let b_raw: f32 = f32::from_bits(srcs[0usize].u32()?);
@@ -365,7 +365,7 @@ impl OpF2f {
     }
 }
 impl MemOp for OpF2f {}
-/// Spec: isa-spec/spec/ops/f2f.toml:2.
+/// Spec: isa-spec/spec/ops/alu/f2f.toml:2.
 impl Encode for OpF2f {
     const NAME: &'static str = "f2f";
     encode_by_form!(
@@ -373,13 +373,13 @@ impl Encode for OpF2f {
         encode_f2, 3 : combo_f0 => encode_f3; [b]
     );
 }
-/// Spec: isa-spec/spec/ops/f2f.toml:2.
+/// Spec: isa-spec/spec/ops/alu/f2f.toml:2.
 impl Forms for OpF2f {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/f2f.toml:51.
+    /// Spec: isa-spec/spec/ops/alu/f2f.toml:51.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;
@@ -410,7 +410,7 @@ impl Forms for OpF2f {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/f2f.toml:2.
+/// Spec: isa-spec/spec/ops/alu/f2f.toml:2.
 impl Legalize for OpF2f {
     fn fold_imms(&mut self) {
         {

@@ -4,30 +4,30 @@
 
 /// `F2F`: Float to float conversion (Maxwell/Pascal): b, read as stype, rounded to dtype in rnd, or from a type to itself rounded to an integral value; optionally clamped to [0, 1] (.SAT).
 ///
-/// Spec: isa-spec/spec/ops/f2f_sm50.toml:6 (op `f2f_sm50`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/alu/f2f_sm50.toml:6 (op `f2f_sm50`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpF2fSm50 {
-    /// Destination (f32). (isa-spec/spec/ops/f2f_sm50.toml:26)
+    /// Destination (f32). (isa-spec/spec/ops/alu/f2f_sm50.toml:26)
     pub d: Reg,
-    /// Source (f32). (isa-spec/spec/ops/f2f_sm50.toml:32)
+    /// Source (f32). (isa-spec/spec/ops/alu/f2f_sm50.toml:32)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/f2f_sm50.toml:39)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2f_sm50.toml:39)
     pub ftz: bool,
-    /// Modifier.  (isa-spec/spec/ops/f2f_sm50.toml:44)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2f_sm50.toml:44)
     pub dtype: CvtFtypeShown,
-    /// Modifier.  (isa-spec/spec/ops/f2f_sm50.toml:48)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2f_sm50.toml:48)
     pub stype: CvtFtypeShown,
-    /// Modifier.  (isa-spec/spec/ops/f2f_sm50.toml:52)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2f_sm50.toml:52)
     pub rnd: F2fRndSm50,
-    /// Modifier. Clamp the result to [0, 1] (bit 50). (isa-spec/spec/ops/f2f_sm50.toml:56)
+    /// Modifier. Clamp the result to [0, 1] (bit 50). (isa-spec/spec/ops/alu/f2f_sm50.toml:56)
     pub sat: bool,
-    /// Modifier. Maxwell/Pascal: also write the flags to the CC register; printed on d. (isa-spec/spec/ops/f2f_sm50.toml:62)
+    /// Modifier. Maxwell/Pascal: also write the flags to the CC register; printed on d. (isa-spec/spec/ops/alu/f2f_sm50.toml:62)
     pub cc: bool,
-    /// Modifier. Read the high half of an F16 b (.H1, bit 41). (isa-spec/spec/ops/f2f_sm50.toml:68)
+    /// Modifier. Read the high half of an F16 b (.H1, bit 41). (isa-spec/spec/ops/alu/f2f_sm50.toml:68)
     pub sel: u32,
 }
 op_fields!(OpF2fSm50, [b], [d]);
-/// Spec: isa-spec/spec/ops/f2f_sm50.toml:6.
+/// Spec: isa-spec/spec/ops/alu/f2f_sm50.toml:6.
 impl OpF2fSm50 {
     pub const NAME: &'static str = "f2f_sm50";
     pub const MNEMONIC: &'static str = "F2F";
@@ -61,11 +61,11 @@ impl OpF2fSm50 {
     pub fn parts_ok(&self) -> bool {
         self.b_view().is_none_or(|v| v.part_ok(self.sel))
     }
-    /// Codes of `stype`'s values, in hex (`-`: none; isa-spec/spec/ops/f2f_sm50.toml:48).
+    /// Codes of `stype`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/f2f_sm50.toml:48).
     const STYPE_CODES0: [u16; CvtFtypeShown::COUNT] = codes("2 1 - 3");
-    /// Codes of `dtype`'s values, in hex (`-`: none; isa-spec/spec/ops/f2f_sm50.toml:44).
+    /// Codes of `dtype`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/f2f_sm50.toml:44).
     const DTYPE_CODES0: [u16; CvtFtypeShown::COUNT] = codes("2 1 - 3");
-    /// Codes of `stype`'s values, in hex (`-`: none; isa-spec/spec/ops/f2f_sm50.toml:48).
+    /// Codes of `stype`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/f2f_sm50.toml:48).
     const STYPE_CODES1: [u16; CvtFtypeShown::COUNT] = codes("2 - - 3");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -145,7 +145,7 @@ impl OpF2fSm50 {
                     F2fRndSm50::Ceil | F2fRndSm50::Trunc
                 ) && matches!(self.stype, CvtFtypeShown::F64)))
     }
-    /// What all forms of isa-spec/spec/ops/f2f_sm50.toml:81 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/f2f_sm50.toml:81 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -168,7 +168,7 @@ impl OpF2fSm50 {
         w |= self.dtype.code_in::<E>(Self::NAME, "dtype", &Self::DTYPE_CODES0, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/f2f_sm50.toml:81; form at isa-spec/spec/ops/f2f_sm50.toml:85).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/f2f_sm50.toml:81; form at isa-spec/spec/ops/alu/f2f_sm50.toml:85).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5ca8000000000000 | (c.raw & 0x1487ff000f000)
@@ -176,7 +176,7 @@ impl OpF2fSm50 {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/f2f_sm50.toml:81; form at isa-spec/spec/ops/f2f_sm50.toml:85).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/f2f_sm50.toml:81; form at isa-spec/spec/ops/alu/f2f_sm50.toml:85).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4ca8000000000000 | (c.raw & 0x148000000f000)
@@ -185,7 +185,7 @@ impl OpF2fSm50 {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/f2f_sm50.toml:116; form at isa-spec/spec/ops/f2f_sm50.toml:118).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/f2f_sm50.toml:116; form at isa-spec/spec/ops/alu/f2f_sm50.toml:118).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -213,7 +213,7 @@ impl OpF2fSm50 {
         w |= self.dtype.code_in::<E>(Self::NAME, "dtype", &Self::DTYPE_CODES0, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Fields all forms of isa-spec/spec/ops/f2f_sm50.toml:81 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/f2f_sm50.toml:81 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -248,7 +248,7 @@ impl OpF2fSm50 {
             sel,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/f2f_sm50.toml:81; form at isa-spec/spec/ops/f2f_sm50.toml:85).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/f2f_sm50.toml:81; form at isa-spec/spec/ops/alu/f2f_sm50.toml:85).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -263,7 +263,7 @@ impl OpF2fSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1487ff000f000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/f2f_sm50.toml:81; form at isa-spec/spec/ops/f2f_sm50.toml:85).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/f2f_sm50.toml:81; form at isa-spec/spec/ops/alu/f2f_sm50.toml:85).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -278,7 +278,7 @@ impl OpF2fSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x148000000f000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/f2f_sm50.toml:116; form at isa-spec/spec/ops/f2f_sm50.toml:118).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/f2f_sm50.toml:116; form at isa-spec/spec/ops/alu/f2f_sm50.toml:118).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -322,7 +322,7 @@ impl OpF2fSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x148000000f000)))
     }
-    /// Parse one tokenized line of syntax `F2F` (isa-spec/spec/ops/f2f_sm50.toml:72); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `F2F` (isa-spec/spec/ops/alu/f2f_sm50.toml:72); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["F2F"]])?;
         let mut cur = 0usize;
@@ -427,7 +427,7 @@ impl OpF2fSm50 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/f2f_sm50.toml:6.
+    /// Spec: isa-spec/spec/ops/alu/f2f_sm50.toml:6.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("f2f_sm50", 1usize, srcs)?;
         let b_raw: f32 = f32::from_bits(srcs[0usize].u32()?);
@@ -464,7 +464,7 @@ impl OpF2fSm50 {
     }
 }
 impl MemOp for OpF2fSm50 {}
-/// Spec: isa-spec/spec/ops/f2f_sm50.toml:6.
+/// Spec: isa-spec/spec/ops/alu/f2f_sm50.toml:6.
 impl Encode for OpF2fSm50 {
     const NAME: &'static str = "f2f_sm50";
     encode_by_form!(
@@ -472,13 +472,13 @@ impl Encode for OpF2fSm50 {
         encode_f2; [b]
     );
 }
-/// Spec: isa-spec/spec/ops/f2f_sm50.toml:6.
+/// Spec: isa-spec/spec/ops/alu/f2f_sm50.toml:6.
 impl Forms for OpF2fSm50 {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/f2f_sm50.toml:72.
+    /// Spec: isa-spec/spec/ops/alu/f2f_sm50.toml:72.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;
@@ -517,7 +517,7 @@ impl Forms for OpF2fSm50 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/f2f_sm50.toml:6.
+/// Spec: isa-spec/spec/ops/alu/f2f_sm50.toml:6.
 impl Legalize for OpF2fSm50 {
     fn cc_use(&self, sm: u32) -> (bool, bool) {
         let ftz = self.ftz;

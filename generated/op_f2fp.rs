@@ -4,28 +4,28 @@
 
 /// `F2FP`: Convert two F32 values to F16 or BF16 and pack them: d = (cvt(a) << 16) | cvt(b).
 ///
-/// Spec: isa-spec/spec/ops/f2fp.toml:17 (op `f2fp`). SMs: 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/f2fp.toml:17 (op `f2fp`). SMs: 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpF2fp {
-    /// Destination (b32). (isa-spec/spec/ops/f2fp.toml:22)
+    /// Destination (b32). (isa-spec/spec/ops/alu/f2fp.toml:22)
     pub d: Reg,
-    /// Source (f32). Converted into the high half. (isa-spec/spec/ops/f2fp.toml:26)
+    /// Source (f32). Converted into the high half. (isa-spec/spec/ops/alu/f2fp.toml:26)
     pub a: Src,
-    /// Source (f32). Converted into the low half. (isa-spec/spec/ops/f2fp.toml:31)
+    /// Source (f32). Converted into the low half. (isa-spec/spec/ops/alu/f2fp.toml:31)
     pub b: Src,
-    /// Modifier. Clamp results out of the finite range to the largest finite value. (isa-spec/spec/ops/f2fp.toml:36)
+    /// Modifier. Clamp results out of the finite range to the largest finite value. (isa-spec/spec/ops/alu/f2fp.toml:36)
     pub satfinite: bool,
-    /// Modifier. Clamp negative results to zero. (isa-spec/spec/ops/f2fp.toml:42)
+    /// Modifier. Clamp negative results to zero. (isa-spec/spec/ops/alu/f2fp.toml:42)
     pub relu: bool,
-    /// Modifier.  (isa-spec/spec/ops/f2fp.toml:48)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2fp.toml:48)
     pub dtype: F2fpDtype,
-    /// Modifier.  (isa-spec/spec/ops/f2fp.toml:52)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2fp.toml:52)
     pub pack: F2fpPack,
-    /// Modifier.  (isa-spec/spec/ops/f2fp.toml:56)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2fp.toml:56)
     pub rnd: F2fpRnd,
 }
 op_fields!(OpF2fp, [a, b], [d]);
-/// Spec: isa-spec/spec/ops/f2fp.toml:17.
+/// Spec: isa-spec/spec/ops/alu/f2fp.toml:17.
 impl OpF2fp {
     pub const NAME: &'static str = "f2fp";
     pub const MNEMONIC: &'static str = "F2FP";
@@ -52,7 +52,7 @@ impl OpF2fp {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/f2fp.toml:77 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/f2fp.toml:77 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -69,7 +69,7 @@ impl OpF2fp {
         w |= code_of(&[0, 3], self.rnd.index()) << 79;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/f2fp.toml:77; form at isa-spec/spec/ops/f2fp.toml:81).
+    /// Form `rrr` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/f2fp.toml:77; form at isa-spec/spec/ops/alu/f2fp.toml:81).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x23e | (c.raw & 0x11001ff0000000000000000)
@@ -77,7 +77,7 @@ impl OpF2fp {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/f2fp.toml:77; form at isa-spec/spec/ops/f2fp.toml:81).
+    /// Form `rir` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/f2fp.toml:77; form at isa-spec/spec/ops/alu/f2fp.toml:81).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x83e | (c.raw & 0x11001ff0000000000000000)
@@ -85,7 +85,7 @@ impl OpF2fp {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/f2fp.toml:77; form at isa-spec/spec/ops/f2fp.toml:81).
+    /// Form `rcr` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/f2fp.toml:77; form at isa-spec/spec/ops/alu/f2fp.toml:81).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xa3e | (c.raw & 0x11001ff0000000000000000)
@@ -94,7 +94,7 @@ impl OpF2fp {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/f2fp.toml:77; form at isa-spec/spec/ops/f2fp.toml:81).
+    /// Form `rur` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/f2fp.toml:77; form at isa-spec/spec/ops/alu/f2fp.toml:81).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c3e | (c.raw & 0x11001ff0000000000000000)
@@ -102,7 +102,7 @@ impl OpF2fp {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/f2fp.toml:77 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/f2fp.toml:77 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -127,35 +127,35 @@ impl OpF2fp {
             rnd,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/f2fp.toml:77; form at isa-spec/spec/ops/f2fp.toml:81).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2fp.toml:77; form at isa-spec/spec/ops/alu/f2fp.toml:81).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x11001ff0000000000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/f2fp.toml:77; form at isa-spec/spec/ops/f2fp.toml:81).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2fp.toml:77; form at isa-spec/spec/ops/alu/f2fp.toml:81).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x11001ff0000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/f2fp.toml:77; form at isa-spec/spec/ops/f2fp.toml:81).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/f2fp.toml:77; form at isa-spec/spec/ops/alu/f2fp.toml:81).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x11001ff0000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/f2fp.toml:77; form at isa-spec/spec/ops/f2fp.toml:81).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2fp.toml:77; form at isa-spec/spec/ops/alu/f2fp.toml:81).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x11001ff0000000000000000)))
     }
-    /// Parse one tokenized line of syntax `F2FP` (isa-spec/spec/ops/f2fp.toml:59); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `F2FP` (isa-spec/spec/ops/alu/f2fp.toml:59); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["F2FP"]])?;
         let mut cur = 0usize;
@@ -209,7 +209,7 @@ impl OpF2fp {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/f2fp.toml:17.
+    /// Spec: isa-spec/spec/ops/alu/f2fp.toml:17.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("f2fp", 2usize, srcs)?;
         let a: f32 = src_value(srcs, 0usize, &self.a)?;
@@ -242,20 +242,20 @@ impl OpF2fp {
     }
 }
 impl MemOp for OpF2fp {}
-/// Spec: isa-spec/spec/ops/f2fp.toml:17.
+/// Spec: isa-spec/spec/ops/alu/f2fp.toml:17.
 impl Encode for OpF2fp {
     const NAME: &'static str = "f2fp";
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [a, b]
     );
 }
-/// Spec: isa-spec/spec/ops/f2fp.toml:17.
+/// Spec: isa-spec/spec/ops/alu/f2fp.toml:17.
 impl Forms for OpF2fp {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/f2fp.toml:59.
+    /// Spec: isa-spec/spec/ops/alu/f2fp.toml:59.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
@@ -281,5 +281,5 @@ impl Forms for OpF2fp {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/f2fp.toml:17.
+/// Spec: isa-spec/spec/ops/alu/f2fp.toml:17.
 impl Legalize for OpF2fp {}

@@ -4,30 +4,30 @@
 
 /// `F2FP`: Convert the F32 b to F16 or BF16 and merge it with a half of c.
 ///
-/// Spec: isa-spec/spec/ops/f2fp_merge.toml:13 (op `f2fp_merge`). SMs: 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/f2fp_merge.toml:13 (op `f2fp_merge`). SMs: 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpF2fpMerge {
-    /// Destination (b32). (isa-spec/spec/ops/f2fp_merge.toml:18)
+    /// Destination (b32). (isa-spec/spec/ops/alu/f2fp_merge.toml:18)
     pub d: Reg,
-    /// Source (f32). (isa-spec/spec/ops/f2fp_merge.toml:22)
+    /// Source (f32). (isa-spec/spec/ops/alu/f2fp_merge.toml:22)
     pub b: Src,
-    /// Source (b32). The packed pair one half of which is kept (csel). (isa-spec/spec/ops/f2fp_merge.toml:26)
+    /// Source (b32). The packed pair one half of which is kept (csel). (isa-spec/spec/ops/alu/f2fp_merge.toml:26)
     pub c: Src,
-    /// Modifier. Clamp results out of the finite range to the largest finite value. (isa-spec/spec/ops/f2fp_merge.toml:31)
+    /// Modifier. Clamp results out of the finite range to the largest finite value. (isa-spec/spec/ops/alu/f2fp_merge.toml:31)
     pub satfinite: bool,
-    /// Modifier. Clamp negative results to zero. (isa-spec/spec/ops/f2fp_merge.toml:37)
+    /// Modifier. Clamp negative results to zero. (isa-spec/spec/ops/alu/f2fp_merge.toml:37)
     pub relu: bool,
-    /// Modifier.  (isa-spec/spec/ops/f2fp_merge.toml:43)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2fp_merge.toml:43)
     pub dtype: F2fpDtype,
-    /// Modifier.  (isa-spec/spec/ops/f2fp_merge.toml:47)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2fp_merge.toml:47)
     pub merge: F2fpMerge,
-    /// Modifier.  (isa-spec/spec/ops/f2fp_merge.toml:51)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2fp_merge.toml:51)
     pub rnd: F2fpRnd,
-    /// Modifier.  (isa-spec/spec/ops/f2fp_merge.toml:55)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2fp_merge.toml:55)
     pub csel: F2fpHalf,
 }
 op_fields!(OpF2fpMerge, [b, c], [d]);
-/// Spec: isa-spec/spec/ops/f2fp_merge.toml:13.
+/// Spec: isa-spec/spec/ops/alu/f2fp_merge.toml:13.
 impl OpF2fpMerge {
     pub const NAME: &'static str = "f2fp_merge";
     pub const MNEMONIC: &'static str = "F2FP";
@@ -54,7 +54,7 @@ impl OpF2fpMerge {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/f2fp_merge.toml:68 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/f2fp_merge.toml:68 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -72,7 +72,7 @@ impl OpF2fpMerge {
         w |= code_of(&[0, 3], self.rnd.index()) << 79;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/f2fp_merge.toml:68; form at isa-spec/spec/ops/f2fp_merge.toml:72).
+    /// Form `rrr` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/f2fp_merge.toml:68; form at isa-spec/spec/ops/alu/f2fp_merge.toml:72).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4000000000000000023e | (c.raw & 0x110000000000000ff000000)
@@ -80,7 +80,7 @@ impl OpF2fpMerge {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/f2fp_merge.toml:68; form at isa-spec/spec/ops/f2fp_merge.toml:72).
+    /// Form `rir` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/f2fp_merge.toml:68; form at isa-spec/spec/ops/alu/f2fp_merge.toml:72).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4000000000000000083e | (c.raw & 0x110000000000000ff000000)
@@ -88,7 +88,7 @@ impl OpF2fpMerge {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/f2fp_merge.toml:68; form at isa-spec/spec/ops/f2fp_merge.toml:72).
+    /// Form `rcr` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/f2fp_merge.toml:68; form at isa-spec/spec/ops/alu/f2fp_merge.toml:72).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x40000000000000000a3e | (c.raw & 0x110000000000000ff000000)
@@ -97,7 +97,7 @@ impl OpF2fpMerge {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/f2fp_merge.toml:68; form at isa-spec/spec/ops/f2fp_merge.toml:72).
+    /// Form `rur` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/f2fp_merge.toml:68; form at isa-spec/spec/ops/alu/f2fp_merge.toml:72).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80040000000000000000c3e | (c.raw & 0x110000000000000ff000000)
@@ -105,7 +105,7 @@ impl OpF2fpMerge {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/f2fp_merge.toml:68 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/f2fp_merge.toml:68 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -132,35 +132,35 @@ impl OpF2fpMerge {
             csel,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/f2fp_merge.toml:68; form at isa-spec/spec/ops/f2fp_merge.toml:72).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2fp_merge.toml:68; form at isa-spec/spec/ops/alu/f2fp_merge.toml:72).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x110000000000000ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/f2fp_merge.toml:68; form at isa-spec/spec/ops/f2fp_merge.toml:72).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2fp_merge.toml:68; form at isa-spec/spec/ops/alu/f2fp_merge.toml:72).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x110000000000000ff000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/f2fp_merge.toml:68; form at isa-spec/spec/ops/f2fp_merge.toml:72).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/f2fp_merge.toml:68; form at isa-spec/spec/ops/alu/f2fp_merge.toml:72).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x110000000000000ff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/f2fp_merge.toml:68; form at isa-spec/spec/ops/f2fp_merge.toml:72).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2fp_merge.toml:68; form at isa-spec/spec/ops/alu/f2fp_merge.toml:72).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x110000000000000ff000000)))
     }
-    /// Parse one tokenized line of syntax `F2FP` (isa-spec/spec/ops/f2fp_merge.toml:58); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `F2FP` (isa-spec/spec/ops/alu/f2fp_merge.toml:58); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["F2FP"]])?;
         let mut cur = 0usize;
@@ -247,7 +247,7 @@ impl OpF2fpMerge {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/f2fp_merge.toml:13.
+    /// Spec: isa-spec/spec/ops/alu/f2fp_merge.toml:13.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("f2fp_merge", 2usize, srcs)?;
         let b: f32 = src_value(srcs, 0usize, &self.b)?;
@@ -257,20 +257,20 @@ impl OpF2fpMerge {
     }
 }
 impl MemOp for OpF2fpMerge {}
-/// Spec: isa-spec/spec/ops/f2fp_merge.toml:13.
+/// Spec: isa-spec/spec/ops/alu/f2fp_merge.toml:13.
 impl Encode for OpF2fpMerge {
     const NAME: &'static str = "f2fp_merge";
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [b, c]
     );
 }
-/// Spec: isa-spec/spec/ops/f2fp_merge.toml:13.
+/// Spec: isa-spec/spec/ops/alu/f2fp_merge.toml:13.
 impl Forms for OpF2fpMerge {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/f2fp_merge.toml:58.
+    /// Spec: isa-spec/spec/ops/alu/f2fp_merge.toml:58.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 786432 != 0 { self.form_id(sm) } else { None };
@@ -307,5 +307,5 @@ impl Forms for OpF2fpMerge {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/f2fp_merge.toml:13.
+/// Spec: isa-spec/spec/ops/alu/f2fp_merge.toml:13.
 impl Legalize for OpF2fpMerge {}

@@ -4,26 +4,26 @@
 
 /// `F2FP.SATFINITE`: Convert the F32 values a and b to FP4 (E2M1) and merge the pair with c.
 ///
-/// Spec: isa-spec/spec/ops/f2fp_pack4.toml:6 (op `f2fp_pack4`). SMs: 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/f2fp_pack4.toml:6 (op `f2fp_pack4`). SMs: 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpF2fpPack4 {
-    /// Destination (b32). (isa-spec/spec/ops/f2fp_pack4.toml:11)
+    /// Destination (b32). (isa-spec/spec/ops/alu/f2fp_pack4.toml:11)
     pub d: Reg,
-    /// Source (f32). (isa-spec/spec/ops/f2fp_pack4.toml:15)
+    /// Source (f32). (isa-spec/spec/ops/alu/f2fp_pack4.toml:15)
     pub a: Src,
-    /// Source (f32). (isa-spec/spec/ops/f2fp_pack4.toml:19)
+    /// Source (f32). (isa-spec/spec/ops/alu/f2fp_pack4.toml:19)
     pub b: Src,
-    /// Source (b32). The packed value the pair is merged with. (isa-spec/spec/ops/f2fp_pack4.toml:23)
+    /// Source (b32). The packed value the pair is merged with. (isa-spec/spec/ops/alu/f2fp_pack4.toml:23)
     pub c: Src,
-    /// Modifier. Clamp negative results to zero. (isa-spec/spec/ops/f2fp_pack4.toml:28)
+    /// Modifier. Clamp negative results to zero. (isa-spec/spec/ops/alu/f2fp_pack4.toml:28)
     pub relu: bool,
-    /// Modifier.  (isa-spec/spec/ops/f2fp_pack4.toml:34)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2fp_pack4.toml:34)
     pub dtype: F2fpE2m1,
-    /// Modifier.  (isa-spec/spec/ops/f2fp_pack4.toml:38)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2fp_pack4.toml:38)
     pub form: F2fpPackMerge,
 }
 op_fields!(OpF2fpPack4, [a, b, c], [d]);
-/// Spec: isa-spec/spec/ops/f2fp_pack4.toml:6.
+/// Spec: isa-spec/spec/ops/alu/f2fp_pack4.toml:6.
 impl OpF2fpPack4 {
     pub const NAME: &'static str = "f2fp_pack4";
     pub const MNEMONIC: &'static str = "F2FP.SATFINITE";
@@ -50,7 +50,7 @@ impl OpF2fpPack4 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/f2fp_pack4.toml:51 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/f2fp_pack4.toml:51 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -69,7 +69,7 @@ impl OpF2fpPack4 {
         w |= u128::from(self.relu) << 75;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [100, 103, 120, 121] (isa-spec/spec/ops/f2fp_pack4.toml:51; form at isa-spec/spec/ops/f2fp_pack4.toml:55).
+    /// Form `rrr` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/f2fp_pack4.toml:51; form at isa-spec/spec/ops/alu/f2fp_pack4.toml:55).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4207000000000000000023e | (c.raw & 0x11001000000000000000000)
@@ -77,7 +77,7 @@ impl OpF2fpPack4 {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [100, 103, 120, 121] (isa-spec/spec/ops/f2fp_pack4.toml:51; form at isa-spec/spec/ops/f2fp_pack4.toml:55).
+    /// Form `rir` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/f2fp_pack4.toml:51; form at isa-spec/spec/ops/alu/f2fp_pack4.toml:55).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4207000000000000000083e | (c.raw & 0x11001000000000000000000)
@@ -85,7 +85,7 @@ impl OpF2fpPack4 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [100, 103, 120, 121] (isa-spec/spec/ops/f2fp_pack4.toml:51; form at isa-spec/spec/ops/f2fp_pack4.toml:55).
+    /// Form `rur` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/f2fp_pack4.toml:51; form at isa-spec/spec/ops/alu/f2fp_pack4.toml:55).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xc2070000000000000000c3e | (c.raw & 0x11001000000000000000000)
@@ -93,7 +93,7 @@ impl OpF2fpPack4 {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/f2fp_pack4.toml:51 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/f2fp_pack4.toml:51 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -112,28 +112,28 @@ impl OpF2fpPack4 {
             form,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/f2fp_pack4.toml:51; form at isa-spec/spec/ops/f2fp_pack4.toml:55).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2fp_pack4.toml:51; form at isa-spec/spec/ops/alu/f2fp_pack4.toml:55).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x11001000000000000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/f2fp_pack4.toml:51; form at isa-spec/spec/ops/f2fp_pack4.toml:55).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2fp_pack4.toml:51; form at isa-spec/spec/ops/alu/f2fp_pack4.toml:55).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x11001000000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/f2fp_pack4.toml:51; form at isa-spec/spec/ops/f2fp_pack4.toml:55).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2fp_pack4.toml:51; form at isa-spec/spec/ops/alu/f2fp_pack4.toml:55).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x11001000000000000000000)))
     }
-    /// Parse one tokenized line of syntax `F2FP.SATFINITE` (isa-spec/spec/ops/f2fp_pack4.toml:41); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `F2FP.SATFINITE` (isa-spec/spec/ops/alu/f2fp_pack4.toml:41); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["F2FP", "SATFINITE"]])?;
         let mut cur = 0usize;
@@ -179,7 +179,7 @@ impl OpF2fpPack4 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/f2fp_pack4.toml:6.
+    /// Spec: isa-spec/spec/ops/alu/f2fp_pack4.toml:6.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("f2fp_pack4", 3usize, srcs)?;
         let a: f32 = src_value(srcs, 0usize, &self.a)?;
@@ -190,18 +190,18 @@ impl OpF2fpPack4 {
     }
 }
 impl MemOp for OpF2fpPack4 {}
-/// Spec: isa-spec/spec/ops/f2fp_pack4.toml:6.
+/// Spec: isa-spec/spec/ops/alu/f2fp_pack4.toml:6.
 impl Encode for OpF2fpPack4 {
     const NAME: &'static str = "f2fp_pack4";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b, c]);
 }
-/// Spec: isa-spec/spec/ops/f2fp_pack4.toml:6.
+/// Spec: isa-spec/spec/ops/alu/f2fp_pack4.toml:6.
 impl Forms for OpF2fpPack4 {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/f2fp_pack4.toml:41.
+    /// Spec: isa-spec/spec/ops/alu/f2fp_pack4.toml:41.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
@@ -226,5 +226,5 @@ impl Forms for OpF2fpPack4 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/f2fp_pack4.toml:6.
+/// Spec: isa-spec/spec/ops/alu/f2fp_pack4.toml:6.
 impl Legalize for OpF2fpPack4 {}

@@ -4,32 +4,32 @@
 
 /// `F2FP`: Convert the F32 values a and b to FP8 and merge the pair with a half of c.
 ///
-/// Spec: isa-spec/spec/ops/f2fp_pack8.toml:18 (op `f2fp_pack8`). SMs: 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/f2fp_pack8.toml:18 (op `f2fp_pack8`). SMs: 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpF2fpPack8 {
-    /// Destination (b32). (isa-spec/spec/ops/f2fp_pack8.toml:26)
+    /// Destination (b32). (isa-spec/spec/ops/alu/f2fp_pack8.toml:26)
     pub d: Reg,
-    /// Source (f32). (isa-spec/spec/ops/f2fp_pack8.toml:30)
+    /// Source (f32). (isa-spec/spec/ops/alu/f2fp_pack8.toml:30)
     pub a: Src,
-    /// Source (f32). (isa-spec/spec/ops/f2fp_pack8.toml:34)
+    /// Source (f32). (isa-spec/spec/ops/alu/f2fp_pack8.toml:34)
     pub b: Src,
-    /// Source (b32). The packed pair one half of which is kept (csel). (isa-spec/spec/ops/f2fp_pack8.toml:38)
+    /// Source (b32). The packed pair one half of which is kept (csel). (isa-spec/spec/ops/alu/f2fp_pack8.toml:38)
     pub c: Src,
-    /// Modifier. Clamp results out of the finite range to the largest finite value. (isa-spec/spec/ops/f2fp_pack8.toml:43)
+    /// Modifier. Clamp results out of the finite range to the largest finite value. (isa-spec/spec/ops/alu/f2fp_pack8.toml:43)
     pub satfinite: bool,
-    /// Modifier. Clamp negative results to zero. (isa-spec/spec/ops/f2fp_pack8.toml:49)
+    /// Modifier. Clamp negative results to zero. (isa-spec/spec/ops/alu/f2fp_pack8.toml:49)
     pub relu: bool,
-    /// Modifier.  (isa-spec/spec/ops/f2fp_pack8.toml:55)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2fp_pack8.toml:55)
     pub dtype: F2fpFp8,
-    /// Modifier.  (isa-spec/spec/ops/f2fp_pack8.toml:59)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2fp_pack8.toml:59)
     pub form: F2fpPackMerge,
-    /// Modifier.  (isa-spec/spec/ops/f2fp_pack8.toml:63)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2fp_pack8.toml:63)
     pub rnd: F2fpRnd8,
-    /// Modifier.  (isa-spec/spec/ops/f2fp_pack8.toml:67)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2fp_pack8.toml:67)
     pub csel: F2fpHalf,
 }
 op_fields!(OpF2fpPack8, [a, b, c], [d]);
-/// Spec: isa-spec/spec/ops/f2fp_pack8.toml:18.
+/// Spec: isa-spec/spec/ops/alu/f2fp_pack8.toml:18.
 impl OpF2fpPack8 {
     pub const NAME: &'static str = "f2fp_pack8";
     pub const MNEMONIC: &'static str = "F2FP";
@@ -44,11 +44,11 @@ impl OpF2fpPack8 {
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::B32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `dtype`'s values, in hex (`-`: none; isa-spec/spec/ops/f2fp_pack8.toml:55).
+    /// Codes of `dtype`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/f2fp_pack8.toml:55).
     const DTYPE_CODES0: [u16; F2fpFp8::COUNT] = codes("8 9 - - - -");
-    /// Codes of `rnd`'s values, in hex (`-`: none; isa-spec/spec/ops/f2fp_pack8.toml:63).
+    /// Codes of `rnd`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/f2fp_pack8.toml:63).
     const RND_CODES0: [u16; F2fpRnd8::COUNT] = codes("0 - -");
-    /// Codes of `dtype`'s values, in hex (`-`: none; isa-spec/spec/ops/f2fp_pack8.toml:55).
+    /// Codes of `dtype`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/f2fp_pack8.toml:55).
     const DTYPE_CODES1: [u16; F2fpFp8::COUNT] = codes("8 9 - 6 7 c");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -66,7 +66,7 @@ impl OpF2fpPack8 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/f2fp_pack8.toml:81 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/f2fp_pack8.toml:81 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -92,7 +92,7 @@ impl OpF2fpPack8 {
         w |= self.rnd.code_in::<E>(Self::NAME, "rnd", &Self::RND_CODES0, sm)? << 79;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [89, 90] (isa-spec/spec/ops/f2fp_pack8.toml:81; form at isa-spec/spec/ops/f2fp_pack8.toml:86).
+    /// Form `rrr` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_pack8.toml:81; form at isa-spec/spec/ops/alu/f2fp_pack8.toml:86).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4004000000000000000023e | (c.raw & 0x11c00000000000000000000)
@@ -100,7 +100,7 @@ impl OpF2fpPack8 {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [89, 90] (isa-spec/spec/ops/f2fp_pack8.toml:81; form at isa-spec/spec/ops/f2fp_pack8.toml:86).
+    /// Form `rir` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_pack8.toml:81; form at isa-spec/spec/ops/alu/f2fp_pack8.toml:86).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4004000000000000000083e | (c.raw & 0x11c00000000000000000000)
@@ -108,7 +108,7 @@ impl OpF2fpPack8 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [89, 90] (isa-spec/spec/ops/f2fp_pack8.toml:81; form at isa-spec/spec/ops/f2fp_pack8.toml:86).
+    /// Form `rcr` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_pack8.toml:81; form at isa-spec/spec/ops/alu/f2fp_pack8.toml:86).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x40040000000000000000a3e | (c.raw & 0x11c00000000000000000000)
@@ -117,7 +117,7 @@ impl OpF2fpPack8 {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [89, 90] (isa-spec/spec/ops/f2fp_pack8.toml:81; form at isa-spec/spec/ops/f2fp_pack8.toml:86).
+    /// Form `rur` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_pack8.toml:81; form at isa-spec/spec/ops/alu/f2fp_pack8.toml:86).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xc0040000000000000000c3e | (c.raw & 0x11c00000000000000000000)
@@ -125,7 +125,7 @@ impl OpF2fpPack8 {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/f2fp_pack8.toml:115 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/f2fp_pack8.toml:115 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -151,7 +151,7 @@ impl OpF2fpPack8 {
         w |= code_of(&[0, 2, 3], self.rnd.index()) << 79;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [100, 103, 120, 121] (isa-spec/spec/ops/f2fp_pack8.toml:115; form at isa-spec/spec/ops/f2fp_pack8.toml:86).
+    /// Form `rrr` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/f2fp_pack8.toml:115; form at isa-spec/spec/ops/alu/f2fp_pack8.toml:86).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4004000000000000000023e | (c.raw & 0x11000000000000000000000)
@@ -159,7 +159,7 @@ impl OpF2fpPack8 {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [100, 103, 120, 121] (isa-spec/spec/ops/f2fp_pack8.toml:115; form at isa-spec/spec/ops/f2fp_pack8.toml:86).
+    /// Form `rir` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/f2fp_pack8.toml:115; form at isa-spec/spec/ops/alu/f2fp_pack8.toml:86).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4004000000000000000083e | (c.raw & 0x11000000000000000000000)
@@ -167,7 +167,7 @@ impl OpF2fpPack8 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [100, 103, 120, 121] (isa-spec/spec/ops/f2fp_pack8.toml:115; form at isa-spec/spec/ops/f2fp_pack8.toml:86).
+    /// Form `rur` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/f2fp_pack8.toml:115; form at isa-spec/spec/ops/alu/f2fp_pack8.toml:86).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xc0040000000000000000c3e | (c.raw & 0x11000000000000000000000)
@@ -175,7 +175,7 @@ impl OpF2fpPack8 {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/f2fp_pack8.toml:81 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/f2fp_pack8.toml:81 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -207,35 +207,35 @@ impl OpF2fpPack8 {
             csel,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/f2fp_pack8.toml:81; form at isa-spec/spec/ops/f2fp_pack8.toml:86).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2fp_pack8.toml:81; form at isa-spec/spec/ops/alu/f2fp_pack8.toml:86).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x11c00000000000000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/f2fp_pack8.toml:81; form at isa-spec/spec/ops/f2fp_pack8.toml:86).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2fp_pack8.toml:81; form at isa-spec/spec/ops/alu/f2fp_pack8.toml:86).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x11c00000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/f2fp_pack8.toml:81; form at isa-spec/spec/ops/f2fp_pack8.toml:86).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/f2fp_pack8.toml:81; form at isa-spec/spec/ops/alu/f2fp_pack8.toml:86).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x11c00000000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/f2fp_pack8.toml:81; form at isa-spec/spec/ops/f2fp_pack8.toml:86).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2fp_pack8.toml:81; form at isa-spec/spec/ops/alu/f2fp_pack8.toml:86).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x11c00000000000000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/f2fp_pack8.toml:115 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/f2fp_pack8.toml:115 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -272,28 +272,28 @@ impl OpF2fpPack8 {
             csel,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/f2fp_pack8.toml:115; form at isa-spec/spec/ops/f2fp_pack8.toml:86).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2fp_pack8.toml:115; form at isa-spec/spec/ops/alu/f2fp_pack8.toml:86).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x11000000000000000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/f2fp_pack8.toml:115; form at isa-spec/spec/ops/f2fp_pack8.toml:86).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2fp_pack8.toml:115; form at isa-spec/spec/ops/alu/f2fp_pack8.toml:86).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x11000000000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/f2fp_pack8.toml:115; form at isa-spec/spec/ops/f2fp_pack8.toml:86).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2fp_pack8.toml:115; form at isa-spec/spec/ops/alu/f2fp_pack8.toml:86).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x11000000000000000000000)))
     }
-    /// Parse one tokenized line of syntax `F2FP` (isa-spec/spec/ops/f2fp_pack8.toml:70); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `F2FP` (isa-spec/spec/ops/alu/f2fp_pack8.toml:70); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["F2FP"]])?;
         let mut cur = 0usize;
@@ -385,7 +385,7 @@ impl OpF2fpPack8 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/f2fp_pack8.toml:18.
+    /// Spec: isa-spec/spec/ops/alu/f2fp_pack8.toml:18.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("f2fp_pack8", 3usize, srcs)?;
         let a: f32 = src_value(srcs, 0usize, &self.a)?;
@@ -396,7 +396,7 @@ impl OpF2fpPack8 {
     }
 }
 impl MemOp for OpF2fpPack8 {}
-/// Spec: isa-spec/spec/ops/f2fp_pack8.toml:18.
+/// Spec: isa-spec/spec/ops/alu/f2fp_pack8.toml:18.
 impl Encode for OpF2fpPack8 {
     const NAME: &'static str = "f2fp_pack8";
     encode_by_form!(
@@ -404,7 +404,7 @@ impl Encode for OpF2fpPack8 {
         encode_f4, 5 : => encode_f5, 6 : => encode_f6; [a, b, c]
     );
 }
-/// Spec: isa-spec/spec/ops/f2fp_pack8.toml:18.
+/// Spec: isa-spec/spec/ops/alu/f2fp_pack8.toml:18.
 impl Forms for OpF2fpPack8 {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -413,7 +413,7 @@ impl Forms for OpF2fpPack8 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/f2fp_pack8.toml:70.
+    /// Spec: isa-spec/spec/ops/alu/f2fp_pack8.toml:70.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
@@ -455,5 +455,5 @@ impl Forms for OpF2fpPack8 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/f2fp_pack8.toml:18.
+/// Spec: isa-spec/spec/ops/alu/f2fp_pack8.toml:18.
 impl Legalize for OpF2fpPack8 {}

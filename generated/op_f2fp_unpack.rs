@@ -4,26 +4,26 @@
 
 /// `F2FP`: Convert the two FP8 values of a half of b to F16 (or BF16) and pack them.
 ///
-/// Spec: isa-spec/spec/ops/f2fp_unpack.toml:19 (op `f2fp_unpack`). SMs: 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/f2fp_unpack.toml:19 (op `f2fp_unpack`). SMs: 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpF2fpUnpack {
-    /// Destination (b32). (isa-spec/spec/ops/f2fp_unpack.toml:33)
+    /// Destination (b32). (isa-spec/spec/ops/alu/f2fp_unpack.toml:33)
     pub d: Reg,
-    /// Source (f32). The FP8 pair (nvdisasm prints an immediate as an F32). (isa-spec/spec/ops/f2fp_unpack.toml:37)
+    /// Source (f32). The FP8 pair (nvdisasm prints an immediate as an F32). (isa-spec/spec/ops/alu/f2fp_unpack.toml:37)
     pub b: Src,
-    /// Modifier. Clamp negative results to zero. (isa-spec/spec/ops/f2fp_unpack.toml:42)
+    /// Modifier. Clamp negative results to zero. (isa-spec/spec/ops/alu/f2fp_unpack.toml:42)
     pub relu: bool,
-    /// Modifier.  (isa-spec/spec/ops/f2fp_unpack.toml:48)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2fp_unpack.toml:48)
     pub dtype: F2fpUnpack,
-    /// Modifier.  (isa-spec/spec/ops/f2fp_unpack.toml:52)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2fp_unpack.toml:52)
     pub stype: F2fpFp8,
-    /// Modifier. Read the high half of b (.H1, bit 88). (isa-spec/spec/ops/f2fp_unpack.toml:56)
+    /// Modifier. Read the high half of b (.H1, bit 88). (isa-spec/spec/ops/alu/f2fp_unpack.toml:56)
     pub sel: F2fpHalf,
-    /// Modifier.  (isa-spec/spec/ops/f2fp_unpack.toml:61)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2fp_unpack.toml:61)
     pub unpack: F2fpUnpackB,
 }
 op_fields!(OpF2fpUnpack, [b], [d]);
-/// Spec: isa-spec/spec/ops/f2fp_unpack.toml:19.
+/// Spec: isa-spec/spec/ops/alu/f2fp_unpack.toml:19.
 impl OpF2fpUnpack {
     pub const NAME: &'static str = "f2fp_unpack";
     pub const MNEMONIC: &'static str = "F2FP";
@@ -34,11 +34,11 @@ impl OpF2fpUnpack {
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::B32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `stype`'s values, in hex (`-`: none; isa-spec/spec/ops/f2fp_unpack.toml:52).
+    /// Codes of `stype`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/f2fp_unpack.toml:52).
     const STYPE_CODES0: [u16; F2fpFp8::COUNT] = codes("2 3 - - - -");
-    /// Codes of `stype`'s values, in hex (`-`: none; isa-spec/spec/ops/f2fp_unpack.toml:52).
+    /// Codes of `stype`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/f2fp_unpack.toml:52).
     const STYPE_CODES1: [u16; F2fpFp8::COUNT] = codes("2 3 - 6 7 b");
-    /// Codes of `dtype`'s values, in hex (`-`: none; isa-spec/spec/ops/f2fp_unpack.toml:48).
+    /// Codes of `dtype`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/f2fp_unpack.toml:48).
     const DTYPE_CODES0: [u16; F2fpUnpack::COUNT] = codes("0 1 - - -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -129,7 +129,7 @@ impl OpF2fpUnpack {
             || (matches!(self.dtype, F2fpUnpack::Bf16) && !self.relu
                 && matches!(self.stype, F2fpFp8::Ue8m0)))
     }
-    /// What all forms of isa-spec/spec/ops/f2fp_unpack.toml:118 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/f2fp_unpack.toml:118 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -154,7 +154,7 @@ impl OpF2fpUnpack {
         w |= (self.sel.index() as u128) << 88;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [89, 90] (isa-spec/spec/ops/f2fp_unpack.toml:118; form at isa-spec/spec/ops/f2fp_unpack.toml:123).
+    /// Form `rrr` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_unpack.toml:118; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:123).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x2000000000000000000023e | (c.raw & 0x3021ff00000000ff000000)
@@ -162,7 +162,7 @@ impl OpF2fpUnpack {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [89, 90] (isa-spec/spec/ops/f2fp_unpack.toml:118; form at isa-spec/spec/ops/f2fp_unpack.toml:123).
+    /// Form `rir` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_unpack.toml:118; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:123).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x2000000000000000000083e | (c.raw & 0x3021ff00000000ff000000)
@@ -170,7 +170,7 @@ impl OpF2fpUnpack {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [89, 90] (isa-spec/spec/ops/f2fp_unpack.toml:118; form at isa-spec/spec/ops/f2fp_unpack.toml:123).
+    /// Form `rcr` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_unpack.toml:118; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:123).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x20000000000000000000a3e | (c.raw & 0x3021ff00000000ff000000)
@@ -179,7 +179,7 @@ impl OpF2fpUnpack {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [89, 90] (isa-spec/spec/ops/f2fp_unpack.toml:118; form at isa-spec/spec/ops/f2fp_unpack.toml:123).
+    /// Form `rur` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_unpack.toml:118; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:123).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xa0000000000000000000c3e | (c.raw & 0x3021ff00000000ff000000)
@@ -187,7 +187,7 @@ impl OpF2fpUnpack {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/f2fp_unpack.toml:150 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/f2fp_unpack.toml:150 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -214,7 +214,7 @@ impl OpF2fpUnpack {
         w |= (self.sel.index() as u128) << 88;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [100, 103, 120, 121] (isa-spec/spec/ops/f2fp_unpack.toml:150; form at isa-spec/spec/ops/f2fp_unpack.toml:123).
+    /// Form `rrr` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack.toml:150; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:123).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x2000000000000000000023e | (c.raw & 0x1001ff00000000ff000000)
@@ -222,7 +222,7 @@ impl OpF2fpUnpack {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [100, 103, 120, 121] (isa-spec/spec/ops/f2fp_unpack.toml:150; form at isa-spec/spec/ops/f2fp_unpack.toml:123).
+    /// Form `rir` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack.toml:150; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:123).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x2000000000000000000083e | (c.raw & 0x1001ff00000000ff000000)
@@ -230,7 +230,7 @@ impl OpF2fpUnpack {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [100, 103, 120, 121] (isa-spec/spec/ops/f2fp_unpack.toml:150; form at isa-spec/spec/ops/f2fp_unpack.toml:123).
+    /// Form `rur` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack.toml:150; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:123).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xa0000000000000000000c3e | (c.raw & 0x1001ff00000000ff000000)
@@ -238,7 +238,7 @@ impl OpF2fpUnpack {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/f2fp_unpack.toml:118 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/f2fp_unpack.toml:118 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -268,7 +268,7 @@ impl OpF2fpUnpack {
             unpack,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/f2fp_unpack.toml:118; form at isa-spec/spec/ops/f2fp_unpack.toml:123).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2fp_unpack.toml:118; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:123).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -278,7 +278,7 @@ impl OpF2fpUnpack {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x3021ff00000000ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/f2fp_unpack.toml:118; form at isa-spec/spec/ops/f2fp_unpack.toml:123).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2fp_unpack.toml:118; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:123).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -288,7 +288,7 @@ impl OpF2fpUnpack {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x3021ff00000000ff000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/f2fp_unpack.toml:118; form at isa-spec/spec/ops/f2fp_unpack.toml:123).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/f2fp_unpack.toml:118; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:123).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -298,7 +298,7 @@ impl OpF2fpUnpack {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x3021ff00000000ff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/f2fp_unpack.toml:118; form at isa-spec/spec/ops/f2fp_unpack.toml:123).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2fp_unpack.toml:118; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:123).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -308,7 +308,7 @@ impl OpF2fpUnpack {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x3021ff00000000ff000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/f2fp_unpack.toml:150 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/f2fp_unpack.toml:150 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -338,7 +338,7 @@ impl OpF2fpUnpack {
             unpack,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/f2fp_unpack.toml:150; form at isa-spec/spec/ops/f2fp_unpack.toml:123).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2fp_unpack.toml:150; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:123).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -348,7 +348,7 @@ impl OpF2fpUnpack {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1001ff00000000ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/f2fp_unpack.toml:150; form at isa-spec/spec/ops/f2fp_unpack.toml:123).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2fp_unpack.toml:150; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:123).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -358,7 +358,7 @@ impl OpF2fpUnpack {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1001ff00000000ff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/f2fp_unpack.toml:150; form at isa-spec/spec/ops/f2fp_unpack.toml:123).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2fp_unpack.toml:150; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:123).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -368,7 +368,7 @@ impl OpF2fpUnpack {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1001ff00000000ff000000)))
     }
-    /// Parse one tokenized line of syntax `F2FP` (isa-spec/spec/ops/f2fp_unpack.toml:64); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `F2FP` (isa-spec/spec/ops/alu/f2fp_unpack.toml:64); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["F2FP"]])?;
         let mut cur = 0usize;
@@ -447,7 +447,7 @@ impl OpF2fpUnpack {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/f2fp_unpack.toml:19.
+    /// Spec: isa-spec/spec/ops/alu/f2fp_unpack.toml:19.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("f2fp_unpack", 1usize, srcs)?;
         let b: f32 = src_value(srcs, 0usize, &self.b)?;
@@ -527,7 +527,7 @@ impl OpF2fpUnpack {
     }
 }
 impl MemOp for OpF2fpUnpack {}
-/// Spec: isa-spec/spec/ops/f2fp_unpack.toml:19.
+/// Spec: isa-spec/spec/ops/alu/f2fp_unpack.toml:19.
 impl Encode for OpF2fpUnpack {
     const NAME: &'static str = "f2fp_unpack";
     encode_by_form!(
@@ -536,7 +536,7 @@ impl Encode for OpF2fpUnpack {
         6 : combo_f4 => encode_f6; [b]
     );
 }
-/// Spec: isa-spec/spec/ops/f2fp_unpack.toml:19.
+/// Spec: isa-spec/spec/ops/alu/f2fp_unpack.toml:19.
 impl Forms for OpF2fpUnpack {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -545,7 +545,7 @@ impl Forms for OpF2fpUnpack {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/f2fp_unpack.toml:64.
+    /// Spec: isa-spec/spec/ops/alu/f2fp_unpack.toml:64.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 262144 != 0 { self.form_id(sm) } else { None };
@@ -576,5 +576,5 @@ impl Forms for OpF2fpUnpack {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/f2fp_unpack.toml:19.
+/// Spec: isa-spec/spec/ops/alu/f2fp_unpack.toml:19.
 impl Legalize for OpF2fpUnpack {}

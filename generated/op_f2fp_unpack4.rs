@@ -4,26 +4,26 @@
 
 /// `F2FP`: Convert the two FP4 values of a byte of b to F16 and pack them.
 ///
-/// Spec: isa-spec/spec/ops/f2fp_unpack4.toml:10 (op `f2fp_unpack4`). SMs: 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/f2fp_unpack4.toml:10 (op `f2fp_unpack4`). SMs: 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpF2fpUnpack4 {
-    /// Destination (b32). (isa-spec/spec/ops/f2fp_unpack4.toml:20)
+    /// Destination (b32). (isa-spec/spec/ops/alu/f2fp_unpack4.toml:20)
     pub d: Reg,
-    /// Source (f32). The FP4 pairs (nvdisasm prints an immediate as an F32). (isa-spec/spec/ops/f2fp_unpack4.toml:24)
+    /// Source (f32). The FP4 pairs (nvdisasm prints an immediate as an F32). (isa-spec/spec/ops/alu/f2fp_unpack4.toml:24)
     pub b: Src,
-    /// Modifier. Clamp negative results to zero. (isa-spec/spec/ops/f2fp_unpack4.toml:29)
+    /// Modifier. Clamp negative results to zero. (isa-spec/spec/ops/alu/f2fp_unpack4.toml:29)
     pub relu: bool,
-    /// Modifier.  (isa-spec/spec/ops/f2fp_unpack4.toml:35)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2fp_unpack4.toml:35)
     pub dtype: F2fpUnpack,
-    /// Modifier.  (isa-spec/spec/ops/f2fp_unpack4.toml:39)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2fp_unpack4.toml:39)
     pub stype: F2fpFp8,
-    /// Modifier. The byte of b read (bits 72, 88). (isa-spec/spec/ops/f2fp_unpack4.toml:43)
+    /// Modifier. The byte of b read (bits 72, 88). (isa-spec/spec/ops/alu/f2fp_unpack4.toml:43)
     pub bsel: ByteSel,
-    /// Modifier.  (isa-spec/spec/ops/f2fp_unpack4.toml:48)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2fp_unpack4.toml:48)
     pub unpack: F2fpUnpackB,
 }
 op_fields!(OpF2fpUnpack4, [b], [d]);
-/// Spec: isa-spec/spec/ops/f2fp_unpack4.toml:10.
+/// Spec: isa-spec/spec/ops/alu/f2fp_unpack4.toml:10.
 impl OpF2fpUnpack4 {
     pub const NAME: &'static str = "f2fp_unpack4";
     pub const MNEMONIC: &'static str = "F2FP";
@@ -34,9 +34,9 @@ impl OpF2fpUnpack4 {
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::B32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `stype`'s values, in hex (`-`: none; isa-spec/spec/ops/f2fp_unpack4.toml:39).
+    /// Codes of `stype`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/f2fp_unpack4.toml:39).
     const STYPE_CODES0: [u16; F2fpFp8::COUNT] = codes("- - 5 - - -");
-    /// Codes of `dtype`'s values, in hex (`-`: none; isa-spec/spec/ops/f2fp_unpack4.toml:35).
+    /// Codes of `dtype`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/f2fp_unpack4.toml:35).
     const DTYPE_CODES0: [u16; F2fpUnpack::COUNT] = codes("0 - - - -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -87,7 +87,7 @@ impl OpF2fpUnpack4 {
     pub fn legal_f0(&self, sm: u32) -> bool {
         ((matches!(self.dtype, F2fpUnpack::F16) && matches!(self.stype, F2fpFp8::E2m1)))
     }
-    /// What all forms of isa-spec/spec/ops/f2fp_unpack4.toml:61 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/f2fp_unpack4.toml:61 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -118,7 +118,7 @@ impl OpF2fpUnpack4 {
         }
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [100, 103, 120, 121] (isa-spec/spec/ops/f2fp_unpack4.toml:61; form at isa-spec/spec/ops/f2fp_unpack4.toml:65).
+    /// Form `rrr` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack4.toml:61; form at isa-spec/spec/ops/alu/f2fp_unpack4.toml:65).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x2000000000000000000023e | (c.raw & 0x1000ff00000000ff000000)
@@ -126,7 +126,7 @@ impl OpF2fpUnpack4 {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [100, 103, 120, 121] (isa-spec/spec/ops/f2fp_unpack4.toml:61; form at isa-spec/spec/ops/f2fp_unpack4.toml:65).
+    /// Form `rir` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack4.toml:61; form at isa-spec/spec/ops/alu/f2fp_unpack4.toml:65).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x2000000000000000000083e | (c.raw & 0x1000ff00000000ff000000)
@@ -134,7 +134,7 @@ impl OpF2fpUnpack4 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [100, 103, 120, 121] (isa-spec/spec/ops/f2fp_unpack4.toml:61; form at isa-spec/spec/ops/f2fp_unpack4.toml:65).
+    /// Form `rur` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack4.toml:61; form at isa-spec/spec/ops/alu/f2fp_unpack4.toml:65).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xa0000000000000000000c3e | (c.raw & 0x1000ff00000000ff000000)
@@ -142,7 +142,7 @@ impl OpF2fpUnpack4 {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/f2fp_unpack4.toml:61 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/f2fp_unpack4.toml:61 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -169,7 +169,7 @@ impl OpF2fpUnpack4 {
             unpack,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/f2fp_unpack4.toml:61; form at isa-spec/spec/ops/f2fp_unpack4.toml:65).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2fp_unpack4.toml:61; form at isa-spec/spec/ops/alu/f2fp_unpack4.toml:65).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -179,7 +179,7 @@ impl OpF2fpUnpack4 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1000ff00000000ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/f2fp_unpack4.toml:61; form at isa-spec/spec/ops/f2fp_unpack4.toml:65).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2fp_unpack4.toml:61; form at isa-spec/spec/ops/alu/f2fp_unpack4.toml:65).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -189,7 +189,7 @@ impl OpF2fpUnpack4 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1000ff00000000ff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/f2fp_unpack4.toml:61; form at isa-spec/spec/ops/f2fp_unpack4.toml:65).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2fp_unpack4.toml:61; form at isa-spec/spec/ops/alu/f2fp_unpack4.toml:65).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -199,7 +199,7 @@ impl OpF2fpUnpack4 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1000ff00000000ff000000)))
     }
-    /// Parse one tokenized line of syntax `F2FP` (isa-spec/spec/ops/f2fp_unpack4.toml:51); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `F2FP` (isa-spec/spec/ops/alu/f2fp_unpack4.toml:51); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["F2FP"]])?;
         let mut cur = 0usize;
@@ -278,7 +278,7 @@ impl OpF2fpUnpack4 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/f2fp_unpack4.toml:10.
+    /// Spec: isa-spec/spec/ops/alu/f2fp_unpack4.toml:10.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("f2fp_unpack4", 1usize, srcs)?;
         let b: f32 = src_value(srcs, 0usize, &self.b)?;
@@ -289,7 +289,7 @@ impl OpF2fpUnpack4 {
     }
 }
 impl MemOp for OpF2fpUnpack4 {}
-/// Spec: isa-spec/spec/ops/f2fp_unpack4.toml:10.
+/// Spec: isa-spec/spec/ops/alu/f2fp_unpack4.toml:10.
 impl Encode for OpF2fpUnpack4 {
     const NAME: &'static str = "f2fp_unpack4";
     encode_by_form!(
@@ -297,13 +297,13 @@ impl Encode for OpF2fpUnpack4 {
         [b]
     );
 }
-/// Spec: isa-spec/spec/ops/f2fp_unpack4.toml:10.
+/// Spec: isa-spec/spec/ops/alu/f2fp_unpack4.toml:10.
 impl Forms for OpF2fpUnpack4 {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/f2fp_unpack4.toml:51.
+    /// Spec: isa-spec/spec/ops/alu/f2fp_unpack4.toml:51.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 262144 != 0 { self.form_id(sm) } else { None };
@@ -334,5 +334,5 @@ impl Forms for OpF2fpUnpack4 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/f2fp_unpack4.toml:10.
+/// Spec: isa-spec/spec/ops/alu/f2fp_unpack4.toml:10.
 impl Legalize for OpF2fpUnpack4 {}

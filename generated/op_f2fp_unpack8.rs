@@ -4,32 +4,32 @@
 
 /// `F2FP`: Convert the two F16 (or BF16) values of b to FP8 and merge the pair with a half of c.
 ///
-/// Spec: isa-spec/spec/ops/f2fp_unpack8.toml:17 (op `f2fp_unpack8`). SMs: 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/f2fp_unpack8.toml:17 (op `f2fp_unpack8`). SMs: 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpF2fpUnpack8 {
-    /// Destination (b32). (isa-spec/spec/ops/f2fp_unpack8.toml:22)
+    /// Destination (b32). (isa-spec/spec/ops/alu/f2fp_unpack8.toml:22)
     pub d: Reg,
-    /// Source (f32). The F16/BF16 pair (nvdisasm prints an immediate as an F32). (isa-spec/spec/ops/f2fp_unpack8.toml:26)
+    /// Source (f32). The F16/BF16 pair (nvdisasm prints an immediate as an F32). (isa-spec/spec/ops/alu/f2fp_unpack8.toml:26)
     pub b: Src,
-    /// Source (b32). The packed pair one half of which is kept (csel). (isa-spec/spec/ops/f2fp_unpack8.toml:31)
+    /// Source (b32). The packed pair one half of which is kept (csel). (isa-spec/spec/ops/alu/f2fp_unpack8.toml:31)
     pub c: Src,
-    /// Modifier. Clamp results out of the finite range to the largest finite value. (isa-spec/spec/ops/f2fp_unpack8.toml:36)
+    /// Modifier. Clamp results out of the finite range to the largest finite value. (isa-spec/spec/ops/alu/f2fp_unpack8.toml:36)
     pub satfinite: bool,
-    /// Modifier. Clamp negative results to zero. (isa-spec/spec/ops/f2fp_unpack8.toml:42)
+    /// Modifier. Clamp negative results to zero. (isa-spec/spec/ops/alu/f2fp_unpack8.toml:42)
     pub relu: bool,
-    /// Modifier.  (isa-spec/spec/ops/f2fp_unpack8.toml:48)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2fp_unpack8.toml:48)
     pub dtype: F2fpFp8,
-    /// Modifier.  (isa-spec/spec/ops/f2fp_unpack8.toml:52)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2fp_unpack8.toml:52)
     pub stype: F2fpSrc16,
-    /// Modifier.  (isa-spec/spec/ops/f2fp_unpack8.toml:56)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2fp_unpack8.toml:56)
     pub form: F2fpUnpackMerge,
-    /// Modifier.  (isa-spec/spec/ops/f2fp_unpack8.toml:60)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2fp_unpack8.toml:60)
     pub rnd: F2fpRnd8,
-    /// Modifier.  (isa-spec/spec/ops/f2fp_unpack8.toml:64)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2fp_unpack8.toml:64)
     pub csel: F2fpHalf,
 }
 op_fields!(OpF2fpUnpack8, [b, c], [d]);
-/// Spec: isa-spec/spec/ops/f2fp_unpack8.toml:17.
+/// Spec: isa-spec/spec/ops/alu/f2fp_unpack8.toml:17.
 impl OpF2fpUnpack8 {
     pub const NAME: &'static str = "f2fp_unpack8";
     pub const MNEMONIC: &'static str = "F2FP";
@@ -43,11 +43,11 @@ impl OpF2fpUnpack8 {
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::B32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `dtype`'s values, in hex (`-`: none; isa-spec/spec/ops/f2fp_unpack8.toml:48).
+    /// Codes of `dtype`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/f2fp_unpack8.toml:48).
     const DTYPE_CODES0: [u16; F2fpFp8::COUNT] = codes("4 5 - - - -");
-    /// Codes of `rnd`'s values, in hex (`-`: none; isa-spec/spec/ops/f2fp_unpack8.toml:60).
+    /// Codes of `rnd`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/f2fp_unpack8.toml:60).
     const RND_CODES0: [u16; F2fpRnd8::COUNT] = codes("0 - -");
-    /// Codes of `stype`'s values, in hex (`-`: none; isa-spec/spec/ops/f2fp_unpack8.toml:52).
+    /// Codes of `stype`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/f2fp_unpack8.toml:52).
     const STYPE_CODES0: [u16; F2fpSrc16::COUNT] = codes("0 -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -65,7 +65,7 @@ impl OpF2fpUnpack8 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/f2fp_unpack8.toml:77 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/f2fp_unpack8.toml:77 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -92,7 +92,7 @@ impl OpF2fpUnpack8 {
                 << 83;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [89, 90] (isa-spec/spec/ops/f2fp_unpack8.toml:77; form at isa-spec/spec/ops/f2fp_unpack8.toml:82).
+    /// Form `rrr` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_unpack8.toml:77; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:82).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4000200000000000000023e | (c.raw & 0x134000000000000ff000000)
@@ -100,7 +100,7 @@ impl OpF2fpUnpack8 {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [89, 90] (isa-spec/spec/ops/f2fp_unpack8.toml:77; form at isa-spec/spec/ops/f2fp_unpack8.toml:82).
+    /// Form `rir` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_unpack8.toml:77; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:82).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4000200000000000000083e | (c.raw & 0x134000000000000ff000000)
@@ -108,7 +108,7 @@ impl OpF2fpUnpack8 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [89, 90] (isa-spec/spec/ops/f2fp_unpack8.toml:77; form at isa-spec/spec/ops/f2fp_unpack8.toml:82).
+    /// Form `rcr` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_unpack8.toml:77; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:82).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x40002000000000000000a3e | (c.raw & 0x134000000000000ff000000)
@@ -117,7 +117,7 @@ impl OpF2fpUnpack8 {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [89, 90] (isa-spec/spec/ops/f2fp_unpack8.toml:77; form at isa-spec/spec/ops/f2fp_unpack8.toml:82).
+    /// Form `rur` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_unpack8.toml:77; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:82).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xc0002000000000000000c3e | (c.raw & 0x134000000000000ff000000)
@@ -125,7 +125,7 @@ impl OpF2fpUnpack8 {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/f2fp_unpack8.toml:117 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/f2fp_unpack8.toml:117 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -150,7 +150,7 @@ impl OpF2fpUnpack8 {
         w |= (self.stype.index() as u128) << 83;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [100, 103, 120, 121] (isa-spec/spec/ops/f2fp_unpack8.toml:117; form at isa-spec/spec/ops/f2fp_unpack8.toml:82).
+    /// Form `rrr` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack8.toml:117; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:82).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4000200000000000000023e | (c.raw & 0x110000000000000ff000000)
@@ -158,7 +158,7 @@ impl OpF2fpUnpack8 {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [100, 103, 120, 121] (isa-spec/spec/ops/f2fp_unpack8.toml:117; form at isa-spec/spec/ops/f2fp_unpack8.toml:82).
+    /// Form `rir` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack8.toml:117; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:82).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4000200000000000000083e | (c.raw & 0x110000000000000ff000000)
@@ -166,7 +166,7 @@ impl OpF2fpUnpack8 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [100, 103, 120, 121] (isa-spec/spec/ops/f2fp_unpack8.toml:117; form at isa-spec/spec/ops/f2fp_unpack8.toml:82).
+    /// Form `rur` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack8.toml:117; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:82).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xc0002000000000000000c3e | (c.raw & 0x110000000000000ff000000)
@@ -174,7 +174,7 @@ impl OpF2fpUnpack8 {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/f2fp_unpack8.toml:77 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/f2fp_unpack8.toml:77 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -209,35 +209,35 @@ impl OpF2fpUnpack8 {
             csel,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/f2fp_unpack8.toml:77; form at isa-spec/spec/ops/f2fp_unpack8.toml:82).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2fp_unpack8.toml:77; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:82).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x134000000000000ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/f2fp_unpack8.toml:77; form at isa-spec/spec/ops/f2fp_unpack8.toml:82).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2fp_unpack8.toml:77; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:82).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x134000000000000ff000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/f2fp_unpack8.toml:77; form at isa-spec/spec/ops/f2fp_unpack8.toml:82).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/f2fp_unpack8.toml:77; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:82).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x134000000000000ff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/f2fp_unpack8.toml:77; form at isa-spec/spec/ops/f2fp_unpack8.toml:82).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2fp_unpack8.toml:77; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:82).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x134000000000000ff000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/f2fp_unpack8.toml:117 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/f2fp_unpack8.toml:117 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -271,28 +271,28 @@ impl OpF2fpUnpack8 {
             csel,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/f2fp_unpack8.toml:117; form at isa-spec/spec/ops/f2fp_unpack8.toml:82).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2fp_unpack8.toml:117; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:82).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x110000000000000ff000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/f2fp_unpack8.toml:117; form at isa-spec/spec/ops/f2fp_unpack8.toml:82).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2fp_unpack8.toml:117; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:82).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x110000000000000ff000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/f2fp_unpack8.toml:117; form at isa-spec/spec/ops/f2fp_unpack8.toml:82).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2fp_unpack8.toml:117; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:82).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x110000000000000ff000000)))
     }
-    /// Parse one tokenized line of syntax `F2FP` (isa-spec/spec/ops/f2fp_unpack8.toml:67); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `F2FP` (isa-spec/spec/ops/alu/f2fp_unpack8.toml:67); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["F2FP"]])?;
         let mut cur = 0usize;
@@ -386,7 +386,7 @@ impl OpF2fpUnpack8 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/f2fp_unpack8.toml:17.
+    /// Spec: isa-spec/spec/ops/alu/f2fp_unpack8.toml:17.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("f2fp_unpack8", 2usize, srcs)?;
         let b: f32 = src_value(srcs, 0usize, &self.b)?;
@@ -396,7 +396,7 @@ impl OpF2fpUnpack8 {
     }
 }
 impl MemOp for OpF2fpUnpack8 {}
-/// Spec: isa-spec/spec/ops/f2fp_unpack8.toml:17.
+/// Spec: isa-spec/spec/ops/alu/f2fp_unpack8.toml:17.
 impl Encode for OpF2fpUnpack8 {
     const NAME: &'static str = "f2fp_unpack8";
     encode_by_form!(
@@ -404,7 +404,7 @@ impl Encode for OpF2fpUnpack8 {
         encode_f4, 5 : => encode_f5, 6 : => encode_f6; [b, c]
     );
 }
-/// Spec: isa-spec/spec/ops/f2fp_unpack8.toml:17.
+/// Spec: isa-spec/spec/ops/alu/f2fp_unpack8.toml:17.
 impl Forms for OpF2fpUnpack8 {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -413,7 +413,7 @@ impl Forms for OpF2fpUnpack8 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/f2fp_unpack8.toml:67.
+    /// Spec: isa-spec/spec/ops/alu/f2fp_unpack8.toml:67.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 786432 != 0 { self.form_id(sm) } else { None };
@@ -452,5 +452,5 @@ impl Forms for OpF2fpUnpack8 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/f2fp_unpack8.toml:17.
+/// Spec: isa-spec/spec/ops/alu/f2fp_unpack8.toml:17.
 impl Legalize for OpF2fpUnpack8 {}

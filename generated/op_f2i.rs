@@ -4,28 +4,28 @@
 
 /// `F2I`: Float to integer conversion (saturating; sources up to F32, results up to 32 bits).
 ///
-/// Spec: isa-spec/spec/ops/f2i.toml:3 (op `f2i`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/f2i.toml:3 (op `f2i`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpF2i {
-    /// Destination (b32). (isa-spec/spec/ops/f2i.toml:17)
+    /// Destination (b32). (isa-spec/spec/ops/alu/f2i.toml:17)
     pub d: Reg,
-    /// Source (f32). (isa-spec/spec/ops/f2i.toml:21)
+    /// Source (f32). (isa-spec/spec/ops/alu/f2i.toml:21)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/f2i.toml:28)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2i.toml:28)
     pub ftz: bool,
-    /// Modifier.  (isa-spec/spec/ops/f2i.toml:33)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2i.toml:33)
     pub dtype: CvtItype32,
-    /// Modifier.  (isa-spec/spec/ops/f2i.toml:37)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2i.toml:37)
     pub stype: CvtFtype32,
-    /// Modifier.  (isa-spec/spec/ops/f2i.toml:41)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2i.toml:41)
     pub rnd: F2iRnd,
-    /// Modifier. Bit 77; ptxas sets it on the 32-bit opcode. (isa-spec/spec/ops/f2i.toml:45)
+    /// Modifier. Bit 77; ptxas sets it on the 32-bit opcode. (isa-spec/spec/ops/alu/f2i.toml:45)
     pub ntz: bool,
-    /// Modifier. Part of the source register or constant read when its type is 8 or 16 bits wide (.B1-.B3, .H1); bits 60..62. (isa-spec/spec/ops/f2i.toml:51)
+    /// Modifier. Part of the source register or constant read when its type is 8 or 16 bits wide (.B1-.B3, .H1); bits 60..62. (isa-spec/spec/ops/alu/f2i.toml:51)
     pub sel: u32,
 }
 op_fields!(OpF2i, [b], [d]);
-/// Spec: isa-spec/spec/ops/f2i.toml:3.
+/// Spec: isa-spec/spec/ops/alu/f2i.toml:3.
 impl OpF2i {
     pub const NAME: &'static str = "f2i";
     pub const MNEMONIC: &'static str = "F2I";
@@ -114,7 +114,7 @@ impl OpF2i {
         ((matches!(self.stype, CvtFtype32::F32 | CvtFtype32::F16))
             || (sm_bit(sm) & 0x7c000 != 0 && matches!(self.stype, CvtFtype32::Bf16)))
     }
-    /// What all forms of isa-spec/spec/ops/f2i.toml:67 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/f2i.toml:67 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0;
@@ -130,7 +130,7 @@ impl OpF2i {
         w |= code_of(&[2, 1, 4], self.stype.index()) << 84;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/f2i.toml:67; form at isa-spec/spec/ops/f2i.toml:70).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/f2i.toml:67; form at isa-spec/spec/ops/alu/f2i.toml:70).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -141,7 +141,7 @@ impl OpF2i {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/f2i.toml:67; form at isa-spec/spec/ops/f2i.toml:70).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/f2i.toml:67; form at isa-spec/spec/ops/alu/f2i.toml:70).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -150,7 +150,7 @@ impl OpF2i {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/f2i.toml:67; form at isa-spec/spec/ops/f2i.toml:70).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/f2i.toml:67; form at isa-spec/spec/ops/alu/f2i.toml:70).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -162,7 +162,7 @@ impl OpF2i {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/f2i.toml:67; form at isa-spec/spec/ops/f2i.toml:70).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/f2i.toml:67; form at isa-spec/spec/ops/alu/f2i.toml:70).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -173,7 +173,7 @@ impl OpF2i {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/f2i.toml:67 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/f2i.toml:67 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -206,7 +206,7 @@ impl OpF2i {
             sel: 0u32,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/f2i.toml:67; form at isa-spec/spec/ops/f2i.toml:70).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2i.toml:67; form at isa-spec/spec/ops/alu/f2i.toml:70).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -222,7 +222,7 @@ impl OpF2i {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/f2i.toml:67; form at isa-spec/spec/ops/f2i.toml:70).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2i.toml:67; form at isa-spec/spec/ops/alu/f2i.toml:70).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -236,7 +236,7 @@ impl OpF2i {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/f2i.toml:67; form at isa-spec/spec/ops/f2i.toml:70).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/f2i.toml:67; form at isa-spec/spec/ops/alu/f2i.toml:70).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -252,7 +252,7 @@ impl OpF2i {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/f2i.toml:67; form at isa-spec/spec/ops/f2i.toml:70).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2i.toml:67; form at isa-spec/spec/ops/alu/f2i.toml:70).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -268,7 +268,7 @@ impl OpF2i {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `F2I` (isa-spec/spec/ops/f2i.toml:55); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `F2I` (isa-spec/spec/ops/alu/f2i.toml:55); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["F2I"]])?;
         let mut cur = 0usize;
@@ -355,7 +355,7 @@ impl OpF2i {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/f2i.toml:3.
+    /// Spec: isa-spec/spec/ops/alu/f2i.toml:3.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("f2i", 1usize, srcs)?;
         let b_raw: f32 = f32::from_bits(srcs[0usize].u32()?);
@@ -375,7 +375,7 @@ impl OpF2i {
     }
 }
 impl MemOp for OpF2i {}
-/// Spec: isa-spec/spec/ops/f2i.toml:3.
+/// Spec: isa-spec/spec/ops/alu/f2i.toml:3.
 impl Encode for OpF2i {
     const NAME: &'static str = "f2i";
     encode_by_form!(
@@ -383,13 +383,13 @@ impl Encode for OpF2i {
         encode_f2, 3 : combo_f0 => encode_f3; [b]
     );
 }
-/// Spec: isa-spec/spec/ops/f2i.toml:3.
+/// Spec: isa-spec/spec/ops/alu/f2i.toml:3.
 impl Forms for OpF2i {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/f2i.toml:55.
+    /// Spec: isa-spec/spec/ops/alu/f2i.toml:55.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;
@@ -423,7 +423,7 @@ impl Forms for OpF2i {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/f2i.toml:3.
+/// Spec: isa-spec/spec/ops/alu/f2i.toml:3.
 impl Legalize for OpF2i {
     fn fold_imms(&mut self) {
         {

@@ -4,28 +4,28 @@
 
 /// `F2I`: Float to integer conversion with an F64 source or a 64-bit result.
 ///
-/// Spec: isa-spec/spec/ops/f2i64.toml:3 (op `f2i64`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/f2i64.toml:3 (op `f2i64`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpF2i64 {
-    /// Destination (b32). (isa-spec/spec/ops/f2i64.toml:18)
+    /// Destination (b32). (isa-spec/spec/ops/alu/f2i64.toml:18)
     pub d: Reg,
-    /// Source (f32). (isa-spec/spec/ops/f2i64.toml:22)
+    /// Source (f32). (isa-spec/spec/ops/alu/f2i64.toml:22)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/f2i64.toml:29)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2i64.toml:29)
     pub ftz: bool,
-    /// Modifier.  (isa-spec/spec/ops/f2i64.toml:34)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2i64.toml:34)
     pub dtype: CvtItype,
-    /// Modifier.  (isa-spec/spec/ops/f2i64.toml:38)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2i64.toml:38)
     pub stype: CvtFtype,
-    /// Modifier.  (isa-spec/spec/ops/f2i64.toml:42)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2i64.toml:42)
     pub rnd: F2iRnd,
-    /// Modifier. Float to integer conversion with an F64 source or a 64-bit result. (isa-spec/spec/ops/f2i64.toml:46)
+    /// Modifier. Float to integer conversion with an F64 source or a 64-bit result. (isa-spec/spec/ops/alu/f2i64.toml:46)
     pub ntz: bool,
-    /// Modifier. Part of the source register or constant read when its type is 8 or 16 bits wide (.B1-.B3, .H1); bits 60..62. (isa-spec/spec/ops/f2i64.toml:52)
+    /// Modifier. Part of the source register or constant read when its type is 8 or 16 bits wide (.B1-.B3, .H1); bits 60..62. (isa-spec/spec/ops/alu/f2i64.toml:52)
     pub sel: u32,
 }
 op_fields!(OpF2i64, [b], [d]);
-/// Spec: isa-spec/spec/ops/f2i64.toml:3.
+/// Spec: isa-spec/spec/ops/alu/f2i64.toml:3.
 impl OpF2i64 {
     pub const NAME: &'static str = "f2i64";
     pub const MNEMONIC: &'static str = "F2I";
@@ -119,7 +119,7 @@ impl OpF2i64 {
                 && matches!(self.dtype, CvtItype::S64 | CvtItype::U64)
                 && matches!(self.stype, CvtFtype::Bf16)))
     }
-    /// What all forms of isa-spec/spec/ops/f2i64.toml:68 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/f2i64.toml:68 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0;
@@ -135,7 +135,7 @@ impl OpF2i64 {
         w |= code_of(&[2, 1, 4, 3], self.stype.index()) << 84;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/f2i64.toml:68; form at isa-spec/spec/ops/f2i64.toml:71).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/f2i64.toml:68; form at isa-spec/spec/ops/alu/f2i64.toml:71).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -146,7 +146,7 @@ impl OpF2i64 {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/f2i64.toml:68; form at isa-spec/spec/ops/f2i64.toml:71).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/f2i64.toml:68; form at isa-spec/spec/ops/alu/f2i64.toml:71).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -155,7 +155,7 @@ impl OpF2i64 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/f2i64.toml:68; form at isa-spec/spec/ops/f2i64.toml:71).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/f2i64.toml:68; form at isa-spec/spec/ops/alu/f2i64.toml:71).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -167,7 +167,7 @@ impl OpF2i64 {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/f2i64.toml:68; form at isa-spec/spec/ops/f2i64.toml:71).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/f2i64.toml:68; form at isa-spec/spec/ops/alu/f2i64.toml:71).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -178,7 +178,7 @@ impl OpF2i64 {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/f2i64.toml:68 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/f2i64.toml:68 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -214,7 +214,7 @@ impl OpF2i64 {
             sel: 0u32,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/f2i64.toml:68; form at isa-spec/spec/ops/f2i64.toml:71).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2i64.toml:68; form at isa-spec/spec/ops/alu/f2i64.toml:71).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -230,7 +230,7 @@ impl OpF2i64 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/f2i64.toml:68; form at isa-spec/spec/ops/f2i64.toml:71).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2i64.toml:68; form at isa-spec/spec/ops/alu/f2i64.toml:71).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -244,7 +244,7 @@ impl OpF2i64 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/f2i64.toml:68; form at isa-spec/spec/ops/f2i64.toml:71).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/f2i64.toml:68; form at isa-spec/spec/ops/alu/f2i64.toml:71).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -260,7 +260,7 @@ impl OpF2i64 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/f2i64.toml:68; form at isa-spec/spec/ops/f2i64.toml:71).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2i64.toml:68; form at isa-spec/spec/ops/alu/f2i64.toml:71).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -276,7 +276,7 @@ impl OpF2i64 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `F2I` (isa-spec/spec/ops/f2i64.toml:56); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `F2I` (isa-spec/spec/ops/alu/f2i64.toml:56); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["F2I"]])?;
         let mut cur = 0usize;
@@ -363,7 +363,7 @@ impl OpF2i64 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/f2i64.toml:3.
+    /// Spec: isa-spec/spec/ops/alu/f2i64.toml:3.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("f2i64", 1usize, srcs)?;
         let b_raw: f32 = f32::from_bits(srcs[0usize].u32()?);
@@ -379,7 +379,7 @@ impl OpF2i64 {
     }
 }
 impl MemOp for OpF2i64 {}
-/// Spec: isa-spec/spec/ops/f2i64.toml:3.
+/// Spec: isa-spec/spec/ops/alu/f2i64.toml:3.
 impl Encode for OpF2i64 {
     const NAME: &'static str = "f2i64";
     encode_by_form!(
@@ -387,13 +387,13 @@ impl Encode for OpF2i64 {
         encode_f2, 3 : combo_f0 => encode_f3; [b]
     );
 }
-/// Spec: isa-spec/spec/ops/f2i64.toml:3.
+/// Spec: isa-spec/spec/ops/alu/f2i64.toml:3.
 impl Forms for OpF2i64 {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/f2i64.toml:56.
+    /// Spec: isa-spec/spec/ops/alu/f2i64.toml:56.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;
@@ -427,7 +427,7 @@ impl Forms for OpF2i64 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/f2i64.toml:3.
+/// Spec: isa-spec/spec/ops/alu/f2i64.toml:3.
 impl Legalize for OpF2i64 {
     fn fold_imms(&mut self) {
         {

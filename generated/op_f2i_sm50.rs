@@ -4,28 +4,28 @@
 
 /// `F2I`: Float to integer conversion (Maxwell/Pascal): round b, read as stype, to an integer in rnd and saturate to dtype.
 ///
-/// Spec: isa-spec/spec/ops/f2i_sm50.toml:5 (op `f2i_sm50`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/alu/f2i_sm50.toml:5 (op `f2i_sm50`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpF2iSm50 {
-    /// Destination (b32). (isa-spec/spec/ops/f2i_sm50.toml:10)
+    /// Destination (b32). (isa-spec/spec/ops/alu/f2i_sm50.toml:10)
     pub d: Reg,
-    /// Source (f32). (isa-spec/spec/ops/f2i_sm50.toml:17)
+    /// Source (f32). (isa-spec/spec/ops/alu/f2i_sm50.toml:17)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/f2i_sm50.toml:25)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2i_sm50.toml:25)
     pub ftz: bool,
-    /// Modifier.  (isa-spec/spec/ops/f2i_sm50.toml:30)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2i_sm50.toml:30)
     pub dtype: CvtItypeShown,
-    /// Modifier.  (isa-spec/spec/ops/f2i_sm50.toml:34)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2i_sm50.toml:34)
     pub stype: CvtFtypeShown,
-    /// Modifier.  (isa-spec/spec/ops/f2i_sm50.toml:38)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2i_sm50.toml:38)
     pub rnd: F2iRnd,
-    /// Modifier. Maxwell/Pascal: also write the flags to the CC register; printed on d. (isa-spec/spec/ops/f2i_sm50.toml:42)
+    /// Modifier. Maxwell/Pascal: also write the flags to the CC register; printed on d. (isa-spec/spec/ops/alu/f2i_sm50.toml:42)
     pub cc: bool,
-    /// Modifier. Read the high half of b (.H1, bit 41). (isa-spec/spec/ops/f2i_sm50.toml:48)
+    /// Modifier. Read the high half of b (.H1, bit 41). (isa-spec/spec/ops/alu/f2i_sm50.toml:48)
     pub sel: u32,
 }
 op_fields!(OpF2iSm50, [b], [d]);
-/// Spec: isa-spec/spec/ops/f2i_sm50.toml:5.
+/// Spec: isa-spec/spec/ops/alu/f2i_sm50.toml:5.
 impl OpF2iSm50 {
     pub const NAME: &'static str = "f2i_sm50";
     pub const MNEMONIC: &'static str = "F2I";
@@ -59,11 +59,11 @@ impl OpF2iSm50 {
     pub fn parts_ok(&self) -> bool {
         self.b_view().is_none_or(|v| v.half_part_ok(self.sel))
     }
-    /// Codes of `stype`'s values, in hex (`-`: none; isa-spec/spec/ops/f2i_sm50.toml:34).
+    /// Codes of `stype`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/f2i_sm50.toml:34).
     const STYPE_CODES0: [u16; CvtFtypeShown::COUNT] = codes("2 1 - 3");
-    /// Codes of `dtype`'s values, in hex (`-`: none; isa-spec/spec/ops/f2i_sm50.toml:30).
+    /// Codes of `dtype`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/f2i_sm50.toml:30).
     const DTYPE_CODES0: [u16; CvtItypeShown::COUNT] = codes("6 2 5 1 - - 7 3");
-    /// Codes of `stype`'s values, in hex (`-`: none; isa-spec/spec/ops/f2i_sm50.toml:34).
+    /// Codes of `stype`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/f2i_sm50.toml:34).
     const STYPE_CODES1: [u16; CvtFtypeShown::COUNT] = codes("2 - - 3");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -77,7 +77,7 @@ impl OpF2iSm50 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/f2i_sm50.toml:62 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/f2i_sm50.toml:62 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -101,7 +101,7 @@ impl OpF2iSm50 {
         }
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/f2i_sm50.toml:62; form at isa-spec/spec/ops/f2i_sm50.toml:66).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/f2i_sm50.toml:62; form at isa-spec/spec/ops/alu/f2i_sm50.toml:66).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5cb0000000000000 | (c.raw & 0x54c7ff000e000)
@@ -109,7 +109,7 @@ impl OpF2iSm50 {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/f2i_sm50.toml:62; form at isa-spec/spec/ops/f2i_sm50.toml:66).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/f2i_sm50.toml:62; form at isa-spec/spec/ops/alu/f2i_sm50.toml:66).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4cb0000000000000 | (c.raw & 0x54c000000e000)
@@ -118,7 +118,7 @@ impl OpF2iSm50 {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/f2i_sm50.toml:98; form at isa-spec/spec/ops/f2i_sm50.toml:100).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/f2i_sm50.toml:98; form at isa-spec/spec/ops/alu/f2i_sm50.toml:100).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -147,7 +147,7 @@ impl OpF2iSm50 {
         }
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Fields all forms of isa-spec/spec/ops/f2i_sm50.toml:62 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/f2i_sm50.toml:62 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -181,7 +181,7 @@ impl OpF2iSm50 {
             sel,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/f2i_sm50.toml:62; form at isa-spec/spec/ops/f2i_sm50.toml:66).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/f2i_sm50.toml:62; form at isa-spec/spec/ops/alu/f2i_sm50.toml:66).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -193,7 +193,7 @@ impl OpF2iSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x54c7ff000e000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/f2i_sm50.toml:62; form at isa-spec/spec/ops/f2i_sm50.toml:66).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/f2i_sm50.toml:62; form at isa-spec/spec/ops/alu/f2i_sm50.toml:66).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -205,7 +205,7 @@ impl OpF2iSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x54c000000e000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/f2i_sm50.toml:98; form at isa-spec/spec/ops/f2i_sm50.toml:100).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/f2i_sm50.toml:98; form at isa-spec/spec/ops/alu/f2i_sm50.toml:100).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -245,7 +245,7 @@ impl OpF2iSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x54c000000e000)))
     }
-    /// Parse one tokenized line of syntax `F2I` (isa-spec/spec/ops/f2i_sm50.toml:52); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `F2I` (isa-spec/spec/ops/alu/f2i_sm50.toml:52); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["F2I"]])?;
         let mut cur = 0usize;
@@ -348,7 +348,7 @@ impl OpF2iSm50 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/f2i_sm50.toml:5.
+    /// Spec: isa-spec/spec/ops/alu/f2i_sm50.toml:5.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("f2i_sm50", 1usize, srcs)?;
         let b_raw: f32 = f32::from_bits(srcs[0usize].u32()?);
@@ -392,18 +392,18 @@ impl OpF2iSm50 {
     }
 }
 impl MemOp for OpF2iSm50 {}
-/// Spec: isa-spec/spec/ops/f2i_sm50.toml:5.
+/// Spec: isa-spec/spec/ops/alu/f2i_sm50.toml:5.
 impl Encode for OpF2iSm50 {
     const NAME: &'static str = "f2i_sm50";
     encode_by_form!(parts_ok; 0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [b]);
 }
-/// Spec: isa-spec/spec/ops/f2i_sm50.toml:5.
+/// Spec: isa-spec/spec/ops/alu/f2i_sm50.toml:5.
 impl Forms for OpF2iSm50 {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/f2i_sm50.toml:52.
+    /// Spec: isa-spec/spec/ops/alu/f2i_sm50.toml:52.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;
@@ -431,7 +431,7 @@ impl Forms for OpF2iSm50 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/f2i_sm50.toml:5.
+/// Spec: isa-spec/spec/ops/alu/f2i_sm50.toml:5.
 impl Legalize for OpF2iSm50 {
     fn cc_use(&self, sm: u32) -> (bool, bool) {
         let ftz = self.ftz;

@@ -4,32 +4,32 @@
 
 /// `F2IP`: Convert f32 values to packed 8-bit integers.
 ///
-/// Spec: isa-spec/spec/ops/f2ip.toml:17 (op `f2ip`). SMs: 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/f2ip.toml:17 (op `f2ip`). SMs: 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpF2ip {
-    /// Destination (b32). (isa-spec/spec/ops/f2ip.toml:22)
+    /// Destination (b32). (isa-spec/spec/ops/alu/f2ip.toml:22)
     pub d: Reg,
-    /// Source (b32). ptxas writes RZ. (isa-spec/spec/ops/f2ip.toml:26)
+    /// Source (b32). ptxas writes RZ. (isa-spec/spec/ops/alu/f2ip.toml:26)
     pub a: Src,
-    /// Source (f32). (isa-spec/spec/ops/f2ip.toml:31)
+    /// Source (f32). (isa-spec/spec/ops/alu/f2ip.toml:31)
     pub b: Src,
-    /// Source (f32). ptxas writes RZ. (isa-spec/spec/ops/f2ip.toml:35)
+    /// Source (f32). ptxas writes RZ. (isa-spec/spec/ops/alu/f2ip.toml:35)
     pub c: Src,
-    /// Modifier.  (isa-spec/spec/ops/f2ip.toml:40)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2ip.toml:40)
     pub dtype: F2ipDtype,
-    /// Modifier.  (isa-spec/spec/ops/f2ip.toml:44)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2ip.toml:44)
     pub stype: F2ipStype,
-    /// Modifier.  (isa-spec/spec/ops/f2ip.toml:48)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2ip.toml:48)
     pub rnd: F2ipRnd,
-    /// Modifier.  (isa-spec/spec/ops/f2ip.toml:52)
+    /// Modifier.  (isa-spec/spec/ops/alu/f2ip.toml:52)
     pub ntz: bool,
-    /// Modifier. Clamp negative results to zero. (isa-spec/spec/ops/f2ip.toml:57)
+    /// Modifier. Clamp negative results to zero. (isa-spec/spec/ops/alu/f2ip.toml:57)
     pub relu: bool,
-    /// Modifier. Printed on c: its high half. (isa-spec/spec/ops/f2ip.toml:63)
+    /// Modifier. Printed on c: its high half. (isa-spec/spec/ops/alu/f2ip.toml:63)
     pub ch1: bool,
 }
 op_fields!(OpF2ip, [a, b, c], [d]);
-/// Spec: isa-spec/spec/ops/f2ip.toml:17.
+/// Spec: isa-spec/spec/ops/alu/f2ip.toml:17.
 impl OpF2ip {
     pub const NAME: &'static str = "f2ip";
     pub const MNEMONIC: &'static str = "F2IP";
@@ -59,7 +59,7 @@ impl OpF2ip {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/f2ip.toml:76 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/f2ip.toml:76 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -78,7 +78,7 @@ impl OpF2ip {
         w |= code_of(&[0, 3], self.rnd.index()) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/f2ip.toml:76; form at isa-spec/spec/ops/f2ip.toml:80).
+    /// Form `rrr` on SM [86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:80).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x243 | (c.raw & 0x7ff02000000000000000000)
@@ -87,7 +87,7 @@ impl OpF2ip {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rir` on SM [86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/f2ip.toml:76; form at isa-spec/spec/ops/f2ip.toml:80).
+    /// Form `rir` on SM [86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:80).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x843 | (c.raw & 0x7ff02000000000000000000)
@@ -96,7 +96,7 @@ impl OpF2ip {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rcr` on SM [86, 87, 88, 89, 90] (isa-spec/spec/ops/f2ip.toml:76; form at isa-spec/spec/ops/f2ip.toml:80).
+    /// Form `rcr` on SM [86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:80).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xa43 | (c.raw & 0x7ff02000000000000000000)
@@ -106,7 +106,7 @@ impl OpF2ip {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rur` on SM [86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/f2ip.toml:76; form at isa-spec/spec/ops/f2ip.toml:80).
+    /// Form `rur` on SM [86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:80).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c43 | (c.raw & 0x7ff02000000000000000000)
@@ -115,7 +115,7 @@ impl OpF2ip {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rri` on SM [86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/f2ip.toml:76; form at isa-spec/spec/ops/f2ip.toml:80).
+    /// Form `rri` on SM [86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:80).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x443 | (c.raw & 0x7ff02000000000000000000)
@@ -124,7 +124,7 @@ impl OpF2ip {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rru` on SM [86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/f2ip.toml:76; form at isa-spec/spec/ops/f2ip.toml:80).
+    /// Form `rru` on SM [86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:80).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000e43 | (c.raw & 0x7ff02000000000000000000)
@@ -133,7 +133,7 @@ impl OpF2ip {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/f2ip.toml:76 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/f2ip.toml:76 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -161,7 +161,7 @@ impl OpF2ip {
             ch1,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/f2ip.toml:76; form at isa-spec/spec/ops/f2ip.toml:80).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:80).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -169,7 +169,7 @@ impl OpF2ip {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7ff02000000000000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/f2ip.toml:76; form at isa-spec/spec/ops/f2ip.toml:80).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:80).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -177,7 +177,7 @@ impl OpF2ip {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7ff02000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/f2ip.toml:76; form at isa-spec/spec/ops/f2ip.toml:80).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:80).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -185,7 +185,7 @@ impl OpF2ip {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7ff02000000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/f2ip.toml:76; form at isa-spec/spec/ops/f2ip.toml:80).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:80).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -193,7 +193,7 @@ impl OpF2ip {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7ff02000000000000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/f2ip.toml:76; form at isa-spec/spec/ops/f2ip.toml:80).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:80).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -201,7 +201,7 @@ impl OpF2ip {
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7ff02000000000000000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/f2ip.toml:76; form at isa-spec/spec/ops/f2ip.toml:80).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:80).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -209,7 +209,7 @@ impl OpF2ip {
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7ff02000000000000000000)))
     }
-    /// Parse one tokenized line of syntax `F2IP` (isa-spec/spec/ops/f2ip.toml:68); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `F2IP` (isa-spec/spec/ops/alu/f2ip.toml:68); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["F2IP"]])?;
         let mut cur = 0usize;
@@ -286,7 +286,7 @@ impl OpF2ip {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/f2ip.toml:17.
+    /// Spec: isa-spec/spec/ops/alu/f2ip.toml:17.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("f2ip", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -297,7 +297,7 @@ impl OpF2ip {
     }
 }
 impl MemOp for OpF2ip {}
-/// Spec: isa-spec/spec/ops/f2ip.toml:17.
+/// Spec: isa-spec/spec/ops/alu/f2ip.toml:17.
 impl Encode for OpF2ip {
     const NAME: &'static str = "f2ip";
     encode_by_form!(
@@ -305,7 +305,7 @@ impl Encode for OpF2ip {
         encode_f4, 5 : => encode_f5; [a, b, c]
     );
 }
-/// Spec: isa-spec/spec/ops/f2ip.toml:17.
+/// Spec: isa-spec/spec/ops/alu/f2ip.toml:17.
 impl Forms for OpF2ip {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -314,7 +314,7 @@ impl Forms for OpF2ip {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/f2ip.toml:68.
+    /// Spec: isa-spec/spec/ops/alu/f2ip.toml:68.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
@@ -355,5 +355,5 @@ impl Forms for OpF2ip {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/f2ip.toml:17.
+/// Spec: isa-spec/spec/ops/alu/f2ip.toml:17.
 impl Legalize for OpF2ip {}

@@ -4,24 +4,24 @@
 
 /// `FADD`: 32-bit float add.
 ///
-/// Spec: isa-spec/spec/ops/fadd.toml:2 (op `fadd`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/fadd.toml:2 (op `fadd`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFadd {
-    /// Destination (f32). (isa-spec/spec/ops/fadd.toml:7)
+    /// Destination (f32). (isa-spec/spec/ops/alu/fadd.toml:7)
     pub d: Reg,
-    /// Source (f32). (isa-spec/spec/ops/fadd.toml:11)
+    /// Source (f32). (isa-spec/spec/ops/alu/fadd.toml:11)
     pub a: Src,
-    /// Source (f32). (isa-spec/spec/ops/fadd.toml:16)
+    /// Source (f32). (isa-spec/spec/ops/alu/fadd.toml:16)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/fadd.toml:21)
+    /// Modifier.  (isa-spec/spec/ops/alu/fadd.toml:21)
     pub ftz: bool,
-    /// Modifier.  (isa-spec/spec/ops/fadd.toml:26)
+    /// Modifier.  (isa-spec/spec/ops/alu/fadd.toml:26)
     pub rnd: Rnd,
-    /// Modifier.  (isa-spec/spec/ops/fadd.toml:30)
+    /// Modifier.  (isa-spec/spec/ops/alu/fadd.toml:30)
     pub sat: bool,
 }
 op_fields!(OpFadd, [a, b], [d]);
-/// Spec: isa-spec/spec/ops/fadd.toml:2.
+/// Spec: isa-spec/spec/ops/alu/fadd.toml:2.
 impl OpFadd {
     pub const NAME: &'static str = "fadd";
     pub const MNEMONIC: &'static str = "FADD";
@@ -53,7 +53,7 @@ impl OpFadd {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/fadd.toml:49; form at isa-spec/spec/ops/fadd.toml:61).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/fadd.toml:49; form at isa-spec/spec/ops/alu/fadd.toml:61).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -71,7 +71,7 @@ impl OpFadd {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/fadd.toml:57 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fadd.toml:57 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -85,7 +85,7 @@ impl OpFadd {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/fadd.toml:57; form at isa-spec/spec/ops/fadd.toml:61).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/fadd.toml:57; form at isa-spec/spec/ops/alu/fadd.toml:61).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -93,7 +93,7 @@ impl OpFadd {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/fadd.toml:57; form at isa-spec/spec/ops/fadd.toml:61).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fadd.toml:57; form at isa-spec/spec/ops/alu/fadd.toml:61).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -104,7 +104,7 @@ impl OpFadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/fadd.toml:57; form at isa-spec/spec/ops/fadd.toml:61).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/fadd.toml:57; form at isa-spec/spec/ops/alu/fadd.toml:61).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -114,7 +114,7 @@ impl OpFadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/fadd.toml:73 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fadd.toml:73 pack alike.
     #[inline(always)]
     fn encode_e2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -131,14 +131,14 @@ impl OpFadd {
         w |= u128::from(self.sat) << 50;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/fadd.toml:73; form at isa-spec/spec/ops/fadd.toml:76).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd.toml:73; form at isa-spec/spec/ops/alu/fadd.toml:76).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5c58000000000000 | self.encode_e2::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/fadd.toml:73; form at isa-spec/spec/ops/fadd.toml:76).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd.toml:73; form at isa-spec/spec/ops/alu/fadd.toml:76).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x3858000000000000 | self.encode_e2::<E>(sm, c)?;
@@ -151,7 +151,7 @@ impl OpFadd {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/fadd.toml:73; form at isa-spec/spec/ops/fadd.toml:76).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd.toml:73; form at isa-spec/spec/ops/alu/fadd.toml:76).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4c58000000000000 | self.encode_e2::<E>(sm, c)?;
@@ -159,7 +159,7 @@ impl OpFadd {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/fadd.toml:49; form at isa-spec/spec/ops/fadd.toml:61).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fadd.toml:49; form at isa-spec/spec/ops/alu/fadd.toml:61).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -175,7 +175,7 @@ impl OpFadd {
         let o = Self { d, a, b, ftz, rnd, sat };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/fadd.toml:57 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fadd.toml:57 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -194,14 +194,14 @@ impl OpFadd {
             sat,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/fadd.toml:57; form at isa-spec/spec/ops/fadd.toml:61).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/fadd.toml:57; form at isa-spec/spec/ops/alu/fadd.toml:61).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/fadd.toml:57; form at isa-spec/spec/ops/fadd.toml:61).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/fadd.toml:57; form at isa-spec/spec/ops/alu/fadd.toml:61).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -210,7 +210,7 @@ impl OpFadd {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/fadd.toml:57; form at isa-spec/spec/ops/fadd.toml:61).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/fadd.toml:57; form at isa-spec/spec/ops/alu/fadd.toml:61).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -219,7 +219,7 @@ impl OpFadd {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/fadd.toml:73 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fadd.toml:73 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -238,7 +238,7 @@ impl OpFadd {
             sat,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/fadd.toml:73; form at isa-spec/spec/ops/fadd.toml:76).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/fadd.toml:73; form at isa-spec/spec/ops/alu/fadd.toml:76).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -247,7 +247,7 @@ impl OpFadd {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/fadd.toml:73; form at isa-spec/spec/ops/fadd.toml:76).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/fadd.toml:73; form at isa-spec/spec/ops/alu/fadd.toml:76).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -263,7 +263,7 @@ impl OpFadd {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/fadd.toml:73; form at isa-spec/spec/ops/fadd.toml:76).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/fadd.toml:73; form at isa-spec/spec/ops/alu/fadd.toml:76).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -272,7 +272,7 @@ impl OpFadd {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `FADD` (isa-spec/spec/ops/fadd.toml:34); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FADD` (isa-spec/spec/ops/alu/fadd.toml:34); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FADD"]])?;
         let mut cur = 0usize;
@@ -299,7 +299,7 @@ impl OpFadd {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/fadd.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/fadd.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("fadd", 2usize, srcs)?;
         let a: f32 = src_value(srcs, 0usize, &self.a)?;
@@ -312,7 +312,7 @@ impl OpFadd {
     }
 }
 impl MemOp for OpFadd {}
-/// Spec: isa-spec/spec/ops/fadd.toml:2.
+/// Spec: isa-spec/spec/ops/alu/fadd.toml:2.
 impl Encode for OpFadd {
     const NAME: &'static str = "fadd";
     encode_by_form!(
@@ -320,7 +320,7 @@ impl Encode for OpFadd {
         encode_f4, 5 : => encode_f5, 6 : => encode_f6; [a, b]
     );
 }
-/// Spec: isa-spec/spec/ops/fadd.toml:2.
+/// Spec: isa-spec/spec/ops/alu/fadd.toml:2.
 impl Forms for OpFadd {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -329,7 +329,7 @@ impl Forms for OpFadd {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/fadd.toml:34.
+    /// Spec: isa-spec/spec/ops/alu/fadd.toml:34.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 655360 != 0 { self.form_id(sm) } else { None };
@@ -353,7 +353,7 @@ impl Forms for OpFadd {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/fadd.toml:2.
+/// Spec: isa-spec/spec/ops/alu/fadd.toml:2.
 impl Legalize for OpFadd {
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();

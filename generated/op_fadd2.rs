@@ -4,26 +4,26 @@
 
 /// `FADD2`: Packed pair of 32-bit float adds (SM100).
 ///
-/// Spec: isa-spec/spec/ops/fadd2.toml:10 (op `fadd2`). SMs: 100, 103.
+/// Spec: isa-spec/spec/ops/alu/fadd2.toml:10 (op `fadd2`). SMs: 100, 103.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFadd2 {
-    /// Destination (u64). (isa-spec/spec/ops/fadd2.toml:15)
+    /// Destination (u64). (isa-spec/spec/ops/alu/fadd2.toml:15)
     pub d: Reg,
-    /// Source (u64). (isa-spec/spec/ops/fadd2.toml:19)
+    /// Source (u64). (isa-spec/spec/ops/alu/fadd2.toml:19)
     pub a: Src,
-    /// Source (u64). (isa-spec/spec/ops/fadd2.toml:24)
+    /// Source (u64). (isa-spec/spec/ops/alu/fadd2.toml:24)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/fadd2.toml:29)
+    /// Modifier.  (isa-spec/spec/ops/alu/fadd2.toml:29)
     pub ftz: bool,
-    /// Modifier.  (isa-spec/spec/ops/fadd2.toml:34)
+    /// Modifier.  (isa-spec/spec/ops/alu/fadd2.toml:34)
     pub rnd: Rnd,
-    /// Modifier.  (isa-spec/spec/ops/fadd2.toml:38)
+    /// Modifier.  (isa-spec/spec/ops/alu/fadd2.toml:38)
     pub asel: F32x2swz,
-    /// Modifier.  (isa-spec/spec/ops/fadd2.toml:42)
+    /// Modifier.  (isa-spec/spec/ops/alu/fadd2.toml:42)
     pub bsel: F32x2swz,
 }
 op_fields!(OpFadd2, [a, b], [d]);
-/// Spec: isa-spec/spec/ops/fadd2.toml:10.
+/// Spec: isa-spec/spec/ops/alu/fadd2.toml:10.
 impl OpFadd2 {
     pub const NAME: &'static str = "fadd2";
     pub const MNEMONIC: &'static str = "FADD2";
@@ -50,7 +50,7 @@ impl OpFadd2 {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [100, 103] (isa-spec/spec/ops/fadd2.toml:60; form at isa-spec/spec/ops/fadd2.toml:74).
+    /// Form `rrr` on SM [100, 103] (isa-spec/spec/ops/alu/fadd2.toml:60; form at isa-spec/spec/ops/alu/fadd2.toml:74).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -103,7 +103,7 @@ impl OpFadd2 {
         w |= code_of(&[0, 1, 2, 4, 5, 6], self.bsel.index()) << 84;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rru` on SM [100, 103] (isa-spec/spec/ops/fadd2.toml:69; form at isa-spec/spec/ops/fadd2.toml:74).
+    /// Form `rru` on SM [100, 103] (isa-spec/spec/ops/alu/fadd2.toml:69; form at isa-spec/spec/ops/alu/fadd2.toml:74).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -157,7 +157,7 @@ impl OpFadd2 {
         w |= code_of(&[0, 1, 2, 4, 5, 6], self.bsel.index()) << 84;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/fadd2.toml:60; form at isa-spec/spec/ops/fadd2.toml:74).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fadd2.toml:60; form at isa-spec/spec/ops/alu/fadd2.toml:74).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -198,7 +198,7 @@ impl OpFadd2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7803cff3fffff0000000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/fadd2.toml:69; form at isa-spec/spec/ops/fadd2.toml:74).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/fadd2.toml:69; form at isa-spec/spec/ops/alu/fadd2.toml:74).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -239,7 +239,7 @@ impl OpFadd2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7803cff3fffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `FADD2` (isa-spec/spec/ops/fadd2.toml:45); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FADD2` (isa-spec/spec/ops/alu/fadd2.toml:45); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FADD2"]])?;
         let mut cur = 0usize;
@@ -333,7 +333,7 @@ impl OpFadd2 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/fadd2.toml:10.
+    /// Spec: isa-spec/spec/ops/alu/fadd2.toml:10.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("fadd2", 2usize, srcs)?;
         let a: u64 = src_value(srcs, 0usize, &self.a)?;
@@ -343,18 +343,18 @@ impl OpFadd2 {
     }
 }
 impl MemOp for OpFadd2 {}
-/// Spec: isa-spec/spec/ops/fadd2.toml:10.
+/// Spec: isa-spec/spec/ops/alu/fadd2.toml:10.
 impl Encode for OpFadd2 {
     const NAME: &'static str = "fadd2";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/fadd2.toml:10.
+/// Spec: isa-spec/spec/ops/alu/fadd2.toml:10.
 impl Forms for OpFadd2 {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/fadd2.toml:45.
+    /// Spec: isa-spec/spec/ops/alu/fadd2.toml:45.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 655360 != 0 { self.form_id(sm) } else { None };
@@ -397,7 +397,7 @@ impl Forms for OpFadd2 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/fadd2.toml:10.
+/// Spec: isa-spec/spec/ops/alu/fadd2.toml:10.
 impl Legalize for OpFadd2 {
     fn to_wide(&self) -> Option<Op> {
         if self.bsel != F32x2swz::Hilo {

@@ -4,26 +4,26 @@
 
 /// `FADD2`: Packed pair of 32-bit float adds, b an f32 immediate (SM100).
 ///
-/// Spec: isa-spec/spec/ops/fadd2_imm.toml:9 (op `fadd2_imm`). SMs: 100, 103.
+/// Spec: isa-spec/spec/ops/alu/fadd2_imm.toml:9 (op `fadd2_imm`). SMs: 100, 103.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFadd2Imm {
-    /// Destination (u64). (isa-spec/spec/ops/fadd2_imm.toml:14)
+    /// Destination (u64). (isa-spec/spec/ops/alu/fadd2_imm.toml:14)
     pub d: Reg,
-    /// Source (u64). (isa-spec/spec/ops/fadd2_imm.toml:18)
+    /// Source (u64). (isa-spec/spec/ops/alu/fadd2_imm.toml:18)
     pub a: Src,
-    /// Source (u64). (isa-spec/spec/ops/fadd2_imm.toml:24)
+    /// Source (u64). (isa-spec/spec/ops/alu/fadd2_imm.toml:24)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/fadd2_imm.toml:29)
+    /// Modifier.  (isa-spec/spec/ops/alu/fadd2_imm.toml:29)
     pub ity: F32x2imm,
-    /// Modifier.  (isa-spec/spec/ops/fadd2_imm.toml:33)
+    /// Modifier.  (isa-spec/spec/ops/alu/fadd2_imm.toml:33)
     pub ftz: bool,
-    /// Modifier.  (isa-spec/spec/ops/fadd2_imm.toml:38)
+    /// Modifier.  (isa-spec/spec/ops/alu/fadd2_imm.toml:38)
     pub rnd: Rnd,
-    /// Modifier.  (isa-spec/spec/ops/fadd2_imm.toml:42)
+    /// Modifier.  (isa-spec/spec/ops/alu/fadd2_imm.toml:42)
     pub asel: F32x2swz,
 }
 op_fields!(OpFadd2Imm, [a, b], [d]);
-/// Spec: isa-spec/spec/ops/fadd2_imm.toml:9.
+/// Spec: isa-spec/spec/ops/alu/fadd2_imm.toml:9.
 impl OpFadd2Imm {
     pub const NAME: &'static str = "fadd2_imm";
     pub const MNEMONIC: &'static str = "FADD2";
@@ -62,7 +62,7 @@ impl OpFadd2Imm {
             _ => None,
         }
     }
-    /// Form `rri` on SM [100, 103] (isa-spec/spec/ops/fadd2_imm.toml:53; form at isa-spec/spec/ops/fadd2_imm.toml:57).
+    /// Form `rri` on SM [100, 103] (isa-spec/spec/ops/alu/fadd2_imm.toml:53; form at isa-spec/spec/ops/alu/fadd2_imm.toml:57).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -113,7 +113,7 @@ impl OpFadd2Imm {
         w |= code_of(&[0, 1, 2, 4, 5, 6], self.asel.index()) << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/fadd2_imm.toml:53; form at isa-spec/spec/ops/fadd2_imm.toml:57).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/fadd2_imm.toml:53; form at isa-spec/spec/ops/alu/fadd2_imm.toml:57).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -144,7 +144,7 @@ impl OpFadd2Imm {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7b03cff0000000000000000)))
     }
-    /// Parse one tokenized line of syntax `FADD2` (isa-spec/spec/ops/fadd2_imm.toml:45); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FADD2` (isa-spec/spec/ops/alu/fadd2_imm.toml:45); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FADD2"]])?;
         let mut cur = 0usize;
@@ -215,7 +215,7 @@ impl OpFadd2Imm {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/fadd2_imm.toml:9.
+    /// Spec: isa-spec/spec/ops/alu/fadd2_imm.toml:9.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("fadd2_imm", 2usize, srcs)?;
         let a: u64 = src_value(srcs, 0usize, &self.a)?;
@@ -225,18 +225,18 @@ impl OpFadd2Imm {
     }
 }
 impl MemOp for OpFadd2Imm {}
-/// Spec: isa-spec/spec/ops/fadd2_imm.toml:9.
+/// Spec: isa-spec/spec/ops/alu/fadd2_imm.toml:9.
 impl Encode for OpFadd2Imm {
     const NAME: &'static str = "fadd2_imm";
     encode_by_form!(0 : => encode_f0; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/fadd2_imm.toml:9.
+/// Spec: isa-spec/spec/ops/alu/fadd2_imm.toml:9.
 impl Forms for OpFadd2Imm {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/fadd2_imm.toml:45.
+    /// Spec: isa-spec/spec/ops/alu/fadd2_imm.toml:45.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 131072 != 0 { self.form_id(sm) } else { None };
@@ -273,7 +273,7 @@ impl Forms for OpFadd2Imm {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/fadd2_imm.toml:9.
+/// Spec: isa-spec/spec/ops/alu/fadd2_imm.toml:9.
 impl Legalize for OpFadd2Imm {
     fn fold_imms(&mut self) {
         fold_imm_mods(&mut self.a, ValueType::U64);

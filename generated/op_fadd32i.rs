@@ -4,20 +4,20 @@
 
 /// `FADD32I`: 32-bit float add with a full 32-bit immediate (the wide form of FADD).
 ///
-/// Spec: isa-spec/spec/ops/fadd32i.toml:2 (op `fadd32i`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/alu/fadd32i.toml:2 (op `fadd32i`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFadd32i {
-    /// Destination (f32). (isa-spec/spec/ops/fadd32i.toml:7)
+    /// Destination (f32). (isa-spec/spec/ops/alu/fadd32i.toml:7)
     pub d: Reg,
-    /// Source (f32). (isa-spec/spec/ops/fadd32i.toml:11)
+    /// Source (f32). (isa-spec/spec/ops/alu/fadd32i.toml:11)
     pub a: Src,
-    /// Source (f32). (isa-spec/spec/ops/fadd32i.toml:16)
+    /// Source (f32). (isa-spec/spec/ops/alu/fadd32i.toml:16)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/fadd32i.toml:20)
+    /// Modifier.  (isa-spec/spec/ops/alu/fadd32i.toml:20)
     pub ftz: bool,
 }
 op_fields!(OpFadd32i, [a, b], [d]);
-/// Spec: isa-spec/spec/ops/fadd32i.toml:2.
+/// Spec: isa-spec/spec/ops/alu/fadd32i.toml:2.
 impl OpFadd32i {
     pub const NAME: &'static str = "fadd32i";
     pub const MNEMONIC: &'static str = "FADD32I";
@@ -41,7 +41,7 @@ impl OpFadd32i {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/fadd32i.toml:32; form at isa-spec/spec/ops/fadd32i.toml:32).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fadd32i.toml:32; form at isa-spec/spec/ops/alu/fadd32i.toml:32).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -55,7 +55,7 @@ impl OpFadd32i {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/fadd32i.toml:32; form at isa-spec/spec/ops/fadd32i.toml:32).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/fadd32i.toml:32; form at isa-spec/spec/ops/alu/fadd32i.toml:32).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -67,7 +67,7 @@ impl OpFadd32i {
         let o = Self { d, a, b, ftz };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `FADD32I` (isa-spec/spec/ops/fadd32i.toml:24); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FADD32I` (isa-spec/spec/ops/alu/fadd32i.toml:24); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FADD32I"]])?;
         let mut cur = 0usize;
@@ -86,7 +86,7 @@ impl OpFadd32i {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/fadd32i.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/fadd32i.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("fadd32i", 2usize, srcs)?;
         let a: f32 = src_value(srcs, 0usize, &self.a)?;
@@ -97,18 +97,18 @@ impl OpFadd32i {
     }
 }
 impl MemOp for OpFadd32i {}
-/// Spec: isa-spec/spec/ops/fadd32i.toml:2.
+/// Spec: isa-spec/spec/ops/alu/fadd32i.toml:2.
 impl Encode for OpFadd32i {
     const NAME: &'static str = "fadd32i";
     encode_by_form!(0 : => encode_f0; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/fadd32i.toml:2.
+/// Spec: isa-spec/spec/ops/alu/fadd32i.toml:2.
 impl Forms for OpFadd32i {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/fadd32i.toml:24.
+    /// Spec: isa-spec/spec/ops/alu/fadd32i.toml:24.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -127,7 +127,7 @@ impl Forms for OpFadd32i {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/fadd32i.toml:2.
+/// Spec: isa-spec/spec/ops/alu/fadd32i.toml:2.
 impl Legalize for OpFadd32i {
     fn to_narrow(&self) -> Option<Op> {
         Some(

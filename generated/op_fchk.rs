@@ -4,18 +4,18 @@
 
 /// `FCHK`: Set pd when the division a / b needs the slow (exact) path.
 ///
-/// Spec: isa-spec/spec/ops/fchk.toml:19 (op `fchk`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/fchk.toml:19 (op `fchk`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFchk {
-    /// Destination (pred). (isa-spec/spec/ops/fchk.toml:24)
+    /// Destination (pred). (isa-spec/spec/ops/alu/fchk.toml:24)
     pub pd: Reg,
-    /// Source (f32). (isa-spec/spec/ops/fchk.toml:28)
+    /// Source (f32). (isa-spec/spec/ops/alu/fchk.toml:28)
     pub a: Src,
-    /// Source (f32). (isa-spec/spec/ops/fchk.toml:33)
+    /// Source (f32). (isa-spec/spec/ops/alu/fchk.toml:33)
     pub b: Src,
 }
 op_fields!(OpFchk, [a, b], [pd]);
-/// Spec: isa-spec/spec/ops/fchk.toml:19.
+/// Spec: isa-spec/spec/ops/alu/fchk.toml:19.
 impl OpFchk {
     pub const NAME: &'static str = "fchk";
     pub const MNEMONIC: &'static str = "FCHK";
@@ -47,7 +47,7 @@ impl OpFchk {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/fchk.toml:48 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fchk.toml:48 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -58,7 +58,7 @@ impl OpFchk {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/fchk.toml:48; form at isa-spec/spec/ops/fchk.toml:51).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/fchk.toml:48; form at isa-spec/spec/ops/alu/fchk.toml:51).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -69,7 +69,7 @@ impl OpFchk {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/fchk.toml:48; form at isa-spec/spec/ops/fchk.toml:51).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/fchk.toml:48; form at isa-spec/spec/ops/alu/fchk.toml:51).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -78,7 +78,7 @@ impl OpFchk {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/fchk.toml:48; form at isa-spec/spec/ops/fchk.toml:51).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fchk.toml:48; form at isa-spec/spec/ops/alu/fchk.toml:51).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -90,7 +90,7 @@ impl OpFchk {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/fchk.toml:48; form at isa-spec/spec/ops/fchk.toml:51).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/fchk.toml:48; form at isa-spec/spec/ops/alu/fchk.toml:51).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -101,7 +101,7 @@ impl OpFchk {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/fchk.toml:61 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fchk.toml:61 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -115,7 +115,7 @@ impl OpFchk {
         w |= u128::from(self.b.abs) << 49;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/fchk.toml:61; form at isa-spec/spec/ops/fchk.toml:64).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fchk.toml:61; form at isa-spec/spec/ops/alu/fchk.toml:64).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5c88000000000000 | (c.raw & 0x8000000000c7)
@@ -123,7 +123,7 @@ impl OpFchk {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/fchk.toml:61; form at isa-spec/spec/ops/fchk.toml:64).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fchk.toml:61; form at isa-spec/spec/ops/alu/fchk.toml:64).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x3888000000000000 | (c.raw & 0x8000000000c7)
@@ -137,7 +137,7 @@ impl OpFchk {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/fchk.toml:61; form at isa-spec/spec/ops/fchk.toml:64).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fchk.toml:61; form at isa-spec/spec/ops/alu/fchk.toml:64).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4c88000000000000 | (c.raw & 0x8000000000c7)
@@ -146,7 +146,7 @@ impl OpFchk {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/fchk.toml:48; form at isa-spec/spec/ops/fchk.toml:51).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fchk.toml:48; form at isa-spec/spec/ops/alu/fchk.toml:51).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -159,7 +159,7 @@ impl OpFchk {
         let o = Self { pd, a, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7f1fcff0000000000ff0000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/fchk.toml:48; form at isa-spec/spec/ops/fchk.toml:51).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fchk.toml:48; form at isa-spec/spec/ops/alu/fchk.toml:51).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -170,7 +170,7 @@ impl OpFchk {
         let o = Self { pd, a, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7f1fcff0000000000ff0000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/fchk.toml:48; form at isa-spec/spec/ops/fchk.toml:51).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fchk.toml:48; form at isa-spec/spec/ops/alu/fchk.toml:51).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -183,7 +183,7 @@ impl OpFchk {
         let o = Self { pd, a, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7f1fcff0000000000ff0000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/fchk.toml:48; form at isa-spec/spec/ops/fchk.toml:51).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fchk.toml:48; form at isa-spec/spec/ops/alu/fchk.toml:51).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -196,7 +196,7 @@ impl OpFchk {
         let o = Self { pd, a, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7f1fcff0000000000ff0000)))
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/fchk.toml:61; form at isa-spec/spec/ops/fchk.toml:64).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/fchk.toml:61; form at isa-spec/spec/ops/alu/fchk.toml:64).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
@@ -209,7 +209,7 @@ impl OpFchk {
         let o = Self { pd, a, b };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x8000000000c7)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/fchk.toml:61; form at isa-spec/spec/ops/fchk.toml:64).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/fchk.toml:61; form at isa-spec/spec/ops/alu/fchk.toml:64).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
@@ -229,7 +229,7 @@ impl OpFchk {
         let o = Self { pd, a, b };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x8000000000c7)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/fchk.toml:61; form at isa-spec/spec/ops/fchk.toml:64).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/fchk.toml:61; form at isa-spec/spec/ops/alu/fchk.toml:64).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
@@ -249,7 +249,7 @@ impl OpFchk {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `FCHK` (isa-spec/spec/ops/fchk.toml:37).
+    /// Parse syntax `FCHK` (isa-spec/spec/ops/alu/fchk.toml:37).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FCHK"]])?;
         if !rest.is_empty() {
@@ -263,7 +263,7 @@ impl OpFchk {
         let op = Self { pd, a, b };
         parsed(op, line, 0, 0)
     }
-    /// Parse syntax `FCHK.DIVIDE` (isa-spec/spec/ops/fchk.toml:41).
+    /// Parse syntax `FCHK.DIVIDE` (isa-spec/spec/ops/alu/fchk.toml:41).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FCHK", "DIVIDE"]])?;
         if !rest.is_empty() {
@@ -280,7 +280,7 @@ impl OpFchk {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/fchk.toml:19.
+    /// Spec: isa-spec/spec/ops/alu/fchk.toml:19.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("fchk", 2usize, srcs)?;
         let a: f32 = src_value(srcs, 0usize, &self.a)?;
@@ -293,7 +293,7 @@ impl OpFchk {
     }
 }
 impl MemOp for OpFchk {}
-/// Spec: isa-spec/spec/ops/fchk.toml:19.
+/// Spec: isa-spec/spec/ops/alu/fchk.toml:19.
 impl Encode for OpFchk {
     const NAME: &'static str = "fchk";
     encode_by_form!(
@@ -301,7 +301,7 @@ impl Encode for OpFchk {
         encode_f4, 5 : => encode_f5, 6 : => encode_f6; [a, b]
     );
 }
-/// Spec: isa-spec/spec/ops/fchk.toml:19.
+/// Spec: isa-spec/spec/ops/alu/fchk.toml:19.
 impl Forms for OpFchk {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -310,7 +310,7 @@ impl Forms for OpFchk {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/fchk.toml:37.
+    /// Spec: isa-spec/spec/ops/alu/fchk.toml:37.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -339,5 +339,5 @@ impl Forms for OpFchk {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/fchk.toml:19.
+/// Spec: isa-spec/spec/ops/alu/fchk.toml:19.
 impl Legalize for OpFchk {}

@@ -4,24 +4,24 @@
 
 /// `FCMP`: 32-bit float compare-and-select: a when c compares true against zero, else b.
 ///
-/// Spec: isa-spec/spec/ops/fcmp.toml:8 (op `fcmp`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/alu/fcmp.toml:8 (op `fcmp`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFcmp {
-    /// Destination (f32). (isa-spec/spec/ops/fcmp.toml:13)
+    /// Destination (f32). (isa-spec/spec/ops/alu/fcmp.toml:13)
     pub d: Reg,
-    /// Source (f32). (isa-spec/spec/ops/fcmp.toml:17)
+    /// Source (f32). (isa-spec/spec/ops/alu/fcmp.toml:17)
     pub a: Src,
-    /// Source (f32). (isa-spec/spec/ops/fcmp.toml:21)
+    /// Source (f32). (isa-spec/spec/ops/alu/fcmp.toml:21)
     pub b: Src,
-    /// Source (f32). (isa-spec/spec/ops/fcmp.toml:25)
+    /// Source (f32). (isa-spec/spec/ops/alu/fcmp.toml:25)
     pub c: Src,
-    /// Modifier.  (isa-spec/spec/ops/fcmp.toml:29)
+    /// Modifier.  (isa-spec/spec/ops/alu/fcmp.toml:29)
     pub cmp: FcmpGt,
-    /// Modifier. Compare a denormal c as zero. (isa-spec/spec/ops/fcmp.toml:33)
+    /// Modifier. Compare a denormal c as zero. (isa-spec/spec/ops/alu/fcmp.toml:33)
     pub ftz: bool,
 }
 op_fields!(OpFcmp, [a, b, c], [d]);
-/// Spec: isa-spec/spec/ops/fcmp.toml:8.
+/// Spec: isa-spec/spec/ops/alu/fcmp.toml:8.
 impl OpFcmp {
     pub const NAME: &'static str = "fcmp";
     pub const MNEMONIC: &'static str = "FCMP";
@@ -49,7 +49,7 @@ impl OpFcmp {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/fcmp.toml:68 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fcmp.toml:68 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -66,7 +66,7 @@ impl OpFcmp {
             ) << 48;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/fcmp.toml:68; form at isa-spec/spec/ops/fcmp.toml:71).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fcmp.toml:68; form at isa-spec/spec/ops/alu/fcmp.toml:71).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5ba0000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -74,7 +74,7 @@ impl OpFcmp {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/fcmp.toml:68; form at isa-spec/spec/ops/fcmp.toml:71).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fcmp.toml:68; form at isa-spec/spec/ops/alu/fcmp.toml:71).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x36a0000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -88,7 +88,7 @@ impl OpFcmp {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/fcmp.toml:68; form at isa-spec/spec/ops/fcmp.toml:71).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fcmp.toml:68; form at isa-spec/spec/ops/alu/fcmp.toml:71).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4ba0000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -97,7 +97,7 @@ impl OpFcmp {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/fcmp.toml:68; form at isa-spec/spec/ops/fcmp.toml:71).
+    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fcmp.toml:68; form at isa-spec/spec/ops/alu/fcmp.toml:71).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x53a0000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -106,7 +106,7 @@ impl OpFcmp {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/fcmp.toml:68 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fcmp.toml:68 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -140,7 +140,7 @@ impl OpFcmp {
             ftz,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/fcmp.toml:68; form at isa-spec/spec/ops/fcmp.toml:71).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/fcmp.toml:68; form at isa-spec/spec/ops/alu/fcmp.toml:71).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -148,7 +148,7 @@ impl OpFcmp {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/fcmp.toml:68; form at isa-spec/spec/ops/fcmp.toml:71).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/fcmp.toml:68; form at isa-spec/spec/ops/alu/fcmp.toml:71).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -158,7 +158,7 @@ impl OpFcmp {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/fcmp.toml:68; form at isa-spec/spec/ops/fcmp.toml:71).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/fcmp.toml:68; form at isa-spec/spec/ops/alu/fcmp.toml:71).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -166,7 +166,7 @@ impl OpFcmp {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c2`'s fields (isa-spec/spec/ops/fcmp.toml:68; form at isa-spec/spec/ops/fcmp.toml:71).
+    /// Form `c2`'s fields (isa-spec/spec/ops/alu/fcmp.toml:68; form at isa-spec/spec/ops/alu/fcmp.toml:71).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -174,7 +174,7 @@ impl OpFcmp {
         o.c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `FCMP` (isa-spec/spec/ops/fcmp.toml:38); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FCMP` (isa-spec/spec/ops/alu/fcmp.toml:38); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FCMP"]])?;
         let mut cur = 0usize;
@@ -200,7 +200,7 @@ impl OpFcmp {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/fcmp.toml:8.
+    /// Spec: isa-spec/spec/ops/alu/fcmp.toml:8.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("fcmp", 3usize, srcs)?;
         let a: f32 = src_value(srcs, 0usize, &self.a)?;
@@ -231,20 +231,20 @@ impl OpFcmp {
     }
 }
 impl MemOp for OpFcmp {}
-/// Spec: isa-spec/spec/ops/fcmp.toml:8.
+/// Spec: isa-spec/spec/ops/alu/fcmp.toml:8.
 impl Encode for OpFcmp {
     const NAME: &'static str = "fcmp";
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [a, b, c]
     );
 }
-/// Spec: isa-spec/spec/ops/fcmp.toml:8.
+/// Spec: isa-spec/spec/ops/alu/fcmp.toml:8.
 impl Forms for OpFcmp {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/fcmp.toml:38.
+    /// Spec: isa-spec/spec/ops/alu/fcmp.toml:38.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -267,5 +267,5 @@ impl Forms for OpFcmp {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/fcmp.toml:8.
+/// Spec: isa-spec/spec/ops/alu/fcmp.toml:8.
 impl Legalize for OpFcmp {}

@@ -4,14 +4,14 @@
 
 /// `FENCE.VIEW.ASYNC`: Order this thread's accesses to a space against the async proxy.
 ///
-/// Spec: isa-spec/spec/ops/fence_view_async.toml:7 (op `fence_view_async`). SMs: 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/control/fence_view_async.toml:7 (op `fence_view_async`). SMs: 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFenceViewAsync {
-    /// Modifier.  (isa-spec/spec/ops/fence_view_async.toml:12)
+    /// Modifier.  (isa-spec/spec/ops/control/fence_view_async.toml:12)
     pub space: FenceView,
 }
 op_fields!(OpFenceViewAsync, [], []);
-/// Spec: isa-spec/spec/ops/fence_view_async.toml:7.
+/// Spec: isa-spec/spec/ops/control/fence_view_async.toml:7.
 impl OpFenceViewAsync {
     pub const NAME: &'static str = "fence_view_async";
     pub const MNEMONIC: &'static str = "FENCE.VIEW.ASYNC";
@@ -22,7 +22,7 @@ impl OpFenceViewAsync {
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/fence_view_async.toml:12).
+    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/control/fence_view_async.toml:12).
     const SPACE_CODES0: [u16; FenceView::COUNT] = codes("0 1 -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -36,7 +36,7 @@ impl OpFenceViewAsync {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/fence_view_async.toml:20; form at isa-spec/spec/ops/fence_view_async.toml:20).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/control/fence_view_async.toml:20; form at isa-spec/spec/ops/control/fence_view_async.toml:20).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x3c6 | (c.raw & 0x1fff7fffeffffffffffffff0000);
@@ -45,14 +45,14 @@ impl OpFenceViewAsync {
                 << 72;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/fence_view_async.toml:36; form at isa-spec/spec/ops/fence_view_async.toml:36).
+    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/control/fence_view_async.toml:36; form at isa-spec/spec/ops/control/fence_view_async.toml:36).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x3c6 | (c.raw & 0x1fff7fffcffffffffffffff0000);
         w |= (self.space.index() as u128) << 72;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/fence_view_async.toml:45; form at isa-spec/spec/ops/fence_view_async.toml:45).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/control/fence_view_async.toml:45; form at isa-spec/spec/ops/control/fence_view_async.toml:45).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x3c6 | (c.raw & 0x1fff7fffcffffffffffffff0000);
@@ -61,7 +61,7 @@ impl OpFenceViewAsync {
                 << 72;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/fence_view_async.toml:20; form at isa-spec/spec/ops/fence_view_async.toml:20).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/fence_view_async.toml:20; form at isa-spec/spec/ops/control/fence_view_async.toml:20).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let space: FenceView = match bits(w, 72, 1) {
@@ -72,14 +72,14 @@ impl OpFenceViewAsync {
         let o = Self { space };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fffeffffffffffffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/fence_view_async.toml:36; form at isa-spec/spec/ops/fence_view_async.toml:36).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/fence_view_async.toml:36; form at isa-spec/spec/ops/control/fence_view_async.toml:36).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let space: FenceView = FenceView::from_index(bits(w, 72, 2) as usize)?;
         let o = Self { space };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fffcffffffffffffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/fence_view_async.toml:45; form at isa-spec/spec/ops/fence_view_async.toml:45).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/fence_view_async.toml:45; form at isa-spec/spec/ops/control/fence_view_async.toml:45).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let space: FenceView = match bits(w, 72, 1) {
@@ -90,7 +90,7 @@ impl OpFenceViewAsync {
         let o = Self { space };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fffcffffffffffffff0000)))
     }
-    /// Parse one tokenized line of syntax `FENCE.VIEW.ASYNC` (isa-spec/spec/ops/fence_view_async.toml:15); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FENCE.VIEW.ASYNC` (isa-spec/spec/ops/control/fence_view_async.toml:15); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FENCE", "VIEW", "ASYNC"]])?;
         let mut cur = 0usize;
@@ -111,25 +111,25 @@ impl OpFenceViewAsync {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/fence_view_async.toml:7.
+    /// Spec: isa-spec/spec/ops/control/fence_view_async.toml:7.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("fence_view_async", 0usize, srcs)?;
         Ok((FoldOut::new(&[]), None))
     }
 }
 impl MemOp for OpFenceViewAsync {}
-/// Spec: isa-spec/spec/ops/fence_view_async.toml:7.
+/// Spec: isa-spec/spec/ops/control/fence_view_async.toml:7.
 impl Encode for OpFenceViewAsync {
     const NAME: &'static str = "fence_view_async";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; []);
 }
-/// Spec: isa-spec/spec/ops/fence_view_async.toml:7.
+/// Spec: isa-spec/spec/ops/control/fence_view_async.toml:7.
 impl Forms for OpFenceViewAsync {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/fence_view_async.toml:15.
+    /// Spec: isa-spec/spec/ops/control/fence_view_async.toml:15.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);
@@ -138,5 +138,5 @@ impl Forms for OpFenceViewAsync {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/fence_view_async.toml:7.
+/// Spec: isa-spec/spec/ops/control/fence_view_async.toml:7.
 impl Legalize for OpFenceViewAsync {}

@@ -4,26 +4,26 @@
 
 /// `FFMA`: 32-bit float fused multiply-add.
 ///
-/// Spec: isa-spec/spec/ops/ffma.toml:2 (op `ffma`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/ffma.toml:2 (op `ffma`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFfma {
-    /// Destination (f32). (isa-spec/spec/ops/ffma.toml:7)
+    /// Destination (f32). (isa-spec/spec/ops/alu/ffma.toml:7)
     pub d: Reg,
-    /// Source (f32). (isa-spec/spec/ops/ffma.toml:11)
+    /// Source (f32). (isa-spec/spec/ops/alu/ffma.toml:11)
     pub a: Src,
-    /// Source (f32). (isa-spec/spec/ops/ffma.toml:16)
+    /// Source (f32). (isa-spec/spec/ops/alu/ffma.toml:16)
     pub b: Src,
-    /// Source (f32). (isa-spec/spec/ops/ffma.toml:21)
+    /// Source (f32). (isa-spec/spec/ops/alu/ffma.toml:21)
     pub c: Src,
-    /// Modifier.  (isa-spec/spec/ops/ffma.toml:26)
+    /// Modifier.  (isa-spec/spec/ops/alu/ffma.toml:26)
     pub ftz: bool,
-    /// Modifier.  (isa-spec/spec/ops/ffma.toml:31)
+    /// Modifier.  (isa-spec/spec/ops/alu/ffma.toml:31)
     pub rnd: Rnd,
-    /// Modifier.  (isa-spec/spec/ops/ffma.toml:35)
+    /// Modifier.  (isa-spec/spec/ops/alu/ffma.toml:35)
     pub sat: bool,
 }
 op_fields!(OpFfma, [a, b, c], [d]);
-/// Spec: isa-spec/spec/ops/ffma.toml:2.
+/// Spec: isa-spec/spec/ops/alu/ffma.toml:2.
 impl OpFfma {
     pub const NAME: &'static str = "ffma";
     pub const MNEMONIC: &'static str = "FFMA";
@@ -60,7 +60,7 @@ impl OpFfma {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/ffma.toml:51 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ffma.toml:51 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -74,7 +74,7 @@ impl OpFfma {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:51; form at isa-spec/spec/ops/alu/ffma.toml:54).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -88,7 +88,7 @@ impl OpFfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:51; form at isa-spec/spec/ops/alu/ffma.toml:54).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -100,7 +100,7 @@ impl OpFfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ffma.toml:51; form at isa-spec/spec/ops/alu/ffma.toml:54).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -115,7 +115,7 @@ impl OpFfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:51; form at isa-spec/spec/ops/alu/ffma.toml:54).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -129,7 +129,7 @@ impl OpFfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:51; form at isa-spec/spec/ops/alu/ffma.toml:54).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -141,7 +141,7 @@ impl OpFfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ffma.toml:51; form at isa-spec/spec/ops/alu/ffma.toml:54).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -156,7 +156,7 @@ impl OpFfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/ffma.toml:51; form at isa-spec/spec/ops/alu/ffma.toml:54).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -170,7 +170,7 @@ impl OpFfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/ffma.toml:65 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ffma.toml:65 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -186,7 +186,7 @@ impl OpFfma {
         w |= u128::from(self.ftz) << 53;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/ffma.toml:65; form at isa-spec/spec/ops/ffma.toml:68).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/ffma.toml:65; form at isa-spec/spec/ops/alu/ffma.toml:68).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5980000000000000 | self.encode_e1::<E>(sm, c)?;
@@ -194,7 +194,7 @@ impl OpFfma {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/ffma.toml:65; form at isa-spec/spec/ops/ffma.toml:68).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/ffma.toml:65; form at isa-spec/spec/ops/alu/ffma.toml:68).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x3280000000000000 | self.encode_e1::<E>(sm, c)?;
@@ -208,7 +208,7 @@ impl OpFfma {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/ffma.toml:65; form at isa-spec/spec/ops/ffma.toml:68).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/ffma.toml:65; form at isa-spec/spec/ops/alu/ffma.toml:68).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4980000000000000 | self.encode_e1::<E>(sm, c)?;
@@ -217,7 +217,7 @@ impl OpFfma {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/ffma.toml:65; form at isa-spec/spec/ops/ffma.toml:68).
+    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/ffma.toml:65; form at isa-spec/spec/ops/alu/ffma.toml:68).
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5180000000000000 | self.encode_e1::<E>(sm, c)?;
@@ -226,7 +226,7 @@ impl OpFfma {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/ffma.toml:51 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/ffma.toml:51 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -246,7 +246,7 @@ impl OpFfma {
             sat,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/ffma.toml:51; form at isa-spec/spec/ops/alu/ffma.toml:54).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -258,7 +258,7 @@ impl OpFfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/ffma.toml:51; form at isa-spec/spec/ops/alu/ffma.toml:54).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -268,7 +268,7 @@ impl OpFfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/ffma.toml:51; form at isa-spec/spec/ops/alu/ffma.toml:54).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -280,7 +280,7 @@ impl OpFfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/ffma.toml:51; form at isa-spec/spec/ops/alu/ffma.toml:54).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -292,7 +292,7 @@ impl OpFfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/ffma.toml:51; form at isa-spec/spec/ops/alu/ffma.toml:54).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -302,7 +302,7 @@ impl OpFfma {
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/ffma.toml:51; form at isa-spec/spec/ops/alu/ffma.toml:54).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -314,7 +314,7 @@ impl OpFfma {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/ffma.toml:51; form at isa-spec/spec/ops/alu/ffma.toml:54).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -326,7 +326,7 @@ impl OpFfma {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/ffma.toml:65 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/ffma.toml:65 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -344,7 +344,7 @@ impl OpFfma {
             sat,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/ffma.toml:65; form at isa-spec/spec/ops/ffma.toml:68).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/ffma.toml:65; form at isa-spec/spec/ops/alu/ffma.toml:68).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -354,7 +354,7 @@ impl OpFfma {
             .with_neg(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/ffma.toml:65; form at isa-spec/spec/ops/ffma.toml:68).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/ffma.toml:65; form at isa-spec/spec/ops/alu/ffma.toml:68).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -371,7 +371,7 @@ impl OpFfma {
             .with_neg(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/ffma.toml:65; form at isa-spec/spec/ops/ffma.toml:68).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/ffma.toml:65; form at isa-spec/spec/ops/alu/ffma.toml:68).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -380,7 +380,7 @@ impl OpFfma {
             .with_neg(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c2`'s fields (isa-spec/spec/ops/ffma.toml:65; form at isa-spec/spec/ops/ffma.toml:68).
+    /// Form `c2`'s fields (isa-spec/spec/ops/alu/ffma.toml:65; form at isa-spec/spec/ops/alu/ffma.toml:68).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -389,7 +389,7 @@ impl OpFfma {
         o.c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_neg(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `FFMA` (isa-spec/spec/ops/ffma.toml:39); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FFMA` (isa-spec/spec/ops/alu/ffma.toml:39); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FFMA"]])?;
         let mut cur = 0usize;
@@ -421,7 +421,7 @@ impl OpFfma {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/ffma.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/ffma.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("ffma", 3usize, srcs)?;
         let a: f32 = src_value(srcs, 0usize, &self.a)?;
@@ -435,7 +435,7 @@ impl OpFfma {
     }
 }
 impl MemOp for OpFfma {}
-/// Spec: isa-spec/spec/ops/ffma.toml:2.
+/// Spec: isa-spec/spec/ops/alu/ffma.toml:2.
 impl Encode for OpFfma {
     const NAME: &'static str = "ffma";
     encode_by_form!(
@@ -444,7 +444,7 @@ impl Encode for OpFfma {
         encode_f8, 9 : => encode_f9, 10 : => encode_f10; [a, b, c]
     );
 }
-/// Spec: isa-spec/spec/ops/ffma.toml:2.
+/// Spec: isa-spec/spec/ops/alu/ffma.toml:2.
 impl Forms for OpFfma {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -453,7 +453,7 @@ impl Forms for OpFfma {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/ffma.toml:39.
+    /// Spec: isa-spec/spec/ops/alu/ffma.toml:39.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
@@ -481,7 +481,7 @@ impl Forms for OpFfma {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/ffma.toml:2.
+/// Spec: isa-spec/spec/ops/alu/ffma.toml:2.
 impl Legalize for OpFfma {
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();

@@ -4,30 +4,30 @@
 
 /// `FFMA2`: Packed pair of 32-bit float fused multiply-adds (SM100).
 ///
-/// Spec: isa-spec/spec/ops/ffma2.toml:14 (op `ffma2`). SMs: 100, 103.
+/// Spec: isa-spec/spec/ops/alu/ffma2.toml:14 (op `ffma2`). SMs: 100, 103.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFfma2 {
-    /// Destination (u64). (isa-spec/spec/ops/ffma2.toml:19)
+    /// Destination (u64). (isa-spec/spec/ops/alu/ffma2.toml:19)
     pub d: Reg,
-    /// Source (u64). (isa-spec/spec/ops/ffma2.toml:23)
+    /// Source (u64). (isa-spec/spec/ops/alu/ffma2.toml:23)
     pub a: Src,
-    /// Source (u64). (isa-spec/spec/ops/ffma2.toml:28)
+    /// Source (u64). (isa-spec/spec/ops/alu/ffma2.toml:28)
     pub b: Src,
-    /// Source (u64). (isa-spec/spec/ops/ffma2.toml:33)
+    /// Source (u64). (isa-spec/spec/ops/alu/ffma2.toml:33)
     pub c: Src,
-    /// Modifier.  (isa-spec/spec/ops/ffma2.toml:38)
+    /// Modifier.  (isa-spec/spec/ops/alu/ffma2.toml:38)
     pub mz: Hmz,
-    /// Modifier.  (isa-spec/spec/ops/ffma2.toml:42)
+    /// Modifier.  (isa-spec/spec/ops/alu/ffma2.toml:42)
     pub rnd: Rnd,
-    /// Modifier.  (isa-spec/spec/ops/ffma2.toml:46)
+    /// Modifier.  (isa-spec/spec/ops/alu/ffma2.toml:46)
     pub asel: F32x2swz,
-    /// Modifier.  (isa-spec/spec/ops/ffma2.toml:50)
+    /// Modifier.  (isa-spec/spec/ops/alu/ffma2.toml:50)
     pub bsel: F32x2swz,
-    /// Modifier.  (isa-spec/spec/ops/ffma2.toml:54)
+    /// Modifier.  (isa-spec/spec/ops/alu/ffma2.toml:54)
     pub csel: F32x2swz,
 }
 op_fields!(OpFfma2, [a, b, c], [d]);
-/// Spec: isa-spec/spec/ops/ffma2.toml:14.
+/// Spec: isa-spec/spec/ops/alu/ffma2.toml:14.
 impl OpFfma2 {
     pub const NAME: &'static str = "ffma2";
     pub const MNEMONIC: &'static str = "FFMA2";
@@ -44,9 +44,9 @@ impl OpFfma2 {
     ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `mz`'s values, in hex (`-`: none; isa-spec/spec/ops/ffma2.toml:38).
+    /// Codes of `mz`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/ffma2.toml:38).
     const MZ_CODES0: [u16; Hmz::COUNT] = codes("0 1 2 -");
-    /// Codes of `bsel`'s values, in hex (`-`: none; isa-spec/spec/ops/ffma2.toml:50).
+    /// Codes of `bsel`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/ffma2.toml:50).
     const BSEL_CODES0: [u16; F32x2swz::COUNT] = codes("0 1 2 - - -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -60,7 +60,7 @@ impl OpFfma2 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/ffma2.toml:70 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ffma2.toml:70 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -128,7 +128,7 @@ impl OpFfma2 {
         w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 87;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [100, 103] (isa-spec/spec/ops/ffma2.toml:70; form at isa-spec/spec/ops/ffma2.toml:74).
+    /// Form `rrr` on SM [100, 103] (isa-spec/spec/ops/alu/ffma2.toml:70; form at isa-spec/spec/ops/alu/ffma2.toml:74).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x249 | (c.raw & 0x1fff60020003fffff0000000000)
@@ -141,7 +141,7 @@ impl OpFfma2 {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rur` on SM [100, 103] (isa-spec/spec/ops/ffma2.toml:70; form at isa-spec/spec/ops/ffma2.toml:74).
+    /// Form `rur` on SM [100, 103] (isa-spec/spec/ops/alu/ffma2.toml:70; form at isa-spec/spec/ops/alu/ffma2.toml:74).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c49
@@ -154,7 +154,7 @@ impl OpFfma2 {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rru` on SM [100, 103] (isa-spec/spec/ops/ffma2.toml:70; form at isa-spec/spec/ops/ffma2.toml:74).
+    /// Form `rru` on SM [100, 103] (isa-spec/spec/ops/alu/ffma2.toml:70; form at isa-spec/spec/ops/alu/ffma2.toml:74).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000e49
@@ -167,7 +167,7 @@ impl OpFfma2 {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/ffma2.toml:70 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/ffma2.toml:70 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -217,7 +217,7 @@ impl OpFfma2 {
             csel,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/ffma2.toml:70; form at isa-spec/spec/ops/ffma2.toml:74).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/ffma2.toml:70; form at isa-spec/spec/ops/alu/ffma2.toml:74).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -229,7 +229,7 @@ impl OpFfma2 {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff60020003fffff0000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/ffma2.toml:70; form at isa-spec/spec/ops/ffma2.toml:74).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/ffma2.toml:70; form at isa-spec/spec/ops/alu/ffma2.toml:74).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -241,7 +241,7 @@ impl OpFfma2 {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff60020003fffff0000000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/ffma2.toml:70; form at isa-spec/spec/ops/ffma2.toml:74).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/ffma2.toml:70; form at isa-spec/spec/ops/alu/ffma2.toml:74).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -253,7 +253,7 @@ impl OpFfma2 {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff60020003fffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `FFMA2` (isa-spec/spec/ops/ffma2.toml:57); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FFMA2` (isa-spec/spec/ops/alu/ffma2.toml:57); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FFMA2"]])?;
         let mut cur = 0usize;
@@ -386,7 +386,7 @@ impl OpFfma2 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/ffma2.toml:14.
+    /// Spec: isa-spec/spec/ops/alu/ffma2.toml:14.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("ffma2", 3usize, srcs)?;
         let a: u64 = src_value(srcs, 0usize, &self.a)?;
@@ -397,18 +397,18 @@ impl OpFfma2 {
     }
 }
 impl MemOp for OpFfma2 {}
-/// Spec: isa-spec/spec/ops/ffma2.toml:14.
+/// Spec: isa-spec/spec/ops/alu/ffma2.toml:14.
 impl Encode for OpFfma2 {
     const NAME: &'static str = "ffma2";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b, c]);
 }
-/// Spec: isa-spec/spec/ops/ffma2.toml:14.
+/// Spec: isa-spec/spec/ops/alu/ffma2.toml:14.
 impl Forms for OpFfma2 {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/ffma2.toml:57.
+    /// Spec: isa-spec/spec/ops/alu/ffma2.toml:57.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
@@ -463,7 +463,7 @@ impl Forms for OpFfma2 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/ffma2.toml:14.
+/// Spec: isa-spec/spec/ops/alu/ffma2.toml:14.
 impl Legalize for OpFfma2 {
     fn to_wide(&self) -> Option<Op> {
         if self.bsel != F32x2swz::Hilo {

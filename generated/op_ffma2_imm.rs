@@ -4,30 +4,30 @@
 
 /// `FFMA2`: Packed pair of 32-bit float fused multiply-adds, b an f32 immediate (SM100).
 ///
-/// Spec: isa-spec/spec/ops/ffma2_imm.toml:11 (op `ffma2_imm`). SMs: 100, 103.
+/// Spec: isa-spec/spec/ops/alu/ffma2_imm.toml:11 (op `ffma2_imm`). SMs: 100, 103.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFfma2Imm {
-    /// Destination (u64). (isa-spec/spec/ops/ffma2_imm.toml:16)
+    /// Destination (u64). (isa-spec/spec/ops/alu/ffma2_imm.toml:16)
     pub d: Reg,
-    /// Source (u64). (isa-spec/spec/ops/ffma2_imm.toml:20)
+    /// Source (u64). (isa-spec/spec/ops/alu/ffma2_imm.toml:20)
     pub a: Src,
-    /// Source (u64). (isa-spec/spec/ops/ffma2_imm.toml:26)
+    /// Source (u64). (isa-spec/spec/ops/alu/ffma2_imm.toml:26)
     pub b: Src,
-    /// Source (u64). (isa-spec/spec/ops/ffma2_imm.toml:31)
+    /// Source (u64). (isa-spec/spec/ops/alu/ffma2_imm.toml:31)
     pub c: Src,
-    /// Modifier.  (isa-spec/spec/ops/ffma2_imm.toml:36)
+    /// Modifier.  (isa-spec/spec/ops/alu/ffma2_imm.toml:36)
     pub ity: F32x2imm,
-    /// Modifier.  (isa-spec/spec/ops/ffma2_imm.toml:40)
+    /// Modifier.  (isa-spec/spec/ops/alu/ffma2_imm.toml:40)
     pub mz: Hmz,
-    /// Modifier.  (isa-spec/spec/ops/ffma2_imm.toml:44)
+    /// Modifier.  (isa-spec/spec/ops/alu/ffma2_imm.toml:44)
     pub rnd: Rnd,
-    /// Modifier.  (isa-spec/spec/ops/ffma2_imm.toml:48)
+    /// Modifier.  (isa-spec/spec/ops/alu/ffma2_imm.toml:48)
     pub asel: F32x2swz,
-    /// Modifier.  (isa-spec/spec/ops/ffma2_imm.toml:52)
+    /// Modifier.  (isa-spec/spec/ops/alu/ffma2_imm.toml:52)
     pub csel: F32x2swz,
 }
 op_fields!(OpFfma2Imm, [a, b, c], [d]);
-/// Spec: isa-spec/spec/ops/ffma2_imm.toml:11.
+/// Spec: isa-spec/spec/ops/alu/ffma2_imm.toml:11.
 impl OpFfma2Imm {
     pub const NAME: &'static str = "ffma2_imm";
     pub const MNEMONIC: &'static str = "FFMA2";
@@ -57,7 +57,7 @@ impl OpFfma2Imm {
     pub fn b_view(&self) -> Option<View> {
         Self::b_view_of(self.ity)
     }
-    /// Codes of `mz`'s values, in hex (`-`: none; isa-spec/spec/ops/ffma2_imm.toml:40).
+    /// Codes of `mz`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/ffma2_imm.toml:40).
     const MZ_CODES0: [u16; Hmz::COUNT] = codes("0 1 2 -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -69,7 +69,7 @@ impl OpFfma2Imm {
             _ => None,
         }
     }
-    /// Form `rir` on SM [100, 103] (isa-spec/spec/ops/ffma2_imm.toml:63; form at isa-spec/spec/ops/ffma2_imm.toml:67).
+    /// Form `rir` on SM [100, 103] (isa-spec/spec/ops/alu/ffma2_imm.toml:63; form at isa-spec/spec/ops/alu/ffma2_imm.toml:67).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -141,7 +141,7 @@ impl OpFfma2Imm {
         w |= code_of(&[0, 1, 2, 4, 5, 6], self.csel.index()) << 84;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/ffma2_imm.toml:63; form at isa-spec/spec/ops/ffma2_imm.toml:67).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/ffma2_imm.toml:63; form at isa-spec/spec/ops/alu/ffma2_imm.toml:67).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -191,7 +191,7 @@ impl OpFfma2Imm {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78020000000000000000000)))
     }
-    /// Parse one tokenized line of syntax `FFMA2` (isa-spec/spec/ops/ffma2_imm.toml:55); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FFMA2` (isa-spec/spec/ops/alu/ffma2_imm.toml:55); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FFMA2"]])?;
         let mut cur = 0usize;
@@ -297,7 +297,7 @@ impl OpFfma2Imm {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/ffma2_imm.toml:11.
+    /// Spec: isa-spec/spec/ops/alu/ffma2_imm.toml:11.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("ffma2_imm", 3usize, srcs)?;
         let a: u64 = src_value(srcs, 0usize, &self.a)?;
@@ -308,18 +308,18 @@ impl OpFfma2Imm {
     }
 }
 impl MemOp for OpFfma2Imm {}
-/// Spec: isa-spec/spec/ops/ffma2_imm.toml:11.
+/// Spec: isa-spec/spec/ops/alu/ffma2_imm.toml:11.
 impl Encode for OpFfma2Imm {
     const NAME: &'static str = "ffma2_imm";
     encode_by_form!(0 : => encode_f0; [a, b, c]);
 }
-/// Spec: isa-spec/spec/ops/ffma2_imm.toml:11.
+/// Spec: isa-spec/spec/ops/alu/ffma2_imm.toml:11.
 impl Forms for OpFfma2Imm {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/ffma2_imm.toml:55.
+    /// Spec: isa-spec/spec/ops/alu/ffma2_imm.toml:55.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 655360 != 0 { self.form_id(sm) } else { None };
@@ -368,7 +368,7 @@ impl Forms for OpFfma2Imm {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/ffma2_imm.toml:11.
+/// Spec: isa-spec/spec/ops/alu/ffma2_imm.toml:11.
 impl Legalize for OpFfma2Imm {
     fn fold_imms(&mut self) {
         fold_imm_mods(&mut self.a, ValueType::U64);

@@ -4,24 +4,24 @@
 
 /// `FFMA32I`: 32-bit float fused multiply-add with a full 32-bit immediate; the addend is the destination register itself.
 ///
-/// Spec: isa-spec/spec/ops/ffma32i.toml:2 (op `ffma32i`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/alu/ffma32i.toml:2 (op `ffma32i`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFfma32i {
-    /// Destination (f32). (isa-spec/spec/ops/ffma32i.toml:7)
+    /// Destination (f32). (isa-spec/spec/ops/alu/ffma32i.toml:7)
     pub d: Reg,
-    /// Source (f32). (isa-spec/spec/ops/ffma32i.toml:11)
+    /// Source (f32). (isa-spec/spec/ops/alu/ffma32i.toml:11)
     pub a: Src,
-    /// Source (f32). (isa-spec/spec/ops/ffma32i.toml:16)
+    /// Source (f32). (isa-spec/spec/ops/alu/ffma32i.toml:16)
     pub b: Src,
-    /// Source (f32). The addend: always the register of d. (isa-spec/spec/ops/ffma32i.toml:20)
+    /// Source (f32). The addend: always the register of d. (isa-spec/spec/ops/alu/ffma32i.toml:20)
     pub c: Src,
-    /// Modifier.  (isa-spec/spec/ops/ffma32i.toml:26)
+    /// Modifier.  (isa-spec/spec/ops/alu/ffma32i.toml:26)
     pub ftz: bool,
-    /// Modifier.  (isa-spec/spec/ops/ffma32i.toml:31)
+    /// Modifier.  (isa-spec/spec/ops/alu/ffma32i.toml:31)
     pub sat: bool,
 }
 op_fields!(OpFfma32i, [a, b, c], [d]);
-/// Spec: isa-spec/spec/ops/ffma32i.toml:2.
+/// Spec: isa-spec/spec/ops/alu/ffma32i.toml:2.
 impl OpFfma32i {
     pub const NAME: &'static str = "ffma32i";
     pub const MNEMONIC: &'static str = "FFMA32I";
@@ -46,7 +46,7 @@ impl OpFfma32i {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/ffma32i.toml:45; form at isa-spec/spec/ops/ffma32i.toml:45).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/ffma32i.toml:45; form at isa-spec/spec/ops/alu/ffma32i.toml:45).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -70,7 +70,7 @@ impl OpFfma32i {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ffma32i.toml:45; form at isa-spec/spec/ops/ffma32i.toml:45).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/ffma32i.toml:45; form at isa-spec/spec/ops/alu/ffma32i.toml:45).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -83,7 +83,7 @@ impl OpFfma32i {
         let o = Self { d, a, b, c, ftz, sat };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `FFMA32I` (isa-spec/spec/ops/ffma32i.toml:35); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FFMA32I` (isa-spec/spec/ops/alu/ffma32i.toml:35); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FFMA32I"]])?;
         let mut cur = 0usize;
@@ -104,7 +104,7 @@ impl OpFfma32i {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/ffma32i.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/ffma32i.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("ffma32i", 3usize, srcs)?;
         let a: f32 = src_value(srcs, 0usize, &self.a)?;
@@ -117,18 +117,18 @@ impl OpFfma32i {
     }
 }
 impl MemOp for OpFfma32i {}
-/// Spec: isa-spec/spec/ops/ffma32i.toml:2.
+/// Spec: isa-spec/spec/ops/alu/ffma32i.toml:2.
 impl Encode for OpFfma32i {
     const NAME: &'static str = "ffma32i";
     encode_by_form!(0 : => encode_f0; [a, b, c]);
 }
-/// Spec: isa-spec/spec/ops/ffma32i.toml:2.
+/// Spec: isa-spec/spec/ops/alu/ffma32i.toml:2.
 impl Forms for OpFfma32i {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/ffma32i.toml:35.
+    /// Spec: isa-spec/spec/ops/alu/ffma32i.toml:35.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -153,7 +153,7 @@ impl Forms for OpFfma32i {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/ffma32i.toml:2.
+/// Spec: isa-spec/spec/ops/alu/ffma32i.toml:2.
 impl Legalize for OpFfma32i {
     fn to_narrow(&self) -> Option<Op> {
         Some(

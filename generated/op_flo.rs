@@ -4,22 +4,22 @@
 
 /// `FLO`: Find leading one; 0xffffffff when there is none.
 ///
-/// Spec: isa-spec/spec/ops/flo.toml:3 (op `flo`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/flo.toml:3 (op `flo`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFlo {
-    /// Destination (pred). (isa-spec/spec/ops/flo.toml:8)
+    /// Destination (pred). (isa-spec/spec/ops/alu/flo.toml:8)
     pub pd: Reg,
-    /// Destination (u32). (isa-spec/spec/ops/flo.toml:13)
+    /// Destination (u32). (isa-spec/spec/ops/alu/flo.toml:13)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/flo.toml:17)
+    /// Source (b32). (isa-spec/spec/ops/alu/flo.toml:17)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/flo.toml:22)
+    /// Modifier.  (isa-spec/spec/ops/alu/flo.toml:22)
     pub ty: FloType,
-    /// Modifier.  (isa-spec/spec/ops/flo.toml:26)
+    /// Modifier.  (isa-spec/spec/ops/alu/flo.toml:26)
     pub sh: bool,
 }
 op_fields!(OpFlo, [b], [pd, d]);
-/// Spec: isa-spec/spec/ops/flo.toml:3.
+/// Spec: isa-spec/spec/ops/alu/flo.toml:3.
 impl OpFlo {
     pub const NAME: &'static str = "flo";
     pub const MNEMONIC: &'static str = "FLO";
@@ -53,7 +53,7 @@ impl OpFlo {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/flo.toml:46 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/flo.toml:46 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0;
@@ -63,7 +63,7 @@ impl OpFlo {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/flo.toml:46; form at isa-spec/spec/ops/flo.toml:52).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/flo.toml:46; form at isa-spec/spec/ops/alu/flo.toml:52).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -72,7 +72,7 @@ impl OpFlo {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/flo.toml:46; form at isa-spec/spec/ops/flo.toml:52).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/flo.toml:46; form at isa-spec/spec/ops/alu/flo.toml:52).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -80,7 +80,7 @@ impl OpFlo {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/flo.toml:46; form at isa-spec/spec/ops/flo.toml:52).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/flo.toml:46; form at isa-spec/spec/ops/alu/flo.toml:52).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -90,7 +90,7 @@ impl OpFlo {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/flo.toml:46; form at isa-spec/spec/ops/flo.toml:52).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/flo.toml:46; form at isa-spec/spec/ops/alu/flo.toml:52).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -99,7 +99,7 @@ impl OpFlo {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/flo.toml:73 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/flo.toml:73 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
@@ -109,7 +109,7 @@ impl OpFlo {
         w |= (self.ty.index() as u128) << 48;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/flo.toml:73; form at isa-spec/spec/ops/flo.toml:76).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/flo.toml:73; form at isa-spec/spec/ops/alu/flo.toml:76).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -118,7 +118,7 @@ impl OpFlo {
         w |= u128::from(self.b.not) << 40;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/flo.toml:73; form at isa-spec/spec/ops/flo.toml:76).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/flo.toml:73; form at isa-spec/spec/ops/alu/flo.toml:76).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -132,7 +132,7 @@ impl OpFlo {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/flo.toml:73; form at isa-spec/spec/ops/flo.toml:76).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/flo.toml:73; form at isa-spec/spec/ops/alu/flo.toml:76).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -142,7 +142,7 @@ impl OpFlo {
         w |= u128::from(self.b.not) << 40;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/flo.toml:46 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/flo.toml:46 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -151,7 +151,7 @@ impl OpFlo {
         let sh: bool = bit(w, 74);
         Some(Self { pd, d, b: Src::RZ, ty, sh })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/flo.toml:46; form at isa-spec/spec/ops/flo.toml:52).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/flo.toml:46; form at isa-spec/spec/ops/alu/flo.toml:52).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -159,28 +159,28 @@ impl OpFlo {
             .with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/flo.toml:46; form at isa-spec/spec/ops/flo.toml:52).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/flo.toml:46; form at isa-spec/spec/ops/alu/flo.toml:52).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/flo.toml:46; form at isa-spec/spec/ops/flo.toml:52).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/flo.toml:46; form at isa-spec/spec/ops/alu/flo.toml:52).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/flo.toml:46; form at isa-spec/spec/ops/flo.toml:52).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/flo.toml:46; form at isa-spec/spec/ops/alu/flo.toml:52).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/flo.toml:73 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/flo.toml:73 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let pd: Reg = Reg::PT;
@@ -189,7 +189,7 @@ impl OpFlo {
         let sh: bool = bit(w, 41);
         Some(Self { pd, d, b: Src::RZ, ty, sh })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/flo.toml:73; form at isa-spec/spec/ops/flo.toml:76).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/flo.toml:73; form at isa-spec/spec/ops/alu/flo.toml:76).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -197,7 +197,7 @@ impl OpFlo {
             .with_not(bit(w, 40));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/flo.toml:73; form at isa-spec/spec/ops/flo.toml:76).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/flo.toml:73; form at isa-spec/spec/ops/alu/flo.toml:76).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -206,14 +206,14 @@ impl OpFlo {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/flo.toml:73; form at isa-spec/spec/ops/flo.toml:76).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/flo.toml:73; form at isa-spec/spec/ops/alu/flo.toml:76).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_not(bit(w, 40));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `FLO` (isa-spec/spec/ops/flo.toml:30); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FLO` (isa-spec/spec/ops/alu/flo.toml:30); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FLO"]])?;
         let mut cur = 0usize;
@@ -243,7 +243,7 @@ impl OpFlo {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/flo.toml:3.
+    /// Spec: isa-spec/spec/ops/alu/flo.toml:3.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("flo", 1usize, srcs)?;
         let b: u32 = src_value(srcs, 0usize, &self.b)?;
@@ -258,7 +258,7 @@ impl OpFlo {
     }
 }
 impl MemOp for OpFlo {}
-/// Spec: isa-spec/spec/ops/flo.toml:3.
+/// Spec: isa-spec/spec/ops/alu/flo.toml:3.
 impl Encode for OpFlo {
     const NAME: &'static str = "flo";
     encode_by_form!(
@@ -266,7 +266,7 @@ impl Encode for OpFlo {
         encode_f4, 5 : => encode_f5, 6 : => encode_f6; [b]
     );
 }
-/// Spec: isa-spec/spec/ops/flo.toml:3.
+/// Spec: isa-spec/spec/ops/alu/flo.toml:3.
 impl Forms for OpFlo {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -275,7 +275,7 @@ impl Forms for OpFlo {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/flo.toml:30.
+    /// Spec: isa-spec/spec/ops/alu/flo.toml:30.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;
@@ -306,5 +306,5 @@ impl Forms for OpFlo {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/flo.toml:3.
+/// Spec: isa-spec/spec/ops/alu/flo.toml:3.
 impl Legalize for OpFlo {}

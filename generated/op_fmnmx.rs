@@ -4,26 +4,26 @@
 
 /// `FMNMX`: 32-bit float minimum/maximum, selected by a predicate (true: min).
 ///
-/// Spec: isa-spec/spec/ops/fmnmx.toml:2 (op `fmnmx`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/fmnmx.toml:2 (op `fmnmx`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFmnmx {
-    /// Destination (f32). (isa-spec/spec/ops/fmnmx.toml:7)
+    /// Destination (f32). (isa-spec/spec/ops/alu/fmnmx.toml:7)
     pub d: Reg,
-    /// Source (f32). (isa-spec/spec/ops/fmnmx.toml:11)
+    /// Source (f32). (isa-spec/spec/ops/alu/fmnmx.toml:11)
     pub a: Src,
-    /// Source (f32). (isa-spec/spec/ops/fmnmx.toml:16)
+    /// Source (f32). (isa-spec/spec/ops/alu/fmnmx.toml:16)
     pub b: Src,
-    /// Source (pred). (isa-spec/spec/ops/fmnmx.toml:21)
+    /// Source (pred). (isa-spec/spec/ops/alu/fmnmx.toml:21)
     pub p: Src,
-    /// Modifier.  (isa-spec/spec/ops/fmnmx.toml:26)
+    /// Modifier.  (isa-spec/spec/ops/alu/fmnmx.toml:26)
     pub ftz: bool,
-    /// Modifier.  (isa-spec/spec/ops/fmnmx.toml:31)
+    /// Modifier.  (isa-spec/spec/ops/alu/fmnmx.toml:31)
     pub nan: bool,
-    /// Modifier.  (isa-spec/spec/ops/fmnmx.toml:37)
+    /// Modifier.  (isa-spec/spec/ops/alu/fmnmx.toml:37)
     pub xorsign: bool,
 }
 op_fields!(OpFmnmx, [a, b, p], [d]);
-/// Spec: isa-spec/spec/ops/fmnmx.toml:2.
+/// Spec: isa-spec/spec/ops/alu/fmnmx.toml:2.
 impl OpFmnmx {
     pub const NAME: &'static str = "fmnmx";
     pub const MNEMONIC: &'static str = "FMNMX";
@@ -64,7 +64,7 @@ impl OpFmnmx {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/fmnmx.toml:53 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fmnmx.toml:53 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -81,7 +81,7 @@ impl OpFmnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75] (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:58).
+    /// Form `rrr` on SM [70, 72, 75] (isa-spec/spec/ops/alu/fmnmx.toml:53; form at isa-spec/spec/ops/alu/fmnmx.toml:58).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -91,7 +91,7 @@ impl OpFmnmx {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75] (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:58).
+    /// Form `rir` on SM [70, 72, 75] (isa-spec/spec/ops/alu/fmnmx.toml:53; form at isa-spec/spec/ops/alu/fmnmx.toml:58).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -99,7 +99,7 @@ impl OpFmnmx {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75] (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:58).
+    /// Form `rcr` on SM [70, 72, 75] (isa-spec/spec/ops/alu/fmnmx.toml:53; form at isa-spec/spec/ops/alu/fmnmx.toml:58).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -110,7 +110,7 @@ impl OpFmnmx {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75] (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:58).
+    /// Form `rur` on SM [75] (isa-spec/spec/ops/alu/fmnmx.toml:53; form at isa-spec/spec/ops/alu/fmnmx.toml:58).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -120,7 +120,7 @@ impl OpFmnmx {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/fmnmx.toml:70 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fmnmx.toml:70 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -137,7 +137,7 @@ impl OpFmnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [80] (isa-spec/spec/ops/fmnmx.toml:70; form at isa-spec/spec/ops/fmnmx.toml:58).
+    /// Form `rrr` on SM [80] (isa-spec/spec/ops/alu/fmnmx.toml:70; form at isa-spec/spec/ops/alu/fmnmx.toml:58).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -148,7 +148,7 @@ impl OpFmnmx {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [80] (isa-spec/spec/ops/fmnmx.toml:70; form at isa-spec/spec/ops/fmnmx.toml:58).
+    /// Form `rir` on SM [80] (isa-spec/spec/ops/alu/fmnmx.toml:70; form at isa-spec/spec/ops/alu/fmnmx.toml:58).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -157,7 +157,7 @@ impl OpFmnmx {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [80] (isa-spec/spec/ops/fmnmx.toml:70; form at isa-spec/spec/ops/fmnmx.toml:58).
+    /// Form `rcr` on SM [80] (isa-spec/spec/ops/alu/fmnmx.toml:70; form at isa-spec/spec/ops/alu/fmnmx.toml:58).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -169,7 +169,7 @@ impl OpFmnmx {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [80] (isa-spec/spec/ops/fmnmx.toml:70; form at isa-spec/spec/ops/fmnmx.toml:58).
+    /// Form `rur` on SM [80] (isa-spec/spec/ops/alu/fmnmx.toml:70; form at isa-spec/spec/ops/alu/fmnmx.toml:58).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -180,7 +180,7 @@ impl OpFmnmx {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/fmnmx.toml:79 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fmnmx.toml:79 pack alike.
     #[inline(always)]
     fn encode_e2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -197,7 +197,7 @@ impl OpFmnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/fmnmx.toml:79; form at isa-spec/spec/ops/fmnmx.toml:58).
+    /// Form `rrr` on SM [86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/fmnmx.toml:79; form at isa-spec/spec/ops/alu/fmnmx.toml:58).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -207,7 +207,7 @@ impl OpFmnmx {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/fmnmx.toml:79; form at isa-spec/spec/ops/fmnmx.toml:58).
+    /// Form `rir` on SM [86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/fmnmx.toml:79; form at isa-spec/spec/ops/alu/fmnmx.toml:58).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -215,7 +215,7 @@ impl OpFmnmx {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [86, 87, 88, 89, 90] (isa-spec/spec/ops/fmnmx.toml:79; form at isa-spec/spec/ops/fmnmx.toml:58).
+    /// Form `rcr` on SM [86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fmnmx.toml:79; form at isa-spec/spec/ops/alu/fmnmx.toml:58).
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -226,7 +226,7 @@ impl OpFmnmx {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/fmnmx.toml:79; form at isa-spec/spec/ops/fmnmx.toml:58).
+    /// Form `rur` on SM [86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/fmnmx.toml:79; form at isa-spec/spec/ops/alu/fmnmx.toml:58).
     #[inline(always)]
     fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -236,7 +236,7 @@ impl OpFmnmx {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/fmnmx.toml:85 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fmnmx.toml:85 pack alike.
     #[inline(always)]
     fn encode_e3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -256,14 +256,14 @@ impl OpFmnmx {
         w |= u128::from(self.b.abs) << 49;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/fmnmx.toml:85; form at isa-spec/spec/ops/fmnmx.toml:88).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmnmx.toml:85; form at isa-spec/spec/ops/alu/fmnmx.toml:88).
     #[inline(always)]
     fn encode_f12<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5c60000000000000 | self.encode_e3::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/fmnmx.toml:85; form at isa-spec/spec/ops/fmnmx.toml:88).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmnmx.toml:85; form at isa-spec/spec/ops/alu/fmnmx.toml:88).
     #[inline(always)]
     fn encode_f13<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x3860000000000000 | self.encode_e3::<E>(sm, c)?;
@@ -276,7 +276,7 @@ impl OpFmnmx {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/fmnmx.toml:85; form at isa-spec/spec/ops/fmnmx.toml:88).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmnmx.toml:85; form at isa-spec/spec/ops/alu/fmnmx.toml:88).
     #[inline(always)]
     fn encode_f14<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4c60000000000000 | self.encode_e3::<E>(sm, c)?;
@@ -284,7 +284,7 @@ impl OpFmnmx {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/fmnmx.toml:53 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fmnmx.toml:53 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -306,7 +306,7 @@ impl OpFmnmx {
             xorsign,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:58).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:53; form at isa-spec/spec/ops/alu/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -315,14 +315,14 @@ impl OpFmnmx {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:58).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:53; form at isa-spec/spec/ops/alu/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:58).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:53; form at isa-spec/spec/ops/alu/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -331,7 +331,7 @@ impl OpFmnmx {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:58).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:53; form at isa-spec/spec/ops/alu/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -340,7 +340,7 @@ impl OpFmnmx {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/fmnmx.toml:70 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fmnmx.toml:70 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -362,7 +362,7 @@ impl OpFmnmx {
             xorsign,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/fmnmx.toml:70; form at isa-spec/spec/ops/fmnmx.toml:58).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:70; form at isa-spec/spec/ops/alu/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -371,14 +371,14 @@ impl OpFmnmx {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x400000000000000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/fmnmx.toml:70; form at isa-spec/spec/ops/fmnmx.toml:58).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:70; form at isa-spec/spec/ops/alu/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x400000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/fmnmx.toml:70; form at isa-spec/spec/ops/fmnmx.toml:58).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:70; form at isa-spec/spec/ops/alu/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -387,7 +387,7 @@ impl OpFmnmx {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x400000000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/fmnmx.toml:70; form at isa-spec/spec/ops/fmnmx.toml:58).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:70; form at isa-spec/spec/ops/alu/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -396,7 +396,7 @@ impl OpFmnmx {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x400000000000000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/fmnmx.toml:79 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fmnmx.toml:79 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -418,7 +418,7 @@ impl OpFmnmx {
             xorsign,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/fmnmx.toml:79; form at isa-spec/spec/ops/fmnmx.toml:58).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:79; form at isa-spec/spec/ops/alu/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -427,14 +427,14 @@ impl OpFmnmx {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/fmnmx.toml:79; form at isa-spec/spec/ops/fmnmx.toml:58).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:79; form at isa-spec/spec/ops/alu/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/fmnmx.toml:79; form at isa-spec/spec/ops/fmnmx.toml:58).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:79; form at isa-spec/spec/ops/alu/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -443,7 +443,7 @@ impl OpFmnmx {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/fmnmx.toml:79; form at isa-spec/spec/ops/fmnmx.toml:58).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:79; form at isa-spec/spec/ops/alu/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -452,7 +452,7 @@ impl OpFmnmx {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/fmnmx.toml:85 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fmnmx.toml:85 read alike; each sets the others.
     #[inline(always)]
     fn fields_e3(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -474,7 +474,7 @@ impl OpFmnmx {
             xorsign,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/fmnmx.toml:85; form at isa-spec/spec/ops/fmnmx.toml:88).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:85; form at isa-spec/spec/ops/alu/fmnmx.toml:88).
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -483,7 +483,7 @@ impl OpFmnmx {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/fmnmx.toml:85; form at isa-spec/spec/ops/fmnmx.toml:88).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:85; form at isa-spec/spec/ops/alu/fmnmx.toml:88).
     #[inline(always)]
     fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -499,7 +499,7 @@ impl OpFmnmx {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/fmnmx.toml:85; form at isa-spec/spec/ops/fmnmx.toml:88).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/fmnmx.toml:85; form at isa-spec/spec/ops/alu/fmnmx.toml:88).
     #[inline(always)]
     fn parts_f14(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -508,7 +508,7 @@ impl OpFmnmx {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `FMNMX` (isa-spec/spec/ops/fmnmx.toml:42); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FMNMX` (isa-spec/spec/ops/alu/fmnmx.toml:42); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FMNMX"]])?;
         let mut cur = 0usize;
@@ -547,7 +547,7 @@ impl OpFmnmx {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/fmnmx.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/fmnmx.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("fmnmx", 3usize, srcs)?;
         let a: f32 = src_value(srcs, 0usize, &self.a)?;
@@ -561,7 +561,7 @@ impl OpFmnmx {
     }
 }
 impl MemOp for OpFmnmx {}
-/// Spec: isa-spec/spec/ops/fmnmx.toml:2.
+/// Spec: isa-spec/spec/ops/alu/fmnmx.toml:2.
 impl Encode for OpFmnmx {
     const NAME: &'static str = "fmnmx";
     encode_by_form!(
@@ -571,7 +571,7 @@ impl Encode for OpFmnmx {
         encode_f12, 13 : => encode_f13, 14 : => encode_f14; [a, b, p]
     );
 }
-/// Spec: isa-spec/spec/ops/fmnmx.toml:2.
+/// Spec: isa-spec/spec/ops/alu/fmnmx.toml:2.
 impl Forms for OpFmnmx {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -581,7 +581,7 @@ impl Forms for OpFmnmx {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/fmnmx.toml:42.
+    /// Spec: isa-spec/spec/ops/alu/fmnmx.toml:42.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
@@ -612,7 +612,7 @@ impl Forms for OpFmnmx {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/fmnmx.toml:2.
+/// Spec: isa-spec/spec/ops/alu/fmnmx.toml:2.
 impl Legalize for OpFmnmx {
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();

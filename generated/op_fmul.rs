@@ -4,24 +4,24 @@
 
 /// `FMUL`: 32-bit float multiply.
 ///
-/// Spec: isa-spec/spec/ops/fmul.toml:2 (op `fmul`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/fmul.toml:2 (op `fmul`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFmul {
-    /// Destination (f32). (isa-spec/spec/ops/fmul.toml:7)
+    /// Destination (f32). (isa-spec/spec/ops/alu/fmul.toml:7)
     pub d: Reg,
-    /// Source (f32). (isa-spec/spec/ops/fmul.toml:11)
+    /// Source (f32). (isa-spec/spec/ops/alu/fmul.toml:11)
     pub a: Src,
-    /// Source (f32). (isa-spec/spec/ops/fmul.toml:16)
+    /// Source (f32). (isa-spec/spec/ops/alu/fmul.toml:16)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/fmul.toml:21)
+    /// Modifier.  (isa-spec/spec/ops/alu/fmul.toml:21)
     pub ftz: bool,
-    /// Modifier.  (isa-spec/spec/ops/fmul.toml:26)
+    /// Modifier.  (isa-spec/spec/ops/alu/fmul.toml:26)
     pub rnd: Rnd,
-    /// Modifier.  (isa-spec/spec/ops/fmul.toml:30)
+    /// Modifier.  (isa-spec/spec/ops/alu/fmul.toml:30)
     pub sat: bool,
 }
 op_fields!(OpFmul, [a, b], [d]);
-/// Spec: isa-spec/spec/ops/fmul.toml:2.
+/// Spec: isa-spec/spec/ops/alu/fmul.toml:2.
 impl OpFmul {
     pub const NAME: &'static str = "fmul";
     pub const MNEMONIC: &'static str = "FMUL";
@@ -53,7 +53,7 @@ impl OpFmul {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/fmul.toml:46 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fmul.toml:46 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -67,7 +67,7 @@ impl OpFmul {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/fmul.toml:46; form at isa-spec/spec/ops/fmul.toml:49).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/fmul.toml:46; form at isa-spec/spec/ops/alu/fmul.toml:49).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -77,7 +77,7 @@ impl OpFmul {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/fmul.toml:46; form at isa-spec/spec/ops/fmul.toml:49).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/fmul.toml:46; form at isa-spec/spec/ops/alu/fmul.toml:49).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -85,7 +85,7 @@ impl OpFmul {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/fmul.toml:46; form at isa-spec/spec/ops/fmul.toml:49).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fmul.toml:46; form at isa-spec/spec/ops/alu/fmul.toml:49).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -96,7 +96,7 @@ impl OpFmul {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/fmul.toml:46; form at isa-spec/spec/ops/fmul.toml:49).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/fmul.toml:46; form at isa-spec/spec/ops/alu/fmul.toml:49).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -106,7 +106,7 @@ impl OpFmul {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/fmul.toml:63 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fmul.toml:63 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -120,14 +120,14 @@ impl OpFmul {
         w |= u128::from(self.sat) << 50;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/fmul.toml:63; form at isa-spec/spec/ops/fmul.toml:66).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmul.toml:63; form at isa-spec/spec/ops/alu/fmul.toml:66).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5c68000000000000 | self.encode_e1::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/fmul.toml:63; form at isa-spec/spec/ops/fmul.toml:66).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmul.toml:63; form at isa-spec/spec/ops/alu/fmul.toml:66).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x3868000000000000 | self.encode_e1::<E>(sm, c)?;
@@ -140,7 +140,7 @@ impl OpFmul {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/fmul.toml:63; form at isa-spec/spec/ops/fmul.toml:66).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmul.toml:63; form at isa-spec/spec/ops/alu/fmul.toml:66).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4c68000000000000 | self.encode_e1::<E>(sm, c)?;
@@ -148,7 +148,7 @@ impl OpFmul {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/fmul.toml:46 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fmul.toml:46 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -167,7 +167,7 @@ impl OpFmul {
             sat,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/fmul.toml:46; form at isa-spec/spec/ops/fmul.toml:49).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fmul.toml:46; form at isa-spec/spec/ops/alu/fmul.toml:49).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -176,14 +176,14 @@ impl OpFmul {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/fmul.toml:46; form at isa-spec/spec/ops/fmul.toml:49).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fmul.toml:46; form at isa-spec/spec/ops/alu/fmul.toml:49).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/fmul.toml:46; form at isa-spec/spec/ops/fmul.toml:49).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fmul.toml:46; form at isa-spec/spec/ops/alu/fmul.toml:49).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -192,7 +192,7 @@ impl OpFmul {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/fmul.toml:46; form at isa-spec/spec/ops/fmul.toml:49).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fmul.toml:46; form at isa-spec/spec/ops/alu/fmul.toml:49).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -201,7 +201,7 @@ impl OpFmul {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/fmul.toml:63 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fmul.toml:63 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -218,7 +218,7 @@ impl OpFmul {
             sat,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/fmul.toml:63; form at isa-spec/spec/ops/fmul.toml:66).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/fmul.toml:63; form at isa-spec/spec/ops/alu/fmul.toml:66).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -226,7 +226,7 @@ impl OpFmul {
             .with_neg(bit(w, 48));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/fmul.toml:63; form at isa-spec/spec/ops/fmul.toml:66).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/fmul.toml:63; form at isa-spec/spec/ops/alu/fmul.toml:66).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -241,14 +241,14 @@ impl OpFmul {
             .with_neg(bit(w, 48));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/fmul.toml:63; form at isa-spec/spec/ops/fmul.toml:66).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/fmul.toml:63; form at isa-spec/spec/ops/alu/fmul.toml:66).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_neg(bit(w, 48));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `FMUL` (isa-spec/spec/ops/fmul.toml:34); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FMUL` (isa-spec/spec/ops/alu/fmul.toml:34); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FMUL"]])?;
         let mut cur = 0usize;
@@ -275,7 +275,7 @@ impl OpFmul {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/fmul.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/fmul.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("fmul", 2usize, srcs)?;
         let a: f32 = src_value(srcs, 0usize, &self.a)?;
@@ -288,7 +288,7 @@ impl OpFmul {
     }
 }
 impl MemOp for OpFmul {}
-/// Spec: isa-spec/spec/ops/fmul.toml:2.
+/// Spec: isa-spec/spec/ops/alu/fmul.toml:2.
 impl Encode for OpFmul {
     const NAME: &'static str = "fmul";
     encode_by_form!(
@@ -296,7 +296,7 @@ impl Encode for OpFmul {
         encode_f4, 5 : => encode_f5, 6 : => encode_f6; [a, b]
     );
 }
-/// Spec: isa-spec/spec/ops/fmul.toml:2.
+/// Spec: isa-spec/spec/ops/alu/fmul.toml:2.
 impl Forms for OpFmul {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -305,7 +305,7 @@ impl Forms for OpFmul {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/fmul.toml:34.
+    /// Spec: isa-spec/spec/ops/alu/fmul.toml:34.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
@@ -329,7 +329,7 @@ impl Forms for OpFmul {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/fmul.toml:2.
+/// Spec: isa-spec/spec/ops/alu/fmul.toml:2.
 impl Legalize for OpFmul {
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();

@@ -4,26 +4,26 @@
 
 /// `FMUL2`: Packed pair of 32-bit float multiplies (SM100).
 ///
-/// Spec: isa-spec/spec/ops/fmul2.toml:10 (op `fmul2`). SMs: 100, 103.
+/// Spec: isa-spec/spec/ops/alu/fmul2.toml:10 (op `fmul2`). SMs: 100, 103.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFmul2 {
-    /// Destination (u64). (isa-spec/spec/ops/fmul2.toml:15)
+    /// Destination (u64). (isa-spec/spec/ops/alu/fmul2.toml:15)
     pub d: Reg,
-    /// Source (u64). (isa-spec/spec/ops/fmul2.toml:19)
+    /// Source (u64). (isa-spec/spec/ops/alu/fmul2.toml:19)
     pub a: Src,
-    /// Source (u64). (isa-spec/spec/ops/fmul2.toml:24)
+    /// Source (u64). (isa-spec/spec/ops/alu/fmul2.toml:24)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/fmul2.toml:29)
+    /// Modifier.  (isa-spec/spec/ops/alu/fmul2.toml:29)
     pub mz: Hmz,
-    /// Modifier.  (isa-spec/spec/ops/fmul2.toml:33)
+    /// Modifier.  (isa-spec/spec/ops/alu/fmul2.toml:33)
     pub rnd: Rnd,
-    /// Modifier.  (isa-spec/spec/ops/fmul2.toml:37)
+    /// Modifier.  (isa-spec/spec/ops/alu/fmul2.toml:37)
     pub asel: F32x2swz,
-    /// Modifier.  (isa-spec/spec/ops/fmul2.toml:41)
+    /// Modifier.  (isa-spec/spec/ops/alu/fmul2.toml:41)
     pub bsel: F32x2swz,
 }
 op_fields!(OpFmul2, [a, b], [d]);
-/// Spec: isa-spec/spec/ops/fmul2.toml:10.
+/// Spec: isa-spec/spec/ops/alu/fmul2.toml:10.
 impl OpFmul2 {
     pub const NAME: &'static str = "fmul2";
     pub const MNEMONIC: &'static str = "FMUL2";
@@ -39,9 +39,9 @@ impl OpFmul2 {
     ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `mz`'s values, in hex (`-`: none; isa-spec/spec/ops/fmul2.toml:29).
+    /// Codes of `mz`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/fmul2.toml:29).
     const MZ_CODES0: [u16; Hmz::COUNT] = codes("0 1 2 -");
-    /// Codes of `bsel`'s values, in hex (`-`: none; isa-spec/spec/ops/fmul2.toml:41).
+    /// Codes of `bsel`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/fmul2.toml:41).
     const BSEL_CODES0: [u16; F32x2swz::COUNT] = codes("0 1 2 - - -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -54,7 +54,7 @@ impl OpFmul2 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/fmul2.toml:57 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fmul2.toml:57 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -110,7 +110,7 @@ impl OpFmul2 {
         w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 87;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [100, 103] (isa-spec/spec/ops/fmul2.toml:57; form at isa-spec/spec/ops/fmul2.toml:61).
+    /// Form `rrr` on SM [100, 103] (isa-spec/spec/ops/alu/fmul2.toml:57; form at isa-spec/spec/ops/alu/fmul2.toml:61).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x24a | (c.raw & 0x1fff6702cff3fffff0000000000)
@@ -118,7 +118,7 @@ impl OpFmul2 {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [100, 103] (isa-spec/spec/ops/fmul2.toml:57; form at isa-spec/spec/ops/fmul2.toml:61).
+    /// Form `rur` on SM [100, 103] (isa-spec/spec/ops/alu/fmul2.toml:57; form at isa-spec/spec/ops/alu/fmul2.toml:61).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c4a
@@ -126,7 +126,7 @@ impl OpFmul2 {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/fmul2.toml:57 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fmul2.toml:57 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -165,7 +165,7 @@ impl OpFmul2 {
             bsel,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/fmul2.toml:57; form at isa-spec/spec/ops/fmul2.toml:61).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fmul2.toml:57; form at isa-spec/spec/ops/alu/fmul2.toml:61).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -174,7 +174,7 @@ impl OpFmul2 {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff6702cff3fffff0000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/fmul2.toml:57; form at isa-spec/spec/ops/fmul2.toml:61).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fmul2.toml:57; form at isa-spec/spec/ops/alu/fmul2.toml:61).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -183,7 +183,7 @@ impl OpFmul2 {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff6702cff3fffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `FMUL2` (isa-spec/spec/ops/fmul2.toml:44); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FMUL2` (isa-spec/spec/ops/alu/fmul2.toml:44); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FMUL2"]])?;
         let mut cur = 0usize;
@@ -277,7 +277,7 @@ impl OpFmul2 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/fmul2.toml:10.
+    /// Spec: isa-spec/spec/ops/alu/fmul2.toml:10.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("fmul2", 2usize, srcs)?;
         let a: u64 = src_value(srcs, 0usize, &self.a)?;
@@ -287,18 +287,18 @@ impl OpFmul2 {
     }
 }
 impl MemOp for OpFmul2 {}
-/// Spec: isa-spec/spec/ops/fmul2.toml:10.
+/// Spec: isa-spec/spec/ops/alu/fmul2.toml:10.
 impl Encode for OpFmul2 {
     const NAME: &'static str = "fmul2";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/fmul2.toml:10.
+/// Spec: isa-spec/spec/ops/alu/fmul2.toml:10.
 impl Forms for OpFmul2 {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/fmul2.toml:44.
+    /// Spec: isa-spec/spec/ops/alu/fmul2.toml:44.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
@@ -339,7 +339,7 @@ impl Forms for OpFmul2 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/fmul2.toml:10.
+/// Spec: isa-spec/spec/ops/alu/fmul2.toml:10.
 impl Legalize for OpFmul2 {
     fn to_wide(&self) -> Option<Op> {
         if self.bsel != F32x2swz::Hilo {

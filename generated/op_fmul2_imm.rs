@@ -4,26 +4,26 @@
 
 /// `FMUL2`: Packed pair of 32-bit float multiplies, b an f32 immediate (SM100).
 ///
-/// Spec: isa-spec/spec/ops/fmul2_imm.toml:8 (op `fmul2_imm`). SMs: 100, 103.
+/// Spec: isa-spec/spec/ops/alu/fmul2_imm.toml:8 (op `fmul2_imm`). SMs: 100, 103.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFmul2Imm {
-    /// Destination (u64). (isa-spec/spec/ops/fmul2_imm.toml:13)
+    /// Destination (u64). (isa-spec/spec/ops/alu/fmul2_imm.toml:13)
     pub d: Reg,
-    /// Source (u64). (isa-spec/spec/ops/fmul2_imm.toml:17)
+    /// Source (u64). (isa-spec/spec/ops/alu/fmul2_imm.toml:17)
     pub a: Src,
-    /// Source (u64). (isa-spec/spec/ops/fmul2_imm.toml:23)
+    /// Source (u64). (isa-spec/spec/ops/alu/fmul2_imm.toml:23)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/fmul2_imm.toml:28)
+    /// Modifier.  (isa-spec/spec/ops/alu/fmul2_imm.toml:28)
     pub ity: F32x2imm,
-    /// Modifier.  (isa-spec/spec/ops/fmul2_imm.toml:32)
+    /// Modifier.  (isa-spec/spec/ops/alu/fmul2_imm.toml:32)
     pub mz: Hmz,
-    /// Modifier.  (isa-spec/spec/ops/fmul2_imm.toml:36)
+    /// Modifier.  (isa-spec/spec/ops/alu/fmul2_imm.toml:36)
     pub rnd: Rnd,
-    /// Modifier.  (isa-spec/spec/ops/fmul2_imm.toml:40)
+    /// Modifier.  (isa-spec/spec/ops/alu/fmul2_imm.toml:40)
     pub asel: F32x2swz,
 }
 op_fields!(OpFmul2Imm, [a, b], [d]);
-/// Spec: isa-spec/spec/ops/fmul2_imm.toml:8.
+/// Spec: isa-spec/spec/ops/alu/fmul2_imm.toml:8.
 impl OpFmul2Imm {
     pub const NAME: &'static str = "fmul2_imm";
     pub const MNEMONIC: &'static str = "FMUL2";
@@ -52,7 +52,7 @@ impl OpFmul2Imm {
     pub fn b_view(&self) -> Option<View> {
         Self::b_view_of(self.ity)
     }
-    /// Codes of `mz`'s values, in hex (`-`: none; isa-spec/spec/ops/fmul2_imm.toml:32).
+    /// Codes of `mz`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/fmul2_imm.toml:32).
     const MZ_CODES0: [u16; Hmz::COUNT] = codes("0 1 2 -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -64,7 +64,7 @@ impl OpFmul2Imm {
             _ => None,
         }
     }
-    /// Form `rir` on SM [100, 103] (isa-spec/spec/ops/fmul2_imm.toml:51; form at isa-spec/spec/ops/fmul2_imm.toml:55).
+    /// Form `rir` on SM [100, 103] (isa-spec/spec/ops/alu/fmul2_imm.toml:51; form at isa-spec/spec/ops/alu/fmul2_imm.toml:55).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -119,7 +119,7 @@ impl OpFmul2Imm {
         w |= code_of(&[0, 1, 2, 4, 5, 6], self.asel.index()) << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/fmul2_imm.toml:51; form at isa-spec/spec/ops/fmul2_imm.toml:55).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fmul2_imm.toml:51; form at isa-spec/spec/ops/alu/fmul2_imm.toml:55).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -155,7 +155,7 @@ impl OpFmul2Imm {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f02cff0000000000000000)))
     }
-    /// Parse one tokenized line of syntax `FMUL2` (isa-spec/spec/ops/fmul2_imm.toml:43); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FMUL2` (isa-spec/spec/ops/alu/fmul2_imm.toml:43); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FMUL2"]])?;
         let mut cur = 0usize;
@@ -226,7 +226,7 @@ impl OpFmul2Imm {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/fmul2_imm.toml:8.
+    /// Spec: isa-spec/spec/ops/alu/fmul2_imm.toml:8.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("fmul2_imm", 2usize, srcs)?;
         let a: u64 = src_value(srcs, 0usize, &self.a)?;
@@ -236,18 +236,18 @@ impl OpFmul2Imm {
     }
 }
 impl MemOp for OpFmul2Imm {}
-/// Spec: isa-spec/spec/ops/fmul2_imm.toml:8.
+/// Spec: isa-spec/spec/ops/alu/fmul2_imm.toml:8.
 impl Encode for OpFmul2Imm {
     const NAME: &'static str = "fmul2_imm";
     encode_by_form!(0 : => encode_f0; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/fmul2_imm.toml:8.
+/// Spec: isa-spec/spec/ops/alu/fmul2_imm.toml:8.
 impl Forms for OpFmul2Imm {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/fmul2_imm.toml:43.
+    /// Spec: isa-spec/spec/ops/alu/fmul2_imm.toml:43.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 131072 != 0 { self.form_id(sm) } else { None };
@@ -282,7 +282,7 @@ impl Forms for OpFmul2Imm {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/fmul2_imm.toml:8.
+/// Spec: isa-spec/spec/ops/alu/fmul2_imm.toml:8.
 impl Legalize for OpFmul2Imm {
     fn fold_imms(&mut self) {
         fold_imm_mods(&mut self.a, ValueType::U64);

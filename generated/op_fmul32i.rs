@@ -4,22 +4,22 @@
 
 /// `FMUL32I`: 32-bit float multiply with a full 32-bit immediate (the wide form of FMUL).
 ///
-/// Spec: isa-spec/spec/ops/fmul32i.toml:3 (op `fmul32i`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/alu/fmul32i.toml:3 (op `fmul32i`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFmul32i {
-    /// Destination (f32). (isa-spec/spec/ops/fmul32i.toml:8)
+    /// Destination (f32). (isa-spec/spec/ops/alu/fmul32i.toml:8)
     pub d: Reg,
-    /// Source (f32). (isa-spec/spec/ops/fmul32i.toml:12)
+    /// Source (f32). (isa-spec/spec/ops/alu/fmul32i.toml:12)
     pub a: Src,
-    /// Source (f32). (isa-spec/spec/ops/fmul32i.toml:16)
+    /// Source (f32). (isa-spec/spec/ops/alu/fmul32i.toml:16)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/fmul32i.toml:20)
+    /// Modifier.  (isa-spec/spec/ops/alu/fmul32i.toml:20)
     pub ftz: bool,
-    /// Modifier.  (isa-spec/spec/ops/fmul32i.toml:25)
+    /// Modifier.  (isa-spec/spec/ops/alu/fmul32i.toml:25)
     pub sat: bool,
 }
 op_fields!(OpFmul32i, [a, b], [d]);
-/// Spec: isa-spec/spec/ops/fmul32i.toml:3.
+/// Spec: isa-spec/spec/ops/alu/fmul32i.toml:3.
 impl OpFmul32i {
     pub const NAME: &'static str = "fmul32i";
     pub const MNEMONIC: &'static str = "FMUL32I";
@@ -43,7 +43,7 @@ impl OpFmul32i {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/fmul32i.toml:37; form at isa-spec/spec/ops/fmul32i.toml:37).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fmul32i.toml:37; form at isa-spec/spec/ops/alu/fmul32i.toml:37).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -56,7 +56,7 @@ impl OpFmul32i {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/fmul32i.toml:37; form at isa-spec/spec/ops/fmul32i.toml:37).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/fmul32i.toml:37; form at isa-spec/spec/ops/alu/fmul32i.toml:37).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -67,7 +67,7 @@ impl OpFmul32i {
         let o = Self { d, a, b, ftz, sat };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `FMUL32I` (isa-spec/spec/ops/fmul32i.toml:29); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FMUL32I` (isa-spec/spec/ops/alu/fmul32i.toml:29); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FMUL32I"]])?;
         let mut cur = 0usize;
@@ -87,7 +87,7 @@ impl OpFmul32i {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/fmul32i.toml:3.
+    /// Spec: isa-spec/spec/ops/alu/fmul32i.toml:3.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("fmul32i", 2usize, srcs)?;
         let a: f32 = src_value(srcs, 0usize, &self.a)?;
@@ -99,18 +99,18 @@ impl OpFmul32i {
     }
 }
 impl MemOp for OpFmul32i {}
-/// Spec: isa-spec/spec/ops/fmul32i.toml:3.
+/// Spec: isa-spec/spec/ops/alu/fmul32i.toml:3.
 impl Encode for OpFmul32i {
     const NAME: &'static str = "fmul32i";
     encode_by_form!(0 : => encode_f0; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/fmul32i.toml:3.
+/// Spec: isa-spec/spec/ops/alu/fmul32i.toml:3.
 impl Forms for OpFmul32i {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/fmul32i.toml:29.
+    /// Spec: isa-spec/spec/ops/alu/fmul32i.toml:29.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -132,7 +132,7 @@ impl Forms for OpFmul32i {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/fmul32i.toml:3.
+/// Spec: isa-spec/spec/ops/alu/fmul32i.toml:3.
 impl Legalize for OpFmul32i {
     fn to_narrow(&self) -> Option<Op> {
         Some(

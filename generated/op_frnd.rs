@@ -4,24 +4,24 @@
 
 /// `FRND`: Round to an integral float value: to nearest even, .FLOOR, .CEIL or .TRUNC.
 ///
-/// Spec: isa-spec/spec/ops/frnd.toml:3 (op `frnd`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/frnd.toml:3 (op `frnd`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFrnd {
-    /// Destination (f32). (isa-spec/spec/ops/frnd.toml:15)
+    /// Destination (f32). (isa-spec/spec/ops/alu/frnd.toml:15)
     pub d: Reg,
-    /// Source (f32). (isa-spec/spec/ops/frnd.toml:19)
+    /// Source (f32). (isa-spec/spec/ops/alu/frnd.toml:19)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/frnd.toml:26)
+    /// Modifier.  (isa-spec/spec/ops/alu/frnd.toml:26)
     pub ftz: bool,
-    /// Modifier.  (isa-spec/spec/ops/frnd.toml:31)
+    /// Modifier.  (isa-spec/spec/ops/alu/frnd.toml:31)
     pub ty: CvtFtype32,
-    /// Modifier.  (isa-spec/spec/ops/frnd.toml:35)
+    /// Modifier.  (isa-spec/spec/ops/alu/frnd.toml:35)
     pub rnd: F2iRnd,
-    /// Modifier. Half of the source read by .F16/.BF16 (.H1); bits 60..62. (isa-spec/spec/ops/frnd.toml:39)
+    /// Modifier. Half of the source read by .F16/.BF16 (.H1); bits 60..62. (isa-spec/spec/ops/alu/frnd.toml:39)
     pub sel: u32,
 }
 op_fields!(OpFrnd, [b], [d]);
-/// Spec: isa-spec/spec/ops/frnd.toml:3.
+/// Spec: isa-spec/spec/ops/alu/frnd.toml:3.
 impl OpFrnd {
     pub const NAME: &'static str = "frnd";
     pub const MNEMONIC: &'static str = "FRND";
@@ -110,7 +110,7 @@ impl OpFrnd {
         ((matches!(self.ty, CvtFtype32::F32 | CvtFtype32::F16))
             || (sm_bit(sm) & 0x7c000 != 0 && matches!(self.ty, CvtFtype32::Bf16)))
     }
-    /// What all forms of isa-spec/spec/ops/frnd.toml:54 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/frnd.toml:54 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0;
@@ -124,7 +124,7 @@ impl OpFrnd {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/frnd.toml:54; form at isa-spec/spec/ops/frnd.toml:57).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/frnd.toml:54; form at isa-spec/spec/ops/alu/frnd.toml:57).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -135,7 +135,7 @@ impl OpFrnd {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/frnd.toml:54; form at isa-spec/spec/ops/frnd.toml:57).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/frnd.toml:54; form at isa-spec/spec/ops/alu/frnd.toml:57).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -144,7 +144,7 @@ impl OpFrnd {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/frnd.toml:54; form at isa-spec/spec/ops/frnd.toml:57).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/frnd.toml:54; form at isa-spec/spec/ops/alu/frnd.toml:57).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -156,7 +156,7 @@ impl OpFrnd {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/frnd.toml:54; form at isa-spec/spec/ops/frnd.toml:57).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/frnd.toml:54; form at isa-spec/spec/ops/alu/frnd.toml:57).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -167,7 +167,7 @@ impl OpFrnd {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/frnd.toml:54 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/frnd.toml:54 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -188,7 +188,7 @@ impl OpFrnd {
             sel: 0u32,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/frnd.toml:54; form at isa-spec/spec/ops/frnd.toml:57).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/frnd.toml:54; form at isa-spec/spec/ops/alu/frnd.toml:57).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -204,7 +204,7 @@ impl OpFrnd {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/frnd.toml:54; form at isa-spec/spec/ops/frnd.toml:57).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/frnd.toml:54; form at isa-spec/spec/ops/alu/frnd.toml:57).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -218,7 +218,7 @@ impl OpFrnd {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/frnd.toml:54; form at isa-spec/spec/ops/frnd.toml:57).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/frnd.toml:54; form at isa-spec/spec/ops/alu/frnd.toml:57).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -234,7 +234,7 @@ impl OpFrnd {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/frnd.toml:54; form at isa-spec/spec/ops/frnd.toml:57).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/frnd.toml:54; form at isa-spec/spec/ops/alu/frnd.toml:57).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -250,7 +250,7 @@ impl OpFrnd {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `FRND` (isa-spec/spec/ops/frnd.toml:43); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FRND` (isa-spec/spec/ops/alu/frnd.toml:43); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FRND"]])?;
         let mut cur = 0usize;
@@ -328,7 +328,7 @@ impl OpFrnd {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/frnd.toml:3.
+    /// Spec: isa-spec/spec/ops/alu/frnd.toml:3.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("frnd", 1usize, srcs)?;
         let b_raw: f32 = f32::from_bits(srcs[0usize].u32()?);
@@ -347,7 +347,7 @@ impl OpFrnd {
     }
 }
 impl MemOp for OpFrnd {}
-/// Spec: isa-spec/spec/ops/frnd.toml:3.
+/// Spec: isa-spec/spec/ops/alu/frnd.toml:3.
 impl Encode for OpFrnd {
     const NAME: &'static str = "frnd";
     encode_by_form!(
@@ -355,13 +355,13 @@ impl Encode for OpFrnd {
         encode_f2, 3 : combo_f0 => encode_f3; [b]
     );
 }
-/// Spec: isa-spec/spec/ops/frnd.toml:3.
+/// Spec: isa-spec/spec/ops/alu/frnd.toml:3.
 impl Forms for OpFrnd {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/frnd.toml:43.
+    /// Spec: isa-spec/spec/ops/alu/frnd.toml:43.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;
@@ -391,7 +391,7 @@ impl Forms for OpFrnd {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/frnd.toml:3.
+/// Spec: isa-spec/spec/ops/alu/frnd.toml:3.
 impl Legalize for OpFrnd {
     fn fold_imms(&mut self) {
         {

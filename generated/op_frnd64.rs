@@ -4,22 +4,22 @@
 
 /// `FRND`: Round a double to an integral value: to nearest even, .FLOOR, .CEIL or .TRUNC.
 ///
-/// Spec: isa-spec/spec/ops/frnd64.toml:2 (op `frnd64`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/frnd64.toml:2 (op `frnd64`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFrnd64 {
-    /// Destination (f64). (isa-spec/spec/ops/frnd64.toml:9)
+    /// Destination (f64). (isa-spec/spec/ops/alu/frnd64.toml:9)
     pub d: Reg,
-    /// Source (f64). (isa-spec/spec/ops/frnd64.toml:13)
+    /// Source (f64). (isa-spec/spec/ops/alu/frnd64.toml:13)
     pub b: Src,
-    /// Modifier. Printed by nvdisasm (bit 80); what it does to a double is not documented. (isa-spec/spec/ops/frnd64.toml:18)
+    /// Modifier. Printed by nvdisasm (bit 80); what it does to a double is not documented. (isa-spec/spec/ops/alu/frnd64.toml:18)
     pub ftz: bool,
-    /// Modifier. Always .F64 (the same type fields as FRND's). (isa-spec/spec/ops/frnd64.toml:24)
+    /// Modifier. Always .F64 (the same type fields as FRND's). (isa-spec/spec/ops/alu/frnd64.toml:24)
     pub ty: CvtFtype,
-    /// Modifier.  (isa-spec/spec/ops/frnd64.toml:29)
+    /// Modifier.  (isa-spec/spec/ops/alu/frnd64.toml:29)
     pub rnd: F2iRnd,
 }
 op_fields!(OpFrnd64, [b], [d]);
-/// Spec: isa-spec/spec/ops/frnd64.toml:2.
+/// Spec: isa-spec/spec/ops/alu/frnd64.toml:2.
 impl OpFrnd64 {
     pub const NAME: &'static str = "frnd64";
     pub const MNEMONIC: &'static str = "FRND";
@@ -36,7 +36,7 @@ impl OpFrnd64 {
     ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `ty`'s values, in hex (`-`: none; isa-spec/spec/ops/frnd64.toml:24).
+    /// Codes of `ty`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/frnd64.toml:24).
     const TY_CODES0: [u16; CvtFtype::COUNT] = codes("- - - 1b");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -91,7 +91,7 @@ impl OpFrnd64 {
     pub fn legal_f0(&self, sm: u32) -> bool {
         ((matches!(self.ty, CvtFtype::F64)))
     }
-    /// What all forms of isa-spec/spec/ops/frnd64.toml:43 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/frnd64.toml:43 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         if let SrcKind::Reg(r) = self.b.kind {
@@ -127,7 +127,7 @@ impl OpFrnd64 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/frnd64.toml:43; form at isa-spec/spec/ops/frnd64.toml:46).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/frnd64.toml:43; form at isa-spec/spec/ops/alu/frnd64.toml:46).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -137,7 +137,7 @@ impl OpFrnd64 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/frnd64.toml:43; form at isa-spec/spec/ops/frnd64.toml:46).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/frnd64.toml:43; form at isa-spec/spec/ops/alu/frnd64.toml:46).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -145,7 +145,7 @@ impl OpFrnd64 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/frnd64.toml:43; form at isa-spec/spec/ops/frnd64.toml:46).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/frnd64.toml:43; form at isa-spec/spec/ops/alu/frnd64.toml:46).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -156,7 +156,7 @@ impl OpFrnd64 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/frnd64.toml:43; form at isa-spec/spec/ops/frnd64.toml:46).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/frnd64.toml:43; form at isa-spec/spec/ops/alu/frnd64.toml:46).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -166,7 +166,7 @@ impl OpFrnd64 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/frnd64.toml:43 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/frnd64.toml:43 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -184,7 +184,7 @@ impl OpFrnd64 {
             rnd,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/frnd64.toml:43; form at isa-spec/spec/ops/frnd64.toml:46).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/frnd64.toml:43; form at isa-spec/spec/ops/alu/frnd64.toml:46).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -196,7 +196,7 @@ impl OpFrnd64 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/frnd64.toml:43; form at isa-spec/spec/ops/frnd64.toml:46).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/frnd64.toml:43; form at isa-spec/spec/ops/alu/frnd64.toml:46).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -206,7 +206,7 @@ impl OpFrnd64 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/frnd64.toml:43; form at isa-spec/spec/ops/frnd64.toml:46).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/frnd64.toml:43; form at isa-spec/spec/ops/alu/frnd64.toml:46).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -218,7 +218,7 @@ impl OpFrnd64 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/frnd64.toml:43; form at isa-spec/spec/ops/frnd64.toml:46).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/frnd64.toml:43; form at isa-spec/spec/ops/alu/frnd64.toml:46).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -230,7 +230,7 @@ impl OpFrnd64 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `FRND` (isa-spec/spec/ops/frnd64.toml:32); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FRND` (isa-spec/spec/ops/alu/frnd64.toml:32); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FRND"]])?;
         let mut cur = 0usize;
@@ -260,7 +260,7 @@ impl OpFrnd64 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/frnd64.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/frnd64.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("frnd64", 1usize, srcs)?;
         let b: f64 = src_value(srcs, 0usize, &self.b)?;
@@ -278,7 +278,7 @@ impl OpFrnd64 {
     }
 }
 impl MemOp for OpFrnd64 {}
-/// Spec: isa-spec/spec/ops/frnd64.toml:2.
+/// Spec: isa-spec/spec/ops/alu/frnd64.toml:2.
 impl Encode for OpFrnd64 {
     const NAME: &'static str = "frnd64";
     encode_by_form!(
@@ -286,13 +286,13 @@ impl Encode for OpFrnd64 {
         3 : combo_f0 => encode_f3; [b]
     );
 }
-/// Spec: isa-spec/spec/ops/frnd64.toml:2.
+/// Spec: isa-spec/spec/ops/alu/frnd64.toml:2.
 impl Forms for OpFrnd64 {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/frnd64.toml:32.
+    /// Spec: isa-spec/spec/ops/alu/frnd64.toml:32.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;
@@ -310,5 +310,5 @@ impl Forms for OpFrnd64 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/frnd64.toml:2.
+/// Spec: isa-spec/spec/ops/alu/frnd64.toml:2.
 impl Legalize for OpFrnd64 {}

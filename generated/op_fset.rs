@@ -4,30 +4,30 @@
 
 /// `FSET`: 32-bit float compare to a register: all ones or 0, or with .BF the float 1.0 or 0.0; combined with a predicate.
 ///
-/// Spec: isa-spec/spec/ops/fset.toml:16 (op `fset`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/fset.toml:16 (op `fset`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFset {
-    /// Destination (u32). (isa-spec/spec/ops/fset.toml:21)
+    /// Destination (u32). (isa-spec/spec/ops/alu/fset.toml:21)
     pub d: Reg,
-    /// Source (f32). (isa-spec/spec/ops/fset.toml:25)
+    /// Source (f32). (isa-spec/spec/ops/alu/fset.toml:25)
     pub a: Src,
-    /// Source (f32). (isa-spec/spec/ops/fset.toml:30)
+    /// Source (f32). (isa-spec/spec/ops/alu/fset.toml:30)
     pub b: Src,
-    /// Source (pred). (isa-spec/spec/ops/fset.toml:35)
+    /// Source (pred). (isa-spec/spec/ops/alu/fset.toml:35)
     pub acc: Src,
-    /// Modifier. Boolean float: write 1.0 for true instead of all ones (Maxwell/Pascal; always so from Volta). (isa-spec/spec/ops/fset.toml:40)
+    /// Modifier. Boolean float: write 1.0 for true instead of all ones (Maxwell/Pascal; always so from Volta). (isa-spec/spec/ops/alu/fset.toml:40)
     pub bf: bool,
-    /// Modifier.  (isa-spec/spec/ops/fset.toml:47)
+    /// Modifier.  (isa-spec/spec/ops/alu/fset.toml:47)
     pub cmp: Fcmp,
-    /// Modifier. Compare denormal inputs as zero. (isa-spec/spec/ops/fset.toml:51)
+    /// Modifier. Compare denormal inputs as zero. (isa-spec/spec/ops/alu/fset.toml:51)
     pub ftz: bool,
-    /// Modifier.  (isa-spec/spec/ops/fset.toml:57)
+    /// Modifier.  (isa-spec/spec/ops/alu/fset.toml:57)
     pub setop: Setop,
-    /// Modifier. Also write the flags to the CC register; printed on d (bit 47). (isa-spec/spec/ops/fset.toml:61)
+    /// Modifier. Also write the flags to the CC register; printed on d (bit 47). (isa-spec/spec/ops/alu/fset.toml:61)
     pub cc: bool,
 }
 op_fields!(OpFset, [a, b, acc], [d]);
-/// Spec: isa-spec/spec/ops/fset.toml:16.
+/// Spec: isa-spec/spec/ops/alu/fset.toml:16.
 impl OpFset {
     pub const NAME: &'static str = "fset";
     pub const MNEMONIC: &'static str = "FSET";
@@ -60,7 +60,7 @@ impl OpFset {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/fset.toml:101 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fset.toml:101 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -81,7 +81,7 @@ impl OpFset {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/fset.toml:101; form at isa-spec/spec/ops/fset.toml:104).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/fset.toml:101; form at isa-spec/spec/ops/alu/fset.toml:104).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -91,7 +91,7 @@ impl OpFset {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/fset.toml:101; form at isa-spec/spec/ops/fset.toml:104).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/fset.toml:101; form at isa-spec/spec/ops/alu/fset.toml:104).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -99,7 +99,7 @@ impl OpFset {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/fset.toml:101; form at isa-spec/spec/ops/fset.toml:104).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fset.toml:101; form at isa-spec/spec/ops/alu/fset.toml:104).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -110,7 +110,7 @@ impl OpFset {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/fset.toml:101; form at isa-spec/spec/ops/fset.toml:104).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/fset.toml:101; form at isa-spec/spec/ops/alu/fset.toml:104).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -120,7 +120,7 @@ impl OpFset {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/fset.toml:116 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fset.toml:116 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -144,14 +144,14 @@ impl OpFset {
         w |= u128::from(self.ftz) << 55;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/fset.toml:116; form at isa-spec/spec/ops/fset.toml:119).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fset.toml:116; form at isa-spec/spec/ops/alu/fset.toml:119).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5800000000000000 | self.encode_e1::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/fset.toml:116; form at isa-spec/spec/ops/fset.toml:119).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fset.toml:116; form at isa-spec/spec/ops/alu/fset.toml:119).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x3000000000000000 | self.encode_e1::<E>(sm, c)?;
@@ -164,7 +164,7 @@ impl OpFset {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/fset.toml:116; form at isa-spec/spec/ops/fset.toml:119).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fset.toml:116; form at isa-spec/spec/ops/alu/fset.toml:119).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4800000000000000 | self.encode_e1::<E>(sm, c)?;
@@ -172,7 +172,7 @@ impl OpFset {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/fset.toml:101 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fset.toml:101 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -198,7 +198,7 @@ impl OpFset {
             cc,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/fset.toml:101; form at isa-spec/spec/ops/fset.toml:104).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fset.toml:101; form at isa-spec/spec/ops/alu/fset.toml:104).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -207,14 +207,14 @@ impl OpFset {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/fset.toml:101; form at isa-spec/spec/ops/fset.toml:104).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fset.toml:101; form at isa-spec/spec/ops/alu/fset.toml:104).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/fset.toml:101; form at isa-spec/spec/ops/fset.toml:104).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fset.toml:101; form at isa-spec/spec/ops/alu/fset.toml:104).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -223,7 +223,7 @@ impl OpFset {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/fset.toml:101; form at isa-spec/spec/ops/fset.toml:104).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fset.toml:101; form at isa-spec/spec/ops/alu/fset.toml:104).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -232,7 +232,7 @@ impl OpFset {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/fset.toml:116 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fset.toml:116 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -258,7 +258,7 @@ impl OpFset {
             cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/fset.toml:116; form at isa-spec/spec/ops/fset.toml:119).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/fset.toml:116; form at isa-spec/spec/ops/alu/fset.toml:119).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -267,7 +267,7 @@ impl OpFset {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/fset.toml:116; form at isa-spec/spec/ops/fset.toml:119).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/fset.toml:116; form at isa-spec/spec/ops/alu/fset.toml:119).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -283,7 +283,7 @@ impl OpFset {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/fset.toml:116; form at isa-spec/spec/ops/fset.toml:119).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/fset.toml:116; form at isa-spec/spec/ops/alu/fset.toml:119).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -301,7 +301,7 @@ impl OpFset {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `FSET` (isa-spec/spec/ops/fset.toml:67).
+    /// Parse syntax `FSET` (isa-spec/spec/ops/alu/fset.toml:67).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FSET"]])?;
         let mut cur = 0usize;
@@ -359,7 +359,7 @@ impl OpFset {
         );
         parsed(op, line, ctrl, 0)
     }
-    /// Parse syntax `FSET.BF` (isa-spec/spec/ops/fset.toml:73).
+    /// Parse syntax `FSET.BF` (isa-spec/spec/ops/alu/fset.toml:73).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FSET", "BF"]])?;
         let mut cur = 0usize;
@@ -402,7 +402,7 @@ impl OpFset {
     fold_via_cc!(sm => match family_of(sm) { Some(Family::Sm70) => true, _ => true });
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/fset.toml:16.
+    /// Spec: isa-spec/spec/ops/alu/fset.toml:16.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("fset", 3usize, srcs)?;
         let a: f32 = src_value(srcs, 0usize, &self.a)?;
@@ -441,7 +441,7 @@ impl OpFset {
     }
 }
 impl MemOp for OpFset {}
-/// Spec: isa-spec/spec/ops/fset.toml:16.
+/// Spec: isa-spec/spec/ops/alu/fset.toml:16.
 impl Encode for OpFset {
     const NAME: &'static str = "fset";
     encode_by_form!(
@@ -449,7 +449,7 @@ impl Encode for OpFset {
         encode_f4, 5 : => encode_f5, 6 : => encode_f6; [a, b, acc]
     );
 }
-/// Spec: isa-spec/spec/ops/fset.toml:16.
+/// Spec: isa-spec/spec/ops/alu/fset.toml:16.
 impl Forms for OpFset {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -458,7 +458,7 @@ impl Forms for OpFset {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/fset.toml:67.
+    /// Spec: isa-spec/spec/ops/alu/fset.toml:67.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
@@ -511,7 +511,7 @@ impl Forms for OpFset {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/fset.toml:16.
+/// Spec: isa-spec/spec/ops/alu/fset.toml:16.
 impl Legalize for OpFset {
     fn cc_use(&self, sm: u32) -> (bool, bool) {
         let bf = self.bf;

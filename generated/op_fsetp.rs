@@ -4,28 +4,28 @@
 
 /// `FSETP`: 32-bit float compare to predicates, combined with an accumulator predicate.
 ///
-/// Spec: isa-spec/spec/ops/fsetp.toml:2 (op `fsetp`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/fsetp.toml:2 (op `fsetp`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFsetp {
-    /// Destination (pred). (isa-spec/spec/ops/fsetp.toml:7)
+    /// Destination (pred). (isa-spec/spec/ops/alu/fsetp.toml:7)
     pub p: Reg,
-    /// Destination (pred). (isa-spec/spec/ops/fsetp.toml:11)
+    /// Destination (pred). (isa-spec/spec/ops/alu/fsetp.toml:11)
     pub q: Reg,
-    /// Source (f32). (isa-spec/spec/ops/fsetp.toml:16)
+    /// Source (f32). (isa-spec/spec/ops/alu/fsetp.toml:16)
     pub a: Src,
-    /// Source (f32). (isa-spec/spec/ops/fsetp.toml:21)
+    /// Source (f32). (isa-spec/spec/ops/alu/fsetp.toml:21)
     pub b: Src,
-    /// Source (pred). (isa-spec/spec/ops/fsetp.toml:26)
+    /// Source (pred). (isa-spec/spec/ops/alu/fsetp.toml:26)
     pub acc: Src,
-    /// Modifier.  (isa-spec/spec/ops/fsetp.toml:31)
+    /// Modifier.  (isa-spec/spec/ops/alu/fsetp.toml:31)
     pub cmp: Fcmp,
-    /// Modifier.  (isa-spec/spec/ops/fsetp.toml:35)
+    /// Modifier.  (isa-spec/spec/ops/alu/fsetp.toml:35)
     pub ftz: bool,
-    /// Modifier.  (isa-spec/spec/ops/fsetp.toml:40)
+    /// Modifier.  (isa-spec/spec/ops/alu/fsetp.toml:40)
     pub setop: Setop,
 }
 op_fields!(OpFsetp, [a, b, acc], [p, q]);
-/// Spec: isa-spec/spec/ops/fsetp.toml:2.
+/// Spec: isa-spec/spec/ops/alu/fsetp.toml:2.
 impl OpFsetp {
     pub const NAME: &'static str = "fsetp";
     pub const MNEMONIC: &'static str = "FSETP";
@@ -61,7 +61,7 @@ impl OpFsetp {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/fsetp.toml:59 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fsetp.toml:59 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -81,7 +81,7 @@ impl OpFsetp {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/fsetp.toml:59; form at isa-spec/spec/ops/alu/fsetp.toml:62).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -91,7 +91,7 @@ impl OpFsetp {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/fsetp.toml:59; form at isa-spec/spec/ops/alu/fsetp.toml:62).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -99,7 +99,7 @@ impl OpFsetp {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fsetp.toml:59; form at isa-spec/spec/ops/alu/fsetp.toml:62).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -110,7 +110,7 @@ impl OpFsetp {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/fsetp.toml:59; form at isa-spec/spec/ops/alu/fsetp.toml:62).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -120,7 +120,7 @@ impl OpFsetp {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/fsetp.toml:75 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/fsetp.toml:75 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -143,14 +143,14 @@ impl OpFsetp {
         w |= u128::from(self.a.abs) << 7;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/ops/fsetp.toml:78).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fsetp.toml:75; form at isa-spec/spec/ops/alu/fsetp.toml:78).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5bb0000000000000 | self.encode_e1::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/ops/fsetp.toml:78).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fsetp.toml:75; form at isa-spec/spec/ops/alu/fsetp.toml:78).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x36b0000000000000 | self.encode_e1::<E>(sm, c)?;
@@ -163,7 +163,7 @@ impl OpFsetp {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/ops/fsetp.toml:78).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fsetp.toml:75; form at isa-spec/spec/ops/alu/fsetp.toml:78).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4bb0000000000000 | self.encode_e1::<E>(sm, c)?;
@@ -171,7 +171,7 @@ impl OpFsetp {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/fsetp.toml:59 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fsetp.toml:59 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -195,7 +195,7 @@ impl OpFsetp {
             setop,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/fsetp.toml:59; form at isa-spec/spec/ops/alu/fsetp.toml:62).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -204,14 +204,14 @@ impl OpFsetp {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fsetp.toml:59; form at isa-spec/spec/ops/alu/fsetp.toml:62).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/fsetp.toml:59; form at isa-spec/spec/ops/alu/fsetp.toml:62).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -220,7 +220,7 @@ impl OpFsetp {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/fsetp.toml:59; form at isa-spec/spec/ops/alu/fsetp.toml:62).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -229,7 +229,7 @@ impl OpFsetp {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/fsetp.toml:75 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/fsetp.toml:75 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
@@ -253,7 +253,7 @@ impl OpFsetp {
             setop,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/ops/fsetp.toml:78).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/fsetp.toml:75; form at isa-spec/spec/ops/alu/fsetp.toml:78).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -262,7 +262,7 @@ impl OpFsetp {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/ops/fsetp.toml:78).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/fsetp.toml:75; form at isa-spec/spec/ops/alu/fsetp.toml:78).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -278,7 +278,7 @@ impl OpFsetp {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/ops/fsetp.toml:78).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/fsetp.toml:75; form at isa-spec/spec/ops/alu/fsetp.toml:78).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -287,7 +287,7 @@ impl OpFsetp {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `FSETP` (isa-spec/spec/ops/fsetp.toml:43); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FSETP` (isa-spec/spec/ops/alu/fsetp.toml:43); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FSETP"]])?;
         let mut cur = 0usize;
@@ -330,7 +330,7 @@ impl OpFsetp {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/fsetp.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/fsetp.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("fsetp", 3usize, srcs)?;
         let a: f32 = src_value(srcs, 0usize, &self.a)?;
@@ -346,7 +346,7 @@ impl OpFsetp {
     }
 }
 impl MemOp for OpFsetp {}
-/// Spec: isa-spec/spec/ops/fsetp.toml:2.
+/// Spec: isa-spec/spec/ops/alu/fsetp.toml:2.
 impl Encode for OpFsetp {
     const NAME: &'static str = "fsetp";
     encode_by_form!(
@@ -354,7 +354,7 @@ impl Encode for OpFsetp {
         encode_f4, 5 : => encode_f5, 6 : => encode_f6; [a, b, acc]
     );
 }
-/// Spec: isa-spec/spec/ops/fsetp.toml:2.
+/// Spec: isa-spec/spec/ops/alu/fsetp.toml:2.
 impl Forms for OpFsetp {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -363,7 +363,7 @@ impl Forms for OpFsetp {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/fsetp.toml:43.
+    /// Spec: isa-spec/spec/ops/alu/fsetp.toml:43.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
@@ -390,7 +390,7 @@ impl Forms for OpFsetp {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/fsetp.toml:2.
+/// Spec: isa-spec/spec/ops/alu/fsetp.toml:2.
 impl Legalize for OpFsetp {
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();

@@ -4,28 +4,28 @@
 
 /// `HADD2`: Packed half-precision add.
 ///
-/// Spec: isa-spec/spec/ops/hadd2.toml:3 (op `hadd2`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/hadd2.toml:3 (op `hadd2`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpHadd2 {
-    /// Destination (b32). (isa-spec/spec/ops/hadd2.toml:14)
+    /// Destination (b32). (isa-spec/spec/ops/alu/hadd2.toml:14)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/hadd2.toml:18)
+    /// Source (b32). (isa-spec/spec/ops/alu/hadd2.toml:18)
     pub a: Src,
-    /// Source (b32). (isa-spec/spec/ops/hadd2.toml:24)
+    /// Source (b32). (isa-spec/spec/ops/alu/hadd2.toml:24)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/hadd2.toml:30)
+    /// Modifier.  (isa-spec/spec/ops/alu/hadd2.toml:30)
     pub fmt: Hfmt,
-    /// Modifier.  (isa-spec/spec/ops/hadd2.toml:34)
+    /// Modifier.  (isa-spec/spec/ops/alu/hadd2.toml:34)
     pub ftz: bool,
-    /// Modifier.  (isa-spec/spec/ops/hadd2.toml:39)
+    /// Modifier.  (isa-spec/spec/ops/alu/hadd2.toml:39)
     pub sat: bool,
-    /// Modifier.  (isa-spec/spec/ops/hadd2.toml:44)
+    /// Modifier.  (isa-spec/spec/ops/alu/hadd2.toml:44)
     pub asel: Hswz,
-    /// Modifier.  (isa-spec/spec/ops/hadd2.toml:48)
+    /// Modifier.  (isa-spec/spec/ops/alu/hadd2.toml:48)
     pub bsel: Hswz,
 }
 op_fields!(OpHadd2, [a, b], [d]);
-/// Spec: isa-spec/spec/ops/hadd2.toml:3.
+/// Spec: isa-spec/spec/ops/alu/hadd2.toml:3.
 impl OpHadd2 {
     pub const NAME: &'static str = "hadd2";
     pub const MNEMONIC: &'static str = "HADD2";
@@ -71,15 +71,15 @@ impl OpHadd2 {
     pub fn b_view(&self) -> Option<View> {
         Self::b_view_of(self.fmt)
     }
-    /// Codes of `fmt`'s values, in hex (`-`: none; isa-spec/spec/ops/hadd2.toml:30).
+    /// Codes of `fmt`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/hadd2.toml:30).
     const FMT_CODES0: [u16; Hfmt::COUNT] = codes("0 1 -");
-    /// Codes of `fmt`'s values, in hex (`-`: none; isa-spec/spec/ops/hadd2.toml:30).
+    /// Codes of `fmt`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/hadd2.toml:30).
     const FMT_CODES1: [u16; Hfmt::COUNT] = codes("0 - -");
-    /// Codes of `bsel`'s values, in hex (`-`: none; isa-spec/spec/ops/hadd2.toml:48).
+    /// Codes of `bsel`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/hadd2.toml:48).
     const BSEL_CODES0: [u16; Hswz::COUNT] = codes("0 - 2 3");
-    /// Codes of `asel`'s values, in hex (`-`: none; isa-spec/spec/ops/hadd2.toml:44).
+    /// Codes of `asel`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/hadd2.toml:44).
     const ASEL_CODES0: [u16; Hswz::COUNT] = codes("0 - 2 3");
-    /// Codes of `fmt`'s values, in hex (`-`: none; isa-spec/spec/ops/hadd2.toml:30).
+    /// Codes of `fmt`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/hadd2.toml:30).
     const FMT_CODES2: [u16; Hfmt::COUNT] = codes("0 - 2");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -216,7 +216,7 @@ impl OpHadd2 {
     pub fn legal_f8(&self, sm: u32) -> bool {
         ((matches!(self.fmt, Hfmt::F16 | Hfmt::Bf16)))
     }
-    /// Form `rrr` on SM [70, 72, 75, 80] (isa-spec/spec/ops/hadd2.toml:62; form at isa-spec/spec/ops/hadd2.toml:80).
+    /// Form `rrr` on SM [70, 72, 75, 80] (isa-spec/spec/ops/alu/hadd2.toml:62; form at isa-spec/spec/ops/alu/hadd2.toml:80).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -236,7 +236,7 @@ impl OpHadd2 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/hadd2.toml:75 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hadd2.toml:75 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -251,7 +251,7 @@ impl OpHadd2 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [70, 72, 75, 80] (isa-spec/spec/ops/hadd2.toml:75; form at isa-spec/spec/ops/hadd2.toml:80).
+    /// Form `rri` on SM [70, 72, 75, 80] (isa-spec/spec/ops/alu/hadd2.toml:75; form at isa-spec/spec/ops/alu/hadd2.toml:80).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -260,7 +260,7 @@ impl OpHadd2 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80] (isa-spec/spec/ops/hadd2.toml:75; form at isa-spec/spec/ops/hadd2.toml:80).
+    /// Form `rrc` on SM [70, 72, 75, 80] (isa-spec/spec/ops/alu/hadd2.toml:75; form at isa-spec/spec/ops/alu/hadd2.toml:80).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -272,7 +272,7 @@ impl OpHadd2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80] (isa-spec/spec/ops/hadd2.toml:75; form at isa-spec/spec/ops/hadd2.toml:80).
+    /// Form `rru` on SM [75, 80] (isa-spec/spec/ops/alu/hadd2.toml:75; form at isa-spec/spec/ops/alu/hadd2.toml:80).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -283,7 +283,7 @@ impl OpHadd2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rrr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/hadd2.toml:102; form at isa-spec/spec/ops/hadd2.toml:80).
+    /// Form `rrr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2.toml:102; form at isa-spec/spec/ops/alu/hadd2.toml:80).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -303,7 +303,7 @@ impl OpHadd2 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/hadd2.toml:108 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hadd2.toml:108 pack alike.
     #[inline(always)]
     fn encode_e3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -318,7 +318,7 @@ impl OpHadd2 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [86, 87, 88, 89] (isa-spec/spec/ops/hadd2.toml:108; form at isa-spec/spec/ops/hadd2.toml:80).
+    /// Form `rri` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2.toml:108; form at isa-spec/spec/ops/alu/hadd2.toml:80).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -327,7 +327,7 @@ impl OpHadd2 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [86, 87, 88, 89] (isa-spec/spec/ops/hadd2.toml:108; form at isa-spec/spec/ops/hadd2.toml:80).
+    /// Form `rrc` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2.toml:108; form at isa-spec/spec/ops/alu/hadd2.toml:80).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -339,7 +339,7 @@ impl OpHadd2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [86, 87, 88, 89] (isa-spec/spec/ops/hadd2.toml:108; form at isa-spec/spec/ops/hadd2.toml:80).
+    /// Form `rru` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2.toml:108; form at isa-spec/spec/ops/alu/hadd2.toml:80).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -350,7 +350,7 @@ impl OpHadd2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rrr` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hadd2.toml:116; form at isa-spec/spec/ops/hadd2.toml:80).
+    /// Form `rrr` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/hadd2.toml:116; form at isa-spec/spec/ops/alu/hadd2.toml:80).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -376,7 +376,7 @@ impl OpHadd2 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/hadd2.toml:132 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hadd2.toml:132 pack alike.
     #[inline(always)]
     fn encode_e5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -397,7 +397,7 @@ impl OpHadd2 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hadd2.toml:132; form at isa-spec/spec/ops/hadd2.toml:80).
+    /// Form `rri` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/hadd2.toml:132; form at isa-spec/spec/ops/alu/hadd2.toml:80).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -406,7 +406,7 @@ impl OpHadd2 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [90] (isa-spec/spec/ops/hadd2.toml:132; form at isa-spec/spec/ops/hadd2.toml:80).
+    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hadd2.toml:132; form at isa-spec/spec/ops/alu/hadd2.toml:80).
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -418,7 +418,7 @@ impl OpHadd2 {
         w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hadd2.toml:132; form at isa-spec/spec/ops/hadd2.toml:80).
+    /// Form `rru` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/hadd2.toml:132; form at isa-spec/spec/ops/alu/hadd2.toml:80).
     #[inline(always)]
     fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -429,7 +429,7 @@ impl OpHadd2 {
         w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/hadd2.toml:62; form at isa-spec/spec/ops/hadd2.toml:80).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hadd2.toml:62; form at isa-spec/spec/ops/alu/hadd2.toml:80).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -463,7 +463,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/hadd2.toml:75 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hadd2.toml:75 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -489,7 +489,7 @@ impl OpHadd2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/hadd2.toml:75; form at isa-spec/spec/ops/hadd2.toml:80).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hadd2.toml:75; form at isa-spec/spec/ops/alu/hadd2.toml:80).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -500,7 +500,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/hadd2.toml:75; form at isa-spec/spec/ops/hadd2.toml:80).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hadd2.toml:75; form at isa-spec/spec/ops/alu/hadd2.toml:80).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -513,7 +513,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/hadd2.toml:75; form at isa-spec/spec/ops/hadd2.toml:80).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hadd2.toml:75; form at isa-spec/spec/ops/alu/hadd2.toml:80).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -526,7 +526,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/hadd2.toml:102; form at isa-spec/spec/ops/hadd2.toml:80).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hadd2.toml:102; form at isa-spec/spec/ops/alu/hadd2.toml:80).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -559,7 +559,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/hadd2.toml:108 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hadd2.toml:108 read alike; each sets the others.
     #[inline(always)]
     fn fields_e3(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -584,7 +584,7 @@ impl OpHadd2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/hadd2.toml:108; form at isa-spec/spec/ops/hadd2.toml:80).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hadd2.toml:108; form at isa-spec/spec/ops/alu/hadd2.toml:80).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -595,7 +595,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/hadd2.toml:108; form at isa-spec/spec/ops/hadd2.toml:80).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hadd2.toml:108; form at isa-spec/spec/ops/alu/hadd2.toml:80).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -608,7 +608,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/hadd2.toml:108; form at isa-spec/spec/ops/hadd2.toml:80).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hadd2.toml:108; form at isa-spec/spec/ops/alu/hadd2.toml:80).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -621,7 +621,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/hadd2.toml:116; form at isa-spec/spec/ops/hadd2.toml:80).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hadd2.toml:116; form at isa-spec/spec/ops/alu/hadd2.toml:80).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -665,7 +665,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/hadd2.toml:132 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hadd2.toml:132 read alike; each sets the others.
     #[inline(always)]
     fn fields_e5(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -696,7 +696,7 @@ impl OpHadd2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/hadd2.toml:132; form at isa-spec/spec/ops/hadd2.toml:80).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hadd2.toml:132; form at isa-spec/spec/ops/alu/hadd2.toml:80).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e5(w, sm)?;
@@ -707,7 +707,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/hadd2.toml:132; form at isa-spec/spec/ops/hadd2.toml:80).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hadd2.toml:132; form at isa-spec/spec/ops/alu/hadd2.toml:80).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e5(w, sm)?;
@@ -725,7 +725,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/hadd2.toml:132; form at isa-spec/spec/ops/hadd2.toml:80).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hadd2.toml:132; form at isa-spec/spec/ops/alu/hadd2.toml:80).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e5(w, sm)?;
@@ -743,7 +743,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `HADD2` (isa-spec/spec/ops/hadd2.toml:51); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HADD2` (isa-spec/spec/ops/alu/hadd2.toml:51); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HADD2"]])?;
         let mut cur = 0usize;
@@ -864,7 +864,7 @@ impl OpHadd2 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/hadd2.toml:3.
+    /// Spec: isa-spec/spec/ops/alu/hadd2.toml:3.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("hadd2", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -874,7 +874,7 @@ impl OpHadd2 {
     }
 }
 impl MemOp for OpHadd2 {}
-/// Spec: isa-spec/spec/ops/hadd2.toml:3.
+/// Spec: isa-spec/spec/ops/alu/hadd2.toml:3.
 impl Encode for OpHadd2 {
     const NAME: &'static str = "hadd2";
     encode_by_form!(
@@ -885,7 +885,7 @@ impl Encode for OpHadd2 {
         encode_f11; [a, b]
     );
 }
-/// Spec: isa-spec/spec/ops/hadd2.toml:3.
+/// Spec: isa-spec/spec/ops/alu/hadd2.toml:3.
 impl Forms for OpHadd2 {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -895,7 +895,7 @@ impl Forms for OpHadd2 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/hadd2.toml:51.
+    /// Spec: isa-spec/spec/ops/alu/hadd2.toml:51.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 655360 != 0 { self.form_id(sm) } else { None };
@@ -943,7 +943,7 @@ impl Forms for OpHadd2 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/hadd2.toml:3.
+/// Spec: isa-spec/spec/ops/alu/hadd2.toml:3.
 impl Legalize for OpHadd2 {
     fn fold_imms(&mut self) {
         {

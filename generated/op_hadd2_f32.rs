@@ -4,28 +4,28 @@
 
 /// `HADD2`: Packed half-precision add with an F32 result (SM86 on).
 ///
-/// Spec: isa-spec/spec/ops/hadd2_f32.toml:7 (op `hadd2_f32`). SMs: 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/hadd2_f32.toml:7 (op `hadd2_f32`). SMs: 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpHadd2F32 {
-    /// Destination (f32). (isa-spec/spec/ops/hadd2_f32.toml:12)
+    /// Destination (f32). (isa-spec/spec/ops/alu/hadd2_f32.toml:12)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/hadd2_f32.toml:16)
+    /// Source (b32). (isa-spec/spec/ops/alu/hadd2_f32.toml:16)
     pub a: Src,
-    /// Source (b32). (isa-spec/spec/ops/hadd2_f32.toml:21)
+    /// Source (b32). (isa-spec/spec/ops/alu/hadd2_f32.toml:21)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/hadd2_f32.toml:27)
+    /// Modifier.  (isa-spec/spec/ops/alu/hadd2_f32.toml:27)
     pub fmt: HfmtF32,
-    /// Modifier.  (isa-spec/spec/ops/hadd2_f32.toml:31)
+    /// Modifier.  (isa-spec/spec/ops/alu/hadd2_f32.toml:31)
     pub ftz: bool,
-    /// Modifier.  (isa-spec/spec/ops/hadd2_f32.toml:36)
+    /// Modifier.  (isa-spec/spec/ops/alu/hadd2_f32.toml:36)
     pub sat: bool,
-    /// Modifier.  (isa-spec/spec/ops/hadd2_f32.toml:41)
+    /// Modifier.  (isa-spec/spec/ops/alu/hadd2_f32.toml:41)
     pub asel: Hswz,
-    /// Modifier.  (isa-spec/spec/ops/hadd2_f32.toml:45)
+    /// Modifier.  (isa-spec/spec/ops/alu/hadd2_f32.toml:45)
     pub bsel: Hswz,
 }
 op_fields!(OpHadd2F32, [a, b], [d]);
-/// Spec: isa-spec/spec/ops/hadd2_f32.toml:7.
+/// Spec: isa-spec/spec/ops/alu/hadd2_f32.toml:7.
 impl OpHadd2F32 {
     pub const NAME: &'static str = "hadd2_f32";
     pub const MNEMONIC: &'static str = "HADD2";
@@ -52,9 +52,9 @@ impl OpHadd2F32 {
     pub fn b_view(&self) -> Option<View> {
         Self::b_view_of(self.fmt)
     }
-    /// Codes of `bsel`'s values, in hex (`-`: none; isa-spec/spec/ops/hadd2_f32.toml:45).
+    /// Codes of `bsel`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/hadd2_f32.toml:45).
     const BSEL_CODES0: [u16; Hswz::COUNT] = codes("0 - 2 3");
-    /// Codes of `asel`'s values, in hex (`-`: none; isa-spec/spec/ops/hadd2_f32.toml:41).
+    /// Codes of `asel`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/hadd2_f32.toml:41).
     const ASEL_CODES0: [u16; Hswz::COUNT] = codes("0 - 2 3");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -73,7 +73,7 @@ impl OpHadd2F32 {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/hadd2_f32.toml:58; form at isa-spec/spec/ops/hadd2_f32.toml:74).
+    /// Form `rrr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2_f32.toml:58; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -92,7 +92,7 @@ impl OpHadd2F32 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/hadd2_f32.toml:69 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hadd2_f32.toml:69 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -106,7 +106,7 @@ impl OpHadd2F32 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [86, 87, 88, 89] (isa-spec/spec/ops/hadd2_f32.toml:69; form at isa-spec/spec/ops/hadd2_f32.toml:74).
+    /// Form `rri` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2_f32.toml:69; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -115,7 +115,7 @@ impl OpHadd2F32 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [86, 87, 88, 89] (isa-spec/spec/ops/hadd2_f32.toml:69; form at isa-spec/spec/ops/hadd2_f32.toml:74).
+    /// Form `rrc` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2_f32.toml:69; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -127,7 +127,7 @@ impl OpHadd2F32 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [86, 87, 88, 89] (isa-spec/spec/ops/hadd2_f32.toml:69; form at isa-spec/spec/ops/hadd2_f32.toml:74).
+    /// Form `rru` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2_f32.toml:69; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -138,7 +138,7 @@ impl OpHadd2F32 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rrr` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hadd2_f32.toml:96; form at isa-spec/spec/ops/hadd2_f32.toml:74).
+    /// Form `rrr` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/hadd2_f32.toml:96; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -157,7 +157,7 @@ impl OpHadd2F32 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/hadd2_f32.toml:104 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hadd2_f32.toml:104 pack alike.
     #[inline(always)]
     fn encode_e3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -171,7 +171,7 @@ impl OpHadd2F32 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hadd2_f32.toml:104; form at isa-spec/spec/ops/hadd2_f32.toml:74).
+    /// Form `rri` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/hadd2_f32.toml:104; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -180,7 +180,7 @@ impl OpHadd2F32 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [90] (isa-spec/spec/ops/hadd2_f32.toml:104; form at isa-spec/spec/ops/hadd2_f32.toml:74).
+    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hadd2_f32.toml:104; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -192,7 +192,7 @@ impl OpHadd2F32 {
         w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hadd2_f32.toml:104; form at isa-spec/spec/ops/hadd2_f32.toml:74).
+    /// Form `rru` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/hadd2_f32.toml:104; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -203,7 +203,7 @@ impl OpHadd2F32 {
         w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/hadd2_f32.toml:58; form at isa-spec/spec/ops/hadd2_f32.toml:74).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:58; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -229,7 +229,7 @@ impl OpHadd2F32 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/hadd2_f32.toml:69 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hadd2_f32.toml:69 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -250,7 +250,7 @@ impl OpHadd2F32 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/hadd2_f32.toml:69; form at isa-spec/spec/ops/hadd2_f32.toml:74).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:69; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -258,7 +258,7 @@ impl OpHadd2F32 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/hadd2_f32.toml:69; form at isa-spec/spec/ops/hadd2_f32.toml:74).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:69; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -268,7 +268,7 @@ impl OpHadd2F32 {
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/hadd2_f32.toml:69; form at isa-spec/spec/ops/hadd2_f32.toml:74).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:69; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -278,7 +278,7 @@ impl OpHadd2F32 {
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/hadd2_f32.toml:96; form at isa-spec/spec/ops/hadd2_f32.toml:74).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:96; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -314,7 +314,7 @@ impl OpHadd2F32 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/hadd2_f32.toml:104 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hadd2_f32.toml:104 read alike; each sets the others.
     #[inline(always)]
     fn fields_e3(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -340,7 +340,7 @@ impl OpHadd2F32 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/hadd2_f32.toml:104; form at isa-spec/spec/ops/hadd2_f32.toml:74).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:104; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -348,7 +348,7 @@ impl OpHadd2F32 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/hadd2_f32.toml:104; form at isa-spec/spec/ops/hadd2_f32.toml:74).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:104; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -363,7 +363,7 @@ impl OpHadd2F32 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/hadd2_f32.toml:104; form at isa-spec/spec/ops/hadd2_f32.toml:74).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:104; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -378,7 +378,7 @@ impl OpHadd2F32 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `HADD2` (isa-spec/spec/ops/hadd2_f32.toml:48); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HADD2` (isa-spec/spec/ops/alu/hadd2_f32.toml:48); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HADD2"]])?;
         let mut cur = 0usize;
@@ -482,7 +482,7 @@ impl OpHadd2F32 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/hadd2_f32.toml:7.
+    /// Spec: isa-spec/spec/ops/alu/hadd2_f32.toml:7.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("hadd2_f32", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -492,7 +492,7 @@ impl OpHadd2F32 {
     }
 }
 impl MemOp for OpHadd2F32 {}
-/// Spec: isa-spec/spec/ops/hadd2_f32.toml:7.
+/// Spec: isa-spec/spec/ops/alu/hadd2_f32.toml:7.
 impl Encode for OpHadd2F32 {
     const NAME: &'static str = "hadd2_f32";
     encode_by_form!(
@@ -500,7 +500,7 @@ impl Encode for OpHadd2F32 {
         encode_f4, 5 : => encode_f5, 6 : => encode_f6, 7 : => encode_f7; [a, b]
     );
 }
-/// Spec: isa-spec/spec/ops/hadd2_f32.toml:7.
+/// Spec: isa-spec/spec/ops/alu/hadd2_f32.toml:7.
 impl Forms for OpHadd2F32 {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -509,7 +509,7 @@ impl Forms for OpHadd2F32 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/hadd2_f32.toml:48.
+    /// Spec: isa-spec/spec/ops/alu/hadd2_f32.toml:48.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 524288 != 0 { self.form_id(sm) } else { None };
@@ -555,7 +555,7 @@ impl Forms for OpHadd2F32 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/hadd2_f32.toml:7.
+/// Spec: isa-spec/spec/ops/alu/hadd2_f32.toml:7.
 impl Legalize for OpHadd2F32 {
     fn fold_imms(&mut self) {
         fold_imm_mods(&mut self.a, ValueType::B32);

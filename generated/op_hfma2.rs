@@ -4,36 +4,36 @@
 
 /// `HFMA2`: Packed half-precision fused multiply-add.
 ///
-/// Spec: isa-spec/spec/ops/hfma2.toml:5 (op `hfma2`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/hfma2.toml:5 (op `hfma2`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpHfma2 {
-    /// Destination (b32). (isa-spec/spec/ops/hfma2.toml:15)
+    /// Destination (b32). (isa-spec/spec/ops/alu/hfma2.toml:15)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/hfma2.toml:19)
+    /// Source (b32). (isa-spec/spec/ops/alu/hfma2.toml:19)
     pub a: Src,
-    /// Source (b32). (isa-spec/spec/ops/hfma2.toml:25)
+    /// Source (b32). (isa-spec/spec/ops/alu/hfma2.toml:25)
     pub b: Src,
-    /// Source (b32). (isa-spec/spec/ops/hfma2.toml:31)
+    /// Source (b32). (isa-spec/spec/ops/alu/hfma2.toml:31)
     pub c: Src,
-    /// Source (pred). (isa-spec/spec/ops/hfma2.toml:38)
+    /// Source (pred). (isa-spec/spec/ops/alu/hfma2.toml:38)
     pub e: Src,
-    /// Modifier.  (isa-spec/spec/ops/hfma2.toml:44)
+    /// Modifier.  (isa-spec/spec/ops/alu/hfma2.toml:44)
     pub fmt: Hfmt,
-    /// Modifier.  (isa-spec/spec/ops/hfma2.toml:48)
+    /// Modifier.  (isa-spec/spec/ops/alu/hfma2.toml:48)
     pub mz: Hmz,
-    /// Modifier.  (isa-spec/spec/ops/hfma2.toml:52)
+    /// Modifier.  (isa-spec/spec/ops/alu/hfma2.toml:52)
     pub sat: bool,
-    /// Modifier.  (isa-spec/spec/ops/hfma2.toml:57)
+    /// Modifier.  (isa-spec/spec/ops/alu/hfma2.toml:57)
     pub relu: bool,
-    /// Modifier.  (isa-spec/spec/ops/hfma2.toml:63)
+    /// Modifier.  (isa-spec/spec/ops/alu/hfma2.toml:63)
     pub asel: Hswz,
-    /// Modifier.  (isa-spec/spec/ops/hfma2.toml:67)
+    /// Modifier.  (isa-spec/spec/ops/alu/hfma2.toml:67)
     pub bsel: HswzNh1,
-    /// Modifier.  (isa-spec/spec/ops/hfma2.toml:71)
+    /// Modifier.  (isa-spec/spec/ops/alu/hfma2.toml:71)
     pub csel: Hswz,
 }
 op_fields!(OpHfma2, [a, b, c, e], [d]);
-/// Spec: isa-spec/spec/ops/hfma2.toml:5.
+/// Spec: isa-spec/spec/ops/alu/hfma2.toml:5.
 impl OpHfma2 {
     pub const NAME: &'static str = "hfma2";
     pub const MNEMONIC: &'static str = "HFMA2";
@@ -96,15 +96,15 @@ impl OpHfma2 {
     pub fn c_view(&self) -> Option<View> {
         Self::c_view_of(self.fmt)
     }
-    /// Codes of `mz`'s values, in hex (`-`: none; isa-spec/spec/ops/hfma2.toml:48).
+    /// Codes of `mz`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/hfma2.toml:48).
     const MZ_CODES0: [u16; Hmz::COUNT] = codes("0 1 2 -");
-    /// Codes of `fmt`'s values, in hex (`-`: none; isa-spec/spec/ops/hfma2.toml:44).
+    /// Codes of `fmt`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/hfma2.toml:44).
     const FMT_CODES0: [u16; Hfmt::COUNT] = codes("0 1 -");
-    /// Codes of `bsel`'s values, in hex (`-`: none; isa-spec/spec/ops/hfma2.toml:67).
+    /// Codes of `bsel`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/hfma2.toml:67).
     const BSEL_CODES0: [u16; HswzNh1::COUNT] = codes("0 1 2 3 -");
-    /// Codes of `asel`'s values, in hex (`-`: none; isa-spec/spec/ops/hfma2.toml:63).
+    /// Codes of `asel`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/hfma2.toml:63).
     const ASEL_CODES0: [u16; Hswz::COUNT] = codes("0 - 2 3");
-    /// Codes of `csel`'s values, in hex (`-`: none; isa-spec/spec/ops/hfma2.toml:71).
+    /// Codes of `csel`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/hfma2.toml:71).
     const CSEL_CODES0: [u16; Hswz::COUNT] = codes("0 - 2 3");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -392,7 +392,7 @@ impl OpHfma2 {
     pub fn legal_f7(&self, sm: u32) -> bool {
         ((!self.relu) || (self.relu && !self.sat))
     }
-    /// What all forms of isa-spec/spec/ops/hfma2.toml:86 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hfma2.toml:86 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -413,7 +413,7 @@ impl OpHfma2 {
         w |= self.fmt.code_in::<E>(Self::NAME, "fmt", &Self::FMT_CODES0, sm)? << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75] (isa-spec/spec/ops/hfma2.toml:86; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rrr` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:86; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -429,7 +429,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75] (isa-spec/spec/ops/hfma2.toml:86; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rir` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:86; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -443,7 +443,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75] (isa-spec/spec/ops/hfma2.toml:86; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rcr` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:86; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -460,7 +460,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rur` on SM [75] (isa-spec/spec/ops/hfma2.toml:86; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rur` on SM [75] (isa-spec/spec/ops/alu/hfma2.toml:86; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -476,7 +476,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75] (isa-spec/spec/ops/hfma2.toml:86; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rri` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:86; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -490,7 +490,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75] (isa-spec/spec/ops/hfma2.toml:86; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rrc` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:86; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -507,7 +507,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rru` on SM [75] (isa-spec/spec/ops/hfma2.toml:86; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rru` on SM [75] (isa-spec/spec/ops/alu/hfma2.toml:86; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -523,7 +523,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/hfma2.toml:142 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hfma2.toml:142 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -550,7 +550,7 @@ impl OpHfma2 {
         w |= u128::from(self.e.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [80] (isa-spec/spec/ops/hfma2.toml:142; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rrr` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:142; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -566,7 +566,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rir` on SM [80] (isa-spec/spec/ops/hfma2.toml:142; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rir` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:142; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -580,7 +580,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rcr` on SM [80] (isa-spec/spec/ops/hfma2.toml:142; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rcr` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:142; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -597,7 +597,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rur` on SM [80] (isa-spec/spec/ops/hfma2.toml:142; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rur` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:142; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -613,7 +613,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rri` on SM [80] (isa-spec/spec/ops/hfma2.toml:142; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rri` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:142; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -627,7 +627,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rrc` on SM [80] (isa-spec/spec/ops/hfma2.toml:142; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rrc` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:142; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn encode_f12<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -644,7 +644,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rru` on SM [80] (isa-spec/spec/ops/hfma2.toml:142; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rru` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:142; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn encode_f13<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -660,7 +660,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/hfma2.toml:156 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hfma2.toml:156 pack alike.
     #[inline(always)]
     fn encode_e2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -687,7 +687,7 @@ impl OpHfma2 {
         w |= u128::from(self.e.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/hfma2.toml:156; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rrr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:156; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn encode_f14<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -707,7 +707,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rir` on SM [86, 87, 88, 89] (isa-spec/spec/ops/hfma2.toml:156; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rir` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:156; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn encode_f15<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -721,7 +721,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rcr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/hfma2.toml:156; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rcr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:156; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn encode_f16<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -742,7 +742,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rur` on SM [86, 87, 88, 89] (isa-spec/spec/ops/hfma2.toml:156; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rur` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:156; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn encode_f17<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -762,7 +762,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rri` on SM [86, 87, 88, 89] (isa-spec/spec/ops/hfma2.toml:156; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rri` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:156; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn encode_f18<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -780,7 +780,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rrc` on SM [86, 87, 88, 89] (isa-spec/spec/ops/hfma2.toml:156; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rrc` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:156; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn encode_f19<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -801,7 +801,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rru` on SM [86, 87, 88, 89] (isa-spec/spec/ops/hfma2.toml:156; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rru` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:156; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn encode_f20<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -821,7 +821,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/hfma2.toml:177 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hfma2.toml:177 pack alike.
     #[inline(always)]
     fn encode_e3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -848,7 +848,7 @@ impl OpHfma2 {
         w |= u128::from(self.e.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hfma2.toml:177; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rrr` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn encode_f21<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -868,7 +868,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hfma2.toml:177; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rir` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn encode_f22<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -882,7 +882,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/hfma2.toml:177; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn encode_f23<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -903,7 +903,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hfma2.toml:177; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rur` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn encode_f24<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -923,7 +923,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rri` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hfma2.toml:177; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rri` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn encode_f25<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -941,7 +941,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rrc` on SM [90] (isa-spec/spec/ops/hfma2.toml:177; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn encode_f26<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -962,7 +962,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rru` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hfma2.toml:177; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rru` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn encode_f27<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -982,7 +982,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/hfma2.toml:86 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hfma2.toml:86 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1019,7 +1019,7 @@ impl OpHfma2 {
             csel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/hfma2.toml:86; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:86; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -1042,7 +1042,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/hfma2.toml:86; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2.toml:86; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -1057,7 +1057,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/hfma2.toml:86; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:86; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -1080,7 +1080,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/hfma2.toml:86; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2.toml:86; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -1103,7 +1103,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/hfma2.toml:86; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2.toml:86; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -1124,7 +1124,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/hfma2.toml:86; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2.toml:86; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -1147,7 +1147,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/hfma2.toml:86; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2.toml:86; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -1170,7 +1170,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/hfma2.toml:142 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hfma2.toml:142 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1206,7 +1206,7 @@ impl OpHfma2 {
             csel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/hfma2.toml:142; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:142; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -1229,7 +1229,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/hfma2.toml:142; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2.toml:142; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -1244,7 +1244,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/hfma2.toml:142; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:142; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -1267,7 +1267,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/hfma2.toml:142; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2.toml:142; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -1290,7 +1290,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/hfma2.toml:142; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2.toml:142; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -1311,7 +1311,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/hfma2.toml:142; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2.toml:142; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -1334,7 +1334,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/hfma2.toml:142; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2.toml:142; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -1357,7 +1357,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/hfma2.toml:156 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hfma2.toml:156 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1393,7 +1393,7 @@ impl OpHfma2 {
             csel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/hfma2.toml:156; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:156; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn parts_f14(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -1410,7 +1410,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/hfma2.toml:156; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2.toml:156; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn parts_f15(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -1425,7 +1425,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/hfma2.toml:156; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:156; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn parts_f16(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -1442,7 +1442,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/hfma2.toml:156; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2.toml:156; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn parts_f17(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -1459,7 +1459,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/hfma2.toml:156; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2.toml:156; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn parts_f18(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -1474,7 +1474,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/hfma2.toml:156; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2.toml:156; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn parts_f19(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -1491,7 +1491,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/hfma2.toml:156; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2.toml:156; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn parts_f20(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -1508,7 +1508,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/hfma2.toml:177 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hfma2.toml:177 read alike; each sets the others.
     #[inline(always)]
     fn fields_e3(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1544,7 +1544,7 @@ impl OpHfma2 {
             csel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/hfma2.toml:177; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn parts_f21(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -1566,7 +1566,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/hfma2.toml:177; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn parts_f22(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -1586,7 +1586,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/hfma2.toml:177; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn parts_f23(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -1608,7 +1608,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/hfma2.toml:177; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn parts_f24(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -1630,7 +1630,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/hfma2.toml:177; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn parts_f25(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -1645,7 +1645,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/hfma2.toml:177; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn parts_f26(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -1667,7 +1667,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/hfma2.toml:177; form at isa-spec/spec/ops/hfma2.toml:91).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn parts_f27(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -1689,7 +1689,7 @@ impl OpHfma2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `HFMA2` (isa-spec/spec/ops/hfma2.toml:74); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HFMA2` (isa-spec/spec/ops/alu/hfma2.toml:74); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HFMA2"]])?;
         let mut cur = 0usize;
@@ -1889,7 +1889,7 @@ impl OpHfma2 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/hfma2.toml:5.
+    /// Spec: isa-spec/spec/ops/alu/hfma2.toml:5.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("hfma2", 4usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -1901,7 +1901,7 @@ impl OpHfma2 {
     }
 }
 impl MemOp for OpHfma2 {}
-/// Spec: isa-spec/spec/ops/hfma2.toml:5.
+/// Spec: isa-spec/spec/ops/alu/hfma2.toml:5.
 impl Encode for OpHfma2 {
     const NAME: &'static str = "hfma2";
     encode_by_form!(
@@ -1918,7 +1918,7 @@ impl Encode for OpHfma2 {
         encode_f27; [a, b, c, e]
     );
 }
-/// Spec: isa-spec/spec/ops/hfma2.toml:5.
+/// Spec: isa-spec/spec/ops/alu/hfma2.toml:5.
 impl Forms for OpHfma2 {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -1931,7 +1931,7 @@ impl Forms for OpHfma2 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/hfma2.toml:74.
+    /// Spec: isa-spec/spec/ops/alu/hfma2.toml:74.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
@@ -2006,7 +2006,7 @@ impl Forms for OpHfma2 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/hfma2.toml:5.
+/// Spec: isa-spec/spec/ops/alu/hfma2.toml:5.
 impl Legalize for OpHfma2 {
     fn fold_imms(&mut self) {
         {

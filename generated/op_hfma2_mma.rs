@@ -4,30 +4,30 @@
 
 /// `HFMA2.MMA`: Packed half-precision fused multiply-add on the MMA pipe.
 ///
-/// Spec: isa-spec/spec/ops/hfma2_mma.toml:5 (op `hfma2_mma`). SMs: 80, 86, 87, 88, 89, 90.
+/// Spec: isa-spec/spec/ops/alu/hfma2_mma.toml:5 (op `hfma2_mma`). SMs: 80, 86, 87, 88, 89, 90.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpHfma2Mma {
-    /// Destination (b32). (isa-spec/spec/ops/hfma2_mma.toml:15)
+    /// Destination (b32). (isa-spec/spec/ops/alu/hfma2_mma.toml:15)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/hfma2_mma.toml:19)
+    /// Source (b32). (isa-spec/spec/ops/alu/hfma2_mma.toml:19)
     pub a: Src,
-    /// Source (b32). (isa-spec/spec/ops/hfma2_mma.toml:25)
+    /// Source (b32). (isa-spec/spec/ops/alu/hfma2_mma.toml:25)
     pub b: Src,
-    /// Source (b32). (isa-spec/spec/ops/hfma2_mma.toml:31)
+    /// Source (b32). (isa-spec/spec/ops/alu/hfma2_mma.toml:31)
     pub c: Src,
-    /// Source (pred). (isa-spec/spec/ops/hfma2_mma.toml:38)
+    /// Source (pred). (isa-spec/spec/ops/alu/hfma2_mma.toml:38)
     pub e: Src,
-    /// Modifier.  (isa-spec/spec/ops/hfma2_mma.toml:44)
+    /// Modifier.  (isa-spec/spec/ops/alu/hfma2_mma.toml:44)
     pub fmt: Hfmt,
-    /// Modifier.  (isa-spec/spec/ops/hfma2_mma.toml:49)
+    /// Modifier.  (isa-spec/spec/ops/alu/hfma2_mma.toml:49)
     pub mz: Hmz,
-    /// Modifier.  (isa-spec/spec/ops/hfma2_mma.toml:53)
+    /// Modifier.  (isa-spec/spec/ops/alu/hfma2_mma.toml:53)
     pub sat: bool,
-    /// Modifier.  (isa-spec/spec/ops/hfma2_mma.toml:58)
+    /// Modifier.  (isa-spec/spec/ops/alu/hfma2_mma.toml:58)
     pub relu: bool,
 }
 op_fields!(OpHfma2Mma, [a, b, c, e], [d]);
-/// Spec: isa-spec/spec/ops/hfma2_mma.toml:5.
+/// Spec: isa-spec/spec/ops/alu/hfma2_mma.toml:5.
 impl OpHfma2Mma {
     pub const NAME: &'static str = "hfma2_mma";
     pub const MNEMONIC: &'static str = "HFMA2.MMA";
@@ -88,9 +88,9 @@ impl OpHfma2Mma {
     pub fn c_view(&self) -> Option<View> {
         Self::c_view_of(self.fmt)
     }
-    /// Codes of `mz`'s values, in hex (`-`: none; isa-spec/spec/ops/hfma2_mma.toml:49).
+    /// Codes of `mz`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/hfma2_mma.toml:49).
     const MZ_CODES0: [u16; Hmz::COUNT] = codes("0 1 2 -");
-    /// Codes of `fmt`'s values, in hex (`-`: none; isa-spec/spec/ops/hfma2_mma.toml:44).
+    /// Codes of `fmt`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/hfma2_mma.toml:44).
     const FMT_CODES0: [u16; Hfmt::COUNT] = codes("0 - 2");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -213,7 +213,7 @@ impl OpHfma2Mma {
     pub fn legal_f0(&self, sm: u32) -> bool {
         ((!self.relu) || (self.relu && !self.sat))
     }
-    /// What all forms of isa-spec/spec/ops/hfma2_mma.toml:73 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hfma2_mma.toml:73 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -235,7 +235,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.e.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/hfma2_mma.toml:73; form at isa-spec/spec/ops/hfma2_mma.toml:78).
+    /// Form `rrr` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:73; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -249,7 +249,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rir` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/hfma2_mma.toml:73; form at isa-spec/spec/ops/hfma2_mma.toml:78).
+    /// Form `rir` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:73; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -261,7 +261,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rcr` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/hfma2_mma.toml:73; form at isa-spec/spec/ops/hfma2_mma.toml:78).
+    /// Form `rcr` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:73; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -276,7 +276,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rur` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/hfma2_mma.toml:73; form at isa-spec/spec/ops/hfma2_mma.toml:78).
+    /// Form `rur` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:73; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -290,7 +290,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rri` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/hfma2_mma.toml:73; form at isa-spec/spec/ops/hfma2_mma.toml:78).
+    /// Form `rri` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:73; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -302,7 +302,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rrc` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/hfma2_mma.toml:73; form at isa-spec/spec/ops/hfma2_mma.toml:78).
+    /// Form `rrc` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:73; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -317,7 +317,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rru` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/hfma2_mma.toml:73; form at isa-spec/spec/ops/hfma2_mma.toml:78).
+    /// Form `rru` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:73; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -331,7 +331,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/hfma2_mma.toml:116 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hfma2_mma.toml:116 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -359,7 +359,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.e.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90] (isa-spec/spec/ops/hfma2_mma.toml:116; form at isa-spec/spec/ops/hfma2_mma.toml:78).
+    /// Form `rrr` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:116; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -373,7 +373,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rir` on SM [90] (isa-spec/spec/ops/hfma2_mma.toml:116; form at isa-spec/spec/ops/hfma2_mma.toml:78).
+    /// Form `rir` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:116; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -385,7 +385,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/hfma2_mma.toml:116; form at isa-spec/spec/ops/hfma2_mma.toml:78).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:116; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -400,7 +400,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rur` on SM [90] (isa-spec/spec/ops/hfma2_mma.toml:116; form at isa-spec/spec/ops/hfma2_mma.toml:78).
+    /// Form `rur` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:116; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -414,7 +414,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rri` on SM [90] (isa-spec/spec/ops/hfma2_mma.toml:116; form at isa-spec/spec/ops/hfma2_mma.toml:78).
+    /// Form `rri` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:116; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
     fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -426,7 +426,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rrc` on SM [90] (isa-spec/spec/ops/hfma2_mma.toml:116; form at isa-spec/spec/ops/hfma2_mma.toml:78).
+    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:116; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
     fn encode_f12<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -441,7 +441,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rru` on SM [90] (isa-spec/spec/ops/hfma2_mma.toml:116; form at isa-spec/spec/ops/hfma2_mma.toml:78).
+    /// Form `rru` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:116; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
     fn encode_f13<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -455,7 +455,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/hfma2_mma.toml:73 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hfma2_mma.toml:73 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -485,7 +485,7 @@ impl OpHfma2Mma {
             relu,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/hfma2_mma.toml:73; form at isa-spec/spec/ops/hfma2_mma.toml:78).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:73; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -500,7 +500,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/hfma2_mma.toml:73; form at isa-spec/spec/ops/hfma2_mma.toml:78).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:73; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -513,7 +513,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/hfma2_mma.toml:73; form at isa-spec/spec/ops/hfma2_mma.toml:78).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:73; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -528,7 +528,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/hfma2_mma.toml:73; form at isa-spec/spec/ops/hfma2_mma.toml:78).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:73; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -543,7 +543,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/hfma2_mma.toml:73; form at isa-spec/spec/ops/hfma2_mma.toml:78).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:73; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -556,7 +556,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/hfma2_mma.toml:73; form at isa-spec/spec/ops/hfma2_mma.toml:78).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:73; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -571,7 +571,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/hfma2_mma.toml:73; form at isa-spec/spec/ops/hfma2_mma.toml:78).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:73; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -586,7 +586,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/hfma2_mma.toml:116 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hfma2_mma.toml:116 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -620,7 +620,7 @@ impl OpHfma2Mma {
             relu,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/hfma2_mma.toml:116; form at isa-spec/spec/ops/hfma2_mma.toml:78).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:116; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -635,7 +635,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/hfma2_mma.toml:116; form at isa-spec/spec/ops/hfma2_mma.toml:78).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:116; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -648,7 +648,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/hfma2_mma.toml:116; form at isa-spec/spec/ops/hfma2_mma.toml:78).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:116; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -663,7 +663,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/hfma2_mma.toml:116; form at isa-spec/spec/ops/hfma2_mma.toml:78).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:116; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -678,7 +678,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/hfma2_mma.toml:116; form at isa-spec/spec/ops/hfma2_mma.toml:78).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:116; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -691,7 +691,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/hfma2_mma.toml:116; form at isa-spec/spec/ops/hfma2_mma.toml:78).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:116; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -706,7 +706,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/hfma2_mma.toml:116; form at isa-spec/spec/ops/hfma2_mma.toml:78).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hfma2_mma.toml:116; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
     fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -721,7 +721,7 @@ impl OpHfma2Mma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `HFMA2.MMA` (isa-spec/spec/ops/hfma2_mma.toml:62); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HFMA2.MMA` (isa-spec/spec/ops/alu/hfma2_mma.toml:62); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HFMA2", "MMA"]])?;
         let mut cur = 0usize;
@@ -798,7 +798,7 @@ impl OpHfma2Mma {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/hfma2_mma.toml:5.
+    /// Spec: isa-spec/spec/ops/alu/hfma2_mma.toml:5.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("hfma2_mma", 4usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -810,7 +810,7 @@ impl OpHfma2Mma {
     }
 }
 impl MemOp for OpHfma2Mma {}
-/// Spec: isa-spec/spec/ops/hfma2_mma.toml:5.
+/// Spec: isa-spec/spec/ops/alu/hfma2_mma.toml:5.
 impl Encode for OpHfma2Mma {
     const NAME: &'static str = "hfma2_mma";
     encode_by_form!(
@@ -822,7 +822,7 @@ impl Encode for OpHfma2Mma {
         e]
     );
 }
-/// Spec: isa-spec/spec/ops/hfma2_mma.toml:5.
+/// Spec: isa-spec/spec/ops/alu/hfma2_mma.toml:5.
 impl Forms for OpHfma2Mma {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -832,7 +832,7 @@ impl Forms for OpHfma2Mma {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/hfma2_mma.toml:62.
+    /// Spec: isa-spec/spec/ops/alu/hfma2_mma.toml:62.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
@@ -881,7 +881,7 @@ impl Forms for OpHfma2Mma {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/hfma2_mma.toml:5.
+/// Spec: isa-spec/spec/ops/alu/hfma2_mma.toml:5.
 impl Legalize for OpHfma2Mma {
     fn fold_imms(&mut self) {
         {

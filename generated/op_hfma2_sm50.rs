@@ -4,32 +4,32 @@
 
 /// `HFMA2`: Packed half-precision fused multiply-add (Pascal).
 ///
-/// Spec: isa-spec/spec/ops/hfma2_sm50.toml:11 (op `hfma2_sm50`). SMs: 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/alu/hfma2_sm50.toml:11 (op `hfma2_sm50`). SMs: 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpHfma2Sm50 {
-    /// Destination (b32). (isa-spec/spec/ops/hfma2_sm50.toml:16)
+    /// Destination (b32). (isa-spec/spec/ops/alu/hfma2_sm50.toml:16)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/hfma2_sm50.toml:20)
+    /// Source (b32). (isa-spec/spec/ops/alu/hfma2_sm50.toml:20)
     pub a: Src,
-    /// Source (b32). (isa-spec/spec/ops/hfma2_sm50.toml:25)
+    /// Source (b32). (isa-spec/spec/ops/alu/hfma2_sm50.toml:25)
     pub b: Src,
-    /// Source (b32). (isa-spec/spec/ops/hfma2_sm50.toml:31)
+    /// Source (b32). (isa-spec/spec/ops/alu/hfma2_sm50.toml:31)
     pub c: Src,
-    /// Modifier.  (isa-spec/spec/ops/hfma2_sm50.toml:37)
+    /// Modifier.  (isa-spec/spec/ops/alu/hfma2_sm50.toml:37)
     pub fmt: HfmtSm50,
-    /// Modifier.  (isa-spec/spec/ops/hfma2_sm50.toml:41)
+    /// Modifier.  (isa-spec/spec/ops/alu/hfma2_sm50.toml:41)
     pub mz: Hmz,
-    /// Modifier.  (isa-spec/spec/ops/hfma2_sm50.toml:45)
+    /// Modifier.  (isa-spec/spec/ops/alu/hfma2_sm50.toml:45)
     pub sat: bool,
-    /// Modifier.  (isa-spec/spec/ops/hfma2_sm50.toml:50)
+    /// Modifier.  (isa-spec/spec/ops/alu/hfma2_sm50.toml:50)
     pub asel: Hswz,
-    /// Modifier.  (isa-spec/spec/ops/hfma2_sm50.toml:54)
+    /// Modifier.  (isa-spec/spec/ops/alu/hfma2_sm50.toml:54)
     pub bsel: Hswz,
-    /// Modifier.  (isa-spec/spec/ops/hfma2_sm50.toml:58)
+    /// Modifier.  (isa-spec/spec/ops/alu/hfma2_sm50.toml:58)
     pub csel: Hswz,
 }
 op_fields!(OpHfma2Sm50, [a, b, c], [d]);
-/// Spec: isa-spec/spec/ops/hfma2_sm50.toml:11.
+/// Spec: isa-spec/spec/ops/alu/hfma2_sm50.toml:11.
 impl OpHfma2Sm50 {
     pub const NAME: &'static str = "hfma2_sm50";
     pub const MNEMONIC: &'static str = "HFMA2";
@@ -92,7 +92,7 @@ impl OpHfma2Sm50 {
     pub fn c_view(&self) -> Option<View> {
         Self::c_view_of(self.fmt)
     }
-    /// Codes of `mz`'s values, in hex (`-`: none; isa-spec/spec/ops/hfma2_sm50.toml:41).
+    /// Codes of `mz`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/hfma2_sm50.toml:41).
     const MZ_CODES0: [u16; Hmz::COUNT] = codes("0 2 1 -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -107,7 +107,7 @@ impl OpHfma2Sm50 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/hfma2_sm50.toml:70 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hfma2_sm50.toml:70 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -119,7 +119,7 @@ impl OpHfma2Sm50 {
         w |= (self.fmt.index() as u128) << 49;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/hfma2_sm50.toml:70; form at isa-spec/spec/ops/hfma2_sm50.toml:74).
+    /// Form `r` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hfma2_sm50.toml:70; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:74).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -134,7 +134,7 @@ impl OpHfma2Sm50 {
         w |= self.mz.code_in::<E>(Self::NAME, "mz", &Self::MZ_CODES0, sm)? << 37;
         Ok(w)
     }
-    /// Form `i` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/hfma2_sm50.toml:70; form at isa-spec/spec/ops/hfma2_sm50.toml:74).
+    /// Form `i` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hfma2_sm50.toml:70; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:74).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -152,7 +152,7 @@ impl OpHfma2Sm50 {
         w |= self.mz.code_in::<E>(Self::NAME, "mz", &Self::MZ_CODES0, sm)? << 57;
         Ok(w)
     }
-    /// Form `c` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/hfma2_sm50.toml:70; form at isa-spec/spec/ops/hfma2_sm50.toml:74).
+    /// Form `c` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hfma2_sm50.toml:70; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:74).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -168,7 +168,7 @@ impl OpHfma2Sm50 {
         w |= self.mz.code_in::<E>(Self::NAME, "mz", &Self::MZ_CODES0, sm)? << 57;
         Ok(w)
     }
-    /// Form `c2` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/hfma2_sm50.toml:70; form at isa-spec/spec/ops/hfma2_sm50.toml:74).
+    /// Form `c2` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hfma2_sm50.toml:70; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:74).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -184,7 +184,7 @@ impl OpHfma2Sm50 {
         w |= self.mz.code_in::<E>(Self::NAME, "mz", &Self::MZ_CODES0, sm)? << 57;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/hfma2_sm50.toml:70 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hfma2_sm50.toml:70 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -204,7 +204,7 @@ impl OpHfma2Sm50 {
             csel: Hswz::H1h0,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/hfma2_sm50.toml:70; form at isa-spec/spec/ops/hfma2_sm50.toml:74).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/hfma2_sm50.toml:70; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:74).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -223,7 +223,7 @@ impl OpHfma2Sm50 {
         o.csel = Hswz::from_index(bits(w, 35, 2) as usize)?;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/hfma2_sm50.toml:70; form at isa-spec/spec/ops/hfma2_sm50.toml:74).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/hfma2_sm50.toml:70; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:74).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -243,7 +243,7 @@ impl OpHfma2Sm50 {
         o.csel = Hswz::from_index(bits(w, 53, 2) as usize)?;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/hfma2_sm50.toml:70; form at isa-spec/spec/ops/hfma2_sm50.toml:74).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/hfma2_sm50.toml:70; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:74).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -261,7 +261,7 @@ impl OpHfma2Sm50 {
         o.csel = Hswz::from_index(bits(w, 53, 2) as usize)?;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c2`'s fields (isa-spec/spec/ops/hfma2_sm50.toml:70; form at isa-spec/spec/ops/hfma2_sm50.toml:74).
+    /// Form `c2`'s fields (isa-spec/spec/ops/alu/hfma2_sm50.toml:70; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:74).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -279,7 +279,7 @@ impl OpHfma2Sm50 {
         o.csel = Hswz::H1h0;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `HFMA2` (isa-spec/spec/ops/hfma2_sm50.toml:61); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HFMA2` (isa-spec/spec/ops/alu/hfma2_sm50.toml:61); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HFMA2"]])?;
         let mut cur = 0usize;
@@ -440,7 +440,7 @@ impl OpHfma2Sm50 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/hfma2_sm50.toml:11.
+    /// Spec: isa-spec/spec/ops/alu/hfma2_sm50.toml:11.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("hfma2_sm50", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -451,20 +451,20 @@ impl OpHfma2Sm50 {
     }
 }
 impl MemOp for OpHfma2Sm50 {}
-/// Spec: isa-spec/spec/ops/hfma2_sm50.toml:11.
+/// Spec: isa-spec/spec/ops/alu/hfma2_sm50.toml:11.
 impl Encode for OpHfma2Sm50 {
     const NAME: &'static str = "hfma2_sm50";
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [a, b, c]
     );
 }
-/// Spec: isa-spec/spec/ops/hfma2_sm50.toml:11.
+/// Spec: isa-spec/spec/ops/alu/hfma2_sm50.toml:11.
 impl Forms for OpHfma2Sm50 {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/hfma2_sm50.toml:61.
+    /// Spec: isa-spec/spec/ops/alu/hfma2_sm50.toml:61.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -512,7 +512,7 @@ impl Forms for OpHfma2Sm50 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/hfma2_sm50.toml:11.
+/// Spec: isa-spec/spec/ops/alu/hfma2_sm50.toml:11.
 impl Legalize for OpHfma2Sm50 {
     fn fold_imms(&mut self) {
         {

@@ -4,28 +4,28 @@
 
 /// `HMMA`: Tensor-core half/bfloat/tf32 matrix multiply-accumulate: d = a * b + c.
 ///
-/// Spec: isa-spec/spec/ops/hmma.toml:18 (op `hmma`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/hmma.toml:18 (op `hmma`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpHmma {
-    /// Destination (b32). First register of the result group. (isa-spec/spec/ops/hmma.toml:23)
+    /// Destination (b32). First register of the result group. (isa-spec/spec/ops/alu/hmma.toml:23)
     pub d: Reg,
-    /// Source (b32). First register of the a fragment. (isa-spec/spec/ops/hmma.toml:28)
+    /// Source (b32). First register of the a fragment. (isa-spec/spec/ops/alu/hmma.toml:28)
     pub a: Src,
-    /// Source (b32). First register of the b fragment. (isa-spec/spec/ops/hmma.toml:34)
+    /// Source (b32). First register of the b fragment. (isa-spec/spec/ops/alu/hmma.toml:34)
     pub b: Src,
-    /// Source (b32). First register of the accumulator group. (isa-spec/spec/ops/hmma.toml:40)
+    /// Source (b32). First register of the accumulator group. (isa-spec/spec/ops/alu/hmma.toml:40)
     pub c: Src,
-    /// Modifier.  (isa-spec/spec/ops/hmma.toml:45)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmma.toml:45)
     pub shape: HmmaShape,
-    /// Modifier.  (isa-spec/spec/ops/hmma.toml:49)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmma.toml:49)
     pub dtype: HmmaDtype,
-    /// Modifier.  (isa-spec/spec/ops/hmma.toml:53)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmma.toml:53)
     pub atype: HmmaAtype,
-    /// Modifier.  (isa-spec/spec/ops/hmma.toml:58)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmma.toml:58)
     pub satfinite: bool,
 }
 op_fields!(OpHmma, [a, b, c], [d]);
-/// Spec: isa-spec/spec/ops/hmma.toml:18.
+/// Spec: isa-spec/spec/ops/alu/hmma.toml:18.
 impl OpHmma {
     pub const NAME: &'static str = "hmma";
     pub const MNEMONIC: &'static str = "HMMA";
@@ -40,7 +40,7 @@ impl OpHmma {
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::B32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `shape`'s values, in hex (`-`: none; isa-spec/spec/ops/hmma.toml:45).
+    /// Codes of `shape`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/hmma.toml:45).
     const SHAPE_CODES0: [u16; HmmaShape::COUNT] = codes("0 1 2 -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -55,7 +55,7 @@ impl OpHmma {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/hmma.toml:75; form at isa-spec/spec/ops/hmma.toml:75).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/alu/hmma.toml:75; form at isa-spec/spec/ops/alu/hmma.toml:75).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -82,7 +82,7 @@ impl OpHmma {
         w |= u128::from(self.satfinite) << 77;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/hmma.toml:102; form at isa-spec/spec/ops/hmma.toml:102).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmma.toml:102; form at isa-spec/spec/ops/alu/hmma.toml:102).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -109,7 +109,7 @@ impl OpHmma {
         w |= (self.atype.index() as u128) << 82;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 103] (isa-spec/spec/ops/hmma.toml:116; form at isa-spec/spec/ops/hmma.toml:116).
+    /// Form `fixed` on SM [90, 100, 103] (isa-spec/spec/ops/alu/hmma.toml:116; form at isa-spec/spec/ops/alu/hmma.toml:116).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -136,7 +136,7 @@ impl OpHmma {
         w |= (self.atype.index() as u128) << 82;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/hmma.toml:125; form at isa-spec/spec/ops/hmma.toml:125).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/alu/hmma.toml:125; form at isa-spec/spec/ops/alu/hmma.toml:125).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -163,7 +163,7 @@ impl OpHmma {
         w |= (self.atype.index() as u128) << 82;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/hmma.toml:75; form at isa-spec/spec/ops/hmma.toml:75).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hmma.toml:75; form at isa-spec/spec/ops/alu/hmma.toml:75).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -193,7 +193,7 @@ impl OpHmma {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f386007fffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/hmma.toml:102; form at isa-spec/spec/ops/hmma.toml:102).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hmma.toml:102; form at isa-spec/spec/ops/alu/hmma.toml:102).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -223,7 +223,7 @@ impl OpHmma {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1a4007fffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/hmma.toml:116; form at isa-spec/spec/ops/hmma.toml:116).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hmma.toml:116; form at isa-spec/spec/ops/alu/hmma.toml:116).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -253,7 +253,7 @@ impl OpHmma {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff071a4007fffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/hmma.toml:125; form at isa-spec/spec/ops/hmma.toml:125).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hmma.toml:125; form at isa-spec/spec/ops/alu/hmma.toml:125).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -283,7 +283,7 @@ impl OpHmma {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff071a4007fffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `HMMA` (isa-spec/spec/ops/hmma.toml:63); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HMMA` (isa-spec/spec/ops/alu/hmma.toml:63); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HMMA"]])?;
         let mut cur = 0usize;
@@ -336,7 +336,7 @@ impl OpHmma {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/hmma.toml:18.
+    /// Spec: isa-spec/spec/ops/alu/hmma.toml:18.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("hmma", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -350,20 +350,20 @@ impl OpHmma {
     }
 }
 impl MemOp for OpHmma {}
-/// Spec: isa-spec/spec/ops/hmma.toml:18.
+/// Spec: isa-spec/spec/ops/alu/hmma.toml:18.
 impl Encode for OpHmma {
     const NAME: &'static str = "hmma";
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [a, b, c]
     );
 }
-/// Spec: isa-spec/spec/ops/hmma.toml:18.
+/// Spec: isa-spec/spec/ops/alu/hmma.toml:18.
 impl Forms for OpHmma {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/hmma.toml:63.
+    /// Spec: isa-spec/spec/ops/alu/hmma.toml:63.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
@@ -389,5 +389,5 @@ impl Forms for OpHmma {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/hmma.toml:18.
+/// Spec: isa-spec/spec/ops/alu/hmma.toml:18.
 impl Legalize for OpHmma {}

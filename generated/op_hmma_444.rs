@@ -4,30 +4,30 @@
 
 /// `HMMA.444`: Volta tensor-core matrix multiply-accumulate step, 4x4x4 shape, F32: d = a * b + c.
 ///
-/// Spec: isa-spec/spec/ops/hmma_444.toml:7 (op `hmma_444`). SMs: 70, 72.
+/// Spec: isa-spec/spec/ops/alu/hmma_444.toml:7 (op `hmma_444`). SMs: 70, 72.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpHmma444 {
-    /// Destination (b32). First register of the result group. (isa-spec/spec/ops/hmma_444.toml:15)
+    /// Destination (b32). First register of the result group. (isa-spec/spec/ops/alu/hmma_444.toml:15)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/hmma_444.toml:20)
+    /// Source (b32). (isa-spec/spec/ops/alu/hmma_444.toml:20)
     pub a: Src,
-    /// Source (b32). (isa-spec/spec/ops/hmma_444.toml:25)
+    /// Source (b32). (isa-spec/spec/ops/alu/hmma_444.toml:25)
     pub b: Src,
-    /// Source (b32). First register of the accumulator group. (isa-spec/spec/ops/hmma_444.toml:30)
+    /// Source (b32). First register of the accumulator group. (isa-spec/spec/ops/alu/hmma_444.toml:30)
     pub c: Src,
-    /// Modifier.  (isa-spec/spec/ops/hmma_444.toml:35)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmma_444.toml:35)
     pub alay: MmaLayout,
-    /// Modifier.  (isa-spec/spec/ops/hmma_444.toml:39)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmma_444.toml:39)
     pub blay: MmaLayout,
-    /// Modifier.  (isa-spec/spec/ops/hmma_444.toml:43)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmma_444.toml:43)
     pub types: Hmma884Type,
-    /// Modifier.  (isa-spec/spec/ops/hmma_444.toml:47)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmma_444.toml:47)
     pub step: HmmaStep,
-    /// Modifier.  (isa-spec/spec/ops/hmma_444.toml:51)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmma_444.toml:51)
     pub satfinite: bool,
 }
 op_fields!(OpHmma444, [a, b, c], [d]);
-/// Spec: isa-spec/spec/ops/hmma_444.toml:7.
+/// Spec: isa-spec/spec/ops/alu/hmma_444.toml:7.
 impl OpHmma444 {
     pub const NAME: &'static str = "hmma_444";
     pub const MNEMONIC: &'static str = "HMMA.444";
@@ -42,7 +42,7 @@ impl OpHmma444 {
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::B32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `types`'s values, in hex (`-`: none; isa-spec/spec/ops/hmma_444.toml:43).
+    /// Codes of `types`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/hmma_444.toml:43).
     const TYPES_CODES0: [u16; Hmma884Type::COUNT] = codes("- - 3");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -89,7 +89,7 @@ impl OpHmma444 {
     pub fn legal_f0(&self, sm: u32) -> bool {
         ((matches!(self.step, HmmaStep::Step0 | HmmaStep::Step1)))
     }
-    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/hmma_444.toml:63; form at isa-spec/spec/ops/hmma_444.toml:63).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/alu/hmma_444.toml:63; form at isa-spec/spec/ops/alu/hmma_444.toml:63).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -116,7 +116,7 @@ impl OpHmma444 {
         w |= (self.step.index() as u128) << 79;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/hmma_444.toml:63; form at isa-spec/spec/ops/hmma_444.toml:63).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hmma_444.toml:63; form at isa-spec/spec/ops/alu/hmma_444.toml:63).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -149,7 +149,7 @@ impl OpHmma444 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe00007fffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `HMMA.444` (isa-spec/spec/ops/hmma_444.toml:55); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HMMA.444` (isa-spec/spec/ops/alu/hmma_444.toml:55); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HMMA", "444"]])?;
         let mut cur = 0usize;
@@ -261,7 +261,7 @@ impl OpHmma444 {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/hmma_444.toml:7.
+    /// Spec: isa-spec/spec/ops/alu/hmma_444.toml:7.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("hmma_444", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -275,18 +275,18 @@ impl OpHmma444 {
     }
 }
 impl MemOp for OpHmma444 {}
-/// Spec: isa-spec/spec/ops/hmma_444.toml:7.
+/// Spec: isa-spec/spec/ops/alu/hmma_444.toml:7.
 impl Encode for OpHmma444 {
     const NAME: &'static str = "hmma_444";
     encode_by_form!(0 : combo_f0 => encode_f0; [a, b, c]);
 }
-/// Spec: isa-spec/spec/ops/hmma_444.toml:7.
+/// Spec: isa-spec/spec/ops/alu/hmma_444.toml:7.
 impl Forms for OpHmma444 {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/hmma_444.toml:55.
+    /// Spec: isa-spec/spec/ops/alu/hmma_444.toml:55.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
@@ -333,5 +333,5 @@ impl Forms for OpHmma444 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/hmma_444.toml:7.
+/// Spec: isa-spec/spec/ops/alu/hmma_444.toml:7.
 impl Legalize for OpHmma444 {}

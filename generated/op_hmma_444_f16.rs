@@ -4,26 +4,26 @@
 
 /// `HMMA.444.F16.F16`: Volta tensor-core matrix multiply-accumulate, 4x4x4 shape, F16: d = a * b + c.
 ///
-/// Spec: isa-spec/spec/ops/hmma_444_f16.toml:5 (op `hmma_444_f16`). SMs: 70, 72.
+/// Spec: isa-spec/spec/ops/alu/hmma_444_f16.toml:5 (op `hmma_444_f16`). SMs: 70, 72.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpHmma444F16 {
-    /// Destination (b32). First register of the result group. (isa-spec/spec/ops/hmma_444_f16.toml:10)
+    /// Destination (b32). First register of the result group. (isa-spec/spec/ops/alu/hmma_444_f16.toml:10)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/hmma_444_f16.toml:15)
+    /// Source (b32). (isa-spec/spec/ops/alu/hmma_444_f16.toml:15)
     pub a: Src,
-    /// Source (b32). (isa-spec/spec/ops/hmma_444_f16.toml:20)
+    /// Source (b32). (isa-spec/spec/ops/alu/hmma_444_f16.toml:20)
     pub b: Src,
-    /// Source (b32). First register of the accumulator group. (isa-spec/spec/ops/hmma_444_f16.toml:25)
+    /// Source (b32). First register of the accumulator group. (isa-spec/spec/ops/alu/hmma_444_f16.toml:25)
     pub c: Src,
-    /// Modifier.  (isa-spec/spec/ops/hmma_444_f16.toml:30)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmma_444_f16.toml:30)
     pub alay: MmaLayout,
-    /// Modifier.  (isa-spec/spec/ops/hmma_444_f16.toml:34)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmma_444_f16.toml:34)
     pub blay: MmaLayout,
-    /// Modifier.  (isa-spec/spec/ops/hmma_444_f16.toml:38)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmma_444_f16.toml:38)
     pub satfinite: bool,
 }
 op_fields!(OpHmma444F16, [a, b, c], [d]);
-/// Spec: isa-spec/spec/ops/hmma_444_f16.toml:5.
+/// Spec: isa-spec/spec/ops/alu/hmma_444_f16.toml:5.
 impl OpHmma444F16 {
     pub const NAME: &'static str = "hmma_444_f16";
     pub const MNEMONIC: &'static str = "HMMA.444.F16.F16";
@@ -48,7 +48,7 @@ impl OpHmma444F16 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/hmma_444_f16.toml:50; form at isa-spec/spec/ops/hmma_444_f16.toml:50).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/alu/hmma_444_f16.toml:50; form at isa-spec/spec/ops/alu/hmma_444_f16.toml:50).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -67,7 +67,7 @@ impl OpHmma444F16 {
         w |= u128::from(self.satfinite) << 77;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/hmma_444_f16.toml:50; form at isa-spec/spec/ops/hmma_444_f16.toml:50).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hmma_444_f16.toml:50; form at isa-spec/spec/ops/alu/hmma_444_f16.toml:50).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -90,7 +90,7 @@ impl OpHmma444F16 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff80007fffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `HMMA.444.F16.F16` (isa-spec/spec/ops/hmma_444_f16.toml:42); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HMMA.444.F16.F16` (isa-spec/spec/ops/alu/hmma_444_f16.toml:42); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HMMA", "444", "F16", "F16"]])?;
         let mut cur = 0usize;
@@ -188,7 +188,7 @@ impl OpHmma444F16 {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/hmma_444_f16.toml:5.
+    /// Spec: isa-spec/spec/ops/alu/hmma_444_f16.toml:5.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("hmma_444_f16", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -204,18 +204,18 @@ impl OpHmma444F16 {
     }
 }
 impl MemOp for OpHmma444F16 {}
-/// Spec: isa-spec/spec/ops/hmma_444_f16.toml:5.
+/// Spec: isa-spec/spec/ops/alu/hmma_444_f16.toml:5.
 impl Encode for OpHmma444F16 {
     const NAME: &'static str = "hmma_444_f16";
     encode_by_form!(0 : => encode_f0; [a, b, c]);
 }
-/// Spec: isa-spec/spec/ops/hmma_444_f16.toml:5.
+/// Spec: isa-spec/spec/ops/alu/hmma_444_f16.toml:5.
 impl Forms for OpHmma444F16 {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/hmma_444_f16.toml:42.
+    /// Spec: isa-spec/spec/ops/alu/hmma_444_f16.toml:42.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
@@ -260,5 +260,5 @@ impl Forms for OpHmma444F16 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/hmma_444_f16.toml:5.
+/// Spec: isa-spec/spec/ops/alu/hmma_444_f16.toml:5.
 impl Legalize for OpHmma444F16 {}

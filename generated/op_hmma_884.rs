@@ -4,30 +4,30 @@
 
 /// `HMMA.884`: Volta tensor-core half-precision matrix multiply-accumulate step: d = a * b + c (8x8x4 quad-pair shape).
 ///
-/// Spec: isa-spec/spec/ops/hmma_884.toml:14 (op `hmma_884`). SMs: 70, 72, 75.
+/// Spec: isa-spec/spec/ops/alu/hmma_884.toml:14 (op `hmma_884`). SMs: 70, 72, 75.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpHmma884 {
-    /// Destination (b32). First register of the result group. (isa-spec/spec/ops/hmma_884.toml:24)
+    /// Destination (b32). First register of the result group. (isa-spec/spec/ops/alu/hmma_884.toml:24)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/hmma_884.toml:29)
+    /// Source (b32). (isa-spec/spec/ops/alu/hmma_884.toml:29)
     pub a: Src,
-    /// Source (b32). (isa-spec/spec/ops/hmma_884.toml:34)
+    /// Source (b32). (isa-spec/spec/ops/alu/hmma_884.toml:34)
     pub b: Src,
-    /// Source (b32). First register of the accumulator group. (isa-spec/spec/ops/hmma_884.toml:39)
+    /// Source (b32). First register of the accumulator group. (isa-spec/spec/ops/alu/hmma_884.toml:39)
     pub c: Src,
-    /// Modifier.  (isa-spec/spec/ops/hmma_884.toml:44)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmma_884.toml:44)
     pub alay: MmaLayout,
-    /// Modifier.  (isa-spec/spec/ops/hmma_884.toml:48)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmma_884.toml:48)
     pub blay: MmaLayout,
-    /// Modifier.  (isa-spec/spec/ops/hmma_884.toml:52)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmma_884.toml:52)
     pub types: Hmma884Type,
-    /// Modifier.  (isa-spec/spec/ops/hmma_884.toml:56)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmma_884.toml:56)
     pub step: HmmaStep,
-    /// Modifier.  (isa-spec/spec/ops/hmma_884.toml:60)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmma_884.toml:60)
     pub satfinite: bool,
 }
 op_fields!(OpHmma884, [a, b, c], [d]);
-/// Spec: isa-spec/spec/ops/hmma_884.toml:14.
+/// Spec: isa-spec/spec/ops/alu/hmma_884.toml:14.
 impl OpHmma884 {
     pub const NAME: &'static str = "hmma_884";
     pub const MNEMONIC: &'static str = "HMMA.884";
@@ -93,7 +93,7 @@ impl OpHmma884 {
             && matches!(self.types, Hmma884Type::F16F16))
             || (matches!(self.types, Hmma884Type::F32F16 | Hmma884Type::F32F32)))
     }
-    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/hmma_884.toml:73; form at isa-spec/spec/ops/hmma_884.toml:73).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/alu/hmma_884.toml:73; form at isa-spec/spec/ops/alu/hmma_884.toml:73).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -117,7 +117,7 @@ impl OpHmma884 {
         w |= (self.step.index() as u128) << 79;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/hmma_884.toml:95; form at isa-spec/spec/ops/hmma_884.toml:95).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/alu/hmma_884.toml:95; form at isa-spec/spec/ops/alu/hmma_884.toml:95).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -141,7 +141,7 @@ impl OpHmma884 {
         w |= (self.step.index() as u128) << 79;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/hmma_884.toml:73; form at isa-spec/spec/ops/hmma_884.toml:73).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hmma_884.toml:73; form at isa-spec/spec/ops/alu/hmma_884.toml:73).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -176,7 +176,7 @@ impl OpHmma884 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe00007fffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/hmma_884.toml:95; form at isa-spec/spec/ops/hmma_884.toml:95).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hmma_884.toml:95; form at isa-spec/spec/ops/alu/hmma_884.toml:95).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -211,7 +211,7 @@ impl OpHmma884 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe00007fffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `HMMA.884` (isa-spec/spec/ops/hmma_884.toml:64); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HMMA.884` (isa-spec/spec/ops/alu/hmma_884.toml:64); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HMMA", "884"]])?;
         let mut cur = 0usize;
@@ -323,7 +323,7 @@ impl OpHmma884 {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/hmma_884.toml:14.
+    /// Spec: isa-spec/spec/ops/alu/hmma_884.toml:14.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("hmma_884", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -337,18 +337,18 @@ impl OpHmma884 {
     }
 }
 impl MemOp for OpHmma884 {}
-/// Spec: isa-spec/spec/ops/hmma_884.toml:14.
+/// Spec: isa-spec/spec/ops/alu/hmma_884.toml:14.
 impl Encode for OpHmma884 {
     const NAME: &'static str = "hmma_884";
     encode_by_form!(0 : combo_f0 => encode_f0, 1 : combo_f0 => encode_f1; [a, b, c]);
 }
-/// Spec: isa-spec/spec/ops/hmma_884.toml:14.
+/// Spec: isa-spec/spec/ops/alu/hmma_884.toml:14.
 impl Forms for OpHmma884 {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/hmma_884.toml:64.
+    /// Spec: isa-spec/spec/ops/alu/hmma_884.toml:64.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
@@ -395,5 +395,5 @@ impl Forms for OpHmma884 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/hmma_884.toml:14.
+/// Spec: isa-spec/spec/ops/alu/hmma_884.toml:14.
 impl Legalize for OpHmma884 {}

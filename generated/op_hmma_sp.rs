@@ -4,30 +4,30 @@
 
 /// `HMMA.SP`: Sparse tensor-core half/bfloat/tf32 matrix multiply-accumulate: d = a * b + c with a's metadata in e.
 ///
-/// Spec: isa-spec/spec/ops/hmma_sp.toml:8 (op `hmma_sp`). SMs: 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/hmma_sp.toml:8 (op `hmma_sp`). SMs: 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpHmmaSp {
-    /// Destination (b32). First register of the result group. (isa-spec/spec/ops/hmma_sp.toml:13)
+    /// Destination (b32). First register of the result group. (isa-spec/spec/ops/alu/hmma_sp.toml:13)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/hmma_sp.toml:18)
+    /// Source (b32). (isa-spec/spec/ops/alu/hmma_sp.toml:18)
     pub a: Src,
-    /// Source (b32). (isa-spec/spec/ops/hmma_sp.toml:23)
+    /// Source (b32). (isa-spec/spec/ops/alu/hmma_sp.toml:23)
     pub b: Src,
-    /// Source (b32). First register of the accumulator group. (isa-spec/spec/ops/hmma_sp.toml:28)
+    /// Source (b32). First register of the accumulator group. (isa-spec/spec/ops/alu/hmma_sp.toml:28)
     pub c: Src,
-    /// Source (b32). Sparsity metadata. (isa-spec/spec/ops/hmma_sp.toml:33)
+    /// Source (b32). Sparsity metadata. (isa-spec/spec/ops/alu/hmma_sp.toml:33)
     pub e: Src,
-    /// Modifier. Sparsity selector: which threads supply the metadata. (isa-spec/spec/ops/hmma_sp.toml:38)
+    /// Modifier. Sparsity selector: which threads supply the metadata. (isa-spec/spec/ops/alu/hmma_sp.toml:38)
     pub sel: u32,
-    /// Modifier.  (isa-spec/spec/ops/hmma_sp.toml:43)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmma_sp.toml:43)
     pub shape: HmmaShape,
-    /// Modifier.  (isa-spec/spec/ops/hmma_sp.toml:47)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmma_sp.toml:47)
     pub dtype: HmmaDtype,
-    /// Modifier.  (isa-spec/spec/ops/hmma_sp.toml:51)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmma_sp.toml:51)
     pub atype: HmmaAtype,
 }
 op_fields!(OpHmmaSp, [a, b, c, e], [d]);
-/// Spec: isa-spec/spec/ops/hmma_sp.toml:8.
+/// Spec: isa-spec/spec/ops/alu/hmma_sp.toml:8.
 impl OpHmmaSp {
     pub const NAME: &'static str = "hmma_sp";
     pub const MNEMONIC: &'static str = "HMMA.SP";
@@ -43,7 +43,7 @@ impl OpHmmaSp {
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::B32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `shape`'s values, in hex (`-`: none; isa-spec/spec/ops/hmma_sp.toml:43).
+    /// Codes of `shape`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/hmma_sp.toml:43).
     const SHAPE_CODES0: [u16; HmmaShape::COUNT] = codes("0 1 - 3");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -57,7 +57,7 @@ impl OpHmmaSp {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90, 100, 103] (isa-spec/spec/ops/hmma_sp.toml:62; form at isa-spec/spec/ops/hmma_sp.toml:62).
+    /// Form `fixed` on SM [90, 100, 103] (isa-spec/spec/ops/alu/hmma_sp.toml:62; form at isa-spec/spec/ops/alu/hmma_sp.toml:62).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -85,7 +85,7 @@ impl OpHmmaSp {
         w |= (self.atype.index() as u128) << 82;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/hmma_sp.toml:98; form at isa-spec/spec/ops/hmma_sp.toml:98).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmma_sp.toml:98; form at isa-spec/spec/ops/alu/hmma_sp.toml:98).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -113,7 +113,7 @@ impl OpHmmaSp {
         w |= (self.atype.index() as u128) << 82;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/hmma_sp.toml:105; form at isa-spec/spec/ops/hmma_sp.toml:105).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/alu/hmma_sp.toml:105; form at isa-spec/spec/ops/alu/hmma_sp.toml:105).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -141,7 +141,7 @@ impl OpHmmaSp {
         w |= (self.atype.index() as u128) << 82;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/hmma_sp.toml:62; form at isa-spec/spec/ops/hmma_sp.toml:62).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hmma_sp.toml:62; form at isa-spec/spec/ops/alu/hmma_sp.toml:62).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -173,7 +173,7 @@ impl OpHmmaSp {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff071a4007ff8000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/hmma_sp.toml:98; form at isa-spec/spec/ops/hmma_sp.toml:98).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hmma_sp.toml:98; form at isa-spec/spec/ops/alu/hmma_sp.toml:98).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -205,7 +205,7 @@ impl OpHmmaSp {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1a4007ff8000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/hmma_sp.toml:105; form at isa-spec/spec/ops/hmma_sp.toml:105).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hmma_sp.toml:105; form at isa-spec/spec/ops/alu/hmma_sp.toml:105).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -237,7 +237,7 @@ impl OpHmmaSp {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff071a4007ffc000000000000)))
     }
-    /// Parse one tokenized line of syntax `HMMA.SP` (isa-spec/spec/ops/hmma_sp.toml:54); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HMMA.SP` (isa-spec/spec/ops/alu/hmma_sp.toml:54); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HMMA", "SP"]])?;
         let mut cur = 0usize;
@@ -292,7 +292,7 @@ impl OpHmmaSp {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/hmma_sp.toml:8.
+    /// Spec: isa-spec/spec/ops/alu/hmma_sp.toml:8.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("hmma_sp", 4usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -307,18 +307,18 @@ impl OpHmmaSp {
     }
 }
 impl MemOp for OpHmmaSp {}
-/// Spec: isa-spec/spec/ops/hmma_sp.toml:8.
+/// Spec: isa-spec/spec/ops/alu/hmma_sp.toml:8.
 impl Encode for OpHmmaSp {
     const NAME: &'static str = "hmma_sp";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b, c, e]);
 }
-/// Spec: isa-spec/spec/ops/hmma_sp.toml:8.
+/// Spec: isa-spec/spec/ops/alu/hmma_sp.toml:8.
 impl Forms for OpHmmaSp {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/hmma_sp.toml:54.
+    /// Spec: isa-spec/spec/ops/alu/hmma_sp.toml:54.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
@@ -346,5 +346,5 @@ impl Forms for OpHmmaSp {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/hmma_sp.toml:8.
+/// Spec: isa-spec/spec/ops/alu/hmma_sp.toml:8.
 impl Legalize for OpHmmaSp {}

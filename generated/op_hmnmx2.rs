@@ -4,32 +4,32 @@
 
 /// `HMNMX2`: Packed half-precision minimum/maximum, selected by a predicate (true: min).
 ///
-/// Spec: isa-spec/spec/ops/hmnmx2.toml:12 (op `hmnmx2`). SMs: 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/hmnmx2.toml:12 (op `hmnmx2`). SMs: 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpHmnmx2 {
-    /// Destination (b32). (isa-spec/spec/ops/hmnmx2.toml:17)
+    /// Destination (b32). (isa-spec/spec/ops/alu/hmnmx2.toml:17)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/hmnmx2.toml:21)
+    /// Source (b32). (isa-spec/spec/ops/alu/hmnmx2.toml:21)
     pub a: Src,
-    /// Source (b32). (isa-spec/spec/ops/hmnmx2.toml:27)
+    /// Source (b32). (isa-spec/spec/ops/alu/hmnmx2.toml:27)
     pub b: Src,
-    /// Source (pred). (isa-spec/spec/ops/hmnmx2.toml:33)
+    /// Source (pred). (isa-spec/spec/ops/alu/hmnmx2.toml:33)
     pub p: Src,
-    /// Modifier.  (isa-spec/spec/ops/hmnmx2.toml:38)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmnmx2.toml:38)
     pub fmt: Hfmt,
-    /// Modifier.  (isa-spec/spec/ops/hmnmx2.toml:42)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmnmx2.toml:42)
     pub ftz: bool,
-    /// Modifier.  (isa-spec/spec/ops/hmnmx2.toml:47)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmnmx2.toml:47)
     pub nan: bool,
-    /// Modifier.  (isa-spec/spec/ops/hmnmx2.toml:52)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmnmx2.toml:52)
     pub xorsign: bool,
-    /// Modifier.  (isa-spec/spec/ops/hmnmx2.toml:58)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmnmx2.toml:58)
     pub asel: Hswz,
-    /// Modifier.  (isa-spec/spec/ops/hmnmx2.toml:62)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmnmx2.toml:62)
     pub bsel: Hswz,
 }
 op_fields!(OpHmnmx2, [a, b, p], [d]);
-/// Spec: isa-spec/spec/ops/hmnmx2.toml:12.
+/// Spec: isa-spec/spec/ops/alu/hmnmx2.toml:12.
 impl OpHmnmx2 {
     pub const NAME: &'static str = "hmnmx2";
     pub const MNEMONIC: &'static str = "HMNMX2";
@@ -74,11 +74,11 @@ impl OpHmnmx2 {
     pub fn b_view(&self) -> Option<View> {
         Self::b_view_of(self.fmt)
     }
-    /// Codes of `asel`'s values, in hex (`-`: none; isa-spec/spec/ops/hmnmx2.toml:58).
+    /// Codes of `asel`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/hmnmx2.toml:58).
     const ASEL_CODES0: [u16; Hswz::COUNT] = codes("0 - 2 3");
-    /// Codes of `fmt`'s values, in hex (`-`: none; isa-spec/spec/ops/hmnmx2.toml:38).
+    /// Codes of `fmt`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/hmnmx2.toml:38).
     const FMT_CODES0: [u16; Hfmt::COUNT] = codes("0 - 2");
-    /// Codes of `bsel`'s values, in hex (`-`: none; isa-spec/spec/ops/hmnmx2.toml:62).
+    /// Codes of `bsel`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/hmnmx2.toml:62).
     const BSEL_CODES0: [u16; Hswz::COUNT] = codes("0 - 2 3");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -101,7 +101,7 @@ impl OpHmnmx2 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/hmnmx2.toml:81 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hmnmx2.toml:81 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -122,7 +122,7 @@ impl OpHmnmx2 {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [80] (isa-spec/spec/ops/hmnmx2.toml:81; form at isa-spec/spec/ops/hmnmx2.toml:86).
+    /// Form `rrr` on SM [80] (isa-spec/spec/ops/alu/hmnmx2.toml:81; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -133,7 +133,7 @@ impl OpHmnmx2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [80] (isa-spec/spec/ops/hmnmx2.toml:81; form at isa-spec/spec/ops/hmnmx2.toml:86).
+    /// Form `rir` on SM [80] (isa-spec/spec/ops/alu/hmnmx2.toml:81; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -142,7 +142,7 @@ impl OpHmnmx2 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [80] (isa-spec/spec/ops/hmnmx2.toml:81; form at isa-spec/spec/ops/hmnmx2.toml:86).
+    /// Form `rcr` on SM [80] (isa-spec/spec/ops/alu/hmnmx2.toml:81; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -154,7 +154,7 @@ impl OpHmnmx2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [80] (isa-spec/spec/ops/hmnmx2.toml:81; form at isa-spec/spec/ops/hmnmx2.toml:86).
+    /// Form `rur` on SM [80] (isa-spec/spec/ops/alu/hmnmx2.toml:81; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -165,7 +165,7 @@ impl OpHmnmx2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/hmnmx2.toml:110 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hmnmx2.toml:110 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -186,7 +186,7 @@ impl OpHmnmx2 {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/hmnmx2.toml:110; form at isa-spec/spec/ops/hmnmx2.toml:86).
+    /// Form `rrr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hmnmx2.toml:110; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -197,7 +197,7 @@ impl OpHmnmx2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [86, 87, 88, 89] (isa-spec/spec/ops/hmnmx2.toml:110; form at isa-spec/spec/ops/hmnmx2.toml:86).
+    /// Form `rir` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hmnmx2.toml:110; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -206,7 +206,7 @@ impl OpHmnmx2 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/hmnmx2.toml:110; form at isa-spec/spec/ops/hmnmx2.toml:86).
+    /// Form `rcr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hmnmx2.toml:110; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -218,7 +218,7 @@ impl OpHmnmx2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [86, 87, 88, 89] (isa-spec/spec/ops/hmnmx2.toml:110; form at isa-spec/spec/ops/hmnmx2.toml:86).
+    /// Form `rur` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hmnmx2.toml:110; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -229,7 +229,7 @@ impl OpHmnmx2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/hmnmx2.toml:118 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hmnmx2.toml:118 pack alike.
     #[inline(always)]
     fn encode_e2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -252,7 +252,7 @@ impl OpHmnmx2 {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hmnmx2.toml:118; form at isa-spec/spec/ops/hmnmx2.toml:86).
+    /// Form `rrr` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/hmnmx2.toml:118; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -263,7 +263,7 @@ impl OpHmnmx2 {
         w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hmnmx2.toml:118; form at isa-spec/spec/ops/hmnmx2.toml:86).
+    /// Form `rir` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/hmnmx2.toml:118; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -272,7 +272,7 @@ impl OpHmnmx2 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/hmnmx2.toml:118; form at isa-spec/spec/ops/hmnmx2.toml:86).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/hmnmx2.toml:118; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -284,7 +284,7 @@ impl OpHmnmx2 {
         w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hmnmx2.toml:118; form at isa-spec/spec/ops/hmnmx2.toml:86).
+    /// Form `rur` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/hmnmx2.toml:118; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
     #[inline(always)]
     fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -295,7 +295,7 @@ impl OpHmnmx2 {
         w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/hmnmx2.toml:81 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hmnmx2.toml:81 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -322,7 +322,7 @@ impl OpHmnmx2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/hmnmx2.toml:81; form at isa-spec/spec/ops/hmnmx2.toml:86).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:81; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -332,7 +332,7 @@ impl OpHmnmx2 {
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/hmnmx2.toml:81; form at isa-spec/spec/ops/hmnmx2.toml:86).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:81; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -340,7 +340,7 @@ impl OpHmnmx2 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/hmnmx2.toml:81; form at isa-spec/spec/ops/hmnmx2.toml:86).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:81; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -350,7 +350,7 @@ impl OpHmnmx2 {
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/hmnmx2.toml:81; form at isa-spec/spec/ops/hmnmx2.toml:86).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:81; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -360,7 +360,7 @@ impl OpHmnmx2 {
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/hmnmx2.toml:110 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hmnmx2.toml:110 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -387,7 +387,7 @@ impl OpHmnmx2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/hmnmx2.toml:110; form at isa-spec/spec/ops/hmnmx2.toml:86).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:110; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -397,7 +397,7 @@ impl OpHmnmx2 {
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/hmnmx2.toml:110; form at isa-spec/spec/ops/hmnmx2.toml:86).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:110; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -405,7 +405,7 @@ impl OpHmnmx2 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/hmnmx2.toml:110; form at isa-spec/spec/ops/hmnmx2.toml:86).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:110; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -415,7 +415,7 @@ impl OpHmnmx2 {
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/hmnmx2.toml:110; form at isa-spec/spec/ops/hmnmx2.toml:86).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:110; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -425,7 +425,7 @@ impl OpHmnmx2 {
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/hmnmx2.toml:118 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hmnmx2.toml:118 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -459,7 +459,7 @@ impl OpHmnmx2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/hmnmx2.toml:118; form at isa-spec/spec/ops/hmnmx2.toml:86).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:118; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -474,7 +474,7 @@ impl OpHmnmx2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/hmnmx2.toml:118; form at isa-spec/spec/ops/hmnmx2.toml:86).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:118; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -482,7 +482,7 @@ impl OpHmnmx2 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/hmnmx2.toml:118; form at isa-spec/spec/ops/hmnmx2.toml:86).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:118; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -497,7 +497,7 @@ impl OpHmnmx2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/hmnmx2.toml:118; form at isa-spec/spec/ops/hmnmx2.toml:86).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hmnmx2.toml:118; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -512,7 +512,7 @@ impl OpHmnmx2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `HMNMX2` (isa-spec/spec/ops/hmnmx2.toml:65); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HMNMX2` (isa-spec/spec/ops/alu/hmnmx2.toml:65); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HMNMX2"]])?;
         let mut cur = 0usize;
@@ -637,7 +637,7 @@ impl OpHmnmx2 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/hmnmx2.toml:12.
+    /// Spec: isa-spec/spec/ops/alu/hmnmx2.toml:12.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("hmnmx2", 3usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
@@ -675,7 +675,7 @@ impl OpHmnmx2 {
     }
 }
 impl MemOp for OpHmnmx2 {}
-/// Spec: isa-spec/spec/ops/hmnmx2.toml:12.
+/// Spec: isa-spec/spec/ops/alu/hmnmx2.toml:12.
 impl Encode for OpHmnmx2 {
     const NAME: &'static str = "hmnmx2";
     encode_by_form!(
@@ -684,7 +684,7 @@ impl Encode for OpHmnmx2 {
         encode_f8, 9 : => encode_f9, 10 : => encode_f10, 11 : => encode_f11; [a, b, p]
     );
 }
-/// Spec: isa-spec/spec/ops/hmnmx2.toml:12.
+/// Spec: isa-spec/spec/ops/alu/hmnmx2.toml:12.
 impl Forms for OpHmnmx2 {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -694,7 +694,7 @@ impl Forms for OpHmnmx2 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/hmnmx2.toml:65.
+    /// Spec: isa-spec/spec/ops/alu/hmnmx2.toml:65.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
@@ -748,7 +748,7 @@ impl Forms for OpHmnmx2 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/hmnmx2.toml:12.
+/// Spec: isa-spec/spec/ops/alu/hmnmx2.toml:12.
 impl Legalize for OpHmnmx2 {
     fn fold_imms(&mut self) {
         {

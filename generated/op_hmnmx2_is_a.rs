@@ -4,38 +4,38 @@
 
 /// `HMNMX2`: Packed half-precision minimum/maximum that also writes two predicates (.IS_A).
 ///
-/// Spec: isa-spec/spec/ops/hmnmx2_is_a.toml:6 (op `hmnmx2_is_a`). SMs: 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/hmnmx2_is_a.toml:6 (op `hmnmx2_is_a`). SMs: 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpHmnmx2IsA {
-    /// Destination (b32). (isa-spec/spec/ops/hmnmx2_is_a.toml:11)
+    /// Destination (b32). (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:11)
     pub d: Reg,
-    /// Destination (pred). (isa-spec/spec/ops/hmnmx2_is_a.toml:15)
+    /// Destination (pred). (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:15)
     pub pd0: Reg,
-    /// Destination (pred). (isa-spec/spec/ops/hmnmx2_is_a.toml:21)
+    /// Destination (pred). (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:21)
     pub pd1: Reg,
-    /// Source (b32). (isa-spec/spec/ops/hmnmx2_is_a.toml:27)
+    /// Source (b32). (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:27)
     pub a: Src,
-    /// Source (b32). (isa-spec/spec/ops/hmnmx2_is_a.toml:33)
+    /// Source (b32). (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:33)
     pub b: Src,
-    /// Source (pred). (isa-spec/spec/ops/hmnmx2_is_a.toml:39)
+    /// Source (pred). (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:39)
     pub p: Src,
-    /// Modifier.  (isa-spec/spec/ops/hmnmx2_is_a.toml:44)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:44)
     pub fmt: Hfmt,
-    /// Modifier.  (isa-spec/spec/ops/hmnmx2_is_a.toml:48)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:48)
     pub ftz: bool,
-    /// Modifier.  (isa-spec/spec/ops/hmnmx2_is_a.toml:53)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:53)
     pub nan: bool,
-    /// Modifier.  (isa-spec/spec/ops/hmnmx2_is_a.toml:58)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:58)
     pub xorsign: bool,
-    /// Modifier.  (isa-spec/spec/ops/hmnmx2_is_a.toml:63)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:63)
     pub is_a: IsA,
-    /// Modifier.  (isa-spec/spec/ops/hmnmx2_is_a.toml:67)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:67)
     pub asel: Hswz,
-    /// Modifier.  (isa-spec/spec/ops/hmnmx2_is_a.toml:71)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:71)
     pub bsel: Hswz,
 }
 op_fields!(OpHmnmx2IsA, [a, b, p], [d, pd0, pd1]);
-/// Spec: isa-spec/spec/ops/hmnmx2_is_a.toml:6.
+/// Spec: isa-spec/spec/ops/alu/hmnmx2_is_a.toml:6.
 impl OpHmnmx2IsA {
     pub const NAME: &'static str = "hmnmx2_is_a";
     pub const MNEMONIC: &'static str = "HMNMX2";
@@ -84,11 +84,11 @@ impl OpHmnmx2IsA {
     pub fn b_view(&self) -> Option<View> {
         Self::b_view_of(self.fmt)
     }
-    /// Codes of `asel`'s values, in hex (`-`: none; isa-spec/spec/ops/hmnmx2_is_a.toml:67).
+    /// Codes of `asel`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/hmnmx2_is_a.toml:67).
     const ASEL_CODES0: [u16; Hswz::COUNT] = codes("0 - 2 3");
-    /// Codes of `fmt`'s values, in hex (`-`: none; isa-spec/spec/ops/hmnmx2_is_a.toml:44).
+    /// Codes of `fmt`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/hmnmx2_is_a.toml:44).
     const FMT_CODES0: [u16; Hfmt::COUNT] = codes("0 - 2");
-    /// Codes of `bsel`'s values, in hex (`-`: none; isa-spec/spec/ops/hmnmx2_is_a.toml:71).
+    /// Codes of `bsel`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/hmnmx2_is_a.toml:71).
     const BSEL_CODES0: [u16; Hswz::COUNT] = codes("0 - 2 3");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -103,7 +103,7 @@ impl OpHmnmx2IsA {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/hmnmx2_is_a.toml:88 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -129,7 +129,7 @@ impl OpHmnmx2IsA {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/hmnmx2_is_a.toml:92).
+    /// Form `rrr` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:92).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -140,7 +140,7 @@ impl OpHmnmx2IsA {
         w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/hmnmx2_is_a.toml:92).
+    /// Form `rir` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:92).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -149,7 +149,7 @@ impl OpHmnmx2IsA {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/hmnmx2_is_a.toml:92).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:92).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -161,7 +161,7 @@ impl OpHmnmx2IsA {
         w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/hmnmx2_is_a.toml:92).
+    /// Form `rur` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:92).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -172,7 +172,7 @@ impl OpHmnmx2IsA {
         w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/hmnmx2_is_a.toml:88 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -212,7 +212,7 @@ impl OpHmnmx2IsA {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/hmnmx2_is_a.toml:92).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:92).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -227,7 +227,7 @@ impl OpHmnmx2IsA {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/hmnmx2_is_a.toml:92).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:92).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -235,7 +235,7 @@ impl OpHmnmx2IsA {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/hmnmx2_is_a.toml:92).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:92).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -250,7 +250,7 @@ impl OpHmnmx2IsA {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/hmnmx2_is_a.toml:92).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:92).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -265,7 +265,7 @@ impl OpHmnmx2IsA {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `HMNMX2` (isa-spec/spec/ops/hmnmx2_is_a.toml:74); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HMNMX2` (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:74); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HMNMX2"]])?;
         let mut cur = 0usize;
@@ -393,7 +393,7 @@ impl OpHmnmx2IsA {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/hmnmx2_is_a.toml:6.
+    /// Spec: isa-spec/spec/ops/alu/hmnmx2_is_a.toml:6.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("hmnmx2_is_a", 3usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
@@ -450,20 +450,20 @@ impl OpHmnmx2IsA {
     }
 }
 impl MemOp for OpHmnmx2IsA {}
-/// Spec: isa-spec/spec/ops/hmnmx2_is_a.toml:6.
+/// Spec: isa-spec/spec/ops/alu/hmnmx2_is_a.toml:6.
 impl Encode for OpHmnmx2IsA {
     const NAME: &'static str = "hmnmx2_is_a";
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [a, b, p]
     );
 }
-/// Spec: isa-spec/spec/ops/hmnmx2_is_a.toml:6.
+/// Spec: isa-spec/spec/ops/alu/hmnmx2_is_a.toml:6.
 impl Forms for OpHmnmx2IsA {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/hmnmx2_is_a.toml:74.
+    /// Spec: isa-spec/spec/ops/alu/hmnmx2_is_a.toml:74.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
@@ -520,7 +520,7 @@ impl Forms for OpHmnmx2IsA {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/hmnmx2_is_a.toml:6.
+/// Spec: isa-spec/spec/ops/alu/hmnmx2_is_a.toml:6.
 impl Legalize for OpHmnmx2IsA {
     fn fold_imms(&mut self) {
         {

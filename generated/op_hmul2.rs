@@ -4,28 +4,28 @@
 
 /// `HMUL2`: Packed half-precision multiply.
 ///
-/// Spec: isa-spec/spec/ops/hmul2.toml:4 (op `hmul2`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/hmul2.toml:4 (op `hmul2`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpHmul2 {
-    /// Destination (b32). (isa-spec/spec/ops/hmul2.toml:9)
+    /// Destination (b32). (isa-spec/spec/ops/alu/hmul2.toml:9)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/hmul2.toml:13)
+    /// Source (b32). (isa-spec/spec/ops/alu/hmul2.toml:13)
     pub a: Src,
-    /// Source (b32). (isa-spec/spec/ops/hmul2.toml:19)
+    /// Source (b32). (isa-spec/spec/ops/alu/hmul2.toml:19)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/hmul2.toml:25)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmul2.toml:25)
     pub fmt: Hfmt,
-    /// Modifier.  (isa-spec/spec/ops/hmul2.toml:29)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmul2.toml:29)
     pub mz: Hmz,
-    /// Modifier.  (isa-spec/spec/ops/hmul2.toml:33)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmul2.toml:33)
     pub sat: bool,
-    /// Modifier.  (isa-spec/spec/ops/hmul2.toml:38)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmul2.toml:38)
     pub asel: Hswz,
-    /// Modifier.  (isa-spec/spec/ops/hmul2.toml:42)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmul2.toml:42)
     pub bsel: Hswz,
 }
 op_fields!(OpHmul2, [a, b], [d]);
-/// Spec: isa-spec/spec/ops/hmul2.toml:4.
+/// Spec: isa-spec/spec/ops/alu/hmul2.toml:4.
 impl OpHmul2 {
     pub const NAME: &'static str = "hmul2";
     pub const MNEMONIC: &'static str = "HMUL2";
@@ -71,15 +71,15 @@ impl OpHmul2 {
     pub fn b_view(&self) -> Option<View> {
         Self::b_view_of(self.fmt)
     }
-    /// Codes of `mz`'s values, in hex (`-`: none; isa-spec/spec/ops/hmul2.toml:29).
+    /// Codes of `mz`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/hmul2.toml:29).
     const MZ_CODES0: [u16; Hmz::COUNT] = codes("0 1 2 -");
-    /// Codes of `fmt`'s values, in hex (`-`: none; isa-spec/spec/ops/hmul2.toml:25).
+    /// Codes of `fmt`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/hmul2.toml:25).
     const FMT_CODES0: [u16; Hfmt::COUNT] = codes("0 1 -");
-    /// Codes of `asel`'s values, in hex (`-`: none; isa-spec/spec/ops/hmul2.toml:38).
+    /// Codes of `asel`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/hmul2.toml:38).
     const ASEL_CODES0: [u16; Hswz::COUNT] = codes("0 - 2 3");
-    /// Codes of `fmt`'s values, in hex (`-`: none; isa-spec/spec/ops/hmul2.toml:25).
+    /// Codes of `fmt`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/hmul2.toml:25).
     const FMT_CODES1: [u16; Hfmt::COUNT] = codes("0 - 2");
-    /// Codes of `bsel`'s values, in hex (`-`: none; isa-spec/spec/ops/hmul2.toml:42).
+    /// Codes of `bsel`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/hmul2.toml:42).
     const BSEL_CODES0: [u16; Hswz::COUNT] = codes("0 - 2 3");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -98,7 +98,7 @@ impl OpHmul2 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/hmul2.toml:58 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hmul2.toml:58 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -117,7 +117,7 @@ impl OpHmul2 {
         w |= self.fmt.code_in::<E>(Self::NAME, "fmt", &Self::FMT_CODES0, sm)? << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/hmul2.toml:58; form at isa-spec/spec/ops/hmul2.toml:63).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmul2.toml:58; form at isa-spec/spec/ops/alu/hmul2.toml:63).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -128,7 +128,7 @@ impl OpHmul2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/hmul2.toml:58; form at isa-spec/spec/ops/hmul2.toml:63).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmul2.toml:58; form at isa-spec/spec/ops/alu/hmul2.toml:63).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -137,7 +137,7 @@ impl OpHmul2 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/hmul2.toml:58; form at isa-spec/spec/ops/hmul2.toml:63).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmul2.toml:58; form at isa-spec/spec/ops/alu/hmul2.toml:63).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -149,7 +149,7 @@ impl OpHmul2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/hmul2.toml:58; form at isa-spec/spec/ops/hmul2.toml:63).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hmul2.toml:58; form at isa-spec/spec/ops/alu/hmul2.toml:63).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -160,7 +160,7 @@ impl OpHmul2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/hmul2.toml:88 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hmul2.toml:88 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -185,7 +185,7 @@ impl OpHmul2 {
         }
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hmul2.toml:88; form at isa-spec/spec/ops/hmul2.toml:63).
+    /// Form `rrr` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/hmul2.toml:88; form at isa-spec/spec/ops/alu/hmul2.toml:63).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -196,7 +196,7 @@ impl OpHmul2 {
         w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hmul2.toml:88; form at isa-spec/spec/ops/hmul2.toml:63).
+    /// Form `rir` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/hmul2.toml:88; form at isa-spec/spec/ops/alu/hmul2.toml:63).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -205,7 +205,7 @@ impl OpHmul2 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/hmul2.toml:88; form at isa-spec/spec/ops/hmul2.toml:63).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/hmul2.toml:88; form at isa-spec/spec/ops/alu/hmul2.toml:63).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -217,7 +217,7 @@ impl OpHmul2 {
         w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hmul2.toml:88; form at isa-spec/spec/ops/hmul2.toml:63).
+    /// Form `rur` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/hmul2.toml:88; form at isa-spec/spec/ops/alu/hmul2.toml:63).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -228,7 +228,7 @@ impl OpHmul2 {
         w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/hmul2.toml:58 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hmul2.toml:58 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -259,7 +259,7 @@ impl OpHmul2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/hmul2.toml:58; form at isa-spec/spec/ops/hmul2.toml:63).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hmul2.toml:58; form at isa-spec/spec/ops/alu/hmul2.toml:63).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -269,7 +269,7 @@ impl OpHmul2 {
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/hmul2.toml:58; form at isa-spec/spec/ops/hmul2.toml:63).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hmul2.toml:58; form at isa-spec/spec/ops/alu/hmul2.toml:63).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -277,7 +277,7 @@ impl OpHmul2 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/hmul2.toml:58; form at isa-spec/spec/ops/hmul2.toml:63).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hmul2.toml:58; form at isa-spec/spec/ops/alu/hmul2.toml:63).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -287,7 +287,7 @@ impl OpHmul2 {
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/hmul2.toml:58; form at isa-spec/spec/ops/hmul2.toml:63).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hmul2.toml:58; form at isa-spec/spec/ops/alu/hmul2.toml:63).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -297,7 +297,7 @@ impl OpHmul2 {
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/hmul2.toml:88 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hmul2.toml:88 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -333,7 +333,7 @@ impl OpHmul2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/hmul2.toml:88; form at isa-spec/spec/ops/hmul2.toml:63).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hmul2.toml:88; form at isa-spec/spec/ops/alu/hmul2.toml:63).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -348,7 +348,7 @@ impl OpHmul2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/hmul2.toml:88; form at isa-spec/spec/ops/hmul2.toml:63).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/hmul2.toml:88; form at isa-spec/spec/ops/alu/hmul2.toml:63).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -356,7 +356,7 @@ impl OpHmul2 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/hmul2.toml:88; form at isa-spec/spec/ops/hmul2.toml:63).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/hmul2.toml:88; form at isa-spec/spec/ops/alu/hmul2.toml:63).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -371,7 +371,7 @@ impl OpHmul2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/hmul2.toml:88; form at isa-spec/spec/ops/hmul2.toml:63).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/hmul2.toml:88; form at isa-spec/spec/ops/alu/hmul2.toml:63).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -386,7 +386,7 @@ impl OpHmul2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `HMUL2` (isa-spec/spec/ops/hmul2.toml:45); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HMUL2` (isa-spec/spec/ops/alu/hmul2.toml:45); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HMUL2"]])?;
         let mut cur = 0usize;
@@ -507,7 +507,7 @@ impl OpHmul2 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/hmul2.toml:4.
+    /// Spec: isa-spec/spec/ops/alu/hmul2.toml:4.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("hmul2", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -517,7 +517,7 @@ impl OpHmul2 {
     }
 }
 impl MemOp for OpHmul2 {}
-/// Spec: isa-spec/spec/ops/hmul2.toml:4.
+/// Spec: isa-spec/spec/ops/alu/hmul2.toml:4.
 impl Encode for OpHmul2 {
     const NAME: &'static str = "hmul2";
     encode_by_form!(
@@ -525,7 +525,7 @@ impl Encode for OpHmul2 {
         encode_f4, 5 : => encode_f5, 6 : => encode_f6, 7 : => encode_f7; [a, b]
     );
 }
-/// Spec: isa-spec/spec/ops/hmul2.toml:4.
+/// Spec: isa-spec/spec/ops/alu/hmul2.toml:4.
 impl Forms for OpHmul2 {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -534,7 +534,7 @@ impl Forms for OpHmul2 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/hmul2.toml:45.
+    /// Spec: isa-spec/spec/ops/alu/hmul2.toml:45.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
@@ -579,7 +579,7 @@ impl Forms for OpHmul2 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/hmul2.toml:4.
+/// Spec: isa-spec/spec/ops/alu/hmul2.toml:4.
 impl Legalize for OpHmul2 {
     fn fold_imms(&mut self) {
         {

@@ -4,28 +4,28 @@
 
 /// `HMUL2`: Packed half-precision multiply (Pascal).
 ///
-/// Spec: isa-spec/spec/ops/hmul2_sm50.toml:9 (op `hmul2_sm50`). SMs: 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/alu/hmul2_sm50.toml:9 (op `hmul2_sm50`). SMs: 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpHmul2Sm50 {
-    /// Destination (b32). (isa-spec/spec/ops/hmul2_sm50.toml:14)
+    /// Destination (b32). (isa-spec/spec/ops/alu/hmul2_sm50.toml:14)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/hmul2_sm50.toml:18)
+    /// Source (b32). (isa-spec/spec/ops/alu/hmul2_sm50.toml:18)
     pub a: Src,
-    /// Source (b32). (isa-spec/spec/ops/hmul2_sm50.toml:24)
+    /// Source (b32). (isa-spec/spec/ops/alu/hmul2_sm50.toml:24)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/hmul2_sm50.toml:30)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmul2_sm50.toml:30)
     pub fmt: HfmtSm50,
-    /// Modifier.  (isa-spec/spec/ops/hmul2_sm50.toml:34)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmul2_sm50.toml:34)
     pub mz: Hmz,
-    /// Modifier.  (isa-spec/spec/ops/hmul2_sm50.toml:38)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmul2_sm50.toml:38)
     pub sat: bool,
-    /// Modifier.  (isa-spec/spec/ops/hmul2_sm50.toml:43)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmul2_sm50.toml:43)
     pub asel: Hswz,
-    /// Modifier.  (isa-spec/spec/ops/hmul2_sm50.toml:47)
+    /// Modifier.  (isa-spec/spec/ops/alu/hmul2_sm50.toml:47)
     pub bsel: Hswz,
 }
 op_fields!(OpHmul2Sm50, [a, b], [d]);
-/// Spec: isa-spec/spec/ops/hmul2_sm50.toml:9.
+/// Spec: isa-spec/spec/ops/alu/hmul2_sm50.toml:9.
 impl OpHmul2Sm50 {
     pub const NAME: &'static str = "hmul2_sm50";
     pub const MNEMONIC: &'static str = "HMUL2";
@@ -71,7 +71,7 @@ impl OpHmul2Sm50 {
     pub fn b_view(&self) -> Option<View> {
         Self::b_view_of(self.fmt)
     }
-    /// Codes of `mz`'s values, in hex (`-`: none; isa-spec/spec/ops/hmul2_sm50.toml:34).
+    /// Codes of `mz`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/hmul2_sm50.toml:34).
     const MZ_CODES0: [u16; Hmz::COUNT] = codes("0 2 1 -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -85,7 +85,7 @@ impl OpHmul2Sm50 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/hmul2_sm50.toml:59 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hmul2_sm50.toml:59 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0;
@@ -97,7 +97,7 @@ impl OpHmul2Sm50 {
         w |= (self.fmt.index() as u128) << 49;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/hmul2_sm50.toml:59; form at isa-spec/spec/ops/hmul2_sm50.toml:63).
+    /// Form `r` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hmul2_sm50.toml:59; form at isa-spec/spec/ops/alu/hmul2_sm50.toml:63).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_NOT, sm)?;
@@ -110,7 +110,7 @@ impl OpHmul2Sm50 {
         w |= u128::from(self.sat) << 32;
         Ok(w)
     }
-    /// Form `i` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/hmul2_sm50.toml:59; form at isa-spec/spec/ops/hmul2_sm50.toml:63).
+    /// Form `i` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hmul2_sm50.toml:59; form at isa-spec/spec/ops/alu/hmul2_sm50.toml:63).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -126,7 +126,7 @@ impl OpHmul2Sm50 {
         w |= u128::from(self.sat) << 52;
         Ok(w)
     }
-    /// Form `c` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/hmul2_sm50.toml:59; form at isa-spec/spec/ops/hmul2_sm50.toml:63).
+    /// Form `c` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hmul2_sm50.toml:59; form at isa-spec/spec/ops/alu/hmul2_sm50.toml:63).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_NOT, sm)?;
@@ -140,7 +140,7 @@ impl OpHmul2Sm50 {
         w |= u128::from(self.b.abs) << 54;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/hmul2_sm50.toml:59 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hmul2_sm50.toml:59 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -163,7 +163,7 @@ impl OpHmul2Sm50 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/hmul2_sm50.toml:59; form at isa-spec/spec/ops/hmul2_sm50.toml:63).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/hmul2_sm50.toml:59; form at isa-spec/spec/ops/alu/hmul2_sm50.toml:63).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -176,7 +176,7 @@ impl OpHmul2Sm50 {
         o.bsel = Hswz::from_index(bits(w, 28, 2) as usize)?;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/hmul2_sm50.toml:59; form at isa-spec/spec/ops/hmul2_sm50.toml:63).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/hmul2_sm50.toml:59; form at isa-spec/spec/ops/alu/hmul2_sm50.toml:63).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -190,7 +190,7 @@ impl OpHmul2Sm50 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/hmul2_sm50.toml:59; form at isa-spec/spec/ops/hmul2_sm50.toml:63).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/hmul2_sm50.toml:59; form at isa-spec/spec/ops/alu/hmul2_sm50.toml:63).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -203,7 +203,7 @@ impl OpHmul2Sm50 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `HMUL2` (isa-spec/spec/ops/hmul2_sm50.toml:50); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HMUL2` (isa-spec/spec/ops/alu/hmul2_sm50.toml:50); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HMUL2"]])?;
         let mut cur = 0usize;
@@ -320,7 +320,7 @@ impl OpHmul2Sm50 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/hmul2_sm50.toml:9.
+    /// Spec: isa-spec/spec/ops/alu/hmul2_sm50.toml:9.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("hmul2_sm50", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -330,18 +330,18 @@ impl OpHmul2Sm50 {
     }
 }
 impl MemOp for OpHmul2Sm50 {}
-/// Spec: isa-spec/spec/ops/hmul2_sm50.toml:9.
+/// Spec: isa-spec/spec/ops/alu/hmul2_sm50.toml:9.
 impl Encode for OpHmul2Sm50 {
     const NAME: &'static str = "hmul2_sm50";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/hmul2_sm50.toml:9.
+/// Spec: isa-spec/spec/ops/alu/hmul2_sm50.toml:9.
 impl Forms for OpHmul2Sm50 {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/hmul2_sm50.toml:50.
+    /// Spec: isa-spec/spec/ops/alu/hmul2_sm50.toml:50.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -378,7 +378,7 @@ impl Forms for OpHmul2Sm50 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/hmul2_sm50.toml:9.
+/// Spec: isa-spec/spec/ops/alu/hmul2_sm50.toml:9.
 impl Legalize for OpHmul2Sm50 {
     fn fold_imms(&mut self) {
         {

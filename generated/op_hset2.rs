@@ -4,34 +4,34 @@
 
 /// `HSET2`: Packed half-precision compare to a register, lane by lane: a mask or, with .BF, 1.0 or 0.0; combined with a predicate.
 ///
-/// Spec: isa-spec/spec/ops/hset2.toml:10 (op `hset2`). SMs: 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/hset2.toml:10 (op `hset2`). SMs: 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpHset2 {
-    /// Destination (b32). (isa-spec/spec/ops/hset2.toml:15)
+    /// Destination (b32). (isa-spec/spec/ops/alu/hset2.toml:15)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/hset2.toml:19)
+    /// Source (b32). (isa-spec/spec/ops/alu/hset2.toml:19)
     pub a: Src,
-    /// Source (b32). (isa-spec/spec/ops/hset2.toml:25)
+    /// Source (b32). (isa-spec/spec/ops/alu/hset2.toml:25)
     pub b: Src,
-    /// Source (pred). (isa-spec/spec/ops/hset2.toml:31)
+    /// Source (pred). (isa-spec/spec/ops/alu/hset2.toml:31)
     pub acc: Src,
-    /// Modifier.  (isa-spec/spec/ops/hset2.toml:36)
+    /// Modifier.  (isa-spec/spec/ops/alu/hset2.toml:36)
     pub fmt: Hfmt,
-    /// Modifier. Boolean float: write 1.0 for a true lane instead of all ones. (isa-spec/spec/ops/hset2.toml:41)
+    /// Modifier. Boolean float: write 1.0 for a true lane instead of all ones. (isa-spec/spec/ops/alu/hset2.toml:41)
     pub bf: bool,
-    /// Modifier.  (isa-spec/spec/ops/hset2.toml:47)
+    /// Modifier.  (isa-spec/spec/ops/alu/hset2.toml:47)
     pub cmp: Fcmp,
-    /// Modifier. Compare subnormal inputs as zero. (isa-spec/spec/ops/hset2.toml:51)
+    /// Modifier. Compare subnormal inputs as zero. (isa-spec/spec/ops/alu/hset2.toml:51)
     pub ftz: bool,
-    /// Modifier.  (isa-spec/spec/ops/hset2.toml:57)
+    /// Modifier.  (isa-spec/spec/ops/alu/hset2.toml:57)
     pub setop: Setop,
-    /// Modifier.  (isa-spec/spec/ops/hset2.toml:61)
+    /// Modifier.  (isa-spec/spec/ops/alu/hset2.toml:61)
     pub asel: Hswz,
-    /// Modifier.  (isa-spec/spec/ops/hset2.toml:65)
+    /// Modifier.  (isa-spec/spec/ops/alu/hset2.toml:65)
     pub bsel: Hswz,
 }
 op_fields!(OpHset2, [a, b, acc], [d]);
-/// Spec: isa-spec/spec/ops/hset2.toml:10.
+/// Spec: isa-spec/spec/ops/alu/hset2.toml:10.
 impl OpHset2 {
     pub const NAME: &'static str = "hset2";
     pub const MNEMONIC: &'static str = "HSET2";
@@ -78,11 +78,11 @@ impl OpHset2 {
     pub fn b_view(&self) -> Option<View> {
         Self::b_view_of(self.fmt)
     }
-    /// Codes of `bsel`'s values, in hex (`-`: none; isa-spec/spec/ops/hset2.toml:65).
+    /// Codes of `bsel`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/hset2.toml:65).
     const BSEL_CODES0: [u16; Hswz::COUNT] = codes("0 - 2 3");
-    /// Codes of `fmt`'s values, in hex (`-`: none; isa-spec/spec/ops/hset2.toml:36).
+    /// Codes of `fmt`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/hset2.toml:36).
     const FMT_CODES0: [u16; Hfmt::COUNT] = codes("0 - 2");
-    /// Codes of `asel`'s values, in hex (`-`: none; isa-spec/spec/ops/hset2.toml:61).
+    /// Codes of `asel`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/hset2.toml:61).
     const ASEL_CODES0: [u16; Hswz::COUNT] = codes("0 - 2 3");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -104,7 +104,7 @@ impl OpHset2 {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/hset2.toml:88; form at isa-spec/spec/ops/hset2.toml:106).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hset2.toml:88; form at isa-spec/spec/ops/alu/hset2.toml:106).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -131,7 +131,7 @@ impl OpHset2 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/hset2.toml:101 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hset2.toml:101 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -153,7 +153,7 @@ impl OpHset2 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/hset2.toml:101; form at isa-spec/spec/ops/hset2.toml:106).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hset2.toml:101; form at isa-spec/spec/ops/alu/hset2.toml:106).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -162,7 +162,7 @@ impl OpHset2 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/hset2.toml:101; form at isa-spec/spec/ops/hset2.toml:106).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hset2.toml:101; form at isa-spec/spec/ops/alu/hset2.toml:106).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -174,7 +174,7 @@ impl OpHset2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/hset2.toml:101; form at isa-spec/spec/ops/hset2.toml:106).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hset2.toml:101; form at isa-spec/spec/ops/alu/hset2.toml:106).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -185,7 +185,7 @@ impl OpHset2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rrr` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hset2.toml:127; form at isa-spec/spec/ops/hset2.toml:106).
+    /// Form `rrr` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/hset2.toml:127; form at isa-spec/spec/ops/alu/hset2.toml:106).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -212,7 +212,7 @@ impl OpHset2 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/hset2.toml:142 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hset2.toml:142 pack alike.
     #[inline(always)]
     fn encode_e3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -234,7 +234,7 @@ impl OpHset2 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hset2.toml:142; form at isa-spec/spec/ops/hset2.toml:106).
+    /// Form `rri` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/hset2.toml:142; form at isa-spec/spec/ops/alu/hset2.toml:106).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -243,7 +243,7 @@ impl OpHset2 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [90] (isa-spec/spec/ops/hset2.toml:142; form at isa-spec/spec/ops/hset2.toml:106).
+    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hset2.toml:142; form at isa-spec/spec/ops/alu/hset2.toml:106).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -255,7 +255,7 @@ impl OpHset2 {
         w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hset2.toml:142; form at isa-spec/spec/ops/hset2.toml:106).
+    /// Form `rru` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/hset2.toml:142; form at isa-spec/spec/ops/alu/hset2.toml:106).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -266,7 +266,7 @@ impl OpHset2 {
         w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/hset2.toml:162 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hset2.toml:162 pack alike.
     #[inline(always)]
     fn encode_e4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -285,7 +285,7 @@ impl OpHset2 {
         w |= (self.asel.index() as u128) << 47;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/hset2.toml:162; form at isa-spec/spec/ops/hset2.toml:166).
+    /// Form `r` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hset2.toml:162; form at isa-spec/spec/ops/alu/hset2.toml:166).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -299,7 +299,7 @@ impl OpHset2 {
         w |= u128::from(self.ftz) << 50;
         Ok(w)
     }
-    /// Form `i` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/hset2.toml:162; form at isa-spec/spec/ops/hset2.toml:166).
+    /// Form `i` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hset2.toml:162; form at isa-spec/spec/ops/alu/hset2.toml:166).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -315,7 +315,7 @@ impl OpHset2 {
         w |= u128::from(self.ftz) << 54;
         Ok(w)
     }
-    /// Form `c` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/hset2.toml:162; form at isa-spec/spec/ops/hset2.toml:166).
+    /// Form `c` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hset2.toml:162; form at isa-spec/spec/ops/alu/hset2.toml:166).
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -329,7 +329,7 @@ impl OpHset2 {
         w |= u128::from(self.b.neg) << 56;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/hset2.toml:88; form at isa-spec/spec/ops/hset2.toml:106).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hset2.toml:88; form at isa-spec/spec/ops/alu/hset2.toml:106).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -363,7 +363,7 @@ impl OpHset2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/hset2.toml:101 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hset2.toml:101 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -392,7 +392,7 @@ impl OpHset2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/hset2.toml:101; form at isa-spec/spec/ops/hset2.toml:106).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hset2.toml:101; form at isa-spec/spec/ops/alu/hset2.toml:106).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -400,7 +400,7 @@ impl OpHset2 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/hset2.toml:101; form at isa-spec/spec/ops/hset2.toml:106).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hset2.toml:101; form at isa-spec/spec/ops/alu/hset2.toml:106).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -410,7 +410,7 @@ impl OpHset2 {
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/hset2.toml:101; form at isa-spec/spec/ops/hset2.toml:106).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hset2.toml:101; form at isa-spec/spec/ops/alu/hset2.toml:106).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -420,7 +420,7 @@ impl OpHset2 {
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/hset2.toml:127; form at isa-spec/spec/ops/hset2.toml:106).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hset2.toml:127; form at isa-spec/spec/ops/alu/hset2.toml:106).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -468,7 +468,7 @@ impl OpHset2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/hset2.toml:142 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hset2.toml:142 read alike; each sets the others.
     #[inline(always)]
     fn fields_e3(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -506,7 +506,7 @@ impl OpHset2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/hset2.toml:142; form at isa-spec/spec/ops/hset2.toml:106).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hset2.toml:142; form at isa-spec/spec/ops/alu/hset2.toml:106).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -514,7 +514,7 @@ impl OpHset2 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/hset2.toml:142; form at isa-spec/spec/ops/hset2.toml:106).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hset2.toml:142; form at isa-spec/spec/ops/alu/hset2.toml:106).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -529,7 +529,7 @@ impl OpHset2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/hset2.toml:142; form at isa-spec/spec/ops/hset2.toml:106).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hset2.toml:142; form at isa-spec/spec/ops/alu/hset2.toml:106).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -544,7 +544,7 @@ impl OpHset2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/hset2.toml:162 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hset2.toml:162 read alike; each sets the others.
     #[inline(always)]
     fn fields_e4(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -570,7 +570,7 @@ impl OpHset2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/hset2.toml:162; form at isa-spec/spec/ops/hset2.toml:166).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/hset2.toml:162; form at isa-spec/spec/ops/alu/hset2.toml:166).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;
@@ -583,7 +583,7 @@ impl OpHset2 {
         o.bsel = Hswz::from_index(bits(w, 28, 2) as usize)?;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/hset2.toml:162; form at isa-spec/spec/ops/hset2.toml:166).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/hset2.toml:162; form at isa-spec/spec/ops/alu/hset2.toml:166).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;
@@ -596,7 +596,7 @@ impl OpHset2 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/hset2.toml:162; form at isa-spec/spec/ops/hset2.toml:166).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/hset2.toml:162; form at isa-spec/spec/ops/alu/hset2.toml:166).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;
@@ -607,7 +607,7 @@ impl OpHset2 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `HSET2` (isa-spec/spec/ops/hset2.toml:68); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HSET2` (isa-spec/spec/ops/alu/hset2.toml:68); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HSET2"]])?;
         let mut cur = 0usize;
@@ -739,7 +739,7 @@ impl OpHset2 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/hset2.toml:10.
+    /// Spec: isa-spec/spec/ops/alu/hset2.toml:10.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("hset2", 3usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
@@ -785,7 +785,7 @@ impl OpHset2 {
     }
 }
 impl MemOp for OpHset2 {}
-/// Spec: isa-spec/spec/ops/hset2.toml:10.
+/// Spec: isa-spec/spec/ops/alu/hset2.toml:10.
 impl Encode for OpHset2 {
     const NAME: &'static str = "hset2";
     encode_by_form!(
@@ -794,7 +794,7 @@ impl Encode for OpHset2 {
         encode_f8, 9 : => encode_f9, 10 : => encode_f10; [a, b, acc]
     );
 }
-/// Spec: isa-spec/spec/ops/hset2.toml:10.
+/// Spec: isa-spec/spec/ops/alu/hset2.toml:10.
 impl Forms for OpHset2 {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -803,7 +803,7 @@ impl Forms for OpHset2 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/hset2.toml:68.
+    /// Spec: isa-spec/spec/ops/alu/hset2.toml:68.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 655360 != 0 { self.form_id(sm) } else { None };
@@ -855,7 +855,7 @@ impl Forms for OpHset2 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/hset2.toml:10.
+/// Spec: isa-spec/spec/ops/alu/hset2.toml:10.
 impl Legalize for OpHset2 {
     fn fold_imms(&mut self) {
         {

@@ -4,36 +4,36 @@
 
 /// `HSETP2`: Packed half-precision compare to two predicates (one per lane), combined with an accumulator predicate.
 ///
-/// Spec: isa-spec/spec/ops/hsetp2.toml:14 (op `hsetp2`). SMs: 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/hsetp2.toml:14 (op `hsetp2`). SMs: 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpHsetp2 {
-    /// Destination (pred). (isa-spec/spec/ops/hsetp2.toml:19)
+    /// Destination (pred). (isa-spec/spec/ops/alu/hsetp2.toml:19)
     pub p: Reg,
-    /// Destination (pred). (isa-spec/spec/ops/hsetp2.toml:23)
+    /// Destination (pred). (isa-spec/spec/ops/alu/hsetp2.toml:23)
     pub q: Reg,
-    /// Source (b32). (isa-spec/spec/ops/hsetp2.toml:28)
+    /// Source (b32). (isa-spec/spec/ops/alu/hsetp2.toml:28)
     pub a: Src,
-    /// Source (b32). (isa-spec/spec/ops/hsetp2.toml:34)
+    /// Source (b32). (isa-spec/spec/ops/alu/hsetp2.toml:34)
     pub b: Src,
-    /// Source (pred). (isa-spec/spec/ops/hsetp2.toml:40)
+    /// Source (pred). (isa-spec/spec/ops/alu/hsetp2.toml:40)
     pub acc: Src,
-    /// Modifier.  (isa-spec/spec/ops/hsetp2.toml:45)
+    /// Modifier.  (isa-spec/spec/ops/alu/hsetp2.toml:45)
     pub fmt: Hfmt,
-    /// Modifier.  (isa-spec/spec/ops/hsetp2.toml:50)
+    /// Modifier.  (isa-spec/spec/ops/alu/hsetp2.toml:50)
     pub cmp: Fcmp,
-    /// Modifier. Combine the two lanes' comparisons into one result (bit 71). (isa-spec/spec/ops/hsetp2.toml:54)
+    /// Modifier. Combine the two lanes' comparisons into one result (bit 71). (isa-spec/spec/ops/alu/hsetp2.toml:54)
     pub h_and: bool,
-    /// Modifier. Compare subnormal inputs as zero. (isa-spec/spec/ops/hsetp2.toml:60)
+    /// Modifier. Compare subnormal inputs as zero. (isa-spec/spec/ops/alu/hsetp2.toml:60)
     pub ftz: bool,
-    /// Modifier.  (isa-spec/spec/ops/hsetp2.toml:66)
+    /// Modifier.  (isa-spec/spec/ops/alu/hsetp2.toml:66)
     pub setop: Setop,
-    /// Modifier.  (isa-spec/spec/ops/hsetp2.toml:70)
+    /// Modifier.  (isa-spec/spec/ops/alu/hsetp2.toml:70)
     pub asel: Hswz,
-    /// Modifier.  (isa-spec/spec/ops/hsetp2.toml:74)
+    /// Modifier.  (isa-spec/spec/ops/alu/hsetp2.toml:74)
     pub bsel: Hswz,
 }
 op_fields!(OpHsetp2, [a, b, acc], [p, q]);
-/// Spec: isa-spec/spec/ops/hsetp2.toml:14.
+/// Spec: isa-spec/spec/ops/alu/hsetp2.toml:14.
 impl OpHsetp2 {
     pub const NAME: &'static str = "hsetp2";
     pub const MNEMONIC: &'static str = "HSETP2";
@@ -83,11 +83,11 @@ impl OpHsetp2 {
     pub fn b_view(&self) -> Option<View> {
         Self::b_view_of(self.fmt)
     }
-    /// Codes of `bsel`'s values, in hex (`-`: none; isa-spec/spec/ops/hsetp2.toml:74).
+    /// Codes of `bsel`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/hsetp2.toml:74).
     const BSEL_CODES0: [u16; Hswz::COUNT] = codes("0 - 2 3");
-    /// Codes of `fmt`'s values, in hex (`-`: none; isa-spec/spec/ops/hsetp2.toml:45).
+    /// Codes of `fmt`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/hsetp2.toml:45).
     const FMT_CODES0: [u16; Hfmt::COUNT] = codes("0 - 2");
-    /// Codes of `asel`'s values, in hex (`-`: none; isa-spec/spec/ops/hsetp2.toml:70).
+    /// Codes of `asel`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/hsetp2.toml:70).
     const ASEL_CODES0: [u16; Hswz::COUNT] = codes("0 - 2 3");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -109,7 +109,7 @@ impl OpHsetp2 {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/hsetp2.toml:93; form at isa-spec/spec/ops/hsetp2.toml:111).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hsetp2.toml:93; form at isa-spec/spec/ops/alu/hsetp2.toml:111).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -137,7 +137,7 @@ impl OpHsetp2 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/hsetp2.toml:106 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hsetp2.toml:106 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -160,7 +160,7 @@ impl OpHsetp2 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/hsetp2.toml:106; form at isa-spec/spec/ops/hsetp2.toml:111).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hsetp2.toml:106; form at isa-spec/spec/ops/alu/hsetp2.toml:111).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -169,7 +169,7 @@ impl OpHsetp2 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/hsetp2.toml:106; form at isa-spec/spec/ops/hsetp2.toml:111).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hsetp2.toml:106; form at isa-spec/spec/ops/alu/hsetp2.toml:111).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -181,7 +181,7 @@ impl OpHsetp2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/hsetp2.toml:106; form at isa-spec/spec/ops/hsetp2.toml:111).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hsetp2.toml:106; form at isa-spec/spec/ops/alu/hsetp2.toml:111).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -192,7 +192,7 @@ impl OpHsetp2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rrr` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hsetp2.toml:133; form at isa-spec/spec/ops/hsetp2.toml:111).
+    /// Form `rrr` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/hsetp2.toml:133; form at isa-spec/spec/ops/alu/hsetp2.toml:111).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -220,7 +220,7 @@ impl OpHsetp2 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/hsetp2.toml:148 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hsetp2.toml:148 pack alike.
     #[inline(always)]
     fn encode_e3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -243,7 +243,7 @@ impl OpHsetp2 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hsetp2.toml:148; form at isa-spec/spec/ops/hsetp2.toml:111).
+    /// Form `rri` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/hsetp2.toml:148; form at isa-spec/spec/ops/alu/hsetp2.toml:111).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -252,7 +252,7 @@ impl OpHsetp2 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rrc` on SM [90] (isa-spec/spec/ops/hsetp2.toml:148; form at isa-spec/spec/ops/hsetp2.toml:111).
+    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hsetp2.toml:148; form at isa-spec/spec/ops/alu/hsetp2.toml:111).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -264,7 +264,7 @@ impl OpHsetp2 {
         w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/hsetp2.toml:148; form at isa-spec/spec/ops/hsetp2.toml:111).
+    /// Form `rru` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/hsetp2.toml:148; form at isa-spec/spec/ops/alu/hsetp2.toml:111).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -275,7 +275,7 @@ impl OpHsetp2 {
         w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/hsetp2.toml:168 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/hsetp2.toml:168 pack alike.
     #[inline(always)]
     fn encode_e4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -296,7 +296,7 @@ impl OpHsetp2 {
         w |= u128::from(self.ftz) << 6;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/hsetp2.toml:168; form at isa-spec/spec/ops/hsetp2.toml:172).
+    /// Form `r` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hsetp2.toml:168; form at isa-spec/spec/ops/alu/hsetp2.toml:172).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -309,7 +309,7 @@ impl OpHsetp2 {
         w |= u128::from(self.h_and) << 49;
         Ok(w)
     }
-    /// Form `i` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/hsetp2.toml:168; form at isa-spec/spec/ops/hsetp2.toml:172).
+    /// Form `i` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hsetp2.toml:168; form at isa-spec/spec/ops/alu/hsetp2.toml:172).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -324,7 +324,7 @@ impl OpHsetp2 {
         w |= u128::from(self.h_and) << 53;
         Ok(w)
     }
-    /// Form `c` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/hsetp2.toml:168; form at isa-spec/spec/ops/hsetp2.toml:172).
+    /// Form `c` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hsetp2.toml:168; form at isa-spec/spec/ops/alu/hsetp2.toml:172).
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -338,7 +338,7 @@ impl OpHsetp2 {
         w |= u128::from(self.b.neg) << 56;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/hsetp2.toml:93; form at isa-spec/spec/ops/hsetp2.toml:111).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:93; form at isa-spec/spec/ops/alu/hsetp2.toml:111).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -374,7 +374,7 @@ impl OpHsetp2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/hsetp2.toml:106 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hsetp2.toml:106 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -405,7 +405,7 @@ impl OpHsetp2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/hsetp2.toml:106; form at isa-spec/spec/ops/hsetp2.toml:111).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:106; form at isa-spec/spec/ops/alu/hsetp2.toml:111).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -413,7 +413,7 @@ impl OpHsetp2 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/hsetp2.toml:106; form at isa-spec/spec/ops/hsetp2.toml:111).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:106; form at isa-spec/spec/ops/alu/hsetp2.toml:111).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -423,7 +423,7 @@ impl OpHsetp2 {
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/hsetp2.toml:106; form at isa-spec/spec/ops/hsetp2.toml:111).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:106; form at isa-spec/spec/ops/alu/hsetp2.toml:111).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -433,7 +433,7 @@ impl OpHsetp2 {
         o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/hsetp2.toml:133; form at isa-spec/spec/ops/hsetp2.toml:111).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:133; form at isa-spec/spec/ops/alu/hsetp2.toml:111).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -483,7 +483,7 @@ impl OpHsetp2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/hsetp2.toml:148 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hsetp2.toml:148 read alike; each sets the others.
     #[inline(always)]
     fn fields_e3(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -523,7 +523,7 @@ impl OpHsetp2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/hsetp2.toml:148; form at isa-spec/spec/ops/hsetp2.toml:111).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:148; form at isa-spec/spec/ops/alu/hsetp2.toml:111).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -531,7 +531,7 @@ impl OpHsetp2 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/hsetp2.toml:148; form at isa-spec/spec/ops/hsetp2.toml:111).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:148; form at isa-spec/spec/ops/alu/hsetp2.toml:111).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -546,7 +546,7 @@ impl OpHsetp2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/hsetp2.toml:148; form at isa-spec/spec/ops/hsetp2.toml:111).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:148; form at isa-spec/spec/ops/alu/hsetp2.toml:111).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -561,7 +561,7 @@ impl OpHsetp2 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/hsetp2.toml:168 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/hsetp2.toml:168 read alike; each sets the others.
     #[inline(always)]
     fn fields_e4(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
@@ -590,7 +590,7 @@ impl OpHsetp2 {
             bsel: Hswz::H1h0,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/hsetp2.toml:168; form at isa-spec/spec/ops/hsetp2.toml:172).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:168; form at isa-spec/spec/ops/alu/hsetp2.toml:172).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;
@@ -602,7 +602,7 @@ impl OpHsetp2 {
         o.bsel = Hswz::from_index(bits(w, 28, 2) as usize)?;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/hsetp2.toml:168; form at isa-spec/spec/ops/hsetp2.toml:172).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:168; form at isa-spec/spec/ops/alu/hsetp2.toml:172).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;
@@ -614,7 +614,7 @@ impl OpHsetp2 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/hsetp2.toml:168; form at isa-spec/spec/ops/hsetp2.toml:172).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/hsetp2.toml:168; form at isa-spec/spec/ops/alu/hsetp2.toml:172).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e4(w, sm)?;
@@ -626,7 +626,7 @@ impl OpHsetp2 {
         o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `HSETP2` (isa-spec/spec/ops/hsetp2.toml:77); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HSETP2` (isa-spec/spec/ops/alu/hsetp2.toml:77); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HSETP2"]])?;
         let mut cur = 0usize;
@@ -760,7 +760,7 @@ impl OpHsetp2 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/hsetp2.toml:14.
+    /// Spec: isa-spec/spec/ops/alu/hsetp2.toml:14.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("hsetp2", 3usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
@@ -793,7 +793,7 @@ impl OpHsetp2 {
     }
 }
 impl MemOp for OpHsetp2 {}
-/// Spec: isa-spec/spec/ops/hsetp2.toml:14.
+/// Spec: isa-spec/spec/ops/alu/hsetp2.toml:14.
 impl Encode for OpHsetp2 {
     const NAME: &'static str = "hsetp2";
     encode_by_form!(
@@ -802,7 +802,7 @@ impl Encode for OpHsetp2 {
         encode_f8, 9 : => encode_f9, 10 : => encode_f10; [a, b, acc]
     );
 }
-/// Spec: isa-spec/spec/ops/hsetp2.toml:14.
+/// Spec: isa-spec/spec/ops/alu/hsetp2.toml:14.
 impl Forms for OpHsetp2 {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -811,7 +811,7 @@ impl Forms for OpHsetp2 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/hsetp2.toml:77.
+    /// Spec: isa-spec/spec/ops/alu/hsetp2.toml:77.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 655360 != 0 { self.form_id(sm) } else { None };
@@ -865,7 +865,7 @@ impl Forms for OpHsetp2 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/hsetp2.toml:14.
+/// Spec: isa-spec/spec/ops/alu/hsetp2.toml:14.
 impl Legalize for OpHsetp2 {
     fn fold_imms(&mut self) {
         {

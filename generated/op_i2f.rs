@@ -4,24 +4,24 @@
 
 /// `I2F`: Integer to float conversion (sources up to 32 bits, results up to F32).
 ///
-/// Spec: isa-spec/spec/ops/i2f.toml:3 (op `i2f`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/i2f.toml:3 (op `i2f`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpI2f {
-    /// Destination (f32). (isa-spec/spec/ops/i2f.toml:19)
+    /// Destination (f32). (isa-spec/spec/ops/alu/i2f.toml:19)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/i2f.toml:23)
+    /// Source (b32). (isa-spec/spec/ops/alu/i2f.toml:23)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/i2f.toml:29)
+    /// Modifier.  (isa-spec/spec/ops/alu/i2f.toml:29)
     pub dtype: CvtFtype32,
-    /// Modifier.  (isa-spec/spec/ops/i2f.toml:33)
+    /// Modifier.  (isa-spec/spec/ops/alu/i2f.toml:33)
     pub stype: CvtItype32,
-    /// Modifier.  (isa-spec/spec/ops/i2f.toml:37)
+    /// Modifier.  (isa-spec/spec/ops/alu/i2f.toml:37)
     pub rnd: Rnd,
-    /// Modifier. Part of the source register or constant read when its type is 8 or 16 bits wide (.B1-.B3, .H1); bits 60..62. (isa-spec/spec/ops/i2f.toml:41)
+    /// Modifier. Part of the source register or constant read when its type is 8 or 16 bits wide (.B1-.B3, .H1); bits 60..62. (isa-spec/spec/ops/alu/i2f.toml:41)
     pub sel: u32,
 }
 op_fields!(OpI2f, [b], [d]);
-/// Spec: isa-spec/spec/ops/i2f.toml:3.
+/// Spec: isa-spec/spec/ops/alu/i2f.toml:3.
 impl OpI2f {
     pub const NAME: &'static str = "i2f";
     pub const MNEMONIC: &'static str = "I2F";
@@ -137,7 +137,7 @@ impl OpI2f {
             || (sm_bit(sm) & 0x7c000 != 0 && matches!(self.dtype, CvtFtype32::Bf16)
                 && matches!(self.stype, CvtItype32::S32 | CvtItype32::U32)))
     }
-    /// What all forms of isa-spec/spec/ops/i2f.toml:57 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/i2f.toml:57 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -152,7 +152,7 @@ impl OpI2f {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/i2f.toml:57; form at isa-spec/spec/ops/i2f.toml:60).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/i2f.toml:57; form at isa-spec/spec/ops/alu/i2f.toml:60).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x306 | self.encode_e0::<E>(sm, c)?;
@@ -160,7 +160,7 @@ impl OpI2f {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/i2f.toml:57; form at isa-spec/spec/ops/i2f.toml:60).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/i2f.toml:57; form at isa-spec/spec/ops/alu/i2f.toml:60).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
@@ -168,7 +168,7 @@ impl OpI2f {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/i2f.toml:57; form at isa-spec/spec/ops/i2f.toml:60).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/i2f.toml:57; form at isa-spec/spec/ops/alu/i2f.toml:60).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xb06 | self.encode_e0::<E>(sm, c)?;
@@ -177,7 +177,7 @@ impl OpI2f {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/i2f.toml:57; form at isa-spec/spec/ops/i2f.toml:60).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/i2f.toml:57; form at isa-spec/spec/ops/alu/i2f.toml:60).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000d06 | self.encode_e0::<E>(sm, c)?;
@@ -185,7 +185,7 @@ impl OpI2f {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/i2f.toml:57 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/i2f.toml:57 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -214,7 +214,7 @@ impl OpI2f {
             sel: 0u32,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/i2f.toml:57; form at isa-spec/spec/ops/i2f.toml:60).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/i2f.toml:57; form at isa-spec/spec/ops/alu/i2f.toml:60).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -228,7 +228,7 @@ impl OpI2f {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/i2f.toml:57; form at isa-spec/spec/ops/i2f.toml:60).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/i2f.toml:57; form at isa-spec/spec/ops/alu/i2f.toml:60).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -242,7 +242,7 @@ impl OpI2f {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/i2f.toml:57; form at isa-spec/spec/ops/i2f.toml:60).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/i2f.toml:57; form at isa-spec/spec/ops/alu/i2f.toml:60).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -256,7 +256,7 @@ impl OpI2f {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/i2f.toml:57; form at isa-spec/spec/ops/i2f.toml:60).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/i2f.toml:57; form at isa-spec/spec/ops/alu/i2f.toml:60).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -270,7 +270,7 @@ impl OpI2f {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `I2F` (isa-spec/spec/ops/i2f.toml:45); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `I2F` (isa-spec/spec/ops/alu/i2f.toml:45); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["I2F"]])?;
         let mut cur = 0usize;
@@ -348,7 +348,7 @@ impl OpI2f {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/i2f.toml:3.
+    /// Spec: isa-spec/spec/ops/alu/i2f.toml:3.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("i2f", 1usize, srcs)?;
         let b_raw: u32 = srcs[0usize].u32()?;
@@ -367,7 +367,7 @@ impl OpI2f {
     }
 }
 impl MemOp for OpI2f {}
-/// Spec: isa-spec/spec/ops/i2f.toml:3.
+/// Spec: isa-spec/spec/ops/alu/i2f.toml:3.
 impl Encode for OpI2f {
     const NAME: &'static str = "i2f";
     encode_by_form!(
@@ -375,13 +375,13 @@ impl Encode for OpI2f {
         encode_f2, 3 : combo_f0 => encode_f3; [b]
     );
 }
-/// Spec: isa-spec/spec/ops/i2f.toml:3.
+/// Spec: isa-spec/spec/ops/alu/i2f.toml:3.
 impl Forms for OpI2f {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/i2f.toml:45.
+    /// Spec: isa-spec/spec/ops/alu/i2f.toml:45.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;
@@ -409,7 +409,7 @@ impl Forms for OpI2f {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/i2f.toml:3.
+/// Spec: isa-spec/spec/ops/alu/i2f.toml:3.
 impl Legalize for OpI2f {
     fn fold_imms(&mut self) {
         {

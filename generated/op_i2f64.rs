@@ -4,24 +4,24 @@
 
 /// `I2F`: Integer to float conversion with an F64 result or a 64-bit source.
 ///
-/// Spec: isa-spec/spec/ops/i2f64.toml:3 (op `i2f64`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/i2f64.toml:3 (op `i2f64`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpI2f64 {
-    /// Destination (f32). (isa-spec/spec/ops/i2f64.toml:19)
+    /// Destination (f32). (isa-spec/spec/ops/alu/i2f64.toml:19)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/i2f64.toml:23)
+    /// Source (b32). (isa-spec/spec/ops/alu/i2f64.toml:23)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/i2f64.toml:29)
+    /// Modifier.  (isa-spec/spec/ops/alu/i2f64.toml:29)
     pub dtype: CvtFtype,
-    /// Modifier.  (isa-spec/spec/ops/i2f64.toml:33)
+    /// Modifier.  (isa-spec/spec/ops/alu/i2f64.toml:33)
     pub stype: CvtItype,
-    /// Modifier.  (isa-spec/spec/ops/i2f64.toml:37)
+    /// Modifier.  (isa-spec/spec/ops/alu/i2f64.toml:37)
     pub rnd: Rnd,
-    /// Modifier. Part of the source register or constant read when its type is 8 or 16 bits wide (.B1-.B3, .H1); bits 60..62. (isa-spec/spec/ops/i2f64.toml:41)
+    /// Modifier. Part of the source register or constant read when its type is 8 or 16 bits wide (.B1-.B3, .H1); bits 60..62. (isa-spec/spec/ops/alu/i2f64.toml:41)
     pub sel: u32,
 }
 op_fields!(OpI2f64, [b], [d]);
-/// Spec: isa-spec/spec/ops/i2f64.toml:3.
+/// Spec: isa-spec/spec/ops/alu/i2f64.toml:3.
 impl OpI2f64 {
     pub const NAME: &'static str = "i2f64";
     pub const MNEMONIC: &'static str = "I2F";
@@ -146,7 +146,7 @@ impl OpI2f64 {
             || (sm_bit(sm) & 0x7c000 != 0 && matches!(self.dtype, CvtFtype::Bf16)
                 && matches!(self.stype, CvtItype::S64 | CvtItype::U64)))
     }
-    /// What all forms of isa-spec/spec/ops/i2f64.toml:57 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/i2f64.toml:57 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -161,7 +161,7 @@ impl OpI2f64 {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/i2f64.toml:57; form at isa-spec/spec/ops/i2f64.toml:60).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/i2f64.toml:57; form at isa-spec/spec/ops/alu/i2f64.toml:60).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x312 | self.encode_e0::<E>(sm, c)?;
@@ -169,7 +169,7 @@ impl OpI2f64 {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/i2f64.toml:57; form at isa-spec/spec/ops/i2f64.toml:60).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/i2f64.toml:57; form at isa-spec/spec/ops/alu/i2f64.toml:60).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
@@ -177,7 +177,7 @@ impl OpI2f64 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/i2f64.toml:57; form at isa-spec/spec/ops/i2f64.toml:60).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/i2f64.toml:57; form at isa-spec/spec/ops/alu/i2f64.toml:60).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xb12 | self.encode_e0::<E>(sm, c)?;
@@ -186,7 +186,7 @@ impl OpI2f64 {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/i2f64.toml:57; form at isa-spec/spec/ops/i2f64.toml:60).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/i2f64.toml:57; form at isa-spec/spec/ops/alu/i2f64.toml:60).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000d12 | self.encode_e0::<E>(sm, c)?;
@@ -194,7 +194,7 @@ impl OpI2f64 {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/i2f64.toml:57 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/i2f64.toml:57 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -226,7 +226,7 @@ impl OpI2f64 {
             sel: 0u32,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/i2f64.toml:57; form at isa-spec/spec/ops/i2f64.toml:60).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/i2f64.toml:57; form at isa-spec/spec/ops/alu/i2f64.toml:60).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -240,7 +240,7 @@ impl OpI2f64 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/i2f64.toml:57; form at isa-spec/spec/ops/i2f64.toml:60).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/i2f64.toml:57; form at isa-spec/spec/ops/alu/i2f64.toml:60).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -254,7 +254,7 @@ impl OpI2f64 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/i2f64.toml:57; form at isa-spec/spec/ops/i2f64.toml:60).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/i2f64.toml:57; form at isa-spec/spec/ops/alu/i2f64.toml:60).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -268,7 +268,7 @@ impl OpI2f64 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/i2f64.toml:57; form at isa-spec/spec/ops/i2f64.toml:60).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/i2f64.toml:57; form at isa-spec/spec/ops/alu/i2f64.toml:60).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -282,7 +282,7 @@ impl OpI2f64 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `I2F` (isa-spec/spec/ops/i2f64.toml:45); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `I2F` (isa-spec/spec/ops/alu/i2f64.toml:45); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["I2F"]])?;
         let mut cur = 0usize;
@@ -360,7 +360,7 @@ impl OpI2f64 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/i2f64.toml:3.
+    /// Spec: isa-spec/spec/ops/alu/i2f64.toml:3.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("i2f64", 1usize, srcs)?;
         let b_raw: u32 = srcs[0usize].u32()?;
@@ -376,7 +376,7 @@ impl OpI2f64 {
     }
 }
 impl MemOp for OpI2f64 {}
-/// Spec: isa-spec/spec/ops/i2f64.toml:3.
+/// Spec: isa-spec/spec/ops/alu/i2f64.toml:3.
 impl Encode for OpI2f64 {
     const NAME: &'static str = "i2f64";
     encode_by_form!(
@@ -384,13 +384,13 @@ impl Encode for OpI2f64 {
         encode_f2, 3 : combo_f0 => encode_f3; [b]
     );
 }
-/// Spec: isa-spec/spec/ops/i2f64.toml:3.
+/// Spec: isa-spec/spec/ops/alu/i2f64.toml:3.
 impl Forms for OpI2f64 {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/i2f64.toml:45.
+    /// Spec: isa-spec/spec/ops/alu/i2f64.toml:45.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;
@@ -418,7 +418,7 @@ impl Forms for OpI2f64 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/i2f64.toml:3.
+/// Spec: isa-spec/spec/ops/alu/i2f64.toml:3.
 impl Legalize for OpI2f64 {
     fn fold_imms(&mut self) {
         {

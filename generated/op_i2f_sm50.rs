@@ -4,26 +4,26 @@
 
 /// `I2F`: Integer to float conversion (Maxwell/Pascal): read a byte, half, word or pair of b as stype, optionally negate or take the absolute value, and round to dtype.
 ///
-/// Spec: isa-spec/spec/ops/i2f_sm50.toml:5 (op `i2f_sm50`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/alu/i2f_sm50.toml:5 (op `i2f_sm50`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpI2fSm50 {
-    /// Destination (f32). (isa-spec/spec/ops/i2f_sm50.toml:10)
+    /// Destination (f32). (isa-spec/spec/ops/alu/i2f_sm50.toml:10)
     pub d: Reg,
-    /// Source (u32). (isa-spec/spec/ops/i2f_sm50.toml:19)
+    /// Source (u32). (isa-spec/spec/ops/alu/i2f_sm50.toml:19)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/i2f_sm50.toml:28)
+    /// Modifier.  (isa-spec/spec/ops/alu/i2f_sm50.toml:28)
     pub dtype: CvtFtypeShown,
-    /// Modifier.  (isa-spec/spec/ops/i2f_sm50.toml:32)
+    /// Modifier.  (isa-spec/spec/ops/alu/i2f_sm50.toml:32)
     pub stype: CvtItypeShown,
-    /// Modifier.  (isa-spec/spec/ops/i2f_sm50.toml:36)
+    /// Modifier.  (isa-spec/spec/ops/alu/i2f_sm50.toml:36)
     pub rnd: Rnd,
-    /// Modifier. Maxwell/Pascal: also write the flags to the CC register; printed on d. (isa-spec/spec/ops/i2f_sm50.toml:40)
+    /// Modifier. Maxwell/Pascal: also write the flags to the CC register; printed on d. (isa-spec/spec/ops/alu/i2f_sm50.toml:40)
     pub cc: bool,
-    /// Modifier. Byte offset of the part of b read when stype is 8 or 16 bits wide (.B1-.B3, .H1 = 2). (isa-spec/spec/ops/i2f_sm50.toml:46)
+    /// Modifier. Byte offset of the part of b read when stype is 8 or 16 bits wide (.B1-.B3, .H1 = 2). (isa-spec/spec/ops/alu/i2f_sm50.toml:46)
     pub sel: u32,
 }
 op_fields!(OpI2fSm50, [b], [d]);
-/// Spec: isa-spec/spec/ops/i2f_sm50.toml:5.
+/// Spec: isa-spec/spec/ops/alu/i2f_sm50.toml:5.
 impl OpI2fSm50 {
     pub const NAME: &'static str = "i2f_sm50";
     pub const MNEMONIC: &'static str = "I2F";
@@ -61,7 +61,7 @@ impl OpI2fSm50 {
     pub fn parts_ok(&self) -> bool {
         self.b_view().is_none_or(|v| v.byte_part_ok(self.sel))
     }
-    /// Codes of `dtype`'s values, in hex (`-`: none; isa-spec/spec/ops/i2f_sm50.toml:28).
+    /// Codes of `dtype`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/i2f_sm50.toml:28).
     const DTYPE_CODES0: [u16; CvtFtypeShown::COUNT] = codes("2 1 - 3");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -75,7 +75,7 @@ impl OpI2fSm50 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/i2f_sm50.toml:61 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/i2f_sm50.toml:61 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0;
@@ -90,7 +90,7 @@ impl OpI2fSm50 {
         w |= self.dtype.code_in::<E>(Self::NAME, "dtype", &Self::DTYPE_CODES0, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/i2f_sm50.toml:61; form at isa-spec/spec/ops/i2f_sm50.toml:64).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/i2f_sm50.toml:61; form at isa-spec/spec/ops/alu/i2f_sm50.toml:64).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -102,7 +102,7 @@ impl OpI2fSm50 {
         w |= u128::from(self.b.abs) << 49;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/i2f_sm50.toml:61; form at isa-spec/spec/ops/i2f_sm50.toml:64).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/i2f_sm50.toml:61; form at isa-spec/spec/ops/alu/i2f_sm50.toml:64).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -118,7 +118,7 @@ impl OpI2fSm50 {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/i2f_sm50.toml:61; form at isa-spec/spec/ops/i2f_sm50.toml:64).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/i2f_sm50.toml:61; form at isa-spec/spec/ops/alu/i2f_sm50.toml:64).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -131,7 +131,7 @@ impl OpI2fSm50 {
         w |= u128::from(self.b.abs) << 49;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/i2f_sm50.toml:61 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/i2f_sm50.toml:61 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -164,7 +164,7 @@ impl OpI2fSm50 {
             sel: 0u32,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/i2f_sm50.toml:61; form at isa-spec/spec/ops/i2f_sm50.toml:64).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/i2f_sm50.toml:61; form at isa-spec/spec/ops/alu/i2f_sm50.toml:64).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -177,7 +177,7 @@ impl OpI2fSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x5587ff000d000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/i2f_sm50.toml:61; form at isa-spec/spec/ops/i2f_sm50.toml:64).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/i2f_sm50.toml:61; form at isa-spec/spec/ops/alu/i2f_sm50.toml:64).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -190,7 +190,7 @@ impl OpI2fSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x558000000d000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/i2f_sm50.toml:61; form at isa-spec/spec/ops/i2f_sm50.toml:64).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/i2f_sm50.toml:61; form at isa-spec/spec/ops/alu/i2f_sm50.toml:64).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -203,7 +203,7 @@ impl OpI2fSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x558000000d000)))
     }
-    /// Parse one tokenized line of syntax `I2F` (isa-spec/spec/ops/i2f_sm50.toml:50); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `I2F` (isa-spec/spec/ops/alu/i2f_sm50.toml:50); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["I2F"]])?;
         let mut cur = 0usize;
@@ -296,7 +296,7 @@ impl OpI2fSm50 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/i2f_sm50.toml:5.
+    /// Spec: isa-spec/spec/ops/alu/i2f_sm50.toml:5.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("i2f_sm50", 1usize, srcs)?;
         let b_raw: u32 = srcs[0usize].u32()?;
@@ -352,18 +352,18 @@ impl OpI2fSm50 {
     }
 }
 impl MemOp for OpI2fSm50 {}
-/// Spec: isa-spec/spec/ops/i2f_sm50.toml:5.
+/// Spec: isa-spec/spec/ops/alu/i2f_sm50.toml:5.
 impl Encode for OpI2fSm50 {
     const NAME: &'static str = "i2f_sm50";
     encode_by_form!(parts_ok; 0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [b]);
 }
-/// Spec: isa-spec/spec/ops/i2f_sm50.toml:5.
+/// Spec: isa-spec/spec/ops/alu/i2f_sm50.toml:5.
 impl Forms for OpI2fSm50 {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/i2f_sm50.toml:50.
+    /// Spec: isa-spec/spec/ops/alu/i2f_sm50.toml:50.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;
@@ -396,7 +396,7 @@ impl Forms for OpI2fSm50 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/i2f_sm50.toml:5.
+/// Spec: isa-spec/spec/ops/alu/i2f_sm50.toml:5.
 impl Legalize for OpI2fSm50 {
     fn cc_use(&self, sm: u32) -> (bool, bool) {
         let dtype = self.dtype;

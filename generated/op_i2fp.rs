@@ -4,20 +4,20 @@
 
 /// `I2FP.F32`: Convert a 32-bit integer (signed or unsigned) to F32, rounded to nearest even or toward zero (.RZ).
 ///
-/// Spec: isa-spec/spec/ops/i2fp.toml:2 (op `i2fp`). SMs: 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/i2fp.toml:2 (op `i2fp`). SMs: 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpI2fp {
-    /// Destination (f32). (isa-spec/spec/ops/i2fp.toml:7)
+    /// Destination (f32). (isa-spec/spec/ops/alu/i2fp.toml:7)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/i2fp.toml:11)
+    /// Source (b32). (isa-spec/spec/ops/alu/i2fp.toml:11)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/i2fp.toml:16)
+    /// Modifier.  (isa-spec/spec/ops/alu/i2fp.toml:16)
     pub stype: CvtItype32Shown,
-    /// Modifier.  (isa-spec/spec/ops/i2fp.toml:20)
+    /// Modifier.  (isa-spec/spec/ops/alu/i2fp.toml:20)
     pub rnd: Rnd,
 }
 op_fields!(OpI2fp, [b], [d]);
-/// Spec: isa-spec/spec/ops/i2fp.toml:2.
+/// Spec: isa-spec/spec/ops/alu/i2fp.toml:2.
 impl OpI2fp {
     pub const NAME: &'static str = "i2fp";
     pub const MNEMONIC: &'static str = "I2FP.F32";
@@ -42,7 +42,7 @@ impl OpI2fp {
     pub fn b_view(&self) -> Option<View> {
         Self::b_view_of(self.stype)
     }
-    /// Codes of `rnd`'s values, in hex (`-`: none; isa-spec/spec/ops/i2fp.toml:20).
+    /// Codes of `rnd`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/i2fp.toml:20).
     const RND_CODES0: [u16; Rnd::COUNT] = codes("0 - - 3");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -57,7 +57,7 @@ impl OpI2fp {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/i2fp.toml:38 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/i2fp.toml:38 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -71,21 +71,21 @@ impl OpI2fp {
         w |= self.rnd.code_in::<E>(Self::NAME, "rnd", &Self::RND_CODES0, sm)? << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/i2fp.toml:38; form at isa-spec/spec/ops/i2fp.toml:42).
+    /// Form `rrr` on SM [86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/i2fp.toml:38; form at isa-spec/spec/ops/alu/i2fp.toml:42).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x10000000000000000245 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/i2fp.toml:38; form at isa-spec/spec/ops/i2fp.toml:42).
+    /// Form `rir` on SM [86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/i2fp.toml:38; form at isa-spec/spec/ops/alu/i2fp.toml:42).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x10000000000000000845 | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [86, 87, 88, 89, 90] (isa-spec/spec/ops/i2fp.toml:38; form at isa-spec/spec/ops/i2fp.toml:42).
+    /// Form `rcr` on SM [86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/i2fp.toml:38; form at isa-spec/spec/ops/alu/i2fp.toml:42).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x10000000000000000a45 | self.encode_e0::<E>(sm, c)?;
@@ -93,14 +93,14 @@ impl OpI2fp {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/i2fp.toml:38; form at isa-spec/spec/ops/i2fp.toml:42).
+    /// Form `rur` on SM [86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/i2fp.toml:38; form at isa-spec/spec/ops/alu/i2fp.toml:42).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80010000000000000000c45 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/i2fp.toml:38 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/i2fp.toml:38 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -116,35 +116,35 @@ impl OpI2fp {
         };
         Some(Self { d, b: Src::RZ, stype, rnd })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/i2fp.toml:38; form at isa-spec/spec/ops/i2fp.toml:42).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/i2fp.toml:38; form at isa-spec/spec/ops/alu/i2fp.toml:42).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/i2fp.toml:38; form at isa-spec/spec/ops/i2fp.toml:42).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/i2fp.toml:38; form at isa-spec/spec/ops/alu/i2fp.toml:42).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/i2fp.toml:38; form at isa-spec/spec/ops/i2fp.toml:42).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/i2fp.toml:38; form at isa-spec/spec/ops/alu/i2fp.toml:42).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/i2fp.toml:38; form at isa-spec/spec/ops/i2fp.toml:42).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/i2fp.toml:38; form at isa-spec/spec/ops/alu/i2fp.toml:42).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `I2FP.F32` (isa-spec/spec/ops/i2fp.toml:23); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `I2FP.F32` (isa-spec/spec/ops/alu/i2fp.toml:23); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["I2FP", "F32"]])?;
         let mut cur = 0usize;
@@ -173,7 +173,7 @@ impl OpI2fp {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/i2fp.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/i2fp.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("i2fp", 1usize, srcs)?;
         let b: u32 = src_value(srcs, 0usize, &self.b)?;
@@ -189,20 +189,20 @@ impl OpI2fp {
     }
 }
 impl MemOp for OpI2fp {}
-/// Spec: isa-spec/spec/ops/i2fp.toml:2.
+/// Spec: isa-spec/spec/ops/alu/i2fp.toml:2.
 impl Encode for OpI2fp {
     const NAME: &'static str = "i2fp";
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [b]
     );
 }
-/// Spec: isa-spec/spec/ops/i2fp.toml:2.
+/// Spec: isa-spec/spec/ops/alu/i2fp.toml:2.
 impl Forms for OpI2fp {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/i2fp.toml:23.
+    /// Spec: isa-spec/spec/ops/alu/i2fp.toml:23.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 262144 != 0 { self.form_id(sm) } else { None };
@@ -222,7 +222,7 @@ impl Forms for OpI2fp {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/i2fp.toml:2.
+/// Spec: isa-spec/spec/ops/alu/i2fp.toml:2.
 impl Legalize for OpI2fp {
     fn fold_imms(&mut self) {
         {

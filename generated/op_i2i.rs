@@ -4,26 +4,26 @@
 
 /// `I2I`: Integer to integer conversion: read a byte, half or word of b as stype, optionally negate or take the absolute value, and convert to dtype (saturating with .SAT).
 ///
-/// Spec: isa-spec/spec/ops/i2i.toml:4 (op `i2i`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/alu/i2i.toml:4 (op `i2i`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpI2i {
-    /// Destination (u32). (isa-spec/spec/ops/i2i.toml:9)
+    /// Destination (u32). (isa-spec/spec/ops/alu/i2i.toml:9)
     pub d: Reg,
-    /// Source (u32). (isa-spec/spec/ops/i2i.toml:18)
+    /// Source (u32). (isa-spec/spec/ops/alu/i2i.toml:18)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/i2i.toml:27)
+    /// Modifier.  (isa-spec/spec/ops/alu/i2i.toml:27)
     pub dtype: I2iType,
-    /// Modifier.  (isa-spec/spec/ops/i2i.toml:31)
+    /// Modifier.  (isa-spec/spec/ops/alu/i2i.toml:31)
     pub stype: I2iType,
-    /// Modifier. Clamp to dtype's range instead of wrapping. (isa-spec/spec/ops/i2i.toml:35)
+    /// Modifier. Clamp to dtype's range instead of wrapping. (isa-spec/spec/ops/alu/i2i.toml:35)
     pub sat: bool,
-    /// Modifier. Maxwell/Pascal: also write the flags to the CC register; printed on d. (isa-spec/spec/ops/i2i.toml:41)
+    /// Modifier. Maxwell/Pascal: also write the flags to the CC register; printed on d. (isa-spec/spec/ops/alu/i2i.toml:41)
     pub cc: bool,
-    /// Modifier. Byte offset of the part of b read when stype is 8 or 16 bits wide (.B1-.B3, .H1 = 2). (isa-spec/spec/ops/i2i.toml:47)
+    /// Modifier. Byte offset of the part of b read when stype is 8 or 16 bits wide (.B1-.B3, .H1 = 2). (isa-spec/spec/ops/alu/i2i.toml:47)
     pub sel: u32,
 }
 op_fields!(OpI2i, [b], [d]);
-/// Spec: isa-spec/spec/ops/i2i.toml:4.
+/// Spec: isa-spec/spec/ops/alu/i2i.toml:4.
 impl OpI2i {
     pub const NAME: &'static str = "i2i";
     pub const MNEMONIC: &'static str = "I2I";
@@ -71,7 +71,7 @@ impl OpI2i {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/i2i.toml:59 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/i2i.toml:59 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0;
@@ -90,7 +90,7 @@ impl OpI2i {
         }
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/i2i.toml:59; form at isa-spec/spec/ops/i2i.toml:62).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/i2i.toml:59; form at isa-spec/spec/ops/alu/i2i.toml:62).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -101,7 +101,7 @@ impl OpI2i {
         w |= u128::from(self.b.abs) << 49;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/i2i.toml:59; form at isa-spec/spec/ops/i2i.toml:62).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/i2i.toml:59; form at isa-spec/spec/ops/alu/i2i.toml:62).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -116,7 +116,7 @@ impl OpI2i {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/i2i.toml:59; form at isa-spec/spec/ops/i2i.toml:62).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/i2i.toml:59; form at isa-spec/spec/ops/alu/i2i.toml:62).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -128,7 +128,7 @@ impl OpI2i {
         w |= u128::from(self.b.abs) << 49;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/i2i.toml:59 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/i2i.toml:59 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -162,7 +162,7 @@ impl OpI2i {
             sel: 0u32,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/i2i.toml:59; form at isa-spec/spec/ops/i2i.toml:62).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/i2i.toml:59; form at isa-spec/spec/ops/alu/i2i.toml:62).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -175,7 +175,7 @@ impl OpI2i {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/i2i.toml:59; form at isa-spec/spec/ops/i2i.toml:62).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/i2i.toml:59; form at isa-spec/spec/ops/alu/i2i.toml:62).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -188,7 +188,7 @@ impl OpI2i {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/i2i.toml:59; form at isa-spec/spec/ops/i2i.toml:62).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/i2i.toml:59; form at isa-spec/spec/ops/alu/i2i.toml:62).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -201,7 +201,7 @@ impl OpI2i {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `I2I` (isa-spec/spec/ops/i2i.toml:51); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `I2I` (isa-spec/spec/ops/alu/i2i.toml:51); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["I2I"]])?;
         let mut cur = 0usize;
@@ -294,7 +294,7 @@ impl OpI2i {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/i2i.toml:4.
+    /// Spec: isa-spec/spec/ops/alu/i2i.toml:4.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("i2i", 1usize, srcs)?;
         let b_raw: u32 = srcs[0usize].u32()?;
@@ -355,18 +355,18 @@ impl OpI2i {
     }
 }
 impl MemOp for OpI2i {}
-/// Spec: isa-spec/spec/ops/i2i.toml:4.
+/// Spec: isa-spec/spec/ops/alu/i2i.toml:4.
 impl Encode for OpI2i {
     const NAME: &'static str = "i2i";
     encode_by_form!(parts_ok; 0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [b]);
 }
-/// Spec: isa-spec/spec/ops/i2i.toml:4.
+/// Spec: isa-spec/spec/ops/alu/i2i.toml:4.
 impl Forms for OpI2i {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/i2i.toml:51.
+    /// Spec: isa-spec/spec/ops/alu/i2i.toml:51.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;
@@ -401,7 +401,7 @@ impl Forms for OpI2i {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/i2i.toml:4.
+/// Spec: isa-spec/spec/ops/alu/i2i.toml:4.
 impl Legalize for OpI2i {
     fn cc_use(&self, sm: u32) -> (bool, bool) {
         let dtype = self.dtype;

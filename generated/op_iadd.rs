@@ -4,24 +4,24 @@
 
 /// `IADD`: Two-input 32-bit integer add; either source may be negated. Maxwell/Pascal chain carries through the CC register, SM120 writes the carry to a predicate (see iaddx for its .X).
 ///
-/// Spec: isa-spec/spec/ops/iadd.toml:2 (op `iadd`). SMs: 50, 52, 53, 60, 61, 62, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/iadd.toml:2 (op `iadd`). SMs: 50, 52, 53, 60, 61, 62, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIadd {
-    /// Destination (u32). (isa-spec/spec/ops/iadd.toml:8)
+    /// Destination (u32). (isa-spec/spec/ops/alu/iadd.toml:8)
     pub d: Reg,
-    /// Destination (pred). SM120: carry out of bit 31 (sum >= 2^32). (isa-spec/spec/ops/iadd.toml:12)
+    /// Destination (pred). SM120: carry out of bit 31 (sum >= 2^32). (isa-spec/spec/ops/alu/iadd.toml:12)
     pub co0: Reg,
-    /// Source (u32). (isa-spec/spec/ops/iadd.toml:18)
+    /// Source (u32). (isa-spec/spec/ops/alu/iadd.toml:18)
     pub a: Src,
-    /// Source (u32). (isa-spec/spec/ops/iadd.toml:23)
+    /// Source (u32). (isa-spec/spec/ops/alu/iadd.toml:23)
     pub b: Src,
-    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d. (isa-spec/spec/ops/iadd.toml:28)
+    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d. (isa-spec/spec/ops/alu/iadd.toml:28)
     pub cc: bool,
-    /// Modifier. Maxwell/Pascal: extended: read the carry from the CC register. (isa-spec/spec/ops/iadd.toml:35)
+    /// Modifier. Maxwell/Pascal: extended: read the carry from the CC register. (isa-spec/spec/ops/alu/iadd.toml:35)
     pub x: bool,
 }
 op_fields!(OpIadd, [a, b], [d, co0]);
-/// Spec: isa-spec/spec/ops/iadd.toml:2.
+/// Spec: isa-spec/spec/ops/alu/iadd.toml:2.
 impl OpIadd {
     pub const NAME: &'static str = "iadd";
     pub const MNEMONIC: &'static str = "IADD";
@@ -36,7 +36,7 @@ impl OpIadd {
         OperandInfo::new("d", ValueType::U32),
         OperandInfo::new("co0", ValueType::Pred).with_default(Src::reg(Reg::PT)),
     ];
-    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/iadd.toml).
+    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/alu/iadd.toml).
     pub const LOW_BITS_SRCS: &'static [usize] = &[0usize, 1usize];
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -53,7 +53,7 @@ impl OpIadd {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/iadd.toml:78 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/iadd.toml:78 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -66,7 +66,7 @@ impl OpIadd {
         w |= u128::from(self.a.neg) << 49;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/iadd.toml:78; form at isa-spec/spec/ops/iadd.toml:81).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd.toml:78; form at isa-spec/spec/ops/alu/iadd.toml:81).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -85,7 +85,7 @@ impl OpIadd {
         }
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/iadd.toml:78; form at isa-spec/spec/ops/iadd.toml:81).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd.toml:78; form at isa-spec/spec/ops/alu/iadd.toml:81).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -109,7 +109,7 @@ impl OpIadd {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/iadd.toml:78; form at isa-spec/spec/ops/iadd.toml:81).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd.toml:78; form at isa-spec/spec/ops/alu/iadd.toml:81).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -129,7 +129,7 @@ impl OpIadd {
         }
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/iadd.toml:102 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/iadd.toml:102 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -142,7 +142,7 @@ impl OpIadd {
         w |= dst_field::<E>(Self::NAME, "co0", self.co0, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/iadd.toml:102; form at isa-spec/spec/ops/iadd.toml:106).
+    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/iadd.toml:102; form at isa-spec/spec/ops/alu/iadd.toml:106).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -152,7 +152,7 @@ impl OpIadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/iadd.toml:102; form at isa-spec/spec/ops/iadd.toml:106).
+    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/alu/iadd.toml:102; form at isa-spec/spec/ops/alu/iadd.toml:106).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -161,7 +161,7 @@ impl OpIadd {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/iadd.toml:102; form at isa-spec/spec/ops/iadd.toml:106).
+    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/alu/iadd.toml:102; form at isa-spec/spec/ops/alu/iadd.toml:106).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -171,7 +171,7 @@ impl OpIadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/iadd.toml:78 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/iadd.toml:78 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -189,7 +189,7 @@ impl OpIadd {
             x,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/iadd.toml:78; form at isa-spec/spec/ops/iadd.toml:81).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/iadd.toml:78; form at isa-spec/spec/ops/alu/iadd.toml:81).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x3000000000000 == 0x3000000000000 && w & 0 == 0 {
@@ -200,7 +200,7 @@ impl OpIadd {
             .with_neg(bit(w, 48));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/iadd.toml:78; form at isa-spec/spec/ops/iadd.toml:81).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/iadd.toml:78; form at isa-spec/spec/ops/alu/iadd.toml:81).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x3000000000000 == 0x3000000000000 && w & 0 == 0 {
@@ -212,7 +212,7 @@ impl OpIadd {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/iadd.toml:78; form at isa-spec/spec/ops/iadd.toml:81).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/iadd.toml:78; form at isa-spec/spec/ops/alu/iadd.toml:81).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x3000000000000 == 0x3000000000000 && w & 0 == 0 {
@@ -222,7 +222,7 @@ impl OpIadd {
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_neg(bit(w, 48));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/iadd.toml:102 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/iadd.toml:102 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -240,7 +240,7 @@ impl OpIadd {
             x,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/iadd.toml:102; form at isa-spec/spec/ops/iadd.toml:106).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/iadd.toml:102; form at isa-spec/spec/ops/alu/iadd.toml:106).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -248,14 +248,14 @@ impl OpIadd {
             .with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/iadd.toml:102; form at isa-spec/spec/ops/iadd.toml:106).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/iadd.toml:102; form at isa-spec/spec/ops/alu/iadd.toml:106).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/iadd.toml:102; form at isa-spec/spec/ops/iadd.toml:106).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/iadd.toml:102; form at isa-spec/spec/ops/alu/iadd.toml:106).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -270,7 +270,7 @@ impl OpIadd {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `IADD` (isa-spec/spec/ops/iadd.toml:41).
+    /// Parse syntax `IADD` (isa-spec/spec/ops/alu/iadd.toml:41).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IADD"]])?;
         let mut cur = 0usize;
@@ -326,7 +326,7 @@ impl OpIadd {
             );
         parsed(op, line, ctrl, raw)
     }
-    /// Parse syntax `IADD` (isa-spec/spec/ops/iadd.toml:46).
+    /// Parse syntax `IADD` (isa-spec/spec/ops/alu/iadd.toml:46).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IADD"]])?;
         let mut cur = 0usize;
@@ -367,7 +367,7 @@ impl OpIadd {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/iadd.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/iadd.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("iadd", 2usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
@@ -401,7 +401,7 @@ impl OpIadd {
     }
 }
 impl MemOp for OpIadd {}
-/// Spec: isa-spec/spec/ops/iadd.toml:2.
+/// Spec: isa-spec/spec/ops/alu/iadd.toml:2.
 impl Encode for OpIadd {
     const NAME: &'static str = "iadd";
     encode_by_form!(
@@ -409,7 +409,7 @@ impl Encode for OpIadd {
         encode_f4, 5 : => encode_f5; [a, b]
     );
 }
-/// Spec: isa-spec/spec/ops/iadd.toml:2.
+/// Spec: isa-spec/spec/ops/alu/iadd.toml:2.
 impl Forms for OpIadd {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -418,7 +418,7 @@ impl Forms for OpIadd {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/iadd.toml:41.
+    /// Spec: isa-spec/spec/ops/alu/iadd.toml:41.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
@@ -463,7 +463,7 @@ impl Forms for OpIadd {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/iadd.toml:2.
+/// Spec: isa-spec/spec/ops/alu/iadd.toml:2.
 impl Legalize for OpIadd {
     fn cc_use(&self, sm: u32) -> (bool, bool) {
         let cc = self.cc;

@@ -4,36 +4,36 @@
 
 /// `IADD3`: Three-input 32-bit integer add; carries out to predicates for 64-bit chains (see iadd3x). Maxwell/Pascal chain carries through the CC register and add halves or shift the sum (register form).
 ///
-/// Spec: isa-spec/spec/ops/iadd3.toml:2 (op `iadd3`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/iadd3.toml:2 (op `iadd3`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIadd3 {
-    /// Destination (u32). (isa-spec/spec/ops/iadd3.toml:8)
+    /// Destination (u32). (isa-spec/spec/ops/alu/iadd3.toml:8)
     pub d: Reg,
-    /// Destination (pred). Carry out of bit 31 (sum >= 2^32). (isa-spec/spec/ops/iadd3.toml:12)
+    /// Destination (pred). Carry out of bit 31 (sum >= 2^32). (isa-spec/spec/ops/alu/iadd3.toml:12)
     pub co0: Reg,
-    /// Destination (pred). Second carry (sum >= 2^33). (isa-spec/spec/ops/iadd3.toml:18)
+    /// Destination (pred). Second carry (sum >= 2^33). (isa-spec/spec/ops/alu/iadd3.toml:18)
     pub co1: Reg,
-    /// Source (u32). (isa-spec/spec/ops/iadd3.toml:24)
+    /// Source (u32). (isa-spec/spec/ops/alu/iadd3.toml:24)
     pub a: Src,
-    /// Source (u32). (isa-spec/spec/ops/iadd3.toml:29)
+    /// Source (u32). (isa-spec/spec/ops/alu/iadd3.toml:29)
     pub b: Src,
-    /// Source (u32). (isa-spec/spec/ops/iadd3.toml:38)
+    /// Source (u32). (isa-spec/spec/ops/alu/iadd3.toml:38)
     pub c: Src,
-    /// Modifier. Maxwell/Pascal, register form: shift the sum right (.RS) or left (.LS). (isa-spec/spec/ops/iadd3.toml:43)
+    /// Modifier. Maxwell/Pascal, register form: shift the sum right (.RS) or left (.LS). (isa-spec/spec/ops/alu/iadd3.toml:43)
     pub mode: Iadd3Mode,
-    /// Modifier. Maxwell/Pascal: extended: read the carry from the CC register. (isa-spec/spec/ops/iadd3.toml:49)
+    /// Modifier. Maxwell/Pascal: extended: read the carry from the CC register. (isa-spec/spec/ops/alu/iadd3.toml:49)
     pub x: bool,
-    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d. (isa-spec/spec/ops/iadd3.toml:56)
+    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d. (isa-spec/spec/ops/alu/iadd3.toml:56)
     pub cc: bool,
-    /// Modifier. Maxwell/Pascal, register form: the half of a read (`.H0`, `.H1`), printed on a. (isa-spec/spec/ops/iadd3.toml:63)
+    /// Modifier. Maxwell/Pascal, register form: the half of a read (`.H0`, `.H1`), printed on a. (isa-spec/spec/ops/alu/iadd3.toml:63)
     pub asel: HalfSel,
-    /// Modifier. Maxwell/Pascal, register form: the half of b read, printed on b. (isa-spec/spec/ops/iadd3.toml:69)
+    /// Modifier. Maxwell/Pascal, register form: the half of b read, printed on b. (isa-spec/spec/ops/alu/iadd3.toml:69)
     pub bsel: HalfSel,
-    /// Modifier. Maxwell/Pascal, register form: the half of c read, printed on c. (isa-spec/spec/ops/iadd3.toml:75)
+    /// Modifier. Maxwell/Pascal, register form: the half of c read, printed on c. (isa-spec/spec/ops/alu/iadd3.toml:75)
     pub csel: HalfSel,
 }
 op_fields!(OpIadd3, [a, b, c], [d, co0, co1]);
-/// Spec: isa-spec/spec/ops/iadd3.toml:2.
+/// Spec: isa-spec/spec/ops/alu/iadd3.toml:2.
 impl OpIadd3 {
     pub const NAME: &'static str = "iadd3";
     pub const MNEMONIC: &'static str = "IADD3";
@@ -52,7 +52,7 @@ impl OpIadd3 {
         OperandInfo::new("co0", ValueType::Pred).with_default(Src::reg(Reg::PT)),
         OperandInfo::new("co1", ValueType::Pred).with_default(Src::reg(Reg::PT)),
     ];
-    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/iadd3.toml).
+    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/alu/iadd3.toml).
     pub const LOW_BITS_SRCS: &'static [usize] = &[0usize, 1usize, 2usize];
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -70,7 +70,7 @@ impl OpIadd3 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/iadd3.toml:118 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/iadd3.toml:118 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -93,7 +93,7 @@ impl OpIadd3 {
         w |= dst_field::<E>(Self::NAME, "co1", self.co1, RegFile::Pred, 3u32, sm)? << 84;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/iadd3.toml:118; form at isa-spec/spec/ops/iadd3.toml:121).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/iadd3.toml:118; form at isa-spec/spec/ops/alu/iadd3.toml:121).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -103,7 +103,7 @@ impl OpIadd3 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/iadd3.toml:118; form at isa-spec/spec/ops/iadd3.toml:121).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/iadd3.toml:118; form at isa-spec/spec/ops/alu/iadd3.toml:121).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -112,7 +112,7 @@ impl OpIadd3 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/iadd3.toml:118; form at isa-spec/spec/ops/iadd3.toml:121).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/iadd3.toml:118; form at isa-spec/spec/ops/alu/iadd3.toml:121).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -123,7 +123,7 @@ impl OpIadd3 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/iadd3.toml:118; form at isa-spec/spec/ops/iadd3.toml:121).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/iadd3.toml:118; form at isa-spec/spec/ops/alu/iadd3.toml:121).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -133,7 +133,7 @@ impl OpIadd3 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/iadd3.toml:139 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/iadd3.toml:139 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -150,7 +150,7 @@ impl OpIadd3 {
         w |= u128::from(self.a.neg) << 51;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/iadd3.toml:139; form at isa-spec/spec/ops/iadd3.toml:142).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd3.toml:139; form at isa-spec/spec/ops/alu/iadd3.toml:142).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -164,7 +164,7 @@ impl OpIadd3 {
         w |= (self.mode.index() as u128) << 37;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/iadd3.toml:139; form at isa-spec/spec/ops/iadd3.toml:142).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd3.toml:139; form at isa-spec/spec/ops/alu/iadd3.toml:142).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -184,7 +184,7 @@ impl OpIadd3 {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/iadd3.toml:139; form at isa-spec/spec/ops/iadd3.toml:142).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd3.toml:139; form at isa-spec/spec/ops/alu/iadd3.toml:142).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -200,7 +200,7 @@ impl OpIadd3 {
         w |= u128::from(self.b.neg) << 50;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/iadd3.toml:118 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/iadd3.toml:118 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -231,7 +231,7 @@ impl OpIadd3 {
             csel,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/iadd3.toml:118; form at isa-spec/spec/ops/iadd3.toml:121).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/iadd3.toml:118; form at isa-spec/spec/ops/alu/iadd3.toml:121).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -239,28 +239,28 @@ impl OpIadd3 {
             .with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x781e0000000000000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/iadd3.toml:118; form at isa-spec/spec/ops/iadd3.toml:121).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/iadd3.toml:118; form at isa-spec/spec/ops/alu/iadd3.toml:121).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x781e0000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/iadd3.toml:118; form at isa-spec/spec/ops/iadd3.toml:121).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/iadd3.toml:118; form at isa-spec/spec/ops/alu/iadd3.toml:121).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x781e0000000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/iadd3.toml:118; form at isa-spec/spec/ops/iadd3.toml:121).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/iadd3.toml:118; form at isa-spec/spec/ops/alu/iadd3.toml:121).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x781e0000000000000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/iadd3.toml:139 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/iadd3.toml:139 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -287,7 +287,7 @@ impl OpIadd3 {
             csel: HalfSel::Word,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/iadd3.toml:139; form at isa-spec/spec/ops/iadd3.toml:142).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/iadd3.toml:139; form at isa-spec/spec/ops/alu/iadd3.toml:142).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -299,7 +299,7 @@ impl OpIadd3 {
         o.csel = HalfSel::from_index(bits(w, 31, 2) as usize)?;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x70000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/iadd3.toml:139; form at isa-spec/spec/ops/iadd3.toml:142).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/iadd3.toml:139; form at isa-spec/spec/ops/alu/iadd3.toml:142).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -312,7 +312,7 @@ impl OpIadd3 {
         o.csel = HalfSel::Word;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/iadd3.toml:139; form at isa-spec/spec/ops/iadd3.toml:142).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/iadd3.toml:139; form at isa-spec/spec/ops/alu/iadd3.toml:142).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -331,7 +331,7 @@ impl OpIadd3 {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `IADD3` (isa-spec/spec/ops/iadd3.toml:80).
+    /// Parse syntax `IADD3` (isa-spec/spec/ops/alu/iadd3.toml:80).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IADD3"]])?;
         if !rest.is_empty() {
@@ -394,7 +394,7 @@ impl OpIadd3 {
             );
         parsed(op, line, ctrl, raw)
     }
-    /// Parse syntax `IADD3` (isa-spec/spec/ops/iadd3.toml:90).
+    /// Parse syntax `IADD3` (isa-spec/spec/ops/alu/iadd3.toml:90).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IADD3"]])?;
         if !rest.is_empty() {
@@ -447,7 +447,7 @@ impl OpIadd3 {
             );
         parsed(op, line, ctrl, raw)
     }
-    /// Parse syntax `IADD3` (isa-spec/spec/ops/iadd3.toml:95).
+    /// Parse syntax `IADD3` (isa-spec/spec/ops/alu/iadd3.toml:95).
     fn parse_syntax2(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IADD3"]])?;
         let mut cur = 0usize;
@@ -622,7 +622,7 @@ impl OpIadd3 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/iadd3.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/iadd3.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("iadd3", 3usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
@@ -675,7 +675,7 @@ impl OpIadd3 {
     }
 }
 impl MemOp for OpIadd3 {}
-/// Spec: isa-spec/spec/ops/iadd3.toml:2.
+/// Spec: isa-spec/spec/ops/alu/iadd3.toml:2.
 impl Encode for OpIadd3 {
     const NAME: &'static str = "iadd3";
     encode_by_form!(
@@ -683,7 +683,7 @@ impl Encode for OpIadd3 {
         encode_f4, 5 : => encode_f5, 6 : => encode_f6; [a, b, c]
     );
 }
-/// Spec: isa-spec/spec/ops/iadd3.toml:2.
+/// Spec: isa-spec/spec/ops/alu/iadd3.toml:2.
 impl Forms for OpIadd3 {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -692,7 +692,7 @@ impl Forms for OpIadd3 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/iadd3.toml:80.
+    /// Spec: isa-spec/spec/ops/alu/iadd3.toml:80.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
@@ -814,7 +814,7 @@ impl Forms for OpIadd3 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/iadd3.toml:2.
+/// Spec: isa-spec/spec/ops/alu/iadd3.toml:2.
 impl Legalize for OpIadd3 {
     fn cc_use(&self, sm: u32) -> (bool, bool) {
         let mode = self.mode;

@@ -4,22 +4,22 @@
 
 /// `IADD32I`: 32-bit integer add with a full 32-bit immediate; a may be negated.
 ///
-/// Spec: isa-spec/spec/ops/iadd32i.toml:2 (op `iadd32i`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/alu/iadd32i.toml:2 (op `iadd32i`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIadd32i {
-    /// Destination (u32). (isa-spec/spec/ops/iadd32i.toml:8)
+    /// Destination (u32). (isa-spec/spec/ops/alu/iadd32i.toml:8)
     pub d: Reg,
-    /// Source (u32). (isa-spec/spec/ops/iadd32i.toml:12)
+    /// Source (u32). (isa-spec/spec/ops/alu/iadd32i.toml:12)
     pub a: Src,
-    /// Source (u32). (isa-spec/spec/ops/iadd32i.toml:17)
+    /// Source (u32). (isa-spec/spec/ops/alu/iadd32i.toml:17)
     pub b: Src,
-    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d. (isa-spec/spec/ops/iadd32i.toml:21)
+    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d. (isa-spec/spec/ops/alu/iadd32i.toml:21)
     pub cc: bool,
-    /// Modifier. Maxwell/Pascal: extended: read the carry from the CC register. (isa-spec/spec/ops/iadd32i.toml:27)
+    /// Modifier. Maxwell/Pascal: extended: read the carry from the CC register. (isa-spec/spec/ops/alu/iadd32i.toml:27)
     pub x: bool,
 }
 op_fields!(OpIadd32i, [a, b], [d]);
-/// Spec: isa-spec/spec/ops/iadd32i.toml:2.
+/// Spec: isa-spec/spec/ops/alu/iadd32i.toml:2.
 impl OpIadd32i {
     pub const NAME: &'static str = "iadd32i";
     pub const MNEMONIC: &'static str = "IADD32I";
@@ -31,7 +31,7 @@ impl OpIadd32i {
         OperandInfo::new("b", ValueType::U32),
     ];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
-    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/iadd32i.toml).
+    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/alu/iadd32i.toml).
     pub const LOW_BITS_SRCS: &'static [usize] = &[0usize, 1usize];
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -43,7 +43,7 @@ impl OpIadd32i {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/iadd32i.toml:50; form at isa-spec/spec/ops/iadd32i.toml:50).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd32i.toml:50; form at isa-spec/spec/ops/alu/iadd32i.toml:50).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -57,7 +57,7 @@ impl OpIadd32i {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/iadd32i.toml:50; form at isa-spec/spec/ops/iadd32i.toml:50).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/iadd32i.toml:50; form at isa-spec/spec/ops/alu/iadd32i.toml:50).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -69,7 +69,7 @@ impl OpIadd32i {
         let o = Self { d, a, b, cc, x };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `IADD32I` (isa-spec/spec/ops/iadd32i.toml:32); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IADD32I` (isa-spec/spec/ops/alu/iadd32i.toml:32); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IADD32I"]])?;
         let mut cur = 0usize;
@@ -105,7 +105,7 @@ impl OpIadd32i {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/iadd32i.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/iadd32i.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("iadd32i", 2usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
@@ -135,18 +135,18 @@ impl OpIadd32i {
     }
 }
 impl MemOp for OpIadd32i {}
-/// Spec: isa-spec/spec/ops/iadd32i.toml:2.
+/// Spec: isa-spec/spec/ops/alu/iadd32i.toml:2.
 impl Encode for OpIadd32i {
     const NAME: &'static str = "iadd32i";
     encode_by_form!(0 : => encode_f0; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/iadd32i.toml:2.
+/// Spec: isa-spec/spec/ops/alu/iadd32i.toml:2.
 impl Forms for OpIadd32i {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/iadd32i.toml:32.
+    /// Spec: isa-spec/spec/ops/alu/iadd32i.toml:32.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -170,7 +170,7 @@ impl Forms for OpIadd32i {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/iadd32i.toml:2.
+/// Spec: isa-spec/spec/ops/alu/iadd32i.toml:2.
 impl Legalize for OpIadd32i {
     fn cc_use(&self, sm: u32) -> (bool, bool) {
         let cc = self.cc;

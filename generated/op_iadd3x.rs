@@ -4,28 +4,28 @@
 
 /// `IADD3.X`: Three-input 32-bit add with two carry-in predicates; sources take bitwise not (~) instead of negation.
 ///
-/// Spec: isa-spec/spec/ops/iadd3x.toml:2 (op `iadd3x`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/iadd3x.toml:2 (op `iadd3x`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIadd3x {
-    /// Destination (u32). (isa-spec/spec/ops/iadd3x.toml:8)
+    /// Destination (u32). (isa-spec/spec/ops/alu/iadd3x.toml:8)
     pub d: Reg,
-    /// Destination (pred). Carry out of bit 31 (sum >= 2^32). (isa-spec/spec/ops/iadd3x.toml:12)
+    /// Destination (pred). Carry out of bit 31 (sum >= 2^32). (isa-spec/spec/ops/alu/iadd3x.toml:12)
     pub co0: Reg,
-    /// Destination (pred). Second carry (sum >= 2^33). (isa-spec/spec/ops/iadd3x.toml:18)
+    /// Destination (pred). Second carry (sum >= 2^33). (isa-spec/spec/ops/alu/iadd3x.toml:18)
     pub co1: Reg,
-    /// Source (u32). (isa-spec/spec/ops/iadd3x.toml:24)
+    /// Source (u32). (isa-spec/spec/ops/alu/iadd3x.toml:24)
     pub a: Src,
-    /// Source (u32). (isa-spec/spec/ops/iadd3x.toml:29)
+    /// Source (u32). (isa-spec/spec/ops/alu/iadd3x.toml:29)
     pub b: Src,
-    /// Source (u32). (isa-spec/spec/ops/iadd3x.toml:34)
+    /// Source (u32). (isa-spec/spec/ops/alu/iadd3x.toml:34)
     pub c: Src,
-    /// Source (pred). (isa-spec/spec/ops/iadd3x.toml:39)
+    /// Source (pred). (isa-spec/spec/ops/alu/iadd3x.toml:39)
     pub ci0: Src,
-    /// Source (pred). (isa-spec/spec/ops/iadd3x.toml:44)
+    /// Source (pred). (isa-spec/spec/ops/alu/iadd3x.toml:44)
     pub ci1: Src,
 }
 op_fields!(OpIadd3x, [a, b, c, ci0, ci1], [d, co0, co1]);
-/// Spec: isa-spec/spec/ops/iadd3x.toml:2.
+/// Spec: isa-spec/spec/ops/alu/iadd3x.toml:2.
 impl OpIadd3x {
     pub const NAME: &'static str = "iadd3x";
     pub const MNEMONIC: &'static str = "IADD3.X";
@@ -46,7 +46,7 @@ impl OpIadd3x {
         OperandInfo::new("co0", ValueType::Pred).with_default(Src::reg(Reg::PT)),
         OperandInfo::new("co1", ValueType::Pred).with_default(Src::reg(Reg::PT)),
     ];
-    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/iadd3x.toml).
+    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/alu/iadd3x.toml).
     pub const LOW_BITS_SRCS: &'static [usize] = &[0usize, 1usize, 2usize];
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -85,7 +85,7 @@ impl OpIadd3x {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/iadd3x.toml:68 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/iadd3x.toml:68 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -110,7 +110,7 @@ impl OpIadd3x {
         w |= u128::from(self.c.not) << 75;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/iadd3x.toml:68; form at isa-spec/spec/ops/iadd3x.toml:71).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/iadd3x.toml:68; form at isa-spec/spec/ops/alu/iadd3x.toml:71).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -119,7 +119,7 @@ impl OpIadd3x {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/iadd3x.toml:68; form at isa-spec/spec/ops/iadd3x.toml:71).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/iadd3x.toml:68; form at isa-spec/spec/ops/alu/iadd3x.toml:71).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -127,7 +127,7 @@ impl OpIadd3x {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/iadd3x.toml:68; form at isa-spec/spec/ops/iadd3x.toml:71).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/iadd3x.toml:68; form at isa-spec/spec/ops/alu/iadd3x.toml:71).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -137,7 +137,7 @@ impl OpIadd3x {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/iadd3x.toml:68; form at isa-spec/spec/ops/iadd3x.toml:71).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/iadd3x.toml:68; form at isa-spec/spec/ops/alu/iadd3x.toml:71).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -146,7 +146,7 @@ impl OpIadd3x {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/iadd3x.toml:68 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/iadd3x.toml:68 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -171,7 +171,7 @@ impl OpIadd3x {
             ci1,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/iadd3x.toml:68; form at isa-spec/spec/ops/iadd3x.toml:71).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/iadd3x.toml:68; form at isa-spec/spec/ops/alu/iadd3x.toml:71).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -179,21 +179,21 @@ impl OpIadd3x {
             .with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/iadd3x.toml:68; form at isa-spec/spec/ops/iadd3x.toml:71).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/iadd3x.toml:68; form at isa-spec/spec/ops/alu/iadd3x.toml:71).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/iadd3x.toml:68; form at isa-spec/spec/ops/iadd3x.toml:71).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/iadd3x.toml:68; form at isa-spec/spec/ops/alu/iadd3x.toml:71).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/iadd3x.toml:68; form at isa-spec/spec/ops/iadd3x.toml:71).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/iadd3x.toml:68; form at isa-spec/spec/ops/alu/iadd3x.toml:71).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -207,7 +207,7 @@ impl OpIadd3x {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `IADD3.X` (isa-spec/spec/ops/iadd3x.toml:48).
+    /// Parse syntax `IADD3.X` (isa-spec/spec/ops/alu/iadd3x.toml:48).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IADD3", "X"]])?;
         if !rest.is_empty() {
@@ -253,7 +253,7 @@ impl OpIadd3x {
         );
         parsed(op, line, ctrl, 0)
     }
-    /// Parse syntax `IADD3.X` (isa-spec/spec/ops/iadd3x.toml:53).
+    /// Parse syntax `IADD3.X` (isa-spec/spec/ops/alu/iadd3x.toml:53).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IADD3", "X"]])?;
         if !rest.is_empty() {
@@ -292,7 +292,7 @@ impl OpIadd3x {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/iadd3x.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/iadd3x.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("iadd3x", 5usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -313,7 +313,7 @@ impl OpIadd3x {
     }
 }
 impl MemOp for OpIadd3x {}
-/// Spec: isa-spec/spec/ops/iadd3x.toml:2.
+/// Spec: isa-spec/spec/ops/alu/iadd3x.toml:2.
 impl Encode for OpIadd3x {
     const NAME: &'static str = "iadd3x";
     encode_by_form!(
@@ -321,13 +321,13 @@ impl Encode for OpIadd3x {
         ci0, ci1]
     );
 }
-/// Spec: isa-spec/spec/ops/iadd3x.toml:2.
+/// Spec: isa-spec/spec/ops/alu/iadd3x.toml:2.
 impl Forms for OpIadd3x {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/iadd3x.toml:48.
+    /// Spec: isa-spec/spec/ops/alu/iadd3x.toml:48.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
@@ -384,7 +384,7 @@ impl Forms for OpIadd3x {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/iadd3x.toml:2.
+/// Spec: isa-spec/spec/ops/alu/iadd3x.toml:2.
 impl Legalize for OpIadd3x {
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();

@@ -4,20 +4,20 @@
 
 /// `IADD.64`: Two-input 64-bit integer add (register pairs, SM120); either source may be negated; the carry out of bit 63 goes to a predicate (see iadd64x).
 ///
-/// Spec: isa-spec/spec/ops/iadd64.toml:2 (op `iadd64`). SMs: 120, 121.
+/// Spec: isa-spec/spec/ops/alu/iadd64.toml:2 (op `iadd64`). SMs: 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIadd64 {
-    /// Destination (u64). (isa-spec/spec/ops/iadd64.toml:8)
+    /// Destination (u64). (isa-spec/spec/ops/alu/iadd64.toml:8)
     pub d: Reg,
-    /// Destination (pred). Carry out of bit 63 (sum >= 2^64). (isa-spec/spec/ops/iadd64.toml:12)
+    /// Destination (pred). Carry out of bit 63 (sum >= 2^64). (isa-spec/spec/ops/alu/iadd64.toml:12)
     pub co0: Reg,
-    /// Source (u64). (isa-spec/spec/ops/iadd64.toml:18)
+    /// Source (u64). (isa-spec/spec/ops/alu/iadd64.toml:18)
     pub a: Src,
-    /// Source (i64). (isa-spec/spec/ops/iadd64.toml:25)
+    /// Source (i64). (isa-spec/spec/ops/alu/iadd64.toml:25)
     pub b: Src,
 }
 op_fields!(OpIadd64, [a, b], [d, co0]);
-/// Spec: isa-spec/spec/ops/iadd64.toml:2.
+/// Spec: isa-spec/spec/ops/alu/iadd64.toml:2.
 impl OpIadd64 {
     pub const NAME: &'static str = "iadd64";
     pub const MNEMONIC: &'static str = "IADD.64";
@@ -32,7 +32,7 @@ impl OpIadd64 {
         OperandInfo::new("d", ValueType::U64).with_align(2),
         OperandInfo::new("co0", ValueType::Pred).with_default(Src::reg(Reg::PT)),
     ];
-    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/iadd64.toml).
+    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/alu/iadd64.toml).
     pub const LOW_BITS_SRCS: &'static [usize] = &[0usize, 1usize];
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -46,7 +46,7 @@ impl OpIadd64 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/iadd64.toml:47 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/iadd64.toml:47 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -91,7 +91,7 @@ impl OpIadd64 {
         w |= dst_field::<E>(Self::NAME, "co0", self.co0, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/iadd64.toml:47; form at isa-spec/spec/ops/iadd64.toml:51).
+    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/iadd64.toml:47; form at isa-spec/spec/ops/alu/iadd64.toml:51).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -101,7 +101,7 @@ impl OpIadd64 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/iadd64.toml:47; form at isa-spec/spec/ops/iadd64.toml:51).
+    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/alu/iadd64.toml:47; form at isa-spec/spec/ops/alu/iadd64.toml:51).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -110,7 +110,7 @@ impl OpIadd64 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, true)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/iadd64.toml:47; form at isa-spec/spec/ops/iadd64.toml:51).
+    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/alu/iadd64.toml:47; form at isa-spec/spec/ops/alu/iadd64.toml:51).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -120,7 +120,7 @@ impl OpIadd64 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/iadd64.toml:47 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/iadd64.toml:47 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -129,7 +129,7 @@ impl OpIadd64 {
             .with_neg(bit(w, 72));
         Some(Self { d, co0, a, b: Src::RZ })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/iadd64.toml:47; form at isa-spec/spec/ops/iadd64.toml:51).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/iadd64.toml:47; form at isa-spec/spec/ops/alu/iadd64.toml:51).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -137,14 +137,14 @@ impl OpIadd64 {
             .with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/iadd64.toml:47; form at isa-spec/spec/ops/iadd64.toml:51).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/iadd64.toml:47; form at isa-spec/spec/ops/alu/iadd64.toml:51).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, true));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/iadd64.toml:47; form at isa-spec/spec/ops/iadd64.toml:51).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/iadd64.toml:47; form at isa-spec/spec/ops/alu/iadd64.toml:51).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -152,7 +152,7 @@ impl OpIadd64 {
             .with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
-    /// Parse one tokenized line of syntax `IADD.64` (isa-spec/spec/ops/iadd64.toml:29); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IADD.64` (isa-spec/spec/ops/alu/iadd64.toml:29); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IADD", "64"]])?;
         if !rest.is_empty() {
@@ -182,7 +182,7 @@ impl OpIadd64 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/iadd64.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/iadd64.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("iadd64", 2usize, srcs)?;
         let a_raw: u64 = srcs[0usize].u64()?;
@@ -201,18 +201,18 @@ impl OpIadd64 {
     }
 }
 impl MemOp for OpIadd64 {}
-/// Spec: isa-spec/spec/ops/iadd64.toml:2.
+/// Spec: isa-spec/spec/ops/alu/iadd64.toml:2.
 impl Encode for OpIadd64 {
     const NAME: &'static str = "iadd64";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/iadd64.toml:2.
+/// Spec: isa-spec/spec/ops/alu/iadd64.toml:2.
 impl Forms for OpIadd64 {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/iadd64.toml:29.
+    /// Spec: isa-spec/spec/ops/alu/iadd64.toml:29.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
@@ -233,7 +233,7 @@ impl Forms for OpIadd64 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/iadd64.toml:2.
+/// Spec: isa-spec/spec/ops/alu/iadd64.toml:2.
 impl Legalize for OpIadd64 {
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();

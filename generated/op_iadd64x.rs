@@ -4,22 +4,22 @@
 
 /// `IADD.64.X`: Two-input 64-bit add (register pairs, SM120) with a carry-in predicate; sources take bitwise not (~) instead of negation.
 ///
-/// Spec: isa-spec/spec/ops/iadd64x.toml:2 (op `iadd64x`). SMs: 120, 121.
+/// Spec: isa-spec/spec/ops/alu/iadd64x.toml:2 (op `iadd64x`). SMs: 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIadd64x {
-    /// Destination (u64). (isa-spec/spec/ops/iadd64x.toml:8)
+    /// Destination (u64). (isa-spec/spec/ops/alu/iadd64x.toml:8)
     pub d: Reg,
-    /// Destination (pred). Carry out of bit 63 (sum >= 2^64). (isa-spec/spec/ops/iadd64x.toml:12)
+    /// Destination (pred). Carry out of bit 63 (sum >= 2^64). (isa-spec/spec/ops/alu/iadd64x.toml:12)
     pub co0: Reg,
-    /// Source (u64). (isa-spec/spec/ops/iadd64x.toml:18)
+    /// Source (u64). (isa-spec/spec/ops/alu/iadd64x.toml:18)
     pub a: Src,
-    /// Source (i64). (isa-spec/spec/ops/iadd64x.toml:24)
+    /// Source (i64). (isa-spec/spec/ops/alu/iadd64x.toml:24)
     pub b: Src,
-    /// Source (pred). (isa-spec/spec/ops/iadd64x.toml:29)
+    /// Source (pred). (isa-spec/spec/ops/alu/iadd64x.toml:29)
     pub ci: Src,
 }
 op_fields!(OpIadd64x, [a, b, ci], [d, co0]);
-/// Spec: isa-spec/spec/ops/iadd64x.toml:2.
+/// Spec: isa-spec/spec/ops/alu/iadd64x.toml:2.
 impl OpIadd64x {
     pub const NAME: &'static str = "iadd64x";
     pub const MNEMONIC: &'static str = "IADD.64.X";
@@ -35,7 +35,7 @@ impl OpIadd64x {
         OperandInfo::new("d", ValueType::U64).with_align(2),
         OperandInfo::new("co0", ValueType::Pred).with_default(Src::reg(Reg::PT)),
     ];
-    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/iadd64x.toml).
+    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/alu/iadd64x.toml).
     pub const LOW_BITS_SRCS: &'static [usize] = &[0usize, 1usize];
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -49,7 +49,7 @@ impl OpIadd64x {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/iadd64x.toml:49 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/iadd64x.toml:49 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -97,7 +97,7 @@ impl OpIadd64x {
         w |= u128::from(self.ci.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/iadd64x.toml:49; form at isa-spec/spec/ops/iadd64x.toml:53).
+    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/iadd64x.toml:49; form at isa-spec/spec/ops/alu/iadd64x.toml:53).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -106,7 +106,7 @@ impl OpIadd64x {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/iadd64x.toml:49; form at isa-spec/spec/ops/iadd64x.toml:53).
+    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/alu/iadd64x.toml:49; form at isa-spec/spec/ops/alu/iadd64x.toml:53).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -114,7 +114,7 @@ impl OpIadd64x {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, true)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/iadd64x.toml:49; form at isa-spec/spec/ops/iadd64x.toml:53).
+    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/alu/iadd64x.toml:49; form at isa-spec/spec/ops/alu/iadd64x.toml:53).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -123,7 +123,7 @@ impl OpIadd64x {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/iadd64x.toml:49 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/iadd64x.toml:49 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -134,7 +134,7 @@ impl OpIadd64x {
             .with_not(bit(w, 90));
         Some(Self { d, co0, a, b: Src::RZ, ci })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/iadd64x.toml:49; form at isa-spec/spec/ops/iadd64x.toml:53).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/iadd64x.toml:49; form at isa-spec/spec/ops/alu/iadd64x.toml:53).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -142,14 +142,14 @@ impl OpIadd64x {
             .with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/iadd64x.toml:49; form at isa-spec/spec/ops/iadd64x.toml:53).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/iadd64x.toml:49; form at isa-spec/spec/ops/alu/iadd64x.toml:53).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, true));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/iadd64x.toml:49; form at isa-spec/spec/ops/iadd64x.toml:53).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/iadd64x.toml:49; form at isa-spec/spec/ops/alu/iadd64x.toml:53).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -157,7 +157,7 @@ impl OpIadd64x {
             .with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `IADD.64.X` (isa-spec/spec/ops/iadd64x.toml:33); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IADD.64.X` (isa-spec/spec/ops/alu/iadd64x.toml:33); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IADD", "64", "X"]])?;
         if !rest.is_empty() {
@@ -187,7 +187,7 @@ impl OpIadd64x {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/iadd64x.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/iadd64x.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("iadd64x", 3usize, srcs)?;
         let a: u64 = src_value(srcs, 0usize, &self.a)?;
@@ -200,18 +200,18 @@ impl OpIadd64x {
     }
 }
 impl MemOp for OpIadd64x {}
-/// Spec: isa-spec/spec/ops/iadd64x.toml:2.
+/// Spec: isa-spec/spec/ops/alu/iadd64x.toml:2.
 impl Encode for OpIadd64x {
     const NAME: &'static str = "iadd64x";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b, ci]);
 }
-/// Spec: isa-spec/spec/ops/iadd64x.toml:2.
+/// Spec: isa-spec/spec/ops/alu/iadd64x.toml:2.
 impl Forms for OpIadd64x {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/iadd64x.toml:33.
+    /// Spec: isa-spec/spec/ops/alu/iadd64x.toml:33.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
@@ -235,7 +235,7 @@ impl Forms for OpIadd64x {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/iadd64x.toml:2.
+/// Spec: isa-spec/spec/ops/alu/iadd64x.toml:2.
 impl Legalize for OpIadd64x {
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();

@@ -4,22 +4,22 @@
 
 /// `IADD.X`: Two-input 32-bit add with a carry-in predicate (SM120); sources take bitwise not (~) instead of negation.
 ///
-/// Spec: isa-spec/spec/ops/iaddx.toml:2 (op `iaddx`). SMs: 120, 121.
+/// Spec: isa-spec/spec/ops/alu/iaddx.toml:2 (op `iaddx`). SMs: 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIaddx {
-    /// Destination (u32). (isa-spec/spec/ops/iaddx.toml:8)
+    /// Destination (u32). (isa-spec/spec/ops/alu/iaddx.toml:8)
     pub d: Reg,
-    /// Destination (pred). Carry out of bit 31 (sum >= 2^32). (isa-spec/spec/ops/iaddx.toml:12)
+    /// Destination (pred). Carry out of bit 31 (sum >= 2^32). (isa-spec/spec/ops/alu/iaddx.toml:12)
     pub co0: Reg,
-    /// Source (u32). (isa-spec/spec/ops/iaddx.toml:18)
+    /// Source (u32). (isa-spec/spec/ops/alu/iaddx.toml:18)
     pub a: Src,
-    /// Source (u32). (isa-spec/spec/ops/iaddx.toml:23)
+    /// Source (u32). (isa-spec/spec/ops/alu/iaddx.toml:23)
     pub b: Src,
-    /// Source (pred). (isa-spec/spec/ops/iaddx.toml:28)
+    /// Source (pred). (isa-spec/spec/ops/alu/iaddx.toml:28)
     pub ci: Src,
 }
 op_fields!(OpIaddx, [a, b, ci], [d, co0]);
-/// Spec: isa-spec/spec/ops/iaddx.toml:2.
+/// Spec: isa-spec/spec/ops/alu/iaddx.toml:2.
 impl OpIaddx {
     pub const NAME: &'static str = "iaddx";
     pub const MNEMONIC: &'static str = "IADD.X";
@@ -35,7 +35,7 @@ impl OpIaddx {
         OperandInfo::new("d", ValueType::U32),
         OperandInfo::new("co0", ValueType::Pred).with_default(Src::reg(Reg::PT)),
     ];
-    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/iaddx.toml).
+    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/alu/iaddx.toml).
     pub const LOW_BITS_SRCS: &'static [usize] = &[0usize, 1usize];
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -49,7 +49,7 @@ impl OpIaddx {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/iaddx.toml:48 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/iaddx.toml:48 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -63,7 +63,7 @@ impl OpIaddx {
         w |= u128::from(self.ci.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/iaddx.toml:48; form at isa-spec/spec/ops/iaddx.toml:52).
+    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/iaddx.toml:48; form at isa-spec/spec/ops/alu/iaddx.toml:52).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -72,7 +72,7 @@ impl OpIaddx {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/iaddx.toml:48; form at isa-spec/spec/ops/iaddx.toml:52).
+    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/alu/iaddx.toml:48; form at isa-spec/spec/ops/alu/iaddx.toml:52).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -80,7 +80,7 @@ impl OpIaddx {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/iaddx.toml:48; form at isa-spec/spec/ops/iaddx.toml:52).
+    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/alu/iaddx.toml:48; form at isa-spec/spec/ops/alu/iaddx.toml:52).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -89,7 +89,7 @@ impl OpIaddx {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/iaddx.toml:48 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/iaddx.toml:48 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -100,7 +100,7 @@ impl OpIaddx {
             .with_not(bit(w, 90));
         Some(Self { d, co0, a, b: Src::RZ, ci })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/iaddx.toml:48; form at isa-spec/spec/ops/iaddx.toml:52).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/iaddx.toml:48; form at isa-spec/spec/ops/alu/iaddx.toml:52).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -108,14 +108,14 @@ impl OpIaddx {
             .with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/iaddx.toml:48; form at isa-spec/spec/ops/iaddx.toml:52).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/iaddx.toml:48; form at isa-spec/spec/ops/alu/iaddx.toml:52).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/iaddx.toml:48; form at isa-spec/spec/ops/iaddx.toml:52).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/iaddx.toml:48; form at isa-spec/spec/ops/alu/iaddx.toml:52).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -123,7 +123,7 @@ impl OpIaddx {
             .with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `IADD.X` (isa-spec/spec/ops/iaddx.toml:32); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IADD.X` (isa-spec/spec/ops/alu/iaddx.toml:32); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IADD", "X"]])?;
         if !rest.is_empty() {
@@ -153,7 +153,7 @@ impl OpIaddx {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/iaddx.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/iaddx.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("iaddx", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -166,18 +166,18 @@ impl OpIaddx {
     }
 }
 impl MemOp for OpIaddx {}
-/// Spec: isa-spec/spec/ops/iaddx.toml:2.
+/// Spec: isa-spec/spec/ops/alu/iaddx.toml:2.
 impl Encode for OpIaddx {
     const NAME: &'static str = "iaddx";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b, ci]);
 }
-/// Spec: isa-spec/spec/ops/iaddx.toml:2.
+/// Spec: isa-spec/spec/ops/alu/iaddx.toml:2.
 impl Forms for OpIaddx {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/iaddx.toml:32.
+    /// Spec: isa-spec/spec/ops/alu/iaddx.toml:32.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
@@ -201,7 +201,7 @@ impl Forms for OpIaddx {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/iaddx.toml:2.
+/// Spec: isa-spec/spec/ops/alu/iaddx.toml:2.
 impl Legalize for OpIaddx {
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();

@@ -4,24 +4,24 @@
 
 /// `ICMP`: Integer compare-and-select: a when c compares true against zero, else b.
 ///
-/// Spec: isa-spec/spec/ops/icmp.toml:5 (op `icmp`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/alu/icmp.toml:5 (op `icmp`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIcmp {
-    /// Destination (u32). (isa-spec/spec/ops/icmp.toml:10)
+    /// Destination (u32). (isa-spec/spec/ops/alu/icmp.toml:10)
     pub d: Reg,
-    /// Source (u32). (isa-spec/spec/ops/icmp.toml:14)
+    /// Source (u32). (isa-spec/spec/ops/alu/icmp.toml:14)
     pub a: Src,
-    /// Source (u32). (isa-spec/spec/ops/icmp.toml:18)
+    /// Source (u32). (isa-spec/spec/ops/alu/icmp.toml:18)
     pub b: Src,
-    /// Source (u32). (isa-spec/spec/ops/icmp.toml:22)
+    /// Source (u32). (isa-spec/spec/ops/alu/icmp.toml:22)
     pub c: Src,
-    /// Modifier.  (isa-spec/spec/ops/icmp.toml:26)
+    /// Modifier.  (isa-spec/spec/ops/alu/icmp.toml:26)
     pub cmp: Icmp,
-    /// Modifier.  (isa-spec/spec/ops/icmp.toml:30)
+    /// Modifier.  (isa-spec/spec/ops/alu/icmp.toml:30)
     pub ty: IsetpType,
 }
 op_fields!(OpIcmp, [a, b, c], [d]);
-/// Spec: isa-spec/spec/ops/icmp.toml:5.
+/// Spec: isa-spec/spec/ops/alu/icmp.toml:5.
 impl OpIcmp {
     pub const NAME: &'static str = "icmp";
     pub const MNEMONIC: &'static str = "ICMP";
@@ -49,7 +49,7 @@ impl OpIcmp {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/icmp.toml:57 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/icmp.toml:57 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -62,7 +62,7 @@ impl OpIcmp {
         w |= (self.cmp.index() as u128) << 49;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/icmp.toml:57; form at isa-spec/spec/ops/icmp.toml:60).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/icmp.toml:57; form at isa-spec/spec/ops/alu/icmp.toml:60).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5b40000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -70,7 +70,7 @@ impl OpIcmp {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/icmp.toml:57; form at isa-spec/spec/ops/icmp.toml:60).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/icmp.toml:57; form at isa-spec/spec/ops/alu/icmp.toml:60).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x3640000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -84,7 +84,7 @@ impl OpIcmp {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/icmp.toml:57; form at isa-spec/spec/ops/icmp.toml:60).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/icmp.toml:57; form at isa-spec/spec/ops/alu/icmp.toml:60).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4b40000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -93,7 +93,7 @@ impl OpIcmp {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/icmp.toml:57; form at isa-spec/spec/ops/icmp.toml:60).
+    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/icmp.toml:57; form at isa-spec/spec/ops/alu/icmp.toml:60).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5340000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -102,7 +102,7 @@ impl OpIcmp {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/icmp.toml:57 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/icmp.toml:57 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -122,7 +122,7 @@ impl OpIcmp {
             ty,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/icmp.toml:57; form at isa-spec/spec/ops/icmp.toml:60).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/icmp.toml:57; form at isa-spec/spec/ops/alu/icmp.toml:60).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -130,7 +130,7 @@ impl OpIcmp {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/icmp.toml:57; form at isa-spec/spec/ops/icmp.toml:60).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/icmp.toml:57; form at isa-spec/spec/ops/alu/icmp.toml:60).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -140,7 +140,7 @@ impl OpIcmp {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/icmp.toml:57; form at isa-spec/spec/ops/icmp.toml:60).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/icmp.toml:57; form at isa-spec/spec/ops/alu/icmp.toml:60).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -148,7 +148,7 @@ impl OpIcmp {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c2`'s fields (isa-spec/spec/ops/icmp.toml:57; form at isa-spec/spec/ops/icmp.toml:60).
+    /// Form `c2`'s fields (isa-spec/spec/ops/alu/icmp.toml:57; form at isa-spec/spec/ops/alu/icmp.toml:60).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -156,7 +156,7 @@ impl OpIcmp {
         o.c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `ICMP` (isa-spec/spec/ops/icmp.toml:33); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ICMP` (isa-spec/spec/ops/alu/icmp.toml:33); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ICMP"]])?;
         let mut cur = 0usize;
@@ -182,7 +182,7 @@ impl OpIcmp {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/icmp.toml:5.
+    /// Spec: isa-spec/spec/ops/alu/icmp.toml:5.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("icmp", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -207,20 +207,20 @@ impl OpIcmp {
     }
 }
 impl MemOp for OpIcmp {}
-/// Spec: isa-spec/spec/ops/icmp.toml:5.
+/// Spec: isa-spec/spec/ops/alu/icmp.toml:5.
 impl Encode for OpIcmp {
     const NAME: &'static str = "icmp";
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [a, b, c]
     );
 }
-/// Spec: isa-spec/spec/ops/icmp.toml:5.
+/// Spec: isa-spec/spec/ops/alu/icmp.toml:5.
 impl Forms for OpIcmp {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/icmp.toml:33.
+    /// Spec: isa-spec/spec/ops/alu/icmp.toml:33.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -241,5 +241,5 @@ impl Forms for OpIcmp {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/icmp.toml:5.
+/// Spec: isa-spec/spec/ops/alu/icmp.toml:5.
 impl Legalize for OpIcmp {}

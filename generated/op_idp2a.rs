@@ -4,26 +4,26 @@
 
 /// `IDP.2A`: d = c + a.h0 * b.byte(k) + a.h1 * b.byte(k + 1), k = 0 (.LO) or 2 (.HI), each part signed or unsigned, mod 2^32.
 ///
-/// Spec: isa-spec/spec/ops/idp2a.toml:4 (op `idp2a`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/idp2a.toml:4 (op `idp2a`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIdp2a {
-    /// Destination (u32). (isa-spec/spec/ops/idp2a.toml:9)
+    /// Destination (u32). (isa-spec/spec/ops/alu/idp2a.toml:9)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/idp2a.toml:13)
+    /// Source (b32). (isa-spec/spec/ops/alu/idp2a.toml:13)
     pub a: Src,
-    /// Source (b32). (isa-spec/spec/ops/idp2a.toml:17)
+    /// Source (b32). (isa-spec/spec/ops/alu/idp2a.toml:17)
     pub b: Src,
-    /// Source (u32). (isa-spec/spec/ops/idp2a.toml:21)
+    /// Source (u32). (isa-spec/spec/ops/alu/idp2a.toml:21)
     pub c: Src,
-    /// Modifier. Which two bytes of b: 0 and 1 (.LO) or 2 and 3 (.HI). (isa-spec/spec/ops/idp2a.toml:26)
+    /// Modifier. Which two bytes of b: 0 and 1 (.LO) or 2 and 3 (.HI). (isa-spec/spec/ops/alu/idp2a.toml:26)
     pub half: LoHi,
-    /// Modifier.  (isa-spec/spec/ops/idp2a.toml:31)
+    /// Modifier.  (isa-spec/spec/ops/alu/idp2a.toml:31)
     pub atype: Int16Type,
-    /// Modifier.  (isa-spec/spec/ops/idp2a.toml:35)
+    /// Modifier.  (isa-spec/spec/ops/alu/idp2a.toml:35)
     pub btype: Int8Type,
 }
 op_fields!(OpIdp2a, [a, b, c], [d]);
-/// Spec: isa-spec/spec/ops/idp2a.toml:4.
+/// Spec: isa-spec/spec/ops/alu/idp2a.toml:4.
 impl OpIdp2a {
     pub const NAME: &'static str = "idp2a";
     pub const MNEMONIC: &'static str = "IDP.2A";
@@ -54,7 +54,7 @@ impl OpIdp2a {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/idp2a.toml:54 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/idp2a.toml:54 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -70,14 +70,14 @@ impl OpIdp2a {
         w |= (self.half.index() as u128) << 77;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/idp2a.toml:54; form at isa-spec/spec/ops/idp2a.toml:59).
+    /// Form `rrr` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/idp2a.toml:54; form at isa-spec/spec/ops/alu/idp2a.toml:59).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x10000000000000000226 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/idp2a.toml:54; form at isa-spec/spec/ops/idp2a.toml:59).
+    /// Form `rcr` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/idp2a.toml:54; form at isa-spec/spec/ops/alu/idp2a.toml:59).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x10000000000000000a26 | self.encode_e0::<E>(sm, c)?;
@@ -85,14 +85,14 @@ impl OpIdp2a {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/idp2a.toml:54; form at isa-spec/spec/ops/idp2a.toml:59).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/idp2a.toml:54; form at isa-spec/spec/ops/alu/idp2a.toml:59).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80010000000000000000c26 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/idp2a.toml:71 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/idp2a.toml:71 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -107,14 +107,14 @@ impl OpIdp2a {
         w |= (self.half.index() as u128) << 77;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72] (isa-spec/spec/ops/idp2a.toml:71; form at isa-spec/spec/ops/idp2a.toml:59).
+    /// Form `rrr` on SM [70, 72] (isa-spec/spec/ops/alu/idp2a.toml:71; form at isa-spec/spec/ops/alu/idp2a.toml:59).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x10000000000000000226 | self.encode_e1::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72] (isa-spec/spec/ops/idp2a.toml:71; form at isa-spec/spec/ops/idp2a.toml:59).
+    /// Form `rcr` on SM [70, 72] (isa-spec/spec/ops/alu/idp2a.toml:71; form at isa-spec/spec/ops/alu/idp2a.toml:59).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x10000000000000000a26 | self.encode_e1::<E>(sm, c)?;
@@ -122,7 +122,7 @@ impl OpIdp2a {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/idp2a.toml:54 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/idp2a.toml:54 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -142,28 +142,28 @@ impl OpIdp2a {
             btype,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/idp2a.toml:54; form at isa-spec/spec/ops/idp2a.toml:59).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/idp2a.toml:54; form at isa-spec/spec/ops/alu/idp2a.toml:59).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/idp2a.toml:54; form at isa-spec/spec/ops/idp2a.toml:59).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/idp2a.toml:54; form at isa-spec/spec/ops/alu/idp2a.toml:59).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/idp2a.toml:54; form at isa-spec/spec/ops/idp2a.toml:59).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/idp2a.toml:54; form at isa-spec/spec/ops/alu/idp2a.toml:59).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/idp2a.toml:71 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/idp2a.toml:71 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -182,21 +182,21 @@ impl OpIdp2a {
             btype,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/idp2a.toml:71; form at isa-spec/spec/ops/idp2a.toml:59).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/idp2a.toml:71; form at isa-spec/spec/ops/alu/idp2a.toml:59).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/idp2a.toml:71; form at isa-spec/spec/ops/idp2a.toml:59).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/idp2a.toml:71; form at isa-spec/spec/ops/alu/idp2a.toml:59).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `IDP.2A` (isa-spec/spec/ops/idp2a.toml:38); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IDP.2A` (isa-spec/spec/ops/alu/idp2a.toml:38); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IDP", "2A"]])?;
         let mut cur = 0usize;
@@ -251,7 +251,7 @@ impl OpIdp2a {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/idp2a.toml:4.
+    /// Spec: isa-spec/spec/ops/alu/idp2a.toml:4.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("idp2a", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -275,7 +275,7 @@ impl OpIdp2a {
     }
 }
 impl MemOp for OpIdp2a {}
-/// Spec: isa-spec/spec/ops/idp2a.toml:4.
+/// Spec: isa-spec/spec/ops/alu/idp2a.toml:4.
 impl Encode for OpIdp2a {
     const NAME: &'static str = "idp2a";
     encode_by_form!(
@@ -283,13 +283,13 @@ impl Encode for OpIdp2a {
         encode_f4; [a, b, c]
     );
 }
-/// Spec: isa-spec/spec/ops/idp2a.toml:4.
+/// Spec: isa-spec/spec/ops/alu/idp2a.toml:4.
 impl Forms for OpIdp2a {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/idp2a.toml:38.
+    /// Spec: isa-spec/spec/ops/alu/idp2a.toml:38.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
@@ -312,5 +312,5 @@ impl Forms for OpIdp2a {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/idp2a.toml:4.
+/// Spec: isa-spec/spec/ops/alu/idp2a.toml:4.
 impl Legalize for OpIdp2a {}

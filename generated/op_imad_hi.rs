@@ -4,24 +4,24 @@
 
 /// `IMAD.HI`: High word of the 32x32->64-bit product plus c (PTX mad.hi).
 ///
-/// Spec: isa-spec/spec/ops/imad_hi.toml:2 (op `imad_hi`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/imad_hi.toml:2 (op `imad_hi`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpImadHi {
-    /// Destination (u32). (isa-spec/spec/ops/imad_hi.toml:7)
+    /// Destination (u32). (isa-spec/spec/ops/alu/imad_hi.toml:7)
     pub d: Reg,
-    /// Destination (pred). Carry out of hi(a * b) + c (unsigned sum >= 2^32). (isa-spec/spec/ops/imad_hi.toml:11)
+    /// Destination (pred). Carry out of hi(a * b) + c (unsigned sum >= 2^32). (isa-spec/spec/ops/alu/imad_hi.toml:11)
     pub co: Reg,
-    /// Source (u32). (isa-spec/spec/ops/imad_hi.toml:17)
+    /// Source (u32). (isa-spec/spec/ops/alu/imad_hi.toml:17)
     pub a: Src,
-    /// Source (i32). (isa-spec/spec/ops/imad_hi.toml:21)
+    /// Source (i32). (isa-spec/spec/ops/alu/imad_hi.toml:21)
     pub b: Src,
-    /// Source (u32). (isa-spec/spec/ops/imad_hi.toml:25)
+    /// Source (u32). (isa-spec/spec/ops/alu/imad_hi.toml:25)
     pub c: Src,
-    /// Modifier.  (isa-spec/spec/ops/imad_hi.toml:30)
+    /// Modifier.  (isa-spec/spec/ops/alu/imad_hi.toml:30)
     pub ty: IntType,
 }
 op_fields!(OpImadHi, [a, b, c], [d, co]);
-/// Spec: isa-spec/spec/ops/imad_hi.toml:2.
+/// Spec: isa-spec/spec/ops/alu/imad_hi.toml:2.
 impl OpImadHi {
     pub const NAME: &'static str = "imad_hi";
     pub const MNEMONIC: &'static str = "IMAD.HI";
@@ -54,7 +54,7 @@ impl OpImadHi {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/imad_hi.toml:54 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/imad_hi.toml:54 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -67,7 +67,7 @@ impl OpImadHi {
         w |= dst_field::<E>(Self::NAME, "co", self.co, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/imad_hi.toml:54; form at isa-spec/spec/ops/imad_hi.toml:58).
+    /// Form `rrr` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/imad_hi.toml:54; form at isa-spec/spec/ops/alu/imad_hi.toml:58).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x78000000000000000000227 | self.encode_e0::<E>(sm, c)?;
@@ -76,7 +76,7 @@ impl OpImadHi {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rir` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/imad_hi.toml:54; form at isa-spec/spec/ops/imad_hi.toml:58).
+    /// Form `rir` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/imad_hi.toml:54; form at isa-spec/spec/ops/alu/imad_hi.toml:58).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x78000000000000000000827 | self.encode_e0::<E>(sm, c)?;
@@ -85,7 +85,7 @@ impl OpImadHi {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rcr` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/imad_hi.toml:54; form at isa-spec/spec/ops/imad_hi.toml:58).
+    /// Form `rcr` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad_hi.toml:54; form at isa-spec/spec/ops/alu/imad_hi.toml:58).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x78000000000000000000a27 | self.encode_e0::<E>(sm, c)?;
@@ -95,7 +95,7 @@ impl OpImadHi {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/imad_hi.toml:54; form at isa-spec/spec/ops/imad_hi.toml:58).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/imad_hi.toml:54; form at isa-spec/spec/ops/alu/imad_hi.toml:58).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xf8000000000000000000c27 | self.encode_e0::<E>(sm, c)?;
@@ -104,7 +104,7 @@ impl OpImadHi {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rrc` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/imad_hi.toml:54; form at isa-spec/spec/ops/imad_hi.toml:58).
+    /// Form `rrc` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad_hi.toml:54; form at isa-spec/spec/ops/alu/imad_hi.toml:58).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x78000000000000000000627 | self.encode_e0::<E>(sm, c)?;
@@ -114,7 +114,7 @@ impl OpImadHi {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/imad_hi.toml:54; form at isa-spec/spec/ops/imad_hi.toml:58).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/imad_hi.toml:54; form at isa-spec/spec/ops/alu/imad_hi.toml:58).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xf8000000000000000000e27 | self.encode_e0::<E>(sm, c)?;
@@ -123,7 +123,7 @@ impl OpImadHi {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/imad_hi.toml:54 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/imad_hi.toml:54 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -143,7 +143,7 @@ impl OpImadHi {
             ty,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/imad_hi.toml:54; form at isa-spec/spec/ops/imad_hi.toml:58).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imad_hi.toml:54; form at isa-spec/spec/ops/alu/imad_hi.toml:58).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -152,7 +152,7 @@ impl OpImadHi {
             .with_neg(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/imad_hi.toml:54; form at isa-spec/spec/ops/imad_hi.toml:58).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imad_hi.toml:54; form at isa-spec/spec/ops/alu/imad_hi.toml:58).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -161,7 +161,7 @@ impl OpImadHi {
             .with_neg(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/imad_hi.toml:54; form at isa-spec/spec/ops/imad_hi.toml:58).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/imad_hi.toml:54; form at isa-spec/spec/ops/alu/imad_hi.toml:58).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -170,7 +170,7 @@ impl OpImadHi {
             .with_neg(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/imad_hi.toml:54; form at isa-spec/spec/ops/imad_hi.toml:58).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imad_hi.toml:54; form at isa-spec/spec/ops/alu/imad_hi.toml:58).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -179,7 +179,7 @@ impl OpImadHi {
             .with_neg(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/imad_hi.toml:54; form at isa-spec/spec/ops/imad_hi.toml:58).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/imad_hi.toml:54; form at isa-spec/spec/ops/alu/imad_hi.toml:58).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -187,7 +187,7 @@ impl OpImadHi {
         o.c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/imad_hi.toml:54; form at isa-spec/spec/ops/imad_hi.toml:58).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/imad_hi.toml:54; form at isa-spec/spec/ops/alu/imad_hi.toml:58).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -195,7 +195,7 @@ impl OpImadHi {
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `IMAD.HI` (isa-spec/spec/ops/imad_hi.toml:33); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IMAD.HI` (isa-spec/spec/ops/alu/imad_hi.toml:33); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IMAD", "HI"]])?;
         let mut cur = 0usize;
@@ -236,7 +236,7 @@ impl OpImadHi {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/imad_hi.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/imad_hi.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("imad_hi", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -258,7 +258,7 @@ impl OpImadHi {
     }
 }
 impl MemOp for OpImadHi {}
-/// Spec: isa-spec/spec/ops/imad_hi.toml:2.
+/// Spec: isa-spec/spec/ops/alu/imad_hi.toml:2.
 impl Encode for OpImadHi {
     const NAME: &'static str = "imad_hi";
     encode_by_form!(
@@ -266,7 +266,7 @@ impl Encode for OpImadHi {
         encode_f4, 5 : => encode_f5; [a, b, c]
     );
 }
-/// Spec: isa-spec/spec/ops/imad_hi.toml:2.
+/// Spec: isa-spec/spec/ops/alu/imad_hi.toml:2.
 impl Forms for OpImadHi {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -275,7 +275,7 @@ impl Forms for OpImadHi {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/imad_hi.toml:33.
+    /// Spec: isa-spec/spec/ops/alu/imad_hi.toml:33.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
@@ -301,7 +301,7 @@ impl Forms for OpImadHi {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/imad_hi.toml:2.
+/// Spec: isa-spec/spec/ops/alu/imad_hi.toml:2.
 impl Legalize for OpImadHi {
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();

@@ -4,32 +4,32 @@
 
 /// `IMAD`: Maxwell/Pascal IMAD with .PO (both negate bits set); what .PO computes is not known.
 ///
-/// Spec: isa-spec/spec/ops/imad_po_sm50.toml:5 (op `imad_po_sm50`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/alu/imad_po_sm50.toml:5 (op `imad_po_sm50`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpImadPoSm50 {
-    /// Destination (u32). (isa-spec/spec/ops/imad_po_sm50.toml:10)
+    /// Destination (u32). (isa-spec/spec/ops/alu/imad_po_sm50.toml:10)
     pub d: Reg,
-    /// Source (u32). (isa-spec/spec/ops/imad_po_sm50.toml:14)
+    /// Source (u32). (isa-spec/spec/ops/alu/imad_po_sm50.toml:14)
     pub a: Src,
-    /// Source (u32). (isa-spec/spec/ops/imad_po_sm50.toml:18)
+    /// Source (u32). (isa-spec/spec/ops/alu/imad_po_sm50.toml:18)
     pub b: Src,
-    /// Source (u32). (isa-spec/spec/ops/imad_po_sm50.toml:22)
+    /// Source (u32). (isa-spec/spec/ops/alu/imad_po_sm50.toml:22)
     pub c: Src,
-    /// Modifier.  (isa-spec/spec/ops/imad_po_sm50.toml:26)
+    /// Modifier.  (isa-spec/spec/ops/alu/imad_po_sm50.toml:26)
     pub sign: ImulSign,
-    /// Modifier.  (isa-spec/spec/ops/imad_po_sm50.toml:30)
+    /// Modifier.  (isa-spec/spec/ops/alu/imad_po_sm50.toml:30)
     pub hi: bool,
-    /// Modifier.  (isa-spec/spec/ops/imad_po_sm50.toml:35)
+    /// Modifier.  (isa-spec/spec/ops/alu/imad_po_sm50.toml:35)
     pub po: PoFlag,
-    /// Modifier.  (isa-spec/spec/ops/imad_po_sm50.toml:39)
+    /// Modifier.  (isa-spec/spec/ops/alu/imad_po_sm50.toml:39)
     pub sat: bool,
-    /// Modifier.  (isa-spec/spec/ops/imad_po_sm50.toml:44)
+    /// Modifier.  (isa-spec/spec/ops/alu/imad_po_sm50.toml:44)
     pub x: bool,
-    /// Modifier. Also write the carry (and flags) to the CC register; printed on d. (isa-spec/spec/ops/imad_po_sm50.toml:49)
+    /// Modifier. Also write the carry (and flags) to the CC register; printed on d. (isa-spec/spec/ops/alu/imad_po_sm50.toml:49)
     pub cc: bool,
 }
 op_fields!(OpImadPoSm50, [a, b, c], [d]);
-/// Spec: isa-spec/spec/ops/imad_po_sm50.toml:5.
+/// Spec: isa-spec/spec/ops/alu/imad_po_sm50.toml:5.
 impl OpImadPoSm50 {
     pub const NAME: &'static str = "imad_po_sm50";
     pub const MNEMONIC: &'static str = "IMAD";
@@ -57,7 +57,7 @@ impl OpImadPoSm50 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/imad_po_sm50.toml:66 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/imad_po_sm50.toml:66 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -78,7 +78,7 @@ impl OpImadPoSm50 {
         w |= u128::from(self.hi) << 54;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/imad_po_sm50.toml:66; form at isa-spec/spec/ops/imad_po_sm50.toml:69).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imad_po_sm50.toml:66; form at isa-spec/spec/ops/alu/imad_po_sm50.toml:69).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5a18000000000000 | (c.raw & 0x7ff0000000)
@@ -87,7 +87,7 @@ impl OpImadPoSm50 {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/imad_po_sm50.toml:66; form at isa-spec/spec/ops/imad_po_sm50.toml:69).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imad_po_sm50.toml:66; form at isa-spec/spec/ops/alu/imad_po_sm50.toml:69).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x3418000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -101,7 +101,7 @@ impl OpImadPoSm50 {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/imad_po_sm50.toml:66; form at isa-spec/spec/ops/imad_po_sm50.toml:69).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imad_po_sm50.toml:66; form at isa-spec/spec/ops/alu/imad_po_sm50.toml:69).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4a18000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -110,7 +110,7 @@ impl OpImadPoSm50 {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/imad_po_sm50.toml:66; form at isa-spec/spec/ops/imad_po_sm50.toml:69).
+    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imad_po_sm50.toml:66; form at isa-spec/spec/ops/alu/imad_po_sm50.toml:69).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5218000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -119,7 +119,7 @@ impl OpImadPoSm50 {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/imad_po_sm50.toml:66 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/imad_po_sm50.toml:66 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -149,7 +149,7 @@ impl OpImadPoSm50 {
             cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/imad_po_sm50.toml:66; form at isa-spec/spec/ops/imad_po_sm50.toml:69).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/imad_po_sm50.toml:66; form at isa-spec/spec/ops/alu/imad_po_sm50.toml:69).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -157,7 +157,7 @@ impl OpImadPoSm50 {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/imad_po_sm50.toml:66; form at isa-spec/spec/ops/imad_po_sm50.toml:69).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/imad_po_sm50.toml:66; form at isa-spec/spec/ops/alu/imad_po_sm50.toml:69).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -167,7 +167,7 @@ impl OpImadPoSm50 {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/imad_po_sm50.toml:66; form at isa-spec/spec/ops/imad_po_sm50.toml:69).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/imad_po_sm50.toml:66; form at isa-spec/spec/ops/alu/imad_po_sm50.toml:69).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -175,7 +175,7 @@ impl OpImadPoSm50 {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c2`'s fields (isa-spec/spec/ops/imad_po_sm50.toml:66; form at isa-spec/spec/ops/imad_po_sm50.toml:69).
+    /// Form `c2`'s fields (isa-spec/spec/ops/alu/imad_po_sm50.toml:66; form at isa-spec/spec/ops/alu/imad_po_sm50.toml:69).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -183,7 +183,7 @@ impl OpImadPoSm50 {
         o.c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `IMAD` (isa-spec/spec/ops/imad_po_sm50.toml:54); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IMAD` (isa-spec/spec/ops/alu/imad_po_sm50.toml:54); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IMAD"]])?;
         let mut cur = 0usize;
@@ -245,7 +245,7 @@ impl OpImadPoSm50 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/imad_po_sm50.toml:5.
+    /// Spec: isa-spec/spec/ops/alu/imad_po_sm50.toml:5.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("imad_po_sm50", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -270,20 +270,20 @@ impl OpImadPoSm50 {
     }
 }
 impl MemOp for OpImadPoSm50 {}
-/// Spec: isa-spec/spec/ops/imad_po_sm50.toml:5.
+/// Spec: isa-spec/spec/ops/alu/imad_po_sm50.toml:5.
 impl Encode for OpImadPoSm50 {
     const NAME: &'static str = "imad_po_sm50";
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [a, b, c]
     );
 }
-/// Spec: isa-spec/spec/ops/imad_po_sm50.toml:5.
+/// Spec: isa-spec/spec/ops/alu/imad_po_sm50.toml:5.
 impl Forms for OpImadPoSm50 {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/imad_po_sm50.toml:54.
+    /// Spec: isa-spec/spec/ops/alu/imad_po_sm50.toml:54.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -318,7 +318,7 @@ impl Forms for OpImadPoSm50 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/imad_po_sm50.toml:5.
+/// Spec: isa-spec/spec/ops/alu/imad_po_sm50.toml:5.
 impl Legalize for OpImadPoSm50 {
     fn cc_use(&self, sm: u32) -> (bool, bool) {
         let sign = self.sign;

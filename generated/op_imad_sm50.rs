@@ -4,30 +4,30 @@
 
 /// `IMAD`: Maxwell/Pascal 32-bit integer multiply-add: the low or (.HI) high word of a * b plus c; a and b signed or unsigned; .X/.CC chain the CC carry.
 ///
-/// Spec: isa-spec/spec/ops/imad_sm50.toml:7 (op `imad_sm50`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/alu/imad_sm50.toml:7 (op `imad_sm50`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpImadSm50 {
-    /// Destination (u32). (isa-spec/spec/ops/imad_sm50.toml:13)
+    /// Destination (u32). (isa-spec/spec/ops/alu/imad_sm50.toml:13)
     pub d: Reg,
-    /// Source (u32). Negated: the product is negated. (isa-spec/spec/ops/imad_sm50.toml:17)
+    /// Source (u32). Negated: the product is negated. (isa-spec/spec/ops/alu/imad_sm50.toml:17)
     pub a: Src,
-    /// Source (u32). (isa-spec/spec/ops/imad_sm50.toml:23)
+    /// Source (u32). (isa-spec/spec/ops/alu/imad_sm50.toml:23)
     pub b: Src,
-    /// Source (u32). (isa-spec/spec/ops/imad_sm50.toml:27)
+    /// Source (u32). (isa-spec/spec/ops/alu/imad_sm50.toml:27)
     pub c: Src,
-    /// Modifier.  (isa-spec/spec/ops/imad_sm50.toml:32)
+    /// Modifier.  (isa-spec/spec/ops/alu/imad_sm50.toml:32)
     pub sign: ImulSign,
-    /// Modifier. The high word of the product (else the low word) plus c. (isa-spec/spec/ops/imad_sm50.toml:36)
+    /// Modifier. The high word of the product (else the low word) plus c. (isa-spec/spec/ops/alu/imad_sm50.toml:36)
     pub hi: bool,
-    /// Modifier. Saturate the result (not modelled: the fold refuses). (isa-spec/spec/ops/imad_sm50.toml:42)
+    /// Modifier. Saturate the result (not modelled: the fold refuses). (isa-spec/spec/ops/alu/imad_sm50.toml:42)
     pub sat: bool,
-    /// Modifier. Extended: add the carry from the CC register. (isa-spec/spec/ops/imad_sm50.toml:48)
+    /// Modifier. Extended: add the carry from the CC register. (isa-spec/spec/ops/alu/imad_sm50.toml:48)
     pub x: bool,
-    /// Modifier. Also write the carry (and flags) to the CC register; printed on d. (isa-spec/spec/ops/imad_sm50.toml:54)
+    /// Modifier. Also write the carry (and flags) to the CC register; printed on d. (isa-spec/spec/ops/alu/imad_sm50.toml:54)
     pub cc: bool,
 }
 op_fields!(OpImadSm50, [a, b, c], [d]);
-/// Spec: isa-spec/spec/ops/imad_sm50.toml:7.
+/// Spec: isa-spec/spec/ops/alu/imad_sm50.toml:7.
 impl OpImadSm50 {
     pub const NAME: &'static str = "imad_sm50";
     pub const MNEMONIC: &'static str = "IMAD";
@@ -55,7 +55,7 @@ impl OpImadSm50 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/imad_sm50.toml:86 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/imad_sm50.toml:86 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -77,7 +77,7 @@ impl OpImadSm50 {
         w |= u128::from(self.hi) << 54;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/imad_sm50.toml:86; form at isa-spec/spec/ops/imad_sm50.toml:89).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imad_sm50.toml:86; form at isa-spec/spec/ops/alu/imad_sm50.toml:89).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5a00000000000000 | (c.raw & 0x7ff0000000)
@@ -96,7 +96,7 @@ impl OpImadSm50 {
         }
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/imad_sm50.toml:86; form at isa-spec/spec/ops/imad_sm50.toml:89).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imad_sm50.toml:86; form at isa-spec/spec/ops/alu/imad_sm50.toml:89).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x3400000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -120,7 +120,7 @@ impl OpImadSm50 {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/imad_sm50.toml:86; form at isa-spec/spec/ops/imad_sm50.toml:89).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imad_sm50.toml:86; form at isa-spec/spec/ops/alu/imad_sm50.toml:89).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4a00000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -139,7 +139,7 @@ impl OpImadSm50 {
         }
         Ok(w)
     }
-    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/imad_sm50.toml:86; form at isa-spec/spec/ops/imad_sm50.toml:89).
+    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imad_sm50.toml:86; form at isa-spec/spec/ops/alu/imad_sm50.toml:89).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5200000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -158,7 +158,7 @@ impl OpImadSm50 {
         }
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/imad_sm50.toml:86 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/imad_sm50.toml:86 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -187,7 +187,7 @@ impl OpImadSm50 {
             cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/imad_sm50.toml:86; form at isa-spec/spec/ops/imad_sm50.toml:89).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/imad_sm50.toml:86; form at isa-spec/spec/ops/alu/imad_sm50.toml:89).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x18000000000000 == 0x18000000000000 && w & 0 == 0 {
@@ -199,7 +199,7 @@ impl OpImadSm50 {
             .with_neg(bit(w, 51));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/imad_sm50.toml:86; form at isa-spec/spec/ops/imad_sm50.toml:89).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/imad_sm50.toml:86; form at isa-spec/spec/ops/alu/imad_sm50.toml:89).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x18000000000000 == 0x18000000000000 && w & 0 == 0 {
@@ -213,7 +213,7 @@ impl OpImadSm50 {
             .with_neg(bit(w, 51));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/imad_sm50.toml:86; form at isa-spec/spec/ops/imad_sm50.toml:89).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/imad_sm50.toml:86; form at isa-spec/spec/ops/alu/imad_sm50.toml:89).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x18000000000000 == 0x18000000000000 && w & 0 == 0 {
@@ -225,7 +225,7 @@ impl OpImadSm50 {
             .with_neg(bit(w, 51));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c2`'s fields (isa-spec/spec/ops/imad_sm50.toml:86; form at isa-spec/spec/ops/imad_sm50.toml:89).
+    /// Form `c2`'s fields (isa-spec/spec/ops/alu/imad_sm50.toml:86; form at isa-spec/spec/ops/alu/imad_sm50.toml:89).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x18000000000000 == 0x18000000000000 && w & 0 == 0 {
@@ -236,7 +236,7 @@ impl OpImadSm50 {
         o.c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_neg(bit(w, 51));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `IMAD` (isa-spec/spec/ops/imad_sm50.toml:59); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IMAD` (isa-spec/spec/ops/alu/imad_sm50.toml:59); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IMAD"]])?;
         let mut cur = 0usize;
@@ -291,7 +291,7 @@ impl OpImadSm50 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/imad_sm50.toml:7.
+    /// Spec: isa-spec/spec/ops/alu/imad_sm50.toml:7.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("imad_sm50", 3usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
@@ -346,20 +346,20 @@ impl OpImadSm50 {
     }
 }
 impl MemOp for OpImadSm50 {}
-/// Spec: isa-spec/spec/ops/imad_sm50.toml:7.
+/// Spec: isa-spec/spec/ops/alu/imad_sm50.toml:7.
 impl Encode for OpImadSm50 {
     const NAME: &'static str = "imad_sm50";
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [a, b, c]
     );
 }
-/// Spec: isa-spec/spec/ops/imad_sm50.toml:7.
+/// Spec: isa-spec/spec/ops/alu/imad_sm50.toml:7.
 impl Forms for OpImadSm50 {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/imad_sm50.toml:59.
+    /// Spec: isa-spec/spec/ops/alu/imad_sm50.toml:59.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -393,7 +393,7 @@ impl Forms for OpImadSm50 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/imad_sm50.toml:7.
+/// Spec: isa-spec/spec/ops/alu/imad_sm50.toml:7.
 impl Legalize for OpImadSm50 {
     fn cc_use(&self, sm: u32) -> (bool, bool) {
         let sign = self.sign;

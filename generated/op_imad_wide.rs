@@ -4,24 +4,24 @@
 
 /// `IMAD.WIDE`: 32x32->64-bit integer multiply-add into an aligned register pair.
 ///
-/// Spec: isa-spec/spec/ops/imad_wide.toml:2 (op `imad_wide`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/imad_wide.toml:2 (op `imad_wide`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpImadWide {
-    /// Destination (u64). (isa-spec/spec/ops/imad_wide.toml:8)
+    /// Destination (u64). (isa-spec/spec/ops/alu/imad_wide.toml:8)
     pub d: Reg,
-    /// Destination (pred). Carry out of the 64-bit add (unsigned sum >= 2^64). (isa-spec/spec/ops/imad_wide.toml:12)
+    /// Destination (pred). Carry out of the 64-bit add (unsigned sum >= 2^64). (isa-spec/spec/ops/alu/imad_wide.toml:12)
     pub co: Reg,
-    /// Source (u32). (isa-spec/spec/ops/imad_wide.toml:18)
+    /// Source (u32). (isa-spec/spec/ops/alu/imad_wide.toml:18)
     pub a: Src,
-    /// Source (i32). (isa-spec/spec/ops/imad_wide.toml:22)
+    /// Source (i32). (isa-spec/spec/ops/alu/imad_wide.toml:22)
     pub b: Src,
-    /// Source (u64). (isa-spec/spec/ops/imad_wide.toml:26)
+    /// Source (u64). (isa-spec/spec/ops/alu/imad_wide.toml:26)
     pub c: Src,
-    /// Modifier.  (isa-spec/spec/ops/imad_wide.toml:31)
+    /// Modifier.  (isa-spec/spec/ops/alu/imad_wide.toml:31)
     pub ty: IntType,
 }
 op_fields!(OpImadWide, [a, b, c], [d, co]);
-/// Spec: isa-spec/spec/ops/imad_wide.toml:2.
+/// Spec: isa-spec/spec/ops/alu/imad_wide.toml:2.
 impl OpImadWide {
     pub const NAME: &'static str = "imad_wide";
     pub const MNEMONIC: &'static str = "IMAD.WIDE";
@@ -39,7 +39,7 @@ impl OpImadWide {
         OperandInfo::new("d", ValueType::U64).with_align(2),
         OperandInfo::new("co", ValueType::Pred).with_default(Src::reg(Reg::PT)),
     ];
-    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/imad_wide.toml).
+    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/alu/imad_wide.toml).
     pub const LOW_BITS_SRCS: &'static [usize] = &[0usize, 1usize, 2usize];
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -56,7 +56,7 @@ impl OpImadWide {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/imad_wide.toml:54 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/imad_wide.toml:54 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -91,7 +91,7 @@ impl OpImadWide {
         w |= dst_field::<E>(Self::NAME, "co", self.co, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/imad_wide.toml:54; form at isa-spec/spec/ops/imad_wide.toml:57).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/imad_wide.toml:54; form at isa-spec/spec/ops/alu/imad_wide.toml:57).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x78000000000000000000225 | self.encode_e0::<E>(sm, c)?;
@@ -100,7 +100,7 @@ impl OpImadWide {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/imad_wide.toml:54; form at isa-spec/spec/ops/imad_wide.toml:57).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/imad_wide.toml:54; form at isa-spec/spec/ops/alu/imad_wide.toml:57).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x78000000000000000000825 | self.encode_e0::<E>(sm, c)?;
@@ -109,7 +109,7 @@ impl OpImadWide {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/imad_wide.toml:54; form at isa-spec/spec/ops/imad_wide.toml:57).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad_wide.toml:54; form at isa-spec/spec/ops/alu/imad_wide.toml:57).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x78000000000000000000a25 | self.encode_e0::<E>(sm, c)?;
@@ -119,7 +119,7 @@ impl OpImadWide {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/imad_wide.toml:54; form at isa-spec/spec/ops/imad_wide.toml:57).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/imad_wide.toml:54; form at isa-spec/spec/ops/alu/imad_wide.toml:57).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xf8000000000000000000c25 | self.encode_e0::<E>(sm, c)?;
@@ -128,7 +128,7 @@ impl OpImadWide {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/imad_wide.toml:54; form at isa-spec/spec/ops/imad_wide.toml:57).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad_wide.toml:54; form at isa-spec/spec/ops/alu/imad_wide.toml:57).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x78000000000000000000625 | self.encode_e0::<E>(sm, c)?;
@@ -138,7 +138,7 @@ impl OpImadWide {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/imad_wide.toml:54; form at isa-spec/spec/ops/imad_wide.toml:57).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/imad_wide.toml:54; form at isa-spec/spec/ops/alu/imad_wide.toml:57).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xf8000000000000000000e25 | self.encode_e0::<E>(sm, c)?;
@@ -147,7 +147,7 @@ impl OpImadWide {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/imad_wide.toml:54 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/imad_wide.toml:54 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -167,7 +167,7 @@ impl OpImadWide {
             ty,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/imad_wide.toml:54; form at isa-spec/spec/ops/imad_wide.toml:57).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imad_wide.toml:54; form at isa-spec/spec/ops/alu/imad_wide.toml:57).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -176,7 +176,7 @@ impl OpImadWide {
             .with_neg(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/imad_wide.toml:54; form at isa-spec/spec/ops/imad_wide.toml:57).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imad_wide.toml:54; form at isa-spec/spec/ops/alu/imad_wide.toml:57).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -185,7 +185,7 @@ impl OpImadWide {
             .with_neg(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/imad_wide.toml:54; form at isa-spec/spec/ops/imad_wide.toml:57).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/imad_wide.toml:54; form at isa-spec/spec/ops/alu/imad_wide.toml:57).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -194,7 +194,7 @@ impl OpImadWide {
             .with_neg(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/imad_wide.toml:54; form at isa-spec/spec/ops/imad_wide.toml:57).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imad_wide.toml:54; form at isa-spec/spec/ops/alu/imad_wide.toml:57).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -203,7 +203,7 @@ impl OpImadWide {
             .with_neg(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/imad_wide.toml:54; form at isa-spec/spec/ops/imad_wide.toml:57).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/imad_wide.toml:54; form at isa-spec/spec/ops/alu/imad_wide.toml:57).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -211,7 +211,7 @@ impl OpImadWide {
         o.c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/imad_wide.toml:54; form at isa-spec/spec/ops/imad_wide.toml:57).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/imad_wide.toml:54; form at isa-spec/spec/ops/alu/imad_wide.toml:57).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -219,7 +219,7 @@ impl OpImadWide {
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `IMAD.WIDE` (isa-spec/spec/ops/imad_wide.toml:34); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IMAD.WIDE` (isa-spec/spec/ops/alu/imad_wide.toml:34); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IMAD", "WIDE"]])?;
         let mut cur = 0usize;
@@ -260,7 +260,7 @@ impl OpImadWide {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/imad_wide.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/imad_wide.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("imad_wide", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -282,7 +282,7 @@ impl OpImadWide {
     }
 }
 impl MemOp for OpImadWide {}
-/// Spec: isa-spec/spec/ops/imad_wide.toml:2.
+/// Spec: isa-spec/spec/ops/alu/imad_wide.toml:2.
 impl Encode for OpImadWide {
     const NAME: &'static str = "imad_wide";
     encode_by_form!(
@@ -290,7 +290,7 @@ impl Encode for OpImadWide {
         encode_f4, 5 : => encode_f5; [a, b, c]
     );
 }
-/// Spec: isa-spec/spec/ops/imad_wide.toml:2.
+/// Spec: isa-spec/spec/ops/alu/imad_wide.toml:2.
 impl Forms for OpImadWide {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -299,7 +299,7 @@ impl Forms for OpImadWide {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/imad_wide.toml:34.
+    /// Spec: isa-spec/spec/ops/alu/imad_wide.toml:34.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
@@ -325,7 +325,7 @@ impl Forms for OpImadWide {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/imad_wide.toml:2.
+/// Spec: isa-spec/spec/ops/alu/imad_wide.toml:2.
 impl Legalize for OpImadWide {
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();

@@ -4,28 +4,28 @@
 
 /// `IMAD.WIDE`: 64-bit multiply-add with a carry-in predicate (high part of a wide multiply chain).
 ///
-/// Spec: isa-spec/spec/ops/imad_wide_x.toml:2 (op `imad_wide_x`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/imad_wide_x.toml:2 (op `imad_wide_x`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpImadWideX {
-    /// Destination (u64). (isa-spec/spec/ops/imad_wide_x.toml:8)
+    /// Destination (u64). (isa-spec/spec/ops/alu/imad_wide_x.toml:8)
     pub d: Reg,
-    /// Destination (pred). Carry out of the 64-bit add (unsigned sum >= 2^64). (isa-spec/spec/ops/imad_wide_x.toml:12)
+    /// Destination (pred). Carry out of the 64-bit add (unsigned sum >= 2^64). (isa-spec/spec/ops/alu/imad_wide_x.toml:12)
     pub co: Reg,
-    /// Source (u32). (isa-spec/spec/ops/imad_wide_x.toml:18)
+    /// Source (u32). (isa-spec/spec/ops/alu/imad_wide_x.toml:18)
     pub a: Src,
-    /// Source (i32). (isa-spec/spec/ops/imad_wide_x.toml:22)
+    /// Source (i32). (isa-spec/spec/ops/alu/imad_wide_x.toml:22)
     pub b: Src,
-    /// Source (u64). (isa-spec/spec/ops/imad_wide_x.toml:26)
+    /// Source (u64). (isa-spec/spec/ops/alu/imad_wide_x.toml:26)
     pub c: Src,
-    /// Source (pred). (isa-spec/spec/ops/imad_wide_x.toml:31)
+    /// Source (pred). (isa-spec/spec/ops/alu/imad_wide_x.toml:31)
     pub ci: Src,
-    /// Modifier.  (isa-spec/spec/ops/imad_wide_x.toml:36)
+    /// Modifier.  (isa-spec/spec/ops/alu/imad_wide_x.toml:36)
     pub ty: IntType,
-    /// Modifier.  (isa-spec/spec/ops/imad_wide_x.toml:40)
+    /// Modifier.  (isa-spec/spec/ops/alu/imad_wide_x.toml:40)
     pub x: XFlag,
 }
 op_fields!(OpImadWideX, [a, b, c, ci], [d, co]);
-/// Spec: isa-spec/spec/ops/imad_wide_x.toml:2.
+/// Spec: isa-spec/spec/ops/alu/imad_wide_x.toml:2.
 impl OpImadWideX {
     pub const NAME: &'static str = "imad_wide_x";
     pub const MNEMONIC: &'static str = "IMAD.WIDE";
@@ -44,7 +44,7 @@ impl OpImadWideX {
         OperandInfo::new("d", ValueType::U64).with_align(2),
         OperandInfo::new("co", ValueType::Pred).with_default(Src::reg(Reg::PT)),
     ];
-    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/imad_wide_x.toml).
+    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/alu/imad_wide_x.toml).
     pub const LOW_BITS_SRCS: &'static [usize] = &[0usize, 1usize, 2usize];
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -73,7 +73,7 @@ impl OpImadWideX {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/imad_wide_x.toml:60 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/imad_wide_x.toml:60 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -112,7 +112,7 @@ impl OpImadWideX {
         w |= u128::from(self.ci.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/imad_wide_x.toml:60; form at isa-spec/spec/ops/imad_wide_x.toml:63).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/imad_wide_x.toml:60; form at isa-spec/spec/ops/alu/imad_wide_x.toml:63).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4000000000000000225 | self.encode_e0::<E>(sm, c)?;
@@ -121,7 +121,7 @@ impl OpImadWideX {
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/imad_wide_x.toml:60; form at isa-spec/spec/ops/imad_wide_x.toml:63).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/imad_wide_x.toml:60; form at isa-spec/spec/ops/alu/imad_wide_x.toml:63).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4000000000000000825 | self.encode_e0::<E>(sm, c)?;
@@ -130,7 +130,7 @@ impl OpImadWideX {
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/imad_wide_x.toml:60; form at isa-spec/spec/ops/imad_wide_x.toml:63).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad_wide_x.toml:60; form at isa-spec/spec/ops/alu/imad_wide_x.toml:63).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4000000000000000a25 | self.encode_e0::<E>(sm, c)?;
@@ -140,7 +140,7 @@ impl OpImadWideX {
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/imad_wide_x.toml:60; form at isa-spec/spec/ops/imad_wide_x.toml:63).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/imad_wide_x.toml:60; form at isa-spec/spec/ops/alu/imad_wide_x.toml:63).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80004000000000000000c25 | self.encode_e0::<E>(sm, c)?;
@@ -149,7 +149,7 @@ impl OpImadWideX {
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/imad_wide_x.toml:60; form at isa-spec/spec/ops/imad_wide_x.toml:63).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imad_wide_x.toml:60; form at isa-spec/spec/ops/alu/imad_wide_x.toml:63).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4000000000000000625 | self.encode_e0::<E>(sm, c)?;
@@ -159,7 +159,7 @@ impl OpImadWideX {
         w |= u128::from(self.c.not) << 63;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/imad_wide_x.toml:60; form at isa-spec/spec/ops/imad_wide_x.toml:63).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/imad_wide_x.toml:60; form at isa-spec/spec/ops/alu/imad_wide_x.toml:63).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80004000000000000000e25 | self.encode_e0::<E>(sm, c)?;
@@ -168,7 +168,7 @@ impl OpImadWideX {
         w |= u128::from(self.c.not) << 63;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/imad_wide_x.toml:60 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/imad_wide_x.toml:60 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -193,7 +193,7 @@ impl OpImadWideX {
             x,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/imad_wide_x.toml:60; form at isa-spec/spec/ops/imad_wide_x.toml:63).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imad_wide_x.toml:60; form at isa-spec/spec/ops/alu/imad_wide_x.toml:63).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -202,7 +202,7 @@ impl OpImadWideX {
             .with_not(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/imad_wide_x.toml:60; form at isa-spec/spec/ops/imad_wide_x.toml:63).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imad_wide_x.toml:60; form at isa-spec/spec/ops/alu/imad_wide_x.toml:63).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -211,7 +211,7 @@ impl OpImadWideX {
             .with_not(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/imad_wide_x.toml:60; form at isa-spec/spec/ops/imad_wide_x.toml:63).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/imad_wide_x.toml:60; form at isa-spec/spec/ops/alu/imad_wide_x.toml:63).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -220,7 +220,7 @@ impl OpImadWideX {
             .with_not(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/imad_wide_x.toml:60; form at isa-spec/spec/ops/imad_wide_x.toml:63).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imad_wide_x.toml:60; form at isa-spec/spec/ops/alu/imad_wide_x.toml:63).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -229,7 +229,7 @@ impl OpImadWideX {
             .with_not(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/imad_wide_x.toml:60; form at isa-spec/spec/ops/imad_wide_x.toml:63).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/imad_wide_x.toml:60; form at isa-spec/spec/ops/alu/imad_wide_x.toml:63).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -237,7 +237,7 @@ impl OpImadWideX {
         o.c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/imad_wide_x.toml:60; form at isa-spec/spec/ops/imad_wide_x.toml:63).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/imad_wide_x.toml:60; form at isa-spec/spec/ops/alu/imad_wide_x.toml:63).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -245,7 +245,7 @@ impl OpImadWideX {
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `IMAD.WIDE` (isa-spec/spec/ops/imad_wide_x.toml:43); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IMAD.WIDE` (isa-spec/spec/ops/alu/imad_wide_x.toml:43); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IMAD", "WIDE"]])?;
         let mut cur = 0usize;
@@ -288,7 +288,7 @@ impl OpImadWideX {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/imad_wide_x.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/imad_wide_x.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("imad_wide_x", 4usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -308,7 +308,7 @@ impl OpImadWideX {
     }
 }
 impl MemOp for OpImadWideX {}
-/// Spec: isa-spec/spec/ops/imad_wide_x.toml:2.
+/// Spec: isa-spec/spec/ops/alu/imad_wide_x.toml:2.
 impl Encode for OpImadWideX {
     const NAME: &'static str = "imad_wide_x";
     encode_by_form!(
@@ -316,7 +316,7 @@ impl Encode for OpImadWideX {
         encode_f4, 5 : => encode_f5; [a, b, c, ci]
     );
 }
-/// Spec: isa-spec/spec/ops/imad_wide_x.toml:2.
+/// Spec: isa-spec/spec/ops/alu/imad_wide_x.toml:2.
 impl Forms for OpImadWideX {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -325,7 +325,7 @@ impl Forms for OpImadWideX {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/imad_wide_x.toml:43.
+    /// Spec: isa-spec/spec/ops/alu/imad_wide_x.toml:43.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
@@ -355,7 +355,7 @@ impl Forms for OpImadWideX {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/imad_wide_x.toml:2.
+/// Spec: isa-spec/spec/ops/alu/imad_wide_x.toml:2.
 impl Legalize for OpImadWideX {
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();

@@ -4,26 +4,26 @@
 
 /// `IMAD`: 32-bit integer multiply-add with a carry-in predicate; c takes bitwise not (~).
 ///
-/// Spec: isa-spec/spec/ops/imadx.toml:2 (op `imadx`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/imadx.toml:2 (op `imadx`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpImadx {
-    /// Destination (u32). (isa-spec/spec/ops/imadx.toml:8)
+    /// Destination (u32). (isa-spec/spec/ops/alu/imadx.toml:8)
     pub d: Reg,
-    /// Source (u32). (isa-spec/spec/ops/imadx.toml:12)
+    /// Source (u32). (isa-spec/spec/ops/alu/imadx.toml:12)
     pub a: Src,
-    /// Source (i32). (isa-spec/spec/ops/imadx.toml:16)
+    /// Source (i32). (isa-spec/spec/ops/alu/imadx.toml:16)
     pub b: Src,
-    /// Source (i32). (isa-spec/spec/ops/imadx.toml:20)
+    /// Source (i32). (isa-spec/spec/ops/alu/imadx.toml:20)
     pub c: Src,
-    /// Source (pred). (isa-spec/spec/ops/imadx.toml:25)
+    /// Source (pred). (isa-spec/spec/ops/alu/imadx.toml:25)
     pub ci: Src,
-    /// Modifier.  (isa-spec/spec/ops/imadx.toml:30)
+    /// Modifier.  (isa-spec/spec/ops/alu/imadx.toml:30)
     pub ty: IntType,
-    /// Modifier.  (isa-spec/spec/ops/imadx.toml:34)
+    /// Modifier.  (isa-spec/spec/ops/alu/imadx.toml:34)
     pub x: XFlag,
 }
 op_fields!(OpImadx, [a, b, c, ci], [d]);
-/// Spec: isa-spec/spec/ops/imadx.toml:2.
+/// Spec: isa-spec/spec/ops/alu/imadx.toml:2.
 impl OpImadx {
     pub const NAME: &'static str = "imadx";
     pub const MNEMONIC: &'static str = "IMAD";
@@ -39,7 +39,7 @@ impl OpImadx {
         OperandInfo::new("ci", ValueType::Pred).with_not(),
     ];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
-    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/imadx.toml).
+    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/alu/imadx.toml).
     pub const LOW_BITS_SRCS: &'static [usize] = &[0usize, 1usize, 2usize];
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -71,7 +71,7 @@ impl OpImadx {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/imadx.toml:49 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/imadx.toml:49 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -86,7 +86,7 @@ impl OpImadx {
         w |= u128::from(self.ci.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/imadx.toml:49; form at isa-spec/spec/ops/imadx.toml:52).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/imadx.toml:49; form at isa-spec/spec/ops/alu/imadx.toml:52).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
@@ -96,7 +96,7 @@ impl OpImadx {
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/imadx.toml:49; form at isa-spec/spec/ops/imadx.toml:52).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/imadx.toml:49; form at isa-spec/spec/ops/alu/imadx.toml:52).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
@@ -106,7 +106,7 @@ impl OpImadx {
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/imadx.toml:49; form at isa-spec/spec/ops/imadx.toml:52).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imadx.toml:49; form at isa-spec/spec/ops/alu/imadx.toml:52).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
@@ -117,7 +117,7 @@ impl OpImadx {
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/imadx.toml:49; form at isa-spec/spec/ops/imadx.toml:52).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/imadx.toml:49; form at isa-spec/spec/ops/alu/imadx.toml:52).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
@@ -127,7 +127,7 @@ impl OpImadx {
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/imadx.toml:49; form at isa-spec/spec/ops/imadx.toml:52).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/imadx.toml:49; form at isa-spec/spec/ops/alu/imadx.toml:52).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -136,7 +136,7 @@ impl OpImadx {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/imadx.toml:49; form at isa-spec/spec/ops/imadx.toml:52).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imadx.toml:49; form at isa-spec/spec/ops/alu/imadx.toml:52).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
@@ -147,7 +147,7 @@ impl OpImadx {
         w |= u128::from(self.c.not) << 63;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/imadx.toml:49; form at isa-spec/spec/ops/imadx.toml:52).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/imadx.toml:49; form at isa-spec/spec/ops/alu/imadx.toml:52).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
@@ -157,7 +157,7 @@ impl OpImadx {
         w |= u128::from(self.c.not) << 63;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/imadx.toml:49 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/imadx.toml:49 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -180,7 +180,7 @@ impl OpImadx {
             x,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/imadx.toml:49; form at isa-spec/spec/ops/imadx.toml:52).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imadx.toml:49; form at isa-spec/spec/ops/alu/imadx.toml:52).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -189,7 +189,7 @@ impl OpImadx {
             .with_not(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/imadx.toml:49; form at isa-spec/spec/ops/imadx.toml:52).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imadx.toml:49; form at isa-spec/spec/ops/alu/imadx.toml:52).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -198,7 +198,7 @@ impl OpImadx {
             .with_not(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/imadx.toml:49; form at isa-spec/spec/ops/imadx.toml:52).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/imadx.toml:49; form at isa-spec/spec/ops/alu/imadx.toml:52).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -207,7 +207,7 @@ impl OpImadx {
             .with_not(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/imadx.toml:49; form at isa-spec/spec/ops/imadx.toml:52).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imadx.toml:49; form at isa-spec/spec/ops/alu/imadx.toml:52).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -216,7 +216,7 @@ impl OpImadx {
             .with_not(bit(w, 75));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/imadx.toml:49; form at isa-spec/spec/ops/imadx.toml:52).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/imadx.toml:49; form at isa-spec/spec/ops/alu/imadx.toml:52).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -224,7 +224,7 @@ impl OpImadx {
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/imadx.toml:49; form at isa-spec/spec/ops/imadx.toml:52).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/imadx.toml:49; form at isa-spec/spec/ops/alu/imadx.toml:52).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -232,7 +232,7 @@ impl OpImadx {
         o.c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/imadx.toml:49; form at isa-spec/spec/ops/imadx.toml:52).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/imadx.toml:49; form at isa-spec/spec/ops/alu/imadx.toml:52).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -240,7 +240,7 @@ impl OpImadx {
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `IMAD` (isa-spec/spec/ops/imadx.toml:37); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IMAD` (isa-spec/spec/ops/alu/imadx.toml:37); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IMAD"]])?;
         let mut cur = 0usize;
@@ -277,7 +277,7 @@ impl OpImadx {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/imadx.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/imadx.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("imadx", 4usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -292,7 +292,7 @@ impl OpImadx {
     }
 }
 impl MemOp for OpImadx {}
-/// Spec: isa-spec/spec/ops/imadx.toml:2.
+/// Spec: isa-spec/spec/ops/alu/imadx.toml:2.
 impl Encode for OpImadx {
     const NAME: &'static str = "imadx";
     encode_by_form!(
@@ -300,7 +300,7 @@ impl Encode for OpImadx {
         encode_f4, 5 : => encode_f5, 6 : => encode_f6; [a, b, c, ci]
     );
 }
-/// Spec: isa-spec/spec/ops/imadx.toml:2.
+/// Spec: isa-spec/spec/ops/alu/imadx.toml:2.
 impl Forms for OpImadx {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -309,7 +309,7 @@ impl Forms for OpImadx {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/imadx.toml:37.
+    /// Spec: isa-spec/spec/ops/alu/imadx.toml:37.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
@@ -335,7 +335,7 @@ impl Forms for OpImadx {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/imadx.toml:2.
+/// Spec: isa-spec/spec/ops/alu/imadx.toml:2.
 impl Legalize for OpImadx {
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();

@@ -4,32 +4,32 @@
 
 /// `IMMA`: Tensor-core integer matrix multiply-accumulate: d = a * b + c (32-bit accumulators).
 ///
-/// Spec: isa-spec/spec/ops/imma.toml:22 (op `imma`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/imma.toml:22 (op `imma`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpImma {
-    /// Destination (b32). First register of the result group. (isa-spec/spec/ops/imma.toml:34)
+    /// Destination (b32). First register of the result group. (isa-spec/spec/ops/alu/imma.toml:34)
     pub d: Reg,
-    /// Source (b32). First register of the a fragment. (isa-spec/spec/ops/imma.toml:39)
+    /// Source (b32). First register of the a fragment. (isa-spec/spec/ops/alu/imma.toml:39)
     pub a: Src,
-    /// Source (b32). First register of the b fragment. (isa-spec/spec/ops/imma.toml:44)
+    /// Source (b32). First register of the b fragment. (isa-spec/spec/ops/alu/imma.toml:44)
     pub b: Src,
-    /// Source (b32). First register of the accumulator group. (isa-spec/spec/ops/imma.toml:49)
+    /// Source (b32). First register of the accumulator group. (isa-spec/spec/ops/alu/imma.toml:49)
     pub c: Src,
-    /// Modifier.  (isa-spec/spec/ops/imma.toml:54)
+    /// Modifier.  (isa-spec/spec/ops/alu/imma.toml:54)
     pub alay: MmaLayout,
-    /// Modifier.  (isa-spec/spec/ops/imma.toml:58)
+    /// Modifier.  (isa-spec/spec/ops/alu/imma.toml:58)
     pub blay: MmaLayout,
-    /// Modifier.  (isa-spec/spec/ops/imma.toml:62)
+    /// Modifier.  (isa-spec/spec/ops/alu/imma.toml:62)
     pub shape: ImmaShape,
-    /// Modifier.  (isa-spec/spec/ops/imma.toml:66)
+    /// Modifier.  (isa-spec/spec/ops/alu/imma.toml:66)
     pub atype: ImmaType,
-    /// Modifier.  (isa-spec/spec/ops/imma.toml:70)
+    /// Modifier.  (isa-spec/spec/ops/alu/imma.toml:70)
     pub btype: ImmaType,
-    /// Modifier.  (isa-spec/spec/ops/imma.toml:74)
+    /// Modifier.  (isa-spec/spec/ops/alu/imma.toml:74)
     pub sat: bool,
 }
 op_fields!(OpImma, [a, b, c], [d]);
-/// Spec: isa-spec/spec/ops/imma.toml:22.
+/// Spec: isa-spec/spec/ops/alu/imma.toml:22.
 impl OpImma {
     pub const NAME: &'static str = "imma";
     pub const MNEMONIC: &'static str = "IMMA";
@@ -44,21 +44,21 @@ impl OpImma {
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::B32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `alay`'s values, in hex (`-`: none; isa-spec/spec/ops/imma.toml:54).
+    /// Codes of `alay`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/imma.toml:54).
     const ALAY_CODES0: [u16; MmaLayout::COUNT] = codes("0 -");
-    /// Codes of `blay`'s values, in hex (`-`: none; isa-spec/spec/ops/imma.toml:58).
+    /// Codes of `blay`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/imma.toml:58).
     const BLAY_CODES0: [u16; MmaLayout::COUNT] = codes("- 1");
-    /// Codes of `shape`'s values, in hex (`-`: none; isa-spec/spec/ops/imma.toml:62).
+    /// Codes of `shape`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/imma.toml:62).
     const SHAPE_CODES0: [u16; ImmaShape::COUNT] = codes("0 2 - - - - -");
-    /// Codes of `shape`'s values, in hex (`-`: none; isa-spec/spec/ops/imma.toml:62).
+    /// Codes of `shape`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/imma.toml:62).
     const SHAPE_CODES1: [u16; ImmaShape::COUNT] = codes("0 2 - 4 5 6 -");
-    /// Codes of `shape`'s values, in hex (`-`: none; isa-spec/spec/ops/imma.toml:62).
+    /// Codes of `shape`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/imma.toml:62).
     const SHAPE_CODES2: [u16; ImmaShape::COUNT] = codes("0 - - 4 5 - -");
-    /// Codes of `atype`'s values, in hex (`-`: none; isa-spec/spec/ops/imma.toml:66).
+    /// Codes of `atype`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/imma.toml:66).
     const ATYPE_CODES0: [u16; ImmaType::COUNT] = codes("0 1 - -");
-    /// Codes of `btype`'s values, in hex (`-`: none; isa-spec/spec/ops/imma.toml:70).
+    /// Codes of `btype`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/imma.toml:70).
     const BTYPE_CODES0: [u16; ImmaType::COUNT] = codes("0 1 - -");
-    /// Codes of `shape`'s values, in hex (`-`: none; isa-spec/spec/ops/imma.toml:62).
+    /// Codes of `shape`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/imma.toml:62).
     const SHAPE_CODES3: [u16; ImmaShape::COUNT] = codes("- - - 4 5 - -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -149,7 +149,7 @@ impl OpImma {
     pub fn legal_f1(&self, sm: u32) -> bool {
         (true)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/imma.toml:87; form at isa-spec/spec/ops/imma.toml:87).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/alu/imma.toml:87; form at isa-spec/spec/ops/alu/imma.toml:87).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -184,7 +184,7 @@ impl OpImma {
         w |= u128::from(self.sat) << 82;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/imma.toml:122; form at isa-spec/spec/ops/imma.toml:122).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/imma.toml:122; form at isa-spec/spec/ops/alu/imma.toml:122).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -220,7 +220,7 @@ impl OpImma {
         w |= u128::from(self.sat) << 82;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/imma.toml:142; form at isa-spec/spec/ops/imma.toml:142).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/imma.toml:142; form at isa-spec/spec/ops/alu/imma.toml:142).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -260,7 +260,7 @@ impl OpImma {
         w |= u128::from(self.sat) << 82;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/imma.toml:159; form at isa-spec/spec/ops/imma.toml:159).
+    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/alu/imma.toml:159; form at isa-spec/spec/ops/alu/imma.toml:159).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -300,7 +300,7 @@ impl OpImma {
         w |= u128::from(self.sat) << 82;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/imma.toml:167; form at isa-spec/spec/ops/imma.toml:167).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/alu/imma.toml:167; form at isa-spec/spec/ops/alu/imma.toml:167).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -340,7 +340,7 @@ impl OpImma {
         w |= u128::from(self.sat) << 82;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/imma.toml:87; form at isa-spec/spec/ops/imma.toml:87).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma.toml:87; form at isa-spec/spec/ops/alu/imma.toml:87).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -396,7 +396,7 @@ impl OpImma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7c30100ffffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/imma.toml:122; form at isa-spec/spec/ops/imma.toml:122).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma.toml:122; form at isa-spec/spec/ops/alu/imma.toml:122).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -457,7 +457,7 @@ impl OpImma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7830000ffffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/imma.toml:142; form at isa-spec/spec/ops/imma.toml:142).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma.toml:142; form at isa-spec/spec/ops/alu/imma.toml:142).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -512,7 +512,7 @@ impl OpImma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0030000ffffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/imma.toml:159; form at isa-spec/spec/ops/imma.toml:159).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma.toml:159; form at isa-spec/spec/ops/alu/imma.toml:159).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -566,7 +566,7 @@ impl OpImma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0030000ffffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/imma.toml:167; form at isa-spec/spec/ops/imma.toml:167).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma.toml:167; form at isa-spec/spec/ops/alu/imma.toml:167).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -620,7 +620,7 @@ impl OpImma {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0030000ffffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `IMMA` (isa-spec/spec/ops/imma.toml:78); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IMMA` (isa-spec/spec/ops/alu/imma.toml:78); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IMMA"]])?;
         let mut cur = 0usize;
@@ -743,7 +743,7 @@ impl OpImma {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/imma.toml:22.
+    /// Spec: isa-spec/spec/ops/alu/imma.toml:22.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("imma", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -757,7 +757,7 @@ impl OpImma {
     }
 }
 impl MemOp for OpImma {}
-/// Spec: isa-spec/spec/ops/imma.toml:22.
+/// Spec: isa-spec/spec/ops/alu/imma.toml:22.
 impl Encode for OpImma {
     const NAME: &'static str = "imma";
     encode_by_form!(
@@ -765,13 +765,13 @@ impl Encode for OpImma {
         3 : combo_f1 => encode_f3, 4 : combo_f1 => encode_f4; [a, b, c]
     );
 }
-/// Spec: isa-spec/spec/ops/imma.toml:22.
+/// Spec: isa-spec/spec/ops/alu/imma.toml:22.
 impl Forms for OpImma {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/imma.toml:78.
+    /// Spec: isa-spec/spec/ops/alu/imma.toml:78.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
@@ -819,5 +819,5 @@ impl Forms for OpImma {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/imma.toml:22.
+/// Spec: isa-spec/spec/ops/alu/imma.toml:22.
 impl Legalize for OpImma {}

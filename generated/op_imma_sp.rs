@@ -4,36 +4,36 @@
 
 /// `IMMA.SP`: Sparse tensor-core integer matrix multiply-accumulate: d = a * b + c with a's metadata in e.
 ///
-/// Spec: isa-spec/spec/ops/imma_sp.toml:9 (op `imma_sp`). SMs: 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/imma_sp.toml:9 (op `imma_sp`). SMs: 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpImmaSp {
-    /// Destination (b32). First register of the result group. (isa-spec/spec/ops/imma_sp.toml:14)
+    /// Destination (b32). First register of the result group. (isa-spec/spec/ops/alu/imma_sp.toml:14)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/imma_sp.toml:19)
+    /// Source (b32). (isa-spec/spec/ops/alu/imma_sp.toml:19)
     pub a: Src,
-    /// Source (b32). (isa-spec/spec/ops/imma_sp.toml:23)
+    /// Source (b32). (isa-spec/spec/ops/alu/imma_sp.toml:23)
     pub b: Src,
-    /// Source (b32). First register of the accumulator group. (isa-spec/spec/ops/imma_sp.toml:27)
+    /// Source (b32). First register of the accumulator group. (isa-spec/spec/ops/alu/imma_sp.toml:27)
     pub c: Src,
-    /// Source (b32). Sparsity metadata. (isa-spec/spec/ops/imma_sp.toml:32)
+    /// Source (b32). Sparsity metadata. (isa-spec/spec/ops/alu/imma_sp.toml:32)
     pub e: Src,
-    /// Modifier. Sparsity selector: which threads supply the metadata. (isa-spec/spec/ops/imma_sp.toml:37)
+    /// Modifier. Sparsity selector: which threads supply the metadata. (isa-spec/spec/ops/alu/imma_sp.toml:37)
     pub sel: u32,
-    /// Modifier.  (isa-spec/spec/ops/imma_sp.toml:42)
+    /// Modifier.  (isa-spec/spec/ops/alu/imma_sp.toml:42)
     pub alay: MmaLayout,
-    /// Modifier.  (isa-spec/spec/ops/imma_sp.toml:46)
+    /// Modifier.  (isa-spec/spec/ops/alu/imma_sp.toml:46)
     pub blay: MmaLayout,
-    /// Modifier.  (isa-spec/spec/ops/imma_sp.toml:50)
+    /// Modifier.  (isa-spec/spec/ops/alu/imma_sp.toml:50)
     pub shape: ImmaShape,
-    /// Modifier.  (isa-spec/spec/ops/imma_sp.toml:54)
+    /// Modifier.  (isa-spec/spec/ops/alu/imma_sp.toml:54)
     pub atype: ImmaType,
-    /// Modifier.  (isa-spec/spec/ops/imma_sp.toml:58)
+    /// Modifier.  (isa-spec/spec/ops/alu/imma_sp.toml:58)
     pub btype: ImmaType,
-    /// Modifier.  (isa-spec/spec/ops/imma_sp.toml:62)
+    /// Modifier.  (isa-spec/spec/ops/alu/imma_sp.toml:62)
     pub sat: bool,
 }
 op_fields!(OpImmaSp, [a, b, c, e], [d]);
-/// Spec: isa-spec/spec/ops/imma_sp.toml:9.
+/// Spec: isa-spec/spec/ops/alu/imma_sp.toml:9.
 impl OpImmaSp {
     pub const NAME: &'static str = "imma_sp";
     pub const MNEMONIC: &'static str = "IMMA.SP";
@@ -49,19 +49,19 @@ impl OpImmaSp {
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::B32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `alay`'s values, in hex (`-`: none; isa-spec/spec/ops/imma_sp.toml:42).
+    /// Codes of `alay`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/imma_sp.toml:42).
     const ALAY_CODES0: [u16; MmaLayout::COUNT] = codes("0 -");
-    /// Codes of `blay`'s values, in hex (`-`: none; isa-spec/spec/ops/imma_sp.toml:46).
+    /// Codes of `blay`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/imma_sp.toml:46).
     const BLAY_CODES0: [u16; MmaLayout::COUNT] = codes("- 1");
-    /// Codes of `shape`'s values, in hex (`-`: none; isa-spec/spec/ops/imma_sp.toml:50).
+    /// Codes of `shape`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/imma_sp.toml:50).
     const SHAPE_CODES0: [u16; ImmaShape::COUNT] = codes("- 2 3 - 5 6 7");
-    /// Codes of `shape`'s values, in hex (`-`: none; isa-spec/spec/ops/imma_sp.toml:50).
+    /// Codes of `shape`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/imma_sp.toml:50).
     const SHAPE_CODES1: [u16; ImmaShape::COUNT] = codes("- 2 - - 5 6 -");
-    /// Codes of `atype`'s values, in hex (`-`: none; isa-spec/spec/ops/imma_sp.toml:54).
+    /// Codes of `atype`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/imma_sp.toml:54).
     const ATYPE_CODES0: [u16; ImmaType::COUNT] = codes("0 1 - -");
-    /// Codes of `btype`'s values, in hex (`-`: none; isa-spec/spec/ops/imma_sp.toml:58).
+    /// Codes of `btype`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/imma_sp.toml:58).
     const BTYPE_CODES0: [u16; ImmaType::COUNT] = codes("0 1 - -");
-    /// Codes of `shape`'s values, in hex (`-`: none; isa-spec/spec/ops/imma_sp.toml:50).
+    /// Codes of `shape`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/imma_sp.toml:50).
     const SHAPE_CODES2: [u16; ImmaShape::COUNT] = codes("- - - - 5 6 -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -76,7 +76,7 @@ impl OpImmaSp {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/imma_sp.toml:74; form at isa-spec/spec/ops/imma_sp.toml:74).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/imma_sp.toml:74; form at isa-spec/spec/ops/alu/imma_sp.toml:74).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -116,7 +116,7 @@ impl OpImmaSp {
         w |= u128::from(self.sat) << 82;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/imma_sp.toml:112; form at isa-spec/spec/ops/imma_sp.toml:112).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/imma_sp.toml:112; form at isa-spec/spec/ops/alu/imma_sp.toml:112).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -160,7 +160,7 @@ impl OpImmaSp {
         w |= u128::from(self.sat) << 82;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/imma_sp.toml:128; form at isa-spec/spec/ops/imma_sp.toml:128).
+    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/alu/imma_sp.toml:128; form at isa-spec/spec/ops/alu/imma_sp.toml:128).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -204,7 +204,7 @@ impl OpImmaSp {
         w |= u128::from(self.sat) << 82;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/imma_sp.toml:136; form at isa-spec/spec/ops/imma_sp.toml:136).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/alu/imma_sp.toml:136; form at isa-spec/spec/ops/alu/imma_sp.toml:136).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -248,7 +248,7 @@ impl OpImmaSp {
         w |= u128::from(self.sat) << 82;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/imma_sp.toml:74; form at isa-spec/spec/ops/imma_sp.toml:74).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma_sp.toml:74; form at isa-spec/spec/ops/alu/imma_sp.toml:74).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -310,7 +310,7 @@ impl OpImmaSp {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7830000fff8000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/imma_sp.toml:112; form at isa-spec/spec/ops/imma_sp.toml:112).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma_sp.toml:112; form at isa-spec/spec/ops/alu/imma_sp.toml:112).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -366,7 +366,7 @@ impl OpImmaSp {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0030000fff8000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/imma_sp.toml:128; form at isa-spec/spec/ops/imma_sp.toml:128).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma_sp.toml:128; form at isa-spec/spec/ops/alu/imma_sp.toml:128).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -421,7 +421,7 @@ impl OpImmaSp {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0030000fff8000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/imma_sp.toml:136; form at isa-spec/spec/ops/imma_sp.toml:136).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma_sp.toml:136; form at isa-spec/spec/ops/alu/imma_sp.toml:136).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -476,7 +476,7 @@ impl OpImmaSp {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff0030000fffc000000000000)))
     }
-    /// Parse one tokenized line of syntax `IMMA.SP` (isa-spec/spec/ops/imma_sp.toml:66); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IMMA.SP` (isa-spec/spec/ops/alu/imma_sp.toml:66); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IMMA", "SP"]])?;
         let mut cur = 0usize;
@@ -599,7 +599,7 @@ impl OpImmaSp {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/imma_sp.toml:9.
+    /// Spec: isa-spec/spec/ops/alu/imma_sp.toml:9.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("imma_sp", 4usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -614,7 +614,7 @@ impl OpImmaSp {
     }
 }
 impl MemOp for OpImmaSp {}
-/// Spec: isa-spec/spec/ops/imma_sp.toml:9.
+/// Spec: isa-spec/spec/ops/alu/imma_sp.toml:9.
 impl Encode for OpImmaSp {
     const NAME: &'static str = "imma_sp";
     encode_by_form!(
@@ -622,13 +622,13 @@ impl Encode for OpImmaSp {
         e]
     );
 }
-/// Spec: isa-spec/spec/ops/imma_sp.toml:9.
+/// Spec: isa-spec/spec/ops/alu/imma_sp.toml:9.
 impl Forms for OpImmaSp {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/imma_sp.toml:66.
+    /// Spec: isa-spec/spec/ops/alu/imma_sp.toml:66.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
@@ -681,5 +681,5 @@ impl Forms for OpImmaSp {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/imma_sp.toml:9.
+/// Spec: isa-spec/spec/ops/alu/imma_sp.toml:9.
 impl Legalize for OpImmaSp {}

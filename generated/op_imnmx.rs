@@ -4,32 +4,32 @@
 
 /// `IMNMX`: 32-bit integer minimum/maximum, selected by a predicate (true: min). Maxwell/Pascal, SM75..SM100 and SM120 (ptxas emits VIMNMX on SM90/100); SM120's 64-bit form is imnmx64.
 ///
-/// Spec: isa-spec/spec/ops/imnmx.toml:2 (op `imnmx`). SMs: 50, 52, 53, 60, 61, 62, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/imnmx.toml:2 (op `imnmx`). SMs: 50, 52, 53, 60, 61, 62, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpImnmx {
-    /// Destination (u32). (isa-spec/spec/ops/imnmx.toml:7)
+    /// Destination (u32). (isa-spec/spec/ops/alu/imnmx.toml:7)
     pub d: Reg,
-    /// Destination (pred). (isa-spec/spec/ops/imnmx.toml:14)
+    /// Destination (pred). (isa-spec/spec/ops/alu/imnmx.toml:14)
     pub pd0: Reg,
-    /// Destination (pred). (isa-spec/spec/ops/imnmx.toml:20)
+    /// Destination (pred). (isa-spec/spec/ops/alu/imnmx.toml:20)
     pub pd1: Reg,
-    /// Source (u32). (isa-spec/spec/ops/imnmx.toml:26)
+    /// Source (u32). (isa-spec/spec/ops/alu/imnmx.toml:26)
     pub a: Src,
-    /// Source (u32). (isa-spec/spec/ops/imnmx.toml:30)
+    /// Source (u32). (isa-spec/spec/ops/alu/imnmx.toml:30)
     pub b: Src,
-    /// Source (pred). (isa-spec/spec/ops/imnmx.toml:34)
+    /// Source (pred). (isa-spec/spec/ops/alu/imnmx.toml:34)
     pub p: Src,
-    /// Source (pred). SM120: a second predicate source of unknown meaning (ptxas writes !PT). (isa-spec/spec/ops/imnmx.toml:39)
+    /// Source (pred). SM120: a second predicate source of unknown meaning (ptxas writes !PT). (isa-spec/spec/ops/alu/imnmx.toml:39)
     pub q: Src,
-    /// Modifier.  (isa-spec/spec/ops/imnmx.toml:46)
+    /// Modifier.  (isa-spec/spec/ops/alu/imnmx.toml:46)
     pub ty: IntType,
-    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d. (isa-spec/spec/ops/imnmx.toml:50)
+    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d. (isa-spec/spec/ops/alu/imnmx.toml:50)
     pub cc: bool,
-    /// Modifier. Maxwell/Pascal: step of a 64-bit min/max chained through the CC register. (isa-spec/spec/ops/imnmx.toml:57)
+    /// Modifier. Maxwell/Pascal: step of a 64-bit min/max chained through the CC register. (isa-spec/spec/ops/alu/imnmx.toml:57)
     pub xmode: ImnmxX,
 }
 op_fields!(OpImnmx, [a, b, p, q], [d, pd0, pd1]);
-/// Spec: isa-spec/spec/ops/imnmx.toml:2.
+/// Spec: isa-spec/spec/ops/alu/imnmx.toml:2.
 impl OpImnmx {
     pub const NAME: &'static str = "imnmx";
     pub const MNEMONIC: &'static str = "IMNMX";
@@ -114,7 +114,7 @@ impl OpImnmx {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/imnmx.toml:86 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/imnmx.toml:86 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -133,21 +133,21 @@ impl OpImnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/imnmx.toml:86; form at isa-spec/spec/ops/imnmx.toml:91).
+    /// Form `rrr` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/alu/imnmx.toml:86; form at isa-spec/spec/ops/alu/imnmx.toml:91).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x217 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/imnmx.toml:86; form at isa-spec/spec/ops/imnmx.toml:91).
+    /// Form `rir` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/alu/imnmx.toml:86; form at isa-spec/spec/ops/alu/imnmx.toml:91).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x817 | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/imnmx.toml:86; form at isa-spec/spec/ops/imnmx.toml:91).
+    /// Form `rcr` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imnmx.toml:86; form at isa-spec/spec/ops/alu/imnmx.toml:91).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xa17 | self.encode_e0::<E>(sm, c)?;
@@ -155,14 +155,14 @@ impl OpImnmx {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/imnmx.toml:86; form at isa-spec/spec/ops/imnmx.toml:91).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/alu/imnmx.toml:86; form at isa-spec/spec/ops/alu/imnmx.toml:91).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c17 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/imnmx.toml:105 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/imnmx.toml:105 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -183,28 +183,28 @@ impl OpImnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/imnmx.toml:105; form at isa-spec/spec/ops/imnmx.toml:91).
+    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/imnmx.toml:105; form at isa-spec/spec/ops/alu/imnmx.toml:91).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x217 | self.encode_e1::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/imnmx.toml:105; form at isa-spec/spec/ops/imnmx.toml:91).
+    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/alu/imnmx.toml:105; form at isa-spec/spec/ops/alu/imnmx.toml:91).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x817 | self.encode_e1::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/imnmx.toml:105; form at isa-spec/spec/ops/imnmx.toml:91).
+    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/alu/imnmx.toml:105; form at isa-spec/spec/ops/alu/imnmx.toml:91).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c17 | self.encode_e1::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/imnmx.toml:119 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/imnmx.toml:119 pack alike.
     #[inline(always)]
     fn encode_e2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -223,14 +223,14 @@ impl OpImnmx {
         w |= code_of(&[1, 0], self.ty.index()) << 48;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/imnmx.toml:119; form at isa-spec/spec/ops/imnmx.toml:122).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imnmx.toml:119; form at isa-spec/spec/ops/alu/imnmx.toml:122).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5c20000000000000 | self.encode_e2::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/imnmx.toml:119; form at isa-spec/spec/ops/imnmx.toml:122).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imnmx.toml:119; form at isa-spec/spec/ops/alu/imnmx.toml:122).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x3820000000000000 | self.encode_e2::<E>(sm, c)?;
@@ -243,7 +243,7 @@ impl OpImnmx {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/imnmx.toml:119; form at isa-spec/spec/ops/imnmx.toml:122).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imnmx.toml:119; form at isa-spec/spec/ops/alu/imnmx.toml:122).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4c20000000000000 | self.encode_e2::<E>(sm, c)?;
@@ -251,7 +251,7 @@ impl OpImnmx {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/imnmx.toml:86 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/imnmx.toml:86 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -281,35 +281,35 @@ impl OpImnmx {
             xmode,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/imnmx.toml:86; form at isa-spec/spec/ops/imnmx.toml:91).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imnmx.toml:86; form at isa-spec/spec/ops/alu/imnmx.toml:91).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/imnmx.toml:86; form at isa-spec/spec/ops/imnmx.toml:91).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imnmx.toml:86; form at isa-spec/spec/ops/alu/imnmx.toml:91).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/imnmx.toml:86; form at isa-spec/spec/ops/imnmx.toml:91).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/imnmx.toml:86; form at isa-spec/spec/ops/alu/imnmx.toml:91).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/imnmx.toml:86; form at isa-spec/spec/ops/imnmx.toml:91).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imnmx.toml:86; form at isa-spec/spec/ops/alu/imnmx.toml:91).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/imnmx.toml:105 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/imnmx.toml:105 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -340,28 +340,28 @@ impl OpImnmx {
             xmode,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/imnmx.toml:105; form at isa-spec/spec/ops/imnmx.toml:91).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imnmx.toml:105; form at isa-spec/spec/ops/alu/imnmx.toml:91).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/imnmx.toml:105; form at isa-spec/spec/ops/imnmx.toml:91).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imnmx.toml:105; form at isa-spec/spec/ops/alu/imnmx.toml:91).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/imnmx.toml:105; form at isa-spec/spec/ops/imnmx.toml:91).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imnmx.toml:105; form at isa-spec/spec/ops/alu/imnmx.toml:91).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/imnmx.toml:119 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/imnmx.toml:119 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -391,14 +391,14 @@ impl OpImnmx {
             xmode,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/imnmx.toml:119; form at isa-spec/spec/ops/imnmx.toml:122).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/imnmx.toml:119; form at isa-spec/spec/ops/alu/imnmx.toml:122).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/imnmx.toml:119; form at isa-spec/spec/ops/imnmx.toml:122).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/imnmx.toml:119; form at isa-spec/spec/ops/alu/imnmx.toml:122).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -407,7 +407,7 @@ impl OpImnmx {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/imnmx.toml:119; form at isa-spec/spec/ops/imnmx.toml:122).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/imnmx.toml:119; form at isa-spec/spec/ops/alu/imnmx.toml:122).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -421,7 +421,7 @@ impl OpImnmx {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `IMNMX` (isa-spec/spec/ops/imnmx.toml:62).
+    /// Parse syntax `IMNMX` (isa-spec/spec/ops/alu/imnmx.toml:62).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IMNMX"]])?;
         let mut cur = 0usize;
@@ -486,7 +486,7 @@ impl OpImnmx {
         );
         parsed(op, line, ctrl, 0)
     }
-    /// Parse syntax `IMNMX` (isa-spec/spec/ops/imnmx.toml:67).
+    /// Parse syntax `IMNMX` (isa-spec/spec/ops/alu/imnmx.toml:67).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IMNMX"]])?;
         let mut cur = 0usize;
@@ -534,7 +534,7 @@ impl OpImnmx {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/imnmx.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/imnmx.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("imnmx", 4usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -577,7 +577,7 @@ impl OpImnmx {
     }
 }
 impl MemOp for OpImnmx {}
-/// Spec: isa-spec/spec/ops/imnmx.toml:2.
+/// Spec: isa-spec/spec/ops/alu/imnmx.toml:2.
 impl Encode for OpImnmx {
     const NAME: &'static str = "imnmx";
     encode_by_form!(
@@ -586,7 +586,7 @@ impl Encode for OpImnmx {
         encode_f8, 9 : => encode_f9; [a, b, p, q]
     );
 }
-/// Spec: isa-spec/spec/ops/imnmx.toml:2.
+/// Spec: isa-spec/spec/ops/alu/imnmx.toml:2.
 impl Forms for OpImnmx {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -595,7 +595,7 @@ impl Forms for OpImnmx {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/imnmx.toml:62.
+    /// Spec: isa-spec/spec/ops/alu/imnmx.toml:62.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
@@ -646,7 +646,7 @@ impl Forms for OpImnmx {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/imnmx.toml:2.
+/// Spec: isa-spec/spec/ops/alu/imnmx.toml:2.
 impl Legalize for OpImnmx {
     fn cc_use(&self, sm: u32) -> (bool, bool) {
         let ty = self.ty;

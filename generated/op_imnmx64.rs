@@ -4,28 +4,28 @@
 
 /// `IMNMX`: 64-bit integer minimum/maximum (register pairs, SM120), selected by a predicate (true: min).
 ///
-/// Spec: isa-spec/spec/ops/imnmx64.toml:2 (op `imnmx64`). SMs: 120, 121.
+/// Spec: isa-spec/spec/ops/alu/imnmx64.toml:2 (op `imnmx64`). SMs: 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpImnmx64 {
-    /// Destination (u64). (isa-spec/spec/ops/imnmx64.toml:7)
+    /// Destination (u64). (isa-spec/spec/ops/alu/imnmx64.toml:7)
     pub d: Reg,
-    /// Destination (pred). (isa-spec/spec/ops/imnmx64.toml:13)
+    /// Destination (pred). (isa-spec/spec/ops/alu/imnmx64.toml:13)
     pub pd0: Reg,
-    /// Destination (pred). (isa-spec/spec/ops/imnmx64.toml:19)
+    /// Destination (pred). (isa-spec/spec/ops/alu/imnmx64.toml:19)
     pub pd1: Reg,
-    /// Source (i64). (isa-spec/spec/ops/imnmx64.toml:25)
+    /// Source (i64). (isa-spec/spec/ops/alu/imnmx64.toml:25)
     pub a: Src,
-    /// Source (i64). (isa-spec/spec/ops/imnmx64.toml:31)
+    /// Source (i64). (isa-spec/spec/ops/alu/imnmx64.toml:31)
     pub b: Src,
-    /// Source (pred). (isa-spec/spec/ops/imnmx64.toml:35)
+    /// Source (pred). (isa-spec/spec/ops/alu/imnmx64.toml:35)
     pub p: Src,
-    /// Source (pred). A second predicate source of unknown meaning (ptxas writes !PT). (isa-spec/spec/ops/imnmx64.toml:40)
+    /// Source (pred). A second predicate source of unknown meaning (ptxas writes !PT). (isa-spec/spec/ops/alu/imnmx64.toml:40)
     pub q: Src,
-    /// Modifier.  (isa-spec/spec/ops/imnmx64.toml:47)
+    /// Modifier.  (isa-spec/spec/ops/alu/imnmx64.toml:47)
     pub ty: IsetpType64,
 }
 op_fields!(OpImnmx64, [a, b, p, q], [d, pd0, pd1]);
-/// Spec: isa-spec/spec/ops/imnmx64.toml:2.
+/// Spec: isa-spec/spec/ops/alu/imnmx64.toml:2.
 impl OpImnmx64 {
     pub const NAME: &'static str = "imnmx64";
     pub const MNEMONIC: &'static str = "IMNMX";
@@ -66,7 +66,7 @@ impl OpImnmx64 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/imnmx64.toml:67 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/imnmx64.toml:67 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -119,28 +119,28 @@ impl OpImnmx64 {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/imnmx64.toml:67; form at isa-spec/spec/ops/imnmx64.toml:71).
+    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/imnmx64.toml:67; form at isa-spec/spec/ops/alu/imnmx64.toml:71).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4000000000000000217 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/imnmx64.toml:67; form at isa-spec/spec/ops/imnmx64.toml:71).
+    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/alu/imnmx64.toml:67; form at isa-spec/spec/ops/alu/imnmx64.toml:71).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4000000000000000817 | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, true)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/imnmx64.toml:67; form at isa-spec/spec/ops/imnmx64.toml:71).
+    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/alu/imnmx64.toml:67; form at isa-spec/spec/ops/alu/imnmx64.toml:71).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80004000000000000000c17 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/imnmx64.toml:67 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/imnmx64.toml:67 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -163,28 +163,28 @@ impl OpImnmx64 {
             ty,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/imnmx64.toml:67; form at isa-spec/spec/ops/imnmx64.toml:71).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/imnmx64.toml:67; form at isa-spec/spec/ops/alu/imnmx64.toml:71).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/imnmx64.toml:67; form at isa-spec/spec/ops/imnmx64.toml:71).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/imnmx64.toml:67; form at isa-spec/spec/ops/alu/imnmx64.toml:71).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, true));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/imnmx64.toml:67; form at isa-spec/spec/ops/imnmx64.toml:71).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/imnmx64.toml:67; form at isa-spec/spec/ops/alu/imnmx64.toml:71).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `IMNMX` (isa-spec/spec/ops/imnmx64.toml:50); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IMNMX` (isa-spec/spec/ops/alu/imnmx64.toml:50); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IMNMX"]])?;
         let mut cur = 0usize;
@@ -227,7 +227,7 @@ impl OpImnmx64 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/imnmx64.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/imnmx64.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("imnmx64", 4usize, srcs)?;
         let a: i64 = src_value(srcs, 0usize, &self.a)?;
@@ -267,18 +267,18 @@ impl OpImnmx64 {
     }
 }
 impl MemOp for OpImnmx64 {}
-/// Spec: isa-spec/spec/ops/imnmx64.toml:2.
+/// Spec: isa-spec/spec/ops/alu/imnmx64.toml:2.
 impl Encode for OpImnmx64 {
     const NAME: &'static str = "imnmx64";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b, p, q]);
 }
-/// Spec: isa-spec/spec/ops/imnmx64.toml:2.
+/// Spec: isa-spec/spec/ops/alu/imnmx64.toml:2.
 impl Forms for OpImnmx64 {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/imnmx64.toml:50.
+    /// Spec: isa-spec/spec/ops/alu/imnmx64.toml:50.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
@@ -306,7 +306,7 @@ impl Forms for OpImnmx64 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/imnmx64.toml:2.
+/// Spec: isa-spec/spec/ops/alu/imnmx64.toml:2.
 impl Legalize for OpImnmx64 {
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();

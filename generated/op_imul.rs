@@ -4,24 +4,24 @@
 
 /// `IMUL`: 32x32-bit integer multiply: low word, or high word with .HI; a and b signed or unsigned.
 ///
-/// Spec: isa-spec/spec/ops/imul.toml:5 (op `imul`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/alu/imul.toml:5 (op `imul`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpImul {
-    /// Destination (u32). (isa-spec/spec/ops/imul.toml:11)
+    /// Destination (u32). (isa-spec/spec/ops/alu/imul.toml:11)
     pub d: Reg,
-    /// Source (u32). (isa-spec/spec/ops/imul.toml:15)
+    /// Source (u32). (isa-spec/spec/ops/alu/imul.toml:15)
     pub a: Src,
-    /// Source (u32). (isa-spec/spec/ops/imul.toml:19)
+    /// Source (u32). (isa-spec/spec/ops/alu/imul.toml:19)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/imul.toml:23)
+    /// Modifier.  (isa-spec/spec/ops/alu/imul.toml:23)
     pub sign: ImulSign,
-    /// Modifier. The high word of the product (else the low word). (isa-spec/spec/ops/imul.toml:27)
+    /// Modifier. The high word of the product (else the low word). (isa-spec/spec/ops/alu/imul.toml:27)
     pub hi: bool,
-    /// Modifier. Also write the flags to the CC register; printed on d. (isa-spec/spec/ops/imul.toml:33)
+    /// Modifier. Also write the flags to the CC register; printed on d. (isa-spec/spec/ops/alu/imul.toml:33)
     pub cc: bool,
 }
 op_fields!(OpImul, [a, b], [d]);
-/// Spec: isa-spec/spec/ops/imul.toml:5.
+/// Spec: isa-spec/spec/ops/alu/imul.toml:5.
 impl OpImul {
     pub const NAME: &'static str = "imul";
     pub const MNEMONIC: &'static str = "IMUL";
@@ -47,7 +47,7 @@ impl OpImul {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/imul.toml:63 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/imul.toml:63 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -60,14 +60,14 @@ impl OpImul {
         w |= u128::from(self.cc) << 47;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/imul.toml:63; form at isa-spec/spec/ops/imul.toml:66).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imul.toml:63; form at isa-spec/spec/ops/alu/imul.toml:66).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5c38000000000000 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/imul.toml:63; form at isa-spec/spec/ops/imul.toml:66).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imul.toml:63; form at isa-spec/spec/ops/alu/imul.toml:66).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x3838000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -80,7 +80,7 @@ impl OpImul {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/imul.toml:63; form at isa-spec/spec/ops/imul.toml:66).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imul.toml:63; form at isa-spec/spec/ops/alu/imul.toml:66).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4c38000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -88,7 +88,7 @@ impl OpImul {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/imul.toml:63 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/imul.toml:63 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -111,14 +111,14 @@ impl OpImul {
             cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/imul.toml:63; form at isa-spec/spec/ops/imul.toml:66).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/imul.toml:63; form at isa-spec/spec/ops/alu/imul.toml:66).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/imul.toml:63; form at isa-spec/spec/ops/imul.toml:66).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/imul.toml:63; form at isa-spec/spec/ops/alu/imul.toml:66).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -127,14 +127,14 @@ impl OpImul {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/imul.toml:63; form at isa-spec/spec/ops/imul.toml:66).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/imul.toml:63; form at isa-spec/spec/ops/alu/imul.toml:66).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `IMUL` (isa-spec/spec/ops/imul.toml:38); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IMUL` (isa-spec/spec/ops/alu/imul.toml:38); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IMUL"]])?;
         let mut cur = 0usize;
@@ -176,7 +176,7 @@ impl OpImul {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/imul.toml:5.
+    /// Spec: isa-spec/spec/ops/alu/imul.toml:5.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("imul", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -207,18 +207,18 @@ impl OpImul {
     }
 }
 impl MemOp for OpImul {}
-/// Spec: isa-spec/spec/ops/imul.toml:5.
+/// Spec: isa-spec/spec/ops/alu/imul.toml:5.
 impl Encode for OpImul {
     const NAME: &'static str = "imul";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/imul.toml:5.
+/// Spec: isa-spec/spec/ops/alu/imul.toml:5.
 impl Forms for OpImul {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/imul.toml:38.
+    /// Spec: isa-spec/spec/ops/alu/imul.toml:38.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -243,7 +243,7 @@ impl Forms for OpImul {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/imul.toml:5.
+/// Spec: isa-spec/spec/ops/alu/imul.toml:5.
 impl Legalize for OpImul {
     fn cc_use(&self, sm: u32) -> (bool, bool) {
         let sign = self.sign;

@@ -4,24 +4,24 @@
 
 /// `IMUL32I`: 32x32-bit integer multiply by a 32-bit immediate: low word, or high word with .HI.
 ///
-/// Spec: isa-spec/spec/ops/imul32i.toml:3 (op `imul32i`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/alu/imul32i.toml:3 (op `imul32i`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpImul32i {
-    /// Destination (u32). (isa-spec/spec/ops/imul32i.toml:9)
+    /// Destination (u32). (isa-spec/spec/ops/alu/imul32i.toml:9)
     pub d: Reg,
-    /// Source (u32). (isa-spec/spec/ops/imul32i.toml:13)
+    /// Source (u32). (isa-spec/spec/ops/alu/imul32i.toml:13)
     pub a: Src,
-    /// Source (u32). (isa-spec/spec/ops/imul32i.toml:17)
+    /// Source (u32). (isa-spec/spec/ops/alu/imul32i.toml:17)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/imul32i.toml:21)
+    /// Modifier.  (isa-spec/spec/ops/alu/imul32i.toml:21)
     pub sign: ImulSign,
-    /// Modifier. The high word of the product (else the low word). (isa-spec/spec/ops/imul32i.toml:25)
+    /// Modifier. The high word of the product (else the low word). (isa-spec/spec/ops/alu/imul32i.toml:25)
     pub hi: bool,
-    /// Modifier. Also write the flags to the CC register; printed on d. (isa-spec/spec/ops/imul32i.toml:31)
+    /// Modifier. Also write the flags to the CC register; printed on d. (isa-spec/spec/ops/alu/imul32i.toml:31)
     pub cc: bool,
 }
 op_fields!(OpImul32i, [a, b], [d]);
-/// Spec: isa-spec/spec/ops/imul32i.toml:3.
+/// Spec: isa-spec/spec/ops/alu/imul32i.toml:3.
 impl OpImul32i {
     pub const NAME: &'static str = "imul32i";
     pub const MNEMONIC: &'static str = "IMUL32I";
@@ -45,7 +45,7 @@ impl OpImul32i {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/imul32i.toml:53; form at isa-spec/spec/ops/imul32i.toml:53).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imul32i.toml:53; form at isa-spec/spec/ops/alu/imul32i.toml:53).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -59,7 +59,7 @@ impl OpImul32i {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/imul32i.toml:53; form at isa-spec/spec/ops/imul32i.toml:53).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imul32i.toml:53; form at isa-spec/spec/ops/alu/imul32i.toml:53).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -77,7 +77,7 @@ impl OpImul32i {
         let o = Self { d, a, b, sign, hi, cc };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `IMUL32I` (isa-spec/spec/ops/imul32i.toml:36); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IMUL32I` (isa-spec/spec/ops/alu/imul32i.toml:36); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IMUL32I"]])?;
         let mut cur = 0usize;
@@ -119,7 +119,7 @@ impl OpImul32i {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/imul32i.toml:3.
+    /// Spec: isa-spec/spec/ops/alu/imul32i.toml:3.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("imul32i", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -150,18 +150,18 @@ impl OpImul32i {
     }
 }
 impl MemOp for OpImul32i {}
-/// Spec: isa-spec/spec/ops/imul32i.toml:3.
+/// Spec: isa-spec/spec/ops/alu/imul32i.toml:3.
 impl Encode for OpImul32i {
     const NAME: &'static str = "imul32i";
     encode_by_form!(0 : => encode_f0; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/imul32i.toml:3.
+/// Spec: isa-spec/spec/ops/alu/imul32i.toml:3.
 impl Forms for OpImul32i {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/imul32i.toml:36.
+    /// Spec: isa-spec/spec/ops/alu/imul32i.toml:36.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -186,7 +186,7 @@ impl Forms for OpImul32i {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/imul32i.toml:3.
+/// Spec: isa-spec/spec/ops/alu/imul32i.toml:3.
 impl Legalize for OpImul32i {
     fn cc_use(&self, sm: u32) -> (bool, bool) {
         let sign = self.sign;

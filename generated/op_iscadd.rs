@@ -4,22 +4,22 @@
 
 /// `ISCADD`: Scaled integer add: a shifted left by a constant, plus b; either source may be negated.
 ///
-/// Spec: isa-spec/spec/ops/iscadd.toml:2 (op `iscadd`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/alu/iscadd.toml:2 (op `iscadd`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIscadd {
-    /// Destination (u32). (isa-spec/spec/ops/iscadd.toml:8)
+    /// Destination (u32). (isa-spec/spec/ops/alu/iscadd.toml:8)
     pub d: Reg,
-    /// Source (u32). (isa-spec/spec/ops/iscadd.toml:12)
+    /// Source (u32). (isa-spec/spec/ops/alu/iscadd.toml:12)
     pub a: Src,
-    /// Source (u32). (isa-spec/spec/ops/iscadd.toml:17)
+    /// Source (u32). (isa-spec/spec/ops/alu/iscadd.toml:17)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/iscadd.toml:22)
+    /// Modifier.  (isa-spec/spec/ops/alu/iscadd.toml:22)
     pub shift: u32,
-    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d. (isa-spec/spec/ops/iscadd.toml:26)
+    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d. (isa-spec/spec/ops/alu/iscadd.toml:26)
     pub cc: bool,
 }
 op_fields!(OpIscadd, [a, b], [d]);
-/// Spec: isa-spec/spec/ops/iscadd.toml:2.
+/// Spec: isa-spec/spec/ops/alu/iscadd.toml:2.
 impl OpIscadd {
     pub const NAME: &'static str = "iscadd";
     pub const MNEMONIC: &'static str = "ISCADD";
@@ -31,7 +31,7 @@ impl OpIscadd {
         OperandInfo::new("b", ValueType::U32).with_neg(),
     ];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
-    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/iscadd.toml).
+    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/alu/iscadd.toml).
     pub const LOW_BITS_SRCS: &'static [usize] = &[0usize, 1usize];
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -45,7 +45,7 @@ impl OpIscadd {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/iscadd.toml:45 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/iscadd.toml:45 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -57,7 +57,7 @@ impl OpIscadd {
         w |= u128::from(self.a.neg) << 49;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/iscadd.toml:45; form at isa-spec/spec/ops/iscadd.toml:48).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iscadd.toml:45; form at isa-spec/spec/ops/alu/iscadd.toml:48).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -76,7 +76,7 @@ impl OpIscadd {
         }
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/iscadd.toml:45; form at isa-spec/spec/ops/iscadd.toml:48).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iscadd.toml:45; form at isa-spec/spec/ops/alu/iscadd.toml:48).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -100,7 +100,7 @@ impl OpIscadd {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/iscadd.toml:45; form at isa-spec/spec/ops/iscadd.toml:48).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iscadd.toml:45; form at isa-spec/spec/ops/alu/iscadd.toml:48).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -120,7 +120,7 @@ impl OpIscadd {
         }
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/iscadd.toml:45 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/iscadd.toml:45 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -136,7 +136,7 @@ impl OpIscadd {
             cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/iscadd.toml:45; form at isa-spec/spec/ops/iscadd.toml:48).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/iscadd.toml:45; form at isa-spec/spec/ops/alu/iscadd.toml:48).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x3000000000000 == 0x3000000000000 && w & 0 == 0 {
@@ -147,7 +147,7 @@ impl OpIscadd {
             .with_neg(bit(w, 48));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/iscadd.toml:45; form at isa-spec/spec/ops/iscadd.toml:48).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/iscadd.toml:45; form at isa-spec/spec/ops/alu/iscadd.toml:48).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x3000000000000 == 0x3000000000000 && w & 0 == 0 {
@@ -159,7 +159,7 @@ impl OpIscadd {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/iscadd.toml:45; form at isa-spec/spec/ops/iscadd.toml:48).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/iscadd.toml:45; form at isa-spec/spec/ops/alu/iscadd.toml:48).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x3000000000000 == 0x3000000000000 && w & 0 == 0 {
@@ -169,7 +169,7 @@ impl OpIscadd {
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_neg(bit(w, 48));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `ISCADD` (isa-spec/spec/ops/iscadd.toml:31); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ISCADD` (isa-spec/spec/ops/alu/iscadd.toml:31); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ISCADD"]])?;
         let mut cur = 0usize;
@@ -205,7 +205,7 @@ impl OpIscadd {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/iscadd.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/iscadd.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("iscadd", 2usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
@@ -228,18 +228,18 @@ impl OpIscadd {
     }
 }
 impl MemOp for OpIscadd {}
-/// Spec: isa-spec/spec/ops/iscadd.toml:2.
+/// Spec: isa-spec/spec/ops/alu/iscadd.toml:2.
 impl Encode for OpIscadd {
     const NAME: &'static str = "iscadd";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/iscadd.toml:2.
+/// Spec: isa-spec/spec/ops/alu/iscadd.toml:2.
 impl Forms for OpIscadd {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/iscadd.toml:31.
+    /// Spec: isa-spec/spec/ops/alu/iscadd.toml:31.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -262,7 +262,7 @@ impl Forms for OpIscadd {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/iscadd.toml:2.
+/// Spec: isa-spec/spec/ops/alu/iscadd.toml:2.
 impl Legalize for OpIscadd {
     fn cc_use(&self, sm: u32) -> (bool, bool) {
         let shift = self.shift;

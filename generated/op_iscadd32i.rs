@@ -4,22 +4,22 @@
 
 /// `ISCADD32I`: Scaled integer add with a full 32-bit immediate.
 ///
-/// Spec: isa-spec/spec/ops/iscadd32i.toml:2 (op `iscadd32i`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/alu/iscadd32i.toml:2 (op `iscadd32i`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIscadd32i {
-    /// Destination (u32). (isa-spec/spec/ops/iscadd32i.toml:8)
+    /// Destination (u32). (isa-spec/spec/ops/alu/iscadd32i.toml:8)
     pub d: Reg,
-    /// Source (u32). (isa-spec/spec/ops/iscadd32i.toml:12)
+    /// Source (u32). (isa-spec/spec/ops/alu/iscadd32i.toml:12)
     pub a: Src,
-    /// Source (u32). (isa-spec/spec/ops/iscadd32i.toml:16)
+    /// Source (u32). (isa-spec/spec/ops/alu/iscadd32i.toml:16)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/iscadd32i.toml:20)
+    /// Modifier.  (isa-spec/spec/ops/alu/iscadd32i.toml:20)
     pub shift: u32,
-    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d. (isa-spec/spec/ops/iscadd32i.toml:24)
+    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d. (isa-spec/spec/ops/alu/iscadd32i.toml:24)
     pub cc: bool,
 }
 op_fields!(OpIscadd32i, [a, b], [d]);
-/// Spec: isa-spec/spec/ops/iscadd32i.toml:2.
+/// Spec: isa-spec/spec/ops/alu/iscadd32i.toml:2.
 impl OpIscadd32i {
     pub const NAME: &'static str = "iscadd32i";
     pub const MNEMONIC: &'static str = "ISCADD32I";
@@ -31,7 +31,7 @@ impl OpIscadd32i {
         OperandInfo::new("b", ValueType::U32),
     ];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
-    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/iscadd32i.toml).
+    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/alu/iscadd32i.toml).
     pub const LOW_BITS_SRCS: &'static [usize] = &[0usize, 1usize];
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -43,7 +43,7 @@ impl OpIscadd32i {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/iscadd32i.toml:39; form at isa-spec/spec/ops/iscadd32i.toml:39).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iscadd32i.toml:39; form at isa-spec/spec/ops/alu/iscadd32i.toml:39).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -56,7 +56,7 @@ impl OpIscadd32i {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/iscadd32i.toml:39; form at isa-spec/spec/ops/iscadd32i.toml:39).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/iscadd32i.toml:39; form at isa-spec/spec/ops/alu/iscadd32i.toml:39).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -67,7 +67,7 @@ impl OpIscadd32i {
         let o = Self { d, a, b, shift, cc };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `ISCADD32I` (isa-spec/spec/ops/iscadd32i.toml:29); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ISCADD32I` (isa-spec/spec/ops/alu/iscadd32i.toml:29); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ISCADD32I"]])?;
         let mut cur = 0usize;
@@ -103,7 +103,7 @@ impl OpIscadd32i {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/iscadd32i.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/iscadd32i.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("iscadd32i", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -122,18 +122,18 @@ impl OpIscadd32i {
     }
 }
 impl MemOp for OpIscadd32i {}
-/// Spec: isa-spec/spec/ops/iscadd32i.toml:2.
+/// Spec: isa-spec/spec/ops/alu/iscadd32i.toml:2.
 impl Encode for OpIscadd32i {
     const NAME: &'static str = "iscadd32i";
     encode_by_form!(0 : => encode_f0; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/iscadd32i.toml:2.
+/// Spec: isa-spec/spec/ops/alu/iscadd32i.toml:2.
 impl Forms for OpIscadd32i {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/iscadd32i.toml:29.
+    /// Spec: isa-spec/spec/ops/alu/iscadd32i.toml:29.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -156,7 +156,7 @@ impl Forms for OpIscadd32i {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/iscadd32i.toml:2.
+/// Spec: isa-spec/spec/ops/alu/iscadd32i.toml:2.
 impl Legalize for OpIscadd32i {
     fn cc_use(&self, sm: u32) -> (bool, bool) {
         let shift = self.shift;

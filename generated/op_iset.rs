@@ -4,32 +4,32 @@
 
 /// `ISET`: Integer compare to a register: all ones or 0, or with .BF the float 1.0 or 0.0; combined with a predicate.
 ///
-/// Spec: isa-spec/spec/ops/iset.toml:6 (op `iset`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/alu/iset.toml:6 (op `iset`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIset {
-    /// Destination (u32). (isa-spec/spec/ops/iset.toml:11)
+    /// Destination (u32). (isa-spec/spec/ops/alu/iset.toml:11)
     pub d: Reg,
-    /// Source (u32). (isa-spec/spec/ops/iset.toml:15)
+    /// Source (u32). (isa-spec/spec/ops/alu/iset.toml:15)
     pub a: Src,
-    /// Source (u32). (isa-spec/spec/ops/iset.toml:19)
+    /// Source (u32). (isa-spec/spec/ops/alu/iset.toml:19)
     pub b: Src,
-    /// Source (pred). (isa-spec/spec/ops/iset.toml:23)
+    /// Source (pred). (isa-spec/spec/ops/alu/iset.toml:23)
     pub acc: Src,
-    /// Modifier. Boolean float: write 1.0 for true instead of all ones. (isa-spec/spec/ops/iset.toml:28)
+    /// Modifier. Boolean float: write 1.0 for true instead of all ones. (isa-spec/spec/ops/alu/iset.toml:28)
     pub bf: bool,
-    /// Modifier.  (isa-spec/spec/ops/iset.toml:34)
+    /// Modifier.  (isa-spec/spec/ops/alu/iset.toml:34)
     pub cmp: Icmp,
-    /// Modifier.  (isa-spec/spec/ops/iset.toml:38)
+    /// Modifier.  (isa-spec/spec/ops/alu/iset.toml:38)
     pub ty: IsetpType,
-    /// Modifier. Extended (64-bit) compare: the high words, with the low words' carry from the CC register. (isa-spec/spec/ops/iset.toml:42)
+    /// Modifier. Extended (64-bit) compare: the high words, with the low words' carry from the CC register. (isa-spec/spec/ops/alu/iset.toml:42)
     pub x: bool,
-    /// Modifier.  (isa-spec/spec/ops/iset.toml:48)
+    /// Modifier.  (isa-spec/spec/ops/alu/iset.toml:48)
     pub setop: Setop,
-    /// Modifier. Also write the flags to the CC register; printed on d. (isa-spec/spec/ops/iset.toml:52)
+    /// Modifier. Also write the flags to the CC register; printed on d. (isa-spec/spec/ops/alu/iset.toml:52)
     pub cc: bool,
 }
 op_fields!(OpIset, [a, b, acc], [d]);
-/// Spec: isa-spec/spec/ops/iset.toml:6.
+/// Spec: isa-spec/spec/ops/alu/iset.toml:6.
 impl OpIset {
     pub const NAME: &'static str = "iset";
     pub const MNEMONIC: &'static str = "ISET";
@@ -56,7 +56,7 @@ impl OpIset {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/iset.toml:89 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/iset.toml:89 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -77,14 +77,14 @@ impl OpIset {
         w |= (self.cmp.index() as u128) << 49;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/iset.toml:89; form at isa-spec/spec/ops/iset.toml:92).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iset.toml:89; form at isa-spec/spec/ops/alu/iset.toml:92).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5b50000000000000 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/iset.toml:89; form at isa-spec/spec/ops/iset.toml:92).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iset.toml:89; form at isa-spec/spec/ops/alu/iset.toml:92).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x3650000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -97,7 +97,7 @@ impl OpIset {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/iset.toml:89; form at isa-spec/spec/ops/iset.toml:92).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iset.toml:89; form at isa-spec/spec/ops/alu/iset.toml:92).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4b50000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -105,7 +105,7 @@ impl OpIset {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/iset.toml:89 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/iset.toml:89 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -135,14 +135,14 @@ impl OpIset {
             cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/iset.toml:89; form at isa-spec/spec/ops/iset.toml:92).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/iset.toml:89; form at isa-spec/spec/ops/alu/iset.toml:92).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/iset.toml:89; form at isa-spec/spec/ops/iset.toml:92).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/iset.toml:89; form at isa-spec/spec/ops/alu/iset.toml:92).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -151,14 +151,14 @@ impl OpIset {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/iset.toml:89; form at isa-spec/spec/ops/iset.toml:92).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/iset.toml:89; form at isa-spec/spec/ops/alu/iset.toml:92).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `ISET` (isa-spec/spec/ops/iset.toml:57); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ISET` (isa-spec/spec/ops/alu/iset.toml:57); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ISET"]])?;
         let mut cur = 0usize;
@@ -220,7 +220,7 @@ impl OpIset {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/iset.toml:6.
+    /// Spec: isa-spec/spec/ops/alu/iset.toml:6.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("iset", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -257,18 +257,18 @@ impl OpIset {
     }
 }
 impl MemOp for OpIset {}
-/// Spec: isa-spec/spec/ops/iset.toml:6.
+/// Spec: isa-spec/spec/ops/alu/iset.toml:6.
 impl Encode for OpIset {
     const NAME: &'static str = "iset";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b, acc]);
 }
-/// Spec: isa-spec/spec/ops/iset.toml:6.
+/// Spec: isa-spec/spec/ops/alu/iset.toml:6.
 impl Forms for OpIset {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/iset.toml:57.
+    /// Spec: isa-spec/spec/ops/alu/iset.toml:57.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -301,7 +301,7 @@ impl Forms for OpIset {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/iset.toml:6.
+/// Spec: isa-spec/spec/ops/alu/iset.toml:6.
 impl Legalize for OpIset {
     fn cc_use(&self, sm: u32) -> (bool, bool) {
         let bf = self.bf;

@@ -4,34 +4,34 @@
 
 /// `ISETP`: Integer compare to predicate; .EX compares the high words and falls back to lc when they are equal.
 ///
-/// Spec: isa-spec/spec/ops/isetp.toml:3 (op `isetp`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/isetp.toml:3 (op `isetp`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIsetp {
-    /// Destination (pred). (isa-spec/spec/ops/isetp.toml:8)
+    /// Destination (pred). (isa-spec/spec/ops/alu/isetp.toml:8)
     pub d: Reg,
-    /// Destination (pred). Second result: the inverted compare combined with acc. (isa-spec/spec/ops/isetp.toml:12)
+    /// Destination (pred). Second result: the inverted compare combined with acc. (isa-spec/spec/ops/alu/isetp.toml:12)
     pub d2: Reg,
-    /// Source (u32). (isa-spec/spec/ops/isetp.toml:18)
+    /// Source (u32). (isa-spec/spec/ops/alu/isetp.toml:18)
     pub a: Src,
-    /// Source (u32). (isa-spec/spec/ops/isetp.toml:22)
+    /// Source (u32). (isa-spec/spec/ops/alu/isetp.toml:22)
     pub b: Src,
-    /// Source (pred). (isa-spec/spec/ops/isetp.toml:26)
+    /// Source (pred). (isa-spec/spec/ops/alu/isetp.toml:26)
     pub acc: Src,
-    /// Source (pred). Low-word compare result (read with .EX); nvdisasm prints it when not PT (SM70/75) or with .EX (SM80+). (isa-spec/spec/ops/isetp.toml:31)
+    /// Source (pred). Low-word compare result (read with .EX); nvdisasm prints it when not PT (SM70/75) or with .EX (SM80+). (isa-spec/spec/ops/alu/isetp.toml:31)
     pub lc: Src,
-    /// Modifier.  (isa-spec/spec/ops/isetp.toml:38)
+    /// Modifier.  (isa-spec/spec/ops/alu/isetp.toml:38)
     pub cmp: Icmp,
-    /// Modifier.  (isa-spec/spec/ops/isetp.toml:42)
+    /// Modifier.  (isa-spec/spec/ops/alu/isetp.toml:42)
     pub ty: IsetpType,
-    /// Modifier.  (isa-spec/spec/ops/isetp.toml:46)
+    /// Modifier.  (isa-spec/spec/ops/alu/isetp.toml:46)
     pub setop: Setop,
-    /// Modifier.  (isa-spec/spec/ops/isetp.toml:50)
+    /// Modifier.  (isa-spec/spec/ops/alu/isetp.toml:50)
     pub ex: bool,
-    /// Modifier. Maxwell/Pascal: extended (64-bit) compare: the high words, with the low words' carry from the CC register. (isa-spec/spec/ops/isetp.toml:56)
+    /// Modifier. Maxwell/Pascal: extended (64-bit) compare: the high words, with the low words' carry from the CC register. (isa-spec/spec/ops/alu/isetp.toml:56)
     pub x: bool,
 }
 op_fields!(OpIsetp, [a, b, acc, lc], [d, d2]);
-/// Spec: isa-spec/spec/ops/isetp.toml:3.
+/// Spec: isa-spec/spec/ops/alu/isetp.toml:3.
 impl OpIsetp {
     pub const NAME: &'static str = "isetp";
     pub const MNEMONIC: &'static str = "ISETP";
@@ -97,7 +97,7 @@ impl OpIsetp {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/isetp.toml:94 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/isetp.toml:94 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -121,21 +121,21 @@ impl OpIsetp {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/isetp.toml:94; form at isa-spec/spec/ops/isetp.toml:97).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/isetp.toml:94; form at isa-spec/spec/ops/alu/isetp.toml:97).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x20c | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/isetp.toml:94; form at isa-spec/spec/ops/isetp.toml:97).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/isetp.toml:94; form at isa-spec/spec/ops/alu/isetp.toml:97).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80c | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/isetp.toml:94; form at isa-spec/spec/ops/isetp.toml:97).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/isetp.toml:94; form at isa-spec/spec/ops/alu/isetp.toml:97).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xa0c | self.encode_e0::<E>(sm, c)?;
@@ -143,14 +143,14 @@ impl OpIsetp {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/isetp.toml:94; form at isa-spec/spec/ops/isetp.toml:97).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/isetp.toml:94; form at isa-spec/spec/ops/alu/isetp.toml:97).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c0c | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/isetp.toml:117 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/isetp.toml:117 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -172,14 +172,14 @@ impl OpIsetp {
         w |= (self.cmp.index() as u128) << 49;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/isetp.toml:117; form at isa-spec/spec/ops/isetp.toml:120).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/isetp.toml:117; form at isa-spec/spec/ops/alu/isetp.toml:120).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5b60000000000000 | self.encode_e1::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/isetp.toml:117; form at isa-spec/spec/ops/isetp.toml:120).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/isetp.toml:117; form at isa-spec/spec/ops/alu/isetp.toml:120).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x3660000000000000 | self.encode_e1::<E>(sm, c)?;
@@ -192,7 +192,7 @@ impl OpIsetp {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/isetp.toml:117; form at isa-spec/spec/ops/isetp.toml:120).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/isetp.toml:117; form at isa-spec/spec/ops/alu/isetp.toml:120).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4b60000000000000 | self.encode_e1::<E>(sm, c)?;
@@ -200,7 +200,7 @@ impl OpIsetp {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/isetp.toml:94 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/isetp.toml:94 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -233,35 +233,35 @@ impl OpIsetp {
             x,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/isetp.toml:94; form at isa-spec/spec/ops/isetp.toml:97).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/isetp.toml:94; form at isa-spec/spec/ops/alu/isetp.toml:97).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/isetp.toml:94; form at isa-spec/spec/ops/isetp.toml:97).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/isetp.toml:94; form at isa-spec/spec/ops/alu/isetp.toml:97).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/isetp.toml:94; form at isa-spec/spec/ops/isetp.toml:97).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/isetp.toml:94; form at isa-spec/spec/ops/alu/isetp.toml:97).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/isetp.toml:94; form at isa-spec/spec/ops/isetp.toml:97).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/isetp.toml:94; form at isa-spec/spec/ops/alu/isetp.toml:97).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/isetp.toml:117 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/isetp.toml:117 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
@@ -293,14 +293,14 @@ impl OpIsetp {
             x,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/isetp.toml:117; form at isa-spec/spec/ops/isetp.toml:120).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/isetp.toml:117; form at isa-spec/spec/ops/alu/isetp.toml:120).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/isetp.toml:117; form at isa-spec/spec/ops/isetp.toml:120).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/isetp.toml:117; form at isa-spec/spec/ops/alu/isetp.toml:120).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -309,7 +309,7 @@ impl OpIsetp {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/isetp.toml:117; form at isa-spec/spec/ops/isetp.toml:120).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/isetp.toml:117; form at isa-spec/spec/ops/alu/isetp.toml:120).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -326,7 +326,7 @@ impl OpIsetp {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `ISETP` (isa-spec/spec/ops/isetp.toml:62).
+    /// Parse syntax `ISETP` (isa-spec/spec/ops/alu/isetp.toml:62).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ISETP"]])?;
         let mut cur = 0usize;
@@ -381,7 +381,7 @@ impl OpIsetp {
         );
         parsed(op, line, ctrl, 0)
     }
-    /// Parse syntax `ISETP` (isa-spec/spec/ops/isetp.toml:68).
+    /// Parse syntax `ISETP` (isa-spec/spec/ops/alu/isetp.toml:68).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ISETP"]])?;
         let mut cur = 0usize;
@@ -436,7 +436,7 @@ impl OpIsetp {
         );
         parsed(op, line, ctrl, 0)
     }
-    /// Parse syntax `ISETP` (isa-spec/spec/ops/isetp.toml:77).
+    /// Parse syntax `ISETP` (isa-spec/spec/ops/alu/isetp.toml:77).
     fn parse_syntax2(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ISETP"]])?;
         let mut cur = 0usize;
@@ -496,7 +496,7 @@ impl OpIsetp {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/isetp.toml:3.
+    /// Spec: isa-spec/spec/ops/alu/isetp.toml:3.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("isetp", 4usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -523,7 +523,7 @@ impl OpIsetp {
     }
 }
 impl MemOp for OpIsetp {}
-/// Spec: isa-spec/spec/ops/isetp.toml:3.
+/// Spec: isa-spec/spec/ops/alu/isetp.toml:3.
 impl Encode for OpIsetp {
     const NAME: &'static str = "isetp";
     encode_by_form!(
@@ -531,7 +531,7 @@ impl Encode for OpIsetp {
         encode_f4, 5 : => encode_f5, 6 : => encode_f6; [a, b, acc, lc]
     );
 }
-/// Spec: isa-spec/spec/ops/isetp.toml:3.
+/// Spec: isa-spec/spec/ops/alu/isetp.toml:3.
 impl Forms for OpIsetp {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -540,7 +540,7 @@ impl Forms for OpIsetp {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/isetp.toml:62.
+    /// Spec: isa-spec/spec/ops/alu/isetp.toml:62.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
@@ -623,7 +623,7 @@ impl Forms for OpIsetp {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/isetp.toml:3.
+/// Spec: isa-spec/spec/ops/alu/isetp.toml:3.
 impl Legalize for OpIsetp {
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();

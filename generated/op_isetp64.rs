@@ -4,32 +4,32 @@
 
 /// `ISETP`: 64-bit integer compare to predicate (register pairs); .EX compares and falls back to lc when equal.
 ///
-/// Spec: isa-spec/spec/ops/isetp64.toml:3 (op `isetp64`). SMs: 120, 121.
+/// Spec: isa-spec/spec/ops/alu/isetp64.toml:3 (op `isetp64`). SMs: 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIsetp64 {
-    /// Destination (pred). (isa-spec/spec/ops/isetp64.toml:8)
+    /// Destination (pred). (isa-spec/spec/ops/alu/isetp64.toml:8)
     pub d: Reg,
-    /// Destination (pred). Second result: the inverted compare combined with acc. (isa-spec/spec/ops/isetp64.toml:12)
+    /// Destination (pred). Second result: the inverted compare combined with acc. (isa-spec/spec/ops/alu/isetp64.toml:12)
     pub d2: Reg,
-    /// Source (i64). (isa-spec/spec/ops/isetp64.toml:18)
+    /// Source (i64). (isa-spec/spec/ops/alu/isetp64.toml:18)
     pub a: Src,
-    /// Source (i64). (isa-spec/spec/ops/isetp64.toml:25)
+    /// Source (i64). (isa-spec/spec/ops/alu/isetp64.toml:25)
     pub b: Src,
-    /// Source (pred). (isa-spec/spec/ops/isetp64.toml:29)
+    /// Source (pred). (isa-spec/spec/ops/alu/isetp64.toml:29)
     pub acc: Src,
-    /// Source (pred). Lower compare result, read with .EX (printed exactly then). (isa-spec/spec/ops/isetp64.toml:34)
+    /// Source (pred). Lower compare result, read with .EX (printed exactly then). (isa-spec/spec/ops/alu/isetp64.toml:34)
     pub lc: Src,
-    /// Modifier.  (isa-spec/spec/ops/isetp64.toml:41)
+    /// Modifier.  (isa-spec/spec/ops/alu/isetp64.toml:41)
     pub cmp: Icmp,
-    /// Modifier.  (isa-spec/spec/ops/isetp64.toml:45)
+    /// Modifier.  (isa-spec/spec/ops/alu/isetp64.toml:45)
     pub ty: IsetpType64,
-    /// Modifier.  (isa-spec/spec/ops/isetp64.toml:49)
+    /// Modifier.  (isa-spec/spec/ops/alu/isetp64.toml:49)
     pub setop: Setop,
-    /// Modifier.  (isa-spec/spec/ops/isetp64.toml:53)
+    /// Modifier.  (isa-spec/spec/ops/alu/isetp64.toml:53)
     pub ex: bool,
 }
 op_fields!(OpIsetp64, [a, b, acc, lc], [d, d2]);
-/// Spec: isa-spec/spec/ops/isetp64.toml:3.
+/// Spec: isa-spec/spec/ops/alu/isetp64.toml:3.
 impl OpIsetp64 {
     pub const NAME: &'static str = "isetp64";
     pub const MNEMONIC: &'static str = "ISETP";
@@ -69,7 +69,7 @@ impl OpIsetp64 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/isetp64.toml:78 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/isetp64.toml:78 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -116,28 +116,28 @@ impl OpIsetp64 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/isetp64.toml:78; form at isa-spec/spec/ops/isetp64.toml:82).
+    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/isetp64.toml:78; form at isa-spec/spec/ops/alu/isetp64.toml:82).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x10000000000000000020c | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/isetp64.toml:78; form at isa-spec/spec/ops/isetp64.toml:82).
+    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/alu/isetp64.toml:78; form at isa-spec/spec/ops/alu/isetp64.toml:82).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x10000000000000000080c | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, true)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/isetp64.toml:78; form at isa-spec/spec/ops/isetp64.toml:82).
+    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/alu/isetp64.toml:78; form at isa-spec/spec/ops/alu/isetp64.toml:82).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80100000000000000000c0c | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/isetp64.toml:78 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/isetp64.toml:78 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -164,28 +164,28 @@ impl OpIsetp64 {
             ex,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/isetp64.toml:78; form at isa-spec/spec/ops/isetp64.toml:82).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/isetp64.toml:78; form at isa-spec/spec/ops/alu/isetp64.toml:82).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/isetp64.toml:78; form at isa-spec/spec/ops/isetp64.toml:82).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/isetp64.toml:78; form at isa-spec/spec/ops/alu/isetp64.toml:82).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, true));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/isetp64.toml:78; form at isa-spec/spec/ops/isetp64.toml:82).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/isetp64.toml:78; form at isa-spec/spec/ops/alu/isetp64.toml:82).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `ISETP` (isa-spec/spec/ops/isetp64.toml:57); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ISETP` (isa-spec/spec/ops/alu/isetp64.toml:57); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ISETP"]])?;
         let mut cur = 0usize;
@@ -244,7 +244,7 @@ impl OpIsetp64 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/isetp64.toml:3.
+    /// Spec: isa-spec/spec/ops/alu/isetp64.toml:3.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("isetp64", 4usize, srcs)?;
         let a: i64 = src_value(srcs, 0usize, &self.a)?;
@@ -263,20 +263,20 @@ impl OpIsetp64 {
     }
 }
 impl MemOp for OpIsetp64 {}
-/// Spec: isa-spec/spec/ops/isetp64.toml:3.
+/// Spec: isa-spec/spec/ops/alu/isetp64.toml:3.
 impl Encode for OpIsetp64 {
     const NAME: &'static str = "isetp64";
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b, acc, lc]
     );
 }
-/// Spec: isa-spec/spec/ops/isetp64.toml:3.
+/// Spec: isa-spec/spec/ops/alu/isetp64.toml:3.
 impl Forms for OpIsetp64 {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/isetp64.toml:57.
+    /// Spec: isa-spec/spec/ops/alu/isetp64.toml:57.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
@@ -309,7 +309,7 @@ impl Forms for OpIsetp64 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/isetp64.toml:3.
+/// Spec: isa-spec/spec/ops/alu/isetp64.toml:3.
 impl Legalize for OpIsetp64 {
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();

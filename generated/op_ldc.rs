@@ -4,24 +4,24 @@
 
 /// `LDC`: Load 1, 2, 4 or 8 bytes from constant bank `bank` at a + off into d (and the register after it for .64).
 ///
-/// Spec: isa-spec/spec/ops/ldc.toml:8 (op `ldc`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/ldc.toml:8 (op `ldc`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLdc {
-    /// Destination (u32). (isa-spec/spec/ops/ldc.toml:13)
+    /// Destination (u32). (isa-spec/spec/ops/memory/ldc.toml:13)
     pub d: Reg,
-    /// Source (u32). Index register: its value is added to the offset (RZ: none). (isa-spec/spec/ops/ldc.toml:17)
+    /// Source (u32). Index register: its value is added to the offset (RZ: none). (isa-spec/spec/ops/memory/ldc.toml:17)
     pub a: Src,
-    /// Modifier. Signed byte offset in the bank. (isa-spec/spec/ops/ldc.toml:23)
+    /// Modifier. Signed byte offset in the bank. (isa-spec/spec/ops/memory/ldc.toml:23)
     pub off: i32,
-    /// Modifier. Constant bank index (c[0x0] .. c[0x1f]). (isa-spec/spec/ops/ldc.toml:28)
+    /// Modifier. Constant bank index (c[0x0] .. c[0x1f]). (isa-spec/spec/ops/memory/ldc.toml:28)
     pub bank: u32,
-    /// Modifier.  (isa-spec/spec/ops/ldc.toml:33)
+    /// Modifier.  (isa-spec/spec/ops/memory/ldc.toml:33)
     pub size: MemSize,
-    /// Modifier. Addressing mode; nvdisasm prints it, its meaning is not modelled. (isa-spec/spec/ops/ldc.toml:37)
+    /// Modifier. Addressing mode; nvdisasm prints it, its meaning is not modelled. (isa-spec/spec/ops/memory/ldc.toml:37)
     pub mode: LdcMode,
 }
 op_fields!(OpLdc, [a], [d]);
-/// Spec: isa-spec/spec/ops/ldc.toml:8.
+/// Spec: isa-spec/spec/ops/memory/ldc.toml:8.
 impl OpLdc {
     pub const NAME: &'static str = "ldc";
     pub const MNEMONIC: &'static str = "LDC";
@@ -36,7 +36,7 @@ impl OpLdc {
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/ldc.toml:33).
+    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldc.toml:33).
     const SIZE_CODES0: [u16; MemSize::COUNT] = codes("4 0 1 2 3 5 - -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -50,7 +50,7 @@ impl OpLdc {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/ldc.toml:49; form at isa-spec/spec/ops/ldc.toml:49).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/memory/ldc.toml:49; form at isa-spec/spec/ops/memory/ldc.toml:49).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -63,7 +63,7 @@ impl OpLdc {
         w |= (self.mode.index() as u128) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/ldc.toml:73; form at isa-spec/spec/ops/ldc.toml:73).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/ldc.toml:73; form at isa-spec/spec/ops/memory/ldc.toml:73).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -76,7 +76,7 @@ impl OpLdc {
         w |= (self.mode.index() as u128) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/ldc.toml:80; form at isa-spec/spec/ops/ldc.toml:80).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ldc.toml:80; form at isa-spec/spec/ops/memory/ldc.toml:80).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -89,7 +89,7 @@ impl OpLdc {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldc.toml:49; form at isa-spec/spec/ops/ldc.toml:49).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldc.toml:49; form at isa-spec/spec/ops/memory/ldc.toml:49).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -116,7 +116,7 @@ impl OpLdc {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff31fff800003f00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldc.toml:73; form at isa-spec/spec/ops/ldc.toml:73).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldc.toml:73; form at isa-spec/spec/ops/memory/ldc.toml:73).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -143,7 +143,7 @@ impl OpLdc {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff31fff800003f00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldc.toml:80; form at isa-spec/spec/ops/ldc.toml:80).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldc.toml:80; form at isa-spec/spec/ops/memory/ldc.toml:80).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -170,7 +170,7 @@ impl OpLdc {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xce0000000000)))
     }
-    /// Parse one tokenized line of syntax `LDC` (isa-spec/spec/ops/ldc.toml:41); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LDC` (isa-spec/spec/ops/memory/ldc.toml:41); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LDC"]])?;
         let mut cur = 0usize;
@@ -206,7 +206,7 @@ impl OpLdc {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/ldc.toml:8.
+    /// Spec: isa-spec/spec/ops/memory/ldc.toml:8.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("ldc", 1usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -218,18 +218,18 @@ impl OpLdc {
     }
 }
 impl MemOp for OpLdc {}
-/// Spec: isa-spec/spec/ops/ldc.toml:8.
+/// Spec: isa-spec/spec/ops/memory/ldc.toml:8.
 impl Encode for OpLdc {
     const NAME: &'static str = "ldc";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a]);
 }
-/// Spec: isa-spec/spec/ops/ldc.toml:8.
+/// Spec: isa-spec/spec/ops/memory/ldc.toml:8.
 impl Forms for OpLdc {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/ldc.toml:41.
+    /// Spec: isa-spec/spec/ops/memory/ldc.toml:41.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -244,5 +244,5 @@ impl Forms for OpLdc {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/ldc.toml:8.
+/// Spec: isa-spec/spec/ops/memory/ldc.toml:8.
 impl Legalize for OpLdc {}

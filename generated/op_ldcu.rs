@@ -4,24 +4,24 @@
 
 /// `LDCU`: Load 1, 2, 4, 8 or 16 bytes from constant bank `bank` at a + off into uniform register d (and the ones after it for .64 and .128).
 ///
-/// Spec: isa-spec/spec/ops/ldcu.toml:14 (op `ldcu`). SMs: 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/ldcu.toml:14 (op `ldcu`). SMs: 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLdcu {
-    /// Destination (u32). (isa-spec/spec/ops/ldcu.toml:19)
+    /// Destination (u32). (isa-spec/spec/ops/memory/ldcu.toml:19)
     pub d: Reg,
-    /// Source (u32). Uniform index register: its value is added to the offset (URZ: none). (isa-spec/spec/ops/ldcu.toml:23)
+    /// Source (u32). Uniform index register: its value is added to the offset (URZ: none). (isa-spec/spec/ops/memory/ldcu.toml:23)
     pub a: Src,
-    /// Modifier. Signed byte offset in the bank. (isa-spec/spec/ops/ldcu.toml:29)
+    /// Modifier. Signed byte offset in the bank. (isa-spec/spec/ops/memory/ldcu.toml:29)
     pub off: i32,
-    /// Modifier. Constant bank index (c[0x0] .. c[0x1f]). (isa-spec/spec/ops/ldcu.toml:34)
+    /// Modifier. Constant bank index (c[0x0] .. c[0x1f]). (isa-spec/spec/ops/memory/ldcu.toml:34)
     pub bank: u32,
-    /// Modifier.  (isa-spec/spec/ops/ldcu.toml:39)
+    /// Modifier.  (isa-spec/spec/ops/memory/ldcu.toml:39)
     pub size: MemSize,
-    /// Modifier. Unpacking mode; nvdisasm prints it, its meaning is not modelled. (isa-spec/spec/ops/ldcu.toml:43)
+    /// Modifier. Unpacking mode; nvdisasm prints it, its meaning is not modelled. (isa-spec/spec/ops/memory/ldcu.toml:43)
     pub mode: LdcuMode,
 }
 op_fields!(OpLdcu, [a], [d]);
-/// Spec: isa-spec/spec/ops/ldcu.toml:14.
+/// Spec: isa-spec/spec/ops/memory/ldcu.toml:14.
 impl OpLdcu {
     pub const NAME: &'static str = "ldcu";
     pub const MNEMONIC: &'static str = "LDCU";
@@ -34,9 +34,9 @@ impl OpLdcu {
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/ldcu.toml:39).
+    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldcu.toml:39).
     const SIZE_CODES0: [u16; MemSize::COUNT] = codes("4 0 1 2 3 5 6 -");
-    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/ldcu.toml:43).
+    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldcu.toml:43).
     const MODE_CODES0: [u16; LdcuMode::COUNT] = codes("0 1 -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -49,7 +49,7 @@ impl OpLdcu {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/ldcu.toml:52; form at isa-spec/spec/ops/ldcu.toml:52).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/ldcu.toml:52; form at isa-spec/spec/ops/memory/ldcu.toml:52).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -66,7 +66,7 @@ impl OpLdcu {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/ldcu.toml:76; form at isa-spec/spec/ops/ldcu.toml:76).
+    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/memory/ldcu.toml:76; form at isa-spec/spec/ops/memory/ldcu.toml:76).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -83,7 +83,7 @@ impl OpLdcu {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldcu.toml:52; form at isa-spec/spec/ops/ldcu.toml:52).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldcu.toml:52; form at isa-spec/spec/ops/memory/ldcu.toml:52).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -114,7 +114,7 @@ impl OpLdcu {
         let raw = w & 0x1fff7fcf1fff800001f00000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldcu.toml:76; form at isa-spec/spec/ops/ldcu.toml:76).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldcu.toml:76; form at isa-spec/spec/ops/memory/ldcu.toml:76).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -149,7 +149,7 @@ impl OpLdcu {
         let raw = w & 0x1fff7fef1fff800001f00000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `LDCU` (isa-spec/spec/ops/ldcu.toml:47); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LDCU` (isa-spec/spec/ops/memory/ldcu.toml:47); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LDCU"]])?;
         let mut cur = 0usize;
@@ -185,7 +185,7 @@ impl OpLdcu {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/ldcu.toml:14.
+    /// Spec: isa-spec/spec/ops/memory/ldcu.toml:14.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("ldcu", 1usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -197,18 +197,18 @@ impl OpLdcu {
     }
 }
 impl MemOp for OpLdcu {}
-/// Spec: isa-spec/spec/ops/ldcu.toml:14.
+/// Spec: isa-spec/spec/ops/memory/ldcu.toml:14.
 impl Encode for OpLdcu {
     const NAME: &'static str = "ldcu";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a]);
 }
-/// Spec: isa-spec/spec/ops/ldcu.toml:14.
+/// Spec: isa-spec/spec/ops/memory/ldcu.toml:14.
 impl Forms for OpLdcu {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/ldcu.toml:47.
+    /// Spec: isa-spec/spec/ops/memory/ldcu.toml:47.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -223,5 +223,5 @@ impl Forms for OpLdcu {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/ldcu.toml:14.
+/// Spec: isa-spec/spec/ops/memory/ldcu.toml:14.
 impl Legalize for OpLdcu {}

@@ -4,36 +4,36 @@
 
 /// `LDG.E`: Load 1..16 bytes from global memory at a + off (+ u) into d (and the registers after it).
 ///
-/// Spec: isa-spec/spec/ops/ldg.toml:10 (op `ldg`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/ldg.toml:10 (op `ldg`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLdg {
-    /// Destination (u32). (isa-spec/spec/ops/ldg.toml:23)
+    /// Destination (u32). (isa-spec/spec/ops/memory/ldg.toml:23)
     pub d: Reg,
-    /// Source (u64). 64-bit address register pair (`.U32`: one register, zero-extended). (isa-spec/spec/ops/ldg.toml:27)
+    /// Source (u64). 64-bit address register pair (`.U32`: one register, zero-extended). (isa-spec/spec/ops/memory/ldg.toml:27)
     pub a: Src,
-    /// Source (u32). Uniform register: added to the address or the memory descriptor, as `amode` says. (isa-spec/spec/ops/ldg.toml:32)
+    /// Source (u32). Uniform register: added to the address or the memory descriptor, as `amode` says. (isa-spec/spec/ops/memory/ldg.toml:32)
     pub ua: Src,
-    /// Source (pred). Maxwell/Pascal LD/ST predicate of unknown meaning (ptxas: P0). (isa-spec/spec/ops/ldg.toml:42)
+    /// Source (pred). Maxwell/Pascal LD/ST predicate of unknown meaning (ptxas: P0). (isa-spec/spec/ops/memory/ldg.toml:42)
     pub p: Src,
-    /// Modifier. Signed byte offset added to the address (24 bits; 32 in SM70/75's generic register-only form). (isa-spec/spec/ops/ldg.toml:48)
+    /// Modifier. Signed byte offset added to the address (24 bits; 32 in SM70/75's generic register-only form). (isa-spec/spec/ops/memory/ldg.toml:48)
     pub off: i32,
-    /// Modifier. Width of the base register a. (isa-spec/spec/ops/ldg.toml:53)
+    /// Modifier. Width of the base register a. (isa-spec/spec/ops/memory/ldg.toml:53)
     pub awidth: MemAddrWidth,
-    /// Modifier. How the address uses u. (isa-spec/spec/ops/ldg.toml:59)
+    /// Modifier. How the address uses u. (isa-spec/spec/ops/memory/ldg.toml:59)
     pub amode: MemAddrMode,
-    /// Modifier. Global (LDG) or generic (LD) address; the runner treats both as global memory. (isa-spec/spec/ops/ldg.toml:65)
+    /// Modifier. Global (LDG) or generic (LD) address; the runner treats both as global memory. (isa-spec/spec/ops/memory/ldg.toml:65)
     pub space: AddrSpace,
-    /// Modifier.  (isa-spec/spec/ops/ldg.toml:70)
+    /// Modifier.  (isa-spec/spec/ops/memory/ldg.toml:70)
     pub size: MemSize,
-    /// Modifier.  (isa-spec/spec/ops/ldg.toml:74)
+    /// Modifier.  (isa-spec/spec/ops/memory/ldg.toml:74)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/ldg.toml:78)
+    /// Modifier.  (isa-spec/spec/ops/memory/ldg.toml:78)
     pub ltc: MemLtc,
-    /// Modifier.  (isa-spec/spec/ops/ldg.toml:83)
+    /// Modifier.  (isa-spec/spec/ops/memory/ldg.toml:83)
     pub sem: MemSem,
 }
 op_fields!(OpLdg, [a, ua, p], [d]);
-/// Spec: isa-spec/spec/ops/ldg.toml:10.
+/// Spec: isa-spec/spec/ops/memory/ldg.toml:10.
 impl OpLdg {
     pub const NAME: &'static str = "ldg";
     pub const MNEMONIC: &'static str = "LDG.E";
@@ -50,35 +50,35 @@ impl OpLdg {
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:83).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:83).
     const SEM_CODES0: [u16; MemSem::COUNT] = codes(
         "e 0 1 2 3 4 5 6 7 8 9 a b c d f 10 11 12 13 14 15 16 17 18 19 1a 1b 1c 1d 1e 1f - - - - -",
     );
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:74).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:74).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:59).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:59).
     const AMODE_CODES0: [u16; MemAddrMode::COUNT] = codes("1 - -");
-    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:53).
+    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:53).
     const AWIDTH_CODES0: [u16; MemAddrWidth::COUNT] = codes("0 - -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:59).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:59).
     const AMODE_CODES1: [u16; MemAddrMode::COUNT] = codes("- 4 -");
-    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:53).
+    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:53).
     const AWIDTH_CODES1: [u16; MemAddrWidth::COUNT] = codes("- 0 1");
-    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:70).
+    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:70).
     const SIZE_CODES0: [u16; MemSize::COUNT] = codes("4 0 1 2 3 5 6 -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:83).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:83).
     const SEM_CODES1: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b f - 4 1 - - - - - - - - - 5 - 7 6 a - - - - - 8 - c - d e - - -",
     );
-    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:65).
+    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:65).
     const SPACE_CODES0: [u16; AddrSpace::COUNT] = codes("- 0");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:59).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:59).
     const AMODE_CODES2: [u16; MemAddrMode::COUNT] = codes("0 - -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:59).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:59).
     const AMODE_CODES3: [u16; MemAddrMode::COUNT] = codes("- 0 1");
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:74).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:74).
     const CACHE_CODES1: [u16; MemCache::COUNT] = codes("0 - - - - - 1 2 3 - -");
-    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:65).
+    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg.toml:65).
     const SPACE_CODES1: [u16; AddrSpace::COUNT] = codes("- 4");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -309,7 +309,7 @@ impl OpLdg {
             || (matches!(self.amode, MemAddrMode::Reg | MemAddrMode::Desc)
                 && matches!(self.awidth, MemAddrWidth::None | MemAddrWidth::B64)))
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/ldg.toml:111; form at isa-spec/spec/ops/ldg.toml:111).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:111; form at isa-spec/spec/ops/memory/ldg.toml:111).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -348,7 +348,7 @@ impl OpLdg {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/ldg.toml:156; form at isa-spec/spec/ops/ldg.toml:156).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/ldg.toml:156; form at isa-spec/spec/ops/memory/ldg.toml:156).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -387,7 +387,7 @@ impl OpLdg {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/ldg.toml:164; form at isa-spec/spec/ops/ldg.toml:164).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:164; form at isa-spec/spec/ops/memory/ldg.toml:164).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -427,7 +427,7 @@ impl OpLdg {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/ldg.toml:182; form at isa-spec/spec/ops/ldg.toml:182).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:182; form at isa-spec/spec/ops/memory/ldg.toml:182).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -466,7 +466,7 @@ impl OpLdg {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/ldg.toml:234; form at isa-spec/spec/ops/ldg.toml:234).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/ldg.toml:234; form at isa-spec/spec/ops/memory/ldg.toml:234).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -510,7 +510,7 @@ impl OpLdg {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/ldg.toml:258; form at isa-spec/spec/ops/ldg.toml:258).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:258; form at isa-spec/spec/ops/memory/ldg.toml:258).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -548,7 +548,7 @@ impl OpLdg {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/ldg.toml:271; form at isa-spec/spec/ops/ldg.toml:271).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:271; form at isa-spec/spec/ops/memory/ldg.toml:271).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -587,7 +587,7 @@ impl OpLdg {
                 << 91;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/ldg.toml:289; form at isa-spec/spec/ops/ldg.toml:289).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/ldg.toml:289; form at isa-spec/spec/ops/memory/ldg.toml:289).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -626,7 +626,7 @@ impl OpLdg {
                 << 91;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/ldg.toml:298; form at isa-spec/spec/ops/ldg.toml:298).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:298; form at isa-spec/spec/ops/memory/ldg.toml:298).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -665,7 +665,7 @@ impl OpLdg {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/ldg.toml:311; form at isa-spec/spec/ops/ldg.toml:311).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/ldg.toml:311; form at isa-spec/spec/ops/memory/ldg.toml:311).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -707,7 +707,7 @@ impl OpLdg {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/ldg.toml:321; form at isa-spec/spec/ops/ldg.toml:321).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:321; form at isa-spec/spec/ops/memory/ldg.toml:321).
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -760,7 +760,7 @@ impl OpLdg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/ldg.toml:334; form at isa-spec/spec/ops/ldg.toml:334).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:334; form at isa-spec/spec/ops/memory/ldg.toml:334).
     #[inline(always)]
     fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -815,7 +815,7 @@ impl OpLdg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/ldg.toml:349; form at isa-spec/spec/ops/ldg.toml:349).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ldg.toml:349; form at isa-spec/spec/ops/memory/ldg.toml:349).
     #[inline(always)]
     fn encode_f12<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -856,7 +856,7 @@ impl OpLdg {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/ldg.toml:379; form at isa-spec/spec/ops/ldg.toml:379).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ldg.toml:379; form at isa-spec/spec/ops/memory/ldg.toml:379).
     #[inline(always)]
     fn encode_f13<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -898,7 +898,7 @@ impl OpLdg {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:111; form at isa-spec/spec/ops/ldg.toml:111).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:111; form at isa-spec/spec/ops/memory/ldg.toml:111).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -990,7 +990,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:156; form at isa-spec/spec/ops/ldg.toml:156).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:156; form at isa-spec/spec/ops/memory/ldg.toml:156).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1082,7 +1082,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:164; form at isa-spec/spec/ops/ldg.toml:164).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:164; form at isa-spec/spec/ops/memory/ldg.toml:164).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1175,7 +1175,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:182; form at isa-spec/spec/ops/ldg.toml:182).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:182; form at isa-spec/spec/ops/memory/ldg.toml:182).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1250,7 +1250,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:234; form at isa-spec/spec/ops/ldg.toml:234).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:234; form at isa-spec/spec/ops/memory/ldg.toml:234).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1328,7 +1328,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:258; form at isa-spec/spec/ops/ldg.toml:258).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:258; form at isa-spec/spec/ops/memory/ldg.toml:258).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1424,7 +1424,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0xe00000000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:271; form at isa-spec/spec/ops/ldg.toml:271).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:271; form at isa-spec/spec/ops/memory/ldg.toml:271).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1519,7 +1519,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0xe00000000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:289; form at isa-spec/spec/ops/ldg.toml:289).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:289; form at isa-spec/spec/ops/memory/ldg.toml:289).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1614,7 +1614,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0xe00000000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:298; form at isa-spec/spec/ops/ldg.toml:298).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:298; form at isa-spec/spec/ops/memory/ldg.toml:298).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1689,7 +1689,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0xe00000000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:311; form at isa-spec/spec/ops/ldg.toml:311).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:311; form at isa-spec/spec/ops/memory/ldg.toml:311).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1770,7 +1770,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0xe00000000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:321; form at isa-spec/spec/ops/ldg.toml:321).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:321; form at isa-spec/spec/ops/memory/ldg.toml:321).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -1855,7 +1855,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0xe00000000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:334; form at isa-spec/spec/ops/ldg.toml:334).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:334; form at isa-spec/spec/ops/memory/ldg.toml:334).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -1937,7 +1937,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:349; form at isa-spec/spec/ops/ldg.toml:349).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:349; form at isa-spec/spec/ops/memory/ldg.toml:349).
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -1987,7 +1987,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:379; form at isa-spec/spec/ops/ldg.toml:379).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:379; form at isa-spec/spec/ops/memory/ldg.toml:379).
     #[inline(always)]
     fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -2040,7 +2040,7 @@ impl OpLdg {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `LDG.E` (isa-spec/spec/ops/ldg.toml:87); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LDG.E` (isa-spec/spec/ops/memory/ldg.toml:87); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let (rest, spelled) = strip_which_mnemonic(
             &line.parts,
@@ -2154,7 +2154,7 @@ impl OpLdg {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/ldg.toml:10.
+    /// Spec: isa-spec/spec/ops/memory/ldg.toml:10.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("ldg", 3usize, srcs)?;
         let a: u64 = src_value(srcs, 0usize, &self.a)?;
@@ -2167,9 +2167,9 @@ impl OpLdg {
         )
     }
 }
-/// Spec: isa-spec/spec/ops/ldg.toml:98.
+/// Spec: isa-spec/spec/ops/memory/ldg.toml:98.
 impl MemOp for OpLdg {
-    /// The memory access (`[memory]` in isa-spec/spec/ops/ldg.toml).
+    /// The memory access (`[memory]` in isa-spec/spec/ops/memory/ldg.toml).
     fn mem_access(&self) -> Option<MemAccess> {
         let bytes: u32 = {
             const BYTES: &[u32] = &[4u32, 1u32, 1u32, 2u32, 2u32, 8u32, 16u32, 16u32];
@@ -2221,7 +2221,7 @@ impl MemOp for OpLdg {
             && self.awidth == Default::default()
     }
 }
-/// Spec: isa-spec/spec/ops/ldg.toml:10.
+/// Spec: isa-spec/spec/ops/memory/ldg.toml:10.
 impl Encode for OpLdg {
     const NAME: &'static str = "ldg";
     encode_by_form!(
@@ -2232,7 +2232,7 @@ impl Encode for OpLdg {
         encode_f11, 12 : combo_f0 => encode_f12, 13 : combo_f0 => encode_f13; [a, ua, p]
     );
 }
-/// Spec: isa-spec/spec/ops/ldg.toml:10.
+/// Spec: isa-spec/spec/ops/memory/ldg.toml:10.
 impl Forms for OpLdg {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -2242,7 +2242,7 @@ impl Forms for OpLdg {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/ldg.toml:87.
+    /// Spec: isa-spec/spec/ops/memory/ldg.toml:87.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -2287,5 +2287,5 @@ impl Forms for OpLdg {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/ldg.toml:10.
+/// Spec: isa-spec/spec/ops/memory/ldg.toml:10.
 impl Legalize for OpLdg {}

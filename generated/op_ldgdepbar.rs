@@ -4,11 +4,11 @@
 
 /// `LDGDEPBAR`: Close the group of LDGSTS copies issued so far (PTX cp.async.commit_group); DEPBAR waits on such groups.
 ///
-/// Spec: isa-spec/spec/ops/ldgdepbar.toml:5 (op `ldgdepbar`). SMs: 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/control/ldgdepbar.toml:5 (op `ldgdepbar`). SMs: 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLdgdepbar {}
 op_fields!(OpLdgdepbar, [], []);
-/// Spec: isa-spec/spec/ops/ldgdepbar.toml:5.
+/// Spec: isa-spec/spec/ops/control/ldgdepbar.toml:5.
 impl OpLdgdepbar {
     pub const NAME: &'static str = "ldgdepbar";
     pub const MNEMONIC: &'static str = "LDGDEPBAR";
@@ -29,19 +29,19 @@ impl OpLdgdepbar {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/ldgdepbar.toml:13; form at isa-spec/spec/ops/ldgdepbar.toml:13).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/control/ldgdepbar.toml:13; form at isa-spec/spec/ops/control/ldgdepbar.toml:13).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x9af | (c.raw & 0x1fff7ffffffffffffffffff0000);
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldgdepbar.toml:13; form at isa-spec/spec/ops/ldgdepbar.toml:13).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ldgdepbar.toml:13; form at isa-spec/spec/ops/control/ldgdepbar.toml:13).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let o = Self {};
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffffffffffffffffff0000)))
     }
-    /// Parse one tokenized line of syntax `LDGDEPBAR` (isa-spec/spec/ops/ldgdepbar.toml:9); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LDGDEPBAR` (isa-spec/spec/ops/control/ldgdepbar.toml:9); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LDGDEPBAR"]])?;
         if !rest.is_empty() {
@@ -55,25 +55,25 @@ impl OpLdgdepbar {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/ldgdepbar.toml:5.
+    /// Spec: isa-spec/spec/ops/control/ldgdepbar.toml:5.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("ldgdepbar", 0usize, srcs)?;
         Ok((FoldOut::new(&[]), None))
     }
 }
 impl MemOp for OpLdgdepbar {}
-/// Spec: isa-spec/spec/ops/ldgdepbar.toml:5.
+/// Spec: isa-spec/spec/ops/control/ldgdepbar.toml:5.
 impl Encode for OpLdgdepbar {
     const NAME: &'static str = "ldgdepbar";
     encode_by_form!(0 : => encode_f0; []);
 }
-/// Spec: isa-spec/spec/ops/ldgdepbar.toml:5.
+/// Spec: isa-spec/spec/ops/control/ldgdepbar.toml:5.
 impl Forms for OpLdgdepbar {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/ldgdepbar.toml:9.
+    /// Spec: isa-spec/spec/ops/control/ldgdepbar.toml:9.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);
@@ -81,5 +81,5 @@ impl Forms for OpLdgdepbar {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/ldgdepbar.toml:5.
+/// Spec: isa-spec/spec/ops/control/ldgdepbar.toml:5.
 impl Legalize for OpLdgdepbar {}

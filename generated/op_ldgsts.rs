@@ -4,40 +4,40 @@
 
 /// `LDGSTS.E`: Copy 4..16 bytes from global memory at a + off (+ ua) to shared memory at s + soff, asynchronously.
 ///
-/// Spec: isa-spec/spec/ops/ldgsts.toml:21 (op `ldgsts`). SMs: 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/ldgsts.toml:21 (op `ldgsts`). SMs: 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLdgsts {
-    /// Source (u32). Shared-memory destination address register. (isa-spec/spec/ops/ldgsts.toml:26)
+    /// Source (u32). Shared-memory destination address register. (isa-spec/spec/ops/memory/ldgsts.toml:26)
     pub s: Src,
-    /// Source (u64). 64-bit global source address register pair. (isa-spec/spec/ops/ldgsts.toml:31)
+    /// Source (u64). 64-bit global source address register pair. (isa-spec/spec/ops/memory/ldgsts.toml:31)
     pub a: Src,
-    /// Source (u32). Uniform register: added to the global address or its memory descriptor, as `amode` says. (isa-spec/spec/ops/ldgsts.toml:36)
+    /// Source (u32). Uniform register: added to the global address or its memory descriptor, as `amode` says. (isa-spec/spec/ops/memory/ldgsts.toml:36)
     pub ua: Src,
-    /// Source (pred). Copy predicate: with .ZFILL, false writes zeros instead of the global data. (isa-spec/spec/ops/ldgsts.toml:42)
+    /// Source (pred). Copy predicate: with .ZFILL, false writes zeros instead of the global data. (isa-spec/spec/ops/memory/ldgsts.toml:42)
     pub p: Src,
-    /// Modifier. Signed byte offset added to the shared address (20 bits). (isa-spec/spec/ops/ldgsts.toml:49)
+    /// Modifier. Signed byte offset added to the shared address (20 bits). (isa-spec/spec/ops/memory/ldgsts.toml:49)
     pub soff: i32,
-    /// Modifier. Signed byte offset added to the global address (12 bits). (isa-spec/spec/ops/ldgsts.toml:54)
+    /// Modifier. Signed byte offset added to the global address (12 bits). (isa-spec/spec/ops/memory/ldgsts.toml:54)
     pub off: i32,
-    /// Modifier. Width of the base register a: always a pair. (isa-spec/spec/ops/ldgsts.toml:59)
+    /// Modifier. Width of the base register a: always a pair. (isa-spec/spec/ops/memory/ldgsts.toml:59)
     pub awidth: MemWidth64,
-    /// Modifier. How the global address uses ua. (isa-spec/spec/ops/ldgsts.toml:64)
+    /// Modifier. How the global address uses ua. (isa-spec/spec/ops/memory/ldgsts.toml:64)
     pub amode: MemAddrMode,
-    /// Modifier.  (isa-spec/spec/ops/ldgsts.toml:69)
+    /// Modifier.  (isa-spec/spec/ops/memory/ldgsts.toml:69)
     pub bypass: LdgstsBypass,
-    /// Modifier.  (isa-spec/spec/ops/ldgsts.toml:73)
+    /// Modifier.  (isa-spec/spec/ops/memory/ldgsts.toml:73)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/ldgsts.toml:77)
+    /// Modifier.  (isa-spec/spec/ops/memory/ldgsts.toml:77)
     pub ltc: LdgstsLtc,
-    /// Modifier.  (isa-spec/spec/ops/ldgsts.toml:81)
+    /// Modifier.  (isa-spec/spec/ops/memory/ldgsts.toml:81)
     pub size: MemSize,
-    /// Modifier. Write zeros when p is false. (isa-spec/spec/ops/ldgsts.toml:85)
+    /// Modifier. Write zeros when p is false. (isa-spec/spec/ops/memory/ldgsts.toml:85)
     pub zfill: bool,
-    /// Modifier.  (isa-spec/spec/ops/ldgsts.toml:91)
+    /// Modifier.  (isa-spec/spec/ops/memory/ldgsts.toml:91)
     pub sem: LdgstsSem,
 }
 op_fields!(OpLdgsts, [s, a, ua, p], []);
-/// Spec: isa-spec/spec/ops/ldgsts.toml:21.
+/// Spec: isa-spec/spec/ops/memory/ldgsts.toml:21.
 impl OpLdgsts {
     pub const NAME: &'static str = "ldgsts";
     pub const MNEMONIC: &'static str = "LDGSTS.E";
@@ -53,13 +53,13 @@ impl OpLdgsts {
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/ldgsts.toml:81).
+    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldgsts.toml:81).
     const SIZE_CODES0: [u16; MemSize::COUNT] = codes("4 - - - - 5 6 -");
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/ldgsts.toml:73).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldgsts.toml:73).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/ldgsts.toml:64).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldgsts.toml:64).
     const AMODE_CODES0: [u16; MemAddrMode::COUNT] = codes("- 0 1");
-    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/ldgsts.toml:81).
+    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldgsts.toml:81).
     const SIZE_CODES1: [u16; MemSize::COUNT] = codes("0 - - - - 1 2 -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -79,7 +79,7 @@ impl OpLdgsts {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/ldgsts.toml:102; form at isa-spec/spec/ops/ldgsts.toml:102).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/ldgsts.toml:102; form at isa-spec/spec/ops/memory/ldgsts.toml:102).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "s", &self.s, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -159,7 +159,7 @@ impl OpLdgsts {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/ldgsts.toml:155; form at isa-spec/spec/ops/ldgsts.toml:155).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/ldgsts.toml:155; form at isa-spec/spec/ops/memory/ldgsts.toml:155).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "s", &self.s, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -227,7 +227,7 @@ impl OpLdgsts {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/ldgsts.toml:172; form at isa-spec/spec/ops/ldgsts.toml:172).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/memory/ldgsts.toml:172; form at isa-spec/spec/ops/memory/ldgsts.toml:172).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "s", &self.s, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -295,7 +295,7 @@ impl OpLdgsts {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldgsts.toml:102; form at isa-spec/spec/ops/ldgsts.toml:102).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldgsts.toml:102; form at isa-spec/spec/ops/memory/ldgsts.toml:102).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x3f0000000000000000 == 0x3f0000000000000000
@@ -364,7 +364,7 @@ impl OpLdgsts {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldgsts.toml:155; form at isa-spec/spec/ops/ldgsts.toml:155).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldgsts.toml:155; form at isa-spec/spec/ops/memory/ldgsts.toml:155).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x3f0000000000000000 == 0x3f0000000000000000
@@ -429,7 +429,7 @@ impl OpLdgsts {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldgsts.toml:172; form at isa-spec/spec/ops/ldgsts.toml:172).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldgsts.toml:172; form at isa-spec/spec/ops/memory/ldgsts.toml:172).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff0000000000000000 == 0xff0000000000000000
@@ -494,7 +494,7 @@ impl OpLdgsts {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `LDGSTS.E` (isa-spec/spec/ops/ldgsts.toml:94); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LDGSTS.E` (isa-spec/spec/ops/memory/ldgsts.toml:94); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LDGSTS", "E"]])?;
         let mut cur = 0usize;
@@ -599,7 +599,7 @@ impl OpLdgsts {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/ldgsts.toml:21.
+    /// Spec: isa-spec/spec/ops/memory/ldgsts.toml:21.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("ldgsts", 4usize, srcs)?;
         let s: u32 = src_value(srcs, 0usize, &self.s)?;
@@ -610,18 +610,18 @@ impl OpLdgsts {
     }
 }
 impl MemOp for OpLdgsts {}
-/// Spec: isa-spec/spec/ops/ldgsts.toml:21.
+/// Spec: isa-spec/spec/ops/memory/ldgsts.toml:21.
 impl Encode for OpLdgsts {
     const NAME: &'static str = "ldgsts";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [s, a, ua, p]);
 }
-/// Spec: isa-spec/spec/ops/ldgsts.toml:21.
+/// Spec: isa-spec/spec/ops/memory/ldgsts.toml:21.
 impl Forms for OpLdgsts {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/ldgsts.toml:94.
+    /// Spec: isa-spec/spec/ops/memory/ldgsts.toml:94.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_s = false;
@@ -663,5 +663,5 @@ impl Forms for OpLdgsts {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/ldgsts.toml:21.
+/// Spec: isa-spec/spec/ops/memory/ldgsts.toml:21.
 impl Legalize for OpLdgsts {}

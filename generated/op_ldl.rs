@@ -4,26 +4,26 @@
 
 /// `LDL`: Load 1..16 bytes from local memory at a + off (+ ua) into d (and the registers after it).
 ///
-/// Spec: isa-spec/spec/ops/ldl.toml:8 (op `ldl`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/ldl.toml:8 (op `ldl`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLdl {
-    /// Destination (u32). (isa-spec/spec/ops/ldl.toml:13)
+    /// Destination (u32). (isa-spec/spec/ops/memory/ldl.toml:13)
     pub d: Reg,
-    /// Source (u32). Local-memory address register (RZ: the offset alone). (isa-spec/spec/ops/ldl.toml:17)
+    /// Source (u32). Local-memory address register (RZ: the offset alone). (isa-spec/spec/ops/memory/ldl.toml:17)
     pub a: Src,
-    /// Source (u32). Uniform register added to the address (mode `ur`). (isa-spec/spec/ops/ldl.toml:22)
+    /// Source (u32). Uniform register added to the address (mode `ur`). (isa-spec/spec/ops/memory/ldl.toml:22)
     pub ua: Src,
-    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/ldl.toml:28)
+    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/memory/ldl.toml:28)
     pub off: i32,
-    /// Modifier. Whether ua is added to the address. (isa-spec/spec/ops/ldl.toml:33)
+    /// Modifier. Whether ua is added to the address. (isa-spec/spec/ops/memory/ldl.toml:33)
     pub amode: MemAddrMode,
-    /// Modifier.  (isa-spec/spec/ops/ldl.toml:39)
+    /// Modifier.  (isa-spec/spec/ops/memory/ldl.toml:39)
     pub size: MemSize,
-    /// Modifier.  (isa-spec/spec/ops/ldl.toml:43)
+    /// Modifier.  (isa-spec/spec/ops/memory/ldl.toml:43)
     pub cache: MemCache,
 }
 op_fields!(OpLdl, [a, ua], [d]);
-/// Spec: isa-spec/spec/ops/ldl.toml:8.
+/// Spec: isa-spec/spec/ops/memory/ldl.toml:8.
 impl OpLdl {
     pub const NAME: &'static str = "ldl";
     pub const MNEMONIC: &'static str = "LDL";
@@ -39,13 +39,13 @@ impl OpLdl {
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/ldl.toml:39).
+    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldl.toml:39).
     const SIZE_CODES0: [u16; MemSize::COUNT] = codes("4 0 1 2 3 5 6 -");
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/ldl.toml:43).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldl.toml:43).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/ldl.toml:33).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldl.toml:33).
     const AMODE_CODES0: [u16; MemAddrMode::COUNT] = codes("0 1 -");
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/ldl.toml:43).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldl.toml:43).
     const CACHE_CODES1: [u16; MemCache::COUNT] = codes("0 - - 1 - - - 2 3 - -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -59,7 +59,7 @@ impl OpLdl {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/ldl.toml:66; form at isa-spec/spec/ops/ldl.toml:66).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/memory/ldl.toml:66; form at isa-spec/spec/ops/memory/ldl.toml:66).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -78,7 +78,7 @@ impl OpLdl {
                 << 91;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/ldl.toml:98; form at isa-spec/spec/ops/ldl.toml:98).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/ldl.toml:98; form at isa-spec/spec/ops/memory/ldl.toml:98).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -96,7 +96,7 @@ impl OpLdl {
                 << 84;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/ldl.toml:107; form at isa-spec/spec/ops/ldl.toml:107).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ldl.toml:107; form at isa-spec/spec/ops/memory/ldl.toml:107).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -114,7 +114,7 @@ impl OpLdl {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldl.toml:66; form at isa-spec/spec/ops/ldl.toml:66).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldl.toml:66; form at isa-spec/spec/ops/memory/ldl.toml:66).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -156,7 +156,7 @@ impl OpLdl {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldl.toml:98; form at isa-spec/spec/ops/ldl.toml:98).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldl.toml:98; form at isa-spec/spec/ops/memory/ldl.toml:98).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -194,7 +194,7 @@ impl OpLdl {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldl.toml:107; form at isa-spec/spec/ops/ldl.toml:107).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldl.toml:107; form at isa-spec/spec/ops/memory/ldl.toml:107).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -230,7 +230,7 @@ impl OpLdl {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `LDL` (isa-spec/spec/ops/ldl.toml:46); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LDL` (isa-spec/spec/ops/memory/ldl.toml:46); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LDL"]])?;
         let mut cur = 0usize;
@@ -302,7 +302,7 @@ impl OpLdl {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/ldl.toml:8.
+    /// Spec: isa-spec/spec/ops/memory/ldl.toml:8.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("ldl", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -314,9 +314,9 @@ impl OpLdl {
         )
     }
 }
-/// Spec: isa-spec/spec/ops/ldl.toml:52.
+/// Spec: isa-spec/spec/ops/memory/ldl.toml:52.
 impl MemOp for OpLdl {
-    /// The memory access (`[memory]` in isa-spec/spec/ops/ldl.toml).
+    /// The memory access (`[memory]` in isa-spec/spec/ops/memory/ldl.toml).
     fn mem_access(&self) -> Option<MemAccess> {
         let bytes: u32 = {
             const BYTES: &[u32] = &[4u32, 1u32, 1u32, 2u32, 2u32, 8u32, 16u32, 16u32];
@@ -367,18 +367,18 @@ impl MemOp for OpLdl {
         self.amode == Default::default()
     }
 }
-/// Spec: isa-spec/spec/ops/ldl.toml:8.
+/// Spec: isa-spec/spec/ops/memory/ldl.toml:8.
 impl Encode for OpLdl {
     const NAME: &'static str = "ldl";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, ua]);
 }
-/// Spec: isa-spec/spec/ops/ldl.toml:8.
+/// Spec: isa-spec/spec/ops/memory/ldl.toml:8.
 impl Forms for OpLdl {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/ldl.toml:46.
+    /// Spec: isa-spec/spec/ops/memory/ldl.toml:46.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -408,5 +408,5 @@ impl Forms for OpLdl {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/ldl.toml:8.
+/// Spec: isa-spec/spec/ops/memory/ldl.toml:8.
 impl Legalize for OpLdl {}

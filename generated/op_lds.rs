@@ -4,26 +4,26 @@
 
 /// `LDS`: Load 1..16 bytes from shared memory at a * scale + off (+ ua) into d (and the registers after it).
 ///
-/// Spec: isa-spec/spec/ops/lds.toml:10 (op `lds`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/lds.toml:10 (op `lds`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLds {
-    /// Destination (u32). (isa-spec/spec/ops/lds.toml:15)
+    /// Destination (u32). (isa-spec/spec/ops/memory/lds.toml:15)
     pub d: Reg,
-    /// Source (u32). Shared-memory address register (RZ: the offset alone). (isa-spec/spec/ops/lds.toml:19)
+    /// Source (u32). Shared-memory address register (RZ: the offset alone). (isa-spec/spec/ops/memory/lds.toml:19)
     pub a: Src,
-    /// Source (u32). Uniform register added to the address (mode `ur`). (isa-spec/spec/ops/lds.toml:24)
+    /// Source (u32). Uniform register added to the address (mode `ur`). (isa-spec/spec/ops/memory/lds.toml:24)
     pub ua: Src,
-    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/lds.toml:30)
+    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/memory/lds.toml:30)
     pub off: i32,
-    /// Modifier. Factor the base register is multiplied by. (isa-spec/spec/ops/lds.toml:35)
+    /// Modifier. Factor the base register is multiplied by. (isa-spec/spec/ops/memory/lds.toml:35)
     pub scale: MemScale,
-    /// Modifier. Whether ua is added to the address. (isa-spec/spec/ops/lds.toml:41)
+    /// Modifier. Whether ua is added to the address. (isa-spec/spec/ops/memory/lds.toml:41)
     pub amode: MemAddrMode,
-    /// Modifier.  (isa-spec/spec/ops/lds.toml:47)
+    /// Modifier.  (isa-spec/spec/ops/memory/lds.toml:47)
     pub size: LdsSize,
 }
 op_fields!(OpLds, [a, ua], [d]);
-/// Spec: isa-spec/spec/ops/lds.toml:10.
+/// Spec: isa-spec/spec/ops/memory/lds.toml:10.
 impl OpLds {
     pub const NAME: &'static str = "lds";
     pub const MNEMONIC: &'static str = "LDS";
@@ -39,9 +39,9 @@ impl OpLds {
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/lds.toml:41).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/lds.toml:41).
     const AMODE_CODES0: [u16; MemAddrMode::COUNT] = codes("0 1 -");
-    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/lds.toml:47).
+    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/lds.toml:47).
     const SIZE_CODES0: [u16; LdsSize::COUNT] = codes("4 0 1 2 3 5 6 - - - - - - -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -56,7 +56,7 @@ impl OpLds {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/lds.toml:70; form at isa-spec/spec/ops/lds.toml:70).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/lds.toml:70; form at isa-spec/spec/ops/memory/lds.toml:70).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -77,7 +77,7 @@ impl OpLds {
                 << 91;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/lds.toml:95; form at isa-spec/spec/ops/lds.toml:95).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/lds.toml:95; form at isa-spec/spec/ops/memory/lds.toml:95).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -99,7 +99,7 @@ impl OpLds {
             ) << 73;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/lds.toml:104; form at isa-spec/spec/ops/lds.toml:104).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/memory/lds.toml:104; form at isa-spec/spec/ops/memory/lds.toml:104).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -116,7 +116,7 @@ impl OpLds {
                 << 91;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/lds.toml:120; form at isa-spec/spec/ops/lds.toml:120).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/lds.toml:120; form at isa-spec/spec/ops/memory/lds.toml:120).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -141,7 +141,7 @@ impl OpLds {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/lds.toml:70; form at isa-spec/spec/ops/lds.toml:70).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/lds.toml:70; form at isa-spec/spec/ops/memory/lds.toml:70).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -182,7 +182,7 @@ impl OpLds {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/lds.toml:95; form at isa-spec/spec/ops/lds.toml:95).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/lds.toml:95; form at isa-spec/spec/ops/memory/lds.toml:95).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -219,7 +219,7 @@ impl OpLds {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/lds.toml:104; form at isa-spec/spec/ops/lds.toml:104).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/lds.toml:104; form at isa-spec/spec/ops/memory/lds.toml:104).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -253,7 +253,7 @@ impl OpLds {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/lds.toml:120; form at isa-spec/spec/ops/lds.toml:120).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/lds.toml:120; form at isa-spec/spec/ops/memory/lds.toml:120).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -290,7 +290,7 @@ impl OpLds {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `LDS` (isa-spec/spec/ops/lds.toml:50); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LDS` (isa-spec/spec/ops/memory/lds.toml:50); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LDS"]])?;
         let mut cur = 0usize;
@@ -356,7 +356,7 @@ impl OpLds {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/lds.toml:10.
+    /// Spec: isa-spec/spec/ops/memory/lds.toml:10.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("lds", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -368,9 +368,9 @@ impl OpLds {
         )
     }
 }
-/// Spec: isa-spec/spec/ops/lds.toml:56.
+/// Spec: isa-spec/spec/ops/memory/lds.toml:56.
 impl MemOp for OpLds {
-    /// The memory access (`[memory]` in isa-spec/spec/ops/lds.toml).
+    /// The memory access (`[memory]` in isa-spec/spec/ops/memory/lds.toml).
     fn mem_access(&self) -> Option<MemAccess> {
         let bytes: u32 = {
             const BYTES: &[u32] = &[
@@ -425,20 +425,20 @@ impl MemOp for OpLds {
         self.scale == Default::default() && self.amode == Default::default()
     }
 }
-/// Spec: isa-spec/spec/ops/lds.toml:10.
+/// Spec: isa-spec/spec/ops/memory/lds.toml:10.
 impl Encode for OpLds {
     const NAME: &'static str = "lds";
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [a, ua]
     );
 }
-/// Spec: isa-spec/spec/ops/lds.toml:10.
+/// Spec: isa-spec/spec/ops/memory/lds.toml:10.
 impl Forms for OpLds {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/lds.toml:50.
+    /// Spec: isa-spec/spec/ops/memory/lds.toml:50.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -467,5 +467,5 @@ impl Forms for OpLds {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/lds.toml:10.
+/// Spec: isa-spec/spec/ops/memory/lds.toml:10.
 impl Legalize for OpLds {}

@@ -4,28 +4,28 @@
 
 /// `LDSM`: Load one, two or four 8x8 matrices from shared memory, one row address per thread, into d (and the registers after it).
 ///
-/// Spec: isa-spec/spec/ops/ldsm.toml:10 (op `ldsm`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/ldsm.toml:10 (op `ldsm`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLdsm {
-    /// Destination (u32). (isa-spec/spec/ops/ldsm.toml:15)
+    /// Destination (u32). (isa-spec/spec/ops/memory/ldsm.toml:15)
     pub d: Reg,
-    /// Source (u32). Shared-memory address register (RZ: the offset alone). (isa-spec/spec/ops/ldsm.toml:19)
+    /// Source (u32). Shared-memory address register (RZ: the offset alone). (isa-spec/spec/ops/memory/ldsm.toml:19)
     pub a: Src,
-    /// Source (u32). Uniform register added to the address (mode `ur`). (isa-spec/spec/ops/ldsm.toml:24)
+    /// Source (u32). Uniform register added to the address (mode `ur`). (isa-spec/spec/ops/memory/ldsm.toml:24)
     pub ua: Src,
-    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/ldsm.toml:30)
+    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/memory/ldsm.toml:30)
     pub off: i32,
-    /// Modifier. Whether ua is added to the address. (isa-spec/spec/ops/ldsm.toml:35)
+    /// Modifier. Whether ua is added to the address. (isa-spec/spec/ops/memory/ldsm.toml:35)
     pub amode: MemAddrMode,
-    /// Modifier.  (isa-spec/spec/ops/ldsm.toml:40)
+    /// Modifier.  (isa-spec/spec/ops/memory/ldsm.toml:40)
     pub size: LdsmSize,
-    /// Modifier.  (isa-spec/spec/ops/ldsm.toml:44)
+    /// Modifier.  (isa-spec/spec/ops/memory/ldsm.toml:44)
     pub layout: LdsmLayout,
-    /// Modifier.  (isa-spec/spec/ops/ldsm.toml:48)
+    /// Modifier.  (isa-spec/spec/ops/memory/ldsm.toml:48)
     pub count: LdsmCount,
 }
 op_fields!(OpLdsm, [a, ua], [d]);
-/// Spec: isa-spec/spec/ops/ldsm.toml:10.
+/// Spec: isa-spec/spec/ops/memory/ldsm.toml:10.
 impl OpLdsm {
     pub const NAME: &'static str = "ldsm";
     pub const MNEMONIC: &'static str = "LDSM";
@@ -39,15 +39,15 @@ impl OpLdsm {
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/ldsm.toml:40).
+    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldsm.toml:40).
     const SIZE_CODES0: [u16; LdsmSize::COUNT] = codes("0 - - - -");
-    /// Codes of `layout`'s values, in hex (`-`: none; isa-spec/spec/ops/ldsm.toml:44).
+    /// Codes of `layout`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldsm.toml:44).
     const LAYOUT_CODES0: [u16; LdsmLayout::COUNT] = codes("0 1 2 3 - -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/ldsm.toml:35).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldsm.toml:35).
     const AMODE_CODES0: [u16; MemAddrMode::COUNT] = codes("0 1 -");
-    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/ldsm.toml:40).
+    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldsm.toml:40).
     const SIZE_CODES1: [u16; LdsmSize::COUNT] = codes("0 7 5 6 -");
-    /// Codes of `layout`'s values, in hex (`-`: none; isa-spec/spec/ops/ldsm.toml:44).
+    /// Codes of `layout`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldsm.toml:44).
     const LAYOUT_CODES1: [u16; LdsmLayout::COUNT] = codes("0 1 2 3 4 -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -60,7 +60,7 @@ impl OpLdsm {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/ldsm.toml:56; form at isa-spec/spec/ops/ldsm.toml:56).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/ldsm.toml:56; form at isa-spec/spec/ops/memory/ldsm.toml:56).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -80,7 +80,7 @@ impl OpLdsm {
                 << 91;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/ldsm.toml:89; form at isa-spec/spec/ops/ldsm.toml:89).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/memory/ldsm.toml:89; form at isa-spec/spec/ops/memory/ldsm.toml:89).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -100,7 +100,7 @@ impl OpLdsm {
                 << 91;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldsm.toml:56; form at isa-spec/spec/ops/ldsm.toml:56).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldsm.toml:56; form at isa-spec/spec/ops/memory/ldsm.toml:56).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -136,7 +136,7 @@ impl OpLdsm {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff04ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldsm.toml:89; form at isa-spec/spec/ops/ldsm.toml:89).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldsm.toml:89; form at isa-spec/spec/ops/memory/ldsm.toml:89).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -176,7 +176,7 @@ impl OpLdsm {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe04ff0000000000000000)))
     }
-    /// Parse one tokenized line of syntax `LDSM` (isa-spec/spec/ops/ldsm.toml:51); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LDSM` (isa-spec/spec/ops/memory/ldsm.toml:51); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LDSM"]])?;
         let mut cur = 0usize;
@@ -255,7 +255,7 @@ impl OpLdsm {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/ldsm.toml:10.
+    /// Spec: isa-spec/spec/ops/memory/ldsm.toml:10.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("ldsm", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -268,18 +268,18 @@ impl OpLdsm {
     }
 }
 impl MemOp for OpLdsm {}
-/// Spec: isa-spec/spec/ops/ldsm.toml:10.
+/// Spec: isa-spec/spec/ops/memory/ldsm.toml:10.
 impl Encode for OpLdsm {
     const NAME: &'static str = "ldsm";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a, ua]);
 }
-/// Spec: isa-spec/spec/ops/ldsm.toml:10.
+/// Spec: isa-spec/spec/ops/memory/ldsm.toml:10.
 impl Forms for OpLdsm {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/ldsm.toml:51.
+    /// Spec: isa-spec/spec/ops/memory/ldsm.toml:51.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -310,5 +310,5 @@ impl Forms for OpLdsm {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/ldsm.toml:10.
+/// Spec: isa-spec/spec/ops/memory/ldsm.toml:10.
 impl Legalize for OpLdsm {}

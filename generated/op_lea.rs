@@ -4,22 +4,22 @@
 
 /// `LEA`: Shift-and-add (address arithmetic): d = (±(a << shift)) + ±b; co is the carry out of bit 31. See lea_hi for the high word of a 64-bit shift, lea_x / lea_hi_x for the carry-in forms.
 ///
-/// Spec: isa-spec/spec/ops/lea.toml:2 (op `lea`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/lea.toml:2 (op `lea`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLea {
-    /// Destination (b32). (isa-spec/spec/ops/lea.toml:8)
+    /// Destination (b32). (isa-spec/spec/ops/alu/lea.toml:8)
     pub d: Reg,
-    /// Destination (pred). Carry out of bit 31. (isa-spec/spec/ops/lea.toml:12)
+    /// Destination (pred). Carry out of bit 31. (isa-spec/spec/ops/alu/lea.toml:12)
     pub co: Reg,
-    /// Source (b32). (isa-spec/spec/ops/lea.toml:18)
+    /// Source (b32). (isa-spec/spec/ops/alu/lea.toml:18)
     pub a: Src,
-    /// Source (b32). (isa-spec/spec/ops/lea.toml:22)
+    /// Source (b32). (isa-spec/spec/ops/alu/lea.toml:22)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/lea.toml:27)
+    /// Modifier.  (isa-spec/spec/ops/alu/lea.toml:27)
     pub shift: u32,
 }
 op_fields!(OpLea, [a, b], [d, co]);
-/// Spec: isa-spec/spec/ops/lea.toml:2.
+/// Spec: isa-spec/spec/ops/alu/lea.toml:2.
 impl OpLea {
     pub const NAME: &'static str = "lea";
     pub const MNEMONIC: &'static str = "LEA";
@@ -36,7 +36,7 @@ impl OpLea {
         OperandInfo::new("d", ValueType::B32),
         OperandInfo::new("co", ValueType::Pred).with_default(Src::reg(Reg::PT)),
     ];
-    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/lea.toml).
+    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/alu/lea.toml).
     pub const LOW_BITS_SRCS: &'static [usize] = &[0usize, 1usize];
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -51,7 +51,7 @@ impl OpLea {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/lea.toml:45 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/lea.toml:45 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -62,7 +62,7 @@ impl OpLea {
         w |= dst_field::<E>(Self::NAME, "co", self.co, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/lea.toml:45; form at isa-spec/spec/ops/lea.toml:48).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/lea.toml:45; form at isa-spec/spec/ops/alu/lea.toml:48).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -72,7 +72,7 @@ impl OpLea {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/lea.toml:45; form at isa-spec/spec/ops/lea.toml:48).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/lea.toml:45; form at isa-spec/spec/ops/alu/lea.toml:48).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -81,7 +81,7 @@ impl OpLea {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/lea.toml:45; form at isa-spec/spec/ops/lea.toml:48).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/lea.toml:45; form at isa-spec/spec/ops/alu/lea.toml:48).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -92,7 +92,7 @@ impl OpLea {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/lea.toml:45; form at isa-spec/spec/ops/lea.toml:48).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/lea.toml:45; form at isa-spec/spec/ops/alu/lea.toml:48).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -102,7 +102,7 @@ impl OpLea {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/lea.toml:45 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/lea.toml:45 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -117,7 +117,7 @@ impl OpLea {
             shift,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/lea.toml:45; form at isa-spec/spec/ops/lea.toml:48).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/lea.toml:45; form at isa-spec/spec/ops/alu/lea.toml:48).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -125,28 +125,28 @@ impl OpLea {
             .with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/lea.toml:45; form at isa-spec/spec/ops/lea.toml:48).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/lea.toml:45; form at isa-spec/spec/ops/alu/lea.toml:48).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/lea.toml:45; form at isa-spec/spec/ops/lea.toml:48).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/lea.toml:45; form at isa-spec/spec/ops/alu/lea.toml:48).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/lea.toml:45; form at isa-spec/spec/ops/lea.toml:48).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/lea.toml:45; form at isa-spec/spec/ops/alu/lea.toml:48).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
-    /// Parse one tokenized line of syntax `LEA` (isa-spec/spec/ops/lea.toml:30); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LEA` (isa-spec/spec/ops/alu/lea.toml:30); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LEA"]])?;
         if !rest.is_empty() {
@@ -177,7 +177,7 @@ impl OpLea {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/lea.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/lea.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("lea", 2usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
@@ -194,20 +194,20 @@ impl OpLea {
     }
 }
 impl MemOp for OpLea {}
-/// Spec: isa-spec/spec/ops/lea.toml:2.
+/// Spec: isa-spec/spec/ops/alu/lea.toml:2.
 impl Encode for OpLea {
     const NAME: &'static str = "lea";
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [a, b]
     );
 }
-/// Spec: isa-spec/spec/ops/lea.toml:2.
+/// Spec: isa-spec/spec/ops/alu/lea.toml:2.
 impl Forms for OpLea {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/lea.toml:30.
+    /// Spec: isa-spec/spec/ops/alu/lea.toml:30.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
@@ -230,5 +230,5 @@ impl Forms for OpLea {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/lea.toml:2.
+/// Spec: isa-spec/spec/ops/alu/lea.toml:2.
 impl Legalize for OpLea {}

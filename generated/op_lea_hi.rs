@@ -4,26 +4,26 @@
 
 /// `LEA.HI`: Shift-and-add of a 64-bit value's high word: d = hi32((c:a) << shift) ± b, with c replaced by a's sign with .SX32; co is the carry out of bit 31.
 ///
-/// Spec: isa-spec/spec/ops/lea_hi.toml:2 (op `lea_hi`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/lea_hi.toml:2 (op `lea_hi`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLeaHi {
-    /// Destination (b32). (isa-spec/spec/ops/lea_hi.toml:7)
+    /// Destination (b32). (isa-spec/spec/ops/alu/lea_hi.toml:7)
     pub d: Reg,
-    /// Destination (pred). Carry out of bit 31. (isa-spec/spec/ops/lea_hi.toml:11)
+    /// Destination (pred). Carry out of bit 31. (isa-spec/spec/ops/alu/lea_hi.toml:11)
     pub co: Reg,
-    /// Source (b32). (isa-spec/spec/ops/lea_hi.toml:17)
+    /// Source (b32). (isa-spec/spec/ops/alu/lea_hi.toml:17)
     pub a: Src,
-    /// Source (b32). (isa-spec/spec/ops/lea_hi.toml:21)
+    /// Source (b32). (isa-spec/spec/ops/alu/lea_hi.toml:21)
     pub b: Src,
-    /// Source (b32). High word of the shifted value (not read with .SX32, and not printed). (isa-spec/spec/ops/lea_hi.toml:26)
+    /// Source (b32). High word of the shifted value (not read with .SX32, and not printed). (isa-spec/spec/ops/alu/lea_hi.toml:26)
     pub c: Src,
-    /// Modifier.  (isa-spec/spec/ops/lea_hi.toml:32)
+    /// Modifier.  (isa-spec/spec/ops/alu/lea_hi.toml:32)
     pub sx32: bool,
-    /// Modifier.  (isa-spec/spec/ops/lea_hi.toml:37)
+    /// Modifier.  (isa-spec/spec/ops/alu/lea_hi.toml:37)
     pub shift: u32,
 }
 op_fields!(OpLeaHi, [a, b, c], [d, co]);
-/// Spec: isa-spec/spec/ops/lea_hi.toml:2.
+/// Spec: isa-spec/spec/ops/alu/lea_hi.toml:2.
 impl OpLeaHi {
     pub const NAME: &'static str = "lea_hi";
     pub const MNEMONIC: &'static str = "LEA.HI";
@@ -57,7 +57,7 @@ impl OpLeaHi {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/lea_hi.toml:58 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/lea_hi.toml:58 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -69,7 +69,7 @@ impl OpLeaHi {
         w |= dst_field::<E>(Self::NAME, "co", self.co, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/lea_hi.toml:58; form at isa-spec/spec/ops/lea_hi.toml:61).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/lea_hi.toml:58; form at isa-spec/spec/ops/alu/lea_hi.toml:61).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -81,7 +81,7 @@ impl OpLeaHi {
         w |= u128::from(self.sx32) << 73;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/lea_hi.toml:58; form at isa-spec/spec/ops/lea_hi.toml:61).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/lea_hi.toml:58; form at isa-spec/spec/ops/alu/lea_hi.toml:61).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -92,7 +92,7 @@ impl OpLeaHi {
         w |= u128::from(self.sx32) << 73;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/lea_hi.toml:58; form at isa-spec/spec/ops/lea_hi.toml:61).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/lea_hi.toml:58; form at isa-spec/spec/ops/alu/lea_hi.toml:61).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -105,7 +105,7 @@ impl OpLeaHi {
         w |= u128::from(self.sx32) << 73;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/lea_hi.toml:58; form at isa-spec/spec/ops/lea_hi.toml:61).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/lea_hi.toml:58; form at isa-spec/spec/ops/alu/lea_hi.toml:61).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -117,7 +117,7 @@ impl OpLeaHi {
         w |= u128::from(self.sx32) << 73;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/lea_hi.toml:58; form at isa-spec/spec/ops/lea_hi.toml:61).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/lea_hi.toml:58; form at isa-spec/spec/ops/alu/lea_hi.toml:61).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -128,7 +128,7 @@ impl OpLeaHi {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/lea_hi.toml:58 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/lea_hi.toml:58 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -145,7 +145,7 @@ impl OpLeaHi {
             shift,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/lea_hi.toml:58; form at isa-spec/spec/ops/lea_hi.toml:61).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/lea_hi.toml:58; form at isa-spec/spec/ops/alu/lea_hi.toml:61).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -155,7 +155,7 @@ impl OpLeaHi {
         o.sx32 = bit(w, 73);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/lea_hi.toml:58; form at isa-spec/spec/ops/lea_hi.toml:61).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/lea_hi.toml:58; form at isa-spec/spec/ops/alu/lea_hi.toml:61).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -164,7 +164,7 @@ impl OpLeaHi {
         o.sx32 = bit(w, 73);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/lea_hi.toml:58; form at isa-spec/spec/ops/lea_hi.toml:61).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/lea_hi.toml:58; form at isa-spec/spec/ops/alu/lea_hi.toml:61).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -173,7 +173,7 @@ impl OpLeaHi {
         o.sx32 = bit(w, 73);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/lea_hi.toml:58; form at isa-spec/spec/ops/lea_hi.toml:61).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/lea_hi.toml:58; form at isa-spec/spec/ops/alu/lea_hi.toml:61).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -182,7 +182,7 @@ impl OpLeaHi {
         o.sx32 = bit(w, 73);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/lea_hi.toml:58; form at isa-spec/spec/ops/lea_hi.toml:61).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/lea_hi.toml:58; form at isa-spec/spec/ops/alu/lea_hi.toml:61).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -191,7 +191,7 @@ impl OpLeaHi {
         o.sx32 = false;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
-    /// Parse one tokenized line of syntax `LEA.HI` (isa-spec/spec/ops/lea_hi.toml:40); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LEA.HI` (isa-spec/spec/ops/alu/lea_hi.toml:40); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LEA", "HI"]])?;
         let mut cur = 0usize;
@@ -244,7 +244,7 @@ impl OpLeaHi {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/lea_hi.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/lea_hi.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("lea_hi", 3usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
@@ -264,7 +264,7 @@ impl OpLeaHi {
     }
 }
 impl MemOp for OpLeaHi {}
-/// Spec: isa-spec/spec/ops/lea_hi.toml:2.
+/// Spec: isa-spec/spec/ops/alu/lea_hi.toml:2.
 impl Encode for OpLeaHi {
     const NAME: &'static str = "lea_hi";
     encode_by_form!(
@@ -272,13 +272,13 @@ impl Encode for OpLeaHi {
         encode_f4; [a, b, c]
     );
 }
-/// Spec: isa-spec/spec/ops/lea_hi.toml:2.
+/// Spec: isa-spec/spec/ops/alu/lea_hi.toml:2.
 impl Forms for OpLeaHi {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/lea_hi.toml:40.
+    /// Spec: isa-spec/spec/ops/alu/lea_hi.toml:40.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
@@ -309,5 +309,5 @@ impl Forms for OpLeaHi {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/lea_hi.toml:2.
+/// Spec: isa-spec/spec/ops/alu/lea_hi.toml:2.
 impl Legalize for OpLeaHi {}

@@ -4,28 +4,28 @@
 
 /// `LEA.HI`: Maxwell/Pascal shift-and-add of a 64-bit value's high word: d = hi32((c:a) << shift) + b; .X/.CC chain the CC carry.
 ///
-/// Spec: isa-spec/spec/ops/lea_hi_sm50.toml:6 (op `lea_hi_sm50`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/alu/lea_hi_sm50.toml:6 (op `lea_hi_sm50`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLeaHiSm50 {
-    /// Destination (pred). Printed before d when not PT (ptxas writes PT, or P0 in LEA.HI.X); its meaning is not known. (isa-spec/spec/ops/lea_hi_sm50.toml:11)
+    /// Destination (pred). Printed before d when not PT (ptxas writes PT, or P0 in LEA.HI.X); its meaning is not known. (isa-spec/spec/ops/alu/lea_hi_sm50.toml:11)
     pub pd: Reg,
-    /// Destination (u32). (isa-spec/spec/ops/lea_hi_sm50.toml:18)
+    /// Destination (u32). (isa-spec/spec/ops/alu/lea_hi_sm50.toml:18)
     pub d: Reg,
-    /// Source (u32). (isa-spec/spec/ops/lea_hi_sm50.toml:22)
+    /// Source (u32). (isa-spec/spec/ops/alu/lea_hi_sm50.toml:22)
     pub a: Src,
-    /// Source (u32). (isa-spec/spec/ops/lea_hi_sm50.toml:27)
+    /// Source (u32). (isa-spec/spec/ops/alu/lea_hi_sm50.toml:27)
     pub b: Src,
-    /// Source (u32). High word of the shifted value. (isa-spec/spec/ops/lea_hi_sm50.toml:31)
+    /// Source (u32). High word of the shifted value. (isa-spec/spec/ops/alu/lea_hi_sm50.toml:31)
     pub c: Src,
-    /// Modifier.  (isa-spec/spec/ops/lea_hi_sm50.toml:36)
+    /// Modifier.  (isa-spec/spec/ops/alu/lea_hi_sm50.toml:36)
     pub shift: u32,
-    /// Modifier. Extended: add the carry from the CC register. (isa-spec/spec/ops/lea_hi_sm50.toml:40)
+    /// Modifier. Extended: add the carry from the CC register. (isa-spec/spec/ops/alu/lea_hi_sm50.toml:40)
     pub x: bool,
-    /// Modifier. Also write the carry (and flags) to the CC register; printed on d. (isa-spec/spec/ops/lea_hi_sm50.toml:46)
+    /// Modifier. Also write the carry (and flags) to the CC register; printed on d. (isa-spec/spec/ops/alu/lea_hi_sm50.toml:46)
     pub cc: bool,
 }
 op_fields!(OpLeaHiSm50, [a, b, c], [pd, d]);
-/// Spec: isa-spec/spec/ops/lea_hi_sm50.toml:6.
+/// Spec: isa-spec/spec/ops/alu/lea_hi_sm50.toml:6.
 impl OpLeaHiSm50 {
     pub const NAME: &'static str = "lea_hi_sm50";
     pub const MNEMONIC: &'static str = "LEA.HI";
@@ -54,7 +54,7 @@ impl OpLeaHiSm50 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/lea_hi_sm50.toml:75 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/lea_hi_sm50.toml:75 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -68,7 +68,7 @@ impl OpLeaHiSm50 {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 48;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/lea_hi_sm50.toml:75; form at isa-spec/spec/ops/lea_hi_sm50.toml:78).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lea_hi_sm50.toml:75; form at isa-spec/spec/ops/alu/lea_hi_sm50.toml:78).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5bd8000000000000 | (c.raw & 0x1e00000000)
@@ -79,7 +79,7 @@ impl OpLeaHiSm50 {
         w |= u128::from(self.x) << 38;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/lea_hi_sm50.toml:75; form at isa-spec/spec/ops/lea_hi_sm50.toml:78).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lea_hi_sm50.toml:75; form at isa-spec/spec/ops/alu/lea_hi_sm50.toml:78).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x1800000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -90,7 +90,7 @@ impl OpLeaHiSm50 {
         w |= u128::from(self.x) << 57;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/lea_hi_sm50.toml:75 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/lea_hi_sm50.toml:75 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let pd = reg_below(RegFile::Pred, bits(w, 48, 3), 7)?;
@@ -108,7 +108,7 @@ impl OpLeaHiSm50 {
             cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/lea_hi_sm50.toml:75; form at isa-spec/spec/ops/lea_hi_sm50.toml:78).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/lea_hi_sm50.toml:75; form at isa-spec/spec/ops/alu/lea_hi_sm50.toml:78).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -119,7 +119,7 @@ impl OpLeaHiSm50 {
         o.x = bit(w, 38);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1e00000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/lea_hi_sm50.toml:75; form at isa-spec/spec/ops/lea_hi_sm50.toml:78).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/lea_hi_sm50.toml:75; form at isa-spec/spec/ops/alu/lea_hi_sm50.toml:78).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -130,7 +130,7 @@ impl OpLeaHiSm50 {
         o.x = bit(w, 57);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `LEA.HI` (isa-spec/spec/ops/lea_hi_sm50.toml:51); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LEA.HI` (isa-spec/spec/ops/alu/lea_hi_sm50.toml:51); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LEA", "HI"]])?;
         let mut cur = 0usize;
@@ -188,7 +188,7 @@ impl OpLeaHiSm50 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/lea_hi_sm50.toml:6.
+    /// Spec: isa-spec/spec/ops/alu/lea_hi_sm50.toml:6.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("lea_hi_sm50", 3usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
@@ -236,18 +236,18 @@ impl OpLeaHiSm50 {
     }
 }
 impl MemOp for OpLeaHiSm50 {}
-/// Spec: isa-spec/spec/ops/lea_hi_sm50.toml:6.
+/// Spec: isa-spec/spec/ops/alu/lea_hi_sm50.toml:6.
 impl Encode for OpLeaHiSm50 {
     const NAME: &'static str = "lea_hi_sm50";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a, b, c]);
 }
-/// Spec: isa-spec/spec/ops/lea_hi_sm50.toml:6.
+/// Spec: isa-spec/spec/ops/alu/lea_hi_sm50.toml:6.
 impl Forms for OpLeaHiSm50 {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/lea_hi_sm50.toml:51.
+    /// Spec: isa-spec/spec/ops/alu/lea_hi_sm50.toml:51.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -285,7 +285,7 @@ impl Forms for OpLeaHiSm50 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/lea_hi_sm50.toml:6.
+/// Spec: isa-spec/spec/ops/alu/lea_hi_sm50.toml:6.
 impl Legalize for OpLeaHiSm50 {
     fn cc_use(&self, sm: u32) -> (bool, bool) {
         let shift = self.shift;

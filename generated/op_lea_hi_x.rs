@@ -4,28 +4,28 @@
 
 /// `LEA.HI.X`: Shift-and-add of a 64-bit value's high word with carry in: d = ~?hi32((c:a) << shift) + ~?b + ci, with c replaced by a's sign with .SX32; co is the carry out of bit 31.
 ///
-/// Spec: isa-spec/spec/ops/lea_hi_x.toml:2 (op `lea_hi_x`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/lea_hi_x.toml:2 (op `lea_hi_x`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLeaHiX {
-    /// Destination (b32). (isa-spec/spec/ops/lea_hi_x.toml:7)
+    /// Destination (b32). (isa-spec/spec/ops/alu/lea_hi_x.toml:7)
     pub d: Reg,
-    /// Destination (pred). Carry out of bit 31. (isa-spec/spec/ops/lea_hi_x.toml:11)
+    /// Destination (pred). Carry out of bit 31. (isa-spec/spec/ops/alu/lea_hi_x.toml:11)
     pub co: Reg,
-    /// Source (b32). (isa-spec/spec/ops/lea_hi_x.toml:17)
+    /// Source (b32). (isa-spec/spec/ops/alu/lea_hi_x.toml:17)
     pub a: Src,
-    /// Source (b32). (isa-spec/spec/ops/lea_hi_x.toml:21)
+    /// Source (b32). (isa-spec/spec/ops/alu/lea_hi_x.toml:21)
     pub b: Src,
-    /// Source (b32). High word of the shifted value (not read with .SX32, and not printed). (isa-spec/spec/ops/lea_hi_x.toml:26)
+    /// Source (b32). High word of the shifted value (not read with .SX32, and not printed). (isa-spec/spec/ops/alu/lea_hi_x.toml:26)
     pub c: Src,
-    /// Source (pred). Carry in. (isa-spec/spec/ops/lea_hi_x.toml:32)
+    /// Source (pred). Carry in. (isa-spec/spec/ops/alu/lea_hi_x.toml:32)
     pub ci: Src,
-    /// Modifier.  (isa-spec/spec/ops/lea_hi_x.toml:38)
+    /// Modifier.  (isa-spec/spec/ops/alu/lea_hi_x.toml:38)
     pub sx32: bool,
-    /// Modifier.  (isa-spec/spec/ops/lea_hi_x.toml:43)
+    /// Modifier.  (isa-spec/spec/ops/alu/lea_hi_x.toml:43)
     pub shift: u32,
 }
 op_fields!(OpLeaHiX, [a, b, c, ci], [d, co]);
-/// Spec: isa-spec/spec/ops/lea_hi_x.toml:2.
+/// Spec: isa-spec/spec/ops/alu/lea_hi_x.toml:2.
 impl OpLeaHiX {
     pub const NAME: &'static str = "lea_hi_x";
     pub const MNEMONIC: &'static str = "LEA.HI.X";
@@ -70,7 +70,7 @@ impl OpLeaHiX {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/lea_hi_x.toml:61 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/lea_hi_x.toml:61 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -85,7 +85,7 @@ impl OpLeaHiX {
         w |= u128::from(self.ci.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/lea_hi_x.toml:61; form at isa-spec/spec/ops/lea_hi_x.toml:64).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/lea_hi_x.toml:61; form at isa-spec/spec/ops/alu/lea_hi_x.toml:64).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -96,7 +96,7 @@ impl OpLeaHiX {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/lea_hi_x.toml:61; form at isa-spec/spec/ops/lea_hi_x.toml:64).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/lea_hi_x.toml:61; form at isa-spec/spec/ops/alu/lea_hi_x.toml:64).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -106,7 +106,7 @@ impl OpLeaHiX {
         w |= u128::from(self.sx32) << 73;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/lea_hi_x.toml:61; form at isa-spec/spec/ops/lea_hi_x.toml:64).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/lea_hi_x.toml:61; form at isa-spec/spec/ops/alu/lea_hi_x.toml:64).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -118,7 +118,7 @@ impl OpLeaHiX {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/lea_hi_x.toml:61; form at isa-spec/spec/ops/lea_hi_x.toml:64).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/lea_hi_x.toml:61; form at isa-spec/spec/ops/alu/lea_hi_x.toml:64).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -129,7 +129,7 @@ impl OpLeaHiX {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/lea_hi_x.toml:61; form at isa-spec/spec/ops/lea_hi_x.toml:64).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/lea_hi_x.toml:61; form at isa-spec/spec/ops/alu/lea_hi_x.toml:64).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -139,7 +139,7 @@ impl OpLeaHiX {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/lea_hi_x.toml:61 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/lea_hi_x.toml:61 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -159,7 +159,7 @@ impl OpLeaHiX {
             shift,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/lea_hi_x.toml:61; form at isa-spec/spec/ops/lea_hi_x.toml:64).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/lea_hi_x.toml:61; form at isa-spec/spec/ops/alu/lea_hi_x.toml:64).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -169,7 +169,7 @@ impl OpLeaHiX {
         o.sx32 = bit(w, 73);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/lea_hi_x.toml:61; form at isa-spec/spec/ops/lea_hi_x.toml:64).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/lea_hi_x.toml:61; form at isa-spec/spec/ops/alu/lea_hi_x.toml:64).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -178,7 +178,7 @@ impl OpLeaHiX {
         o.sx32 = bit(w, 73);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/lea_hi_x.toml:61; form at isa-spec/spec/ops/lea_hi_x.toml:64).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/lea_hi_x.toml:61; form at isa-spec/spec/ops/alu/lea_hi_x.toml:64).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -187,7 +187,7 @@ impl OpLeaHiX {
         o.sx32 = bit(w, 73);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/lea_hi_x.toml:61; form at isa-spec/spec/ops/lea_hi_x.toml:64).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/lea_hi_x.toml:61; form at isa-spec/spec/ops/alu/lea_hi_x.toml:64).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -196,7 +196,7 @@ impl OpLeaHiX {
         o.sx32 = bit(w, 73);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/lea_hi_x.toml:61; form at isa-spec/spec/ops/lea_hi_x.toml:64).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/lea_hi_x.toml:61; form at isa-spec/spec/ops/alu/lea_hi_x.toml:64).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -205,7 +205,7 @@ impl OpLeaHiX {
         o.sx32 = false;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `LEA.HI.X` (isa-spec/spec/ops/lea_hi_x.toml:46); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LEA.HI.X` (isa-spec/spec/ops/alu/lea_hi_x.toml:46); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LEA", "HI", "X"]])?;
         let mut cur = 0usize;
@@ -261,7 +261,7 @@ impl OpLeaHiX {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/lea_hi_x.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/lea_hi_x.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("lea_hi_x", 4usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
@@ -280,7 +280,7 @@ impl OpLeaHiX {
     }
 }
 impl MemOp for OpLeaHiX {}
-/// Spec: isa-spec/spec/ops/lea_hi_x.toml:2.
+/// Spec: isa-spec/spec/ops/alu/lea_hi_x.toml:2.
 impl Encode for OpLeaHiX {
     const NAME: &'static str = "lea_hi_x";
     encode_by_form!(
@@ -288,13 +288,13 @@ impl Encode for OpLeaHiX {
         encode_f4; [a, b, c, ci]
     );
 }
-/// Spec: isa-spec/spec/ops/lea_hi_x.toml:2.
+/// Spec: isa-spec/spec/ops/alu/lea_hi_x.toml:2.
 impl Forms for OpLeaHiX {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/lea_hi_x.toml:46.
+    /// Spec: isa-spec/spec/ops/alu/lea_hi_x.toml:46.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
@@ -328,5 +328,5 @@ impl Forms for OpLeaHiX {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/lea_hi_x.toml:2.
+/// Spec: isa-spec/spec/ops/alu/lea_hi_x.toml:2.
 impl Legalize for OpLeaHiX {}

@@ -4,26 +4,26 @@
 
 /// `LEA`: Maxwell/Pascal shift-and-add (address arithmetic): d = ±(a << shift) + b; .X/.CC chain the CC carry. See lea_hi_sm50 for the high word.
 ///
-/// Spec: isa-spec/spec/ops/lea_sm50.toml:7 (op `lea_sm50`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/alu/lea_sm50.toml:7 (op `lea_sm50`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLeaSm50 {
-    /// Destination (pred). Printed before d when not PT (ptxas writes PT, or P0 in LEA.HI.X); its meaning is not known. (isa-spec/spec/ops/lea_sm50.toml:13)
+    /// Destination (pred). Printed before d when not PT (ptxas writes PT, or P0 in LEA.HI.X); its meaning is not known. (isa-spec/spec/ops/alu/lea_sm50.toml:13)
     pub pd: Reg,
-    /// Destination (u32). (isa-spec/spec/ops/lea_sm50.toml:20)
+    /// Destination (u32). (isa-spec/spec/ops/alu/lea_sm50.toml:20)
     pub d: Reg,
-    /// Source (u32). (isa-spec/spec/ops/lea_sm50.toml:24)
+    /// Source (u32). (isa-spec/spec/ops/alu/lea_sm50.toml:24)
     pub a: Src,
-    /// Source (u32). (isa-spec/spec/ops/lea_sm50.toml:29)
+    /// Source (u32). (isa-spec/spec/ops/alu/lea_sm50.toml:29)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/lea_sm50.toml:33)
+    /// Modifier.  (isa-spec/spec/ops/alu/lea_sm50.toml:33)
     pub shift: u32,
-    /// Modifier. Extended: add the carry from the CC register. (isa-spec/spec/ops/lea_sm50.toml:37)
+    /// Modifier. Extended: add the carry from the CC register. (isa-spec/spec/ops/alu/lea_sm50.toml:37)
     pub x: bool,
-    /// Modifier. Also write the carry (and flags) to the CC register; printed on d. (isa-spec/spec/ops/lea_sm50.toml:43)
+    /// Modifier. Also write the carry (and flags) to the CC register; printed on d. (isa-spec/spec/ops/alu/lea_sm50.toml:43)
     pub cc: bool,
 }
 op_fields!(OpLeaSm50, [a, b], [pd, d]);
-/// Spec: isa-spec/spec/ops/lea_sm50.toml:7.
+/// Spec: isa-spec/spec/ops/alu/lea_sm50.toml:7.
 impl OpLeaSm50 {
     pub const NAME: &'static str = "lea_sm50";
     pub const MNEMONIC: &'static str = "LEA";
@@ -38,7 +38,7 @@ impl OpLeaSm50 {
         OperandInfo::new("pd", ValueType::Pred).with_default(Src::reg(Reg::PT)),
         OperandInfo::new("d", ValueType::U32),
     ];
-    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/lea_sm50.toml).
+    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/alu/lea_sm50.toml).
     pub const LOW_BITS_SRCS: &'static [usize] = &[0usize, 1usize];
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -52,7 +52,7 @@ impl OpLeaSm50 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/lea_sm50.toml:66 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/lea_sm50.toml:66 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -67,7 +67,7 @@ impl OpLeaSm50 {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 48;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/lea_sm50.toml:66; form at isa-spec/spec/ops/lea_sm50.toml:69).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lea_sm50.toml:66; form at isa-spec/spec/ops/alu/lea_sm50.toml:69).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5bd0000000000000 | (c.raw & 0x107ff0000000)
@@ -75,7 +75,7 @@ impl OpLeaSm50 {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/lea_sm50.toml:66; form at isa-spec/spec/ops/lea_sm50.toml:69).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lea_sm50.toml:66; form at isa-spec/spec/ops/alu/lea_sm50.toml:69).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x36d0000000000000 | (c.raw & 0x100000000000)
@@ -89,7 +89,7 @@ impl OpLeaSm50 {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/lea_sm50.toml:66; form at isa-spec/spec/ops/lea_sm50.toml:69).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lea_sm50.toml:66; form at isa-spec/spec/ops/alu/lea_sm50.toml:69).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4bd0000000000000 | (c.raw & 0x100000000000)
@@ -98,7 +98,7 @@ impl OpLeaSm50 {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/lea_sm50.toml:66 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/lea_sm50.toml:66 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let pd = reg_below(RegFile::Pred, bits(w, 48, 3), 7)?;
@@ -118,14 +118,14 @@ impl OpLeaSm50 {
             cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/lea_sm50.toml:66; form at isa-spec/spec/ops/lea_sm50.toml:69).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/lea_sm50.toml:66; form at isa-spec/spec/ops/alu/lea_sm50.toml:69).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x107ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/lea_sm50.toml:66; form at isa-spec/spec/ops/lea_sm50.toml:69).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/lea_sm50.toml:66; form at isa-spec/spec/ops/alu/lea_sm50.toml:69).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -134,14 +134,14 @@ impl OpLeaSm50 {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x100000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/lea_sm50.toml:66; form at isa-spec/spec/ops/lea_sm50.toml:69).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/lea_sm50.toml:66; form at isa-spec/spec/ops/alu/lea_sm50.toml:69).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x100000000000)))
     }
-    /// Parse one tokenized line of syntax `LEA` (isa-spec/spec/ops/lea_sm50.toml:48); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LEA` (isa-spec/spec/ops/alu/lea_sm50.toml:48); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LEA"]])?;
         let mut cur = 0usize;
@@ -189,7 +189,7 @@ impl OpLeaSm50 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/lea_sm50.toml:7.
+    /// Spec: isa-spec/spec/ops/alu/lea_sm50.toml:7.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("lea_sm50", 2usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
@@ -233,18 +233,18 @@ impl OpLeaSm50 {
     }
 }
 impl MemOp for OpLeaSm50 {}
-/// Spec: isa-spec/spec/ops/lea_sm50.toml:7.
+/// Spec: isa-spec/spec/ops/alu/lea_sm50.toml:7.
 impl Encode for OpLeaSm50 {
     const NAME: &'static str = "lea_sm50";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/lea_sm50.toml:7.
+/// Spec: isa-spec/spec/ops/alu/lea_sm50.toml:7.
 impl Forms for OpLeaSm50 {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/lea_sm50.toml:48.
+    /// Spec: isa-spec/spec/ops/alu/lea_sm50.toml:48.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -279,7 +279,7 @@ impl Forms for OpLeaSm50 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/lea_sm50.toml:7.
+/// Spec: isa-spec/spec/ops/alu/lea_sm50.toml:7.
 impl Legalize for OpLeaSm50 {
     fn cc_use(&self, sm: u32) -> (bool, bool) {
         let shift = self.shift;

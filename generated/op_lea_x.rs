@@ -4,24 +4,24 @@
 
 /// `LEA.X`: Shift-and-add with carry in: d = (~?(a << shift)) + ~?b + ci; co is the carry out of bit 31.
 ///
-/// Spec: isa-spec/spec/ops/lea_x.toml:2 (op `lea_x`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/lea_x.toml:2 (op `lea_x`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLeaX {
-    /// Destination (b32). (isa-spec/spec/ops/lea_x.toml:7)
+    /// Destination (b32). (isa-spec/spec/ops/alu/lea_x.toml:7)
     pub d: Reg,
-    /// Destination (pred). Carry out of bit 31. (isa-spec/spec/ops/lea_x.toml:11)
+    /// Destination (pred). Carry out of bit 31. (isa-spec/spec/ops/alu/lea_x.toml:11)
     pub co: Reg,
-    /// Source (b32). (isa-spec/spec/ops/lea_x.toml:17)
+    /// Source (b32). (isa-spec/spec/ops/alu/lea_x.toml:17)
     pub a: Src,
-    /// Source (b32). (isa-spec/spec/ops/lea_x.toml:21)
+    /// Source (b32). (isa-spec/spec/ops/alu/lea_x.toml:21)
     pub b: Src,
-    /// Source (pred). Carry in. (isa-spec/spec/ops/lea_x.toml:26)
+    /// Source (pred). Carry in. (isa-spec/spec/ops/alu/lea_x.toml:26)
     pub ci: Src,
-    /// Modifier.  (isa-spec/spec/ops/lea_x.toml:32)
+    /// Modifier.  (isa-spec/spec/ops/alu/lea_x.toml:32)
     pub shift: u32,
 }
 op_fields!(OpLeaX, [a, b, ci], [d, co]);
-/// Spec: isa-spec/spec/ops/lea_x.toml:2.
+/// Spec: isa-spec/spec/ops/alu/lea_x.toml:2.
 impl OpLeaX {
     pub const NAME: &'static str = "lea_x";
     pub const MNEMONIC: &'static str = "LEA.X";
@@ -54,7 +54,7 @@ impl OpLeaX {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/lea_x.toml:48 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/lea_x.toml:48 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -68,7 +68,7 @@ impl OpLeaX {
         w |= u128::from(self.ci.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/lea_x.toml:48; form at isa-spec/spec/ops/lea_x.toml:51).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/lea_x.toml:48; form at isa-spec/spec/ops/alu/lea_x.toml:51).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -77,7 +77,7 @@ impl OpLeaX {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/lea_x.toml:48; form at isa-spec/spec/ops/lea_x.toml:51).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/lea_x.toml:48; form at isa-spec/spec/ops/alu/lea_x.toml:51).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -85,7 +85,7 @@ impl OpLeaX {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/lea_x.toml:48; form at isa-spec/spec/ops/lea_x.toml:51).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/lea_x.toml:48; form at isa-spec/spec/ops/alu/lea_x.toml:51).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -95,7 +95,7 @@ impl OpLeaX {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/lea_x.toml:48; form at isa-spec/spec/ops/lea_x.toml:51).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/lea_x.toml:48; form at isa-spec/spec/ops/alu/lea_x.toml:51).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -104,7 +104,7 @@ impl OpLeaX {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/lea_x.toml:48 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/lea_x.toml:48 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -122,7 +122,7 @@ impl OpLeaX {
             shift,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/lea_x.toml:48; form at isa-spec/spec/ops/lea_x.toml:51).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/lea_x.toml:48; form at isa-spec/spec/ops/alu/lea_x.toml:51).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -130,28 +130,28 @@ impl OpLeaX {
             .with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/lea_x.toml:48; form at isa-spec/spec/ops/lea_x.toml:51).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/lea_x.toml:48; form at isa-spec/spec/ops/alu/lea_x.toml:51).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/lea_x.toml:48; form at isa-spec/spec/ops/lea_x.toml:51).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/lea_x.toml:48; form at isa-spec/spec/ops/alu/lea_x.toml:51).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/lea_x.toml:48; form at isa-spec/spec/ops/lea_x.toml:51).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/lea_x.toml:48; form at isa-spec/spec/ops/alu/lea_x.toml:51).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `LEA.X` (isa-spec/spec/ops/lea_x.toml:35); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LEA.X` (isa-spec/spec/ops/alu/lea_x.toml:35); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LEA", "X"]])?;
         if !rest.is_empty() {
@@ -182,7 +182,7 @@ impl OpLeaX {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/lea_x.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/lea_x.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("lea_x", 3usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
@@ -199,7 +199,7 @@ impl OpLeaX {
     }
 }
 impl MemOp for OpLeaX {}
-/// Spec: isa-spec/spec/ops/lea_x.toml:2.
+/// Spec: isa-spec/spec/ops/alu/lea_x.toml:2.
 impl Encode for OpLeaX {
     const NAME: &'static str = "lea_x";
     encode_by_form!(
@@ -207,13 +207,13 @@ impl Encode for OpLeaX {
         ci]
     );
 }
-/// Spec: isa-spec/spec/ops/lea_x.toml:2.
+/// Spec: isa-spec/spec/ops/alu/lea_x.toml:2.
 impl Forms for OpLeaX {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/lea_x.toml:35.
+    /// Spec: isa-spec/spec/ops/alu/lea_x.toml:35.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
@@ -239,5 +239,5 @@ impl Forms for OpLeaX {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/lea_x.toml:2.
+/// Spec: isa-spec/spec/ops/alu/lea_x.toml:2.
 impl Legalize for OpLeaX {}

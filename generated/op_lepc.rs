@@ -4,16 +4,16 @@
 
 /// `LEPC`: d = the address of the next instruction plus target (a 64-bit register pair).
 ///
-/// Spec: isa-spec/spec/ops/lepc.toml:11 (op `lepc`). SMs: 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/control/lepc.toml:11 (op `lepc`). SMs: 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLepc {
-    /// Destination (u64). (isa-spec/spec/ops/lepc.toml:16)
+    /// Destination (u64). (isa-spec/spec/ops/control/lepc.toml:16)
     pub d: Reg,
-    /// Modifier.  (isa-spec/spec/ops/lepc.toml:20)
+    /// Modifier.  (isa-spec/spec/ops/control/lepc.toml:20)
     pub target: i64,
 }
 op_fields!(OpLepc, [], [d]);
-/// Spec: isa-spec/spec/ops/lepc.toml:11.
+/// Spec: isa-spec/spec/ops/control/lepc.toml:11.
 impl OpLepc {
     pub const NAME: &'static str = "lepc";
     pub const MNEMONIC: &'static str = "LEPC";
@@ -36,7 +36,7 @@ impl OpLepc {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/lepc.toml:27; form at isa-spec/spec/ops/lepc.toml:27).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/control/lepc.toml:27; form at isa-spec/spec/ops/control/lepc.toml:27).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
@@ -65,7 +65,7 @@ impl OpLepc {
             } << 24;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/lepc.toml:27; form at isa-spec/spec/ops/lepc.toml:27).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/lepc.toml:27; form at isa-spec/spec/ops/control/lepc.toml:27).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -73,7 +73,7 @@ impl OpLepc {
         let o = Self { d, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fc00000000000000000000)))
     }
-    /// Parse one tokenized line of syntax `LEPC` (isa-spec/spec/ops/lepc.toml:23); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LEPC` (isa-spec/spec/ops/control/lepc.toml:23); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LEPC"]])?;
         if !rest.is_empty() {
@@ -90,7 +90,7 @@ impl OpLepc {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/lepc.toml:11.
+    /// Spec: isa-spec/spec/ops/control/lepc.toml:11.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("lepc", 0usize, srcs)?;
         Err(
@@ -101,18 +101,18 @@ impl OpLepc {
     }
 }
 impl MemOp for OpLepc {}
-/// Spec: isa-spec/spec/ops/lepc.toml:11.
+/// Spec: isa-spec/spec/ops/control/lepc.toml:11.
 impl Encode for OpLepc {
     const NAME: &'static str = "lepc";
     encode_by_form!(0 : => encode_f0; []);
 }
-/// Spec: isa-spec/spec/ops/lepc.toml:11.
+/// Spec: isa-spec/spec/ops/control/lepc.toml:11.
 impl Forms for OpLepc {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/lepc.toml:23.
+    /// Spec: isa-spec/spec/ops/control/lepc.toml:23.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
@@ -128,5 +128,5 @@ impl Forms for OpLepc {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/lepc.toml:11.
+/// Spec: isa-spec/spec/ops/control/lepc.toml:11.
 impl Legalize for OpLepc {}

@@ -4,28 +4,28 @@
 
 /// `LOP`: Two-input bitwise logic op (AND, OR, XOR, PASS_B) with inverted sources and a predicate result.
 ///
-/// Spec: isa-spec/spec/ops/lop.toml:2 (op `lop`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/alu/lop.toml:2 (op `lop`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLop {
-    /// Destination (pred). Set from the result by pop (F: false, T: true, Z: d == 0, NZ: d != 0). (isa-spec/spec/ops/lop.toml:8)
+    /// Destination (pred). Set from the result by pop (F: false, T: true, Z: d == 0, NZ: d != 0). (isa-spec/spec/ops/alu/lop.toml:8)
     pub pd: Reg,
-    /// Destination (b32). (isa-spec/spec/ops/lop.toml:14)
+    /// Destination (b32). (isa-spec/spec/ops/alu/lop.toml:14)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/lop.toml:18)
+    /// Source (b32). (isa-spec/spec/ops/alu/lop.toml:18)
     pub a: Src,
-    /// Source (b32). (isa-spec/spec/ops/lop.toml:23)
+    /// Source (b32). (isa-spec/spec/ops/alu/lop.toml:23)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/lop.toml:28)
+    /// Modifier.  (isa-spec/spec/ops/alu/lop.toml:28)
     pub op: LopOp,
-    /// Modifier.  (isa-spec/spec/ops/lop.toml:32)
+    /// Modifier.  (isa-spec/spec/ops/alu/lop.toml:32)
     pub pop: PredOp,
-    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d. (isa-spec/spec/ops/lop.toml:36)
+    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d. (isa-spec/spec/ops/alu/lop.toml:36)
     pub cc: bool,
-    /// Modifier. Maxwell/Pascal: extended: read the carry from the CC register. (isa-spec/spec/ops/lop.toml:42)
+    /// Modifier. Maxwell/Pascal: extended: read the carry from the CC register. (isa-spec/spec/ops/alu/lop.toml:42)
     pub x: bool,
 }
 op_fields!(OpLop, [a, b], [pd, d]);
-/// Spec: isa-spec/spec/ops/lop.toml:2.
+/// Spec: isa-spec/spec/ops/alu/lop.toml:2.
 impl OpLop {
     pub const NAME: &'static str = "lop";
     pub const MNEMONIC: &'static str = "LOP";
@@ -40,7 +40,7 @@ impl OpLop {
         OperandInfo::new("pd", ValueType::Pred).with_default(Src::reg(Reg::PT)),
         OperandInfo::new("d", ValueType::B32),
     ];
-    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/lop.toml).
+    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/alu/lop.toml).
     pub const LOW_BITS_SRCS: &'static [usize] = &[0usize, 1usize];
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -54,7 +54,7 @@ impl OpLop {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/lop.toml:65 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/lop.toml:65 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -69,7 +69,7 @@ impl OpLop {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 48;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/lop.toml:65; form at isa-spec/spec/ops/lop.toml:68).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lop.toml:65; form at isa-spec/spec/ops/alu/lop.toml:68).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -78,7 +78,7 @@ impl OpLop {
         w |= u128::from(self.b.not) << 40;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/lop.toml:65; form at isa-spec/spec/ops/lop.toml:68).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lop.toml:65; form at isa-spec/spec/ops/alu/lop.toml:68).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -92,7 +92,7 @@ impl OpLop {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/lop.toml:65; form at isa-spec/spec/ops/lop.toml:68).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lop.toml:65; form at isa-spec/spec/ops/alu/lop.toml:68).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -102,7 +102,7 @@ impl OpLop {
         w |= u128::from(self.b.not) << 40;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/lop.toml:65 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/lop.toml:65 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let pd = reg_below(RegFile::Pred, bits(w, 48, 3), 7)?;
@@ -124,7 +124,7 @@ impl OpLop {
             x,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/lop.toml:65; form at isa-spec/spec/ops/lop.toml:68).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/lop.toml:65; form at isa-spec/spec/ops/alu/lop.toml:68).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -132,7 +132,7 @@ impl OpLop {
             .with_not(bit(w, 40));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/lop.toml:65; form at isa-spec/spec/ops/lop.toml:68).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/lop.toml:65; form at isa-spec/spec/ops/alu/lop.toml:68).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -141,14 +141,14 @@ impl OpLop {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/lop.toml:65; form at isa-spec/spec/ops/lop.toml:68).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/lop.toml:65; form at isa-spec/spec/ops/alu/lop.toml:68).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_not(bit(w, 40));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `LOP` (isa-spec/spec/ops/lop.toml:47); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LOP` (isa-spec/spec/ops/alu/lop.toml:47); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LOP"]])?;
         let mut cur = 0usize;
@@ -211,7 +211,7 @@ impl OpLop {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/lop.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/lop.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("lop", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -244,18 +244,18 @@ impl OpLop {
     }
 }
 impl MemOp for OpLop {}
-/// Spec: isa-spec/spec/ops/lop.toml:2.
+/// Spec: isa-spec/spec/ops/alu/lop.toml:2.
 impl Encode for OpLop {
     const NAME: &'static str = "lop";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/lop.toml:2.
+/// Spec: isa-spec/spec/ops/alu/lop.toml:2.
 impl Forms for OpLop {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/lop.toml:47.
+    /// Spec: isa-spec/spec/ops/alu/lop.toml:47.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -298,7 +298,7 @@ impl Forms for OpLop {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/lop.toml:2.
+/// Spec: isa-spec/spec/ops/alu/lop.toml:2.
 impl Legalize for OpLop {
     fn cc_use(&self, sm: u32) -> (bool, bool) {
         let op = self.op;

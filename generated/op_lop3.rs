@@ -4,34 +4,34 @@
 
 /// `LOP3.LUT`: Three-input bitwise logic op given by an 8-bit truth table (a = 0xf0, b = 0xcc, c = 0xaa).
 ///
-/// Spec: isa-spec/spec/ops/lop3.toml:2 (op `lop3`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/lop3.toml:2 (op `lop3`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLop3 {
-    /// Destination (pred). Set when the result is not zero (combined with pc). (isa-spec/spec/ops/lop3.toml:8)
+    /// Destination (pred). Set when the result is not zero (combined with pc). (isa-spec/spec/ops/alu/lop3.toml:8)
     pub pd: Reg,
-    /// Destination (b32). (isa-spec/spec/ops/lop3.toml:14)
+    /// Destination (b32). (isa-spec/spec/ops/alu/lop3.toml:14)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/lop3.toml:18)
+    /// Source (b32). (isa-spec/spec/ops/alu/lop3.toml:18)
     pub a: Src,
-    /// Source (b32). (isa-spec/spec/ops/lop3.toml:22)
+    /// Source (b32). (isa-spec/spec/ops/alu/lop3.toml:22)
     pub b: Src,
-    /// Source (b32). (isa-spec/spec/ops/lop3.toml:26)
+    /// Source (b32). (isa-spec/spec/ops/alu/lop3.toml:26)
     pub c: Src,
-    /// Source (pred). Predicate combined into pd (OR, or AND with .PAND); ptxas writes !PT. (isa-spec/spec/ops/lop3.toml:30)
+    /// Source (pred). Predicate combined into pd (OR, or AND with .PAND); ptxas writes !PT. (isa-spec/spec/ops/alu/lop3.toml:30)
     pub pc: Src,
-    /// Modifier.  (isa-spec/spec/ops/lop3.toml:37)
+    /// Modifier.  (isa-spec/spec/ops/alu/lop3.toml:37)
     pub lut: u32,
-    /// Modifier. Maxwell/Pascal: how pd is set from the result (nothing else there). (isa-spec/spec/ops/lop3.toml:41)
+    /// Modifier. Maxwell/Pascal: how pd is set from the result (nothing else there). (isa-spec/spec/ops/alu/lop3.toml:41)
     pub pop: PredOp,
-    /// Modifier.  (isa-spec/spec/ops/lop3.toml:47)
+    /// Modifier.  (isa-spec/spec/ops/alu/lop3.toml:47)
     pub pand: bool,
-    /// Modifier. Maxwell/Pascal: also write the flags to the CC register; printed on d. (isa-spec/spec/ops/lop3.toml:53)
+    /// Modifier. Maxwell/Pascal: also write the flags to the CC register; printed on d. (isa-spec/spec/ops/alu/lop3.toml:53)
     pub cc: bool,
-    /// Modifier. Maxwell/Pascal, register form only: extended (reads the CC register). (isa-spec/spec/ops/lop3.toml:60)
+    /// Modifier. Maxwell/Pascal, register form only: extended (reads the CC register). (isa-spec/spec/ops/alu/lop3.toml:60)
     pub x: bool,
 }
 op_fields!(OpLop3, [a, b, c, pc], [pd, d]);
-/// Spec: isa-spec/spec/ops/lop3.toml:2.
+/// Spec: isa-spec/spec/ops/alu/lop3.toml:2.
 impl OpLop3 {
     pub const NAME: &'static str = "lop3";
     pub const MNEMONIC: &'static str = "LOP3.LUT";
@@ -50,7 +50,7 @@ impl OpLop3 {
         OperandInfo::new("pd", ValueType::Pred).with_default(Src::reg(Reg::PT)),
         OperandInfo::new("d", ValueType::B32),
     ];
-    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/lop3.toml).
+    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/alu/lop3.toml).
     pub const LOW_BITS_SRCS: &'static [usize] = &[0usize, 1usize, 2usize];
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -91,7 +91,7 @@ impl OpLop3 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/lop3.toml:94 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/lop3.toml:94 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -112,21 +112,21 @@ impl OpLop3 {
         w |= u128::from(self.pc.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/lop3.toml:94; form at isa-spec/spec/ops/alu/lop3.toml:97).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x212 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/lop3.toml:94; form at isa-spec/spec/ops/alu/lop3.toml:97).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x812 | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/lop3.toml:94; form at isa-spec/spec/ops/alu/lop3.toml:97).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xa12 | self.encode_e0::<E>(sm, c)?;
@@ -134,14 +134,14 @@ impl OpLop3 {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/lop3.toml:94; form at isa-spec/spec/ops/alu/lop3.toml:97).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c12 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/lop3.toml:113 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/lop3.toml:113 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -156,7 +156,7 @@ impl OpLop3 {
         w |= u128::from(self.cc) << 47;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/lop3.toml:113; form at isa-spec/spec/ops/lop3.toml:116).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lop3.toml:113; form at isa-spec/spec/ops/alu/lop3.toml:116).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5be0000000000000 | self.encode_e1::<E>(sm, c)?;
@@ -167,7 +167,7 @@ impl OpLop3 {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 48;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/lop3.toml:113; form at isa-spec/spec/ops/lop3.toml:116).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lop3.toml:113; form at isa-spec/spec/ops/alu/lop3.toml:116).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
@@ -184,7 +184,7 @@ impl OpLop3 {
         w |= fit::<E>(Self::NAME, "lut", self.lut as u128, 8u32)? << 48;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/lop3.toml:113; form at isa-spec/spec/ops/lop3.toml:116).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lop3.toml:113; form at isa-spec/spec/ops/alu/lop3.toml:116).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
@@ -196,7 +196,7 @@ impl OpLop3 {
         w |= fit::<E>(Self::NAME, "lut", self.lut as u128, 8u32)? << 48;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/lop3.toml:94 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/lop3.toml:94 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -224,35 +224,35 @@ impl OpLop3 {
             x,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/lop3.toml:94; form at isa-spec/spec/ops/alu/lop3.toml:97).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/lop3.toml:94; form at isa-spec/spec/ops/alu/lop3.toml:97).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/lop3.toml:94; form at isa-spec/spec/ops/alu/lop3.toml:97).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/lop3.toml:94; form at isa-spec/spec/ops/alu/lop3.toml:97).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/lop3.toml:113 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/lop3.toml:113 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -275,7 +275,7 @@ impl OpLop3 {
             x: false,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/lop3.toml:113; form at isa-spec/spec/ops/lop3.toml:116).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/lop3.toml:113; form at isa-spec/spec/ops/alu/lop3.toml:116).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -286,7 +286,7 @@ impl OpLop3 {
         o.x = bit(w, 38);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/lop3.toml:113; form at isa-spec/spec/ops/lop3.toml:116).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/lop3.toml:113; form at isa-spec/spec/ops/alu/lop3.toml:116).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -299,7 +299,7 @@ impl OpLop3 {
         o.x = false;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/lop3.toml:113; form at isa-spec/spec/ops/lop3.toml:116).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/lop3.toml:113; form at isa-spec/spec/ops/alu/lop3.toml:116).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -317,7 +317,7 @@ impl OpLop3 {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `LOP3.LUT` (isa-spec/spec/ops/lop3.toml:66).
+    /// Parse syntax `LOP3.LUT` (isa-spec/spec/ops/alu/lop3.toml:66).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LOP3", "LUT"]])?;
         let mut cur = 0usize;
@@ -364,7 +364,7 @@ impl OpLop3 {
         );
         parsed(op, line, ctrl, 0)
     }
-    /// Parse syntax `LOP3.LUT` (isa-spec/spec/ops/lop3.toml:72).
+    /// Parse syntax `LOP3.LUT` (isa-spec/spec/ops/alu/lop3.toml:72).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LOP3", "LUT"]])?;
         let mut cur = 0usize;
@@ -436,7 +436,7 @@ impl OpLop3 {
     fold_via_cc!(sm => match family_of(sm) { Some(Family::Sm50) => true, _ => true });
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/lop3.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/lop3.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("lop3", 4usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -479,7 +479,7 @@ impl OpLop3 {
     }
 }
 impl MemOp for OpLop3 {}
-/// Spec: isa-spec/spec/ops/lop3.toml:2.
+/// Spec: isa-spec/spec/ops/alu/lop3.toml:2.
 impl Encode for OpLop3 {
     const NAME: &'static str = "lop3";
     encode_by_form!(
@@ -487,7 +487,7 @@ impl Encode for OpLop3 {
         encode_f4, 5 : => encode_f5, 6 : => encode_f6; [a, b, c, pc]
     );
 }
-/// Spec: isa-spec/spec/ops/lop3.toml:2.
+/// Spec: isa-spec/spec/ops/alu/lop3.toml:2.
 impl Forms for OpLop3 {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -496,7 +496,7 @@ impl Forms for OpLop3 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/lop3.toml:66.
+    /// Spec: isa-spec/spec/ops/alu/lop3.toml:66.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
@@ -584,7 +584,7 @@ impl Forms for OpLop3 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/lop3.toml:2.
+/// Spec: isa-spec/spec/ops/alu/lop3.toml:2.
 impl Legalize for OpLop3 {
     fn cc_use(&self, sm: u32) -> (bool, bool) {
         let lut = self.lut;

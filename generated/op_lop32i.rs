@@ -4,24 +4,24 @@
 
 /// `LOP32I`: Two-input bitwise logic op with a full 32-bit immediate.
 ///
-/// Spec: isa-spec/spec/ops/lop32i.toml:2 (op `lop32i`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/alu/lop32i.toml:2 (op `lop32i`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLop32i {
-    /// Destination (b32). (isa-spec/spec/ops/lop32i.toml:8)
+    /// Destination (b32). (isa-spec/spec/ops/alu/lop32i.toml:8)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/lop32i.toml:12)
+    /// Source (b32). (isa-spec/spec/ops/alu/lop32i.toml:12)
     pub a: Src,
-    /// Source (b32). (isa-spec/spec/ops/lop32i.toml:17)
+    /// Source (b32). (isa-spec/spec/ops/alu/lop32i.toml:17)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/lop32i.toml:21)
+    /// Modifier.  (isa-spec/spec/ops/alu/lop32i.toml:21)
     pub op: LopOp,
-    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d. (isa-spec/spec/ops/lop32i.toml:25)
+    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d. (isa-spec/spec/ops/alu/lop32i.toml:25)
     pub cc: bool,
-    /// Modifier. Maxwell/Pascal: extended: read the carry from the CC register. (isa-spec/spec/ops/lop32i.toml:31)
+    /// Modifier. Maxwell/Pascal: extended: read the carry from the CC register. (isa-spec/spec/ops/alu/lop32i.toml:31)
     pub x: bool,
 }
 op_fields!(OpLop32i, [a, b], [d]);
-/// Spec: isa-spec/spec/ops/lop32i.toml:2.
+/// Spec: isa-spec/spec/ops/alu/lop32i.toml:2.
 impl OpLop32i {
     pub const NAME: &'static str = "lop32i";
     pub const MNEMONIC: &'static str = "LOP32I";
@@ -33,7 +33,7 @@ impl OpLop32i {
         OperandInfo::new("b", ValueType::B32),
     ];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::B32)];
-    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/lop32i.toml).
+    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/alu/lop32i.toml).
     pub const LOW_BITS_SRCS: &'static [usize] = &[0usize, 1usize];
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -45,7 +45,7 @@ impl OpLop32i {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/lop32i.toml:47; form at isa-spec/spec/ops/lop32i.toml:47).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/lop32i.toml:47; form at isa-spec/spec/ops/alu/lop32i.toml:47).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -60,7 +60,7 @@ impl OpLop32i {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/lop32i.toml:47; form at isa-spec/spec/ops/lop32i.toml:47).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/lop32i.toml:47; form at isa-spec/spec/ops/alu/lop32i.toml:47).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -73,7 +73,7 @@ impl OpLop32i {
         let o = Self { d, a, b, op, cc, x };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `LOP32I` (isa-spec/spec/ops/lop32i.toml:36); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LOP32I` (isa-spec/spec/ops/alu/lop32i.toml:36); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LOP32I"]])?;
         let mut cur = 0usize;
@@ -115,7 +115,7 @@ impl OpLop32i {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/lop32i.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/lop32i.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("lop32i", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -140,18 +140,18 @@ impl OpLop32i {
     }
 }
 impl MemOp for OpLop32i {}
-/// Spec: isa-spec/spec/ops/lop32i.toml:2.
+/// Spec: isa-spec/spec/ops/alu/lop32i.toml:2.
 impl Encode for OpLop32i {
     const NAME: &'static str = "lop32i";
     encode_by_form!(0 : => encode_f0; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/lop32i.toml:2.
+/// Spec: isa-spec/spec/ops/alu/lop32i.toml:2.
 impl Forms for OpLop32i {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/lop32i.toml:36.
+    /// Spec: isa-spec/spec/ops/alu/lop32i.toml:36.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -176,7 +176,7 @@ impl Forms for OpLop32i {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/lop32i.toml:2.
+/// Spec: isa-spec/spec/ops/alu/lop32i.toml:2.
 impl Legalize for OpLop32i {
     fn cc_use(&self, sm: u32) -> (bool, bool) {
         let op = self.op;

@@ -4,20 +4,20 @@
 
 /// `MATCH.ALL`: Warp match: pd = whether every lane's a is equal; d = the mask of the lanes when so, else 0.
 ///
-/// Spec: isa-spec/spec/ops/match_all.toml:11 (op `match_all`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/match_all.toml:11 (op `match_all`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpMatchAll {
-    /// Destination (pred). (isa-spec/spec/ops/match_all.toml:16)
+    /// Destination (pred). (isa-spec/spec/ops/alu/match_all.toml:16)
     pub pd: Reg,
-    /// Destination (b32). The mask of the lanes when they all match, else 0. (isa-spec/spec/ops/match_all.toml:21)
+    /// Destination (b32). The mask of the lanes when they all match, else 0. (isa-spec/spec/ops/alu/match_all.toml:21)
     pub d: Reg,
-    /// Source (b32). The value compared (the first of a register pair with .U64). (isa-spec/spec/ops/match_all.toml:26)
+    /// Source (b32). The value compared (the first of a register pair with .U64). (isa-spec/spec/ops/alu/match_all.toml:26)
     pub a: Src,
-    /// Modifier. Compare 64-bit values (a register pair). (isa-spec/spec/ops/match_all.toml:31)
+    /// Modifier. Compare 64-bit values (a register pair). (isa-spec/spec/ops/alu/match_all.toml:31)
     pub u64: bool,
 }
 op_fields!(OpMatchAll, [a], [pd, d]);
-/// Spec: isa-spec/spec/ops/match_all.toml:11.
+/// Spec: isa-spec/spec/ops/alu/match_all.toml:11.
 impl OpMatchAll {
     pub const NAME: &'static str = "match_all";
     pub const MNEMONIC: &'static str = "MATCH.ALL";
@@ -43,7 +43,7 @@ impl OpMatchAll {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/match_all.toml:46; form at isa-spec/spec/ops/match_all.toml:46).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/match_all.toml:46; form at isa-spec/spec/ops/alu/match_all.toml:46).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -54,7 +54,7 @@ impl OpMatchAll {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/match_all.toml:46; form at isa-spec/spec/ops/match_all.toml:46).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/match_all.toml:46; form at isa-spec/spec/ops/alu/match_all.toml:46).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -64,7 +64,7 @@ impl OpMatchAll {
         let o = Self { pd, d, a, u64 };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `MATCH.ALL` (isa-spec/spec/ops/match_all.toml:36); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `MATCH.ALL` (isa-spec/spec/ops/alu/match_all.toml:36); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["MATCH", "ALL"]])?;
         let mut cur = 0usize;
@@ -83,7 +83,7 @@ impl OpMatchAll {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/match_all.toml:11.
+    /// Spec: isa-spec/spec/ops/alu/match_all.toml:11.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("match_all", 1usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -93,18 +93,18 @@ impl OpMatchAll {
     }
 }
 impl MemOp for OpMatchAll {}
-/// Spec: isa-spec/spec/ops/match_all.toml:11.
+/// Spec: isa-spec/spec/ops/alu/match_all.toml:11.
 impl Encode for OpMatchAll {
     const NAME: &'static str = "match_all";
     encode_by_form!(0 : => encode_f0; [a]);
 }
-/// Spec: isa-spec/spec/ops/match_all.toml:11.
+/// Spec: isa-spec/spec/ops/alu/match_all.toml:11.
 impl Forms for OpMatchAll {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/match_all.toml:36.
+    /// Spec: isa-spec/spec/ops/alu/match_all.toml:36.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -122,5 +122,5 @@ impl Forms for OpMatchAll {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/match_all.toml:11.
+/// Spec: isa-spec/spec/ops/alu/match_all.toml:11.
 impl Legalize for OpMatchAll {}

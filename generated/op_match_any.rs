@@ -4,18 +4,18 @@
 
 /// `MATCH.ANY`: Warp match: d = the mask of the lanes whose a equals this lane's.
 ///
-/// Spec: isa-spec/spec/ops/match_any.toml:11 (op `match_any`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/match_any.toml:11 (op `match_any`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpMatchAny {
-    /// Destination (b32). The mask of matching lanes. (isa-spec/spec/ops/match_any.toml:16)
+    /// Destination (b32). The mask of matching lanes. (isa-spec/spec/ops/alu/match_any.toml:16)
     pub d: Reg,
-    /// Source (b32). The value compared (the first of a register pair with .U64). (isa-spec/spec/ops/match_any.toml:21)
+    /// Source (b32). The value compared (the first of a register pair with .U64). (isa-spec/spec/ops/alu/match_any.toml:21)
     pub a: Src,
-    /// Modifier. Compare 64-bit values (a register pair). (isa-spec/spec/ops/match_any.toml:26)
+    /// Modifier. Compare 64-bit values (a register pair). (isa-spec/spec/ops/alu/match_any.toml:26)
     pub u64: bool,
 }
 op_fields!(OpMatchAny, [a], [d]);
-/// Spec: isa-spec/spec/ops/match_any.toml:11.
+/// Spec: isa-spec/spec/ops/alu/match_any.toml:11.
 impl OpMatchAny {
     pub const NAME: &'static str = "match_any";
     pub const MNEMONIC: &'static str = "MATCH.ANY";
@@ -38,7 +38,7 @@ impl OpMatchAny {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/match_any.toml:40; form at isa-spec/spec/ops/match_any.toml:40).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/match_any.toml:40; form at isa-spec/spec/ops/alu/match_any.toml:40).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -48,7 +48,7 @@ impl OpMatchAny {
         w |= u128::from(self.u64) << 73;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/match_any.toml:40; form at isa-spec/spec/ops/match_any.toml:40).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/match_any.toml:40; form at isa-spec/spec/ops/alu/match_any.toml:40).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -57,7 +57,7 @@ impl OpMatchAny {
         let o = Self { d, a, u64 };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0xe00000000000000000000)))
     }
-    /// Parse one tokenized line of syntax `MATCH.ANY` (isa-spec/spec/ops/match_any.toml:31); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `MATCH.ANY` (isa-spec/spec/ops/alu/match_any.toml:31); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["MATCH", "ANY"]])?;
         let mut cur = 0usize;
@@ -77,7 +77,7 @@ impl OpMatchAny {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/match_any.toml:11.
+    /// Spec: isa-spec/spec/ops/alu/match_any.toml:11.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("match_any", 1usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -86,18 +86,18 @@ impl OpMatchAny {
     }
 }
 impl MemOp for OpMatchAny {}
-/// Spec: isa-spec/spec/ops/match_any.toml:11.
+/// Spec: isa-spec/spec/ops/alu/match_any.toml:11.
 impl Encode for OpMatchAny {
     const NAME: &'static str = "match_any";
     encode_by_form!(0 : => encode_f0; [a]);
 }
-/// Spec: isa-spec/spec/ops/match_any.toml:11.
+/// Spec: isa-spec/spec/ops/alu/match_any.toml:11.
 impl Forms for OpMatchAny {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/match_any.toml:31.
+    /// Spec: isa-spec/spec/ops/alu/match_any.toml:31.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -113,5 +113,5 @@ impl Forms for OpMatchAny {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/match_any.toml:11.
+/// Spec: isa-spec/spec/ops/alu/match_any.toml:11.
 impl Legalize for OpMatchAny {}

@@ -4,18 +4,18 @@
 
 /// `MEMBAR`: Memory barrier: accesses before it are seen before those after it, within `scope`.
 ///
-/// Spec: isa-spec/spec/ops/membar.toml:13 (op `membar`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/control/membar.toml:13 (op `membar`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpMembar {
-    /// Modifier.  (isa-spec/spec/ops/membar.toml:18)
+    /// Modifier.  (isa-spec/spec/ops/control/membar.toml:18)
     pub sem: MembarSem,
-    /// Modifier.  (isa-spec/spec/ops/membar.toml:22)
+    /// Modifier.  (isa-spec/spec/ops/control/membar.toml:22)
     pub scope: MembarScope,
-    /// Modifier.  (isa-spec/spec/ops/membar.toml:26)
+    /// Modifier.  (isa-spec/spec/ops/control/membar.toml:26)
     pub mmio: bool,
 }
 op_fields!(OpMembar, [], []);
-/// Spec: isa-spec/spec/ops/membar.toml:13.
+/// Spec: isa-spec/spec/ops/control/membar.toml:13.
 impl OpMembar {
     pub const NAME: &'static str = "membar";
     pub const MNEMONIC: &'static str = "MEMBAR";
@@ -28,9 +28,9 @@ impl OpMembar {
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `scope`'s values, in hex (`-`: none; isa-spec/spec/ops/membar.toml:22).
+    /// Codes of `scope`'s values, in hex (`-`: none; isa-spec/spec/ops/control/membar.toml:22).
     const SCOPE_CODES0: [u16; MembarScope::COUNT] = codes("0 1 2 3 5 -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/membar.toml:18).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/control/membar.toml:18).
     const SEM_CODES0: [u16; MembarSem::COUNT] = codes("0 1 2 -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -44,7 +44,7 @@ impl OpMembar {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/membar.toml:36; form at isa-spec/spec/ops/membar.toml:36).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/control/membar.toml:36; form at isa-spec/spec/ops/control/membar.toml:36).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "modifier mmio", self.mmio == false, sm)?;
@@ -53,7 +53,7 @@ impl OpMembar {
         w |= (self.sem.index() as u128) << 79;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/membar.toml:52; form at isa-spec/spec/ops/membar.toml:52).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/control/membar.toml:52; form at isa-spec/spec/ops/control/membar.toml:52).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "modifier mmio", self.mmio == false, sm)?;
@@ -64,7 +64,7 @@ impl OpMembar {
         w |= (self.sem.index() as u128) << 79;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/membar.toml:61; form at isa-spec/spec/ops/membar.toml:61).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/control/membar.toml:61; form at isa-spec/spec/ops/control/membar.toml:61).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x992 | (c.raw & 0x1fffffe0effffffffffffff0000);
@@ -75,7 +75,7 @@ impl OpMembar {
         w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 79;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/membar.toml:36; form at isa-spec/spec/ops/membar.toml:36).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/membar.toml:36; form at isa-spec/spec/ops/control/membar.toml:36).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let sem: MembarSem = MembarSem::from_index(bits(w, 79, 2) as usize)?;
@@ -92,7 +92,7 @@ impl OpMembar {
         let o = Self { sem, scope, mmio };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe0dffffffffffffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/membar.toml:52; form at isa-spec/spec/ops/membar.toml:52).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/membar.toml:52; form at isa-spec/spec/ops/control/membar.toml:52).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let sem: MembarSem = MembarSem::from_index(bits(w, 79, 2) as usize)?;
@@ -108,7 +108,7 @@ impl OpMembar {
         let o = Self { sem, scope, mmio };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe0fffffffffffffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/membar.toml:61; form at isa-spec/spec/ops/membar.toml:61).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/membar.toml:61; form at isa-spec/spec/ops/control/membar.toml:61).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let sem: MembarSem = match bits(w, 79, 2) {
@@ -129,7 +129,7 @@ impl OpMembar {
         let o = Self { sem, scope, mmio };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffffe0effffffffffffff0000)))
     }
-    /// Parse one tokenized line of syntax `MEMBAR` (isa-spec/spec/ops/membar.toml:31); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `MEMBAR` (isa-spec/spec/ops/control/membar.toml:31); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["MEMBAR"]])?;
         let mut cur = 0usize;
@@ -157,25 +157,25 @@ impl OpMembar {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/membar.toml:13.
+    /// Spec: isa-spec/spec/ops/control/membar.toml:13.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("membar", 0usize, srcs)?;
         Ok((FoldOut::new(&[]), None))
     }
 }
 impl MemOp for OpMembar {}
-/// Spec: isa-spec/spec/ops/membar.toml:13.
+/// Spec: isa-spec/spec/ops/control/membar.toml:13.
 impl Encode for OpMembar {
     const NAME: &'static str = "membar";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; []);
 }
-/// Spec: isa-spec/spec/ops/membar.toml:13.
+/// Spec: isa-spec/spec/ops/control/membar.toml:13.
 impl Forms for OpMembar {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/membar.toml:31.
+    /// Spec: isa-spec/spec/ops/control/membar.toml:31.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);
@@ -188,5 +188,5 @@ impl Forms for OpMembar {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/membar.toml:13.
+/// Spec: isa-spec/spec/ops/control/membar.toml:13.
 impl Legalize for OpMembar {}

@@ -4,16 +4,16 @@
 
 /// `MEMBAR`: Memory barrier: accesses before it are seen before those after it, within `scope`.
 ///
-/// Spec: isa-spec/spec/ops/membar_sm50.toml:9 (op `membar_sm50`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/control/membar_sm50.toml:9 (op `membar_sm50`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpMembarSm50 {
-    /// Modifier.  (isa-spec/spec/ops/membar_sm50.toml:14)
+    /// Modifier.  (isa-spec/spec/ops/control/membar_sm50.toml:14)
     pub scope: MembarScopeSm50,
-    /// Modifier.  (isa-spec/spec/ops/membar_sm50.toml:18)
+    /// Modifier.  (isa-spec/spec/ops/control/membar_sm50.toml:18)
     pub ival: MembarIval,
 }
 op_fields!(OpMembarSm50, [], []);
-/// Spec: isa-spec/spec/ops/membar_sm50.toml:9.
+/// Spec: isa-spec/spec/ops/control/membar_sm50.toml:9.
 impl OpMembarSm50 {
     pub const NAME: &'static str = "membar_sm50";
     pub const MNEMONIC: &'static str = "MEMBAR";
@@ -34,7 +34,7 @@ impl OpMembarSm50 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/membar_sm50.toml:26; form at isa-spec/spec/ops/membar_sm50.toml:26).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/membar_sm50.toml:26; form at isa-spec/spec/ops/control/membar_sm50.toml:26).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xef98000000000000 | (c.raw & 0xfffffff0fcfc);
@@ -42,7 +42,7 @@ impl OpMembarSm50 {
         w |= (self.scope.index() as u128) << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/membar_sm50.toml:26; form at isa-spec/spec/ops/membar_sm50.toml:26).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/membar_sm50.toml:26; form at isa-spec/spec/ops/control/membar_sm50.toml:26).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let scope: MembarScopeSm50 = MembarScopeSm50::from_index(
@@ -52,7 +52,7 @@ impl OpMembarSm50 {
         let o = Self { scope, ival };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xfffffff0fcfc)))
     }
-    /// Parse one tokenized line of syntax `MEMBAR` (isa-spec/spec/ops/membar_sm50.toml:21); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `MEMBAR` (isa-spec/spec/ops/control/membar_sm50.toml:21); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["MEMBAR"]])?;
         let mut cur = 0usize;
@@ -79,25 +79,25 @@ impl OpMembarSm50 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/membar_sm50.toml:9.
+    /// Spec: isa-spec/spec/ops/control/membar_sm50.toml:9.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("membar_sm50", 0usize, srcs)?;
         Ok((FoldOut::new(&[]), None))
     }
 }
 impl MemOp for OpMembarSm50 {}
-/// Spec: isa-spec/spec/ops/membar_sm50.toml:9.
+/// Spec: isa-spec/spec/ops/control/membar_sm50.toml:9.
 impl Encode for OpMembarSm50 {
     const NAME: &'static str = "membar_sm50";
     encode_by_form!(0 : => encode_f0; []);
 }
-/// Spec: isa-spec/spec/ops/membar_sm50.toml:9.
+/// Spec: isa-spec/spec/ops/control/membar_sm50.toml:9.
 impl Forms for OpMembarSm50 {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/membar_sm50.toml:21.
+    /// Spec: isa-spec/spec/ops/control/membar_sm50.toml:21.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);
@@ -107,5 +107,5 @@ impl Forms for OpMembarSm50 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/membar_sm50.toml:9.
+/// Spec: isa-spec/spec/ops/control/membar_sm50.toml:9.
 impl Legalize for OpMembarSm50 {}

@@ -4,18 +4,18 @@
 
 /// `MOV`: Copy a register, immediate, constant or uniform register to a GPR.
 ///
-/// Spec: isa-spec/spec/ops/mov.toml:3 (op `mov`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/move/mov.toml:3 (op `mov`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpMov {
-    /// Destination (b32). (isa-spec/spec/ops/mov.toml:9)
+    /// Destination (b32). (isa-spec/spec/ops/move/mov.toml:9)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/mov.toml:13)
+    /// Source (b32). (isa-spec/spec/ops/move/mov.toml:13)
     pub b: Src,
-    /// Modifier. Quad-lane mask: which lanes of each quad take the value. (isa-spec/spec/ops/mov.toml:17)
+    /// Modifier. Quad-lane mask: which lanes of each quad take the value. (isa-spec/spec/ops/move/mov.toml:17)
     pub mask: u32,
 }
 op_fields!(OpMov, [b], [d]);
-/// Spec: isa-spec/spec/ops/mov.toml:3.
+/// Spec: isa-spec/spec/ops/move/mov.toml:3.
 impl OpMov {
     pub const NAME: &'static str = "mov";
     pub const MNEMONIC: &'static str = "MOV";
@@ -26,7 +26,7 @@ impl OpMov {
     ];
     pub const SRCS: &'static [OperandInfo] = &[OperandInfo::new("b", ValueType::B32)];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::B32)];
-    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/mov.toml).
+    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/move/mov.toml).
     pub const LOW_BITS_SRCS: &'static [usize] = &[0usize];
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -43,7 +43,7 @@ impl OpMov {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/mov.toml:32 pack alike.
+    /// What all forms of isa-spec/spec/ops/move/mov.toml:32 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -52,21 +52,21 @@ impl OpMov {
         w |= fit::<E>(Self::NAME, "mask", self.mask as u128, 4u32)? << 72;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/mov.toml:32; form at isa-spec/spec/ops/mov.toml:35).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/move/mov.toml:32; form at isa-spec/spec/ops/move/mov.toml:35).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x202 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/mov.toml:32; form at isa-spec/spec/ops/mov.toml:35).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/move/mov.toml:32; form at isa-spec/spec/ops/move/mov.toml:35).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x802 | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/mov.toml:32; form at isa-spec/spec/ops/mov.toml:35).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/move/mov.toml:32; form at isa-spec/spec/ops/move/mov.toml:35).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xa02 | self.encode_e0::<E>(sm, c)?;
@@ -74,14 +74,14 @@ impl OpMov {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/mov.toml:32; form at isa-spec/spec/ops/mov.toml:35).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/move/mov.toml:32; form at isa-spec/spec/ops/move/mov.toml:35).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c02 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/mov.toml:52 pack alike.
+    /// What all forms of isa-spec/spec/ops/move/mov.toml:52 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -90,14 +90,14 @@ impl OpMov {
         w |= fit::<E>(Self::NAME, "mask", self.mask as u128, 4u32)? << 39;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/mov.toml:52; form at isa-spec/spec/ops/mov.toml:55).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/mov.toml:52; form at isa-spec/spec/ops/move/mov.toml:55).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5c98000000000000 | self.encode_e1::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/mov.toml:52; form at isa-spec/spec/ops/mov.toml:55).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/mov.toml:52; form at isa-spec/spec/ops/move/mov.toml:55).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4c98000000000000 | self.encode_e1::<E>(sm, c)?;
@@ -105,7 +105,7 @@ impl OpMov {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/mov.toml:32; form at isa-spec/spec/ops/mov.toml:35).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/move/mov.toml:32; form at isa-spec/spec/ops/move/mov.toml:35).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -114,7 +114,7 @@ impl OpMov {
         let o = Self { d, b, mask };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/mov.toml:32; form at isa-spec/spec/ops/mov.toml:35).
+    /// Form `rir`'s fields (isa-spec/spec/ops/move/mov.toml:32; form at isa-spec/spec/ops/move/mov.toml:35).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -123,7 +123,7 @@ impl OpMov {
         let o = Self { d, b, mask };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/mov.toml:32; form at isa-spec/spec/ops/mov.toml:35).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/move/mov.toml:32; form at isa-spec/spec/ops/move/mov.toml:35).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -132,7 +132,7 @@ impl OpMov {
         let o = Self { d, b, mask };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/mov.toml:32; form at isa-spec/spec/ops/mov.toml:35).
+    /// Form `rur`'s fields (isa-spec/spec/ops/move/mov.toml:32; form at isa-spec/spec/ops/move/mov.toml:35).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -141,7 +141,7 @@ impl OpMov {
         let o = Self { d, b, mask };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/mov.toml:52; form at isa-spec/spec/ops/mov.toml:55).
+    /// Form `r`'s fields (isa-spec/spec/ops/move/mov.toml:52; form at isa-spec/spec/ops/move/mov.toml:55).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -150,7 +150,7 @@ impl OpMov {
         let o = Self { d, b, mask };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/mov.toml:52; form at isa-spec/spec/ops/mov.toml:55).
+    /// Form `c`'s fields (isa-spec/spec/ops/move/mov.toml:52; form at isa-spec/spec/ops/move/mov.toml:55).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -159,7 +159,7 @@ impl OpMov {
         let o = Self { d, b, mask };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `MOV` (isa-spec/spec/ops/mov.toml:22); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `MOV` (isa-spec/spec/ops/move/mov.toml:22); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["MOV"]])?;
         if !rest.is_empty() {
@@ -183,7 +183,7 @@ impl OpMov {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/mov.toml:3.
+    /// Spec: isa-spec/spec/ops/move/mov.toml:3.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("mov", 1usize, srcs)?;
         let b: u32 = src_value(srcs, 0usize, &self.b)?;
@@ -192,7 +192,7 @@ impl OpMov {
     }
 }
 impl MemOp for OpMov {}
-/// Spec: isa-spec/spec/ops/mov.toml:3.
+/// Spec: isa-spec/spec/ops/move/mov.toml:3.
 impl Encode for OpMov {
     const NAME: &'static str = "mov";
     encode_by_form!(
@@ -200,7 +200,7 @@ impl Encode for OpMov {
         encode_f4, 5 : => encode_f5; [b]
     );
 }
-/// Spec: isa-spec/spec/ops/mov.toml:3.
+/// Spec: isa-spec/spec/ops/move/mov.toml:3.
 impl Forms for OpMov {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -209,7 +209,7 @@ impl Forms for OpMov {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/mov.toml:22.
+    /// Spec: isa-spec/spec/ops/move/mov.toml:22.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 262144 != 0 { self.form_id(sm) } else { None };
@@ -227,7 +227,7 @@ impl Forms for OpMov {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/mov.toml:3.
+/// Spec: isa-spec/spec/ops/move/mov.toml:3.
 impl Legalize for OpMov {
     fn to_wide(&self) -> Option<Op> {
         Some(

@@ -4,18 +4,18 @@
 
 /// `MOV32I`: Move a 32-bit immediate to a GPR.
 ///
-/// Spec: isa-spec/spec/ops/mov32i.toml:2 (op `mov32i`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/move/mov32i.toml:2 (op `mov32i`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpMov32i {
-    /// Destination (b32). (isa-spec/spec/ops/mov32i.toml:8)
+    /// Destination (b32). (isa-spec/spec/ops/move/mov32i.toml:8)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/mov32i.toml:12)
+    /// Source (b32). (isa-spec/spec/ops/move/mov32i.toml:12)
     pub b: Src,
-    /// Modifier. Quad-lane mask. (isa-spec/spec/ops/mov32i.toml:16)
+    /// Modifier. Quad-lane mask. (isa-spec/spec/ops/move/mov32i.toml:16)
     pub mask: u32,
 }
 op_fields!(OpMov32i, [b], [d]);
-/// Spec: isa-spec/spec/ops/mov32i.toml:2.
+/// Spec: isa-spec/spec/ops/move/mov32i.toml:2.
 impl OpMov32i {
     pub const NAME: &'static str = "mov32i";
     pub const MNEMONIC: &'static str = "MOV32I";
@@ -24,7 +24,7 @@ impl OpMov32i {
     pub const SMS: &'static [u32] = &[50, 52, 53, 60, 61, 62];
     pub const SRCS: &'static [OperandInfo] = &[OperandInfo::new("b", ValueType::B32)];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::B32)];
-    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/mov32i.toml).
+    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/move/mov32i.toml).
     pub const LOW_BITS_SRCS: &'static [usize] = &[0usize];
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -36,7 +36,7 @@ impl OpMov32i {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/mov32i.toml:28; form at isa-spec/spec/ops/mov32i.toml:28).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/mov32i.toml:28; form at isa-spec/spec/ops/move/mov32i.toml:28).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -46,7 +46,7 @@ impl OpMov32i {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 20;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/mov32i.toml:28; form at isa-spec/spec/ops/mov32i.toml:28).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/mov32i.toml:28; form at isa-spec/spec/ops/move/mov32i.toml:28).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -55,7 +55,7 @@ impl OpMov32i {
         let o = Self { d, b, mask };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `MOV32I` (isa-spec/spec/ops/mov32i.toml:21); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `MOV32I` (isa-spec/spec/ops/move/mov32i.toml:21); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["MOV32I"]])?;
         if !rest.is_empty() {
@@ -77,7 +77,7 @@ impl OpMov32i {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/mov32i.toml:2.
+    /// Spec: isa-spec/spec/ops/move/mov32i.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("mov32i", 1usize, srcs)?;
         let b: u32 = src_value(srcs, 0usize, &self.b)?;
@@ -86,18 +86,18 @@ impl OpMov32i {
     }
 }
 impl MemOp for OpMov32i {}
-/// Spec: isa-spec/spec/ops/mov32i.toml:2.
+/// Spec: isa-spec/spec/ops/move/mov32i.toml:2.
 impl Encode for OpMov32i {
     const NAME: &'static str = "mov32i";
     encode_by_form!(0 : => encode_f0; [b]);
 }
-/// Spec: isa-spec/spec/ops/mov32i.toml:2.
+/// Spec: isa-spec/spec/ops/move/mov32i.toml:2.
 impl Forms for OpMov32i {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/mov32i.toml:21.
+    /// Spec: isa-spec/spec/ops/move/mov32i.toml:21.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;
@@ -114,7 +114,7 @@ impl Forms for OpMov32i {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/mov32i.toml:2.
+/// Spec: isa-spec/spec/ops/move/mov32i.toml:2.
 impl Legalize for OpMov32i {
     fn to_narrow(&self) -> Option<Op> {
         Some(

@@ -4,16 +4,16 @@
 
 /// `MOV.64`: Copy a 64-bit register pair or uniform register pair to a GPR pair.
 ///
-/// Spec: isa-spec/spec/ops/mov64.toml:4 (op `mov64`). SMs: 120, 121.
+/// Spec: isa-spec/spec/ops/move/mov64.toml:4 (op `mov64`). SMs: 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpMov64 {
-    /// Destination (u64). (isa-spec/spec/ops/mov64.toml:9)
+    /// Destination (u64). (isa-spec/spec/ops/move/mov64.toml:9)
     pub d: Reg,
-    /// Source (u64). (isa-spec/spec/ops/mov64.toml:13)
+    /// Source (u64). (isa-spec/spec/ops/move/mov64.toml:13)
     pub b: Src,
 }
 op_fields!(OpMov64, [b], [d]);
-/// Spec: isa-spec/spec/ops/mov64.toml:4.
+/// Spec: isa-spec/spec/ops/move/mov64.toml:4.
 impl OpMov64 {
     pub const NAME: &'static str = "mov64";
     pub const MNEMONIC: &'static str = "MOV.64";
@@ -39,7 +39,7 @@ impl OpMov64 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/mov64.toml:25 pack alike.
+    /// What all forms of isa-spec/spec/ops/move/mov64.toml:25 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -69,21 +69,21 @@ impl OpMov64 {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/mov64.toml:25; form at isa-spec/spec/ops/mov64.toml:29).
+    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/move/mov64.toml:25; form at isa-spec/spec/ops/move/mov64.toml:29).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x10f000000000000000202 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/mov64.toml:25; form at isa-spec/spec/ops/mov64.toml:29).
+    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/move/mov64.toml:25; form at isa-spec/spec/ops/move/mov64.toml:29).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x8010f000000000000000c02 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/mov64.toml:25; form at isa-spec/spec/ops/mov64.toml:29).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/move/mov64.toml:25; form at isa-spec/spec/ops/move/mov64.toml:29).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -91,7 +91,7 @@ impl OpMov64 {
         let o = Self { d, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/mov64.toml:25; form at isa-spec/spec/ops/mov64.toml:29).
+    /// Form `rur`'s fields (isa-spec/spec/ops/move/mov64.toml:25; form at isa-spec/spec/ops/move/mov64.toml:29).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -99,7 +99,7 @@ impl OpMov64 {
         let o = Self { d, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `MOV.64` (isa-spec/spec/ops/mov64.toml:16); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `MOV.64` (isa-spec/spec/ops/move/mov64.toml:16); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["MOV", "64"]])?;
         if !rest.is_empty() {
@@ -117,7 +117,7 @@ impl OpMov64 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/mov64.toml:4.
+    /// Spec: isa-spec/spec/ops/move/mov64.toml:4.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("mov64", 1usize, srcs)?;
         let b: u64 = src_value(srcs, 0usize, &self.b)?;
@@ -126,18 +126,18 @@ impl OpMov64 {
     }
 }
 impl MemOp for OpMov64 {}
-/// Spec: isa-spec/spec/ops/mov64.toml:4.
+/// Spec: isa-spec/spec/ops/move/mov64.toml:4.
 impl Encode for OpMov64 {
     const NAME: &'static str = "mov64";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [b]);
 }
-/// Spec: isa-spec/spec/ops/mov64.toml:4.
+/// Spec: isa-spec/spec/ops/move/mov64.toml:4.
 impl Forms for OpMov64 {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/mov64.toml:16.
+    /// Spec: isa-spec/spec/ops/move/mov64.toml:16.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 262144 != 0 { self.form_id(sm) } else { None };
@@ -151,5 +151,5 @@ impl Forms for OpMov64 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/mov64.toml:4.
+/// Spec: isa-spec/spec/ops/move/mov64.toml:4.
 impl Legalize for OpMov64 {}

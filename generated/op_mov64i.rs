@@ -4,16 +4,16 @@
 
 /// `MOV.64`: Set a 64-bit register pair to a 64-bit immediate.
 ///
-/// Spec: isa-spec/spec/ops/mov64i.toml:9 (op `mov64i`). SMs: 120, 121.
+/// Spec: isa-spec/spec/ops/move/mov64i.toml:9 (op `mov64i`). SMs: 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpMov64i {
-    /// Destination (u64). (isa-spec/spec/ops/mov64i.toml:14)
+    /// Destination (u64). (isa-spec/spec/ops/move/mov64i.toml:14)
     pub d: Reg,
-    /// Modifier. The 64-bit value. (isa-spec/spec/ops/mov64i.toml:18)
+    /// Modifier. The 64-bit value. (isa-spec/spec/ops/move/mov64i.toml:18)
     pub imm: u64,
 }
 op_fields!(OpMov64i, [], [d]);
-/// Spec: isa-spec/spec/ops/mov64i.toml:9.
+/// Spec: isa-spec/spec/ops/move/mov64i.toml:9.
 impl OpMov64i {
     pub const NAME: &'static str = "mov64i";
     pub const MNEMONIC: &'static str = "MOV.64";
@@ -36,7 +36,7 @@ impl OpMov64i {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/mov64i.toml:29; form at isa-spec/spec/ops/mov64i.toml:29).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/move/mov64i.toml:29; form at isa-spec/spec/ops/move/mov64i.toml:29).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
@@ -65,7 +65,7 @@ impl OpMov64i {
             } << 24;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/mov64i.toml:29; form at isa-spec/spec/ops/mov64i.toml:29).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/mov64i.toml:29; form at isa-spec/spec/ops/move/mov64i.toml:29).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -73,7 +73,7 @@ impl OpMov64i {
         let o = Self { d, imm };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff70000000000000000000000)))
     }
-    /// Parse one tokenized line of syntax `MOV.64` (isa-spec/spec/ops/mov64i.toml:22); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `MOV.64` (isa-spec/spec/ops/move/mov64i.toml:22); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["MOV", "64"]])?;
         if !rest.is_empty() {
@@ -89,7 +89,7 @@ impl OpMov64i {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/mov64i.toml:9.
+    /// Spec: isa-spec/spec/ops/move/mov64i.toml:9.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("mov64i", 0usize, srcs)?;
         let imm = self.imm;
@@ -98,18 +98,18 @@ impl OpMov64i {
     }
 }
 impl MemOp for OpMov64i {}
-/// Spec: isa-spec/spec/ops/mov64i.toml:9.
+/// Spec: isa-spec/spec/ops/move/mov64i.toml:9.
 impl Encode for OpMov64i {
     const NAME: &'static str = "mov64i";
     encode_by_form!(0 : => encode_f0; []);
 }
-/// Spec: isa-spec/spec/ops/mov64i.toml:9.
+/// Spec: isa-spec/spec/ops/move/mov64i.toml:9.
 impl Forms for OpMov64i {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/mov64i.toml:22.
+    /// Spec: isa-spec/spec/ops/move/mov64i.toml:22.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);
@@ -121,5 +121,5 @@ impl Forms for OpMov64i {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/mov64i.toml:9.
+/// Spec: isa-spec/spec/ops/move/mov64i.toml:9.
 impl Legalize for OpMov64i {}

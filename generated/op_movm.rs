@@ -4,20 +4,20 @@
 
 /// `MOVM`: Move (transpose) an 8x8 matrix held one row per thread: d = the rearranged a.
 ///
-/// Spec: isa-spec/spec/ops/movm.toml:8 (op `movm`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/movm.toml:8 (op `movm`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpMovm {
-    /// Destination (u32). (isa-spec/spec/ops/movm.toml:13)
+    /// Destination (u32). (isa-spec/spec/ops/alu/movm.toml:13)
     pub d: Reg,
-    /// Source (u32). (isa-spec/spec/ops/movm.toml:17)
+    /// Source (u32). (isa-spec/spec/ops/alu/movm.toml:17)
     pub a: Src,
-    /// Modifier.  (isa-spec/spec/ops/movm.toml:21)
+    /// Modifier.  (isa-spec/spec/ops/alu/movm.toml:21)
     pub size: LdsmSize,
-    /// Modifier.  (isa-spec/spec/ops/movm.toml:25)
+    /// Modifier.  (isa-spec/spec/ops/alu/movm.toml:25)
     pub layout: MovmLayout,
 }
 op_fields!(OpMovm, [a], [d]);
-/// Spec: isa-spec/spec/ops/movm.toml:8.
+/// Spec: isa-spec/spec/ops/alu/movm.toml:8.
 impl OpMovm {
     pub const NAME: &'static str = "movm";
     pub const MNEMONIC: &'static str = "MOVM";
@@ -28,9 +28,9 @@ impl OpMovm {
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/movm.toml:21).
+    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/movm.toml:21).
     const SIZE_CODES0: [u16; LdsmSize::COUNT] = codes("0 - - - -");
-    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/movm.toml:21).
+    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/movm.toml:21).
     const SIZE_CODES1: [u16; LdsmSize::COUNT] = codes("0 - - - 1");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -43,7 +43,7 @@ impl OpMovm {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/movm.toml:37; form at isa-spec/spec/ops/movm.toml:37).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/movm.toml:37; form at isa-spec/spec/ops/alu/movm.toml:37).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -54,7 +54,7 @@ impl OpMovm {
         w |= (self.layout.index() as u128) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/movm.toml:60; form at isa-spec/spec/ops/movm.toml:60).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/movm.toml:60; form at isa-spec/spec/ops/alu/movm.toml:60).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -65,7 +65,7 @@ impl OpMovm {
         w |= (self.layout.index() as u128) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/movm.toml:37; form at isa-spec/spec/ops/movm.toml:37).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/movm.toml:37; form at isa-spec/spec/ops/alu/movm.toml:37).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -78,7 +78,7 @@ impl OpMovm {
         let o = Self { d, a, size, layout };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff07ffffffffff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/movm.toml:60; form at isa-spec/spec/ops/movm.toml:60).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/movm.toml:60; form at isa-spec/spec/ops/alu/movm.toml:60).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -92,7 +92,7 @@ impl OpMovm {
         let o = Self { d, a, size, layout };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff07ffffffffff00000000)))
     }
-    /// Parse one tokenized line of syntax `MOVM` (isa-spec/spec/ops/movm.toml:28); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `MOVM` (isa-spec/spec/ops/alu/movm.toml:28); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["MOVM"]])?;
         let mut cur = 0usize;
@@ -121,7 +121,7 @@ impl OpMovm {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/movm.toml:8.
+    /// Spec: isa-spec/spec/ops/alu/movm.toml:8.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("movm", 1usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -130,18 +130,18 @@ impl OpMovm {
     }
 }
 impl MemOp for OpMovm {}
-/// Spec: isa-spec/spec/ops/movm.toml:8.
+/// Spec: isa-spec/spec/ops/alu/movm.toml:8.
 impl Encode for OpMovm {
     const NAME: &'static str = "movm";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a]);
 }
-/// Spec: isa-spec/spec/ops/movm.toml:8.
+/// Spec: isa-spec/spec/ops/alu/movm.toml:8.
 impl Forms for OpMovm {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/movm.toml:28.
+    /// Spec: isa-spec/spec/ops/alu/movm.toml:28.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -156,5 +156,5 @@ impl Forms for OpMovm {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/movm.toml:8.
+/// Spec: isa-spec/spec/ops/alu/movm.toml:8.
 impl Legalize for OpMovm {}

@@ -4,24 +4,24 @@
 
 /// `MUFU`: Transcendental approximation; SIN/COS take the angle in turns (radians / 2pi).
 ///
-/// Spec: isa-spec/spec/ops/mufu.toml:2 (op `mufu`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/mufu.toml:2 (op `mufu`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpMufu {
-    /// Destination (f32). (isa-spec/spec/ops/mufu.toml:17)
+    /// Destination (f32). (isa-spec/spec/ops/alu/mufu.toml:17)
     pub d: Reg,
-    /// Source (f32). (isa-spec/spec/ops/mufu.toml:21)
+    /// Source (f32). (isa-spec/spec/ops/alu/mufu.toml:21)
     pub a: Src,
-    /// Modifier.  (isa-spec/spec/ops/mufu.toml:28)
+    /// Modifier.  (isa-spec/spec/ops/alu/mufu.toml:28)
     pub op: MufuOp,
-    /// Modifier.  (isa-spec/spec/ops/mufu.toml:32)
+    /// Modifier.  (isa-spec/spec/ops/alu/mufu.toml:32)
     pub fmt: MufuFmt,
-    /// Modifier. Part of the source register or constant read when its type is 8 or 16 bits wide (.B1-.B3, .H1); bits 60..62. (isa-spec/spec/ops/mufu.toml:37)
+    /// Modifier. Part of the source register or constant read when its type is 8 or 16 bits wide (.B1-.B3, .H1); bits 60..62. (isa-spec/spec/ops/alu/mufu.toml:37)
     pub sel: u32,
-    /// Modifier. Maxwell/Pascal: clamp the result to [0, 1] (bit 50). (isa-spec/spec/ops/mufu.toml:43)
+    /// Modifier. Maxwell/Pascal: clamp the result to [0, 1] (bit 50). (isa-spec/spec/ops/alu/mufu.toml:43)
     pub sat: bool,
 }
 op_fields!(OpMufu, [a], [d]);
-/// Spec: isa-spec/spec/ops/mufu.toml:2.
+/// Spec: isa-spec/spec/ops/alu/mufu.toml:2.
 impl OpMufu {
     pub const NAME: &'static str = "mufu";
     pub const MNEMONIC: &'static str = "MUFU";
@@ -61,11 +61,11 @@ impl OpMufu {
     pub fn parts_ok(&self) -> bool {
         self.a_view().is_none_or(|v| v.part_ok(self.sel))
     }
-    /// Codes of `op`'s values, in hex (`-`: none; isa-spec/spec/ops/mufu.toml:28).
+    /// Codes of `op`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/mufu.toml:28).
     const OP_CODES0: [u16; MufuOp::COUNT] = codes("0 1 2 3 4 5 6 7 8 -");
-    /// Codes of `fmt`'s values, in hex (`-`: none; isa-spec/spec/ops/mufu.toml:32).
+    /// Codes of `fmt`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/mufu.toml:32).
     const FMT_CODES0: [u16; MufuFmt::COUNT] = codes("0 1 -");
-    /// Codes of `op`'s values, in hex (`-`: none; isa-spec/spec/ops/mufu.toml:28).
+    /// Codes of `op`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/mufu.toml:28).
     const OP_CODES1: [u16; MufuOp::COUNT] = codes("0 1 2 3 4 5 6 7 - -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -149,7 +149,7 @@ impl OpMufu {
                     MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
                 )))
     }
-    /// What all forms of isa-spec/spec/ops/mufu.toml:65 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/mufu.toml:65 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "modifier fmt", self.fmt == MufuFmt::F32, sm)?;
@@ -159,7 +159,7 @@ impl OpMufu {
         w |= self.op.code_in::<E>(Self::NAME, "op", &Self::OP_CODES0, sm)? << 74;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72] (isa-spec/spec/ops/mufu.toml:65; form at isa-spec/spec/ops/mufu.toml:90).
+    /// Form `rrr` on SM [70, 72] (isa-spec/spec/ops/alu/mufu.toml:65; form at isa-spec/spec/ops/alu/mufu.toml:90).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -171,7 +171,7 @@ impl OpMufu {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72] (isa-spec/spec/ops/mufu.toml:65; form at isa-spec/spec/ops/mufu.toml:90).
+    /// Form `rir` on SM [70, 72] (isa-spec/spec/ops/alu/mufu.toml:65; form at isa-spec/spec/ops/alu/mufu.toml:90).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -181,7 +181,7 @@ impl OpMufu {
         w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72] (isa-spec/spec/ops/mufu.toml:65; form at isa-spec/spec/ops/mufu.toml:90).
+    /// Form `rcr` on SM [70, 72] (isa-spec/spec/ops/alu/mufu.toml:65; form at isa-spec/spec/ops/alu/mufu.toml:90).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -194,7 +194,7 @@ impl OpMufu {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/mufu.toml:74 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/mufu.toml:74 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "modifier sat", self.sat == false, sm)?;
@@ -204,7 +204,7 @@ impl OpMufu {
         w |= (self.op.index() as u128) << 74;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:90).
+    /// Form `rrr` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/mufu.toml:74; form at isa-spec/spec/ops/alu/mufu.toml:90).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -216,7 +216,7 @@ impl OpMufu {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:90).
+    /// Form `rir` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/mufu.toml:74; form at isa-spec/spec/ops/alu/mufu.toml:90).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -226,7 +226,7 @@ impl OpMufu {
         w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:90).
+    /// Form `rcr` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/mufu.toml:74; form at isa-spec/spec/ops/alu/mufu.toml:90).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -239,7 +239,7 @@ impl OpMufu {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:90).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/mufu.toml:74; form at isa-spec/spec/ops/alu/mufu.toml:90).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -251,7 +251,7 @@ impl OpMufu {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/mufu.toml:85 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/mufu.toml:85 pack alike.
     #[inline(always)]
     fn encode_e2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "modifier sat", self.sat == false, sm)?;
@@ -261,7 +261,7 @@ impl OpMufu {
         w |= (self.op.index() as u128) << 74;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/mufu.toml:85; form at isa-spec/spec/ops/mufu.toml:90).
+    /// Form `rrr` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/mufu.toml:85; form at isa-spec/spec/ops/alu/mufu.toml:90).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -272,7 +272,7 @@ impl OpMufu {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/mufu.toml:85; form at isa-spec/spec/ops/mufu.toml:90).
+    /// Form `rir` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/mufu.toml:85; form at isa-spec/spec/ops/alu/mufu.toml:90).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -281,7 +281,7 @@ impl OpMufu {
         w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/mufu.toml:85; form at isa-spec/spec/ops/mufu.toml:90).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/mufu.toml:85; form at isa-spec/spec/ops/alu/mufu.toml:90).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -293,7 +293,7 @@ impl OpMufu {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/mufu.toml:85; form at isa-spec/spec/ops/mufu.toml:90).
+    /// Form `rur` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/mufu.toml:85; form at isa-spec/spec/ops/alu/mufu.toml:90).
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -304,7 +304,7 @@ impl OpMufu {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/mufu.toml:112; form at isa-spec/spec/ops/mufu.toml:112).
+    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/mufu.toml:112; form at isa-spec/spec/ops/alu/mufu.toml:112).
     #[inline(always)]
     fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -319,7 +319,7 @@ impl OpMufu {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50] (isa-spec/spec/ops/mufu.toml:130; form at isa-spec/spec/ops/mufu.toml:130).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/alu/mufu.toml:130; form at isa-spec/spec/ops/alu/mufu.toml:130).
     #[inline(always)]
     fn encode_f12<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -334,7 +334,7 @@ impl OpMufu {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Fields all forms of isa-spec/spec/ops/mufu.toml:65 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/mufu.toml:65 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -361,7 +361,7 @@ impl OpMufu {
             sat,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:65; form at isa-spec/spec/ops/mufu.toml:90).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/mufu.toml:65; form at isa-spec/spec/ops/alu/mufu.toml:90).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -377,7 +377,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x3000000000000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:65; form at isa-spec/spec/ops/mufu.toml:90).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/mufu.toml:65; form at isa-spec/spec/ops/alu/mufu.toml:90).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -391,7 +391,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x3000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:65; form at isa-spec/spec/ops/mufu.toml:90).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/mufu.toml:65; form at isa-spec/spec/ops/alu/mufu.toml:90).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -407,7 +407,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x3000000000000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/mufu.toml:74 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/mufu.toml:74 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -427,7 +427,7 @@ impl OpMufu {
             sat,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:90).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/mufu.toml:74; form at isa-spec/spec/ops/alu/mufu.toml:90).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -443,7 +443,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1000000000000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:90).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/mufu.toml:74; form at isa-spec/spec/ops/alu/mufu.toml:90).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -457,7 +457,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:90).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/mufu.toml:74; form at isa-spec/spec/ops/alu/mufu.toml:90).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -473,7 +473,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1000000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:90).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/mufu.toml:74; form at isa-spec/spec/ops/alu/mufu.toml:90).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -489,7 +489,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1000000000000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/mufu.toml:85 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/mufu.toml:85 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -505,7 +505,7 @@ impl OpMufu {
             sat,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:85; form at isa-spec/spec/ops/mufu.toml:90).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/mufu.toml:85; form at isa-spec/spec/ops/alu/mufu.toml:90).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -521,7 +521,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:85; form at isa-spec/spec/ops/mufu.toml:90).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/mufu.toml:85; form at isa-spec/spec/ops/alu/mufu.toml:90).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -535,7 +535,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:85; form at isa-spec/spec/ops/mufu.toml:90).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/mufu.toml:85; form at isa-spec/spec/ops/alu/mufu.toml:90).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -551,7 +551,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/mufu.toml:85; form at isa-spec/spec/ops/mufu.toml:90).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/mufu.toml:85; form at isa-spec/spec/ops/alu/mufu.toml:90).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -567,7 +567,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/mufu.toml:112; form at isa-spec/spec/ops/mufu.toml:112).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/mufu.toml:112; form at isa-spec/spec/ops/alu/mufu.toml:112).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -598,7 +598,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x2bfffff000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/mufu.toml:130; form at isa-spec/spec/ops/mufu.toml:130).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/mufu.toml:130; form at isa-spec/spec/ops/alu/mufu.toml:130).
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -628,7 +628,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x2bfffff000000)))
     }
-    /// Parse one tokenized line of syntax `MUFU` (isa-spec/spec/ops/mufu.toml:49); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `MUFU` (isa-spec/spec/ops/alu/mufu.toml:49); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["MUFU"]])?;
         let mut cur = 0usize;
@@ -706,7 +706,7 @@ impl OpMufu {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/mufu.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/mufu.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("mufu", 1usize, srcs)?;
         let a_raw: f32 = f32::from_bits(srcs[0usize].u32()?);
@@ -732,7 +732,7 @@ impl OpMufu {
     }
 }
 impl MemOp for OpMufu {}
-/// Spec: isa-spec/spec/ops/mufu.toml:2.
+/// Spec: isa-spec/spec/ops/alu/mufu.toml:2.
 impl Encode for OpMufu {
     const NAME: &'static str = "mufu";
     encode_by_form!(
@@ -743,7 +743,7 @@ impl Encode for OpMufu {
         => encode_f11, 12 : combo_f0 => encode_f12; [a]
     );
 }
-/// Spec: isa-spec/spec/ops/mufu.toml:2.
+/// Spec: isa-spec/spec/ops/alu/mufu.toml:2.
 impl Forms for OpMufu {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -753,7 +753,7 @@ impl Forms for OpMufu {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/mufu.toml:49.
+    /// Spec: isa-spec/spec/ops/alu/mufu.toml:49.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -783,7 +783,7 @@ impl Forms for OpMufu {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/mufu.toml:2.
+/// Spec: isa-spec/spec/ops/alu/mufu.toml:2.
 impl Legalize for OpMufu {
     fn fold_imms(&mut self) {
         {

@@ -4,22 +4,22 @@
 
 /// `NANOSLEEP`: Sleep for about b nanoseconds (.RAND: a random time up to b).
 ///
-/// Spec: isa-spec/spec/ops/nanosleep.toml:12 (op `nanosleep`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/control/nanosleep.toml:12 (op `nanosleep`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpNanosleep {
-    /// Source (pred). (isa-spec/spec/ops/nanosleep.toml:17)
+    /// Source (pred). (isa-spec/spec/ops/control/nanosleep.toml:17)
     pub cond: Src,
-    /// Source (b32). Duration in nanoseconds. (isa-spec/spec/ops/nanosleep.toml:23)
+    /// Source (b32). Duration in nanoseconds. (isa-spec/spec/ops/control/nanosleep.toml:23)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/nanosleep.toml:28)
+    /// Modifier.  (isa-spec/spec/ops/control/nanosleep.toml:28)
     pub rand: bool,
-    /// Modifier.  (isa-spec/spec/ops/nanosleep.toml:33)
+    /// Modifier.  (isa-spec/spec/ops/control/nanosleep.toml:33)
     pub warp: bool,
-    /// Modifier.  (isa-spec/spec/ops/nanosleep.toml:38)
+    /// Modifier.  (isa-spec/spec/ops/control/nanosleep.toml:38)
     pub syncs: bool,
 }
 op_fields!(OpNanosleep, [cond, b], []);
-/// Spec: isa-spec/spec/ops/nanosleep.toml:12.
+/// Spec: isa-spec/spec/ops/control/nanosleep.toml:12.
 impl OpNanosleep {
     pub const NAME: &'static str = "nanosleep";
     pub const MNEMONIC: &'static str = "NANOSLEEP";
@@ -56,7 +56,7 @@ impl OpNanosleep {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/nanosleep.toml:48 pack alike.
+    /// What all forms of isa-spec/spec/ops/control/nanosleep.toml:48 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -71,7 +71,7 @@ impl OpNanosleep {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/nanosleep.toml:48; form at isa-spec/spec/ops/nanosleep.toml:53).
+    /// Form `rrr` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/control/nanosleep.toml:48; form at isa-spec/spec/ops/control/nanosleep.toml:53).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x35d | (c.raw & 0x7ffff00000000ffff0000)
@@ -79,7 +79,7 @@ impl OpNanosleep {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/nanosleep.toml:48; form at isa-spec/spec/ops/nanosleep.toml:53).
+    /// Form `rir` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/control/nanosleep.toml:48; form at isa-spec/spec/ops/control/nanosleep.toml:53).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x95d | (c.raw & 0x7ffff00000000ffff0000)
@@ -87,7 +87,7 @@ impl OpNanosleep {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/nanosleep.toml:48; form at isa-spec/spec/ops/nanosleep.toml:53).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/control/nanosleep.toml:48; form at isa-spec/spec/ops/control/nanosleep.toml:53).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xb5d | (c.raw & 0x7ffff00000000ffff0000)
@@ -96,7 +96,7 @@ impl OpNanosleep {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/nanosleep.toml:48; form at isa-spec/spec/ops/nanosleep.toml:53).
+    /// Form `rur` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/control/nanosleep.toml:48; form at isa-spec/spec/ops/control/nanosleep.toml:53).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000d5d | (c.raw & 0x7ffff00000000ffff0000)
@@ -104,7 +104,7 @@ impl OpNanosleep {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/nanosleep.toml:67 pack alike.
+    /// What all forms of isa-spec/spec/ops/control/nanosleep.toml:67 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -119,7 +119,7 @@ impl OpNanosleep {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/nanosleep.toml:67; form at isa-spec/spec/ops/nanosleep.toml:53).
+    /// Form `rrr` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/control/nanosleep.toml:67; form at isa-spec/spec/ops/control/nanosleep.toml:53).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x35d | (c.raw & 0x17ffff00000000ffff0000)
@@ -127,7 +127,7 @@ impl OpNanosleep {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/nanosleep.toml:67; form at isa-spec/spec/ops/nanosleep.toml:53).
+    /// Form `rir` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/control/nanosleep.toml:67; form at isa-spec/spec/ops/control/nanosleep.toml:53).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x95d | (c.raw & 0x17ffff00000000ffff0000)
@@ -135,7 +135,7 @@ impl OpNanosleep {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/nanosleep.toml:67; form at isa-spec/spec/ops/nanosleep.toml:53).
+    /// Form `rcr` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/control/nanosleep.toml:67; form at isa-spec/spec/ops/control/nanosleep.toml:53).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xb5d | (c.raw & 0x17ffff00000000ffff0000)
@@ -144,7 +144,7 @@ impl OpNanosleep {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/nanosleep.toml:67; form at isa-spec/spec/ops/nanosleep.toml:53).
+    /// Form `rur` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/control/nanosleep.toml:67; form at isa-spec/spec/ops/control/nanosleep.toml:53).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000d5d | (c.raw & 0x17ffff00000000ffff0000)
@@ -152,7 +152,7 @@ impl OpNanosleep {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/nanosleep.toml:74 pack alike.
+    /// What all forms of isa-spec/spec/ops/control/nanosleep.toml:74 pack alike.
     #[inline(always)]
     fn encode_e2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -167,7 +167,7 @@ impl OpNanosleep {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75] (isa-spec/spec/ops/nanosleep.toml:74; form at isa-spec/spec/ops/nanosleep.toml:53).
+    /// Form `rrr` on SM [70, 72, 75] (isa-spec/spec/ops/control/nanosleep.toml:74; form at isa-spec/spec/ops/control/nanosleep.toml:53).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x35d | (c.raw & 0x1fffff00000000ffff0000)
@@ -175,7 +175,7 @@ impl OpNanosleep {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75] (isa-spec/spec/ops/nanosleep.toml:74; form at isa-spec/spec/ops/nanosleep.toml:53).
+    /// Form `rir` on SM [70, 72, 75] (isa-spec/spec/ops/control/nanosleep.toml:74; form at isa-spec/spec/ops/control/nanosleep.toml:53).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x95d | (c.raw & 0x1fffff00000000ffff0000)
@@ -183,7 +183,7 @@ impl OpNanosleep {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75] (isa-spec/spec/ops/nanosleep.toml:74; form at isa-spec/spec/ops/nanosleep.toml:53).
+    /// Form `rcr` on SM [70, 72, 75] (isa-spec/spec/ops/control/nanosleep.toml:74; form at isa-spec/spec/ops/control/nanosleep.toml:53).
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xb5d | (c.raw & 0x1fffff00000000ffff0000)
@@ -192,7 +192,7 @@ impl OpNanosleep {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75] (isa-spec/spec/ops/nanosleep.toml:74; form at isa-spec/spec/ops/nanosleep.toml:53).
+    /// Form `rur` on SM [75] (isa-spec/spec/ops/control/nanosleep.toml:74; form at isa-spec/spec/ops/control/nanosleep.toml:53).
     #[inline(always)]
     fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000d5d | (c.raw & 0x1fffff00000000ffff0000)
@@ -200,7 +200,7 @@ impl OpNanosleep {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/nanosleep.toml:48 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/control/nanosleep.toml:48 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -216,35 +216,35 @@ impl OpNanosleep {
             syncs,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/nanosleep.toml:48; form at isa-spec/spec/ops/nanosleep.toml:53).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/control/nanosleep.toml:48; form at isa-spec/spec/ops/control/nanosleep.toml:53).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7ffff00000000ffff0000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/nanosleep.toml:48; form at isa-spec/spec/ops/nanosleep.toml:53).
+    /// Form `rir`'s fields (isa-spec/spec/ops/control/nanosleep.toml:48; form at isa-spec/spec/ops/control/nanosleep.toml:53).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7ffff00000000ffff0000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/nanosleep.toml:48; form at isa-spec/spec/ops/nanosleep.toml:53).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/control/nanosleep.toml:48; form at isa-spec/spec/ops/control/nanosleep.toml:53).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7ffff00000000ffff0000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/nanosleep.toml:48; form at isa-spec/spec/ops/nanosleep.toml:53).
+    /// Form `rur`'s fields (isa-spec/spec/ops/control/nanosleep.toml:48; form at isa-spec/spec/ops/control/nanosleep.toml:53).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7ffff00000000ffff0000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/nanosleep.toml:67 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/control/nanosleep.toml:67 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -260,35 +260,35 @@ impl OpNanosleep {
             syncs,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/nanosleep.toml:67; form at isa-spec/spec/ops/nanosleep.toml:53).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/control/nanosleep.toml:67; form at isa-spec/spec/ops/control/nanosleep.toml:53).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x17ffff00000000ffff0000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/nanosleep.toml:67; form at isa-spec/spec/ops/nanosleep.toml:53).
+    /// Form `rir`'s fields (isa-spec/spec/ops/control/nanosleep.toml:67; form at isa-spec/spec/ops/control/nanosleep.toml:53).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x17ffff00000000ffff0000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/nanosleep.toml:67; form at isa-spec/spec/ops/nanosleep.toml:53).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/control/nanosleep.toml:67; form at isa-spec/spec/ops/control/nanosleep.toml:53).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x17ffff00000000ffff0000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/nanosleep.toml:67; form at isa-spec/spec/ops/nanosleep.toml:53).
+    /// Form `rur`'s fields (isa-spec/spec/ops/control/nanosleep.toml:67; form at isa-spec/spec/ops/control/nanosleep.toml:53).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x17ffff00000000ffff0000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/nanosleep.toml:74 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/control/nanosleep.toml:74 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -304,35 +304,35 @@ impl OpNanosleep {
             syncs,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/nanosleep.toml:74; form at isa-spec/spec/ops/nanosleep.toml:53).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/control/nanosleep.toml:74; form at isa-spec/spec/ops/control/nanosleep.toml:53).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff00000000ffff0000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/nanosleep.toml:74; form at isa-spec/spec/ops/nanosleep.toml:53).
+    /// Form `rir`'s fields (isa-spec/spec/ops/control/nanosleep.toml:74; form at isa-spec/spec/ops/control/nanosleep.toml:53).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff00000000ffff0000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/nanosleep.toml:74; form at isa-spec/spec/ops/nanosleep.toml:53).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/control/nanosleep.toml:74; form at isa-spec/spec/ops/control/nanosleep.toml:53).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff00000000ffff0000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/nanosleep.toml:74; form at isa-spec/spec/ops/nanosleep.toml:53).
+    /// Form `rur`'s fields (isa-spec/spec/ops/control/nanosleep.toml:74; form at isa-spec/spec/ops/control/nanosleep.toml:53).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff00000000ffff0000)))
     }
-    /// Parse one tokenized line of syntax `NANOSLEEP` (isa-spec/spec/ops/nanosleep.toml:43); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `NANOSLEEP` (isa-spec/spec/ops/control/nanosleep.toml:43); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["NANOSLEEP"]])?;
         let mut cur = 0usize;
@@ -357,7 +357,7 @@ impl OpNanosleep {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/nanosleep.toml:12.
+    /// Spec: isa-spec/spec/ops/control/nanosleep.toml:12.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("nanosleep", 2usize, srcs)?;
         let cond: bool = src_value(srcs, 0usize, &self.cond)?;
@@ -366,7 +366,7 @@ impl OpNanosleep {
     }
 }
 impl MemOp for OpNanosleep {}
-/// Spec: isa-spec/spec/ops/nanosleep.toml:12.
+/// Spec: isa-spec/spec/ops/control/nanosleep.toml:12.
 impl Encode for OpNanosleep {
     const NAME: &'static str = "nanosleep";
     encode_by_form!(
@@ -375,7 +375,7 @@ impl Encode for OpNanosleep {
         encode_f8, 9 : => encode_f9, 10 : => encode_f10, 11 : => encode_f11; [cond, b]
     );
 }
-/// Spec: isa-spec/spec/ops/nanosleep.toml:12.
+/// Spec: isa-spec/spec/ops/control/nanosleep.toml:12.
 impl Forms for OpNanosleep {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -385,7 +385,7 @@ impl Forms for OpNanosleep {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/nanosleep.toml:43.
+    /// Spec: isa-spec/spec/ops/control/nanosleep.toml:43.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_cond = false;
@@ -413,5 +413,5 @@ impl Forms for OpNanosleep {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/nanosleep.toml:12.
+/// Spec: isa-spec/spec/ops/control/nanosleep.toml:12.
 impl Legalize for OpNanosleep {}

@@ -4,16 +4,16 @@
 
 /// `NOP`: No operation.
 ///
-/// Spec: isa-spec/spec/ops/nop.toml:2 (op `nop`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/control/nop.toml:2 (op `nop`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpNop {
-    /// Modifier. Maxwell/Pascal: raise a performance-monitor trigger with `code`. (isa-spec/spec/ops/nop.toml:7)
+    /// Modifier. Maxwell/Pascal: raise a performance-monitor trigger with `code`. (isa-spec/spec/ops/control/nop.toml:7)
     pub trig: bool,
-    /// Modifier.  (isa-spec/spec/ops/nop.toml:14)
+    /// Modifier.  (isa-spec/spec/ops/control/nop.toml:14)
     pub code: u32,
 }
 op_fields!(OpNop, [], []);
-/// Spec: isa-spec/spec/ops/nop.toml:2.
+/// Spec: isa-spec/spec/ops/control/nop.toml:2.
 impl OpNop {
     pub const NAME: &'static str = "nop";
     pub const MNEMONIC: &'static str = "NOP";
@@ -37,7 +37,7 @@ impl OpNop {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/nop.toml:23; form at isa-spec/spec/ops/nop.toml:23).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/control/nop.toml:23; form at isa-spec/spec/ops/control/nop.toml:23).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "modifier trig", self.trig == false, sm)?;
@@ -45,7 +45,7 @@ impl OpNop {
         let mut w: u128 = 0x918;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/nop.toml:30; form at isa-spec/spec/ops/nop.toml:30).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/nop.toml:30; form at isa-spec/spec/ops/control/nop.toml:30).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x50b0000000000f00;
@@ -53,7 +53,7 @@ impl OpNop {
         w |= fit::<E>(Self::NAME, "code", self.code as u128, 16u32)? << 20;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/nop.toml:23; form at isa-spec/spec/ops/nop.toml:23).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/nop.toml:23; form at isa-spec/spec/ops/control/nop.toml:23).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let trig: bool = false;
@@ -61,7 +61,7 @@ impl OpNop {
         let o = Self { trig, code };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/nop.toml:30; form at isa-spec/spec/ops/nop.toml:30).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/nop.toml:30; form at isa-spec/spec/ops/control/nop.toml:30).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let trig: bool = bit(w, 13);
@@ -69,7 +69,7 @@ impl OpNop {
         let o = Self { trig, code };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `NOP` (isa-spec/spec/ops/nop.toml:18); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `NOP` (isa-spec/spec/ops/control/nop.toml:18); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["NOP"]])?;
         let mut cur = 0usize;
@@ -91,25 +91,25 @@ impl OpNop {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/nop.toml:2.
+    /// Spec: isa-spec/spec/ops/control/nop.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("nop", 0usize, srcs)?;
         Ok((FoldOut::new(&[]), None))
     }
 }
 impl MemOp for OpNop {}
-/// Spec: isa-spec/spec/ops/nop.toml:2.
+/// Spec: isa-spec/spec/ops/control/nop.toml:2.
 impl Encode for OpNop {
     const NAME: &'static str = "nop";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; []);
 }
-/// Spec: isa-spec/spec/ops/nop.toml:2.
+/// Spec: isa-spec/spec/ops/control/nop.toml:2.
 impl Forms for OpNop {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/nop.toml:18.
+    /// Spec: isa-spec/spec/ops/control/nop.toml:18.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);
@@ -126,5 +126,5 @@ impl Forms for OpNop {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/nop.toml:2.
+/// Spec: isa-spec/spec/ops/control/nop.toml:2.
 impl Legalize for OpNop {}

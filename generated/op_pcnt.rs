@@ -4,14 +4,14 @@
 
 /// `PCNT`: Pre-continue: push the address CONT jumps to.
 ///
-/// Spec: isa-spec/spec/ops/pcnt.toml:7 (op `pcnt`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/control/pcnt.toml:7 (op `pcnt`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpPcnt {
-    /// Modifier.  (isa-spec/spec/ops/pcnt.toml:12)
+    /// Modifier.  (isa-spec/spec/ops/control/pcnt.toml:12)
     pub target: i64,
 }
 op_fields!(OpPcnt, [], []);
-/// Spec: isa-spec/spec/ops/pcnt.toml:7.
+/// Spec: isa-spec/spec/ops/control/pcnt.toml:7.
 impl OpPcnt {
     pub const NAME: &'static str = "pcnt";
     pub const MNEMONIC: &'static str = "PCNT";
@@ -32,7 +32,7 @@ impl OpPcnt {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/pcnt.toml:19; form at isa-spec/spec/ops/pcnt.toml:19).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/pcnt.toml:19; form at isa-spec/spec/ops/control/pcnt.toml:19).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "guard", c.guard == Src::PT, sm)?;
@@ -51,7 +51,7 @@ impl OpPcnt {
             } << 20;
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/pcnt.toml:19; form at isa-spec/spec/ops/pcnt.toml:19).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/pcnt.toml:19; form at isa-spec/spec/ops/control/pcnt.toml:19).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let target: i64 = sext_field(bits(w, 20, 24), 24u32).wrapping_mul(1i64);
@@ -61,7 +61,7 @@ impl OpPcnt {
         let raw = w & 0xf0000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `PCNT` (isa-spec/spec/ops/pcnt.toml:15); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `PCNT` (isa-spec/spec/ops/control/pcnt.toml:15); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["PCNT"]])?;
         if !rest.is_empty() {
@@ -77,25 +77,25 @@ impl OpPcnt {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/pcnt.toml:7.
+    /// Spec: isa-spec/spec/ops/control/pcnt.toml:7.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("pcnt", 0usize, srcs)?;
         Ok((FoldOut::new(&[]), None))
     }
 }
 impl MemOp for OpPcnt {}
-/// Spec: isa-spec/spec/ops/pcnt.toml:7.
+/// Spec: isa-spec/spec/ops/control/pcnt.toml:7.
 impl Encode for OpPcnt {
     const NAME: &'static str = "pcnt";
     encode_by_form!(0 : => encode_f0; []);
 }
-/// Spec: isa-spec/spec/ops/pcnt.toml:7.
+/// Spec: isa-spec/spec/ops/control/pcnt.toml:7.
 impl Forms for OpPcnt {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/pcnt.toml:15.
+    /// Spec: isa-spec/spec/ops/control/pcnt.toml:15.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
@@ -109,5 +109,5 @@ impl Forms for OpPcnt {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/pcnt.toml:7.
+/// Spec: isa-spec/spec/ops/control/pcnt.toml:7.
 impl Legalize for OpPcnt {}

@@ -4,26 +4,26 @@
 
 /// `PLOP3.LUT`: Predicate logic op: pd = lut0(a, b, c) and pq = lut1(a, b, c) (truth tables with a = 0xf0, b = 0xcc, c = 0xaa).
 ///
-/// Spec: isa-spec/spec/ops/plop3.toml:2 (op `plop3`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/plop3.toml:2 (op `plop3`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpPlop3 {
-    /// Destination (pred). (isa-spec/spec/ops/plop3.toml:7)
+    /// Destination (pred). (isa-spec/spec/ops/alu/plop3.toml:7)
     pub pd: Reg,
-    /// Destination (pred). (isa-spec/spec/ops/plop3.toml:11)
+    /// Destination (pred). (isa-spec/spec/ops/alu/plop3.toml:11)
     pub pq: Reg,
-    /// Source (pred). (isa-spec/spec/ops/plop3.toml:16)
+    /// Source (pred). (isa-spec/spec/ops/alu/plop3.toml:16)
     pub a: Src,
-    /// Source (pred). (isa-spec/spec/ops/plop3.toml:21)
+    /// Source (pred). (isa-spec/spec/ops/alu/plop3.toml:21)
     pub b: Src,
-    /// Source (pred). (isa-spec/spec/ops/plop3.toml:26)
+    /// Source (pred). (isa-spec/spec/ops/alu/plop3.toml:26)
     pub c: Src,
-    /// Modifier.  (isa-spec/spec/ops/plop3.toml:31)
+    /// Modifier.  (isa-spec/spec/ops/alu/plop3.toml:31)
     pub lut0: u32,
-    /// Modifier.  (isa-spec/spec/ops/plop3.toml:35)
+    /// Modifier.  (isa-spec/spec/ops/alu/plop3.toml:35)
     pub lut1: u32,
 }
 op_fields!(OpPlop3, [a, b, c], [pd, pq]);
-/// Spec: isa-spec/spec/ops/plop3.toml:2.
+/// Spec: isa-spec/spec/ops/alu/plop3.toml:2.
 impl OpPlop3 {
     pub const NAME: &'static str = "plop3";
     pub const MNEMONIC: &'static str = "PLOP3.LUT";
@@ -54,7 +54,7 @@ impl OpPlop3 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/plop3.toml:52 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/plop3.toml:52 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -76,21 +76,21 @@ impl OpPlop3 {
         w |= u128::from(self.a.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `p` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/plop3.toml:52; form at isa-spec/spec/ops/plop3.toml:55).
+    /// Form `p` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/plop3.toml:52; form at isa-spec/spec/ops/alu/plop3.toml:55).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x81c | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Pred, 3u32, sm)? << 68;
         Ok(w)
     }
-    /// Form `u` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/plop3.toml:52; form at isa-spec/spec/ops/plop3.toml:55).
+    /// Form `u` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/plop3.toml:52; form at isa-spec/spec/ops/alu/plop3.toml:55).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x8000000000000081c | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::UPred, 3u32, sm)? << 68;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/plop3.toml:52 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/plop3.toml:52 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -111,7 +111,7 @@ impl OpPlop3 {
             lut1,
         })
     }
-    /// Form `p`'s fields (isa-spec/spec/ops/plop3.toml:52; form at isa-spec/spec/ops/plop3.toml:55).
+    /// Form `p`'s fields (isa-spec/spec/ops/alu/plop3.toml:52; form at isa-spec/spec/ops/alu/plop3.toml:55).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -119,7 +119,7 @@ impl OpPlop3 {
             .with_not(bit(w, 71));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `u`'s fields (isa-spec/spec/ops/plop3.toml:52; form at isa-spec/spec/ops/plop3.toml:55).
+    /// Form `u`'s fields (isa-spec/spec/ops/alu/plop3.toml:52; form at isa-spec/spec/ops/alu/plop3.toml:55).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -127,7 +127,7 @@ impl OpPlop3 {
             .with_not(bit(w, 71));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `PLOP3.LUT` (isa-spec/spec/ops/plop3.toml:38); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `PLOP3.LUT` (isa-spec/spec/ops/alu/plop3.toml:38); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["PLOP3", "LUT"]])?;
         if !rest.is_empty() {
@@ -156,7 +156,7 @@ impl OpPlop3 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/plop3.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/plop3.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("plop3", 3usize, srcs)?;
         let a: bool = src_value(srcs, 0usize, &self.a)?;
@@ -171,18 +171,18 @@ impl OpPlop3 {
     }
 }
 impl MemOp for OpPlop3 {}
-/// Spec: isa-spec/spec/ops/plop3.toml:2.
+/// Spec: isa-spec/spec/ops/alu/plop3.toml:2.
 impl Encode for OpPlop3 {
     const NAME: &'static str = "plop3";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a, b, c]);
 }
-/// Spec: isa-spec/spec/ops/plop3.toml:2.
+/// Spec: isa-spec/spec/ops/alu/plop3.toml:2.
 impl Forms for OpPlop3 {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/plop3.toml:38.
+    /// Spec: isa-spec/spec/ops/alu/plop3.toml:38.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -207,5 +207,5 @@ impl Forms for OpPlop3 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/plop3.toml:2.
+/// Spec: isa-spec/spec/ops/alu/plop3.toml:2.
 impl Legalize for OpPlop3 {}

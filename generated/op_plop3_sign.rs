@@ -4,32 +4,32 @@
 
 /// `PLOP3.LUT`: Predicate logic op over sign bits: pd = lut0(a < 0, b < 0, c < 0), pq = lut1(...), truth tables as plop3's.
 ///
-/// Spec: isa-spec/spec/ops/plop3_sign.toml:11 (op `plop3_sign`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/plop3_sign.toml:11 (op `plop3_sign`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpPlop3Sign {
-    /// Destination (pred). (isa-spec/spec/ops/plop3_sign.toml:16)
+    /// Destination (pred). (isa-spec/spec/ops/alu/plop3_sign.toml:16)
     pub pd: Reg,
-    /// Destination (pred). (isa-spec/spec/ops/plop3_sign.toml:20)
+    /// Destination (pred). (isa-spec/spec/ops/alu/plop3_sign.toml:20)
     pub pq: Reg,
-    /// Source (i32). (isa-spec/spec/ops/plop3_sign.toml:25)
+    /// Source (i32). (isa-spec/spec/ops/alu/plop3_sign.toml:25)
     pub a: Src,
-    /// Source (i32). (isa-spec/spec/ops/plop3_sign.toml:29)
+    /// Source (i32). (isa-spec/spec/ops/alu/plop3_sign.toml:29)
     pub b: Src,
-    /// Source (i32). (isa-spec/spec/ops/plop3_sign.toml:33)
+    /// Source (i32). (isa-spec/spec/ops/alu/plop3_sign.toml:33)
     pub c: Src,
-    /// Modifier.  (isa-spec/spec/ops/plop3_sign.toml:37)
+    /// Modifier.  (isa-spec/spec/ops/alu/plop3_sign.toml:37)
     pub asign: SignSrc,
-    /// Modifier.  (isa-spec/spec/ops/plop3_sign.toml:41)
+    /// Modifier.  (isa-spec/spec/ops/alu/plop3_sign.toml:41)
     pub bsign: SignSrc,
-    /// Modifier.  (isa-spec/spec/ops/plop3_sign.toml:45)
+    /// Modifier.  (isa-spec/spec/ops/alu/plop3_sign.toml:45)
     pub csign: SignSrc,
-    /// Modifier.  (isa-spec/spec/ops/plop3_sign.toml:49)
+    /// Modifier.  (isa-spec/spec/ops/alu/plop3_sign.toml:49)
     pub lut0: u32,
-    /// Modifier.  (isa-spec/spec/ops/plop3_sign.toml:53)
+    /// Modifier.  (isa-spec/spec/ops/alu/plop3_sign.toml:53)
     pub lut1: u32,
 }
 op_fields!(OpPlop3Sign, [a, b, c], [pd, pq]);
-/// Spec: isa-spec/spec/ops/plop3_sign.toml:11.
+/// Spec: isa-spec/spec/ops/alu/plop3_sign.toml:11.
 impl OpPlop3Sign {
     pub const NAME: &'static str = "plop3_sign";
     pub const MNEMONIC: &'static str = "PLOP3.LUT";
@@ -60,7 +60,7 @@ impl OpPlop3Sign {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/plop3_sign.toml:67 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/plop3_sign.toml:67 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -84,7 +84,7 @@ impl OpPlop3Sign {
         w |= dst_field::<E>(Self::NAME, "pq", self.pq, RegFile::Pred, 3u32, sm)? << 84;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/plop3_sign.toml:67; form at isa-spec/spec/ops/plop3_sign.toml:70).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/plop3_sign.toml:67; form at isa-spec/spec/ops/alu/plop3_sign.toml:70).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x21f | (c.raw & 0x7800000ffffff0000000000)
@@ -92,7 +92,7 @@ impl OpPlop3Sign {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/plop3_sign.toml:67; form at isa-spec/spec/ops/plop3_sign.toml:70).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/plop3_sign.toml:67; form at isa-spec/spec/ops/alu/plop3_sign.toml:70).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xa1f | (c.raw & 0x7800000c000000000000000)
@@ -101,7 +101,7 @@ impl OpPlop3Sign {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/plop3_sign.toml:67 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/plop3_sign.toml:67 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -126,21 +126,21 @@ impl OpPlop3Sign {
             lut1,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/plop3_sign.toml:67; form at isa-spec/spec/ops/plop3_sign.toml:70).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/plop3_sign.toml:67; form at isa-spec/spec/ops/alu/plop3_sign.toml:70).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7800000ffffff0000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/plop3_sign.toml:67; form at isa-spec/spec/ops/plop3_sign.toml:70).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/plop3_sign.toml:67; form at isa-spec/spec/ops/alu/plop3_sign.toml:70).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7800000c000000000000000)))
     }
-    /// Parse one tokenized line of syntax `PLOP3.LUT` (isa-spec/spec/ops/plop3_sign.toml:56); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `PLOP3.LUT` (isa-spec/spec/ops/alu/plop3_sign.toml:56); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["PLOP3", "LUT"]])?;
         let mut cur = 0usize;
@@ -277,7 +277,7 @@ impl OpPlop3Sign {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/plop3_sign.toml:11.
+    /// Spec: isa-spec/spec/ops/alu/plop3_sign.toml:11.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("plop3_sign", 3usize, srcs)?;
         let a: i32 = src_value(srcs, 0usize, &self.a)?;
@@ -293,18 +293,18 @@ impl OpPlop3Sign {
     }
 }
 impl MemOp for OpPlop3Sign {}
-/// Spec: isa-spec/spec/ops/plop3_sign.toml:11.
+/// Spec: isa-spec/spec/ops/alu/plop3_sign.toml:11.
 impl Encode for OpPlop3Sign {
     const NAME: &'static str = "plop3_sign";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a, b, c]);
 }
-/// Spec: isa-spec/spec/ops/plop3_sign.toml:11.
+/// Spec: isa-spec/spec/ops/alu/plop3_sign.toml:11.
 impl Forms for OpPlop3Sign {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/plop3_sign.toml:56.
+    /// Spec: isa-spec/spec/ops/alu/plop3_sign.toml:56.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
@@ -363,5 +363,5 @@ impl Forms for OpPlop3Sign {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/plop3_sign.toml:11.
+/// Spec: isa-spec/spec/ops/alu/plop3_sign.toml:11.
 impl Legalize for OpPlop3Sign {}

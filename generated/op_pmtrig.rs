@@ -4,16 +4,16 @@
 
 /// `PMTRIG`: Signal the performance monitor's triggers in `mask`.
 ///
-/// Spec: isa-spec/spec/ops/pmtrig.toml:6 (op `pmtrig`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/system/pmtrig.toml:6 (op `pmtrig`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpPmtrig {
-    /// Source (pred). (isa-spec/spec/ops/pmtrig.toml:11)
+    /// Source (pred). (isa-spec/spec/ops/system/pmtrig.toml:11)
     pub cond: Src,
-    /// Modifier.  (isa-spec/spec/ops/pmtrig.toml:17)
+    /// Modifier.  (isa-spec/spec/ops/system/pmtrig.toml:17)
     pub mask: u32,
 }
 op_fields!(OpPmtrig, [cond], []);
-/// Spec: isa-spec/spec/ops/pmtrig.toml:6.
+/// Spec: isa-spec/spec/ops/system/pmtrig.toml:6.
 impl OpPmtrig {
     pub const NAME: &'static str = "pmtrig";
     pub const MNEMONIC: &'static str = "PMTRIG";
@@ -39,7 +39,7 @@ impl OpPmtrig {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/pmtrig.toml:24; form at isa-spec/spec/ops/pmtrig.toml:24).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/system/pmtrig.toml:24; form at isa-spec/spec/ops/system/pmtrig.toml:24).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -51,7 +51,7 @@ impl OpPmtrig {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/pmtrig.toml:38; form at isa-spec/spec/ops/pmtrig.toml:38).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/system/pmtrig.toml:38; form at isa-spec/spec/ops/system/pmtrig.toml:38).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -63,7 +63,7 @@ impl OpPmtrig {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/pmtrig.toml:24; form at isa-spec/spec/ops/pmtrig.toml:24).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/system/pmtrig.toml:24; form at isa-spec/spec/ops/system/pmtrig.toml:24).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -72,7 +72,7 @@ impl OpPmtrig {
         let o = Self { cond, mask };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fffffffff0000ffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/pmtrig.toml:38; form at isa-spec/spec/ops/pmtrig.toml:38).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/system/pmtrig.toml:38; form at isa-spec/spec/ops/system/pmtrig.toml:38).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -81,7 +81,7 @@ impl OpPmtrig {
         let o = Self { cond, mask };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87fffffffff0000ffff0000)))
     }
-    /// Parse one tokenized line of syntax `PMTRIG` (isa-spec/spec/ops/pmtrig.toml:20); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `PMTRIG` (isa-spec/spec/ops/system/pmtrig.toml:20); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["PMTRIG"]])?;
         if !rest.is_empty() {
@@ -102,7 +102,7 @@ impl OpPmtrig {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/pmtrig.toml:6.
+    /// Spec: isa-spec/spec/ops/system/pmtrig.toml:6.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("pmtrig", 1usize, srcs)?;
         let cond: bool = src_value(srcs, 0usize, &self.cond)?;
@@ -110,18 +110,18 @@ impl OpPmtrig {
     }
 }
 impl MemOp for OpPmtrig {}
-/// Spec: isa-spec/spec/ops/pmtrig.toml:6.
+/// Spec: isa-spec/spec/ops/system/pmtrig.toml:6.
 impl Encode for OpPmtrig {
     const NAME: &'static str = "pmtrig";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [cond]);
 }
-/// Spec: isa-spec/spec/ops/pmtrig.toml:6.
+/// Spec: isa-spec/spec/ops/system/pmtrig.toml:6.
 impl Forms for OpPmtrig {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/pmtrig.toml:20.
+    /// Spec: isa-spec/spec/ops/system/pmtrig.toml:20.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_cond = false;
@@ -139,5 +139,5 @@ impl Forms for OpPmtrig {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/pmtrig.toml:6.
+/// Spec: isa-spec/spec/ops/system/pmtrig.toml:6.
 impl Legalize for OpPmtrig {}

@@ -4,16 +4,16 @@
 
 /// `POPC`: Population count.
 ///
-/// Spec: isa-spec/spec/ops/popc.toml:2 (op `popc`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/popc.toml:2 (op `popc`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpPopc {
-    /// Destination (u32). (isa-spec/spec/ops/popc.toml:7)
+    /// Destination (u32). (isa-spec/spec/ops/alu/popc.toml:7)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/popc.toml:11)
+    /// Source (b32). (isa-spec/spec/ops/alu/popc.toml:11)
     pub b: Src,
 }
 op_fields!(OpPopc, [b], [d]);
-/// Spec: isa-spec/spec/ops/popc.toml:2.
+/// Spec: isa-spec/spec/ops/alu/popc.toml:2.
 impl OpPopc {
     pub const NAME: &'static str = "popc";
     pub const MNEMONIC: &'static str = "POPC";
@@ -44,14 +44,14 @@ impl OpPopc {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/popc.toml:22 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/popc.toml:22 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/popc.toml:22; form at isa-spec/spec/ops/popc.toml:28).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/popc.toml:22; form at isa-spec/spec/ops/alu/popc.toml:28).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -60,7 +60,7 @@ impl OpPopc {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/popc.toml:22; form at isa-spec/spec/ops/popc.toml:28).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/popc.toml:22; form at isa-spec/spec/ops/alu/popc.toml:28).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -68,7 +68,7 @@ impl OpPopc {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/popc.toml:22; form at isa-spec/spec/ops/popc.toml:28).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/popc.toml:22; form at isa-spec/spec/ops/alu/popc.toml:28).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -78,7 +78,7 @@ impl OpPopc {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/popc.toml:22; form at isa-spec/spec/ops/popc.toml:28).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/popc.toml:22; form at isa-spec/spec/ops/alu/popc.toml:28).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -87,14 +87,14 @@ impl OpPopc {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/popc.toml:43 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/popc.toml:43 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/popc.toml:43; form at isa-spec/spec/ops/popc.toml:46).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/popc.toml:43; form at isa-spec/spec/ops/alu/popc.toml:46).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -103,7 +103,7 @@ impl OpPopc {
         w |= u128::from(self.b.not) << 40;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/popc.toml:43; form at isa-spec/spec/ops/popc.toml:46).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/popc.toml:43; form at isa-spec/spec/ops/alu/popc.toml:46).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -117,7 +117,7 @@ impl OpPopc {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/popc.toml:43; form at isa-spec/spec/ops/popc.toml:46).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/popc.toml:43; form at isa-spec/spec/ops/alu/popc.toml:46).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -127,7 +127,7 @@ impl OpPopc {
         w |= u128::from(self.b.not) << 40;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/popc.toml:22; form at isa-spec/spec/ops/popc.toml:28).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/popc.toml:22; form at isa-spec/spec/ops/alu/popc.toml:28).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -136,7 +136,7 @@ impl OpPopc {
         let o = Self { d, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/popc.toml:22; form at isa-spec/spec/ops/popc.toml:28).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/popc.toml:22; form at isa-spec/spec/ops/alu/popc.toml:28).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -144,7 +144,7 @@ impl OpPopc {
         let o = Self { d, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/popc.toml:22; form at isa-spec/spec/ops/popc.toml:28).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/popc.toml:22; form at isa-spec/spec/ops/alu/popc.toml:28).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -153,7 +153,7 @@ impl OpPopc {
         let o = Self { d, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/popc.toml:22; form at isa-spec/spec/ops/popc.toml:28).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/popc.toml:22; form at isa-spec/spec/ops/alu/popc.toml:28).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -161,7 +161,7 @@ impl OpPopc {
         let o = Self { d, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/popc.toml:43; form at isa-spec/spec/ops/popc.toml:46).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/popc.toml:43; form at isa-spec/spec/ops/alu/popc.toml:46).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -170,7 +170,7 @@ impl OpPopc {
         let o = Self { d, b };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/popc.toml:43; form at isa-spec/spec/ops/popc.toml:46).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/popc.toml:43; form at isa-spec/spec/ops/alu/popc.toml:46).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -180,7 +180,7 @@ impl OpPopc {
         let o = Self { d, b };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/popc.toml:43; form at isa-spec/spec/ops/popc.toml:46).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/popc.toml:43; form at isa-spec/spec/ops/alu/popc.toml:46).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -189,7 +189,7 @@ impl OpPopc {
         let o = Self { d, b };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `POPC` (isa-spec/spec/ops/popc.toml:15); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `POPC` (isa-spec/spec/ops/alu/popc.toml:15); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["POPC"]])?;
         if !rest.is_empty() {
@@ -205,7 +205,7 @@ impl OpPopc {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/popc.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/popc.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("popc", 1usize, srcs)?;
         let b: u32 = src_value(srcs, 0usize, &self.b)?;
@@ -214,7 +214,7 @@ impl OpPopc {
     }
 }
 impl MemOp for OpPopc {}
-/// Spec: isa-spec/spec/ops/popc.toml:2.
+/// Spec: isa-spec/spec/ops/alu/popc.toml:2.
 impl Encode for OpPopc {
     const NAME: &'static str = "popc";
     encode_by_form!(
@@ -222,7 +222,7 @@ impl Encode for OpPopc {
         encode_f4, 5 : => encode_f5, 6 : => encode_f6; [b]
     );
 }
-/// Spec: isa-spec/spec/ops/popc.toml:2.
+/// Spec: isa-spec/spec/ops/alu/popc.toml:2.
 impl Forms for OpPopc {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -231,7 +231,7 @@ impl Forms for OpPopc {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/popc.toml:15.
+    /// Spec: isa-spec/spec/ops/alu/popc.toml:15.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;
@@ -254,5 +254,5 @@ impl Forms for OpPopc {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/popc.toml:2.
+/// Spec: isa-spec/spec/ops/alu/popc.toml:2.
 impl Legalize for OpPopc {}

@@ -4,11 +4,11 @@
 
 /// `PREEXIT`: Let the grid's dependent launch start before this thread exits (PTX griddepcontrol.launch_dependents).
 ///
-/// Spec: isa-spec/spec/ops/preexit.toml:5 (op `preexit`). SMs: 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/control/preexit.toml:5 (op `preexit`). SMs: 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpPreexit {}
 op_fields!(OpPreexit, [], []);
-/// Spec: isa-spec/spec/ops/preexit.toml:5.
+/// Spec: isa-spec/spec/ops/control/preexit.toml:5.
 impl OpPreexit {
     pub const NAME: &'static str = "preexit";
     pub const MNEMONIC: &'static str = "PREEXIT";
@@ -29,19 +29,19 @@ impl OpPreexit {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/preexit.toml:13; form at isa-spec/spec/ops/preexit.toml:13).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/control/preexit.toml:13; form at isa-spec/spec/ops/control/preexit.toml:13).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x82d | (c.raw & 0x1fff7ffffffffffffffffff0000);
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/preexit.toml:13; form at isa-spec/spec/ops/preexit.toml:13).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/preexit.toml:13; form at isa-spec/spec/ops/control/preexit.toml:13).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let o = Self {};
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffffffffffffffffff0000)))
     }
-    /// Parse one tokenized line of syntax `PREEXIT` (isa-spec/spec/ops/preexit.toml:9); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `PREEXIT` (isa-spec/spec/ops/control/preexit.toml:9); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["PREEXIT"]])?;
         if !rest.is_empty() {
@@ -55,25 +55,25 @@ impl OpPreexit {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/preexit.toml:5.
+    /// Spec: isa-spec/spec/ops/control/preexit.toml:5.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("preexit", 0usize, srcs)?;
         Ok((FoldOut::new(&[]), None))
     }
 }
 impl MemOp for OpPreexit {}
-/// Spec: isa-spec/spec/ops/preexit.toml:5.
+/// Spec: isa-spec/spec/ops/control/preexit.toml:5.
 impl Encode for OpPreexit {
     const NAME: &'static str = "preexit";
     encode_by_form!(0 : => encode_f0; []);
 }
-/// Spec: isa-spec/spec/ops/preexit.toml:5.
+/// Spec: isa-spec/spec/ops/control/preexit.toml:5.
 impl Forms for OpPreexit {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/preexit.toml:9.
+    /// Spec: isa-spec/spec/ops/control/preexit.toml:9.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);
@@ -81,5 +81,5 @@ impl Forms for OpPreexit {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/preexit.toml:5.
+/// Spec: isa-spec/spec/ops/control/preexit.toml:5.
 impl Legalize for OpPreexit {}

@@ -4,16 +4,16 @@
 
 /// `PRET`: Push the return address target for a later RET.
 ///
-/// Spec: isa-spec/spec/ops/pret.toml:9 (op `pret`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/control/pret.toml:9 (op `pret`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpPret {
-    /// Modifier.  (isa-spec/spec/ops/pret.toml:14)
+    /// Modifier.  (isa-spec/spec/ops/control/pret.toml:14)
     pub depth: CallDepth,
-    /// Modifier.  (isa-spec/spec/ops/pret.toml:18)
+    /// Modifier.  (isa-spec/spec/ops/control/pret.toml:18)
     pub target: i64,
 }
 op_fields!(OpPret, [], []);
-/// Spec: isa-spec/spec/ops/pret.toml:9.
+/// Spec: isa-spec/spec/ops/control/pret.toml:9.
 impl OpPret {
     pub const NAME: &'static str = "pret";
     pub const MNEMONIC: &'static str = "PRET";
@@ -34,7 +34,7 @@ impl OpPret {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/pret.toml:26; form at isa-spec/spec/ops/pret.toml:26).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/pret.toml:26; form at isa-spec/spec/ops/control/pret.toml:26).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "guard", c.guard == Src::PT, sm)?;
@@ -54,7 +54,7 @@ impl OpPret {
         w |= code_of(&[1, 0], self.depth.index()) << 6;
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/pret.toml:26; form at isa-spec/spec/ops/pret.toml:26).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/pret.toml:26; form at isa-spec/spec/ops/control/pret.toml:26).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let depth: CallDepth = match bits(w, 6, 1) {
@@ -69,7 +69,7 @@ impl OpPret {
         let raw = w & 0xf0000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `PRET` (isa-spec/spec/ops/pret.toml:21); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `PRET` (isa-spec/spec/ops/control/pret.toml:21); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["PRET"]])?;
         let mut cur = 0usize;
@@ -92,25 +92,25 @@ impl OpPret {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/pret.toml:9.
+    /// Spec: isa-spec/spec/ops/control/pret.toml:9.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("pret", 0usize, srcs)?;
         Ok((FoldOut::new(&[]), None))
     }
 }
 impl MemOp for OpPret {}
-/// Spec: isa-spec/spec/ops/pret.toml:9.
+/// Spec: isa-spec/spec/ops/control/pret.toml:9.
 impl Encode for OpPret {
     const NAME: &'static str = "pret";
     encode_by_form!(0 : => encode_f0; []);
 }
-/// Spec: isa-spec/spec/ops/pret.toml:9.
+/// Spec: isa-spec/spec/ops/control/pret.toml:9.
 impl Forms for OpPret {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/pret.toml:21.
+    /// Spec: isa-spec/spec/ops/control/pret.toml:21.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
@@ -125,5 +125,5 @@ impl Forms for OpPret {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/pret.toml:9.
+/// Spec: isa-spec/spec/ops/control/pret.toml:9.
 impl Legalize for OpPret {}

@@ -4,22 +4,22 @@
 
 /// `PRMT`: Byte permute of the pair (c:a) (a holds bytes 0..3); b is the selector.
 ///
-/// Spec: isa-spec/spec/ops/prmt.toml:2 (op `prmt`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/prmt.toml:2 (op `prmt`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpPrmt {
-    /// Destination (b32). (isa-spec/spec/ops/prmt.toml:7)
+    /// Destination (b32). (isa-spec/spec/ops/alu/prmt.toml:7)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/prmt.toml:11)
+    /// Source (b32). (isa-spec/spec/ops/alu/prmt.toml:11)
     pub a: Src,
-    /// Source (b32). Selector: 4 nibbles in index mode (bit 3 replicates the byte's sign), else bits 0..2. (isa-spec/spec/ops/prmt.toml:15)
+    /// Source (b32). Selector: 4 nibbles in index mode (bit 3 replicates the byte's sign), else bits 0..2. (isa-spec/spec/ops/alu/prmt.toml:15)
     pub b: Src,
-    /// Source (b32). (isa-spec/spec/ops/prmt.toml:20)
+    /// Source (b32). (isa-spec/spec/ops/alu/prmt.toml:20)
     pub c: Src,
-    /// Modifier.  (isa-spec/spec/ops/prmt.toml:24)
+    /// Modifier.  (isa-spec/spec/ops/alu/prmt.toml:24)
     pub mode: PrmtMode,
 }
 op_fields!(OpPrmt, [a, b, c], [d]);
-/// Spec: isa-spec/spec/ops/prmt.toml:2.
+/// Spec: isa-spec/spec/ops/alu/prmt.toml:2.
 impl OpPrmt {
     pub const NAME: &'static str = "prmt";
     pub const MNEMONIC: &'static str = "PRMT";
@@ -56,7 +56,7 @@ impl OpPrmt {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/prmt.toml:36 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/prmt.toml:36 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -68,7 +68,7 @@ impl OpPrmt {
         w |= (self.mode.index() as u128) << 72;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/prmt.toml:36; form at isa-spec/spec/ops/prmt.toml:39).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:36; form at isa-spec/spec/ops/alu/prmt.toml:39).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x216 | self.encode_e0::<E>(sm, c)?;
@@ -76,7 +76,7 @@ impl OpPrmt {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/prmt.toml:36; form at isa-spec/spec/ops/prmt.toml:39).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:36; form at isa-spec/spec/ops/alu/prmt.toml:39).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x816 | self.encode_e0::<E>(sm, c)?;
@@ -84,7 +84,7 @@ impl OpPrmt {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/prmt.toml:36; form at isa-spec/spec/ops/prmt.toml:39).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/prmt.toml:36; form at isa-spec/spec/ops/alu/prmt.toml:39).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xa16 | self.encode_e0::<E>(sm, c)?;
@@ -93,7 +93,7 @@ impl OpPrmt {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/prmt.toml:36; form at isa-spec/spec/ops/prmt.toml:39).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:36; form at isa-spec/spec/ops/alu/prmt.toml:39).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c16 | self.encode_e0::<E>(sm, c)?;
@@ -101,7 +101,7 @@ impl OpPrmt {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/prmt.toml:36; form at isa-spec/spec/ops/prmt.toml:39).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:36; form at isa-spec/spec/ops/alu/prmt.toml:39).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x416 | self.encode_e0::<E>(sm, c)?;
@@ -109,7 +109,7 @@ impl OpPrmt {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/prmt.toml:36; form at isa-spec/spec/ops/prmt.toml:39).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/prmt.toml:36; form at isa-spec/spec/ops/alu/prmt.toml:39).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x616 | self.encode_e0::<E>(sm, c)?;
@@ -118,7 +118,7 @@ impl OpPrmt {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/prmt.toml:36; form at isa-spec/spec/ops/prmt.toml:39).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:36; form at isa-spec/spec/ops/alu/prmt.toml:39).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000e16 | self.encode_e0::<E>(sm, c)?;
@@ -126,7 +126,7 @@ impl OpPrmt {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/prmt.toml:47 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/prmt.toml:47 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -138,7 +138,7 @@ impl OpPrmt {
         w |= (self.mode.index() as u128) << 48;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/prmt.toml:47; form at isa-spec/spec/ops/prmt.toml:50).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/prmt.toml:47; form at isa-spec/spec/ops/alu/prmt.toml:50).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5bc0000000000000 | self.encode_e1::<E>(sm, c)?;
@@ -146,7 +146,7 @@ impl OpPrmt {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/prmt.toml:47; form at isa-spec/spec/ops/prmt.toml:50).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/prmt.toml:47; form at isa-spec/spec/ops/alu/prmt.toml:50).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x36c0000000000000 | self.encode_e1::<E>(sm, c)?;
@@ -160,7 +160,7 @@ impl OpPrmt {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/prmt.toml:47; form at isa-spec/spec/ops/prmt.toml:50).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/prmt.toml:47; form at isa-spec/spec/ops/alu/prmt.toml:50).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4bc0000000000000 | self.encode_e1::<E>(sm, c)?;
@@ -169,7 +169,7 @@ impl OpPrmt {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/prmt.toml:47; form at isa-spec/spec/ops/prmt.toml:50).
+    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/prmt.toml:47; form at isa-spec/spec/ops/alu/prmt.toml:50).
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x53c0000000000000 | self.encode_e1::<E>(sm, c)?;
@@ -178,7 +178,7 @@ impl OpPrmt {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/prmt.toml:36 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/prmt.toml:36 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -192,7 +192,7 @@ impl OpPrmt {
             mode,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/prmt.toml:36; form at isa-spec/spec/ops/prmt.toml:39).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/prmt.toml:36; form at isa-spec/spec/ops/alu/prmt.toml:39).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -200,7 +200,7 @@ impl OpPrmt {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/prmt.toml:36; form at isa-spec/spec/ops/prmt.toml:39).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/prmt.toml:36; form at isa-spec/spec/ops/alu/prmt.toml:39).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -208,7 +208,7 @@ impl OpPrmt {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/prmt.toml:36; form at isa-spec/spec/ops/prmt.toml:39).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/prmt.toml:36; form at isa-spec/spec/ops/alu/prmt.toml:39).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -216,7 +216,7 @@ impl OpPrmt {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/prmt.toml:36; form at isa-spec/spec/ops/prmt.toml:39).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/prmt.toml:36; form at isa-spec/spec/ops/alu/prmt.toml:39).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -224,7 +224,7 @@ impl OpPrmt {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/prmt.toml:36; form at isa-spec/spec/ops/prmt.toml:39).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/prmt.toml:36; form at isa-spec/spec/ops/alu/prmt.toml:39).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -232,7 +232,7 @@ impl OpPrmt {
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/prmt.toml:36; form at isa-spec/spec/ops/prmt.toml:39).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/prmt.toml:36; form at isa-spec/spec/ops/alu/prmt.toml:39).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -240,7 +240,7 @@ impl OpPrmt {
         o.c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/prmt.toml:36; form at isa-spec/spec/ops/prmt.toml:39).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/prmt.toml:36; form at isa-spec/spec/ops/alu/prmt.toml:39).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -248,7 +248,7 @@ impl OpPrmt {
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/prmt.toml:47 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/prmt.toml:47 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -262,7 +262,7 @@ impl OpPrmt {
             mode,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/prmt.toml:47; form at isa-spec/spec/ops/prmt.toml:50).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/prmt.toml:47; form at isa-spec/spec/ops/alu/prmt.toml:50).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -270,7 +270,7 @@ impl OpPrmt {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/prmt.toml:47; form at isa-spec/spec/ops/prmt.toml:50).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/prmt.toml:47; form at isa-spec/spec/ops/alu/prmt.toml:50).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -280,7 +280,7 @@ impl OpPrmt {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/prmt.toml:47; form at isa-spec/spec/ops/prmt.toml:50).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/prmt.toml:47; form at isa-spec/spec/ops/alu/prmt.toml:50).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -288,7 +288,7 @@ impl OpPrmt {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c2`'s fields (isa-spec/spec/ops/prmt.toml:47; form at isa-spec/spec/ops/prmt.toml:50).
+    /// Form `c2`'s fields (isa-spec/spec/ops/alu/prmt.toml:47; form at isa-spec/spec/ops/alu/prmt.toml:50).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -296,7 +296,7 @@ impl OpPrmt {
         o.c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `PRMT` (isa-spec/spec/ops/prmt.toml:27); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `PRMT` (isa-spec/spec/ops/alu/prmt.toml:27); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["PRMT"]])?;
         let mut cur = 0usize;
@@ -331,7 +331,7 @@ impl OpPrmt {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/prmt.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/prmt.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("prmt", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -343,7 +343,7 @@ impl OpPrmt {
     }
 }
 impl MemOp for OpPrmt {}
-/// Spec: isa-spec/spec/ops/prmt.toml:2.
+/// Spec: isa-spec/spec/ops/alu/prmt.toml:2.
 impl Encode for OpPrmt {
     const NAME: &'static str = "prmt";
     encode_by_form!(
@@ -352,7 +352,7 @@ impl Encode for OpPrmt {
         encode_f8, 9 : => encode_f9, 10 : => encode_f10; [a, b, c]
     );
 }
-/// Spec: isa-spec/spec/ops/prmt.toml:2.
+/// Spec: isa-spec/spec/ops/alu/prmt.toml:2.
 impl Forms for OpPrmt {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -361,7 +361,7 @@ impl Forms for OpPrmt {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/prmt.toml:27.
+    /// Spec: isa-spec/spec/ops/alu/prmt.toml:27.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
@@ -393,5 +393,5 @@ impl Forms for OpPrmt {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/prmt.toml:2.
+/// Spec: isa-spec/spec/ops/alu/prmt.toml:2.
 impl Legalize for OpPrmt {}

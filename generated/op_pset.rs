@@ -4,28 +4,28 @@
 
 /// `PSET`: Predicate logic to a register: all ones or 0, or with .BF the float 1.0 or 0.0.
 ///
-/// Spec: isa-spec/spec/ops/pset.toml:10 (op `pset`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/alu/pset.toml:10 (op `pset`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpPset {
-    /// Destination (u32). (isa-spec/spec/ops/pset.toml:15)
+    /// Destination (u32). (isa-spec/spec/ops/alu/pset.toml:15)
     pub d: Reg,
-    /// Source (pred). (isa-spec/spec/ops/pset.toml:19)
+    /// Source (pred). (isa-spec/spec/ops/alu/pset.toml:19)
     pub a: Src,
-    /// Source (pred). (isa-spec/spec/ops/pset.toml:24)
+    /// Source (pred). (isa-spec/spec/ops/alu/pset.toml:24)
     pub b: Src,
-    /// Source (pred). (isa-spec/spec/ops/pset.toml:29)
+    /// Source (pred). (isa-spec/spec/ops/alu/pset.toml:29)
     pub c: Src,
-    /// Modifier. Boolean float: write 1.0 for true instead of all ones. (isa-spec/spec/ops/pset.toml:34)
+    /// Modifier. Boolean float: write 1.0 for true instead of all ones. (isa-spec/spec/ops/alu/pset.toml:34)
     pub bf: bool,
-    /// Modifier. How a and b combine. (isa-spec/spec/ops/pset.toml:40)
+    /// Modifier. How a and b combine. (isa-spec/spec/ops/alu/pset.toml:40)
     pub bop0: Setop,
-    /// Modifier. How that result combines with c. (isa-spec/spec/ops/pset.toml:45)
+    /// Modifier. How that result combines with c. (isa-spec/spec/ops/alu/pset.toml:45)
     pub bop1: Setop,
-    /// Modifier. Also write the flags to the CC register; printed on d. (isa-spec/spec/ops/pset.toml:50)
+    /// Modifier. Also write the flags to the CC register; printed on d. (isa-spec/spec/ops/alu/pset.toml:50)
     pub cc: bool,
 }
 op_fields!(OpPset, [a, b, c], [d]);
-/// Spec: isa-spec/spec/ops/pset.toml:10.
+/// Spec: isa-spec/spec/ops/alu/pset.toml:10.
 impl OpPset {
     pub const NAME: &'static str = "pset";
     pub const MNEMONIC: &'static str = "PSET";
@@ -50,7 +50,7 @@ impl OpPset {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/pset.toml:73; form at isa-spec/spec/ops/pset.toml:73).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/pset.toml:73; form at isa-spec/spec/ops/alu/pset.toml:73).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -70,7 +70,7 @@ impl OpPset {
         w |= u128::from(self.cc) << 47;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/pset.toml:73; form at isa-spec/spec/ops/pset.toml:73).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/pset.toml:73; form at isa-spec/spec/ops/alu/pset.toml:73).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -96,7 +96,7 @@ impl OpPset {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `PSET` (isa-spec/spec/ops/pset.toml:55); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `PSET` (isa-spec/spec/ops/alu/pset.toml:55); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["PSET"]])?;
         let mut cur = 0usize;
@@ -154,7 +154,7 @@ impl OpPset {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/pset.toml:10.
+    /// Spec: isa-spec/spec/ops/alu/pset.toml:10.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("pset", 3usize, srcs)?;
         let a: bool = src_value(srcs, 0usize, &self.a)?;
@@ -177,18 +177,18 @@ impl OpPset {
     }
 }
 impl MemOp for OpPset {}
-/// Spec: isa-spec/spec/ops/pset.toml:10.
+/// Spec: isa-spec/spec/ops/alu/pset.toml:10.
 impl Encode for OpPset {
     const NAME: &'static str = "pset";
     encode_by_form!(0 : => encode_f0; [a, b, c]);
 }
-/// Spec: isa-spec/spec/ops/pset.toml:10.
+/// Spec: isa-spec/spec/ops/alu/pset.toml:10.
 impl Forms for OpPset {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/pset.toml:55.
+    /// Spec: isa-spec/spec/ops/alu/pset.toml:55.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -217,7 +217,7 @@ impl Forms for OpPset {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/pset.toml:10.
+/// Spec: isa-spec/spec/ops/alu/pset.toml:10.
 impl Legalize for OpPset {
     fn cc_use(&self, sm: u32) -> (bool, bool) {
         let bf = self.bf;

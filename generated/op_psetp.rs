@@ -4,26 +4,26 @@
 
 /// `PSETP`: Predicate logic: p = (a BOP0 b) BOP1 c and q = !(a BOP0 b) BOP1 c.
 ///
-/// Spec: isa-spec/spec/ops/psetp.toml:10 (op `psetp`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/alu/psetp.toml:10 (op `psetp`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpPsetp {
-    /// Destination (pred). (isa-spec/spec/ops/psetp.toml:15)
+    /// Destination (pred). (isa-spec/spec/ops/alu/psetp.toml:15)
     pub p: Reg,
-    /// Destination (pred). (isa-spec/spec/ops/psetp.toml:19)
+    /// Destination (pred). (isa-spec/spec/ops/alu/psetp.toml:19)
     pub q: Reg,
-    /// Source (pred). (isa-spec/spec/ops/psetp.toml:24)
+    /// Source (pred). (isa-spec/spec/ops/alu/psetp.toml:24)
     pub a: Src,
-    /// Source (pred). (isa-spec/spec/ops/psetp.toml:29)
+    /// Source (pred). (isa-spec/spec/ops/alu/psetp.toml:29)
     pub b: Src,
-    /// Source (pred). (isa-spec/spec/ops/psetp.toml:34)
+    /// Source (pred). (isa-spec/spec/ops/alu/psetp.toml:34)
     pub c: Src,
-    /// Modifier. How a and b combine. (isa-spec/spec/ops/psetp.toml:39)
+    /// Modifier. How a and b combine. (isa-spec/spec/ops/alu/psetp.toml:39)
     pub bop0: Setop,
-    /// Modifier. How that result (or its inverse, for q) combines with c. (isa-spec/spec/ops/psetp.toml:44)
+    /// Modifier. How that result (or its inverse, for q) combines with c. (isa-spec/spec/ops/alu/psetp.toml:44)
     pub bop1: Setop,
 }
 op_fields!(OpPsetp, [a, b, c], [p, q]);
-/// Spec: isa-spec/spec/ops/psetp.toml:10.
+/// Spec: isa-spec/spec/ops/alu/psetp.toml:10.
 impl OpPsetp {
     pub const NAME: &'static str = "psetp";
     pub const MNEMONIC: &'static str = "PSETP";
@@ -51,7 +51,7 @@ impl OpPsetp {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/psetp.toml:63; form at isa-spec/spec/ops/psetp.toml:63).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/psetp.toml:63; form at isa-spec/spec/ops/alu/psetp.toml:63).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -70,7 +70,7 @@ impl OpPsetp {
         w |= (self.bop1.index() as u128) << 45;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/psetp.toml:63; form at isa-spec/spec/ops/psetp.toml:63).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/psetp.toml:63; form at isa-spec/spec/ops/alu/psetp.toml:63).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
@@ -86,7 +86,7 @@ impl OpPsetp {
         let o = Self { p, q, a, b, c, bop0, bop1 };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `PSETP` (isa-spec/spec/ops/psetp.toml:48); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `PSETP` (isa-spec/spec/ops/alu/psetp.toml:48); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["PSETP"]])?;
         let mut cur = 0usize;
@@ -118,7 +118,7 @@ impl OpPsetp {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/psetp.toml:10.
+    /// Spec: isa-spec/spec/ops/alu/psetp.toml:10.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("psetp", 3usize, srcs)?;
         let a: bool = src_value(srcs, 0usize, &self.a)?;
@@ -133,18 +133,18 @@ impl OpPsetp {
     }
 }
 impl MemOp for OpPsetp {}
-/// Spec: isa-spec/spec/ops/psetp.toml:10.
+/// Spec: isa-spec/spec/ops/alu/psetp.toml:10.
 impl Encode for OpPsetp {
     const NAME: &'static str = "psetp";
     encode_by_form!(0 : => encode_f0; [a, b, c]);
 }
-/// Spec: isa-spec/spec/ops/psetp.toml:10.
+/// Spec: isa-spec/spec/ops/alu/psetp.toml:10.
 impl Forms for OpPsetp {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/psetp.toml:48.
+    /// Spec: isa-spec/spec/ops/alu/psetp.toml:48.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -167,7 +167,7 @@ impl Forms for OpPsetp {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/psetp.toml:10.
+/// Spec: isa-spec/spec/ops/alu/psetp.toml:10.
 impl Legalize for OpPsetp {
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();

@@ -4,32 +4,32 @@
 
 /// `QMMA`: Tensor-core 8/6/4-bit float matrix multiply-accumulate: d = a * b + c.
 ///
-/// Spec: isa-spec/spec/ops/qmma.toml:18 (op `qmma`). SMs: 89, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/qmma.toml:18 (op `qmma`). SMs: 89, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpQmma {
-    /// Destination (b32). First register of the result group. (isa-spec/spec/ops/qmma.toml:23)
+    /// Destination (b32). First register of the result group. (isa-spec/spec/ops/alu/qmma.toml:23)
     pub d: Reg,
-    /// Source (b32). First register of the a fragment. (isa-spec/spec/ops/qmma.toml:28)
+    /// Source (b32). First register of the a fragment. (isa-spec/spec/ops/alu/qmma.toml:28)
     pub a: Src,
-    /// Source (b32). First register of the b fragment. (isa-spec/spec/ops/qmma.toml:34)
+    /// Source (b32). First register of the b fragment. (isa-spec/spec/ops/alu/qmma.toml:34)
     pub b: Src,
-    /// Source (b32). First register of the accumulator group. (isa-spec/spec/ops/qmma.toml:40)
+    /// Source (b32). First register of the accumulator group. (isa-spec/spec/ops/alu/qmma.toml:40)
     pub c: Src,
-    /// Modifier.  (isa-spec/spec/ops/qmma.toml:45)
+    /// Modifier.  (isa-spec/spec/ops/alu/qmma.toml:45)
     pub alay: QmmaAlay,
-    /// Modifier.  (isa-spec/spec/ops/qmma.toml:49)
+    /// Modifier.  (isa-spec/spec/ops/alu/qmma.toml:49)
     pub blay: QmmaBlay,
-    /// Modifier.  (isa-spec/spec/ops/qmma.toml:53)
+    /// Modifier.  (isa-spec/spec/ops/alu/qmma.toml:53)
     pub shape: QmmaShape,
-    /// Modifier.  (isa-spec/spec/ops/qmma.toml:57)
+    /// Modifier.  (isa-spec/spec/ops/alu/qmma.toml:57)
     pub dtype: HmmaDtype,
-    /// Modifier.  (isa-spec/spec/ops/qmma.toml:61)
+    /// Modifier.  (isa-spec/spec/ops/alu/qmma.toml:61)
     pub atype: QmmaType,
-    /// Modifier.  (isa-spec/spec/ops/qmma.toml:65)
+    /// Modifier.  (isa-spec/spec/ops/alu/qmma.toml:65)
     pub btype: QmmaType,
 }
 op_fields!(OpQmma, [a, b, c], [d]);
-/// Spec: isa-spec/spec/ops/qmma.toml:18.
+/// Spec: isa-spec/spec/ops/alu/qmma.toml:18.
 impl OpQmma {
     pub const NAME: &'static str = "qmma";
     pub const MNEMONIC: &'static str = "QMMA";
@@ -44,11 +44,11 @@ impl OpQmma {
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::B32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `shape`'s values, in hex (`-`: none; isa-spec/spec/ops/qmma.toml:53).
+    /// Codes of `shape`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/qmma.toml:53).
     const SHAPE_CODES0: [u16; QmmaShape::COUNT] = codes("0 1 -");
-    /// Codes of `atype`'s values, in hex (`-`: none; isa-spec/spec/ops/qmma.toml:61).
+    /// Codes of `atype`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/qmma.toml:61).
     const ATYPE_CODES0: [u16; QmmaType::COUNT] = codes("0 1 - - -");
-    /// Codes of `btype`'s values, in hex (`-`: none; isa-spec/spec/ops/qmma.toml:65).
+    /// Codes of `btype`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/qmma.toml:65).
     const BTYPE_CODES0: [u16; QmmaType::COUNT] = codes("0 1 - - -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -61,7 +61,7 @@ impl OpQmma {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [89] (isa-spec/spec/ops/qmma.toml:77; form at isa-spec/spec/ops/qmma.toml:77).
+    /// Form `fixed` on SM [89] (isa-spec/spec/ops/alu/qmma.toml:77; form at isa-spec/spec/ops/alu/qmma.toml:77).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -89,7 +89,7 @@ impl OpQmma {
                 << 79;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/qmma.toml:115; form at isa-spec/spec/ops/qmma.toml:115).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/alu/qmma.toml:115; form at isa-spec/spec/ops/alu/qmma.toml:115).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -122,7 +122,7 @@ impl OpQmma {
         }
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/qmma.toml:77; form at isa-spec/spec/ops/qmma.toml:77).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/qmma.toml:77; form at isa-spec/spec/ops/alu/qmma.toml:77).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -163,7 +163,7 @@ impl OpQmma {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07e00007fffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/qmma.toml:115; form at isa-spec/spec/ops/qmma.toml:115).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/qmma.toml:115; form at isa-spec/spec/ops/alu/qmma.toml:115).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -214,7 +214,7 @@ impl OpQmma {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff04206007fffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `QMMA` (isa-spec/spec/ops/qmma.toml:68); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `QMMA` (isa-spec/spec/ops/alu/qmma.toml:68); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["QMMA"]])?;
         let mut cur = 0usize;
@@ -335,7 +335,7 @@ impl OpQmma {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/qmma.toml:18.
+    /// Spec: isa-spec/spec/ops/alu/qmma.toml:18.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("qmma", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -349,18 +349,18 @@ impl OpQmma {
     }
 }
 impl MemOp for OpQmma {}
-/// Spec: isa-spec/spec/ops/qmma.toml:18.
+/// Spec: isa-spec/spec/ops/alu/qmma.toml:18.
 impl Encode for OpQmma {
     const NAME: &'static str = "qmma";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a, b, c]);
 }
-/// Spec: isa-spec/spec/ops/qmma.toml:18.
+/// Spec: isa-spec/spec/ops/alu/qmma.toml:18.
 impl Forms for OpQmma {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/qmma.toml:68.
+    /// Spec: isa-spec/spec/ops/alu/qmma.toml:68.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
@@ -406,5 +406,5 @@ impl Forms for OpQmma {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/qmma.toml:18.
+/// Spec: isa-spec/spec/ops/alu/qmma.toml:18.
 impl Legalize for OpQmma {}

@@ -4,38 +4,38 @@
 
 /// `QMMA.SP`: Sparse tensor-core 8/6/4-bit float matrix multiply-accumulate: d = a * b + c with a's metadata in e.
 ///
-/// Spec: isa-spec/spec/ops/qmma_sp.toml:8 (op `qmma_sp`). SMs: 89, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/qmma_sp.toml:8 (op `qmma_sp`). SMs: 89, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpQmmaSp {
-    /// Destination (b32). First register of the result group. (isa-spec/spec/ops/qmma_sp.toml:13)
+    /// Destination (b32). First register of the result group. (isa-spec/spec/ops/alu/qmma_sp.toml:13)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/qmma_sp.toml:18)
+    /// Source (b32). (isa-spec/spec/ops/alu/qmma_sp.toml:18)
     pub a: Src,
-    /// Source (b32). (isa-spec/spec/ops/qmma_sp.toml:23)
+    /// Source (b32). (isa-spec/spec/ops/alu/qmma_sp.toml:23)
     pub b: Src,
-    /// Source (b32). First register of the accumulator group. (isa-spec/spec/ops/qmma_sp.toml:28)
+    /// Source (b32). First register of the accumulator group. (isa-spec/spec/ops/alu/qmma_sp.toml:28)
     pub c: Src,
-    /// Source (b32). Sparsity metadata. (isa-spec/spec/ops/qmma_sp.toml:33)
+    /// Source (b32). Sparsity metadata. (isa-spec/spec/ops/alu/qmma_sp.toml:33)
     pub e: Src,
-    /// Modifier. Sparsity selector: which threads supply the metadata. (isa-spec/spec/ops/qmma_sp.toml:38)
+    /// Modifier. Sparsity selector: which threads supply the metadata. (isa-spec/spec/ops/alu/qmma_sp.toml:38)
     pub sel: u32,
-    /// Modifier.  (isa-spec/spec/ops/qmma_sp.toml:43)
+    /// Modifier.  (isa-spec/spec/ops/alu/qmma_sp.toml:43)
     pub regoffset: bool,
-    /// Modifier.  (isa-spec/spec/ops/qmma_sp.toml:49)
+    /// Modifier.  (isa-spec/spec/ops/alu/qmma_sp.toml:49)
     pub alay: QmmaAlay,
-    /// Modifier.  (isa-spec/spec/ops/qmma_sp.toml:53)
+    /// Modifier.  (isa-spec/spec/ops/alu/qmma_sp.toml:53)
     pub blay: QmmaBlay,
-    /// Modifier.  (isa-spec/spec/ops/qmma_sp.toml:57)
+    /// Modifier.  (isa-spec/spec/ops/alu/qmma_sp.toml:57)
     pub shape: QmmaShape,
-    /// Modifier.  (isa-spec/spec/ops/qmma_sp.toml:61)
+    /// Modifier.  (isa-spec/spec/ops/alu/qmma_sp.toml:61)
     pub dtype: HmmaDtype,
-    /// Modifier.  (isa-spec/spec/ops/qmma_sp.toml:65)
+    /// Modifier.  (isa-spec/spec/ops/alu/qmma_sp.toml:65)
     pub atype: QmmaType,
-    /// Modifier.  (isa-spec/spec/ops/qmma_sp.toml:69)
+    /// Modifier.  (isa-spec/spec/ops/alu/qmma_sp.toml:69)
     pub btype: QmmaType,
 }
 op_fields!(OpQmmaSp, [a, b, c, e], [d]);
-/// Spec: isa-spec/spec/ops/qmma_sp.toml:8.
+/// Spec: isa-spec/spec/ops/alu/qmma_sp.toml:8.
 impl OpQmmaSp {
     pub const NAME: &'static str = "qmma_sp";
     pub const MNEMONIC: &'static str = "QMMA.SP";
@@ -51,11 +51,11 @@ impl OpQmmaSp {
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::B32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `shape`'s values, in hex (`-`: none; isa-spec/spec/ops/qmma_sp.toml:57).
+    /// Codes of `shape`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/qmma_sp.toml:57).
     const SHAPE_CODES0: [u16; QmmaShape::COUNT] = codes("- 1 2");
-    /// Codes of `atype`'s values, in hex (`-`: none; isa-spec/spec/ops/qmma_sp.toml:65).
+    /// Codes of `atype`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/qmma_sp.toml:65).
     const ATYPE_CODES0: [u16; QmmaType::COUNT] = codes("0 1 - - -");
-    /// Codes of `btype`'s values, in hex (`-`: none; isa-spec/spec/ops/qmma_sp.toml:69).
+    /// Codes of `btype`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/qmma_sp.toml:69).
     const BTYPE_CODES0: [u16; QmmaType::COUNT] = codes("0 1 - - -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -68,7 +68,7 @@ impl OpQmmaSp {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [89] (isa-spec/spec/ops/qmma_sp.toml:80; form at isa-spec/spec/ops/qmma_sp.toml:80).
+    /// Form `fixed` on SM [89] (isa-spec/spec/ops/alu/qmma_sp.toml:80; form at isa-spec/spec/ops/alu/qmma_sp.toml:80).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -100,7 +100,7 @@ impl OpQmmaSp {
         w |= u128::from(self.regoffset) << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/qmma_sp.toml:122; form at isa-spec/spec/ops/qmma_sp.toml:122).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/alu/qmma_sp.toml:122; form at isa-spec/spec/ops/alu/qmma_sp.toml:122).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -140,7 +140,7 @@ impl OpQmmaSp {
         }
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/qmma_sp.toml:80; form at isa-spec/spec/ops/qmma_sp.toml:80).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/qmma_sp.toml:80; form at isa-spec/spec/ops/alu/qmma_sp.toml:80).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -187,7 +187,7 @@ impl OpQmmaSp {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07c00007ff8000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/qmma_sp.toml:122; form at isa-spec/spec/ops/qmma_sp.toml:122).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/qmma_sp.toml:122; form at isa-spec/spec/ops/alu/qmma_sp.toml:122).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -244,7 +244,7 @@ impl OpQmmaSp {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff04006007ffc000000000000)))
     }
-    /// Parse one tokenized line of syntax `QMMA.SP` (isa-spec/spec/ops/qmma_sp.toml:72); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `QMMA.SP` (isa-spec/spec/ops/alu/qmma_sp.toml:72); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["QMMA", "SP"]])?;
         let mut cur = 0usize;
@@ -371,7 +371,7 @@ impl OpQmmaSp {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/qmma_sp.toml:8.
+    /// Spec: isa-spec/spec/ops/alu/qmma_sp.toml:8.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("qmma_sp", 4usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -386,18 +386,18 @@ impl OpQmmaSp {
     }
 }
 impl MemOp for OpQmmaSp {}
-/// Spec: isa-spec/spec/ops/qmma_sp.toml:8.
+/// Spec: isa-spec/spec/ops/alu/qmma_sp.toml:8.
 impl Encode for OpQmmaSp {
     const NAME: &'static str = "qmma_sp";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a, b, c, e]);
 }
-/// Spec: isa-spec/spec/ops/qmma_sp.toml:8.
+/// Spec: isa-spec/spec/ops/alu/qmma_sp.toml:8.
 impl Forms for OpQmmaSp {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/qmma_sp.toml:72.
+    /// Spec: isa-spec/spec/ops/alu/qmma_sp.toml:72.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
@@ -451,5 +451,5 @@ impl Forms for OpQmmaSp {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/qmma_sp.toml:8.
+/// Spec: isa-spec/spec/ops/alu/qmma_sp.toml:8.
 impl Legalize for OpQmmaSp {}

@@ -4,30 +4,30 @@
 
 /// `QSPC`: pd = whether the address a + off (+ ua) lies in the state space `space`.
 ///
-/// Spec: isa-spec/spec/ops/qspc.toml:14 (op `qspc`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/qspc.toml:14 (op `qspc`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpQspc {
-    /// Destination (pred). Set when the address is in the space. (isa-spec/spec/ops/qspc.toml:19)
+    /// Destination (pred). Set when the address is in the space. (isa-spec/spec/ops/memory/qspc.toml:19)
     pub pd: Reg,
-    /// Destination (u32). A register result ptxas leaves RZ. (isa-spec/spec/ops/qspc.toml:24)
+    /// Destination (u32). A register result ptxas leaves RZ. (isa-spec/spec/ops/memory/qspc.toml:24)
     pub d: Reg,
-    /// Source (u64). The address register pair (one register without .E or with `.U32`). (isa-spec/spec/ops/qspc.toml:29)
+    /// Source (u64). The address register pair (one register without .E or with `.U32`). (isa-spec/spec/ops/memory/qspc.toml:29)
     pub a: Src,
-    /// Source (u32). Uniform register added to the address (the 0x9aa form). (isa-spec/spec/ops/qspc.toml:34)
+    /// Source (u32). Uniform register added to the address (the 0x9aa form). (isa-spec/spec/ops/memory/qspc.toml:34)
     pub ua: Src,
-    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/qspc.toml:40)
+    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/memory/qspc.toml:40)
     pub off: i32,
-    /// Modifier. 64-bit address (a register pair). (isa-spec/spec/ops/qspc.toml:45)
+    /// Modifier. 64-bit address (a register pair). (isa-spec/spec/ops/memory/qspc.toml:45)
     pub e: bool,
-    /// Modifier.  (isa-spec/spec/ops/qspc.toml:51)
+    /// Modifier.  (isa-spec/spec/ops/memory/qspc.toml:51)
     pub space: Qspace,
-    /// Modifier. Width of the base register a (uniform form). (isa-spec/spec/ops/qspc.toml:55)
+    /// Modifier. Width of the base register a (uniform form). (isa-spec/spec/ops/memory/qspc.toml:55)
     pub awidth: MemAddrWidth,
-    /// Modifier. Whether the address adds ua. (isa-spec/spec/ops/qspc.toml:60)
+    /// Modifier. Whether the address adds ua. (isa-spec/spec/ops/memory/qspc.toml:60)
     pub amode: MemAddrMode,
 }
 op_fields!(OpQspc, [a, ua], [pd, d]);
-/// Spec: isa-spec/spec/ops/qspc.toml:14.
+/// Spec: isa-spec/spec/ops/memory/qspc.toml:14.
 impl OpQspc {
     pub const NAME: &'static str = "qspc";
     pub const MNEMONIC: &'static str = "QSPC";
@@ -46,15 +46,15 @@ impl OpQspc {
     ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/qspc.toml:51).
+    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/qspc.toml:51).
     const SPACE_CODES0: [u16; Qspace::COUNT] = codes("0 1 2 -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/qspc.toml:60).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/qspc.toml:60).
     const AMODE_CODES0: [u16; MemAddrMode::COUNT] = codes("1 - -");
-    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/qspc.toml:55).
+    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/qspc.toml:55).
     const AWIDTH_CODES0: [u16; MemAddrWidth::COUNT] = codes("0 - -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/qspc.toml:60).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/qspc.toml:60).
     const AMODE_CODES1: [u16; MemAddrMode::COUNT] = codes("- 4 -");
-    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/qspc.toml:55).
+    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/qspc.toml:55).
     const AWIDTH_CODES1: [u16; MemAddrWidth::COUNT] = codes("- 0 1");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -69,7 +69,7 @@ impl OpQspc {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/qspc.toml:70; form at isa-spec/spec/ops/qspc.toml:70).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/qspc.toml:70; form at isa-spec/spec/ops/memory/qspc.toml:70).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -103,7 +103,7 @@ impl OpQspc {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/qspc.toml:102; form at isa-spec/spec/ops/qspc.toml:102).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/memory/qspc.toml:102; form at isa-spec/spec/ops/memory/qspc.toml:102).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -135,7 +135,7 @@ impl OpQspc {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/qspc.toml:113; form at isa-spec/spec/ops/qspc.toml:113).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/qspc.toml:113; form at isa-spec/spec/ops/memory/qspc.toml:113).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -193,7 +193,7 @@ impl OpQspc {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/qspc.toml:134; form at isa-spec/spec/ops/qspc.toml:134).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/memory/qspc.toml:134; form at isa-spec/spec/ops/memory/qspc.toml:134).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -249,7 +249,7 @@ impl OpQspc {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/qspc.toml:70; form at isa-spec/spec/ops/qspc.toml:70).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/qspc.toml:70; form at isa-spec/spec/ops/memory/qspc.toml:70).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -285,7 +285,7 @@ impl OpQspc {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/qspc.toml:102; form at isa-spec/spec/ops/qspc.toml:102).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/qspc.toml:102; form at isa-spec/spec/ops/memory/qspc.toml:102).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -316,7 +316,7 @@ impl OpQspc {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/qspc.toml:113; form at isa-spec/spec/ops/qspc.toml:113).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/qspc.toml:113; form at isa-spec/spec/ops/memory/qspc.toml:113).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x40000000000000000000000 == 0x40000000000000000000000
@@ -361,7 +361,7 @@ impl OpQspc {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/qspc.toml:134; form at isa-spec/spec/ops/qspc.toml:134).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/qspc.toml:134; form at isa-spec/spec/ops/memory/qspc.toml:134).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x40000000000000000000000 == 0x40000000000000000000000
@@ -401,7 +401,7 @@ impl OpQspc {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `QSPC` (isa-spec/spec/ops/qspc.toml:64); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `QSPC` (isa-spec/spec/ops/memory/qspc.toml:64); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["QSPC"]])?;
         let mut cur = 0usize;
@@ -469,7 +469,7 @@ impl OpQspc {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/qspc.toml:14.
+    /// Spec: isa-spec/spec/ops/memory/qspc.toml:14.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("qspc", 2usize, srcs)?;
         let a: u64 = src_value(srcs, 0usize, &self.a)?;
@@ -482,20 +482,20 @@ impl OpQspc {
     }
 }
 impl MemOp for OpQspc {}
-/// Spec: isa-spec/spec/ops/qspc.toml:14.
+/// Spec: isa-spec/spec/ops/memory/qspc.toml:14.
 impl Encode for OpQspc {
     const NAME: &'static str = "qspc";
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [a, ua]
     );
 }
-/// Spec: isa-spec/spec/ops/qspc.toml:14.
+/// Spec: isa-spec/spec/ops/memory/qspc.toml:14.
 impl Forms for OpQspc {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/qspc.toml:64.
+    /// Spec: isa-spec/spec/ops/memory/qspc.toml:64.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -529,5 +529,5 @@ impl Forms for OpQspc {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/qspc.toml:14.
+/// Spec: isa-spec/spec/ops/memory/qspc.toml:14.
 impl Legalize for OpQspc {}

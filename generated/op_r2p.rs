@@ -4,20 +4,20 @@
 
 /// `R2P`: Set the predicates P0..P6 (Maxwell/Pascal also: the CC flags) selected by mask b from byte n of a.
 ///
-/// Spec: isa-spec/spec/ops/r2p.toml:17 (op `r2p`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/move/r2p.toml:17 (op `r2p`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpR2p {
-    /// Source (b32). (isa-spec/spec/ops/r2p.toml:22)
+    /// Source (b32). (isa-spec/spec/ops/move/r2p.toml:22)
     pub a: Src,
-    /// Source (b32). The mask: bit i writes predicate Pi (CC: flag i). (isa-spec/spec/ops/r2p.toml:26)
+    /// Source (b32). The mask: bit i writes predicate Pi (CC: flag i). (isa-spec/spec/ops/move/r2p.toml:26)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/r2p.toml:32)
+    /// Modifier.  (isa-spec/spec/ops/move/r2p.toml:32)
     pub file: PredFile,
-    /// Modifier.  (isa-spec/spec/ops/r2p.toml:37)
+    /// Modifier.  (isa-spec/spec/ops/move/r2p.toml:37)
     pub bsel: ByteSel,
 }
 op_fields!(OpR2p, [a, b], []);
-/// Spec: isa-spec/spec/ops/r2p.toml:17.
+/// Spec: isa-spec/spec/ops/move/r2p.toml:17.
 impl OpR2p {
     pub const NAME: &'static str = "r2p";
     pub const MNEMONIC: &'static str = "R2P";
@@ -49,7 +49,7 @@ impl OpR2p {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/r2p.toml:44 pack alike.
+    /// What all forms of isa-spec/spec/ops/move/r2p.toml:44 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -60,21 +60,21 @@ impl OpR2p {
         w |= (self.bsel.index() as u128) << 76;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/r2p.toml:44; form at isa-spec/spec/ops/r2p.toml:47).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/move/r2p.toml:44; form at isa-spec/spec/ops/move/r2p.toml:47).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x204 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/r2p.toml:44; form at isa-spec/spec/ops/r2p.toml:47).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/move/r2p.toml:44; form at isa-spec/spec/ops/move/r2p.toml:47).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x804 | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/r2p.toml:44; form at isa-spec/spec/ops/r2p.toml:47).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/move/r2p.toml:44; form at isa-spec/spec/ops/move/r2p.toml:47).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xa04 | self.encode_e0::<E>(sm, c)?;
@@ -82,14 +82,14 @@ impl OpR2p {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/r2p.toml:44; form at isa-spec/spec/ops/r2p.toml:47).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/move/r2p.toml:44; form at isa-spec/spec/ops/move/r2p.toml:47).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c04 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/r2p.toml:55 pack alike.
+    /// What all forms of isa-spec/spec/ops/move/r2p.toml:55 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -100,14 +100,14 @@ impl OpR2p {
         w |= (self.bsel.index() as u128) << 41;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/r2p.toml:55; form at isa-spec/spec/ops/r2p.toml:58).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/r2p.toml:55; form at isa-spec/spec/ops/move/r2p.toml:58).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5cf0000000000000 | self.encode_e1::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/r2p.toml:55; form at isa-spec/spec/ops/r2p.toml:58).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/r2p.toml:55; form at isa-spec/spec/ops/move/r2p.toml:58).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x38f0000000000000 | self.encode_e1::<E>(sm, c)?;
@@ -120,7 +120,7 @@ impl OpR2p {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/r2p.toml:55; form at isa-spec/spec/ops/r2p.toml:58).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/move/r2p.toml:55; form at isa-spec/spec/ops/move/r2p.toml:58).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4cf0000000000000 | self.encode_e1::<E>(sm, c)?;
@@ -128,7 +128,7 @@ impl OpR2p {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/r2p.toml:44 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/move/r2p.toml:44 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -136,35 +136,35 @@ impl OpR2p {
         let bsel: ByteSel = ByteSel::from_index(bits(w, 76, 2) as usize)?;
         Some(Self { a, b: Src::RZ, file, bsel })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/r2p.toml:44; form at isa-spec/spec/ops/r2p.toml:47).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/move/r2p.toml:44; form at isa-spec/spec/ops/move/r2p.toml:47).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/r2p.toml:44; form at isa-spec/spec/ops/r2p.toml:47).
+    /// Form `rir`'s fields (isa-spec/spec/ops/move/r2p.toml:44; form at isa-spec/spec/ops/move/r2p.toml:47).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/r2p.toml:44; form at isa-spec/spec/ops/r2p.toml:47).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/move/r2p.toml:44; form at isa-spec/spec/ops/move/r2p.toml:47).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/r2p.toml:44; form at isa-spec/spec/ops/r2p.toml:47).
+    /// Form `rur`'s fields (isa-spec/spec/ops/move/r2p.toml:44; form at isa-spec/spec/ops/move/r2p.toml:47).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/r2p.toml:55 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/move/r2p.toml:55 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -172,14 +172,14 @@ impl OpR2p {
         let bsel: ByteSel = ByteSel::from_index(bits(w, 41, 2) as usize)?;
         Some(Self { a, b: Src::RZ, file, bsel })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/r2p.toml:55; form at isa-spec/spec/ops/r2p.toml:58).
+    /// Form `r`'s fields (isa-spec/spec/ops/move/r2p.toml:55; form at isa-spec/spec/ops/move/r2p.toml:58).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/r2p.toml:55; form at isa-spec/spec/ops/r2p.toml:58).
+    /// Form `i`'s fields (isa-spec/spec/ops/move/r2p.toml:55; form at isa-spec/spec/ops/move/r2p.toml:58).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -188,14 +188,14 @@ impl OpR2p {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/r2p.toml:55; form at isa-spec/spec/ops/r2p.toml:58).
+    /// Form `c`'s fields (isa-spec/spec/ops/move/r2p.toml:55; form at isa-spec/spec/ops/move/r2p.toml:58).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `R2P` (isa-spec/spec/ops/r2p.toml:40); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `R2P` (isa-spec/spec/ops/move/r2p.toml:40); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["R2P"]])?;
         let mut cur = 0usize;
@@ -257,7 +257,7 @@ impl OpR2p {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/r2p.toml:17.
+    /// Spec: isa-spec/spec/ops/move/r2p.toml:17.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("r2p", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -266,7 +266,7 @@ impl OpR2p {
     }
 }
 impl MemOp for OpR2p {}
-/// Spec: isa-spec/spec/ops/r2p.toml:17.
+/// Spec: isa-spec/spec/ops/move/r2p.toml:17.
 impl Encode for OpR2p {
     const NAME: &'static str = "r2p";
     encode_by_form!(
@@ -274,7 +274,7 @@ impl Encode for OpR2p {
         encode_f4, 5 : => encode_f5, 6 : => encode_f6; [a, b]
     );
 }
-/// Spec: isa-spec/spec/ops/r2p.toml:17.
+/// Spec: isa-spec/spec/ops/move/r2p.toml:17.
 impl Forms for OpR2p {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -283,7 +283,7 @@ impl Forms for OpR2p {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/r2p.toml:40.
+    /// Spec: isa-spec/spec/ops/move/r2p.toml:40.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
@@ -321,5 +321,5 @@ impl Forms for OpR2p {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/r2p.toml:17.
+/// Spec: isa-spec/spec/ops/move/r2p.toml:17.
 impl Legalize for OpR2p {}

@@ -4,18 +4,18 @@
 
 /// `R2UR`: Move register a into uniform register d; pd: a predicate result (PT: none).
 ///
-/// Spec: isa-spec/spec/ops/r2ur.toml:4 (op `r2ur`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/move/r2ur.toml:4 (op `r2ur`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpR2ur {
-    /// Destination (pred). (isa-spec/spec/ops/r2ur.toml:9)
+    /// Destination (pred). (isa-spec/spec/ops/move/r2ur.toml:9)
     pub pd: Reg,
-    /// Destination (b32). (isa-spec/spec/ops/r2ur.toml:14)
+    /// Destination (b32). (isa-spec/spec/ops/move/r2ur.toml:14)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/r2ur.toml:18)
+    /// Source (b32). (isa-spec/spec/ops/move/r2ur.toml:18)
     pub a: Src,
 }
 op_fields!(OpR2ur, [a], [pd, d]);
-/// Spec: isa-spec/spec/ops/r2ur.toml:4.
+/// Spec: isa-spec/spec/ops/move/r2ur.toml:4.
 impl OpR2ur {
     pub const NAME: &'static str = "r2ur";
     pub const MNEMONIC: &'static str = "R2UR";
@@ -41,7 +41,7 @@ impl OpR2ur {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/r2ur.toml:33; form at isa-spec/spec/ops/r2ur.toml:33).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/move/r2ur.toml:33; form at isa-spec/spec/ops/move/r2ur.toml:33).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -51,7 +51,7 @@ impl OpR2ur {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/r2ur.toml:50; form at isa-spec/spec/ops/r2ur.toml:50).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/move/r2ur.toml:50; form at isa-spec/spec/ops/move/r2ur.toml:50).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -61,7 +61,7 @@ impl OpR2ur {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/r2ur.toml:60; form at isa-spec/spec/ops/r2ur.toml:60).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/move/r2ur.toml:60; form at isa-spec/spec/ops/move/r2ur.toml:60).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -71,7 +71,7 @@ impl OpR2ur {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/r2ur.toml:33; form at isa-spec/spec/ops/r2ur.toml:33).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/r2ur.toml:33; form at isa-spec/spec/ops/move/r2ur.toml:33).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -80,7 +80,7 @@ impl OpR2ur {
         let o = Self { pd, d, a };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/r2ur.toml:50; form at isa-spec/spec/ops/r2ur.toml:50).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/r2ur.toml:50; form at isa-spec/spec/ops/move/r2ur.toml:50).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -89,7 +89,7 @@ impl OpR2ur {
         let o = Self { pd, d, a };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0xc00000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/r2ur.toml:60; form at isa-spec/spec/ops/r2ur.toml:60).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/r2ur.toml:60; form at isa-spec/spec/ops/move/r2ur.toml:60).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -98,7 +98,7 @@ impl OpR2ur {
         let o = Self { pd, d, a };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `R2UR` (isa-spec/spec/ops/r2ur.toml:21); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `R2UR` (isa-spec/spec/ops/move/r2ur.toml:21); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["R2UR"]])?;
         if !rest.is_empty() {
@@ -122,7 +122,7 @@ impl OpR2ur {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/r2ur.toml:4.
+    /// Spec: isa-spec/spec/ops/move/r2ur.toml:4.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("r2ur", 1usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -132,18 +132,18 @@ impl OpR2ur {
     }
 }
 impl MemOp for OpR2ur {}
-/// Spec: isa-spec/spec/ops/r2ur.toml:4.
+/// Spec: isa-spec/spec/ops/move/r2ur.toml:4.
 impl Encode for OpR2ur {
     const NAME: &'static str = "r2ur";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a]);
 }
-/// Spec: isa-spec/spec/ops/r2ur.toml:4.
+/// Spec: isa-spec/spec/ops/move/r2ur.toml:4.
 impl Forms for OpR2ur {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/r2ur.toml:21.
+    /// Spec: isa-spec/spec/ops/move/r2ur.toml:21.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 131072 != 0 { self.form_id(sm) } else { None };
@@ -164,5 +164,5 @@ impl Forms for OpR2ur {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/r2ur.toml:4.
+/// Spec: isa-spec/spec/ops/move/r2ur.toml:4.
 impl Legalize for OpR2ur {}

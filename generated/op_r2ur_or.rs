@@ -4,18 +4,18 @@
 
 /// `R2UR.OR`: R2UR with .OR: move register a into uniform register d; pd always printed.
 ///
-/// Spec: isa-spec/spec/ops/r2ur_or.toml:3 (op `r2ur_or`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/move/r2ur_or.toml:3 (op `r2ur_or`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpR2urOr {
-    /// Destination (pred). (isa-spec/spec/ops/r2ur_or.toml:8)
+    /// Destination (pred). (isa-spec/spec/ops/move/r2ur_or.toml:8)
     pub pd: Reg,
-    /// Destination (b32). (isa-spec/spec/ops/r2ur_or.toml:13)
+    /// Destination (b32). (isa-spec/spec/ops/move/r2ur_or.toml:13)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/r2ur_or.toml:17)
+    /// Source (b32). (isa-spec/spec/ops/move/r2ur_or.toml:17)
     pub a: Src,
 }
 op_fields!(OpR2urOr, [a], [pd, d]);
-/// Spec: isa-spec/spec/ops/r2ur_or.toml:3.
+/// Spec: isa-spec/spec/ops/move/r2ur_or.toml:3.
 impl OpR2urOr {
     pub const NAME: &'static str = "r2ur_or";
     pub const MNEMONIC: &'static str = "R2UR.OR";
@@ -41,7 +41,7 @@ impl OpR2urOr {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/r2ur_or.toml:32; form at isa-spec/spec/ops/r2ur_or.toml:32).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/move/r2ur_or.toml:32; form at isa-spec/spec/ops/move/r2ur_or.toml:32).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -51,7 +51,7 @@ impl OpR2urOr {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/r2ur_or.toml:49; form at isa-spec/spec/ops/r2ur_or.toml:49).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/move/r2ur_or.toml:49; form at isa-spec/spec/ops/move/r2ur_or.toml:49).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -61,7 +61,7 @@ impl OpR2urOr {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/r2ur_or.toml:59; form at isa-spec/spec/ops/r2ur_or.toml:59).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/move/r2ur_or.toml:59; form at isa-spec/spec/ops/move/r2ur_or.toml:59).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -71,7 +71,7 @@ impl OpR2urOr {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/r2ur_or.toml:32; form at isa-spec/spec/ops/r2ur_or.toml:32).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/r2ur_or.toml:32; form at isa-spec/spec/ops/move/r2ur_or.toml:32).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -80,7 +80,7 @@ impl OpR2urOr {
         let o = Self { pd, d, a };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/r2ur_or.toml:49; form at isa-spec/spec/ops/r2ur_or.toml:49).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/r2ur_or.toml:49; form at isa-spec/spec/ops/move/r2ur_or.toml:49).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -89,7 +89,7 @@ impl OpR2urOr {
         let o = Self { pd, d, a };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0xc00000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/r2ur_or.toml:59; form at isa-spec/spec/ops/r2ur_or.toml:59).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/r2ur_or.toml:59; form at isa-spec/spec/ops/move/r2ur_or.toml:59).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -98,7 +98,7 @@ impl OpR2urOr {
         let o = Self { pd, d, a };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `R2UR.OR` (isa-spec/spec/ops/r2ur_or.toml:20); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `R2UR.OR` (isa-spec/spec/ops/move/r2ur_or.toml:20); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["R2UR", "OR"]])?;
         if !rest.is_empty() {
@@ -117,7 +117,7 @@ impl OpR2urOr {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/r2ur_or.toml:3.
+    /// Spec: isa-spec/spec/ops/move/r2ur_or.toml:3.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("r2ur_or", 1usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -127,18 +127,18 @@ impl OpR2urOr {
     }
 }
 impl MemOp for OpR2urOr {}
-/// Spec: isa-spec/spec/ops/r2ur_or.toml:3.
+/// Spec: isa-spec/spec/ops/move/r2ur_or.toml:3.
 impl Encode for OpR2urOr {
     const NAME: &'static str = "r2ur_or";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a]);
 }
-/// Spec: isa-spec/spec/ops/r2ur_or.toml:3.
+/// Spec: isa-spec/spec/ops/move/r2ur_or.toml:3.
 impl Forms for OpR2urOr {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/r2ur_or.toml:20.
+    /// Spec: isa-spec/spec/ops/move/r2ur_or.toml:20.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 131072 != 0 { self.form_id(sm) } else { None };
@@ -154,5 +154,5 @@ impl Forms for OpR2urOr {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/r2ur_or.toml:3.
+/// Spec: isa-spec/spec/ops/move/r2ur_or.toml:3.
 impl Legalize for OpR2urOr {}

@@ -4,32 +4,32 @@
 
 /// `RED.E`: Atomically replace the global memory word(s) at a + off (+ ua) by old OP b, with no result.
 ///
-/// Spec: isa-spec/spec/ops/red.toml:18 (op `red`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/red.toml:18 (op `red`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpRed {
-    /// Source (u64). 64-bit address register pair (`.U32`: one register, zero-extended). (isa-spec/spec/ops/red.toml:29)
+    /// Source (u64). 64-bit address register pair (`.U32`: one register, zero-extended). (isa-spec/spec/ops/memory/red.toml:29)
     pub a: Src,
-    /// Source (u32). The operand (first of the type's registers). (isa-spec/spec/ops/red.toml:34)
+    /// Source (u32). The operand (first of the type's registers). (isa-spec/spec/ops/memory/red.toml:34)
     pub b: Src,
-    /// Source (u32). Uniform register: added to the address or the memory descriptor, as `amode` says. (isa-spec/spec/ops/red.toml:39)
+    /// Source (u32). Uniform register: added to the address or the memory descriptor, as `amode` says. (isa-spec/spec/ops/memory/red.toml:39)
     pub ua: Src,
-    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/red.toml:45)
+    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/memory/red.toml:45)
     pub off: i32,
-    /// Modifier. Width of the base register a. (isa-spec/spec/ops/red.toml:50)
+    /// Modifier. Width of the base register a. (isa-spec/spec/ops/memory/red.toml:50)
     pub awidth: MemAddrWidth,
-    /// Modifier. How the address uses ua. (isa-spec/spec/ops/red.toml:56)
+    /// Modifier. How the address uses ua. (isa-spec/spec/ops/memory/red.toml:56)
     pub amode: MemAddrMode,
-    /// Modifier.  (isa-spec/spec/ops/red.toml:61)
+    /// Modifier.  (isa-spec/spec/ops/memory/red.toml:61)
     pub aop: AtomOp,
-    /// Modifier.  (isa-spec/spec/ops/red.toml:65)
+    /// Modifier.  (isa-spec/spec/ops/memory/red.toml:65)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/red.toml:69)
+    /// Modifier.  (isa-spec/spec/ops/memory/red.toml:69)
     pub r#type: AtomType,
-    /// Modifier.  (isa-spec/spec/ops/red.toml:73)
+    /// Modifier.  (isa-spec/spec/ops/memory/red.toml:73)
     pub sem: MemSem,
 }
 op_fields!(OpRed, [a, b, ua], []);
-/// Spec: isa-spec/spec/ops/red.toml:18.
+/// Spec: isa-spec/spec/ops/memory/red.toml:18.
 impl OpRed {
     pub const NAME: &'static str = "red";
     pub const MNEMONIC: &'static str = "RED.E";
@@ -46,31 +46,31 @@ impl OpRed {
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/red.toml:69).
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/red.toml:69).
     const TYPE_CODES0: [u16; AtomType::COUNT] = codes(
         "0 1 2 3 4 5 6 - - - - - - - - - - -",
     );
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/red.toml:73).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/red.toml:73).
     const SEM_CODES0: [u16; MemSem::COUNT] = codes(
         "e - - - - - - - - 8 9 a b c d f 10 11 12 13 14 15 16 17 - - - - - - - - - - - - -",
     );
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/red.toml:65).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/red.toml:65).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `aop`'s values, in hex (`-`: none; isa-spec/spec/ops/red.toml:61).
+    /// Codes of `aop`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/red.toml:61).
     const AOP_CODES0: [u16; AtomOp::COUNT] = codes("0 1 2 3 4 5 6 7 - -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/red.toml:56).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/red.toml:56).
     const AMODE_CODES0: [u16; MemAddrMode::COUNT] = codes("0 - -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/red.toml:73).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/red.toml:73).
     const SEM_CODES1: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b f - - 1 - - - - - - - - - 5 4 7 6 a - - - - - 8 - c - d e - - -",
     );
-    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/red.toml:50).
+    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/red.toml:50).
     const AWIDTH_CODES0: [u16; MemAddrWidth::COUNT] = codes("- 0 1");
-    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/red.toml:69).
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/red.toml:69).
     const TYPE_CODES1: [u16; AtomType::COUNT] = codes(
         "0 1 2 - - 3 - 4 - - - - - - - - - -",
     );
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/red.toml:56).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/red.toml:56).
     const AMODE_CODES1: [u16; MemAddrMode::COUNT] = codes("- 0 1");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -180,7 +180,7 @@ impl OpRed {
                 AtomType::S64
             )))
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/red.toml:87; form at isa-spec/spec/ops/red.toml:87).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/red.toml:87; form at isa-spec/spec/ops/memory/red.toml:87).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -218,7 +218,7 @@ impl OpRed {
                 << 91;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/red.toml:163; form at isa-spec/spec/ops/red.toml:163).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/red.toml:163; form at isa-spec/spec/ops/memory/red.toml:163).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -256,7 +256,7 @@ impl OpRed {
                 << 91;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/red.toml:209; form at isa-spec/spec/ops/red.toml:209).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/red.toml:209; form at isa-spec/spec/ops/memory/red.toml:209).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -310,7 +310,7 @@ impl OpRed {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/red.toml:233; form at isa-spec/spec/ops/red.toml:233).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/memory/red.toml:233; form at isa-spec/spec/ops/memory/red.toml:233).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -348,7 +348,7 @@ impl OpRed {
                 << 91;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/red.toml:254; form at isa-spec/spec/ops/red.toml:254).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/red.toml:254; form at isa-spec/spec/ops/memory/red.toml:254).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -410,7 +410,7 @@ impl OpRed {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/red.toml:277; form at isa-spec/spec/ops/red.toml:277).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/memory/red.toml:277; form at isa-spec/spec/ops/memory/red.toml:277).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -472,7 +472,7 @@ impl OpRed {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/red.toml:87; form at isa-spec/spec/ops/red.toml:87).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/red.toml:87; form at isa-spec/spec/ops/memory/red.toml:87).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -550,7 +550,7 @@ impl OpRed {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0xe00ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/red.toml:163; form at isa-spec/spec/ops/red.toml:163).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/red.toml:163; form at isa-spec/spec/ops/memory/red.toml:163).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -628,7 +628,7 @@ impl OpRed {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0xe00ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/red.toml:209; form at isa-spec/spec/ops/red.toml:209).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/red.toml:209; form at isa-spec/spec/ops/memory/red.toml:209).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x800000000000000000 == 0x800000000000000000
@@ -717,7 +717,7 @@ impl OpRed {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0xe00400000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/red.toml:233; form at isa-spec/spec/ops/red.toml:233).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/red.toml:233; form at isa-spec/spec/ops/memory/red.toml:233).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -793,7 +793,7 @@ impl OpRed {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0xe10ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/red.toml:254; form at isa-spec/spec/ops/red.toml:254).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/red.toml:254; form at isa-spec/spec/ops/memory/red.toml:254).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x800000000000000000 == 0x800000000000000000
@@ -882,7 +882,7 @@ impl OpRed {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0xe10400000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/red.toml:277; form at isa-spec/spec/ops/red.toml:277).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/red.toml:277; form at isa-spec/spec/ops/memory/red.toml:277).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x200000000000000000000 == 0x200000000000000000000
@@ -978,7 +978,7 @@ impl OpRed {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `RED.E` (isa-spec/spec/ops/red.toml:76).
+    /// Parse syntax `RED.E` (isa-spec/spec/ops/memory/red.toml:76).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["RED", "E"]])?;
         let mut cur = 0usize;
@@ -1064,7 +1064,7 @@ impl OpRed {
         };
         parsed(op, line, 0, 0)
     }
-    /// Parse syntax `REDG.E` (isa-spec/spec/ops/red.toml:82).
+    /// Parse syntax `REDG.E` (isa-spec/spec/ops/memory/red.toml:82).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["REDG", "E"]])?;
         let mut cur = 0usize;
@@ -1153,7 +1153,7 @@ impl OpRed {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/red.toml:18.
+    /// Spec: isa-spec/spec/ops/memory/red.toml:18.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("red", 3usize, srcs)?;
         let a: u64 = src_value(srcs, 0usize, &self.a)?;
@@ -1163,7 +1163,7 @@ impl OpRed {
     }
 }
 impl MemOp for OpRed {}
-/// Spec: isa-spec/spec/ops/red.toml:18.
+/// Spec: isa-spec/spec/ops/memory/red.toml:18.
 impl Encode for OpRed {
     const NAME: &'static str = "red";
     encode_by_form!(
@@ -1172,7 +1172,7 @@ impl Encode for OpRed {
         [a, b, ua]
     );
 }
-/// Spec: isa-spec/spec/ops/red.toml:18.
+/// Spec: isa-spec/spec/ops/memory/red.toml:18.
 impl Forms for OpRed {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -1181,7 +1181,7 @@ impl Forms for OpRed {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/red.toml:76.
+    /// Spec: isa-spec/spec/ops/memory/red.toml:76.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -1243,5 +1243,5 @@ impl Forms for OpRed {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/red.toml:18.
+/// Spec: isa-spec/spec/ops/memory/red.toml:18.
 impl Legalize for OpRed {}

@@ -4,24 +4,24 @@
 
 /// `RED`: Atomically replace the global memory word(s) at a + off by old OP b.
 ///
-/// Spec: isa-spec/spec/ops/red_sm50.toml:11 (op `red_sm50`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/memory/red_sm50.toml:11 (op `red_sm50`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpRedSm50 {
-    /// Source (u32). Address register (a 64-bit pair with .E). (isa-spec/spec/ops/red_sm50.toml:16)
+    /// Source (u32). Address register (a 64-bit pair with .E). (isa-spec/spec/ops/memory/red_sm50.toml:16)
     pub a: Src,
-    /// Source (u32). The operand (first of the type's registers). (isa-spec/spec/ops/red_sm50.toml:21)
+    /// Source (u32). The operand (first of the type's registers). (isa-spec/spec/ops/memory/red_sm50.toml:21)
     pub b: Src,
-    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/red_sm50.toml:26)
+    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/memory/red_sm50.toml:26)
     pub off: i32,
-    /// Modifier. 64-bit address (a register pair). (isa-spec/spec/ops/red_sm50.toml:31)
+    /// Modifier. 64-bit address (a register pair). (isa-spec/spec/ops/memory/red_sm50.toml:31)
     pub e: bool,
-    /// Modifier.  (isa-spec/spec/ops/red_sm50.toml:37)
+    /// Modifier.  (isa-spec/spec/ops/memory/red_sm50.toml:37)
     pub aop: AtomOpSm50,
-    /// Modifier.  (isa-spec/spec/ops/red_sm50.toml:41)
+    /// Modifier.  (isa-spec/spec/ops/memory/red_sm50.toml:41)
     pub r#type: AtomTypeSm50,
 }
 op_fields!(OpRedSm50, [a, b], []);
-/// Spec: isa-spec/spec/ops/red_sm50.toml:11.
+/// Spec: isa-spec/spec/ops/memory/red_sm50.toml:11.
 impl OpRedSm50 {
     pub const NAME: &'static str = "red_sm50";
     pub const MNEMONIC: &'static str = "RED";
@@ -35,13 +35,13 @@ impl OpRedSm50 {
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/red_sm50.toml:41).
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/red_sm50.toml:41).
     const TYPE_CODES0: [u16; AtomTypeSm50::COUNT] = codes("0 1 2 3 4 5 - - -");
-    /// Codes of `aop`'s values, in hex (`-`: none; isa-spec/spec/ops/red_sm50.toml:37).
+    /// Codes of `aop`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/red_sm50.toml:37).
     const AOP_CODES0: [u16; AtomOpSm50::COUNT] = codes("0 1 2 3 4 5 6 7 - -");
-    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/red_sm50.toml:41).
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/red_sm50.toml:41).
     const TYPE_CODES1: [u16; AtomTypeSm50::COUNT] = codes("0 1 2 3 - 5 - 4 -");
-    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/red_sm50.toml:41).
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/red_sm50.toml:41).
     const TYPE_CODES2: [u16; AtomTypeSm50::COUNT] = codes("0 1 2 3 - 5 6 - 4");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -55,7 +55,7 @@ impl OpRedSm50 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50] (isa-spec/spec/ops/red_sm50.toml:50; form at isa-spec/spec/ops/red_sm50.toml:50).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/red_sm50.toml:50; form at isa-spec/spec/ops/memory/red_sm50.toml:50).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -69,7 +69,7 @@ impl OpRedSm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52, 53] (isa-spec/spec/ops/red_sm50.toml:74; form at isa-spec/spec/ops/red_sm50.toml:74).
+    /// Form `fixed` on SM [52, 53] (isa-spec/spec/ops/memory/red_sm50.toml:74; form at isa-spec/spec/ops/memory/red_sm50.toml:74).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -83,7 +83,7 @@ impl OpRedSm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [60, 61, 62] (isa-spec/spec/ops/red_sm50.toml:82; form at isa-spec/spec/ops/red_sm50.toml:82).
+    /// Form `fixed` on SM [60, 61, 62] (isa-spec/spec/ops/memory/red_sm50.toml:82; form at isa-spec/spec/ops/memory/red_sm50.toml:82).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -97,7 +97,7 @@ impl OpRedSm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/red_sm50.toml:50; form at isa-spec/spec/ops/red_sm50.toml:50).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/red_sm50.toml:50; form at isa-spec/spec/ops/memory/red_sm50.toml:50).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -127,7 +127,7 @@ impl OpRedSm50 {
         let o = Self { a, b, off, e, aop, r#type };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x600000c000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/red_sm50.toml:74; form at isa-spec/spec/ops/red_sm50.toml:74).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/red_sm50.toml:74; form at isa-spec/spec/ops/memory/red_sm50.toml:74).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -157,7 +157,7 @@ impl OpRedSm50 {
         let o = Self { a, b, off, e, aop, r#type };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x600000c000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/red_sm50.toml:82; form at isa-spec/spec/ops/red_sm50.toml:82).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/red_sm50.toml:82; form at isa-spec/spec/ops/memory/red_sm50.toml:82).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -188,7 +188,7 @@ impl OpRedSm50 {
         let o = Self { a, b, off, e, aop, r#type };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x600000c000000)))
     }
-    /// Parse one tokenized line of syntax `RED` (isa-spec/spec/ops/red_sm50.toml:44); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `RED` (isa-spec/spec/ops/memory/red_sm50.toml:44); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["RED"]])?;
         let mut cur = 0usize;
@@ -225,7 +225,7 @@ impl OpRedSm50 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/red_sm50.toml:11.
+    /// Spec: isa-spec/spec/ops/memory/red_sm50.toml:11.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("red_sm50", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -234,18 +234,18 @@ impl OpRedSm50 {
     }
 }
 impl MemOp for OpRedSm50 {}
-/// Spec: isa-spec/spec/ops/red_sm50.toml:11.
+/// Spec: isa-spec/spec/ops/memory/red_sm50.toml:11.
 impl Encode for OpRedSm50 {
     const NAME: &'static str = "red_sm50";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/red_sm50.toml:11.
+/// Spec: isa-spec/spec/ops/memory/red_sm50.toml:11.
 impl Forms for OpRedSm50 {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/red_sm50.toml:44.
+    /// Spec: isa-spec/spec/ops/memory/red_sm50.toml:44.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -264,5 +264,5 @@ impl Forms for OpRedSm50 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/red_sm50.toml:11.
+/// Spec: isa-spec/spec/ops/memory/red_sm50.toml:11.
 impl Legalize for OpRedSm50 {}

@@ -4,32 +4,32 @@
 
 /// `REDG.E`: Atomically replace the global memory float(s) at a + off (+ ua) by old OP b (add, min or max), with no result.
 ///
-/// Spec: isa-spec/spec/ops/redg_f.toml:11 (op `redg_f`). SMs: 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/redg_f.toml:11 (op `redg_f`). SMs: 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpRedgF {
-    /// Source (u64). 64-bit address register pair (`.U32`: one register, zero-extended). (isa-spec/spec/ops/redg_f.toml:21)
+    /// Source (u64). 64-bit address register pair (`.U32`: one register, zero-extended). (isa-spec/spec/ops/memory/redg_f.toml:21)
     pub a: Src,
-    /// Source (u32). The operand (first of the type's registers). (isa-spec/spec/ops/redg_f.toml:26)
+    /// Source (u32). The operand (first of the type's registers). (isa-spec/spec/ops/memory/redg_f.toml:26)
     pub b: Src,
-    /// Source (u32). Uniform register: added to the address or the memory descriptor, as `amode` says. (isa-spec/spec/ops/redg_f.toml:31)
+    /// Source (u32). Uniform register: added to the address or the memory descriptor, as `amode` says. (isa-spec/spec/ops/memory/redg_f.toml:31)
     pub ua: Src,
-    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/redg_f.toml:37)
+    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/memory/redg_f.toml:37)
     pub off: i32,
-    /// Modifier. Width of the base register a. (isa-spec/spec/ops/redg_f.toml:42)
+    /// Modifier. Width of the base register a. (isa-spec/spec/ops/memory/redg_f.toml:42)
     pub awidth: MemAddrWidth,
-    /// Modifier. How the address uses ua. (isa-spec/spec/ops/redg_f.toml:47)
+    /// Modifier. How the address uses ua. (isa-spec/spec/ops/memory/redg_f.toml:47)
     pub amode: MemAddrMode,
-    /// Modifier.  (isa-spec/spec/ops/redg_f.toml:52)
+    /// Modifier.  (isa-spec/spec/ops/memory/redg_f.toml:52)
     pub aop: AtomOp,
-    /// Modifier.  (isa-spec/spec/ops/redg_f.toml:56)
+    /// Modifier.  (isa-spec/spec/ops/memory/redg_f.toml:56)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/redg_f.toml:60)
+    /// Modifier.  (isa-spec/spec/ops/memory/redg_f.toml:60)
     pub r#type: AtomType,
-    /// Modifier.  (isa-spec/spec/ops/redg_f.toml:64)
+    /// Modifier.  (isa-spec/spec/ops/memory/redg_f.toml:64)
     pub sem: MemSem,
 }
 op_fields!(OpRedgF, [a, b, ua], []);
-/// Spec: isa-spec/spec/ops/redg_f.toml:11.
+/// Spec: isa-spec/spec/ops/memory/redg_f.toml:11.
 impl OpRedgF {
     pub const NAME: &'static str = "redg_f";
     pub const MNEMONIC: &'static str = "REDG.E";
@@ -44,23 +44,23 @@ impl OpRedgF {
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/redg_f.toml:60).
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/redg_f.toml:60).
     const TYPE_CODES0: [u16; AtomType::COUNT] = codes(
         "- - - 9 0 - f - 1 2 3 4 5 a b c d e",
     );
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/redg_f.toml:64).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/redg_f.toml:64).
     const SEM_CODES0: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b f - - 1 - - - - - - - - - 5 4 7 6 a - - - - - 8 - c - d e - - -",
     );
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/redg_f.toml:56).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/redg_f.toml:56).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `aop`'s values, in hex (`-`: none; isa-spec/spec/ops/redg_f.toml:52).
+    /// Codes of `aop`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/redg_f.toml:52).
     const AOP_CODES0: [u16; AtomOp::COUNT] = codes("0 1 2 - - - - - - -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/redg_f.toml:47).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/redg_f.toml:47).
     const AMODE_CODES0: [u16; MemAddrMode::COUNT] = codes("0 - -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/redg_f.toml:47).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/redg_f.toml:47).
     const AMODE_CODES1: [u16; MemAddrMode::COUNT] = codes("- 0 1");
-    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/redg_f.toml:42).
+    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/redg_f.toml:42).
     const AWIDTH_CODES0: [u16; MemAddrWidth::COUNT] = codes("- 0 1");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -123,7 +123,7 @@ impl OpRedgF {
                 AtomType::F32Rn | AtomType::F32x2Rn | AtomType::F32x4Rn | AtomType::F64Rn
             )))
     }
-    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/redg_f.toml:74; form at isa-spec/spec/ops/redg_f.toml:74).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/memory/redg_f.toml:74; form at isa-spec/spec/ops/memory/redg_f.toml:74).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -167,7 +167,7 @@ impl OpRedgF {
                 << 91;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/redg_f.toml:182; form at isa-spec/spec/ops/redg_f.toml:182).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/redg_f.toml:182; form at isa-spec/spec/ops/memory/redg_f.toml:182).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -235,7 +235,7 @@ impl OpRedgF {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/redg_f.toml:205; form at isa-spec/spec/ops/redg_f.toml:205).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/memory/redg_f.toml:205; form at isa-spec/spec/ops/memory/redg_f.toml:205).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -303,7 +303,7 @@ impl OpRedgF {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/redg_f.toml:74; form at isa-spec/spec/ops/redg_f.toml:74).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/redg_f.toml:74; form at isa-spec/spec/ops/memory/redg_f.toml:74).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -382,7 +382,7 @@ impl OpRedgF {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0xe00ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/redg_f.toml:182; form at isa-spec/spec/ops/redg_f.toml:182).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/redg_f.toml:182; form at isa-spec/spec/ops/memory/redg_f.toml:182).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x800000000000000000 == 0x800000000000000000
@@ -474,7 +474,7 @@ impl OpRedgF {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0xe00400000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/redg_f.toml:205; form at isa-spec/spec/ops/redg_f.toml:205).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/redg_f.toml:205; form at isa-spec/spec/ops/memory/redg_f.toml:205).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x200000000000000000000 == 0x200000000000000000000
@@ -566,7 +566,7 @@ impl OpRedgF {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0xc00000000000000ff0000)))
     }
-    /// Parse one tokenized line of syntax `REDG.E` (isa-spec/spec/ops/redg_f.toml:67); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `REDG.E` (isa-spec/spec/ops/memory/redg_f.toml:67); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["REDG", "E"]])?;
         let mut cur = 0usize;
@@ -655,7 +655,7 @@ impl OpRedgF {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/redg_f.toml:11.
+    /// Spec: isa-spec/spec/ops/memory/redg_f.toml:11.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("redg_f", 3usize, srcs)?;
         let a: u64 = src_value(srcs, 0usize, &self.a)?;
@@ -665,7 +665,7 @@ impl OpRedgF {
     }
 }
 impl MemOp for OpRedgF {}
-/// Spec: isa-spec/spec/ops/redg_f.toml:11.
+/// Spec: isa-spec/spec/ops/memory/redg_f.toml:11.
 impl Encode for OpRedgF {
     const NAME: &'static str = "redg_f";
     encode_by_form!(
@@ -673,13 +673,13 @@ impl Encode for OpRedgF {
         [a, b, ua]
     );
 }
-/// Spec: isa-spec/spec/ops/redg_f.toml:11.
+/// Spec: isa-spec/spec/ops/memory/redg_f.toml:11.
 impl Forms for OpRedgF {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/redg_f.toml:67.
+    /// Spec: isa-spec/spec/ops/memory/redg_f.toml:67.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -712,5 +712,5 @@ impl Forms for OpRedgF {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/redg_f.toml:11.
+/// Spec: isa-spec/spec/ops/memory/redg_f.toml:11.
 impl Legalize for OpRedgF {}

@@ -4,20 +4,20 @@
 
 /// `REDUX`: Warp reduction: d (uniform) = op over the active lanes' a.
 ///
-/// Spec: isa-spec/spec/ops/redux.toml:12 (op `redux`). SMs: 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/redux.toml:12 (op `redux`). SMs: 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpRedux {
-    /// Destination (b32). (isa-spec/spec/ops/redux.toml:17)
+    /// Destination (b32). (isa-spec/spec/ops/alu/redux.toml:17)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/redux.toml:21)
+    /// Source (b32). (isa-spec/spec/ops/alu/redux.toml:21)
     pub a: Src,
-    /// Modifier.  (isa-spec/spec/ops/redux.toml:25)
+    /// Modifier.  (isa-spec/spec/ops/alu/redux.toml:25)
     pub op: ReduxOp,
-    /// Modifier.  (isa-spec/spec/ops/redux.toml:29)
+    /// Modifier.  (isa-spec/spec/ops/alu/redux.toml:29)
     pub dtype: ReduxType,
 }
 op_fields!(OpRedux, [a], [d]);
-/// Spec: isa-spec/spec/ops/redux.toml:12.
+/// Spec: isa-spec/spec/ops/alu/redux.toml:12.
 impl OpRedux {
     pub const NAME: &'static str = "redux";
     pub const MNEMONIC: &'static str = "REDUX";
@@ -39,7 +39,7 @@ impl OpRedux {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/redux.toml:41; form at isa-spec/spec/ops/redux.toml:41).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/redux.toml:41; form at isa-spec/spec/ops/alu/redux.toml:41).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -50,7 +50,7 @@ impl OpRedux {
         w |= (self.op.index() as u128) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/redux.toml:59; form at isa-spec/spec/ops/redux.toml:59).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/redux.toml:59; form at isa-spec/spec/ops/alu/redux.toml:59).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -61,7 +61,7 @@ impl OpRedux {
         w |= (self.op.index() as u128) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/redux.toml:41; form at isa-spec/spec/ops/redux.toml:41).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/redux.toml:41; form at isa-spec/spec/ops/alu/redux.toml:41).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -71,7 +71,7 @@ impl OpRedux {
         let o = Self { d, a, op, dtype };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe3dffffffffff00c00000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/redux.toml:59; form at isa-spec/spec/ops/redux.toml:59).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/redux.toml:59; form at isa-spec/spec/ops/alu/redux.toml:59).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -81,7 +81,7 @@ impl OpRedux {
         let o = Self { d, a, op, dtype };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe3dffffffffff00000000)))
     }
-    /// Parse one tokenized line of syntax `REDUX` (isa-spec/spec/ops/redux.toml:32); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `REDUX` (isa-spec/spec/ops/alu/redux.toml:32); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["REDUX"]])?;
         let mut cur = 0usize;
@@ -110,7 +110,7 @@ impl OpRedux {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/redux.toml:12.
+    /// Spec: isa-spec/spec/ops/alu/redux.toml:12.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("redux", 1usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -119,18 +119,18 @@ impl OpRedux {
     }
 }
 impl MemOp for OpRedux {}
-/// Spec: isa-spec/spec/ops/redux.toml:12.
+/// Spec: isa-spec/spec/ops/alu/redux.toml:12.
 impl Encode for OpRedux {
     const NAME: &'static str = "redux";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a]);
 }
-/// Spec: isa-spec/spec/ops/redux.toml:12.
+/// Spec: isa-spec/spec/ops/alu/redux.toml:12.
 impl Forms for OpRedux {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/redux.toml:32.
+    /// Spec: isa-spec/spec/ops/alu/redux.toml:32.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -145,5 +145,5 @@ impl Forms for OpRedux {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/redux.toml:12.
+/// Spec: isa-spec/spec/ops/alu/redux.toml:12.
 impl Legalize for OpRedux {}

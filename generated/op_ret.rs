@@ -4,20 +4,20 @@
 
 /// `RET.REL`: Return (relative form), taken where the guard and `cond` hold.
 ///
-/// Spec: isa-spec/spec/ops/ret.toml:7 (op `ret`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/control/ret.toml:7 (op `ret`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpRet {
-    /// Source (pred). (isa-spec/spec/ops/ret.toml:12)
+    /// Source (pred). (isa-spec/spec/ops/control/ret.toml:12)
     pub cond: Src,
-    /// Source (b32). The register holding the return address. (isa-spec/spec/ops/ret.toml:18)
+    /// Source (b32). The register holding the return address. (isa-spec/spec/ops/control/ret.toml:18)
     pub a: Src,
-    /// Modifier. Leave the call-depth counter alone (bit 86; clear prints `RET.REL`). (isa-spec/spec/ops/ret.toml:23)
+    /// Modifier. Leave the call-depth counter alone (bit 86; clear prints `RET.REL`). (isa-spec/spec/ops/control/ret.toml:23)
     pub nodec: bool,
-    /// Modifier.  (isa-spec/spec/ops/ret.toml:29)
+    /// Modifier.  (isa-spec/spec/ops/control/ret.toml:29)
     pub target: i64,
 }
 op_fields!(OpRet, [cond, a], []);
-/// Spec: isa-spec/spec/ops/ret.toml:7.
+/// Spec: isa-spec/spec/ops/control/ret.toml:7.
 impl OpRet {
     pub const NAME: &'static str = "ret";
     pub const MNEMONIC: &'static str = "RET.REL";
@@ -47,7 +47,7 @@ impl OpRet {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/ret.toml:38; form at isa-spec/spec/ops/ret.toml:38).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/ret.toml:38; form at isa-spec/spec/ops/control/ret.toml:38).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -73,7 +73,7 @@ impl OpRet {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/ret.toml:57; form at isa-spec/spec/ops/ret.toml:57).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/control/ret.toml:57; form at isa-spec/spec/ops/control/ret.toml:57).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -102,7 +102,7 @@ impl OpRet {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/ret.toml:64; form at isa-spec/spec/ops/ret.toml:64).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/ret.toml:64; form at isa-spec/spec/ops/control/ret.toml:64).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -128,7 +128,7 @@ impl OpRet {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/ret.toml:74; form at isa-spec/spec/ops/ret.toml:74).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/control/ret.toml:74; form at isa-spec/spec/ops/control/ret.toml:74).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -157,7 +157,7 @@ impl OpRet {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/ret.toml:82; form at isa-spec/spec/ops/ret.toml:82).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/control/ret.toml:82; form at isa-spec/spec/ops/control/ret.toml:82).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -186,7 +186,7 @@ impl OpRet {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ret.toml:38; form at isa-spec/spec/ops/ret.toml:38).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret.toml:38; form at isa-spec/spec/ops/control/ret.toml:38).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -197,7 +197,7 @@ impl OpRet {
         let o = Self { cond, a, nodec, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ret.toml:57; form at isa-spec/spec/ops/ret.toml:57).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret.toml:57; form at isa-spec/spec/ops/control/ret.toml:57).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -209,7 +209,7 @@ impl OpRet {
         let o = Self { cond, a, nodec, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ret.toml:64; form at isa-spec/spec/ops/ret.toml:64).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret.toml:64; form at isa-spec/spec/ops/control/ret.toml:64).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -220,7 +220,7 @@ impl OpRet {
         let o = Self { cond, a, nodec, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ret.toml:74; form at isa-spec/spec/ops/ret.toml:74).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret.toml:74; form at isa-spec/spec/ops/control/ret.toml:74).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -232,7 +232,7 @@ impl OpRet {
         let o = Self { cond, a, nodec, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ret.toml:82; form at isa-spec/spec/ops/ret.toml:82).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret.toml:82; form at isa-spec/spec/ops/control/ret.toml:82).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -244,7 +244,7 @@ impl OpRet {
         let o = Self { cond, a, nodec, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `RET.REL` (isa-spec/spec/ops/ret.toml:32); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `RET.REL` (isa-spec/spec/ops/control/ret.toml:32); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["RET", "REL"]])?;
         let mut cur = 0usize;
@@ -269,7 +269,7 @@ impl OpRet {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/ret.toml:7.
+    /// Spec: isa-spec/spec/ops/control/ret.toml:7.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("ret", 2usize, srcs)?;
         let cond: bool = src_value(srcs, 0usize, &self.cond)?;
@@ -278,7 +278,7 @@ impl OpRet {
     }
 }
 impl MemOp for OpRet {}
-/// Spec: isa-spec/spec/ops/ret.toml:7.
+/// Spec: isa-spec/spec/ops/control/ret.toml:7.
 impl Encode for OpRet {
     const NAME: &'static str = "ret";
     encode_by_form!(
@@ -286,13 +286,13 @@ impl Encode for OpRet {
         encode_f4; [cond, a]
     );
 }
-/// Spec: isa-spec/spec/ops/ret.toml:7.
+/// Spec: isa-spec/spec/ops/control/ret.toml:7.
 impl Forms for OpRet {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/ret.toml:32.
+    /// Spec: isa-spec/spec/ops/control/ret.toml:32.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
@@ -320,5 +320,5 @@ impl Forms for OpRet {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/ret.toml:7.
+/// Spec: isa-spec/spec/ops/control/ret.toml:7.
 impl Legalize for OpRet {}

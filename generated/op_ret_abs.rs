@@ -4,20 +4,20 @@
 
 /// `RET.ABS`: Return (absolute form), taken where the guard and `cond` hold.
 ///
-/// Spec: isa-spec/spec/ops/ret_abs.toml:6 (op `ret_abs`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/control/ret_abs.toml:6 (op `ret_abs`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpRetAbs {
-    /// Source (pred). (isa-spec/spec/ops/ret_abs.toml:11)
+    /// Source (pred). (isa-spec/spec/ops/control/ret_abs.toml:11)
     pub cond: Src,
-    /// Source (b32). The register holding the return address. (isa-spec/spec/ops/ret_abs.toml:17)
+    /// Source (b32). The register holding the return address. (isa-spec/spec/ops/control/ret_abs.toml:17)
     pub a: Src,
-    /// Modifier. Leave the call-depth counter alone (bit 86; clear prints `RET.ABS`). (isa-spec/spec/ops/ret_abs.toml:22)
+    /// Modifier. Leave the call-depth counter alone (bit 86; clear prints `RET.ABS`). (isa-spec/spec/ops/control/ret_abs.toml:22)
     pub nodec: bool,
-    /// Modifier.  (isa-spec/spec/ops/ret_abs.toml:28)
+    /// Modifier.  (isa-spec/spec/ops/control/ret_abs.toml:28)
     pub off: i64,
 }
 op_fields!(OpRetAbs, [cond, a], []);
-/// Spec: isa-spec/spec/ops/ret_abs.toml:6.
+/// Spec: isa-spec/spec/ops/control/ret_abs.toml:6.
 impl OpRetAbs {
     pub const NAME: &'static str = "ret_abs";
     pub const MNEMONIC: &'static str = "RET.ABS";
@@ -47,7 +47,7 @@ impl OpRetAbs {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/ret_abs.toml:37; form at isa-spec/spec/ops/ret_abs.toml:37).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/ret_abs.toml:37; form at isa-spec/spec/ops/control/ret_abs.toml:37).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -73,7 +73,7 @@ impl OpRetAbs {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/ret_abs.toml:56; form at isa-spec/spec/ops/ret_abs.toml:56).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/control/ret_abs.toml:56; form at isa-spec/spec/ops/control/ret_abs.toml:56).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -102,7 +102,7 @@ impl OpRetAbs {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/ret_abs.toml:63; form at isa-spec/spec/ops/ret_abs.toml:63).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/ret_abs.toml:63; form at isa-spec/spec/ops/control/ret_abs.toml:63).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -128,7 +128,7 @@ impl OpRetAbs {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/ret_abs.toml:73; form at isa-spec/spec/ops/ret_abs.toml:73).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/control/ret_abs.toml:73; form at isa-spec/spec/ops/control/ret_abs.toml:73).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -157,7 +157,7 @@ impl OpRetAbs {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/ret_abs.toml:81; form at isa-spec/spec/ops/ret_abs.toml:81).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/control/ret_abs.toml:81; form at isa-spec/spec/ops/control/ret_abs.toml:81).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -186,7 +186,7 @@ impl OpRetAbs {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ret_abs.toml:37; form at isa-spec/spec/ops/ret_abs.toml:37).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret_abs.toml:37; form at isa-spec/spec/ops/control/ret_abs.toml:37).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -197,7 +197,7 @@ impl OpRetAbs {
         let o = Self { cond, a, nodec, off };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ret_abs.toml:56; form at isa-spec/spec/ops/ret_abs.toml:56).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret_abs.toml:56; form at isa-spec/spec/ops/control/ret_abs.toml:56).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -209,7 +209,7 @@ impl OpRetAbs {
         let o = Self { cond, a, nodec, off };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ret_abs.toml:63; form at isa-spec/spec/ops/ret_abs.toml:63).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret_abs.toml:63; form at isa-spec/spec/ops/control/ret_abs.toml:63).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -220,7 +220,7 @@ impl OpRetAbs {
         let o = Self { cond, a, nodec, off };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ret_abs.toml:73; form at isa-spec/spec/ops/ret_abs.toml:73).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret_abs.toml:73; form at isa-spec/spec/ops/control/ret_abs.toml:73).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -232,7 +232,7 @@ impl OpRetAbs {
         let o = Self { cond, a, nodec, off };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ret_abs.toml:81; form at isa-spec/spec/ops/ret_abs.toml:81).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret_abs.toml:81; form at isa-spec/spec/ops/control/ret_abs.toml:81).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -244,7 +244,7 @@ impl OpRetAbs {
         let o = Self { cond, a, nodec, off };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `RET.ABS` (isa-spec/spec/ops/ret_abs.toml:31); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `RET.ABS` (isa-spec/spec/ops/control/ret_abs.toml:31); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["RET", "ABS"]])?;
         let mut cur = 0usize;
@@ -268,7 +268,7 @@ impl OpRetAbs {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/ret_abs.toml:6.
+    /// Spec: isa-spec/spec/ops/control/ret_abs.toml:6.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("ret_abs", 2usize, srcs)?;
         let cond: bool = src_value(srcs, 0usize, &self.cond)?;
@@ -277,7 +277,7 @@ impl OpRetAbs {
     }
 }
 impl MemOp for OpRetAbs {}
-/// Spec: isa-spec/spec/ops/ret_abs.toml:6.
+/// Spec: isa-spec/spec/ops/control/ret_abs.toml:6.
 impl Encode for OpRetAbs {
     const NAME: &'static str = "ret_abs";
     encode_by_form!(
@@ -285,13 +285,13 @@ impl Encode for OpRetAbs {
         encode_f4; [cond, a]
     );
 }
-/// Spec: isa-spec/spec/ops/ret_abs.toml:6.
+/// Spec: isa-spec/spec/ops/control/ret_abs.toml:6.
 impl Forms for OpRetAbs {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/ret_abs.toml:31.
+    /// Spec: isa-spec/spec/ops/control/ret_abs.toml:31.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_cond = false;
@@ -315,5 +315,5 @@ impl Forms for OpRetAbs {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/ret_abs.toml:6.
+/// Spec: isa-spec/spec/ops/control/ret_abs.toml:6.
 impl Legalize for OpRetAbs {}

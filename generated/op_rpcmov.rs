@@ -4,16 +4,16 @@
 
 /// `RPCMOV.32`: Move half of the return program counter to d.
 ///
-/// Spec: isa-spec/spec/ops/rpcmov.toml:6 (op `rpcmov`). SMs: 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/system/rpcmov.toml:6 (op `rpcmov`). SMs: 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpRpcmov {
-    /// Destination (u32). (isa-spec/spec/ops/rpcmov.toml:11)
+    /// Destination (u32). (isa-spec/spec/ops/system/rpcmov.toml:11)
     pub d: Reg,
-    /// Modifier.  (isa-spec/spec/ops/rpcmov.toml:15)
+    /// Modifier.  (isa-spec/spec/ops/system/rpcmov.toml:15)
     pub half: RpcHalf,
 }
 op_fields!(OpRpcmov, [], [d]);
-/// Spec: isa-spec/spec/ops/rpcmov.toml:6.
+/// Spec: isa-spec/spec/ops/system/rpcmov.toml:6.
 impl OpRpcmov {
     pub const NAME: &'static str = "rpcmov";
     pub const MNEMONIC: &'static str = "RPCMOV.32";
@@ -34,7 +34,7 @@ impl OpRpcmov {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/rpcmov.toml:22; form at isa-spec/spec/ops/rpcmov.toml:22).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/system/rpcmov.toml:22; form at isa-spec/spec/ops/system/rpcmov.toml:22).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x353 | (c.raw & 0x1fff7ffffffffffffff7f000000);
@@ -42,7 +42,7 @@ impl OpRpcmov {
         w |= (self.half.index() as u128) << 31;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/rpcmov.toml:22; form at isa-spec/spec/ops/rpcmov.toml:22).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/system/rpcmov.toml:22; form at isa-spec/spec/ops/system/rpcmov.toml:22).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -50,7 +50,7 @@ impl OpRpcmov {
         let o = Self { d, half };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffffffffffffff7f000000)))
     }
-    /// Parse one tokenized line of syntax `RPCMOV.32` (isa-spec/spec/ops/rpcmov.toml:18); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `RPCMOV.32` (isa-spec/spec/ops/system/rpcmov.toml:18); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["RPCMOV", "32"]])?;
         if !rest.is_empty() {
@@ -69,7 +69,7 @@ impl OpRpcmov {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/rpcmov.toml:6.
+    /// Spec: isa-spec/spec/ops/system/rpcmov.toml:6.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("rpcmov", 0usize, srcs)?;
         Err(
@@ -80,18 +80,18 @@ impl OpRpcmov {
     }
 }
 impl MemOp for OpRpcmov {}
-/// Spec: isa-spec/spec/ops/rpcmov.toml:6.
+/// Spec: isa-spec/spec/ops/system/rpcmov.toml:6.
 impl Encode for OpRpcmov {
     const NAME: &'static str = "rpcmov";
     encode_by_form!(0 : => encode_f0; []);
 }
-/// Spec: isa-spec/spec/ops/rpcmov.toml:6.
+/// Spec: isa-spec/spec/ops/system/rpcmov.toml:6.
 impl Forms for OpRpcmov {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/rpcmov.toml:18.
+    /// Spec: isa-spec/spec/ops/system/rpcmov.toml:18.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);
@@ -103,5 +103,5 @@ impl Forms for OpRpcmov {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/rpcmov.toml:6.
+/// Spec: isa-spec/spec/ops/system/rpcmov.toml:6.
 impl Legalize for OpRpcmov {}

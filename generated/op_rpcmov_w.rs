@@ -4,16 +4,16 @@
 
 /// `RPCMOV.32`: Move b to half of the return program counter.
 ///
-/// Spec: isa-spec/spec/ops/rpcmov_w.toml:6 (op `rpcmov_w`). SMs: 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/system/rpcmov_w.toml:6 (op `rpcmov_w`). SMs: 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpRpcmovW {
-    /// Source (u32). (isa-spec/spec/ops/rpcmov_w.toml:11)
+    /// Source (u32). (isa-spec/spec/ops/system/rpcmov_w.toml:11)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/rpcmov_w.toml:15)
+    /// Modifier.  (isa-spec/spec/ops/system/rpcmov_w.toml:15)
     pub half: RpcHalf,
 }
 op_fields!(OpRpcmovW, [b], []);
-/// Spec: isa-spec/spec/ops/rpcmov_w.toml:6.
+/// Spec: isa-spec/spec/ops/system/rpcmov_w.toml:6.
 impl OpRpcmovW {
     pub const NAME: &'static str = "rpcmov_w";
     pub const MNEMONIC: &'static str = "RPCMOV.32";
@@ -34,7 +34,7 @@ impl OpRpcmovW {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/rpcmov_w.toml:22; form at isa-spec/spec/ops/rpcmov_w.toml:22).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/system/rpcmov_w.toml:22; form at isa-spec/spec/ops/system/rpcmov_w.toml:22).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -43,7 +43,7 @@ impl OpRpcmovW {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/rpcmov_w.toml:22; form at isa-spec/spec/ops/rpcmov_w.toml:22).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/system/rpcmov_w.toml:22; form at isa-spec/spec/ops/system/rpcmov_w.toml:22).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
@@ -51,7 +51,7 @@ impl OpRpcmovW {
         let o = Self { b, half };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffffffffffff007fff0000)))
     }
-    /// Parse one tokenized line of syntax `RPCMOV.32` (isa-spec/spec/ops/rpcmov_w.toml:18); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `RPCMOV.32` (isa-spec/spec/ops/system/rpcmov_w.toml:18); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["RPCMOV", "32"]])?;
         if !rest.is_empty() {
@@ -70,7 +70,7 @@ impl OpRpcmovW {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/rpcmov_w.toml:6.
+    /// Spec: isa-spec/spec/ops/system/rpcmov_w.toml:6.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("rpcmov_w", 1usize, srcs)?;
         let b: u32 = src_value(srcs, 0usize, &self.b)?;
@@ -78,18 +78,18 @@ impl OpRpcmovW {
     }
 }
 impl MemOp for OpRpcmovW {}
-/// Spec: isa-spec/spec/ops/rpcmov_w.toml:6.
+/// Spec: isa-spec/spec/ops/system/rpcmov_w.toml:6.
 impl Encode for OpRpcmovW {
     const NAME: &'static str = "rpcmov_w";
     encode_by_form!(0 : => encode_f0; [b]);
 }
-/// Spec: isa-spec/spec/ops/rpcmov_w.toml:6.
+/// Spec: isa-spec/spec/ops/system/rpcmov_w.toml:6.
 impl Forms for OpRpcmovW {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/rpcmov_w.toml:18.
+    /// Spec: isa-spec/spec/ops/system/rpcmov_w.toml:18.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;
@@ -102,5 +102,5 @@ impl Forms for OpRpcmovW {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/rpcmov_w.toml:6.
+/// Spec: isa-spec/spec/ops/system/rpcmov_w.toml:6.
 impl Legalize for OpRpcmovW {}

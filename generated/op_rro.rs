@@ -4,18 +4,18 @@
 
 /// `RRO`: Range-reduce b into the form MUFU's sine/cosine or base-2 exponential reads.
 ///
-/// Spec: isa-spec/spec/ops/rro.toml:10 (op `rro`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/alu/rro.toml:10 (op `rro`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpRro {
-    /// Destination (f32). (isa-spec/spec/ops/rro.toml:15)
+    /// Destination (f32). (isa-spec/spec/ops/alu/rro.toml:15)
     pub d: Reg,
-    /// Source (f32). (isa-spec/spec/ops/rro.toml:19)
+    /// Source (f32). (isa-spec/spec/ops/alu/rro.toml:19)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/rro.toml:24)
+    /// Modifier.  (isa-spec/spec/ops/alu/rro.toml:24)
     pub op: RroOp,
 }
 op_fields!(OpRro, [b], [d]);
-/// Spec: isa-spec/spec/ops/rro.toml:10.
+/// Spec: isa-spec/spec/ops/alu/rro.toml:10.
 impl OpRro {
     pub const NAME: &'static str = "rro";
     pub const MNEMONIC: &'static str = "RRO";
@@ -40,7 +40,7 @@ impl OpRro {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/rro.toml:35 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/rro.toml:35 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -51,14 +51,14 @@ impl OpRro {
         w |= u128::from(self.b.abs) << 49;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/rro.toml:35; form at isa-spec/spec/ops/rro.toml:38).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/rro.toml:35; form at isa-spec/spec/ops/alu/rro.toml:38).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5c90000000000000 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/rro.toml:35; form at isa-spec/spec/ops/rro.toml:38).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/rro.toml:35; form at isa-spec/spec/ops/alu/rro.toml:38).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x3890000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -71,7 +71,7 @@ impl OpRro {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/rro.toml:35; form at isa-spec/spec/ops/rro.toml:38).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/rro.toml:35; form at isa-spec/spec/ops/alu/rro.toml:38).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4c90000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -79,7 +79,7 @@ impl OpRro {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/rro.toml:35; form at isa-spec/spec/ops/rro.toml:38).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/rro.toml:35; form at isa-spec/spec/ops/alu/rro.toml:38).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -90,7 +90,7 @@ impl OpRro {
         let o = Self { d, b, op };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/rro.toml:35; form at isa-spec/spec/ops/rro.toml:38).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/rro.toml:35; form at isa-spec/spec/ops/alu/rro.toml:38).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -108,7 +108,7 @@ impl OpRro {
         let o = Self { d, b, op };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/rro.toml:35; form at isa-spec/spec/ops/rro.toml:38).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/rro.toml:35; form at isa-spec/spec/ops/alu/rro.toml:38).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -119,7 +119,7 @@ impl OpRro {
         let o = Self { d, b, op };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `RRO` (isa-spec/spec/ops/rro.toml:27); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `RRO` (isa-spec/spec/ops/alu/rro.toml:27); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["RRO"]])?;
         let mut cur = 0usize;
@@ -142,7 +142,7 @@ impl OpRro {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/rro.toml:10.
+    /// Spec: isa-spec/spec/ops/alu/rro.toml:10.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("rro", 1usize, srcs)?;
         let b: f32 = src_value(srcs, 0usize, &self.b)?;
@@ -154,18 +154,18 @@ impl OpRro {
     }
 }
 impl MemOp for OpRro {}
-/// Spec: isa-spec/spec/ops/rro.toml:10.
+/// Spec: isa-spec/spec/ops/alu/rro.toml:10.
 impl Encode for OpRro {
     const NAME: &'static str = "rro";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [b]);
 }
-/// Spec: isa-spec/spec/ops/rro.toml:10.
+/// Spec: isa-spec/spec/ops/alu/rro.toml:10.
 impl Forms for OpRro {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/rro.toml:27.
+    /// Spec: isa-spec/spec/ops/alu/rro.toml:27.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;
@@ -179,5 +179,5 @@ impl Forms for OpRro {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/rro.toml:10.
+/// Spec: isa-spec/spec/ops/alu/rro.toml:10.
 impl Legalize for OpRro {}

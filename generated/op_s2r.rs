@@ -4,16 +4,16 @@
 
 /// `S2R`: Move a special register to a GPR.
 ///
-/// Spec: isa-spec/spec/ops/s2r.toml:2 (op `s2r`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/system/s2r.toml:2 (op `s2r`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpS2r {
-    /// Destination (u32). (isa-spec/spec/ops/s2r.toml:7)
+    /// Destination (u32). (isa-spec/spec/ops/system/s2r.toml:7)
     pub d: Reg,
-    /// Modifier.  (isa-spec/spec/ops/s2r.toml:11)
+    /// Modifier.  (isa-spec/spec/ops/system/s2r.toml:11)
     pub sr: Sr,
 }
 op_fields!(OpS2r, [], [d]);
-/// Spec: isa-spec/spec/ops/s2r.toml:2.
+/// Spec: isa-spec/spec/ops/system/s2r.toml:2.
 impl OpS2r {
     pub const NAME: &'static str = "s2r";
     pub const MNEMONIC: &'static str = "S2R";
@@ -37,7 +37,7 @@ impl OpS2r {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/s2r.toml:18; form at isa-spec/spec/ops/s2r.toml:18).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/system/s2r.toml:18; form at isa-spec/spec/ops/system/s2r.toml:18).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x919;
@@ -45,7 +45,7 @@ impl OpS2r {
         w |= (self.sr.index() as u128) << 72;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/s2r.toml:27; form at isa-spec/spec/ops/s2r.toml:27).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/system/s2r.toml:27; form at isa-spec/spec/ops/system/s2r.toml:27).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xf0c8000000000000;
@@ -53,7 +53,7 @@ impl OpS2r {
         w |= (self.sr.index() as u128) << 20;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/s2r.toml:18; form at isa-spec/spec/ops/s2r.toml:18).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/system/s2r.toml:18; form at isa-spec/spec/ops/system/s2r.toml:18).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -61,7 +61,7 @@ impl OpS2r {
         let o = Self { d, sr };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/s2r.toml:27; form at isa-spec/spec/ops/s2r.toml:27).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/system/s2r.toml:27; form at isa-spec/spec/ops/system/s2r.toml:27).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -69,7 +69,7 @@ impl OpS2r {
         let o = Self { d, sr };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `S2R` (isa-spec/spec/ops/s2r.toml:14); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `S2R` (isa-spec/spec/ops/system/s2r.toml:14); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["S2R"]])?;
         if !rest.is_empty() {
@@ -87,7 +87,7 @@ impl OpS2r {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/s2r.toml:2.
+    /// Spec: isa-spec/spec/ops/system/s2r.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("s2r", 0usize, srcs)?;
         Err(
@@ -98,18 +98,18 @@ impl OpS2r {
     }
 }
 impl MemOp for OpS2r {}
-/// Spec: isa-spec/spec/ops/s2r.toml:2.
+/// Spec: isa-spec/spec/ops/system/s2r.toml:2.
 impl Encode for OpS2r {
     const NAME: &'static str = "s2r";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; []);
 }
-/// Spec: isa-spec/spec/ops/s2r.toml:2.
+/// Spec: isa-spec/spec/ops/system/s2r.toml:2.
 impl Forms for OpS2r {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/s2r.toml:14.
+    /// Spec: isa-spec/spec/ops/system/s2r.toml:14.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);
@@ -121,5 +121,5 @@ impl Forms for OpS2r {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/s2r.toml:2.
+/// Spec: isa-spec/spec/ops/system/s2r.toml:2.
 impl Legalize for OpS2r {}

@@ -4,16 +4,16 @@
 
 /// `S2UR`: Move a special register to a uniform register.
 ///
-/// Spec: isa-spec/spec/ops/s2ur.toml:7 (op `s2ur`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/system/s2ur.toml:7 (op `s2ur`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpS2ur {
-    /// Destination (u32). (isa-spec/spec/ops/s2ur.toml:12)
+    /// Destination (u32). (isa-spec/spec/ops/system/s2ur.toml:12)
     pub d: Reg,
-    /// Modifier.  (isa-spec/spec/ops/s2ur.toml:16)
+    /// Modifier.  (isa-spec/spec/ops/system/s2ur.toml:16)
     pub sr: Sr,
 }
 op_fields!(OpS2ur, [], [d]);
-/// Spec: isa-spec/spec/ops/s2ur.toml:7.
+/// Spec: isa-spec/spec/ops/system/s2ur.toml:7.
 impl OpS2ur {
     pub const NAME: &'static str = "s2ur";
     pub const MNEMONIC: &'static str = "S2UR";
@@ -35,7 +35,7 @@ impl OpS2ur {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/s2ur.toml:23; form at isa-spec/spec/ops/s2ur.toml:23).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/system/s2ur.toml:23; form at isa-spec/spec/ops/system/s2ur.toml:23).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x9c3 | (c.raw & 0x1fff7ff00ffffffffffffc00000);
@@ -46,7 +46,7 @@ impl OpS2ur {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/s2ur.toml:37; form at isa-spec/spec/ops/s2ur.toml:37).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/system/s2ur.toml:37; form at isa-spec/spec/ops/system/s2ur.toml:37).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x9c3 | (c.raw & 0x1fff7ff00ffffffffffff000000);
@@ -57,7 +57,7 @@ impl OpS2ur {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/s2ur.toml:23; form at isa-spec/spec/ops/s2ur.toml:23).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/system/s2ur.toml:23; form at isa-spec/spec/ops/system/s2ur.toml:23).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -68,7 +68,7 @@ impl OpS2ur {
         let raw = w & 0x1fff7ff00ffffffffffffc00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/s2ur.toml:37; form at isa-spec/spec/ops/s2ur.toml:37).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/system/s2ur.toml:37; form at isa-spec/spec/ops/system/s2ur.toml:37).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -79,7 +79,7 @@ impl OpS2ur {
         let raw = w & 0x1fff7ff00ffffffffffff000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `S2UR` (isa-spec/spec/ops/s2ur.toml:19); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `S2UR` (isa-spec/spec/ops/system/s2ur.toml:19); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["S2UR"]])?;
         if !rest.is_empty() {
@@ -97,7 +97,7 @@ impl OpS2ur {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/s2ur.toml:7.
+    /// Spec: isa-spec/spec/ops/system/s2ur.toml:7.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("s2ur", 0usize, srcs)?;
         Err(
@@ -108,18 +108,18 @@ impl OpS2ur {
     }
 }
 impl MemOp for OpS2ur {}
-/// Spec: isa-spec/spec/ops/s2ur.toml:7.
+/// Spec: isa-spec/spec/ops/system/s2ur.toml:7.
 impl Encode for OpS2ur {
     const NAME: &'static str = "s2ur";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; []);
 }
-/// Spec: isa-spec/spec/ops/s2ur.toml:7.
+/// Spec: isa-spec/spec/ops/system/s2ur.toml:7.
 impl Forms for OpS2ur {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/s2ur.toml:19.
+    /// Spec: isa-spec/spec/ops/system/s2ur.toml:19.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);
@@ -131,5 +131,5 @@ impl Forms for OpS2ur {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/s2ur.toml:7.
+/// Spec: isa-spec/spec/ops/system/s2ur.toml:7.
 impl Legalize for OpS2ur {}

@@ -4,20 +4,20 @@
 
 /// `SEL`: Select a or b by a predicate.
 ///
-/// Spec: isa-spec/spec/ops/sel.toml:2 (op `sel`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/sel.toml:2 (op `sel`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSel {
-    /// Destination (b32). (isa-spec/spec/ops/sel.toml:8)
+    /// Destination (b32). (isa-spec/spec/ops/alu/sel.toml:8)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/sel.toml:12)
+    /// Source (b32). (isa-spec/spec/ops/alu/sel.toml:12)
     pub a: Src,
-    /// Source (b32). (isa-spec/spec/ops/sel.toml:16)
+    /// Source (b32). (isa-spec/spec/ops/alu/sel.toml:16)
     pub b: Src,
-    /// Source (pred). (isa-spec/spec/ops/sel.toml:20)
+    /// Source (pred). (isa-spec/spec/ops/alu/sel.toml:20)
     pub cond: Src,
 }
 op_fields!(OpSel, [a, b, cond], [d]);
-/// Spec: isa-spec/spec/ops/sel.toml:2.
+/// Spec: isa-spec/spec/ops/alu/sel.toml:2.
 impl OpSel {
     pub const NAME: &'static str = "sel";
     pub const MNEMONIC: &'static str = "SEL";
@@ -32,7 +32,7 @@ impl OpSel {
         OperandInfo::new("cond", ValueType::Pred).with_not(),
     ];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::B32)];
-    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/sel.toml).
+    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/alu/sel.toml).
     pub const LOW_BITS_SRCS: &'static [usize] = &[0usize, 1usize];
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -50,7 +50,7 @@ impl OpSel {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/sel.toml:35 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/sel.toml:35 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -65,21 +65,21 @@ impl OpSel {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/sel.toml:35; form at isa-spec/spec/ops/sel.toml:38).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/sel.toml:35; form at isa-spec/spec/ops/alu/sel.toml:38).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x207 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/sel.toml:35; form at isa-spec/spec/ops/sel.toml:38).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/sel.toml:35; form at isa-spec/spec/ops/alu/sel.toml:38).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x807 | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/sel.toml:35; form at isa-spec/spec/ops/sel.toml:38).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/sel.toml:35; form at isa-spec/spec/ops/alu/sel.toml:38).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xa07 | self.encode_e0::<E>(sm, c)?;
@@ -87,14 +87,14 @@ impl OpSel {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/sel.toml:35; form at isa-spec/spec/ops/sel.toml:38).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/sel.toml:35; form at isa-spec/spec/ops/alu/sel.toml:38).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c07 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/sel.toml:47 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/sel.toml:47 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -109,14 +109,14 @@ impl OpSel {
         w |= u128::from(self.cond.not) << 42;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/sel.toml:47; form at isa-spec/spec/ops/sel.toml:50).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/sel.toml:47; form at isa-spec/spec/ops/alu/sel.toml:50).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5ca0000000000000 | self.encode_e1::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/sel.toml:47; form at isa-spec/spec/ops/sel.toml:50).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/sel.toml:47; form at isa-spec/spec/ops/alu/sel.toml:50).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x38a0000000000000 | self.encode_e1::<E>(sm, c)?;
@@ -129,7 +129,7 @@ impl OpSel {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/sel.toml:47; form at isa-spec/spec/ops/sel.toml:50).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/sel.toml:47; form at isa-spec/spec/ops/alu/sel.toml:50).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4ca0000000000000 | self.encode_e1::<E>(sm, c)?;
@@ -137,7 +137,7 @@ impl OpSel {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/sel.toml:35 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/sel.toml:35 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -146,35 +146,35 @@ impl OpSel {
             .with_not(bit(w, 90));
         Some(Self { d, a, b: Src::RZ, cond })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/sel.toml:35; form at isa-spec/spec/ops/sel.toml:38).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/sel.toml:35; form at isa-spec/spec/ops/alu/sel.toml:38).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/sel.toml:35; form at isa-spec/spec/ops/sel.toml:38).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/sel.toml:35; form at isa-spec/spec/ops/alu/sel.toml:38).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/sel.toml:35; form at isa-spec/spec/ops/sel.toml:38).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/sel.toml:35; form at isa-spec/spec/ops/alu/sel.toml:38).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/sel.toml:35; form at isa-spec/spec/ops/sel.toml:38).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/sel.toml:35; form at isa-spec/spec/ops/alu/sel.toml:38).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/sel.toml:47 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/sel.toml:47 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -183,14 +183,14 @@ impl OpSel {
             .with_not(bit(w, 42));
         Some(Self { d, a, b: Src::RZ, cond })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/sel.toml:47; form at isa-spec/spec/ops/sel.toml:50).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/sel.toml:47; form at isa-spec/spec/ops/alu/sel.toml:50).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/sel.toml:47; form at isa-spec/spec/ops/sel.toml:50).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/sel.toml:47; form at isa-spec/spec/ops/alu/sel.toml:50).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -199,14 +199,14 @@ impl OpSel {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/sel.toml:47; form at isa-spec/spec/ops/sel.toml:50).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/sel.toml:47; form at isa-spec/spec/ops/alu/sel.toml:50).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `SEL` (isa-spec/spec/ops/sel.toml:24); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SEL` (isa-spec/spec/ops/alu/sel.toml:24); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SEL"]])?;
         if !rest.is_empty() {
@@ -230,7 +230,7 @@ impl OpSel {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/sel.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/sel.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("sel", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -241,7 +241,7 @@ impl OpSel {
     }
 }
 impl MemOp for OpSel {}
-/// Spec: isa-spec/spec/ops/sel.toml:2.
+/// Spec: isa-spec/spec/ops/alu/sel.toml:2.
 impl Encode for OpSel {
     const NAME: &'static str = "sel";
     encode_by_form!(
@@ -249,7 +249,7 @@ impl Encode for OpSel {
         encode_f4, 5 : => encode_f5, 6 : => encode_f6; [a, b, cond]
     );
 }
-/// Spec: isa-spec/spec/ops/sel.toml:2.
+/// Spec: isa-spec/spec/ops/alu/sel.toml:2.
 impl Forms for OpSel {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -258,7 +258,7 @@ impl Forms for OpSel {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/sel.toml:24.
+    /// Spec: isa-spec/spec/ops/alu/sel.toml:24.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
@@ -288,7 +288,7 @@ impl Forms for OpSel {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/sel.toml:2.
+/// Spec: isa-spec/spec/ops/alu/sel.toml:2.
 impl Legalize for OpSel {
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();

@@ -4,20 +4,20 @@
 
 /// `SEL.64`: Select a or b (64-bit register pairs) by a predicate.
 ///
-/// Spec: isa-spec/spec/ops/sel64.toml:2 (op `sel64`). SMs: 120, 121.
+/// Spec: isa-spec/spec/ops/alu/sel64.toml:2 (op `sel64`). SMs: 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSel64 {
-    /// Destination (u64). (isa-spec/spec/ops/sel64.toml:7)
+    /// Destination (u64). (isa-spec/spec/ops/alu/sel64.toml:7)
     pub d: Reg,
-    /// Source (u64). (isa-spec/spec/ops/sel64.toml:11)
+    /// Source (u64). (isa-spec/spec/ops/alu/sel64.toml:11)
     pub a: Src,
-    /// Source (u64). (isa-spec/spec/ops/sel64.toml:15)
+    /// Source (u64). (isa-spec/spec/ops/alu/sel64.toml:15)
     pub b: Src,
-    /// Source (pred). (isa-spec/spec/ops/sel64.toml:19)
+    /// Source (pred). (isa-spec/spec/ops/alu/sel64.toml:19)
     pub cond: Src,
 }
 op_fields!(OpSel64, [a, b, cond], [d]);
-/// Spec: isa-spec/spec/ops/sel64.toml:2.
+/// Spec: isa-spec/spec/ops/alu/sel64.toml:2.
 impl OpSel64 {
     pub const NAME: &'static str = "sel64";
     pub const MNEMONIC: &'static str = "SEL.64";
@@ -45,7 +45,7 @@ impl OpSel64 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/sel64.toml:38 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/sel64.toml:38 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -94,21 +94,21 @@ impl OpSel64 {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/sel64.toml:38; form at isa-spec/spec/ops/sel64.toml:42).
+    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/sel64.toml:38; form at isa-spec/spec/ops/alu/sel64.toml:42).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x607 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/sel64.toml:38; form at isa-spec/spec/ops/sel64.toml:42).
+    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/alu/sel64.toml:38; form at isa-spec/spec/ops/alu/sel64.toml:42).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000e07 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/sel64.toml:38 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/sel64.toml:38 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -117,21 +117,21 @@ impl OpSel64 {
             .with_not(bit(w, 90));
         Some(Self { d, a, b: Src::RZ, cond })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/sel64.toml:38; form at isa-spec/spec/ops/sel64.toml:42).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/sel64.toml:38; form at isa-spec/spec/ops/alu/sel64.toml:42).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/sel64.toml:38; form at isa-spec/spec/ops/sel64.toml:42).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/sel64.toml:38; form at isa-spec/spec/ops/alu/sel64.toml:42).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `SEL.64` (isa-spec/spec/ops/sel64.toml:23); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SEL.64` (isa-spec/spec/ops/alu/sel64.toml:23); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SEL", "64"]])?;
         if !rest.is_empty() {
@@ -151,7 +151,7 @@ impl OpSel64 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/sel64.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/sel64.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("sel64", 3usize, srcs)?;
         let a: u64 = src_value(srcs, 0usize, &self.a)?;
@@ -162,18 +162,18 @@ impl OpSel64 {
     }
 }
 impl MemOp for OpSel64 {}
-/// Spec: isa-spec/spec/ops/sel64.toml:2.
+/// Spec: isa-spec/spec/ops/alu/sel64.toml:2.
 impl Encode for OpSel64 {
     const NAME: &'static str = "sel64";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a, b, cond]);
 }
-/// Spec: isa-spec/spec/ops/sel64.toml:2.
+/// Spec: isa-spec/spec/ops/alu/sel64.toml:2.
 impl Forms for OpSel64 {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/sel64.toml:23.
+    /// Spec: isa-spec/spec/ops/alu/sel64.toml:23.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
@@ -193,7 +193,7 @@ impl Forms for OpSel64 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/sel64.toml:2.
+/// Spec: isa-spec/spec/ops/alu/sel64.toml:2.
 impl Legalize for OpSel64 {
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();

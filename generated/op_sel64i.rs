@@ -4,20 +4,20 @@
 
 /// `SEL.64`: Select a (a 64-bit register pair) or a sign-extended 33-bit immediate by a predicate.
 ///
-/// Spec: isa-spec/spec/ops/sel64i.toml:10 (op `sel64i`). SMs: 120, 121.
+/// Spec: isa-spec/spec/ops/alu/sel64i.toml:10 (op `sel64i`). SMs: 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSel64i {
-    /// Destination (u64). (isa-spec/spec/ops/sel64i.toml:15)
+    /// Destination (u64). (isa-spec/spec/ops/alu/sel64i.toml:15)
     pub d: Reg,
-    /// Source (u64). (isa-spec/spec/ops/sel64i.toml:19)
+    /// Source (u64). (isa-spec/spec/ops/alu/sel64i.toml:19)
     pub a: Src,
-    /// Source (pred). (isa-spec/spec/ops/sel64i.toml:23)
+    /// Source (pred). (isa-spec/spec/ops/alu/sel64i.toml:23)
     pub cond: Src,
-    /// Modifier. The immediate, sign-extended from 33 bits. (isa-spec/spec/ops/sel64i.toml:28)
+    /// Modifier. The immediate, sign-extended from 33 bits. (isa-spec/spec/ops/alu/sel64i.toml:28)
     pub imm: i64,
 }
 op_fields!(OpSel64i, [a, cond], [d]);
-/// Spec: isa-spec/spec/ops/sel64i.toml:10.
+/// Spec: isa-spec/spec/ops/alu/sel64i.toml:10.
 impl OpSel64i {
     pub const NAME: &'static str = "sel64i";
     pub const MNEMONIC: &'static str = "SEL.64";
@@ -43,7 +43,7 @@ impl OpSel64i {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/sel64i.toml:39; form at isa-spec/spec/ops/sel64i.toml:39).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/alu/sel64i.toml:39; form at isa-spec/spec/ops/alu/sel64i.toml:39).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -91,7 +91,7 @@ impl OpSel64i {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sel64i.toml:39; form at isa-spec/spec/ops/sel64i.toml:39).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/sel64i.toml:39; form at isa-spec/spec/ops/alu/sel64i.toml:39).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -102,7 +102,7 @@ impl OpSel64i {
         let o = Self { d, a, cond, imm };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `SEL.64` (isa-spec/spec/ops/sel64i.toml:32); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SEL.64` (isa-spec/spec/ops/alu/sel64i.toml:32); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SEL", "64"]])?;
         if !rest.is_empty() {
@@ -122,7 +122,7 @@ impl OpSel64i {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/sel64i.toml:10.
+    /// Spec: isa-spec/spec/ops/alu/sel64i.toml:10.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("sel64i", 2usize, srcs)?;
         let a: u64 = src_value(srcs, 0usize, &self.a)?;
@@ -133,18 +133,18 @@ impl OpSel64i {
     }
 }
 impl MemOp for OpSel64i {}
-/// Spec: isa-spec/spec/ops/sel64i.toml:10.
+/// Spec: isa-spec/spec/ops/alu/sel64i.toml:10.
 impl Encode for OpSel64i {
     const NAME: &'static str = "sel64i";
     encode_by_form!(0 : => encode_f0; [a, cond]);
 }
-/// Spec: isa-spec/spec/ops/sel64i.toml:10.
+/// Spec: isa-spec/spec/ops/alu/sel64i.toml:10.
 impl Forms for OpSel64i {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/sel64i.toml:32.
+    /// Spec: isa-spec/spec/ops/alu/sel64i.toml:32.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 131072 != 0 { self.form_id(sm) } else { None };
@@ -163,5 +163,5 @@ impl Forms for OpSel64i {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/sel64i.toml:10.
+/// Spec: isa-spec/spec/ops/alu/sel64i.toml:10.
 impl Legalize for OpSel64i {}

@@ -4,28 +4,28 @@
 
 /// `SHF`: Funnel shift: shifts the pair (c:a) (a is the low word) left or right by b; returns the low word, or the high word with .HI.
 ///
-/// Spec: isa-spec/spec/ops/shf.toml:2 (op `shf`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/shf.toml:2 (op `shf`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpShf {
-    /// Destination (b32). (isa-spec/spec/ops/shf.toml:14)
+    /// Destination (b32). (isa-spec/spec/ops/alu/shf.toml:14)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/shf.toml:18)
+    /// Source (b32). (isa-spec/spec/ops/alu/shf.toml:18)
     pub a: Src,
-    /// Source (b32). (isa-spec/spec/ops/shf.toml:22)
+    /// Source (b32). (isa-spec/spec/ops/alu/shf.toml:22)
     pub b: Src,
-    /// Source (b32). (isa-spec/spec/ops/shf.toml:26)
+    /// Source (b32). (isa-spec/spec/ops/alu/shf.toml:26)
     pub c: Src,
-    /// Modifier.  (isa-spec/spec/ops/shf.toml:30)
+    /// Modifier.  (isa-spec/spec/ops/alu/shf.toml:30)
     pub dir: ShfDir,
-    /// Modifier.  (isa-spec/spec/ops/shf.toml:34)
+    /// Modifier.  (isa-spec/spec/ops/alu/shf.toml:34)
     pub wrap: bool,
-    /// Modifier.  (isa-spec/spec/ops/shf.toml:39)
+    /// Modifier.  (isa-spec/spec/ops/alu/shf.toml:39)
     pub ty: ShfType,
-    /// Modifier.  (isa-spec/spec/ops/shf.toml:43)
+    /// Modifier.  (isa-spec/spec/ops/alu/shf.toml:43)
     pub hi: bool,
 }
 op_fields!(OpShf, [a, b, c], [d]);
-/// Spec: isa-spec/spec/ops/shf.toml:2.
+/// Spec: isa-spec/spec/ops/alu/shf.toml:2.
 impl OpShf {
     pub const NAME: &'static str = "shf";
     pub const MNEMONIC: &'static str = "SHF";
@@ -42,7 +42,7 @@ impl OpShf {
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::B32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `ty`'s values, in hex (`-`: none; isa-spec/spec/ops/shf.toml:39).
+    /// Codes of `ty`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/shf.toml:39).
     const TY_CODES0: [u16; ShfType::COUNT] = codes("3 2 - 0");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -121,7 +121,7 @@ impl OpShf {
         }
         Ok(())
     }
-    /// What all forms of isa-spec/spec/ops/shf.toml:75 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/shf.toml:75 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -136,7 +136,7 @@ impl OpShf {
         w |= u128::from(self.hi) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/shf.toml:75; form at isa-spec/spec/ops/shf.toml:78).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/shf.toml:75; form at isa-spec/spec/ops/alu/shf.toml:78).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x219 | self.encode_e0::<E>(sm, c)?;
@@ -144,7 +144,7 @@ impl OpShf {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/shf.toml:75; form at isa-spec/spec/ops/shf.toml:78).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/shf.toml:75; form at isa-spec/spec/ops/alu/shf.toml:78).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x819 | self.encode_e0::<E>(sm, c)?;
@@ -152,7 +152,7 @@ impl OpShf {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/shf.toml:75; form at isa-spec/spec/ops/shf.toml:78).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/shf.toml:75; form at isa-spec/spec/ops/alu/shf.toml:78).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xa19 | self.encode_e0::<E>(sm, c)?;
@@ -161,7 +161,7 @@ impl OpShf {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/shf.toml:75; form at isa-spec/spec/ops/shf.toml:78).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/shf.toml:75; form at isa-spec/spec/ops/alu/shf.toml:78).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c19 | self.encode_e0::<E>(sm, c)?;
@@ -169,7 +169,7 @@ impl OpShf {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/shf.toml:75; form at isa-spec/spec/ops/shf.toml:78).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/shf.toml:75; form at isa-spec/spec/ops/alu/shf.toml:78).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x419 | self.encode_e0::<E>(sm, c)?;
@@ -177,7 +177,7 @@ impl OpShf {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/shf.toml:75; form at isa-spec/spec/ops/shf.toml:78).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/shf.toml:75; form at isa-spec/spec/ops/alu/shf.toml:78).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x619 | self.encode_e0::<E>(sm, c)?;
@@ -186,7 +186,7 @@ impl OpShf {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/shf.toml:75; form at isa-spec/spec/ops/shf.toml:78).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/shf.toml:75; form at isa-spec/spec/ops/alu/shf.toml:78).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000e19 | self.encode_e0::<E>(sm, c)?;
@@ -194,7 +194,7 @@ impl OpShf {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/shf.toml:94; form at isa-spec/spec/ops/shf.toml:94).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shf.toml:94; form at isa-spec/spec/ops/alu/shf.toml:94).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -211,7 +211,7 @@ impl OpShf {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/shf.toml:121; form at isa-spec/spec/ops/shf.toml:121).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shf.toml:121; form at isa-spec/spec/ops/alu/shf.toml:121).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -228,7 +228,7 @@ impl OpShf {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Fields all forms of isa-spec/spec/ops/shf.toml:75 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/shf.toml:75 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -248,7 +248,7 @@ impl OpShf {
             hi,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/shf.toml:75; form at isa-spec/spec/ops/shf.toml:78).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/shf.toml:75; form at isa-spec/spec/ops/alu/shf.toml:78).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -256,7 +256,7 @@ impl OpShf {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/shf.toml:75; form at isa-spec/spec/ops/shf.toml:78).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/shf.toml:75; form at isa-spec/spec/ops/alu/shf.toml:78).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -264,7 +264,7 @@ impl OpShf {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/shf.toml:75; form at isa-spec/spec/ops/shf.toml:78).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/shf.toml:75; form at isa-spec/spec/ops/alu/shf.toml:78).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -272,7 +272,7 @@ impl OpShf {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/shf.toml:75; form at isa-spec/spec/ops/shf.toml:78).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/shf.toml:75; form at isa-spec/spec/ops/alu/shf.toml:78).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -280,7 +280,7 @@ impl OpShf {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/shf.toml:75; form at isa-spec/spec/ops/shf.toml:78).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/shf.toml:75; form at isa-spec/spec/ops/alu/shf.toml:78).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -288,7 +288,7 @@ impl OpShf {
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/shf.toml:75; form at isa-spec/spec/ops/shf.toml:78).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/shf.toml:75; form at isa-spec/spec/ops/alu/shf.toml:78).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -296,7 +296,7 @@ impl OpShf {
         o.c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/shf.toml:75; form at isa-spec/spec/ops/shf.toml:78).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/shf.toml:75; form at isa-spec/spec/ops/alu/shf.toml:78).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -304,7 +304,7 @@ impl OpShf {
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/shf.toml:94; form at isa-spec/spec/ops/shf.toml:94).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shf.toml:94; form at isa-spec/spec/ops/alu/shf.toml:94).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -336,7 +336,7 @@ impl OpShf {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/shf.toml:121; form at isa-spec/spec/ops/shf.toml:121).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shf.toml:121; form at isa-spec/spec/ops/alu/shf.toml:121).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -368,7 +368,7 @@ impl OpShf {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `SHF` (isa-spec/spec/ops/shf.toml:47); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SHF` (isa-spec/spec/ops/alu/shf.toml:47); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SHF"]])?;
         let mut cur = 0usize;
@@ -420,7 +420,7 @@ impl OpShf {
     fold_via_cc!(sm => match family_of(sm) { Some(Family::Sm50) => true, _ => true });
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/shf.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/shf.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("shf", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -462,7 +462,7 @@ impl OpShf {
     }
 }
 impl MemOp for OpShf {}
-/// Spec: isa-spec/spec/ops/shf.toml:2.
+/// Spec: isa-spec/spec/ops/alu/shf.toml:2.
 impl Encode for OpShf {
     const NAME: &'static str = "shf";
     encode_by_form!(
@@ -472,7 +472,7 @@ impl Encode for OpShf {
         [a, b, c]
     );
 }
-/// Spec: isa-spec/spec/ops/shf.toml:2.
+/// Spec: isa-spec/spec/ops/alu/shf.toml:2.
 impl Forms for OpShf {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -481,7 +481,7 @@ impl Forms for OpShf {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/shf.toml:47.
+    /// Spec: isa-spec/spec/ops/alu/shf.toml:47.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
@@ -510,5 +510,5 @@ impl Forms for OpShf {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/shf.toml:2.
+/// Spec: isa-spec/spec/ops/alu/shf.toml:2.
 impl Legalize for OpShf {}

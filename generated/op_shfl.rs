@@ -4,24 +4,24 @@
 
 /// `SHFL`: Warp shuffle: d = a of the lane that mode and b select within the segment c describes; pd = that lane is in range.
 ///
-/// Spec: isa-spec/spec/ops/shfl.toml:13 (op `shfl`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/shfl.toml:13 (op `shfl`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpShfl {
-    /// Destination (b32). (isa-spec/spec/ops/shfl.toml:18)
+    /// Destination (b32). (isa-spec/spec/ops/alu/shfl.toml:18)
     pub d: Reg,
-    /// Destination (pred). Set when the source lane is inside the segment (else d is the lane's own a). (isa-spec/spec/ops/shfl.toml:22)
+    /// Destination (pred). Set when the source lane is inside the segment (else d is the lane's own a). (isa-spec/spec/ops/alu/shfl.toml:22)
     pub pd: Reg,
-    /// Source (b32). The value the other lanes read. (isa-spec/spec/ops/shfl.toml:28)
+    /// Source (b32). The value the other lanes read. (isa-spec/spec/ops/alu/shfl.toml:28)
     pub a: Src,
-    /// Source (b32). Lane index (IDX), delta (UP, DOWN) or XOR mask (BFLY); an immediate has 5 bits. (isa-spec/spec/ops/shfl.toml:33)
+    /// Source (b32). Lane index (IDX), delta (UP, DOWN) or XOR mask (BFLY); an immediate has 5 bits. (isa-spec/spec/ops/alu/shfl.toml:33)
     pub b: Src,
-    /// Source (b32). Clamp (bits 0..4) and segment mask (bits 8..12); an immediate has 13 bits. (isa-spec/spec/ops/shfl.toml:38)
+    /// Source (b32). Clamp (bits 0..4) and segment mask (bits 8..12); an immediate has 13 bits. (isa-spec/spec/ops/alu/shfl.toml:38)
     pub c: Src,
-    /// Modifier.  (isa-spec/spec/ops/shfl.toml:43)
+    /// Modifier.  (isa-spec/spec/ops/alu/shfl.toml:43)
     pub mode: ShflMode,
 }
 op_fields!(OpShfl, [a, b, c], [d, pd]);
-/// Spec: isa-spec/spec/ops/shfl.toml:13.
+/// Spec: isa-spec/spec/ops/alu/shfl.toml:13.
 impl OpShfl {
     pub const NAME: &'static str = "shfl";
     pub const MNEMONIC: &'static str = "SHFL";
@@ -64,7 +64,7 @@ impl OpShfl {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/shfl.toml:62; form at isa-spec/spec/ops/shfl.toml:62).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/shfl.toml:62; form at isa-spec/spec/ops/alu/shfl.toml:62).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -79,7 +79,7 @@ impl OpShfl {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/shfl.toml:82; form at isa-spec/spec/ops/shfl.toml:82).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/shfl.toml:82; form at isa-spec/spec/ops/alu/shfl.toml:82).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -94,7 +94,7 @@ impl OpShfl {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/shfl.toml:91; form at isa-spec/spec/ops/shfl.toml:91).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/shfl.toml:91; form at isa-spec/spec/ops/alu/shfl.toml:91).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -109,7 +109,7 @@ impl OpShfl {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/shfl.toml:99; form at isa-spec/spec/ops/shfl.toml:99).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/shfl.toml:99; form at isa-spec/spec/ops/alu/shfl.toml:99).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -124,7 +124,7 @@ impl OpShfl {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/shfl.toml:110; form at isa-spec/spec/ops/shfl.toml:110).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/alu/shfl.toml:110; form at isa-spec/spec/ops/alu/shfl.toml:110).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -139,7 +139,7 @@ impl OpShfl {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/shfl.toml:116; form at isa-spec/spec/ops/shfl.toml:116).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/alu/shfl.toml:116; form at isa-spec/spec/ops/alu/shfl.toml:116).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -154,7 +154,7 @@ impl OpShfl {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/shfl.toml:122; form at isa-spec/spec/ops/shfl.toml:122).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/alu/shfl.toml:122; form at isa-spec/spec/ops/alu/shfl.toml:122).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -169,7 +169,7 @@ impl OpShfl {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/shfl.toml:128; form at isa-spec/spec/ops/shfl.toml:128).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/alu/shfl.toml:128; form at isa-spec/spec/ops/alu/shfl.toml:128).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -184,7 +184,7 @@ impl OpShfl {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/shfl.toml:138; form at isa-spec/spec/ops/shfl.toml:138).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shfl.toml:138; form at isa-spec/spec/ops/alu/shfl.toml:138).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -199,7 +199,7 @@ impl OpShfl {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/shfl.toml:154; form at isa-spec/spec/ops/shfl.toml:154).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shfl.toml:154; form at isa-spec/spec/ops/alu/shfl.toml:154).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -214,7 +214,7 @@ impl OpShfl {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/shfl.toml:162; form at isa-spec/spec/ops/shfl.toml:162).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shfl.toml:162; form at isa-spec/spec/ops/alu/shfl.toml:162).
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -229,7 +229,7 @@ impl OpShfl {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/shfl.toml:170; form at isa-spec/spec/ops/shfl.toml:170).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shfl.toml:170; form at isa-spec/spec/ops/alu/shfl.toml:170).
     #[inline(always)]
     fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -244,7 +244,7 @@ impl OpShfl {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/shfl.toml:62; form at isa-spec/spec/ops/shfl.toml:62).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:62; form at isa-spec/spec/ops/alu/shfl.toml:62).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -256,7 +256,7 @@ impl OpShfl {
         let o = Self { d, pd, a, b, c, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1ff00f3ffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/shfl.toml:82; form at isa-spec/spec/ops/shfl.toml:82).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:82; form at isa-spec/spec/ops/alu/shfl.toml:82).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -268,7 +268,7 @@ impl OpShfl {
         let o = Self { d, pd, a, b, c, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1fffff3e0000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/shfl.toml:91; form at isa-spec/spec/ops/shfl.toml:91).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:91; form at isa-spec/spec/ops/alu/shfl.toml:91).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -280,7 +280,7 @@ impl OpShfl {
         let o = Self { d, pd, a, b, c, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1ff00f01fffff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/shfl.toml:99; form at isa-spec/spec/ops/shfl.toml:99).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:99; form at isa-spec/spec/ops/alu/shfl.toml:99).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -292,7 +292,7 @@ impl OpShfl {
         let o = Self { d, pd, a, b, c, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1fffff00000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/shfl.toml:110; form at isa-spec/spec/ops/shfl.toml:110).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:110; form at isa-spec/spec/ops/alu/shfl.toml:110).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -304,7 +304,7 @@ impl OpShfl {
         let o = Self { d, pd, a, b, c, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff1ff00f3ffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/shfl.toml:116; form at isa-spec/spec/ops/shfl.toml:116).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:116; form at isa-spec/spec/ops/alu/shfl.toml:116).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -316,7 +316,7 @@ impl OpShfl {
         let o = Self { d, pd, a, b, c, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff1fffff3e0000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/shfl.toml:122; form at isa-spec/spec/ops/shfl.toml:122).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:122; form at isa-spec/spec/ops/alu/shfl.toml:122).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -328,7 +328,7 @@ impl OpShfl {
         let o = Self { d, pd, a, b, c, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff1ff00f01fffff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/shfl.toml:128; form at isa-spec/spec/ops/shfl.toml:128).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:128; form at isa-spec/spec/ops/alu/shfl.toml:128).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -340,7 +340,7 @@ impl OpShfl {
         let o = Self { d, pd, a, b, c, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff1fffff00000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/shfl.toml:138; form at isa-spec/spec/ops/shfl.toml:138).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:138; form at isa-spec/spec/ops/alu/shfl.toml:138).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -352,7 +352,7 @@ impl OpShfl {
         let o = Self { d, pd, a, b, c, mode };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x807f00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/shfl.toml:154; form at isa-spec/spec/ops/shfl.toml:154).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:154; form at isa-spec/spec/ops/alu/shfl.toml:154).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -364,7 +364,7 @@ impl OpShfl {
         let o = Self { d, pd, a, b, c, mode };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x800300000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/shfl.toml:162; form at isa-spec/spec/ops/shfl.toml:162).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:162; form at isa-spec/spec/ops/alu/shfl.toml:162).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -376,7 +376,7 @@ impl OpShfl {
         let o = Self { d, pd, a, b, c, mode };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x807f0e000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/shfl.toml:170; form at isa-spec/spec/ops/shfl.toml:170).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/shfl.toml:170; form at isa-spec/spec/ops/alu/shfl.toml:170).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -388,7 +388,7 @@ impl OpShfl {
         let o = Self { d, pd, a, b, c, mode };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x80030e000000)))
     }
-    /// Parse one tokenized line of syntax `SHFL` (isa-spec/spec/ops/shfl.toml:46); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SHFL` (isa-spec/spec/ops/alu/shfl.toml:46); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SHFL"]])?;
         let mut cur = 0usize;
@@ -414,7 +414,7 @@ impl OpShfl {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/shfl.toml:13.
+    /// Spec: isa-spec/spec/ops/alu/shfl.toml:13.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("shfl", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -426,7 +426,7 @@ impl OpShfl {
     }
 }
 impl MemOp for OpShfl {}
-/// Spec: isa-spec/spec/ops/shfl.toml:13.
+/// Spec: isa-spec/spec/ops/alu/shfl.toml:13.
 impl Encode for OpShfl {
     const NAME: &'static str = "shfl";
     encode_by_form!(
@@ -435,7 +435,7 @@ impl Encode for OpShfl {
         encode_f8, 9 : => encode_f9, 10 : => encode_f10, 11 : => encode_f11; [a, b, c]
     );
 }
-/// Spec: isa-spec/spec/ops/shfl.toml:13.
+/// Spec: isa-spec/spec/ops/alu/shfl.toml:13.
 impl Forms for OpShfl {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -445,7 +445,7 @@ impl Forms for OpShfl {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/shfl.toml:46.
+    /// Spec: isa-spec/spec/ops/alu/shfl.toml:46.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -467,5 +467,5 @@ impl Forms for OpShfl {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/shfl.toml:13.
+/// Spec: isa-spec/spec/ops/alu/shfl.toml:13.
 impl Legalize for OpShfl {}

@@ -4,20 +4,20 @@
 
 /// `SHL`: 32-bit left shift; the amount is clamped to 32, or taken mod 32 with .W.
 ///
-/// Spec: isa-spec/spec/ops/shl.toml:2 (op `shl`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/alu/shl.toml:2 (op `shl`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpShl {
-    /// Destination (b32). (isa-spec/spec/ops/shl.toml:8)
+    /// Destination (b32). (isa-spec/spec/ops/alu/shl.toml:8)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/shl.toml:12)
+    /// Source (b32). (isa-spec/spec/ops/alu/shl.toml:12)
     pub a: Src,
-    /// Source (u32). (isa-spec/spec/ops/shl.toml:16)
+    /// Source (u32). (isa-spec/spec/ops/alu/shl.toml:16)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/shl.toml:20)
+    /// Modifier.  (isa-spec/spec/ops/alu/shl.toml:20)
     pub wrap: bool,
 }
 op_fields!(OpShl, [a, b], [d]);
-/// Spec: isa-spec/spec/ops/shl.toml:2.
+/// Spec: isa-spec/spec/ops/alu/shl.toml:2.
 impl OpShl {
     pub const NAME: &'static str = "shl";
     pub const MNEMONIC: &'static str = "SHL";
@@ -29,7 +29,7 @@ impl OpShl {
         OperandInfo::new("b", ValueType::U32),
     ];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::B32)];
-    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/shl.toml).
+    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/alu/shl.toml).
     pub const LOW_BITS_SRCS: &'static [usize] = &[0usize];
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -43,7 +43,7 @@ impl OpShl {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/shl.toml:32 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/shl.toml:32 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -54,14 +54,14 @@ impl OpShl {
         w |= u128::from(self.wrap) << 39;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/shl.toml:32; form at isa-spec/spec/ops/shl.toml:35).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shl.toml:32; form at isa-spec/spec/ops/alu/shl.toml:35).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5c48000000000000 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/shl.toml:32; form at isa-spec/spec/ops/shl.toml:35).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shl.toml:32; form at isa-spec/spec/ops/alu/shl.toml:35).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x3848000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -74,7 +74,7 @@ impl OpShl {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/shl.toml:32; form at isa-spec/spec/ops/shl.toml:35).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shl.toml:32; form at isa-spec/spec/ops/alu/shl.toml:35).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4c48000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -82,7 +82,7 @@ impl OpShl {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/shl.toml:32 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/shl.toml:32 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -90,14 +90,14 @@ impl OpShl {
         let wrap: bool = bit(w, 39);
         Some(Self { d, a, b: Src::RZ, wrap })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/shl.toml:32; form at isa-spec/spec/ops/shl.toml:35).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/shl.toml:32; form at isa-spec/spec/ops/alu/shl.toml:35).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/shl.toml:32; form at isa-spec/spec/ops/shl.toml:35).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/shl.toml:32; form at isa-spec/spec/ops/alu/shl.toml:35).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -106,14 +106,14 @@ impl OpShl {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/shl.toml:32; form at isa-spec/spec/ops/shl.toml:35).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/shl.toml:32; form at isa-spec/spec/ops/alu/shl.toml:35).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `SHL` (isa-spec/spec/ops/shl.toml:24); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SHL` (isa-spec/spec/ops/alu/shl.toml:24); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SHL"]])?;
         let mut cur = 0usize;
@@ -132,7 +132,7 @@ impl OpShl {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/shl.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/shl.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("shl", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -143,18 +143,18 @@ impl OpShl {
     }
 }
 impl MemOp for OpShl {}
-/// Spec: isa-spec/spec/ops/shl.toml:2.
+/// Spec: isa-spec/spec/ops/alu/shl.toml:2.
 impl Encode for OpShl {
     const NAME: &'static str = "shl";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/shl.toml:2.
+/// Spec: isa-spec/spec/ops/alu/shl.toml:2.
 impl Forms for OpShl {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/shl.toml:24.
+    /// Spec: isa-spec/spec/ops/alu/shl.toml:24.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -173,5 +173,5 @@ impl Forms for OpShl {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/shl.toml:2.
+/// Spec: isa-spec/spec/ops/alu/shl.toml:2.
 impl Legalize for OpShl {}

@@ -4,22 +4,22 @@
 
 /// `SHR`: 32-bit right shift; the amount is clamped to 32, or taken mod 32 with .W.
 ///
-/// Spec: isa-spec/spec/ops/shr.toml:2 (op `shr`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/alu/shr.toml:2 (op `shr`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpShr {
-    /// Destination (b32). (isa-spec/spec/ops/shr.toml:7)
+    /// Destination (b32). (isa-spec/spec/ops/alu/shr.toml:7)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/shr.toml:11)
+    /// Source (b32). (isa-spec/spec/ops/alu/shr.toml:11)
     pub a: Src,
-    /// Source (u32). (isa-spec/spec/ops/shr.toml:15)
+    /// Source (u32). (isa-spec/spec/ops/alu/shr.toml:15)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/shr.toml:19)
+    /// Modifier.  (isa-spec/spec/ops/alu/shr.toml:19)
     pub ty: ShrType,
-    /// Modifier.  (isa-spec/spec/ops/shr.toml:23)
+    /// Modifier.  (isa-spec/spec/ops/alu/shr.toml:23)
     pub wrap: bool,
 }
 op_fields!(OpShr, [a, b], [d]);
-/// Spec: isa-spec/spec/ops/shr.toml:2.
+/// Spec: isa-spec/spec/ops/alu/shr.toml:2.
 impl OpShr {
     pub const NAME: &'static str = "shr";
     pub const MNEMONIC: &'static str = "SHR";
@@ -45,7 +45,7 @@ impl OpShr {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/shr.toml:38 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/shr.toml:38 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -57,14 +57,14 @@ impl OpShr {
         w |= code_of(&[1, 0], self.ty.index()) << 48;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/shr.toml:38; form at isa-spec/spec/ops/shr.toml:41).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shr.toml:38; form at isa-spec/spec/ops/alu/shr.toml:41).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5c28000000000000 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/shr.toml:38; form at isa-spec/spec/ops/shr.toml:41).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shr.toml:38; form at isa-spec/spec/ops/alu/shr.toml:41).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x3828000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -77,7 +77,7 @@ impl OpShr {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/shr.toml:38; form at isa-spec/spec/ops/shr.toml:41).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/shr.toml:38; form at isa-spec/spec/ops/alu/shr.toml:41).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4c28000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -85,7 +85,7 @@ impl OpShr {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/shr.toml:38 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/shr.toml:38 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -98,14 +98,14 @@ impl OpShr {
         let wrap: bool = bit(w, 39);
         Some(Self { d, a, b: Src::RZ, ty, wrap })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/shr.toml:38; form at isa-spec/spec/ops/shr.toml:41).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/shr.toml:38; form at isa-spec/spec/ops/alu/shr.toml:41).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/shr.toml:38; form at isa-spec/spec/ops/shr.toml:41).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/shr.toml:38; form at isa-spec/spec/ops/alu/shr.toml:41).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -114,14 +114,14 @@ impl OpShr {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/shr.toml:38; form at isa-spec/spec/ops/shr.toml:41).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/shr.toml:38; form at isa-spec/spec/ops/alu/shr.toml:41).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `SHR` (isa-spec/spec/ops/shr.toml:27); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SHR` (isa-spec/spec/ops/alu/shr.toml:27); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SHR"]])?;
         let mut cur = 0usize;
@@ -146,7 +146,7 @@ impl OpShr {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/shr.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/shr.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("shr", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -162,18 +162,18 @@ impl OpShr {
     }
 }
 impl MemOp for OpShr {}
-/// Spec: isa-spec/spec/ops/shr.toml:2.
+/// Spec: isa-spec/spec/ops/alu/shr.toml:2.
 impl Encode for OpShr {
     const NAME: &'static str = "shr";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/shr.toml:2.
+/// Spec: isa-spec/spec/ops/alu/shr.toml:2.
 impl Forms for OpShr {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/shr.toml:27.
+    /// Spec: isa-spec/spec/ops/alu/shr.toml:27.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -193,5 +193,5 @@ impl Forms for OpShr {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/shr.toml:2.
+/// Spec: isa-spec/spec/ops/alu/shr.toml:2.
 impl Legalize for OpShr {}

@@ -4,34 +4,34 @@
 
 /// `STG.E`: Store 1..16 bytes of b (and the registers after it) to global memory at a + off (+ ua).
 ///
-/// Spec: isa-spec/spec/ops/stg.toml:7 (op `stg`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/stg.toml:7 (op `stg`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpStg {
-    /// Source (u64). 64-bit address register pair (`.U32`: one register, zero-extended). (isa-spec/spec/ops/stg.toml:20)
+    /// Source (u64). 64-bit address register pair (`.U32`: one register, zero-extended). (isa-spec/spec/ops/memory/stg.toml:20)
     pub a: Src,
-    /// Source (u32). Data; RZ stores zeros. (isa-spec/spec/ops/stg.toml:25)
+    /// Source (u32). Data; RZ stores zeros. (isa-spec/spec/ops/memory/stg.toml:25)
     pub b: Src,
-    /// Source (u32). Uniform register: added to the address or the memory descriptor, as `amode` says. (isa-spec/spec/ops/stg.toml:30)
+    /// Source (u32). Uniform register: added to the address or the memory descriptor, as `amode` says. (isa-spec/spec/ops/memory/stg.toml:30)
     pub ua: Src,
-    /// Source (pred). Maxwell/Pascal LD/ST predicate of unknown meaning (ptxas: P0). (isa-spec/spec/ops/stg.toml:40)
+    /// Source (pred). Maxwell/Pascal LD/ST predicate of unknown meaning (ptxas: P0). (isa-spec/spec/ops/memory/stg.toml:40)
     pub p: Src,
-    /// Modifier. Signed byte offset added to the address (24 bits; 32 in ST's register-only form). (isa-spec/spec/ops/stg.toml:46)
+    /// Modifier. Signed byte offset added to the address (24 bits; 32 in ST's register-only form). (isa-spec/spec/ops/memory/stg.toml:46)
     pub off: i32,
-    /// Modifier. Width of the base register a. (isa-spec/spec/ops/stg.toml:51)
+    /// Modifier. Width of the base register a. (isa-spec/spec/ops/memory/stg.toml:51)
     pub awidth: MemAddrWidth,
-    /// Modifier. How the address uses ua. (isa-spec/spec/ops/stg.toml:57)
+    /// Modifier. How the address uses ua. (isa-spec/spec/ops/memory/stg.toml:57)
     pub amode: MemAddrMode,
-    /// Modifier. Global (STG) or generic (ST) address; the runner treats both as global memory. (isa-spec/spec/ops/stg.toml:63)
+    /// Modifier. Global (STG) or generic (ST) address; the runner treats both as global memory. (isa-spec/spec/ops/memory/stg.toml:63)
     pub space: AddrSpace,
-    /// Modifier.  (isa-spec/spec/ops/stg.toml:68)
+    /// Modifier.  (isa-spec/spec/ops/memory/stg.toml:68)
     pub size: MemSize,
-    /// Modifier.  (isa-spec/spec/ops/stg.toml:72)
+    /// Modifier.  (isa-spec/spec/ops/memory/stg.toml:72)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/stg.toml:76)
+    /// Modifier.  (isa-spec/spec/ops/memory/stg.toml:76)
     pub sem: MemSem,
 }
 op_fields!(OpStg, [a, b, ua, p], []);
-/// Spec: isa-spec/spec/ops/stg.toml:7.
+/// Spec: isa-spec/spec/ops/memory/stg.toml:7.
 impl OpStg {
     pub const NAME: &'static str = "stg";
     pub const MNEMONIC: &'static str = "STG.E";
@@ -49,39 +49,39 @@ impl OpStg {
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:76).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:76).
     const SEM_CODES0: [u16; MemSem::COUNT] = codes(
         "e - - - - - - - - 8 9 a b c d f 10 11 12 13 14 15 16 17 18 19 1a 1b 1c 1d 1e 1f - - - - -",
     );
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:72).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:72).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:57).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:57).
     const AMODE_CODES0: [u16; MemAddrMode::COUNT] = codes("1 - -");
-    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:51).
+    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:51).
     const AWIDTH_CODES0: [u16; MemAddrWidth::COUNT] = codes("0 - -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:57).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:57).
     const AMODE_CODES1: [u16; MemAddrMode::COUNT] = codes("- 4 -");
-    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:51).
+    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:51).
     const AWIDTH_CODES1: [u16; MemAddrWidth::COUNT] = codes("- 0 1");
-    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:68).
+    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:68).
     const SIZE_CODES0: [u16; MemSize::COUNT] = codes("4 0 1 2 3 5 6 -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:76).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:76).
     const SEM_CODES1: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b f - - 1 - - - - - - - - - 5 4 7 6 a - - - - - 8 - c - d e - - -",
     );
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:57).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:57).
     const AMODE_CODES2: [u16; MemAddrMode::COUNT] = codes("- 0 1");
-    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:63).
+    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:63).
     const SPACE_CODES0: [u16; AddrSpace::COUNT] = codes("2 -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:76).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:76).
     const SEM_CODES2: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b - - - 1 - - - - - - - - - 5 4 7 6 a - - - - - 8 - c - - - d e f",
     );
-    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:63).
+    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:63).
     const SPACE_CODES1: [u16; AddrSpace::COUNT] = codes("- 1");
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:72).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:72).
     const CACHE_CODES1: [u16; MemCache::COUNT] = codes("0 - - - - - 1 - - 2 3");
-    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:63).
+    /// Codes of `space`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stg.toml:63).
     const SPACE_CODES2: [u16; AddrSpace::COUNT] = codes("- 5");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -308,7 +308,7 @@ impl OpStg {
             || (matches!(self.amode, MemAddrMode::Reg | MemAddrMode::Desc)
                 && matches!(self.awidth, MemAddrWidth::None | MemAddrWidth::B64)))
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/stg.toml:104; form at isa-spec/spec/ops/stg.toml:104).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/stg.toml:104; form at isa-spec/spec/ops/memory/stg.toml:104).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -347,7 +347,7 @@ impl OpStg {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/stg.toml:158; form at isa-spec/spec/ops/stg.toml:158).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/stg.toml:158; form at isa-spec/spec/ops/memory/stg.toml:158).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -385,7 +385,7 @@ impl OpStg {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/stg.toml:181; form at isa-spec/spec/ops/stg.toml:181).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/stg.toml:181; form at isa-spec/spec/ops/memory/stg.toml:181).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -424,7 +424,7 @@ impl OpStg {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/stg.toml:232; form at isa-spec/spec/ops/stg.toml:232).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/stg.toml:232; form at isa-spec/spec/ops/memory/stg.toml:232).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -466,7 +466,7 @@ impl OpStg {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/stg.toml:259; form at isa-spec/spec/ops/stg.toml:259).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/stg.toml:259; form at isa-spec/spec/ops/memory/stg.toml:259).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -519,7 +519,7 @@ impl OpStg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/stg.toml:274; form at isa-spec/spec/ops/stg.toml:274).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/memory/stg.toml:274; form at isa-spec/spec/ops/memory/stg.toml:274).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -572,7 +572,7 @@ impl OpStg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/stg.toml:287; form at isa-spec/spec/ops/stg.toml:287).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/memory/stg.toml:287; form at isa-spec/spec/ops/memory/stg.toml:287).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -625,7 +625,7 @@ impl OpStg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/stg.toml:294; form at isa-spec/spec/ops/stg.toml:294).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/memory/stg.toml:294; form at isa-spec/spec/ops/memory/stg.toml:294).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -664,7 +664,7 @@ impl OpStg {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/stg.toml:309; form at isa-spec/spec/ops/stg.toml:309).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/stg.toml:309; form at isa-spec/spec/ops/memory/stg.toml:309).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -701,7 +701,7 @@ impl OpStg {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/stg.toml:323; form at isa-spec/spec/ops/stg.toml:323).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/memory/stg.toml:323; form at isa-spec/spec/ops/memory/stg.toml:323).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -738,7 +738,7 @@ impl OpStg {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/stg.toml:338; form at isa-spec/spec/ops/stg.toml:338).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/stg.toml:338; form at isa-spec/spec/ops/memory/stg.toml:338).
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -779,7 +779,7 @@ impl OpStg {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/stg.toml:370; form at isa-spec/spec/ops/stg.toml:370).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/stg.toml:370; form at isa-spec/spec/ops/memory/stg.toml:370).
     #[inline(always)]
     fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -821,7 +821,7 @@ impl OpStg {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:104; form at isa-spec/spec/ops/stg.toml:104).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:104; form at isa-spec/spec/ops/memory/stg.toml:104).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -903,7 +903,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:158; form at isa-spec/spec/ops/stg.toml:158).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:158; form at isa-spec/spec/ops/memory/stg.toml:158).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -990,7 +990,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:181; form at isa-spec/spec/ops/stg.toml:181).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:181; form at isa-spec/spec/ops/memory/stg.toml:181).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -1063,7 +1063,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:232; form at isa-spec/spec/ops/stg.toml:232).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:232; form at isa-spec/spec/ops/memory/stg.toml:232).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -1143,7 +1143,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:259; form at isa-spec/spec/ops/stg.toml:259).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:259; form at isa-spec/spec/ops/memory/stg.toml:259).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -1227,7 +1227,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:274; form at isa-spec/spec/ops/stg.toml:274).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:274; form at isa-spec/spec/ops/memory/stg.toml:274).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -1310,7 +1310,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:287; form at isa-spec/spec/ops/stg.toml:287).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:287; form at isa-spec/spec/ops/memory/stg.toml:287).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -1393,7 +1393,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:294; form at isa-spec/spec/ops/stg.toml:294).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:294; form at isa-spec/spec/ops/memory/stg.toml:294).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -1466,7 +1466,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:309; form at isa-spec/spec/ops/stg.toml:309).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:309; form at isa-spec/spec/ops/memory/stg.toml:309).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -1551,7 +1551,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:323; form at isa-spec/spec/ops/stg.toml:323).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:323; form at isa-spec/spec/ops/memory/stg.toml:323).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -1627,7 +1627,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:338; form at isa-spec/spec/ops/stg.toml:338).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:338; form at isa-spec/spec/ops/memory/stg.toml:338).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -1674,7 +1674,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:370; form at isa-spec/spec/ops/stg.toml:370).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stg.toml:370; form at isa-spec/spec/ops/memory/stg.toml:370).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -1724,7 +1724,7 @@ impl OpStg {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `STG.E` (isa-spec/spec/ops/stg.toml:80); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `STG.E` (isa-spec/spec/ops/memory/stg.toml:80); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let (rest, spelled) = strip_which_mnemonic(
             &line.parts,
@@ -1829,7 +1829,7 @@ impl OpStg {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/stg.toml:7.
+    /// Spec: isa-spec/spec/ops/memory/stg.toml:7.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("stg", 4usize, srcs)?;
         let a: u64 = src_value(srcs, 0usize, &self.a)?;
@@ -1839,9 +1839,9 @@ impl OpStg {
         Ok((FoldOut::new(&[]), None))
     }
 }
-/// Spec: isa-spec/spec/ops/stg.toml:91.
+/// Spec: isa-spec/spec/ops/memory/stg.toml:91.
 impl MemOp for OpStg {
-    /// The memory access (`[memory]` in isa-spec/spec/ops/stg.toml).
+    /// The memory access (`[memory]` in isa-spec/spec/ops/memory/stg.toml).
     fn mem_access(&self) -> Option<MemAccess> {
         let bytes: u32 = {
             const BYTES: &[u32] = &[4u32, 1u32, 1u32, 2u32, 2u32, 8u32, 16u32, 16u32];
@@ -1893,7 +1893,7 @@ impl MemOp for OpStg {
             && self.awidth == Default::default()
     }
 }
-/// Spec: isa-spec/spec/ops/stg.toml:7.
+/// Spec: isa-spec/spec/ops/memory/stg.toml:7.
 impl Encode for OpStg {
     const NAME: &'static str = "stg";
     encode_by_form!(
@@ -1904,7 +1904,7 @@ impl Encode for OpStg {
         encode_f11; [a, b, ua, p]
     );
 }
-/// Spec: isa-spec/spec/ops/stg.toml:7.
+/// Spec: isa-spec/spec/ops/memory/stg.toml:7.
 impl Forms for OpStg {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -1914,7 +1914,7 @@ impl Forms for OpStg {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/stg.toml:80.
+    /// Spec: isa-spec/spec/ops/memory/stg.toml:80.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -1957,5 +1957,5 @@ impl Forms for OpStg {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/stg.toml:7.
+/// Spec: isa-spec/spec/ops/memory/stg.toml:7.
 impl Legalize for OpStg {}

@@ -4,22 +4,22 @@
 
 /// `STL`: Store 1..16 bytes of b (and the registers after it) to local memory at a + off.
 ///
-/// Spec: isa-spec/spec/ops/stl.toml:7 (op `stl`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/stl.toml:7 (op `stl`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpStl {
-    /// Source (u32). Local-memory address register (RZ: the offset alone). (isa-spec/spec/ops/stl.toml:12)
+    /// Source (u32). Local-memory address register (RZ: the offset alone). (isa-spec/spec/ops/memory/stl.toml:12)
     pub a: Src,
-    /// Source (u32). Data; RZ stores zeros. (isa-spec/spec/ops/stl.toml:17)
+    /// Source (u32). Data; RZ stores zeros. (isa-spec/spec/ops/memory/stl.toml:17)
     pub b: Src,
-    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/stl.toml:22)
+    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/memory/stl.toml:22)
     pub off: i32,
-    /// Modifier.  (isa-spec/spec/ops/stl.toml:27)
+    /// Modifier.  (isa-spec/spec/ops/memory/stl.toml:27)
     pub size: MemSize,
-    /// Modifier.  (isa-spec/spec/ops/stl.toml:31)
+    /// Modifier.  (isa-spec/spec/ops/memory/stl.toml:31)
     pub cache: MemCache,
 }
 op_fields!(OpStl, [a, b], []);
-/// Spec: isa-spec/spec/ops/stl.toml:7.
+/// Spec: isa-spec/spec/ops/memory/stl.toml:7.
 impl OpStl {
     pub const NAME: &'static str = "stl";
     pub const MNEMONIC: &'static str = "STL";
@@ -35,11 +35,11 @@ impl OpStl {
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/stl.toml:27).
+    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stl.toml:27).
     const SIZE_CODES0: [u16; MemSize::COUNT] = codes("4 0 1 2 3 5 6 -");
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/stl.toml:31).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stl.toml:31).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/stl.toml:31).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stl.toml:31).
     const CACHE_CODES1: [u16; MemCache::COUNT] = codes("0 - - - - - 1 - - 2 3");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -52,7 +52,7 @@ impl OpStl {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/stl.toml:50; form at isa-spec/spec/ops/stl.toml:50).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/memory/stl.toml:50; form at isa-spec/spec/ops/memory/stl.toml:50).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -67,7 +67,7 @@ impl OpStl {
                 << 84;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/stl.toml:75; form at isa-spec/spec/ops/stl.toml:75).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/stl.toml:75; form at isa-spec/spec/ops/memory/stl.toml:75).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -82,7 +82,7 @@ impl OpStl {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/stl.toml:50; form at isa-spec/spec/ops/stl.toml:50).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stl.toml:50; form at isa-spec/spec/ops/memory/stl.toml:50).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -110,7 +110,7 @@ impl OpStl {
         let o = Self { a, b, off, size, cache };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/stl.toml:75; form at isa-spec/spec/ops/stl.toml:75).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stl.toml:75; form at isa-spec/spec/ops/memory/stl.toml:75).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -136,7 +136,7 @@ impl OpStl {
         let o = Self { a, b, off, size, cache };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `STL` (isa-spec/spec/ops/stl.toml:34); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `STL` (isa-spec/spec/ops/memory/stl.toml:34); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["STL"]])?;
         let mut cur = 0usize;
@@ -171,7 +171,7 @@ impl OpStl {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/stl.toml:7.
+    /// Spec: isa-spec/spec/ops/memory/stl.toml:7.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("stl", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -179,9 +179,9 @@ impl OpStl {
         Ok((FoldOut::new(&[]), None))
     }
 }
-/// Spec: isa-spec/spec/ops/stl.toml:39.
+/// Spec: isa-spec/spec/ops/memory/stl.toml:39.
 impl MemOp for OpStl {
-    /// The memory access (`[memory]` in isa-spec/spec/ops/stl.toml).
+    /// The memory access (`[memory]` in isa-spec/spec/ops/memory/stl.toml).
     fn mem_access(&self) -> Option<MemAccess> {
         let bytes: u32 = {
             const BYTES: &[u32] = &[4u32, 1u32, 1u32, 2u32, 2u32, 8u32, 16u32, 16u32];
@@ -232,18 +232,18 @@ impl MemOp for OpStl {
         true
     }
 }
-/// Spec: isa-spec/spec/ops/stl.toml:7.
+/// Spec: isa-spec/spec/ops/memory/stl.toml:7.
 impl Encode for OpStl {
     const NAME: &'static str = "stl";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/stl.toml:7.
+/// Spec: isa-spec/spec/ops/memory/stl.toml:7.
 impl Forms for OpStl {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/stl.toml:34.
+    /// Spec: isa-spec/spec/ops/memory/stl.toml:34.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -259,5 +259,5 @@ impl Forms for OpStl {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/stl.toml:7.
+/// Spec: isa-spec/spec/ops/memory/stl.toml:7.
 impl Legalize for OpStl {}

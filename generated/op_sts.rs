@@ -4,26 +4,26 @@
 
 /// `STS`: Store 1..16 bytes of b (and the registers after it) to shared memory at a * scale + off (+ ua).
 ///
-/// Spec: isa-spec/spec/ops/sts.toml:9 (op `sts`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/sts.toml:9 (op `sts`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSts {
-    /// Source (u32). Shared-memory address register (RZ: the offset alone). (isa-spec/spec/ops/sts.toml:14)
+    /// Source (u32). Shared-memory address register (RZ: the offset alone). (isa-spec/spec/ops/memory/sts.toml:14)
     pub a: Src,
-    /// Source (u32). Data; RZ stores zeros. (isa-spec/spec/ops/sts.toml:19)
+    /// Source (u32). Data; RZ stores zeros. (isa-spec/spec/ops/memory/sts.toml:19)
     pub b: Src,
-    /// Source (u32). Uniform register added to the address (mode `ur`). (isa-spec/spec/ops/sts.toml:24)
+    /// Source (u32). Uniform register added to the address (mode `ur`). (isa-spec/spec/ops/memory/sts.toml:24)
     pub ua: Src,
-    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/sts.toml:30)
+    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/memory/sts.toml:30)
     pub off: i32,
-    /// Modifier. Factor the base register is multiplied by. (isa-spec/spec/ops/sts.toml:35)
+    /// Modifier. Factor the base register is multiplied by. (isa-spec/spec/ops/memory/sts.toml:35)
     pub scale: MemScale,
-    /// Modifier. Whether ua is added to the address. (isa-spec/spec/ops/sts.toml:41)
+    /// Modifier. Whether ua is added to the address. (isa-spec/spec/ops/memory/sts.toml:41)
     pub amode: MemAddrMode,
-    /// Modifier.  (isa-spec/spec/ops/sts.toml:47)
+    /// Modifier.  (isa-spec/spec/ops/memory/sts.toml:47)
     pub size: MemSize,
 }
 op_fields!(OpSts, [a, b, ua], []);
-/// Spec: isa-spec/spec/ops/sts.toml:9.
+/// Spec: isa-spec/spec/ops/memory/sts.toml:9.
 impl OpSts {
     pub const NAME: &'static str = "sts";
     pub const MNEMONIC: &'static str = "STS";
@@ -40,9 +40,9 @@ impl OpSts {
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/sts.toml:47).
+    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sts.toml:47).
     const SIZE_CODES0: [u16; MemSize::COUNT] = codes("4 0 1 2 3 5 6 -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/sts.toml:41).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sts.toml:41).
     const AMODE_CODES0: [u16; MemAddrMode::COUNT] = codes("1 c -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -56,7 +56,7 @@ impl OpSts {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/sts.toml:71; form at isa-spec/spec/ops/sts.toml:71).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/memory/sts.toml:71; form at isa-spec/spec/ops/memory/sts.toml:71).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -78,7 +78,7 @@ impl OpSts {
         }
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/sts.toml:99; form at isa-spec/spec/ops/sts.toml:99).
+    /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/sts.toml:99; form at isa-spec/spec/ops/memory/sts.toml:99).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -97,7 +97,7 @@ impl OpSts {
         w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/sts.toml:116; form at isa-spec/spec/ops/sts.toml:116).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/sts.toml:116; form at isa-spec/spec/ops/memory/sts.toml:116).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -116,7 +116,7 @@ impl OpSts {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sts.toml:71; form at isa-spec/spec/ops/sts.toml:71).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sts.toml:71; form at isa-spec/spec/ops/memory/sts.toml:71).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -150,7 +150,7 @@ impl OpSts {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sts.toml:99; form at isa-spec/spec/ops/sts.toml:99).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sts.toml:99; form at isa-spec/spec/ops/memory/sts.toml:99).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -180,7 +180,7 @@ impl OpSts {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sts.toml:116; form at isa-spec/spec/ops/sts.toml:116).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sts.toml:116; form at isa-spec/spec/ops/memory/sts.toml:116).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -210,7 +210,7 @@ impl OpSts {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `STS` (isa-spec/spec/ops/sts.toml:50); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `STS` (isa-spec/spec/ops/memory/sts.toml:50); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["STS"]])?;
         let mut cur = 0usize;
@@ -276,7 +276,7 @@ impl OpSts {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/sts.toml:9.
+    /// Spec: isa-spec/spec/ops/memory/sts.toml:9.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("sts", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -285,9 +285,9 @@ impl OpSts {
         Ok((FoldOut::new(&[]), None))
     }
 }
-/// Spec: isa-spec/spec/ops/sts.toml:56.
+/// Spec: isa-spec/spec/ops/memory/sts.toml:56.
 impl MemOp for OpSts {
-    /// The memory access (`[memory]` in isa-spec/spec/ops/sts.toml).
+    /// The memory access (`[memory]` in isa-spec/spec/ops/memory/sts.toml).
     fn mem_access(&self) -> Option<MemAccess> {
         let bytes: u32 = {
             const BYTES: &[u32] = &[4u32, 1u32, 1u32, 2u32, 2u32, 8u32, 16u32, 16u32];
@@ -338,18 +338,18 @@ impl MemOp for OpSts {
         self.scale == Default::default() && self.amode == Default::default()
     }
 }
-/// Spec: isa-spec/spec/ops/sts.toml:9.
+/// Spec: isa-spec/spec/ops/memory/sts.toml:9.
 impl Encode for OpSts {
     const NAME: &'static str = "sts";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b, ua]);
 }
-/// Spec: isa-spec/spec/ops/sts.toml:9.
+/// Spec: isa-spec/spec/ops/memory/sts.toml:9.
 impl Forms for OpSts {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/sts.toml:50.
+    /// Spec: isa-spec/spec/ops/memory/sts.toml:50.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -379,5 +379,5 @@ impl Forms for OpSts {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/sts.toml:9.
+/// Spec: isa-spec/spec/ops/memory/sts.toml:9.
 impl Legalize for OpSts {}

@@ -4,28 +4,28 @@
 
 /// `STSM`: Store one, two or four 8x8 matrices from b (and the registers after it) to shared memory, one row address per thread.
 ///
-/// Spec: isa-spec/spec/ops/stsm.toml:11 (op `stsm`). SMs: 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/stsm.toml:11 (op `stsm`). SMs: 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpStsm {
-    /// Source (u32). Shared-memory address register (RZ: the offset alone). (isa-spec/spec/ops/stsm.toml:16)
+    /// Source (u32). Shared-memory address register (RZ: the offset alone). (isa-spec/spec/ops/memory/stsm.toml:16)
     pub a: Src,
-    /// Source (u32). Uniform register added to the address (mode `ur`). (isa-spec/spec/ops/stsm.toml:21)
+    /// Source (u32). Uniform register added to the address (mode `ur`). (isa-spec/spec/ops/memory/stsm.toml:21)
     pub ua: Src,
-    /// Source (u32). First data register. (isa-spec/spec/ops/stsm.toml:27)
+    /// Source (u32). First data register. (isa-spec/spec/ops/memory/stsm.toml:27)
     pub b: Src,
-    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/stsm.toml:32)
+    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/memory/stsm.toml:32)
     pub off: i32,
-    /// Modifier. Whether ua is added to the address. (isa-spec/spec/ops/stsm.toml:37)
+    /// Modifier. Whether ua is added to the address. (isa-spec/spec/ops/memory/stsm.toml:37)
     pub amode: MemAddrMode,
-    /// Modifier.  (isa-spec/spec/ops/stsm.toml:42)
+    /// Modifier.  (isa-spec/spec/ops/memory/stsm.toml:42)
     pub size: LdsmSize,
-    /// Modifier.  (isa-spec/spec/ops/stsm.toml:46)
+    /// Modifier.  (isa-spec/spec/ops/memory/stsm.toml:46)
     pub layout: LdsmLayout,
-    /// Modifier.  (isa-spec/spec/ops/stsm.toml:50)
+    /// Modifier.  (isa-spec/spec/ops/memory/stsm.toml:50)
     pub count: LdsmCount,
 }
 op_fields!(OpStsm, [a, ua, b], []);
-/// Spec: isa-spec/spec/ops/stsm.toml:11.
+/// Spec: isa-spec/spec/ops/memory/stsm.toml:11.
 impl OpStsm {
     pub const NAME: &'static str = "stsm";
     pub const MNEMONIC: &'static str = "STSM";
@@ -40,15 +40,15 @@ impl OpStsm {
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/stsm.toml:42).
+    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stsm.toml:42).
     const SIZE_CODES0: [u16; LdsmSize::COUNT] = codes("0 - - - -");
-    /// Codes of `layout`'s values, in hex (`-`: none; isa-spec/spec/ops/stsm.toml:46).
+    /// Codes of `layout`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stsm.toml:46).
     const LAYOUT_CODES0: [u16; LdsmLayout::COUNT] = codes("0 1 - - - -");
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/stsm.toml:37).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stsm.toml:37).
     const AMODE_CODES0: [u16; MemAddrMode::COUNT] = codes("0 1 -");
-    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/stsm.toml:42).
+    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stsm.toml:42).
     const SIZE_CODES1: [u16; LdsmSize::COUNT] = codes("0 1 - - -");
-    /// Codes of `layout`'s values, in hex (`-`: none; isa-spec/spec/ops/stsm.toml:46).
+    /// Codes of `layout`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/stsm.toml:46).
     const LAYOUT_CODES1: [u16; LdsmLayout::COUNT] = codes("0 1 - - - 2");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -61,7 +61,7 @@ impl OpStsm {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/stsm.toml:58; form at isa-spec/spec/ops/stsm.toml:58).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/stsm.toml:58; form at isa-spec/spec/ops/memory/stsm.toml:58).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -82,7 +82,7 @@ impl OpStsm {
                 << 91;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/stsm.toml:94; form at isa-spec/spec/ops/stsm.toml:94).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/memory/stsm.toml:94; form at isa-spec/spec/ops/memory/stsm.toml:94).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -103,7 +103,7 @@ impl OpStsm {
                 << 91;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/stsm.toml:58; form at isa-spec/spec/ops/stsm.toml:58).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stsm.toml:58; form at isa-spec/spec/ops/memory/stsm.toml:58).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -137,7 +137,7 @@ impl OpStsm {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffb4000000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/stsm.toml:94; form at isa-spec/spec/ops/stsm.toml:94).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stsm.toml:94; form at isa-spec/spec/ops/memory/stsm.toml:94).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -173,7 +173,7 @@ impl OpStsm {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff34000000000000ff0000)))
     }
-    /// Parse one tokenized line of syntax `STSM` (isa-spec/spec/ops/stsm.toml:53); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `STSM` (isa-spec/spec/ops/memory/stsm.toml:53); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["STSM"]])?;
         let mut cur = 0usize;
@@ -252,7 +252,7 @@ impl OpStsm {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/stsm.toml:11.
+    /// Spec: isa-spec/spec/ops/memory/stsm.toml:11.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("stsm", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -262,18 +262,18 @@ impl OpStsm {
     }
 }
 impl MemOp for OpStsm {}
-/// Spec: isa-spec/spec/ops/stsm.toml:11.
+/// Spec: isa-spec/spec/ops/memory/stsm.toml:11.
 impl Encode for OpStsm {
     const NAME: &'static str = "stsm";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a, ua, b]);
 }
-/// Spec: isa-spec/spec/ops/stsm.toml:11.
+/// Spec: isa-spec/spec/ops/memory/stsm.toml:11.
 impl Forms for OpStsm {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/stsm.toml:53.
+    /// Spec: isa-spec/spec/ops/memory/stsm.toml:53.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -305,5 +305,5 @@ impl Forms for OpStsm {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/stsm.toml:11.
+/// Spec: isa-spec/spec/ops/memory/stsm.toml:11.
 impl Legalize for OpStsm {}

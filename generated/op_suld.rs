@@ -4,40 +4,40 @@
 
 /// `SULD`: Load from the surface h at the coordinates a (and the registers after it) into d (and the registers after it).
 ///
-/// Spec: isa-spec/spec/ops/suld.toml:14 (op `suld`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/suld.toml:14 (op `suld`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSuld {
-    /// Destination (pred). Predicate output (nvdisasm prints it before d when not PT). (isa-spec/spec/ops/suld.toml:19)
+    /// Destination (pred). Predicate output (nvdisasm prints it before d when not PT). (isa-spec/spec/ops/memory/suld.toml:19)
     pub pd: Reg,
-    /// Destination (u32). (isa-spec/spec/ops/suld.toml:25)
+    /// Destination (u32). (isa-spec/spec/ops/memory/suld.toml:25)
     pub d: Reg,
-    /// Source (u32). First coordinate register. (isa-spec/spec/ops/suld.toml:29)
+    /// Source (u32). First coordinate register. (isa-spec/spec/ops/memory/suld.toml:29)
     pub a: Src,
-    /// Source (u32). Surface handle: a register, or a uniform register from SM100. (isa-spec/spec/ops/suld.toml:34)
+    /// Source (u32). Surface handle: a register, or a uniform register from SM100. (isa-spec/spec/ops/memory/suld.toml:34)
     pub h: Src,
-    /// Source (u32). SM120's second uniform register (48..56), printed when not URZ. (isa-spec/spec/ops/suld.toml:39)
+    /// Source (u32). SM120's second uniform register (48..56), printed when not URZ. (isa-spec/spec/ops/memory/suld.toml:39)
     pub u2: Src,
-    /// Modifier.  (isa-spec/spec/ops/suld.toml:45)
+    /// Modifier.  (isa-spec/spec/ops/memory/suld.toml:45)
     pub mode: SuMode,
-    /// Modifier. Byte addressing of the first coordinate (.D only). (isa-spec/spec/ops/suld.toml:49)
+    /// Modifier. Byte addressing of the first coordinate (.D only). (isa-spec/spec/ops/memory/suld.toml:49)
     pub ba: bool,
-    /// Modifier.  (isa-spec/spec/ops/suld.toml:55)
+    /// Modifier.  (isa-spec/spec/ops/memory/suld.toml:55)
     pub dim: SuDim,
-    /// Modifier.  (isa-spec/spec/ops/suld.toml:59)
+    /// Modifier.  (isa-spec/spec/ops/memory/suld.toml:59)
     pub uai: bool,
-    /// Modifier.  (isa-spec/spec/ops/suld.toml:65)
+    /// Modifier.  (isa-spec/spec/ops/memory/suld.toml:65)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/suld.toml:69)
+    /// Modifier.  (isa-spec/spec/ops/memory/suld.toml:69)
     pub size: MemSize,
-    /// Modifier.  (isa-spec/spec/ops/suld.toml:73)
+    /// Modifier.  (isa-spec/spec/ops/memory/suld.toml:73)
     pub sem: MemSem,
-    /// Modifier.  (isa-spec/spec/ops/suld.toml:78)
+    /// Modifier.  (isa-spec/spec/ops/memory/suld.toml:78)
     pub mask: SuMask,
-    /// Modifier.  (isa-spec/spec/ops/suld.toml:82)
+    /// Modifier.  (isa-spec/spec/ops/memory/suld.toml:82)
     pub clamp: SuClamp,
 }
 op_fields!(OpSuld, [a, h, u2], [pd, d]);
-/// Spec: isa-spec/spec/ops/suld.toml:14.
+/// Spec: isa-spec/spec/ops/memory/suld.toml:14.
 impl OpSuld {
     pub const NAME: &'static str = "suld";
     pub const MNEMONIC: &'static str = "SULD";
@@ -57,33 +57,33 @@ impl OpSuld {
     ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/suld.toml:45).
+    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/suld.toml:45).
     const MODE_CODES0: [u16; SuMode::COUNT] = codes("a -");
-    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/suld.toml:69).
+    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/suld.toml:69).
     const SIZE_CODES0: [u16; MemSize::COUNT] = codes("4 0 1 2 3 5 6 -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/suld.toml:73).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/suld.toml:73).
     const SEM_CODES0: [u16; MemSem::COUNT] = codes(
         "e - - - - - - - - 8 9 a b c d f 10 11 12 13 14 15 16 17 18 19 1a 1b 1c 1d 1e 1f - - - - -",
     );
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/suld.toml:65).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/suld.toml:65).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/suld.toml:45).
+    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/suld.toml:45).
     const MODE_CODES1: [u16; SuMode::COUNT] = codes("- 8");
-    /// Codes of `mask`'s values, in hex (`-`: none; isa-spec/spec/ops/suld.toml:78).
+    /// Codes of `mask`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/suld.toml:78).
     const MASK_CODES0: [u16; SuMask::COUNT] = codes("f 1 3 - - - - - - - - - - - -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/suld.toml:73).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/suld.toml:73).
     const SEM_CODES1: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b f - 4 1 - - - - - - - - - 5 - 7 6 a - - - - - 8 - c - d e - - -",
     );
-    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/suld.toml:45).
+    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/suld.toml:45).
     const MODE_CODES2: [u16; SuMode::COUNT] = codes("9 -");
-    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/suld.toml:45).
+    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/suld.toml:45).
     const MODE_CODES3: [u16; SuMode::COUNT] = codes("- 7");
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/suld.toml:65).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/suld.toml:65).
     const CACHE_CODES1: [u16; MemCache::COUNT] = codes("0 - - - - - 1 2 3 - -");
-    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/suld.toml:45).
+    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/suld.toml:45).
     const MODE_CODES4: [u16; SuMode::COUNT] = codes("1 -");
-    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/suld.toml:45).
+    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/suld.toml:45).
     const MODE_CODES5: [u16; SuMode::COUNT] = codes("- 0");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -198,7 +198,7 @@ impl OpSuld {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/suld.toml:92; form at isa-spec/spec/ops/suld.toml:92).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/suld.toml:92; form at isa-spec/spec/ops/memory/suld.toml:92).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -243,7 +243,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/suld.toml:156; form at isa-spec/spec/ops/suld.toml:156).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/suld.toml:156; form at isa-spec/spec/ops/memory/suld.toml:156).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -288,7 +288,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/suld.toml:166; form at isa-spec/spec/ops/suld.toml:166).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/memory/suld.toml:166; form at isa-spec/spec/ops/memory/suld.toml:166).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -333,7 +333,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/suld.toml:209; form at isa-spec/spec/ops/suld.toml:209).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/memory/suld.toml:209; form at isa-spec/spec/ops/memory/suld.toml:209).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -378,7 +378,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/suld.toml:220; form at isa-spec/spec/ops/suld.toml:220).
+    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/memory/suld.toml:220; form at isa-spec/spec/ops/memory/suld.toml:220).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -414,7 +414,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/suld.toml:237; form at isa-spec/spec/ops/suld.toml:237).
+    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/memory/suld.toml:237; form at isa-spec/spec/ops/memory/suld.toml:237).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -450,7 +450,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/suld.toml:246; form at isa-spec/spec/ops/suld.toml:246).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suld.toml:246; form at isa-spec/spec/ops/memory/suld.toml:246).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -496,7 +496,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/suld.toml:256; form at isa-spec/spec/ops/suld.toml:256).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suld.toml:256; form at isa-spec/spec/ops/memory/suld.toml:256).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -542,7 +542,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/suld.toml:264; form at isa-spec/spec/ops/suld.toml:264).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suld.toml:264; form at isa-spec/spec/ops/memory/suld.toml:264).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -579,7 +579,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/suld.toml:273; form at isa-spec/spec/ops/suld.toml:273).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suld.toml:273; form at isa-spec/spec/ops/memory/suld.toml:273).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -616,7 +616,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [50] (isa-spec/spec/ops/suld.toml:293; form at isa-spec/spec/ops/suld.toml:293).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/suld.toml:293; form at isa-spec/spec/ops/memory/suld.toml:293).
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -640,7 +640,7 @@ impl OpSuld {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50] (isa-spec/spec/ops/suld.toml:332; form at isa-spec/spec/ops/suld.toml:332).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/suld.toml:332; form at isa-spec/spec/ops/memory/suld.toml:332).
     #[inline(always)]
     fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -668,7 +668,7 @@ impl OpSuld {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50] (isa-spec/spec/ops/suld.toml:342; form at isa-spec/spec/ops/suld.toml:342).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/suld.toml:342; form at isa-spec/spec/ops/memory/suld.toml:342).
     #[inline(always)]
     fn encode_f12<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -692,7 +692,7 @@ impl OpSuld {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50] (isa-spec/spec/ops/suld.toml:349; form at isa-spec/spec/ops/suld.toml:349).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/suld.toml:349; form at isa-spec/spec/ops/memory/suld.toml:349).
     #[inline(always)]
     fn encode_f13<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -720,7 +720,7 @@ impl OpSuld {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/suld.toml:358; form at isa-spec/spec/ops/suld.toml:358).
+    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/suld.toml:358; form at isa-spec/spec/ops/memory/suld.toml:358).
     #[inline(always)]
     fn encode_f14<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -746,7 +746,7 @@ impl OpSuld {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/suld.toml:366; form at isa-spec/spec/ops/suld.toml:366).
+    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/suld.toml:366; form at isa-spec/spec/ops/memory/suld.toml:366).
     #[inline(always)]
     fn encode_f15<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -776,7 +776,7 @@ impl OpSuld {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/suld.toml:374; form at isa-spec/spec/ops/suld.toml:374).
+    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/suld.toml:374; form at isa-spec/spec/ops/memory/suld.toml:374).
     #[inline(always)]
     fn encode_f16<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -802,7 +802,7 @@ impl OpSuld {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/suld.toml:381; form at isa-spec/spec/ops/suld.toml:381).
+    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/suld.toml:381; form at isa-spec/spec/ops/memory/suld.toml:381).
     #[inline(always)]
     fn encode_f17<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -832,7 +832,7 @@ impl OpSuld {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:92; form at isa-spec/spec/ops/suld.toml:92).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:92; form at isa-spec/spec/ops/memory/suld.toml:92).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -924,7 +924,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff780000007ffffff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:156; form at isa-spec/spec/ops/suld.toml:156).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:156; form at isa-spec/spec/ops/memory/suld.toml:156).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1012,7 +1012,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff780000007ffffff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:166; form at isa-spec/spec/ops/suld.toml:166).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:166; form at isa-spec/spec/ops/memory/suld.toml:166).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1096,7 +1096,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff780100007ffffff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:209; form at isa-spec/spec/ops/suld.toml:209).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:209; form at isa-spec/spec/ops/memory/suld.toml:209).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1176,7 +1176,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff780100007ffffff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:220; form at isa-spec/spec/ops/suld.toml:220).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:220; form at isa-spec/spec/ops/memory/suld.toml:220).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1257,7 +1257,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010ff07ff00ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:237; form at isa-spec/spec/ops/suld.toml:237).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:237; form at isa-spec/spec/ops/memory/suld.toml:237).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1334,7 +1334,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010ff07ff00ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:246; form at isa-spec/spec/ops/suld.toml:246).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:246; form at isa-spec/spec/ops/memory/suld.toml:246).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1418,7 +1418,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010000300ffff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:256; form at isa-spec/spec/ops/suld.toml:256).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:256; form at isa-spec/spec/ops/memory/suld.toml:256).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1498,7 +1498,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010000300ffff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:264; form at isa-spec/spec/ops/suld.toml:264).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:264; form at isa-spec/spec/ops/memory/suld.toml:264).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1579,7 +1579,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010ff030000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:273; form at isa-spec/spec/ops/suld.toml:273).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:273; form at isa-spec/spec/ops/memory/suld.toml:273).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1656,7 +1656,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010ff030000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:293; form at isa-spec/spec/ops/suld.toml:293).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:293; form at isa-spec/spec/ops/memory/suld.toml:293).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = Reg::PT;
@@ -1714,7 +1714,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x18071fc000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:332; form at isa-spec/spec/ops/suld.toml:332).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:332; form at isa-spec/spec/ops/memory/suld.toml:332).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = Reg::PT;
@@ -1780,7 +1780,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x18071fc000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:342; form at isa-spec/spec/ops/suld.toml:342).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:342; form at isa-spec/spec/ops/memory/suld.toml:342).
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = Reg::PT;
@@ -1838,7 +1838,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1fc000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:349; form at isa-spec/spec/ops/suld.toml:349).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:349; form at isa-spec/spec/ops/memory/suld.toml:349).
     #[inline(always)]
     fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = Reg::PT;
@@ -1904,7 +1904,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1fc000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:358; form at isa-spec/spec/ops/suld.toml:358).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:358; form at isa-spec/spec/ops/memory/suld.toml:358).
     #[inline(always)]
     fn parts_f14(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, (bits(w, 30, 3)) ^ 7, 7)?;
@@ -1962,7 +1962,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x180703c000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:366; form at isa-spec/spec/ops/suld.toml:366).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:366; form at isa-spec/spec/ops/memory/suld.toml:366).
     #[inline(always)]
     fn parts_f15(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, (bits(w, 30, 3)) ^ 7, 7)?;
@@ -2028,7 +2028,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x180703c000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:374; form at isa-spec/spec/ops/suld.toml:374).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:374; form at isa-spec/spec/ops/memory/suld.toml:374).
     #[inline(always)]
     fn parts_f16(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, (bits(w, 30, 3)) ^ 7, 7)?;
@@ -2086,7 +2086,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x3c000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld.toml:381; form at isa-spec/spec/ops/suld.toml:381).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:381; form at isa-spec/spec/ops/memory/suld.toml:381).
     #[inline(always)]
     fn parts_f17(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, (bits(w, 30, 3)) ^ 7, 7)?;
@@ -2152,7 +2152,7 @@ impl OpSuld {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x3c000000)))
     }
-    /// Parse one tokenized line of syntax `SULD` (isa-spec/spec/ops/suld.toml:85); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SULD` (isa-spec/spec/ops/memory/suld.toml:85); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SULD"]])?;
         let mut cur = 0usize;
@@ -2272,7 +2272,7 @@ impl OpSuld {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/suld.toml:14.
+    /// Spec: isa-spec/spec/ops/memory/suld.toml:14.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("suld", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -2286,7 +2286,7 @@ impl OpSuld {
     }
 }
 impl MemOp for OpSuld {}
-/// Spec: isa-spec/spec/ops/suld.toml:14.
+/// Spec: isa-spec/spec/ops/memory/suld.toml:14.
 impl Encode for OpSuld {
     const NAME: &'static str = "suld";
     encode_by_form!(
@@ -2297,7 +2297,7 @@ impl Encode for OpSuld {
         encode_f16, 17 : => encode_f17; [a, h, u2]
     );
 }
-/// Spec: isa-spec/spec/ops/suld.toml:14.
+/// Spec: isa-spec/spec/ops/memory/suld.toml:14.
 impl Forms for OpSuld {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -2308,7 +2308,7 @@ impl Forms for OpSuld {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/suld.toml:85.
+    /// Spec: isa-spec/spec/ops/memory/suld.toml:85.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -2349,5 +2349,5 @@ impl Forms for OpSuld {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/suld.toml:14.
+/// Spec: isa-spec/spec/ops/memory/suld.toml:14.
 impl Legalize for OpSuld {}

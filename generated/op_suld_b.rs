@@ -4,38 +4,38 @@
 
 /// `SULD`: Load from the surface at the coordinates a (and the registers after it) into d (and the registers after it).
 ///
-/// Spec: isa-spec/spec/ops/suld_b.toml:9 (op `suld_b`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90.
+/// Spec: isa-spec/spec/ops/memory/suld_b.toml:9 (op `suld_b`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSuldB {
-    /// Destination (pred). Predicate output (nvdisasm prints it before d when not PT). (isa-spec/spec/ops/suld_b.toml:14)
+    /// Destination (pred). Predicate output (nvdisasm prints it before d when not PT). (isa-spec/spec/ops/memory/suld_b.toml:14)
     pub pd: Reg,
-    /// Destination (u32). (isa-spec/spec/ops/suld_b.toml:20)
+    /// Destination (u32). (isa-spec/spec/ops/memory/suld_b.toml:20)
     pub d: Reg,
-    /// Source (u32). First coordinate register. (isa-spec/spec/ops/suld_b.toml:24)
+    /// Source (u32). First coordinate register. (isa-spec/spec/ops/memory/suld_b.toml:24)
     pub a: Src,
-    /// Modifier. First printed field (54..59). (isa-spec/spec/ops/suld_b.toml:29)
+    /// Modifier. First printed field (54..59). (isa-spec/spec/ops/memory/suld_b.toml:29)
     pub bank: u32,
-    /// Modifier. Second printed field (40..54). (isa-spec/spec/ops/suld_b.toml:34)
+    /// Modifier. Second printed field (40..54). (isa-spec/spec/ops/memory/suld_b.toml:34)
     pub idx: u32,
-    /// Modifier.  (isa-spec/spec/ops/suld_b.toml:39)
+    /// Modifier.  (isa-spec/spec/ops/memory/suld_b.toml:39)
     pub mode: SuMode,
-    /// Modifier. Byte addressing of the first coordinate (.D only). (isa-spec/spec/ops/suld_b.toml:43)
+    /// Modifier. Byte addressing of the first coordinate (.D only). (isa-spec/spec/ops/memory/suld_b.toml:43)
     pub ba: bool,
-    /// Modifier.  (isa-spec/spec/ops/suld_b.toml:49)
+    /// Modifier.  (isa-spec/spec/ops/memory/suld_b.toml:49)
     pub dim: SuDim,
-    /// Modifier.  (isa-spec/spec/ops/suld_b.toml:53)
+    /// Modifier.  (isa-spec/spec/ops/memory/suld_b.toml:53)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/suld_b.toml:57)
+    /// Modifier.  (isa-spec/spec/ops/memory/suld_b.toml:57)
     pub size: MemSize,
-    /// Modifier.  (isa-spec/spec/ops/suld_b.toml:61)
+    /// Modifier.  (isa-spec/spec/ops/memory/suld_b.toml:61)
     pub sem: MemSem,
-    /// Modifier.  (isa-spec/spec/ops/suld_b.toml:65)
+    /// Modifier.  (isa-spec/spec/ops/memory/suld_b.toml:65)
     pub mask: SuMask,
-    /// Modifier.  (isa-spec/spec/ops/suld_b.toml:69)
+    /// Modifier.  (isa-spec/spec/ops/memory/suld_b.toml:69)
     pub clamp: SuClamp,
 }
 op_fields!(OpSuldB, [a], [pd, d]);
-/// Spec: isa-spec/spec/ops/suld_b.toml:9.
+/// Spec: isa-spec/spec/ops/memory/suld_b.toml:9.
 impl OpSuldB {
     pub const NAME: &'static str = "suld_b";
     pub const MNEMONIC: &'static str = "SULD";
@@ -49,21 +49,21 @@ impl OpSuldB {
     ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/suld_b.toml:39).
+    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/suld_b.toml:39).
     const MODE_CODES0: [u16; SuMode::COUNT] = codes("9 -");
-    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/suld_b.toml:57).
+    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/suld_b.toml:57).
     const SIZE_CODES0: [u16; MemSize::COUNT] = codes("4 0 1 2 3 5 6 -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/suld_b.toml:61).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/suld_b.toml:61).
     const SEM_CODES0: [u16; MemSem::COUNT] = codes(
         "e - - - - - - - - 8 9 a b c d f 10 11 12 13 14 15 16 17 18 19 1a 1b 1c 1d 1e 1f - - - - -",
     );
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/suld_b.toml:53).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/suld_b.toml:53).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/suld_b.toml:39).
+    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/suld_b.toml:39).
     const MODE_CODES1: [u16; SuMode::COUNT] = codes("- 7");
-    /// Codes of `mask`'s values, in hex (`-`: none; isa-spec/spec/ops/suld_b.toml:65).
+    /// Codes of `mask`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/suld_b.toml:65).
     const MASK_CODES0: [u16; SuMask::COUNT] = codes("f 1 3 - - - - - - - - - - - -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/suld_b.toml:61).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/suld_b.toml:61).
     const SEM_CODES1: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b f - 4 1 - - - - - - - - - 5 - 7 6 a - - - - - 8 - c - d e - - -",
     );
@@ -84,7 +84,7 @@ impl OpSuldB {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/suld_b.toml:79; form at isa-spec/spec/ops/suld_b.toml:79).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/suld_b.toml:79; form at isa-spec/spec/ops/memory/suld_b.toml:79).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -117,7 +117,7 @@ impl OpSuldB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/suld_b.toml:145; form at isa-spec/spec/ops/suld_b.toml:145).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/suld_b.toml:145; form at isa-spec/spec/ops/memory/suld_b.toml:145).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -150,7 +150,7 @@ impl OpSuldB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/suld_b.toml:153; form at isa-spec/spec/ops/suld_b.toml:153).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/suld_b.toml:153; form at isa-spec/spec/ops/memory/suld_b.toml:153).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -183,7 +183,7 @@ impl OpSuldB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/suld_b.toml:196; form at isa-spec/spec/ops/suld_b.toml:196).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/suld_b.toml:196; form at isa-spec/spec/ops/memory/suld_b.toml:196).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -216,7 +216,7 @@ impl OpSuldB {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld_b.toml:79; form at isa-spec/spec/ops/suld_b.toml:79).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld_b.toml:79; form at isa-spec/spec/ops/memory/suld_b.toml:79).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -303,7 +303,7 @@ impl OpSuldB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78000ff000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld_b.toml:145; form at isa-spec/spec/ops/suld_b.toml:145).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld_b.toml:145; form at isa-spec/spec/ops/memory/suld_b.toml:145).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -386,7 +386,7 @@ impl OpSuldB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78000ff000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld_b.toml:153; form at isa-spec/spec/ops/suld_b.toml:153).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld_b.toml:153; form at isa-spec/spec/ops/memory/suld_b.toml:153).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -465,7 +465,7 @@ impl OpSuldB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010ff000000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld_b.toml:196; form at isa-spec/spec/ops/suld_b.toml:196).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld_b.toml:196; form at isa-spec/spec/ops/memory/suld_b.toml:196).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -540,7 +540,7 @@ impl OpSuldB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010ff000000ff00000000)))
     }
-    /// Parse one tokenized line of syntax `SULD` (isa-spec/spec/ops/suld_b.toml:72); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SULD` (isa-spec/spec/ops/memory/suld_b.toml:72); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SULD"]])?;
         let mut cur = 0usize;
@@ -634,7 +634,7 @@ impl OpSuldB {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/suld_b.toml:9.
+    /// Spec: isa-spec/spec/ops/memory/suld_b.toml:9.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("suld_b", 1usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -646,20 +646,20 @@ impl OpSuldB {
     }
 }
 impl MemOp for OpSuldB {}
-/// Spec: isa-spec/spec/ops/suld_b.toml:9.
+/// Spec: isa-spec/spec/ops/memory/suld_b.toml:9.
 impl Encode for OpSuldB {
     const NAME: &'static str = "suld_b";
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [a]
     );
 }
-/// Spec: isa-spec/spec/ops/suld_b.toml:9.
+/// Spec: isa-spec/spec/ops/memory/suld_b.toml:9.
 impl Forms for OpSuldB {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/suld_b.toml:72.
+    /// Spec: isa-spec/spec/ops/memory/suld_b.toml:72.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -693,5 +693,5 @@ impl Forms for OpSuldB {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/suld_b.toml:9.
+/// Spec: isa-spec/spec/ops/memory/suld_b.toml:9.
 impl Legalize for OpSuldB {}

@@ -4,38 +4,38 @@
 
 /// `SULD`: Load from the surface h at the coordinates a (and the registers after it) into d (and the registers after it).
 ///
-/// Spec: isa-spec/spec/ops/suld_ur.toml:7 (op `suld_ur`). SMs: 75, 80, 86, 87, 88, 89, 90.
+/// Spec: isa-spec/spec/ops/memory/suld_ur.toml:7 (op `suld_ur`). SMs: 75, 80, 86, 87, 88, 89, 90.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSuldUr {
-    /// Destination (pred). Predicate output (nvdisasm prints it before d when not PT). (isa-spec/spec/ops/suld_ur.toml:12)
+    /// Destination (pred). Predicate output (nvdisasm prints it before d when not PT). (isa-spec/spec/ops/memory/suld_ur.toml:12)
     pub pd: Reg,
-    /// Destination (u32). (isa-spec/spec/ops/suld_ur.toml:18)
+    /// Destination (u32). (isa-spec/spec/ops/memory/suld_ur.toml:18)
     pub d: Reg,
-    /// Source (u32). First coordinate register. (isa-spec/spec/ops/suld_ur.toml:22)
+    /// Source (u32). First coordinate register. (isa-spec/spec/ops/memory/suld_ur.toml:22)
     pub a: Src,
-    /// Source (u32). Surface handle (uniform register). (isa-spec/spec/ops/suld_ur.toml:27)
+    /// Source (u32). Surface handle (uniform register). (isa-spec/spec/ops/memory/suld_ur.toml:27)
     pub h: Src,
-    /// Modifier. Immediate after the handle (46..54), meaning not known. (isa-spec/spec/ops/suld_ur.toml:32)
+    /// Modifier. Immediate after the handle (46..54), meaning not known. (isa-spec/spec/ops/memory/suld_ur.toml:32)
     pub x: u32,
-    /// Modifier.  (isa-spec/spec/ops/suld_ur.toml:37)
+    /// Modifier.  (isa-spec/spec/ops/memory/suld_ur.toml:37)
     pub mode: SuMode,
-    /// Modifier. Byte addressing of the first coordinate (.D only). (isa-spec/spec/ops/suld_ur.toml:41)
+    /// Modifier. Byte addressing of the first coordinate (.D only). (isa-spec/spec/ops/memory/suld_ur.toml:41)
     pub ba: bool,
-    /// Modifier.  (isa-spec/spec/ops/suld_ur.toml:47)
+    /// Modifier.  (isa-spec/spec/ops/memory/suld_ur.toml:47)
     pub dim: SuDim,
-    /// Modifier.  (isa-spec/spec/ops/suld_ur.toml:51)
+    /// Modifier.  (isa-spec/spec/ops/memory/suld_ur.toml:51)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/suld_ur.toml:55)
+    /// Modifier.  (isa-spec/spec/ops/memory/suld_ur.toml:55)
     pub size: MemSize,
-    /// Modifier.  (isa-spec/spec/ops/suld_ur.toml:59)
+    /// Modifier.  (isa-spec/spec/ops/memory/suld_ur.toml:59)
     pub sem: MemSem,
-    /// Modifier.  (isa-spec/spec/ops/suld_ur.toml:63)
+    /// Modifier.  (isa-spec/spec/ops/memory/suld_ur.toml:63)
     pub mask: SuMask,
-    /// Modifier.  (isa-spec/spec/ops/suld_ur.toml:67)
+    /// Modifier.  (isa-spec/spec/ops/memory/suld_ur.toml:67)
     pub clamp: SuClamp,
 }
 op_fields!(OpSuldUr, [a, h], [pd, d]);
-/// Spec: isa-spec/spec/ops/suld_ur.toml:7.
+/// Spec: isa-spec/spec/ops/memory/suld_ur.toml:7.
 impl OpSuldUr {
     pub const NAME: &'static str = "suld_ur";
     pub const MNEMONIC: &'static str = "SULD";
@@ -52,21 +52,21 @@ impl OpSuldUr {
     ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/suld_ur.toml:37).
+    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/suld_ur.toml:37).
     const MODE_CODES0: [u16; SuMode::COUNT] = codes("9 -");
-    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/suld_ur.toml:55).
+    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/suld_ur.toml:55).
     const SIZE_CODES0: [u16; MemSize::COUNT] = codes("4 0 1 2 3 5 6 -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/suld_ur.toml:59).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/suld_ur.toml:59).
     const SEM_CODES0: [u16; MemSem::COUNT] = codes(
         "e - - - - - - - - 8 9 a b c d f 10 11 12 13 14 15 16 17 18 19 1a 1b 1c 1d 1e 1f - - - - -",
     );
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/suld_ur.toml:51).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/suld_ur.toml:51).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/suld_ur.toml:37).
+    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/suld_ur.toml:37).
     const MODE_CODES1: [u16; SuMode::COUNT] = codes("- 7");
-    /// Codes of `mask`'s values, in hex (`-`: none; isa-spec/spec/ops/suld_ur.toml:63).
+    /// Codes of `mask`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/suld_ur.toml:63).
     const MASK_CODES0: [u16; SuMask::COUNT] = codes("f 1 3 - - - - - - - - - - - -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/suld_ur.toml:59).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/suld_ur.toml:59).
     const SEM_CODES1: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b f - 4 1 - - - - - - - - - 5 - 7 6 a - - - - - 8 - c - d e - - -",
     );
@@ -95,7 +95,7 @@ impl OpSuldUr {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/suld_ur.toml:77; form at isa-spec/spec/ops/suld_ur.toml:77).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/suld_ur.toml:77; form at isa-spec/spec/ops/memory/suld_ur.toml:77).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -130,7 +130,7 @@ impl OpSuldUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/suld_ur.toml:144; form at isa-spec/spec/ops/suld_ur.toml:144).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/suld_ur.toml:144; form at isa-spec/spec/ops/memory/suld_ur.toml:144).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -165,7 +165,7 @@ impl OpSuldUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/suld_ur.toml:152; form at isa-spec/spec/ops/suld_ur.toml:152).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/suld_ur.toml:152; form at isa-spec/spec/ops/memory/suld_ur.toml:152).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -200,7 +200,7 @@ impl OpSuldUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/suld_ur.toml:195; form at isa-spec/spec/ops/suld_ur.toml:195).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/suld_ur.toml:195; form at isa-spec/spec/ops/memory/suld_ur.toml:195).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -235,7 +235,7 @@ impl OpSuldUr {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld_ur.toml:77; form at isa-spec/spec/ops/suld_ur.toml:77).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld_ur.toml:77; form at isa-spec/spec/ops/memory/suld_ur.toml:77).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -322,7 +322,7 @@ impl OpSuldUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78000ff07c000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld_ur.toml:144; form at isa-spec/spec/ops/suld_ur.toml:144).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld_ur.toml:144; form at isa-spec/spec/ops/memory/suld_ur.toml:144).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -405,7 +405,7 @@ impl OpSuldUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78000ff07c000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld_ur.toml:152; form at isa-spec/spec/ops/suld_ur.toml:152).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld_ur.toml:152; form at isa-spec/spec/ops/memory/suld_ur.toml:152).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -484,7 +484,7 @@ impl OpSuldUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010ff07c000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/suld_ur.toml:195; form at isa-spec/spec/ops/suld_ur.toml:195).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld_ur.toml:195; form at isa-spec/spec/ops/memory/suld_ur.toml:195).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -559,7 +559,7 @@ impl OpSuldUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78010ff07c000ff00000000)))
     }
-    /// Parse one tokenized line of syntax `SULD` (isa-spec/spec/ops/suld_ur.toml:70); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SULD` (isa-spec/spec/ops/memory/suld_ur.toml:70); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SULD"]])?;
         let mut cur = 0usize;
@@ -653,7 +653,7 @@ impl OpSuldUr {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/suld_ur.toml:7.
+    /// Spec: isa-spec/spec/ops/memory/suld_ur.toml:7.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("suld_ur", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -666,20 +666,20 @@ impl OpSuldUr {
     }
 }
 impl MemOp for OpSuldUr {}
-/// Spec: isa-spec/spec/ops/suld_ur.toml:7.
+/// Spec: isa-spec/spec/ops/memory/suld_ur.toml:7.
 impl Encode for OpSuldUr {
     const NAME: &'static str = "suld_ur";
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [a, h]
     );
 }
-/// Spec: isa-spec/spec/ops/suld_ur.toml:7.
+/// Spec: isa-spec/spec/ops/memory/suld_ur.toml:7.
 impl Forms for OpSuldUr {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/suld_ur.toml:70.
+    /// Spec: isa-spec/spec/ops/memory/suld_ur.toml:70.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -714,5 +714,5 @@ impl Forms for OpSuldUr {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/suld_ur.toml:7.
+/// Spec: isa-spec/spec/ops/memory/suld_ur.toml:7.
 impl Legalize for OpSuldUr {}

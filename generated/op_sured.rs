@@ -4,38 +4,38 @@
 
 /// `SURED`: Atomically combine b (and the registers after it) into the surface h at the coordinates a, with no result.
 ///
-/// Spec: isa-spec/spec/ops/sured.toml:15 (op `sured`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/sured.toml:15 (op `sured`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSured {
-    /// Source (u32). First coordinate register. (isa-spec/spec/ops/sured.toml:20)
+    /// Source (u32). First coordinate register. (isa-spec/spec/ops/memory/sured.toml:20)
     pub a: Src,
-    /// Source (u32). The operand (first of the type's registers). (isa-spec/spec/ops/sured.toml:25)
+    /// Source (u32). The operand (first of the type's registers). (isa-spec/spec/ops/memory/sured.toml:25)
     pub b: Src,
-    /// Source (u32). Surface handle: a register, or a uniform register from SM100. (isa-spec/spec/ops/sured.toml:30)
+    /// Source (u32). Surface handle: a register, or a uniform register from SM100. (isa-spec/spec/ops/memory/sured.toml:30)
     pub h: Src,
-    /// Source (u32). SM120's second uniform register (48..56), printed when not URZ. (isa-spec/spec/ops/sured.toml:35)
+    /// Source (u32). SM120's second uniform register (48..56), printed when not URZ. (isa-spec/spec/ops/memory/sured.toml:35)
     pub u2: Src,
-    /// Modifier. .D, or Maxwell/Pascal's .P (no type, no .BA: bits 20..24 ignored). (isa-spec/spec/ops/sured.toml:41)
+    /// Modifier. .D, or Maxwell/Pascal's .P (no type, no .BA: bits 20..24 ignored). (isa-spec/spec/ops/memory/sured.toml:41)
     pub mode: SuMode,
-    /// Modifier. Byte addressing of the first coordinate. (isa-spec/spec/ops/sured.toml:47)
+    /// Modifier. Byte addressing of the first coordinate. (isa-spec/spec/ops/memory/sured.toml:47)
     pub ba: bool,
-    /// Modifier.  (isa-spec/spec/ops/sured.toml:53)
+    /// Modifier.  (isa-spec/spec/ops/memory/sured.toml:53)
     pub dim: SuDim,
-    /// Modifier.  (isa-spec/spec/ops/sured.toml:57)
+    /// Modifier.  (isa-spec/spec/ops/memory/sured.toml:57)
     pub uai: bool,
-    /// Modifier.  (isa-spec/spec/ops/sured.toml:63)
+    /// Modifier.  (isa-spec/spec/ops/memory/sured.toml:63)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/sured.toml:68)
+    /// Modifier.  (isa-spec/spec/ops/memory/sured.toml:68)
     pub aop: AtomOp,
-    /// Modifier.  (isa-spec/spec/ops/sured.toml:72)
+    /// Modifier.  (isa-spec/spec/ops/memory/sured.toml:72)
     pub r#type: SuRedType,
-    /// Modifier.  (isa-spec/spec/ops/sured.toml:76)
+    /// Modifier.  (isa-spec/spec/ops/memory/sured.toml:76)
     pub sem: MemSem,
-    /// Modifier.  (isa-spec/spec/ops/sured.toml:81)
+    /// Modifier.  (isa-spec/spec/ops/memory/sured.toml:81)
     pub clamp: SuClamp,
 }
 op_fields!(OpSured, [a, b, h, u2], []);
-/// Spec: isa-spec/spec/ops/sured.toml:15.
+/// Spec: isa-spec/spec/ops/memory/sured.toml:15.
 impl OpSured {
     pub const NAME: &'static str = "sured";
     pub const MNEMONIC: &'static str = "SURED";
@@ -53,27 +53,27 @@ impl OpSured {
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/sured.toml:72).
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sured.toml:72).
     const TYPE_CODES0: [u16; SuRedType::COUNT] = codes("0 1 2 3 4 5 6 7 -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/sured.toml:76).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sured.toml:76).
     const SEM_CODES0: [u16; MemSem::COUNT] = codes(
         "e - - - - - - - - 8 9 a b c d f 10 11 12 13 14 15 16 17 - - - - - - - - - - - - -",
     );
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/sured.toml:63).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sured.toml:63).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `aop`'s values, in hex (`-`: none; isa-spec/spec/ops/sured.toml:68).
+    /// Codes of `aop`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sured.toml:68).
     const AOP_CODES0: [u16; AtomOp::COUNT] = codes("0 1 2 3 4 5 6 7 - -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/sured.toml:76).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sured.toml:76).
     const SEM_CODES1: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b f - - 1 - - - - - - - - - 5 4 7 6 a - - - - - 8 - c - d e - - -",
     );
-    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/sured.toml:72).
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sured.toml:72).
     const TYPE_CODES1: [u16; SuRedType::COUNT] = codes("0 1 2 3 - 5 6 7 -");
-    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/sured.toml:41).
+    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sured.toml:41).
     const MODE_CODES0: [u16; SuMode::COUNT] = codes("1 -");
-    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/sured.toml:72).
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sured.toml:72).
     const TYPE_CODES2: [u16; SuRedType::COUNT] = codes("0 1 2 3 - 5 6 7 4");
-    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/sured.toml:41).
+    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sured.toml:41).
     const MODE_CODES1: [u16; SuMode::COUNT] = codes("- 0");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -164,7 +164,7 @@ impl OpSured {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/sured.toml:91; form at isa-spec/spec/ops/sured.toml:91).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/sured.toml:91; form at isa-spec/spec/ops/memory/sured.toml:91).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -209,7 +209,7 @@ impl OpSured {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/sured.toml:152; form at isa-spec/spec/ops/sured.toml:152).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/memory/sured.toml:152; form at isa-spec/spec/ops/memory/sured.toml:152).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -254,7 +254,7 @@ impl OpSured {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/sured.toml:197; form at isa-spec/spec/ops/sured.toml:197).
+    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/memory/sured.toml:197; form at isa-spec/spec/ops/memory/sured.toml:197).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -290,7 +290,7 @@ impl OpSured {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/sured.toml:212; form at isa-spec/spec/ops/sured.toml:212).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/sured.toml:212; form at isa-spec/spec/ops/memory/sured.toml:212).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -336,7 +336,7 @@ impl OpSured {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/sured.toml:222; form at isa-spec/spec/ops/sured.toml:222).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/sured.toml:222; form at isa-spec/spec/ops/memory/sured.toml:222).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -373,7 +373,7 @@ impl OpSured {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [50] (isa-spec/spec/ops/sured.toml:242; form at isa-spec/spec/ops/sured.toml:242).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/sured.toml:242; form at isa-spec/spec/ops/memory/sured.toml:242).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -397,7 +397,7 @@ impl OpSured {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50] (isa-spec/spec/ops/sured.toml:272; form at isa-spec/spec/ops/sured.toml:272).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/sured.toml:272; form at isa-spec/spec/ops/memory/sured.toml:272).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -421,7 +421,7 @@ impl OpSured {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52, 53] (isa-spec/spec/ops/sured.toml:279; form at isa-spec/spec/ops/sured.toml:279).
+    /// Form `fixed` on SM [52, 53] (isa-spec/spec/ops/memory/sured.toml:279; form at isa-spec/spec/ops/memory/sured.toml:279).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -445,7 +445,7 @@ impl OpSured {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52, 53] (isa-spec/spec/ops/sured.toml:286; form at isa-spec/spec/ops/sured.toml:286).
+    /// Form `fixed` on SM [52, 53] (isa-spec/spec/ops/memory/sured.toml:286; form at isa-spec/spec/ops/memory/sured.toml:286).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -469,7 +469,7 @@ impl OpSured {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [60, 61, 62] (isa-spec/spec/ops/sured.toml:292; form at isa-spec/spec/ops/sured.toml:292).
+    /// Form `fixed` on SM [60, 61, 62] (isa-spec/spec/ops/memory/sured.toml:292; form at isa-spec/spec/ops/memory/sured.toml:292).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -493,7 +493,7 @@ impl OpSured {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [60, 61, 62] (isa-spec/spec/ops/sured.toml:299; form at isa-spec/spec/ops/sured.toml:299).
+    /// Form `fixed` on SM [60, 61, 62] (isa-spec/spec/ops/memory/sured.toml:299; form at isa-spec/spec/ops/memory/sured.toml:299).
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -517,7 +517,7 @@ impl OpSured {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/sured.toml:306; form at isa-spec/spec/ops/sured.toml:306).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/sured.toml:306; form at isa-spec/spec/ops/memory/sured.toml:306).
     #[inline(always)]
     fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -543,7 +543,7 @@ impl OpSured {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/sured.toml:316; form at isa-spec/spec/ops/sured.toml:316).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/sured.toml:316; form at isa-spec/spec/ops/memory/sured.toml:316).
     #[inline(always)]
     fn encode_f12<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -569,7 +569,7 @@ impl OpSured {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sured.toml:91; form at isa-spec/spec/ops/sured.toml:91).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured.toml:91; form at isa-spec/spec/ops/memory/sured.toml:91).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -659,7 +659,7 @@ impl OpSured {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff40e000007ffff0000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sured.toml:152; form at isa-spec/spec/ops/sured.toml:152).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured.toml:152; form at isa-spec/spec/ops/memory/sured.toml:152).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -749,7 +749,7 @@ impl OpSured {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff40e100007ffff0000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sured.toml:197; form at isa-spec/spec/ops/sured.toml:197).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured.toml:197; form at isa-spec/spec/ops/memory/sured.toml:197).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -836,7 +836,7 @@ impl OpSured {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff40e10ff07ff000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sured.toml:212; form at isa-spec/spec/ops/sured.toml:212).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured.toml:212; form at isa-spec/spec/ops/memory/sured.toml:212).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -926,7 +926,7 @@ impl OpSured {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff40e10000300ff0000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sured.toml:222; form at isa-spec/spec/ops/sured.toml:222).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured.toml:222; form at isa-spec/spec/ops/memory/sured.toml:222).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1013,7 +1013,7 @@ impl OpSured {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff40e10ff0300000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sured.toml:242; form at isa-spec/spec/ops/sured.toml:242).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured.toml:242; form at isa-spec/spec/ops/memory/sured.toml:242).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -1073,7 +1073,7 @@ impl OpSured {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x18071f8000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sured.toml:272; form at isa-spec/spec/ops/sured.toml:272).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured.toml:272; form at isa-spec/spec/ops/memory/sured.toml:272).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -1133,7 +1133,7 @@ impl OpSured {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1f8000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sured.toml:279; form at isa-spec/spec/ops/sured.toml:279).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured.toml:279; form at isa-spec/spec/ops/memory/sured.toml:279).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -1194,7 +1194,7 @@ impl OpSured {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x18071f8000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sured.toml:286; form at isa-spec/spec/ops/sured.toml:286).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured.toml:286; form at isa-spec/spec/ops/memory/sured.toml:286).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -1255,7 +1255,7 @@ impl OpSured {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1f8000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sured.toml:292; form at isa-spec/spec/ops/sured.toml:292).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured.toml:292; form at isa-spec/spec/ops/memory/sured.toml:292).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -1316,7 +1316,7 @@ impl OpSured {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x18071f8000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sured.toml:299; form at isa-spec/spec/ops/sured.toml:299).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured.toml:299; form at isa-spec/spec/ops/memory/sured.toml:299).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -1377,7 +1377,7 @@ impl OpSured {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1f8000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sured.toml:306; form at isa-spec/spec/ops/sured.toml:306).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured.toml:306; form at isa-spec/spec/ops/memory/sured.toml:306).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -1428,7 +1428,7 @@ impl OpSured {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x18071f8f00000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sured.toml:316; form at isa-spec/spec/ops/sured.toml:316).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured.toml:316; form at isa-spec/spec/ops/memory/sured.toml:316).
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -1479,7 +1479,7 @@ impl OpSured {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1f8f00000)))
     }
-    /// Parse one tokenized line of syntax `SURED` (isa-spec/spec/ops/sured.toml:84); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SURED` (isa-spec/spec/ops/memory/sured.toml:84); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SURED"]])?;
         let mut cur = 0usize;
@@ -1587,7 +1587,7 @@ impl OpSured {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/sured.toml:15.
+    /// Spec: isa-spec/spec/ops/memory/sured.toml:15.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("sured", 4usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -1598,7 +1598,7 @@ impl OpSured {
     }
 }
 impl MemOp for OpSured {}
-/// Spec: isa-spec/spec/ops/sured.toml:15.
+/// Spec: isa-spec/spec/ops/memory/sured.toml:15.
 impl Encode for OpSured {
     const NAME: &'static str = "sured";
     encode_by_form!(
@@ -1608,7 +1608,7 @@ impl Encode for OpSured {
         encode_f12; [a, b, h, u2]
     );
 }
-/// Spec: isa-spec/spec/ops/sured.toml:15.
+/// Spec: isa-spec/spec/ops/memory/sured.toml:15.
 impl Forms for OpSured {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -1618,7 +1618,7 @@ impl Forms for OpSured {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/sured.toml:84.
+    /// Spec: isa-spec/spec/ops/memory/sured.toml:84.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -1653,5 +1653,5 @@ impl Forms for OpSured {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/sured.toml:15.
+/// Spec: isa-spec/spec/ops/memory/sured.toml:15.
 impl Legalize for OpSured {}

@@ -4,34 +4,34 @@
 
 /// `SURED.D`: Atomically combine b (and the registers after it) into the surface at the coordinates a, with no result.
 ///
-/// Spec: isa-spec/spec/ops/sured_b.toml:7 (op `sured_b`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90.
+/// Spec: isa-spec/spec/ops/memory/sured_b.toml:7 (op `sured_b`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSuredB {
-    /// Source (u32). First coordinate register. (isa-spec/spec/ops/sured_b.toml:12)
+    /// Source (u32). First coordinate register. (isa-spec/spec/ops/memory/sured_b.toml:12)
     pub a: Src,
-    /// Source (u32). The operand (first of the type's registers). (isa-spec/spec/ops/sured_b.toml:17)
+    /// Source (u32). The operand (first of the type's registers). (isa-spec/spec/ops/memory/sured_b.toml:17)
     pub b: Src,
-    /// Modifier. First printed field (54..59). (isa-spec/spec/ops/sured_b.toml:22)
+    /// Modifier. First printed field (54..59). (isa-spec/spec/ops/memory/sured_b.toml:22)
     pub bank: u32,
-    /// Modifier. Second printed field (40..54). (isa-spec/spec/ops/sured_b.toml:27)
+    /// Modifier. Second printed field (40..54). (isa-spec/spec/ops/memory/sured_b.toml:27)
     pub idx: u32,
-    /// Modifier. Byte addressing of the first coordinate. (isa-spec/spec/ops/sured_b.toml:32)
+    /// Modifier. Byte addressing of the first coordinate. (isa-spec/spec/ops/memory/sured_b.toml:32)
     pub ba: bool,
-    /// Modifier.  (isa-spec/spec/ops/sured_b.toml:38)
+    /// Modifier.  (isa-spec/spec/ops/memory/sured_b.toml:38)
     pub dim: SuDim,
-    /// Modifier.  (isa-spec/spec/ops/sured_b.toml:42)
+    /// Modifier.  (isa-spec/spec/ops/memory/sured_b.toml:42)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/sured_b.toml:46)
+    /// Modifier.  (isa-spec/spec/ops/memory/sured_b.toml:46)
     pub aop: AtomOp,
-    /// Modifier.  (isa-spec/spec/ops/sured_b.toml:50)
+    /// Modifier.  (isa-spec/spec/ops/memory/sured_b.toml:50)
     pub r#type: SuRedType,
-    /// Modifier.  (isa-spec/spec/ops/sured_b.toml:54)
+    /// Modifier.  (isa-spec/spec/ops/memory/sured_b.toml:54)
     pub sem: MemSem,
-    /// Modifier.  (isa-spec/spec/ops/sured_b.toml:58)
+    /// Modifier.  (isa-spec/spec/ops/memory/sured_b.toml:58)
     pub clamp: SuClamp,
 }
 op_fields!(OpSuredB, [a, b], []);
-/// Spec: isa-spec/spec/ops/sured_b.toml:7.
+/// Spec: isa-spec/spec/ops/memory/sured_b.toml:7.
 impl OpSuredB {
     pub const NAME: &'static str = "sured_b";
     pub const MNEMONIC: &'static str = "SURED.D";
@@ -45,17 +45,17 @@ impl OpSuredB {
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/sured_b.toml:50).
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sured_b.toml:50).
     const TYPE_CODES0: [u16; SuRedType::COUNT] = codes("0 1 2 3 4 5 6 7 -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/sured_b.toml:54).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sured_b.toml:54).
     const SEM_CODES0: [u16; MemSem::COUNT] = codes(
         "e - - - - - - - - 8 9 a b c d f 10 11 12 13 14 15 16 17 - - - - - - - - - - - - -",
     );
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/sured_b.toml:42).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sured_b.toml:42).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `aop`'s values, in hex (`-`: none; isa-spec/spec/ops/sured_b.toml:46).
+    /// Codes of `aop`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sured_b.toml:46).
     const AOP_CODES0: [u16; AtomOp::COUNT] = codes("0 1 2 3 4 5 6 7 - -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/sured_b.toml:54).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sured_b.toml:54).
     const SEM_CODES1: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b f - - 1 - - - - - - - - - 5 4 7 6 a - - - - - 8 - c - d e - - -",
     );
@@ -70,7 +70,7 @@ impl OpSuredB {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/sured_b.toml:68; form at isa-spec/spec/ops/sured_b.toml:68).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/sured_b.toml:68; form at isa-spec/spec/ops/memory/sured_b.toml:68).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -102,7 +102,7 @@ impl OpSuredB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/sured_b.toml:129; form at isa-spec/spec/ops/sured_b.toml:129).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/sured_b.toml:129; form at isa-spec/spec/ops/memory/sured_b.toml:129).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -134,7 +134,7 @@ impl OpSuredB {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sured_b.toml:68; form at isa-spec/spec/ops/sured_b.toml:68).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured_b.toml:68; form at isa-spec/spec/ops/memory/sured_b.toml:68).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -217,7 +217,7 @@ impl OpSuredB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff40e00ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sured_b.toml:129; form at isa-spec/spec/ops/sured_b.toml:129).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured_b.toml:129; form at isa-spec/spec/ops/memory/sured_b.toml:129).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -300,7 +300,7 @@ impl OpSuredB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff40e10ff0000000000ff0000)))
     }
-    /// Parse one tokenized line of syntax `SURED.D` (isa-spec/spec/ops/sured_b.toml:61); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SURED.D` (isa-spec/spec/ops/memory/sured_b.toml:61); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SURED", "D"]])?;
         let mut cur = 0usize;
@@ -380,7 +380,7 @@ impl OpSuredB {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/sured_b.toml:7.
+    /// Spec: isa-spec/spec/ops/memory/sured_b.toml:7.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("sured_b", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -389,18 +389,18 @@ impl OpSuredB {
     }
 }
 impl MemOp for OpSuredB {}
-/// Spec: isa-spec/spec/ops/sured_b.toml:7.
+/// Spec: isa-spec/spec/ops/memory/sured_b.toml:7.
 impl Encode for OpSuredB {
     const NAME: &'static str = "sured_b";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/sured_b.toml:7.
+/// Spec: isa-spec/spec/ops/memory/sured_b.toml:7.
 impl Forms for OpSuredB {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/sured_b.toml:61.
+    /// Spec: isa-spec/spec/ops/memory/sured_b.toml:61.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -427,5 +427,5 @@ impl Forms for OpSuredB {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/sured_b.toml:7.
+/// Spec: isa-spec/spec/ops/memory/sured_b.toml:7.
 impl Legalize for OpSuredB {}

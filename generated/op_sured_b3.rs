@@ -4,36 +4,36 @@
 
 /// `SURED.D`: Atomically combine b (and the registers after it) into the surface at the coordinates a, with no result.
 ///
-/// Spec: isa-spec/spec/ops/sured_b3.toml:9 (op `sured_b3`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90.
+/// Spec: isa-spec/spec/ops/memory/sured_b3.toml:9 (op `sured_b3`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSuredB3 {
-    /// Source (u32). First coordinate register. (isa-spec/spec/ops/sured_b3.toml:14)
+    /// Source (u32). First coordinate register. (isa-spec/spec/ops/memory/sured_b3.toml:14)
     pub a: Src,
-    /// Source (u32). The operand (first of the type's registers). (isa-spec/spec/ops/sured_b3.toml:19)
+    /// Source (u32). The operand (first of the type's registers). (isa-spec/spec/ops/memory/sured_b3.toml:19)
     pub b: Src,
-    /// Modifier. First printed field (54..59). (isa-spec/spec/ops/sured_b3.toml:24)
+    /// Modifier. First printed field (54..59). (isa-spec/spec/ops/memory/sured_b3.toml:24)
     pub bank: u32,
-    /// Modifier. Second printed field (40..46). (isa-spec/spec/ops/sured_b3.toml:29)
+    /// Modifier. Second printed field (40..46). (isa-spec/spec/ops/memory/sured_b3.toml:29)
     pub idx: u32,
-    /// Modifier. Third printed field (46..54). (isa-spec/spec/ops/sured_b3.toml:34)
+    /// Modifier. Third printed field (46..54). (isa-spec/spec/ops/memory/sured_b3.toml:34)
     pub sub: u32,
-    /// Modifier. Byte addressing of the first coordinate. (isa-spec/spec/ops/sured_b3.toml:39)
+    /// Modifier. Byte addressing of the first coordinate. (isa-spec/spec/ops/memory/sured_b3.toml:39)
     pub ba: bool,
-    /// Modifier.  (isa-spec/spec/ops/sured_b3.toml:45)
+    /// Modifier.  (isa-spec/spec/ops/memory/sured_b3.toml:45)
     pub dim: SuDim,
-    /// Modifier.  (isa-spec/spec/ops/sured_b3.toml:49)
+    /// Modifier.  (isa-spec/spec/ops/memory/sured_b3.toml:49)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/sured_b3.toml:53)
+    /// Modifier.  (isa-spec/spec/ops/memory/sured_b3.toml:53)
     pub aop: AtomOp,
-    /// Modifier.  (isa-spec/spec/ops/sured_b3.toml:57)
+    /// Modifier.  (isa-spec/spec/ops/memory/sured_b3.toml:57)
     pub r#type: SuRedType,
-    /// Modifier.  (isa-spec/spec/ops/sured_b3.toml:61)
+    /// Modifier.  (isa-spec/spec/ops/memory/sured_b3.toml:61)
     pub sem: MemSem,
-    /// Modifier.  (isa-spec/spec/ops/sured_b3.toml:65)
+    /// Modifier.  (isa-spec/spec/ops/memory/sured_b3.toml:65)
     pub clamp: SuClamp,
 }
 op_fields!(OpSuredB3, [a, b], []);
-/// Spec: isa-spec/spec/ops/sured_b3.toml:9.
+/// Spec: isa-spec/spec/ops/memory/sured_b3.toml:9.
 impl OpSuredB3 {
     pub const NAME: &'static str = "sured_b3";
     pub const MNEMONIC: &'static str = "SURED.D";
@@ -47,17 +47,17 @@ impl OpSuredB3 {
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/sured_b3.toml:57).
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sured_b3.toml:57).
     const TYPE_CODES0: [u16; SuRedType::COUNT] = codes("0 1 2 3 4 5 6 7 -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/sured_b3.toml:61).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sured_b3.toml:61).
     const SEM_CODES0: [u16; MemSem::COUNT] = codes(
         "e - - - - - - - - 8 9 a b c d f 10 11 12 13 14 15 16 17 - - - - - - - - - - - - -",
     );
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/sured_b3.toml:49).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sured_b3.toml:49).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `aop`'s values, in hex (`-`: none; isa-spec/spec/ops/sured_b3.toml:53).
+    /// Codes of `aop`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sured_b3.toml:53).
     const AOP_CODES0: [u16; AtomOp::COUNT] = codes("0 1 2 3 4 5 6 7 - -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/sured_b3.toml:61).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sured_b3.toml:61).
     const SEM_CODES1: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b f - - 1 - - - - - - - - - 5 4 7 6 a - - - - - 8 - c - d e - - -",
     );
@@ -72,7 +72,7 @@ impl OpSuredB3 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/sured_b3.toml:75; form at isa-spec/spec/ops/sured_b3.toml:75).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/sured_b3.toml:75; form at isa-spec/spec/ops/memory/sured_b3.toml:75).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -105,7 +105,7 @@ impl OpSuredB3 {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/sured_b3.toml:137; form at isa-spec/spec/ops/sured_b3.toml:137).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/sured_b3.toml:137; form at isa-spec/spec/ops/memory/sured_b3.toml:137).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -138,7 +138,7 @@ impl OpSuredB3 {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sured_b3.toml:75; form at isa-spec/spec/ops/sured_b3.toml:75).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured_b3.toml:75; form at isa-spec/spec/ops/memory/sured_b3.toml:75).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -223,7 +223,7 @@ impl OpSuredB3 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff40e00ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sured_b3.toml:137; form at isa-spec/spec/ops/sured_b3.toml:137).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured_b3.toml:137; form at isa-spec/spec/ops/memory/sured_b3.toml:137).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -308,7 +308,7 @@ impl OpSuredB3 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff40e10ff0000000000ff0000)))
     }
-    /// Parse one tokenized line of syntax `SURED.D` (isa-spec/spec/ops/sured_b3.toml:68); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SURED.D` (isa-spec/spec/ops/memory/sured_b3.toml:68); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SURED", "D"]])?;
         let mut cur = 0usize;
@@ -390,7 +390,7 @@ impl OpSuredB3 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/sured_b3.toml:9.
+    /// Spec: isa-spec/spec/ops/memory/sured_b3.toml:9.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("sured_b3", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -399,18 +399,18 @@ impl OpSuredB3 {
     }
 }
 impl MemOp for OpSuredB3 {}
-/// Spec: isa-spec/spec/ops/sured_b3.toml:9.
+/// Spec: isa-spec/spec/ops/memory/sured_b3.toml:9.
 impl Encode for OpSuredB3 {
     const NAME: &'static str = "sured_b3";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/sured_b3.toml:9.
+/// Spec: isa-spec/spec/ops/memory/sured_b3.toml:9.
 impl Forms for OpSuredB3 {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/sured_b3.toml:68.
+    /// Spec: isa-spec/spec/ops/memory/sured_b3.toml:68.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -439,5 +439,5 @@ impl Forms for OpSuredB3 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/sured_b3.toml:9.
+/// Spec: isa-spec/spec/ops/memory/sured_b3.toml:9.
 impl Legalize for OpSuredB3 {}

@@ -4,34 +4,34 @@
 
 /// `SURED.D`: Atomically combine b (and the registers after it) into the surface h at the coordinates a, with no result.
 ///
-/// Spec: isa-spec/spec/ops/sured_ur.toml:8 (op `sured_ur`). SMs: 75, 80, 86, 87, 88, 89, 90.
+/// Spec: isa-spec/spec/ops/memory/sured_ur.toml:8 (op `sured_ur`). SMs: 75, 80, 86, 87, 88, 89, 90.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSuredUr {
-    /// Source (u32). First coordinate register. (isa-spec/spec/ops/sured_ur.toml:13)
+    /// Source (u32). First coordinate register. (isa-spec/spec/ops/memory/sured_ur.toml:13)
     pub a: Src,
-    /// Source (u32). The operand (first of the type's registers). (isa-spec/spec/ops/sured_ur.toml:18)
+    /// Source (u32). The operand (first of the type's registers). (isa-spec/spec/ops/memory/sured_ur.toml:18)
     pub b: Src,
-    /// Source (u32). Surface handle (uniform register). (isa-spec/spec/ops/sured_ur.toml:23)
+    /// Source (u32). Surface handle (uniform register). (isa-spec/spec/ops/memory/sured_ur.toml:23)
     pub h: Src,
-    /// Modifier. Immediate after the handle (46..54), meaning not known. (isa-spec/spec/ops/sured_ur.toml:28)
+    /// Modifier. Immediate after the handle (46..54), meaning not known. (isa-spec/spec/ops/memory/sured_ur.toml:28)
     pub x: u32,
-    /// Modifier. Byte addressing of the first coordinate. (isa-spec/spec/ops/sured_ur.toml:33)
+    /// Modifier. Byte addressing of the first coordinate. (isa-spec/spec/ops/memory/sured_ur.toml:33)
     pub ba: bool,
-    /// Modifier.  (isa-spec/spec/ops/sured_ur.toml:39)
+    /// Modifier.  (isa-spec/spec/ops/memory/sured_ur.toml:39)
     pub dim: SuDim,
-    /// Modifier.  (isa-spec/spec/ops/sured_ur.toml:43)
+    /// Modifier.  (isa-spec/spec/ops/memory/sured_ur.toml:43)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/sured_ur.toml:47)
+    /// Modifier.  (isa-spec/spec/ops/memory/sured_ur.toml:47)
     pub aop: AtomOp,
-    /// Modifier.  (isa-spec/spec/ops/sured_ur.toml:51)
+    /// Modifier.  (isa-spec/spec/ops/memory/sured_ur.toml:51)
     pub r#type: SuRedType,
-    /// Modifier.  (isa-spec/spec/ops/sured_ur.toml:55)
+    /// Modifier.  (isa-spec/spec/ops/memory/sured_ur.toml:55)
     pub sem: MemSem,
-    /// Modifier.  (isa-spec/spec/ops/sured_ur.toml:59)
+    /// Modifier.  (isa-spec/spec/ops/memory/sured_ur.toml:59)
     pub clamp: SuClamp,
 }
 op_fields!(OpSuredUr, [a, b, h], []);
-/// Spec: isa-spec/spec/ops/sured_ur.toml:8.
+/// Spec: isa-spec/spec/ops/memory/sured_ur.toml:8.
 impl OpSuredUr {
     pub const NAME: &'static str = "sured_ur";
     pub const MNEMONIC: &'static str = "SURED.D";
@@ -46,17 +46,17 @@ impl OpSuredUr {
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/sured_ur.toml:51).
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sured_ur.toml:51).
     const TYPE_CODES0: [u16; SuRedType::COUNT] = codes("0 1 2 3 4 5 6 7 -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/sured_ur.toml:55).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sured_ur.toml:55).
     const SEM_CODES0: [u16; MemSem::COUNT] = codes(
         "e - - - - - - - - 8 9 a b c d f 10 11 12 13 14 15 16 17 - - - - - - - - - - - - -",
     );
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/sured_ur.toml:43).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sured_ur.toml:43).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `aop`'s values, in hex (`-`: none; isa-spec/spec/ops/sured_ur.toml:47).
+    /// Codes of `aop`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sured_ur.toml:47).
     const AOP_CODES0: [u16; AtomOp::COUNT] = codes("0 1 2 3 4 5 6 7 - -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/sured_ur.toml:55).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sured_ur.toml:55).
     const SEM_CODES1: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b f - - 1 - - - - - - - - - 5 4 7 6 a - - - - - 8 - c - d e - - -",
     );
@@ -71,7 +71,7 @@ impl OpSuredUr {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/sured_ur.toml:69; form at isa-spec/spec/ops/sured_ur.toml:69).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/sured_ur.toml:69; form at isa-spec/spec/ops/memory/sured_ur.toml:69).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -105,7 +105,7 @@ impl OpSuredUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/sured_ur.toml:131; form at isa-spec/spec/ops/sured_ur.toml:131).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/sured_ur.toml:131; form at isa-spec/spec/ops/memory/sured_ur.toml:131).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -139,7 +139,7 @@ impl OpSuredUr {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sured_ur.toml:69; form at isa-spec/spec/ops/sured_ur.toml:69).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured_ur.toml:69; form at isa-spec/spec/ops/memory/sured_ur.toml:69).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -222,7 +222,7 @@ impl OpSuredUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff40e00ff07c0000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sured_ur.toml:131; form at isa-spec/spec/ops/sured_ur.toml:131).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured_ur.toml:131; form at isa-spec/spec/ops/memory/sured_ur.toml:131).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -305,7 +305,7 @@ impl OpSuredUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff40e10ff07c0000000ff0000)))
     }
-    /// Parse one tokenized line of syntax `SURED.D` (isa-spec/spec/ops/sured_ur.toml:62); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SURED.D` (isa-spec/spec/ops/memory/sured_ur.toml:62); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SURED", "D"]])?;
         let mut cur = 0usize;
@@ -385,7 +385,7 @@ impl OpSuredUr {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/sured_ur.toml:8.
+    /// Spec: isa-spec/spec/ops/memory/sured_ur.toml:8.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("sured_ur", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -395,18 +395,18 @@ impl OpSuredUr {
     }
 }
 impl MemOp for OpSuredUr {}
-/// Spec: isa-spec/spec/ops/sured_ur.toml:8.
+/// Spec: isa-spec/spec/ops/memory/sured_ur.toml:8.
 impl Encode for OpSuredUr {
     const NAME: &'static str = "sured_ur";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a, b, h]);
 }
-/// Spec: isa-spec/spec/ops/sured_ur.toml:8.
+/// Spec: isa-spec/spec/ops/memory/sured_ur.toml:8.
 impl Forms for OpSuredUr {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/sured_ur.toml:62.
+    /// Spec: isa-spec/spec/ops/memory/sured_ur.toml:62.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -434,5 +434,5 @@ impl Forms for OpSuredUr {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/sured_ur.toml:8.
+/// Spec: isa-spec/spec/ops/memory/sured_ur.toml:8.
 impl Legalize for OpSuredUr {}

@@ -4,38 +4,38 @@
 
 /// `SUST`: Store b (and the registers after it) to the surface h at the coordinates a (and the registers after it).
 ///
-/// Spec: isa-spec/spec/ops/sust.toml:15 (op `sust`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/sust.toml:15 (op `sust`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSust {
-    /// Source (u32). First coordinate register. (isa-spec/spec/ops/sust.toml:20)
+    /// Source (u32). First coordinate register. (isa-spec/spec/ops/memory/sust.toml:20)
     pub a: Src,
-    /// Source (u32). Data (first of the size's or mask's registers). (isa-spec/spec/ops/sust.toml:25)
+    /// Source (u32). Data (first of the size's or mask's registers). (isa-spec/spec/ops/memory/sust.toml:25)
     pub b: Src,
-    /// Source (u32). Surface handle: a register, or a uniform register from SM100. (isa-spec/spec/ops/sust.toml:30)
+    /// Source (u32). Surface handle: a register, or a uniform register from SM100. (isa-spec/spec/ops/memory/sust.toml:30)
     pub h: Src,
-    /// Source (u32). SM120's second uniform register (48..56), printed when not URZ. (isa-spec/spec/ops/sust.toml:35)
+    /// Source (u32). SM120's second uniform register (48..56), printed when not URZ. (isa-spec/spec/ops/memory/sust.toml:35)
     pub u2: Src,
-    /// Modifier.  (isa-spec/spec/ops/sust.toml:41)
+    /// Modifier.  (isa-spec/spec/ops/memory/sust.toml:41)
     pub mode: SuMode,
-    /// Modifier. Byte addressing of the first coordinate (.D only). (isa-spec/spec/ops/sust.toml:45)
+    /// Modifier. Byte addressing of the first coordinate (.D only). (isa-spec/spec/ops/memory/sust.toml:45)
     pub ba: bool,
-    /// Modifier.  (isa-spec/spec/ops/sust.toml:51)
+    /// Modifier.  (isa-spec/spec/ops/memory/sust.toml:51)
     pub dim: SuDim,
-    /// Modifier.  (isa-spec/spec/ops/sust.toml:55)
+    /// Modifier.  (isa-spec/spec/ops/memory/sust.toml:55)
     pub uai: bool,
-    /// Modifier.  (isa-spec/spec/ops/sust.toml:61)
+    /// Modifier.  (isa-spec/spec/ops/memory/sust.toml:61)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/sust.toml:65)
+    /// Modifier.  (isa-spec/spec/ops/memory/sust.toml:65)
     pub size: MemSize,
-    /// Modifier.  (isa-spec/spec/ops/sust.toml:69)
+    /// Modifier.  (isa-spec/spec/ops/memory/sust.toml:69)
     pub sem: MemSem,
-    /// Modifier.  (isa-spec/spec/ops/sust.toml:74)
+    /// Modifier.  (isa-spec/spec/ops/memory/sust.toml:74)
     pub mask: SuMask,
-    /// Modifier.  (isa-spec/spec/ops/sust.toml:78)
+    /// Modifier.  (isa-spec/spec/ops/memory/sust.toml:78)
     pub clamp: SuClamp,
 }
 op_fields!(OpSust, [a, b, h, u2], []);
-/// Spec: isa-spec/spec/ops/sust.toml:15.
+/// Spec: isa-spec/spec/ops/memory/sust.toml:15.
 impl OpSust {
     pub const NAME: &'static str = "sust";
     pub const MNEMONIC: &'static str = "SUST";
@@ -53,33 +53,33 @@ impl OpSust {
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/sust.toml:41).
+    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sust.toml:41).
     const MODE_CODES0: [u16; SuMode::COUNT] = codes("e -");
-    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/sust.toml:65).
+    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sust.toml:65).
     const SIZE_CODES0: [u16; MemSize::COUNT] = codes("4 0 1 2 3 5 6 -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/sust.toml:69).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sust.toml:69).
     const SEM_CODES0: [u16; MemSem::COUNT] = codes(
         "e - - - - - - - - 8 9 a b c d f 10 11 12 13 14 15 16 17 18 19 1a 1b 1c 1d 1e 1f - - - - -",
     );
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/sust.toml:61).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sust.toml:61).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/sust.toml:41).
+    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sust.toml:41).
     const MODE_CODES1: [u16; SuMode::COUNT] = codes("- c");
-    /// Codes of `mask`'s values, in hex (`-`: none; isa-spec/spec/ops/sust.toml:74).
+    /// Codes of `mask`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sust.toml:74).
     const MASK_CODES0: [u16; SuMask::COUNT] = codes("f 1 3 - - - - - - - - - - - -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/sust.toml:69).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sust.toml:69).
     const SEM_CODES1: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b f - - 1 - - - - - - - - - 5 4 7 6 a - - - - - 8 - c - d e - - -",
     );
-    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/sust.toml:41).
+    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sust.toml:41).
     const MODE_CODES2: [u16; SuMode::COUNT] = codes("d -");
-    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/sust.toml:41).
+    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sust.toml:41).
     const MODE_CODES3: [u16; SuMode::COUNT] = codes("- b");
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/sust.toml:61).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sust.toml:61).
     const CACHE_CODES1: [u16; MemCache::COUNT] = codes("0 - - - - - 1 - - 2 3");
-    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/sust.toml:41).
+    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sust.toml:41).
     const MODE_CODES4: [u16; SuMode::COUNT] = codes("1 -");
-    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/sust.toml:41).
+    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sust.toml:41).
     const MODE_CODES5: [u16; SuMode::COUNT] = codes("- 0");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -184,7 +184,7 @@ impl OpSust {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/sust.toml:88; form at isa-spec/spec/ops/sust.toml:88).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/sust.toml:88; form at isa-spec/spec/ops/memory/sust.toml:88).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -229,7 +229,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/sust.toml:153; form at isa-spec/spec/ops/sust.toml:153).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/sust.toml:153; form at isa-spec/spec/ops/memory/sust.toml:153).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -274,7 +274,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/sust.toml:164; form at isa-spec/spec/ops/sust.toml:164).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/memory/sust.toml:164; form at isa-spec/spec/ops/memory/sust.toml:164).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -319,7 +319,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/sust.toml:207; form at isa-spec/spec/ops/sust.toml:207).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/memory/sust.toml:207; form at isa-spec/spec/ops/memory/sust.toml:207).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -364,7 +364,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/sust.toml:218; form at isa-spec/spec/ops/sust.toml:218).
+    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/memory/sust.toml:218; form at isa-spec/spec/ops/memory/sust.toml:218).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -400,7 +400,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/sust.toml:234; form at isa-spec/spec/ops/sust.toml:234).
+    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/memory/sust.toml:234; form at isa-spec/spec/ops/memory/sust.toml:234).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -436,7 +436,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/sust.toml:243; form at isa-spec/spec/ops/sust.toml:243).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/sust.toml:243; form at isa-spec/spec/ops/memory/sust.toml:243).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -482,7 +482,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/sust.toml:253; form at isa-spec/spec/ops/sust.toml:253).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/sust.toml:253; form at isa-spec/spec/ops/memory/sust.toml:253).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -528,7 +528,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/sust.toml:261; form at isa-spec/spec/ops/sust.toml:261).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/sust.toml:261; form at isa-spec/spec/ops/memory/sust.toml:261).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -565,7 +565,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/sust.toml:270; form at isa-spec/spec/ops/sust.toml:270).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/sust.toml:270; form at isa-spec/spec/ops/memory/sust.toml:270).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -602,7 +602,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/sust.toml:288; form at isa-spec/spec/ops/sust.toml:288).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/sust.toml:288; form at isa-spec/spec/ops/memory/sust.toml:288).
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -626,7 +626,7 @@ impl OpSust {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/sust.toml:326; form at isa-spec/spec/ops/sust.toml:326).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/sust.toml:326; form at isa-spec/spec/ops/memory/sust.toml:326).
     #[inline(always)]
     fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -654,7 +654,7 @@ impl OpSust {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/sust.toml:336; form at isa-spec/spec/ops/sust.toml:336).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/sust.toml:336; form at isa-spec/spec/ops/memory/sust.toml:336).
     #[inline(always)]
     fn encode_f12<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -678,7 +678,7 @@ impl OpSust {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/sust.toml:343; form at isa-spec/spec/ops/sust.toml:343).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/sust.toml:343; form at isa-spec/spec/ops/memory/sust.toml:343).
     #[inline(always)]
     fn encode_f13<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -706,7 +706,7 @@ impl OpSust {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sust.toml:88; form at isa-spec/spec/ops/sust.toml:88).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust.toml:88; form at isa-spec/spec/ops/memory/sust.toml:88).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -796,7 +796,7 @@ impl OpSust {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e000007ffff0000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sust.toml:153; form at isa-spec/spec/ops/sust.toml:153).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust.toml:153; form at isa-spec/spec/ops/memory/sust.toml:153).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -882,7 +882,7 @@ impl OpSust {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e000007ffff0000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sust.toml:164; form at isa-spec/spec/ops/sust.toml:164).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust.toml:164; form at isa-spec/spec/ops/memory/sust.toml:164).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -964,7 +964,7 @@ impl OpSust {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e100007ffff0000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sust.toml:207; form at isa-spec/spec/ops/sust.toml:207).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust.toml:207; form at isa-spec/spec/ops/memory/sust.toml:207).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1042,7 +1042,7 @@ impl OpSust {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e100007ffff0000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sust.toml:218; form at isa-spec/spec/ops/sust.toml:218).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust.toml:218; form at isa-spec/spec/ops/memory/sust.toml:218).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1121,7 +1121,7 @@ impl OpSust {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e10ff07ff000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sust.toml:234; form at isa-spec/spec/ops/sust.toml:234).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust.toml:234; form at isa-spec/spec/ops/memory/sust.toml:234).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1196,7 +1196,7 @@ impl OpSust {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e10ff07ff000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sust.toml:243; form at isa-spec/spec/ops/sust.toml:243).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust.toml:243; form at isa-spec/spec/ops/memory/sust.toml:243).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1278,7 +1278,7 @@ impl OpSust {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e10000300ff0000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sust.toml:253; form at isa-spec/spec/ops/sust.toml:253).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust.toml:253; form at isa-spec/spec/ops/memory/sust.toml:253).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1356,7 +1356,7 @@ impl OpSust {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e10000300ff0000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sust.toml:261; form at isa-spec/spec/ops/sust.toml:261).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust.toml:261; form at isa-spec/spec/ops/memory/sust.toml:261).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1435,7 +1435,7 @@ impl OpSust {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e10ff0300000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sust.toml:270; form at isa-spec/spec/ops/sust.toml:270).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust.toml:270; form at isa-spec/spec/ops/memory/sust.toml:270).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -1510,7 +1510,7 @@ impl OpSust {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e10ff0300000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sust.toml:288; form at isa-spec/spec/ops/sust.toml:288).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust.toml:288; form at isa-spec/spec/ops/memory/sust.toml:288).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -1566,7 +1566,7 @@ impl OpSust {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x18071fc000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sust.toml:326; form at isa-spec/spec/ops/sust.toml:326).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust.toml:326; form at isa-spec/spec/ops/memory/sust.toml:326).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -1630,7 +1630,7 @@ impl OpSust {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x18071fc000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sust.toml:336; form at isa-spec/spec/ops/sust.toml:336).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust.toml:336; form at isa-spec/spec/ops/memory/sust.toml:336).
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -1686,7 +1686,7 @@ impl OpSust {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1fc000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sust.toml:343; form at isa-spec/spec/ops/sust.toml:343).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust.toml:343; form at isa-spec/spec/ops/memory/sust.toml:343).
     #[inline(always)]
     fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -1750,7 +1750,7 @@ impl OpSust {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1fc000000)))
     }
-    /// Parse one tokenized line of syntax `SUST` (isa-spec/spec/ops/sust.toml:81); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SUST` (isa-spec/spec/ops/memory/sust.toml:81); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SUST"]])?;
         let mut cur = 0usize;
@@ -1863,7 +1863,7 @@ impl OpSust {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/sust.toml:15.
+    /// Spec: isa-spec/spec/ops/memory/sust.toml:15.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("sust", 4usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -1874,7 +1874,7 @@ impl OpSust {
     }
 }
 impl MemOp for OpSust {}
-/// Spec: isa-spec/spec/ops/sust.toml:15.
+/// Spec: isa-spec/spec/ops/memory/sust.toml:15.
 impl Encode for OpSust {
     const NAME: &'static str = "sust";
     encode_by_form!(
@@ -1884,7 +1884,7 @@ impl Encode for OpSust {
         encode_f12, 13 : => encode_f13; [a, b, h, u2]
     );
 }
-/// Spec: isa-spec/spec/ops/sust.toml:15.
+/// Spec: isa-spec/spec/ops/memory/sust.toml:15.
 impl Forms for OpSust {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -1894,7 +1894,7 @@ impl Forms for OpSust {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/sust.toml:81.
+    /// Spec: isa-spec/spec/ops/memory/sust.toml:81.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -1929,5 +1929,5 @@ impl Forms for OpSust {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/sust.toml:15.
+/// Spec: isa-spec/spec/ops/memory/sust.toml:15.
 impl Legalize for OpSust {}

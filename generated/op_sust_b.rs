@@ -4,36 +4,36 @@
 
 /// `SUST`: Store b (and the registers after it) to the surface at the coordinates a (and the registers after it).
 ///
-/// Spec: isa-spec/spec/ops/sust_b.toml:9 (op `sust_b`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90.
+/// Spec: isa-spec/spec/ops/memory/sust_b.toml:9 (op `sust_b`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSustB {
-    /// Source (u32). First coordinate register. (isa-spec/spec/ops/sust_b.toml:14)
+    /// Source (u32). First coordinate register. (isa-spec/spec/ops/memory/sust_b.toml:14)
     pub a: Src,
-    /// Source (u32). Data (first of the size's or mask's registers). (isa-spec/spec/ops/sust_b.toml:19)
+    /// Source (u32). Data (first of the size's or mask's registers). (isa-spec/spec/ops/memory/sust_b.toml:19)
     pub b: Src,
-    /// Modifier. First printed field (54..59). (isa-spec/spec/ops/sust_b.toml:24)
+    /// Modifier. First printed field (54..59). (isa-spec/spec/ops/memory/sust_b.toml:24)
     pub bank: u32,
-    /// Modifier. Second printed field (40..54). (isa-spec/spec/ops/sust_b.toml:29)
+    /// Modifier. Second printed field (40..54). (isa-spec/spec/ops/memory/sust_b.toml:29)
     pub idx: u32,
-    /// Modifier.  (isa-spec/spec/ops/sust_b.toml:34)
+    /// Modifier.  (isa-spec/spec/ops/memory/sust_b.toml:34)
     pub mode: SuMode,
-    /// Modifier. Byte addressing of the first coordinate (.D only). (isa-spec/spec/ops/sust_b.toml:38)
+    /// Modifier. Byte addressing of the first coordinate (.D only). (isa-spec/spec/ops/memory/sust_b.toml:38)
     pub ba: bool,
-    /// Modifier.  (isa-spec/spec/ops/sust_b.toml:44)
+    /// Modifier.  (isa-spec/spec/ops/memory/sust_b.toml:44)
     pub dim: SuDim,
-    /// Modifier.  (isa-spec/spec/ops/sust_b.toml:48)
+    /// Modifier.  (isa-spec/spec/ops/memory/sust_b.toml:48)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/sust_b.toml:52)
+    /// Modifier.  (isa-spec/spec/ops/memory/sust_b.toml:52)
     pub size: MemSize,
-    /// Modifier.  (isa-spec/spec/ops/sust_b.toml:56)
+    /// Modifier.  (isa-spec/spec/ops/memory/sust_b.toml:56)
     pub sem: MemSem,
-    /// Modifier.  (isa-spec/spec/ops/sust_b.toml:60)
+    /// Modifier.  (isa-spec/spec/ops/memory/sust_b.toml:60)
     pub mask: SuMask,
-    /// Modifier.  (isa-spec/spec/ops/sust_b.toml:64)
+    /// Modifier.  (isa-spec/spec/ops/memory/sust_b.toml:64)
     pub clamp: SuClamp,
 }
 op_fields!(OpSustB, [a, b], []);
-/// Spec: isa-spec/spec/ops/sust_b.toml:9.
+/// Spec: isa-spec/spec/ops/memory/sust_b.toml:9.
 impl OpSustB {
     pub const NAME: &'static str = "sust_b";
     pub const MNEMONIC: &'static str = "SUST";
@@ -47,21 +47,21 @@ impl OpSustB {
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/sust_b.toml:34).
+    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sust_b.toml:34).
     const MODE_CODES0: [u16; SuMode::COUNT] = codes("d -");
-    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/sust_b.toml:52).
+    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sust_b.toml:52).
     const SIZE_CODES0: [u16; MemSize::COUNT] = codes("4 0 1 2 3 5 6 -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/sust_b.toml:56).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sust_b.toml:56).
     const SEM_CODES0: [u16; MemSem::COUNT] = codes(
         "e - - - - - - - - 8 9 a b c d f 10 11 12 13 14 15 16 17 18 19 1a 1b 1c 1d 1e 1f - - - - -",
     );
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/sust_b.toml:48).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sust_b.toml:48).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/sust_b.toml:34).
+    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sust_b.toml:34).
     const MODE_CODES1: [u16; SuMode::COUNT] = codes("- b");
-    /// Codes of `mask`'s values, in hex (`-`: none; isa-spec/spec/ops/sust_b.toml:60).
+    /// Codes of `mask`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sust_b.toml:60).
     const MASK_CODES0: [u16; SuMask::COUNT] = codes("f 1 3 - - - - - - - - - - - -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/sust_b.toml:56).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sust_b.toml:56).
     const SEM_CODES1: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b f - - 1 - - - - - - - - - 5 4 7 6 a - - - - - 8 - c - d e - - -",
     );
@@ -90,7 +90,7 @@ impl OpSustB {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/sust_b.toml:74; form at isa-spec/spec/ops/sust_b.toml:74).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/sust_b.toml:74; form at isa-spec/spec/ops/memory/sust_b.toml:74).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -123,7 +123,7 @@ impl OpSustB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/sust_b.toml:140; form at isa-spec/spec/ops/sust_b.toml:140).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/sust_b.toml:140; form at isa-spec/spec/ops/memory/sust_b.toml:140).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -156,7 +156,7 @@ impl OpSustB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/sust_b.toml:148; form at isa-spec/spec/ops/sust_b.toml:148).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/sust_b.toml:148; form at isa-spec/spec/ops/memory/sust_b.toml:148).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -189,7 +189,7 @@ impl OpSustB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/sust_b.toml:191; form at isa-spec/spec/ops/sust_b.toml:191).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/sust_b.toml:191; form at isa-spec/spec/ops/memory/sust_b.toml:191).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -222,7 +222,7 @@ impl OpSustB {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sust_b.toml:74; form at isa-spec/spec/ops/sust_b.toml:74).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust_b.toml:74; form at isa-spec/spec/ops/memory/sust_b.toml:74).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -307,7 +307,7 @@ impl OpSustB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e00ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sust_b.toml:140; form at isa-spec/spec/ops/sust_b.toml:140).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust_b.toml:140; form at isa-spec/spec/ops/memory/sust_b.toml:140).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -388,7 +388,7 @@ impl OpSustB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e00ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sust_b.toml:148; form at isa-spec/spec/ops/sust_b.toml:148).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust_b.toml:148; form at isa-spec/spec/ops/memory/sust_b.toml:148).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -465,7 +465,7 @@ impl OpSustB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e10ff0000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sust_b.toml:191; form at isa-spec/spec/ops/sust_b.toml:191).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust_b.toml:191; form at isa-spec/spec/ops/memory/sust_b.toml:191).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -538,7 +538,7 @@ impl OpSustB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e10ff0000000000ff0000)))
     }
-    /// Parse one tokenized line of syntax `SUST` (isa-spec/spec/ops/sust_b.toml:67); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SUST` (isa-spec/spec/ops/memory/sust_b.toml:67); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SUST"]])?;
         let mut cur = 0usize;
@@ -625,7 +625,7 @@ impl OpSustB {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/sust_b.toml:9.
+    /// Spec: isa-spec/spec/ops/memory/sust_b.toml:9.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("sust_b", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -634,20 +634,20 @@ impl OpSustB {
     }
 }
 impl MemOp for OpSustB {}
-/// Spec: isa-spec/spec/ops/sust_b.toml:9.
+/// Spec: isa-spec/spec/ops/memory/sust_b.toml:9.
 impl Encode for OpSustB {
     const NAME: &'static str = "sust_b";
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [a, b]
     );
 }
-/// Spec: isa-spec/spec/ops/sust_b.toml:9.
+/// Spec: isa-spec/spec/ops/memory/sust_b.toml:9.
 impl Forms for OpSustB {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/sust_b.toml:67.
+    /// Spec: isa-spec/spec/ops/memory/sust_b.toml:67.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -675,5 +675,5 @@ impl Forms for OpSustB {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/sust_b.toml:9.
+/// Spec: isa-spec/spec/ops/memory/sust_b.toml:9.
 impl Legalize for OpSustB {}

@@ -4,36 +4,36 @@
 
 /// `SUST`: Store b (and the registers after it) to the surface h at the coordinates a (and the registers after it).
 ///
-/// Spec: isa-spec/spec/ops/sust_ur.toml:7 (op `sust_ur`). SMs: 75, 80, 86, 87, 88, 89, 90.
+/// Spec: isa-spec/spec/ops/memory/sust_ur.toml:7 (op `sust_ur`). SMs: 75, 80, 86, 87, 88, 89, 90.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSustUr {
-    /// Source (u32). First coordinate register. (isa-spec/spec/ops/sust_ur.toml:12)
+    /// Source (u32). First coordinate register. (isa-spec/spec/ops/memory/sust_ur.toml:12)
     pub a: Src,
-    /// Source (u32). Data (first of the size's or mask's registers). (isa-spec/spec/ops/sust_ur.toml:17)
+    /// Source (u32). Data (first of the size's or mask's registers). (isa-spec/spec/ops/memory/sust_ur.toml:17)
     pub b: Src,
-    /// Source (u32). Surface handle (uniform register). (isa-spec/spec/ops/sust_ur.toml:22)
+    /// Source (u32). Surface handle (uniform register). (isa-spec/spec/ops/memory/sust_ur.toml:22)
     pub h: Src,
-    /// Modifier. Immediate after the handle (46..54), meaning not known. (isa-spec/spec/ops/sust_ur.toml:27)
+    /// Modifier. Immediate after the handle (46..54), meaning not known. (isa-spec/spec/ops/memory/sust_ur.toml:27)
     pub x: u32,
-    /// Modifier.  (isa-spec/spec/ops/sust_ur.toml:32)
+    /// Modifier.  (isa-spec/spec/ops/memory/sust_ur.toml:32)
     pub mode: SuMode,
-    /// Modifier. Byte addressing of the first coordinate (.D only). (isa-spec/spec/ops/sust_ur.toml:36)
+    /// Modifier. Byte addressing of the first coordinate (.D only). (isa-spec/spec/ops/memory/sust_ur.toml:36)
     pub ba: bool,
-    /// Modifier.  (isa-spec/spec/ops/sust_ur.toml:42)
+    /// Modifier.  (isa-spec/spec/ops/memory/sust_ur.toml:42)
     pub dim: SuDim,
-    /// Modifier.  (isa-spec/spec/ops/sust_ur.toml:46)
+    /// Modifier.  (isa-spec/spec/ops/memory/sust_ur.toml:46)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/sust_ur.toml:50)
+    /// Modifier.  (isa-spec/spec/ops/memory/sust_ur.toml:50)
     pub size: MemSize,
-    /// Modifier.  (isa-spec/spec/ops/sust_ur.toml:54)
+    /// Modifier.  (isa-spec/spec/ops/memory/sust_ur.toml:54)
     pub sem: MemSem,
-    /// Modifier.  (isa-spec/spec/ops/sust_ur.toml:58)
+    /// Modifier.  (isa-spec/spec/ops/memory/sust_ur.toml:58)
     pub mask: SuMask,
-    /// Modifier.  (isa-spec/spec/ops/sust_ur.toml:62)
+    /// Modifier.  (isa-spec/spec/ops/memory/sust_ur.toml:62)
     pub clamp: SuClamp,
 }
 op_fields!(OpSustUr, [a, b, h], []);
-/// Spec: isa-spec/spec/ops/sust_ur.toml:7.
+/// Spec: isa-spec/spec/ops/memory/sust_ur.toml:7.
 impl OpSustUr {
     pub const NAME: &'static str = "sust_ur";
     pub const MNEMONIC: &'static str = "SUST";
@@ -48,21 +48,21 @@ impl OpSustUr {
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/sust_ur.toml:32).
+    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sust_ur.toml:32).
     const MODE_CODES0: [u16; SuMode::COUNT] = codes("d -");
-    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/sust_ur.toml:50).
+    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sust_ur.toml:50).
     const SIZE_CODES0: [u16; MemSize::COUNT] = codes("4 0 1 2 3 5 6 -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/sust_ur.toml:54).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sust_ur.toml:54).
     const SEM_CODES0: [u16; MemSem::COUNT] = codes(
         "e - - - - - - - - 8 9 a b c d f 10 11 12 13 14 15 16 17 18 19 1a 1b 1c 1d 1e 1f - - - - -",
     );
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/sust_ur.toml:46).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sust_ur.toml:46).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/sust_ur.toml:32).
+    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sust_ur.toml:32).
     const MODE_CODES1: [u16; SuMode::COUNT] = codes("- b");
-    /// Codes of `mask`'s values, in hex (`-`: none; isa-spec/spec/ops/sust_ur.toml:58).
+    /// Codes of `mask`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sust_ur.toml:58).
     const MASK_CODES0: [u16; SuMask::COUNT] = codes("f 1 3 - - - - - - - - - - - -");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/sust_ur.toml:54).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/sust_ur.toml:54).
     const SEM_CODES1: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b f - - 1 - - - - - - - - - 5 4 7 6 a - - - - - 8 - c - d e - - -",
     );
@@ -95,7 +95,7 @@ impl OpSustUr {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/sust_ur.toml:72; form at isa-spec/spec/ops/sust_ur.toml:72).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/sust_ur.toml:72; form at isa-spec/spec/ops/memory/sust_ur.toml:72).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -130,7 +130,7 @@ impl OpSustUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/sust_ur.toml:139; form at isa-spec/spec/ops/sust_ur.toml:139).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/sust_ur.toml:139; form at isa-spec/spec/ops/memory/sust_ur.toml:139).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -165,7 +165,7 @@ impl OpSustUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/sust_ur.toml:147; form at isa-spec/spec/ops/sust_ur.toml:147).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/sust_ur.toml:147; form at isa-spec/spec/ops/memory/sust_ur.toml:147).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -200,7 +200,7 @@ impl OpSustUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/sust_ur.toml:190; form at isa-spec/spec/ops/sust_ur.toml:190).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/sust_ur.toml:190; form at isa-spec/spec/ops/memory/sust_ur.toml:190).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -235,7 +235,7 @@ impl OpSustUr {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sust_ur.toml:72; form at isa-spec/spec/ops/sust_ur.toml:72).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust_ur.toml:72; form at isa-spec/spec/ops/memory/sust_ur.toml:72).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -320,7 +320,7 @@ impl OpSustUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e00ff07c0000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sust_ur.toml:139; form at isa-spec/spec/ops/sust_ur.toml:139).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust_ur.toml:139; form at isa-spec/spec/ops/memory/sust_ur.toml:139).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -401,7 +401,7 @@ impl OpSustUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e00ff07c0000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sust_ur.toml:147; form at isa-spec/spec/ops/sust_ur.toml:147).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust_ur.toml:147; form at isa-spec/spec/ops/memory/sust_ur.toml:147).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -478,7 +478,7 @@ impl OpSustUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e10ff07c0000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/sust_ur.toml:190; form at isa-spec/spec/ops/sust_ur.toml:190).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sust_ur.toml:190; form at isa-spec/spec/ops/memory/sust_ur.toml:190).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -551,7 +551,7 @@ impl OpSustUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e10ff07c0000000ff0000)))
     }
-    /// Parse one tokenized line of syntax `SUST` (isa-spec/spec/ops/sust_ur.toml:65); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SUST` (isa-spec/spec/ops/memory/sust_ur.toml:65); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SUST"]])?;
         let mut cur = 0usize;
@@ -638,7 +638,7 @@ impl OpSustUr {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/sust_ur.toml:7.
+    /// Spec: isa-spec/spec/ops/memory/sust_ur.toml:7.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("sust_ur", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -648,20 +648,20 @@ impl OpSustUr {
     }
 }
 impl MemOp for OpSustUr {}
-/// Spec: isa-spec/spec/ops/sust_ur.toml:7.
+/// Spec: isa-spec/spec/ops/memory/sust_ur.toml:7.
 impl Encode for OpSustUr {
     const NAME: &'static str = "sust_ur";
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [a, b, h]
     );
 }
-/// Spec: isa-spec/spec/ops/sust_ur.toml:7.
+/// Spec: isa-spec/spec/ops/memory/sust_ur.toml:7.
 impl Forms for OpSustUr {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/sust_ur.toml:65.
+    /// Spec: isa-spec/spec/ops/memory/sust_ur.toml:65.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -690,5 +690,5 @@ impl Forms for OpSustUr {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/sust_ur.toml:7.
+/// Spec: isa-spec/spec/ops/memory/sust_ur.toml:7.
 impl Legalize for OpSustUr {}

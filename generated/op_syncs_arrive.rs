@@ -4,32 +4,32 @@
 
 /// `SYNCS.ARRIVE.TRANS64`: Arrive on the shared-memory transaction barrier at a + ua + off (b: the transaction count or mask); d = the barrier state.
 ///
-/// Spec: isa-spec/spec/ops/syncs_arrive.toml:18 (op `syncs_arrive`). SMs: 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/syncs_arrive.toml:18 (op `syncs_arrive`). SMs: 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSyncsArrive {
-    /// Destination (u32). The barrier state (the first of 2 registers; ptxas writes RZ when unused). (isa-spec/spec/ops/syncs_arrive.toml:23)
+    /// Destination (u32). The barrier state (the first of 2 registers; ptxas writes RZ when unused). (isa-spec/spec/ops/memory/syncs_arrive.toml:23)
     pub d: Reg,
-    /// Source (u32). Shared memory address register (RZ: not printed). (isa-spec/spec/ops/syncs_arrive.toml:28)
+    /// Source (u32). Shared memory address register (RZ: not printed). (isa-spec/spec/ops/memory/syncs_arrive.toml:28)
     pub a: Src,
-    /// Source (u32). Uniform register added to the address. (isa-spec/spec/ops/syncs_arrive.toml:33)
+    /// Source (u32). Uniform register added to the address. (isa-spec/spec/ops/memory/syncs_arrive.toml:33)
     pub ua: Src,
-    /// Source (u32). Transaction byte count or thread mask (RZ when the mode takes none). (isa-spec/spec/ops/syncs_arrive.toml:39)
+    /// Source (u32). Transaction byte count or thread mask (RZ when the mode takes none). (isa-spec/spec/ops/memory/syncs_arrive.toml:39)
     pub b: Src,
-    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/syncs_arrive.toml:44)
+    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/memory/syncs_arrive.toml:44)
     pub off: i32,
-    /// Modifier. No scale (one value, no bits): the scaled syntax gives nvdisasm's RZ-base rule (`[UR8+0x8]`). (isa-spec/spec/ops/syncs_arrive.toml:49)
+    /// Modifier. No scale (one value, no bits): the scaled syntax gives nvdisasm's RZ-base rule (`[UR8+0x8]`). (isa-spec/spec/ops/memory/syncs_arrive.toml:49)
     pub scale: MemScaleNone,
-    /// Modifier. The uniform register is always added (one value here). (isa-spec/spec/ops/syncs_arrive.toml:54)
+    /// Modifier. The uniform register is always added (one value here). (isa-spec/spec/ops/memory/syncs_arrive.toml:54)
     pub amode: MemAddrMode,
-    /// Modifier.  (isa-spec/spec/ops/syncs_arrive.toml:59)
+    /// Modifier.  (isa-spec/spec/ops/memory/syncs_arrive.toml:59)
     pub kind: SyncsArriveKind,
-    /// Modifier.  (isa-spec/spec/ops/syncs_arrive.toml:63)
+    /// Modifier.  (isa-spec/spec/ops/memory/syncs_arrive.toml:63)
     pub optout: bool,
-    /// Modifier.  (isa-spec/spec/ops/syncs_arrive.toml:68)
+    /// Modifier.  (isa-spec/spec/ops/memory/syncs_arrive.toml:68)
     pub trans: SyncsTrans,
 }
 op_fields!(OpSyncsArrive, [a, ua, b], [d]);
-/// Spec: isa-spec/spec/ops/syncs_arrive.toml:18.
+/// Spec: isa-spec/spec/ops/memory/syncs_arrive.toml:18.
 impl OpSyncsArrive {
     pub const NAME: &'static str = "syncs_arrive";
     pub const MNEMONIC: &'static str = "SYNCS.ARRIVE.TRANS64";
@@ -44,7 +44,7 @@ impl OpSyncsArrive {
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/syncs_arrive.toml:54).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/syncs_arrive.toml:54).
     const AMODE_CODES0: [u16; MemAddrMode::COUNT] = codes("- 4 -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -57,7 +57,7 @@ impl OpSyncsArrive {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/syncs_arrive.toml:76; form at isa-spec/spec/ops/syncs_arrive.toml:76).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/syncs_arrive.toml:76; form at isa-spec/spec/ops/memory/syncs_arrive.toml:76).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -79,7 +79,7 @@ impl OpSyncsArrive {
         w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/syncs_arrive.toml:105; form at isa-spec/spec/ops/syncs_arrive.toml:105).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/memory/syncs_arrive.toml:105; form at isa-spec/spec/ops/memory/syncs_arrive.toml:105).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -101,7 +101,7 @@ impl OpSyncsArrive {
         w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/syncs_arrive.toml:76; form at isa-spec/spec/ops/syncs_arrive.toml:76).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/syncs_arrive.toml:76; form at isa-spec/spec/ops/memory/syncs_arrive.toml:76).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -133,7 +133,7 @@ impl OpSyncsArrive {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78ff1000000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/syncs_arrive.toml:105; form at isa-spec/spec/ops/syncs_arrive.toml:105).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/syncs_arrive.toml:105; form at isa-spec/spec/ops/memory/syncs_arrive.toml:105).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -165,7 +165,7 @@ impl OpSyncsArrive {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78fc1000000000000000000)))
     }
-    /// Parse one tokenized line of syntax `SYNCS.ARRIVE.TRANS64` (isa-spec/spec/ops/syncs_arrive.toml:71); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SYNCS.ARRIVE.TRANS64` (isa-spec/spec/ops/memory/syncs_arrive.toml:71); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SYNCS", "ARRIVE", "TRANS64"]])?;
         let mut cur = 0usize;
@@ -244,7 +244,7 @@ impl OpSyncsArrive {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/syncs_arrive.toml:18.
+    /// Spec: isa-spec/spec/ops/memory/syncs_arrive.toml:18.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("syncs_arrive", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -260,18 +260,18 @@ impl OpSyncsArrive {
     }
 }
 impl MemOp for OpSyncsArrive {}
-/// Spec: isa-spec/spec/ops/syncs_arrive.toml:18.
+/// Spec: isa-spec/spec/ops/memory/syncs_arrive.toml:18.
 impl Encode for OpSyncsArrive {
     const NAME: &'static str = "syncs_arrive";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a, ua, b]);
 }
-/// Spec: isa-spec/spec/ops/syncs_arrive.toml:18.
+/// Spec: isa-spec/spec/ops/memory/syncs_arrive.toml:18.
 impl Forms for OpSyncsArrive {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/syncs_arrive.toml:71.
+    /// Spec: isa-spec/spec/ops/memory/syncs_arrive.toml:71.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -307,5 +307,5 @@ impl Forms for OpSyncsArrive {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/syncs_arrive.toml:18.
+/// Spec: isa-spec/spec/ops/memory/syncs_arrive.toml:18.
 impl Legalize for OpSyncsArrive {}

@@ -4,24 +4,24 @@
 
 /// `SYNCS.CCTL`: Invalidate or write back the shared-memory transaction barrier line at a + ua + off.
 ///
-/// Spec: isa-spec/spec/ops/syncs_cctl.toml:13 (op `syncs_cctl`). SMs: 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/syncs_cctl.toml:13 (op `syncs_cctl`). SMs: 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSyncsCctl {
-    /// Source (u32). Shared memory address register (RZ: not printed). (isa-spec/spec/ops/syncs_cctl.toml:18)
+    /// Source (u32). Shared memory address register (RZ: not printed). (isa-spec/spec/ops/memory/syncs_cctl.toml:18)
     pub a: Src,
-    /// Source (u32). Uniform register added to the address. (isa-spec/spec/ops/syncs_cctl.toml:23)
+    /// Source (u32). Uniform register added to the address. (isa-spec/spec/ops/memory/syncs_cctl.toml:23)
     pub ua: Src,
-    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/syncs_cctl.toml:29)
+    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/memory/syncs_cctl.toml:29)
     pub off: i32,
-    /// Modifier. No scale (one value, no bits): the scaled syntax gives nvdisasm's RZ-base rule (`[UR8+0x8]`). (isa-spec/spec/ops/syncs_cctl.toml:34)
+    /// Modifier. No scale (one value, no bits): the scaled syntax gives nvdisasm's RZ-base rule (`[UR8+0x8]`). (isa-spec/spec/ops/memory/syncs_cctl.toml:34)
     pub scale: MemScaleNone,
-    /// Modifier. The uniform register is always added (one value here). (isa-spec/spec/ops/syncs_cctl.toml:39)
+    /// Modifier. The uniform register is always added (one value here). (isa-spec/spec/ops/memory/syncs_cctl.toml:39)
     pub amode: MemAddrMode,
-    /// Modifier.  (isa-spec/spec/ops/syncs_cctl.toml:44)
+    /// Modifier.  (isa-spec/spec/ops/memory/syncs_cctl.toml:44)
     pub op: SyncsCctlOp,
 }
 op_fields!(OpSyncsCctl, [a, ua], []);
-/// Spec: isa-spec/spec/ops/syncs_cctl.toml:13.
+/// Spec: isa-spec/spec/ops/memory/syncs_cctl.toml:13.
 impl OpSyncsCctl {
     pub const NAME: &'static str = "syncs_cctl";
     pub const MNEMONIC: &'static str = "SYNCS.CCTL";
@@ -35,7 +35,7 @@ impl OpSyncsCctl {
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/syncs_cctl.toml:39).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/syncs_cctl.toml:39).
     const AMODE_CODES0: [u16; MemAddrMode::COUNT] = codes("- 4 -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -48,7 +48,7 @@ impl OpSyncsCctl {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/syncs_cctl.toml:52; form at isa-spec/spec/ops/syncs_cctl.toml:52).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/syncs_cctl.toml:52; form at isa-spec/spec/ops/memory/syncs_cctl.toml:52).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -65,7 +65,7 @@ impl OpSyncsCctl {
         w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/syncs_cctl.toml:77; form at isa-spec/spec/ops/syncs_cctl.toml:77).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/memory/syncs_cctl.toml:77; form at isa-spec/spec/ops/memory/syncs_cctl.toml:77).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -82,7 +82,7 @@ impl OpSyncsCctl {
         w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/syncs_cctl.toml:52; form at isa-spec/spec/ops/syncs_cctl.toml:52).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/syncs_cctl.toml:52; form at isa-spec/spec/ops/memory/syncs_cctl.toml:52).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -104,7 +104,7 @@ impl OpSyncsCctl {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fffcc0000000ff00ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/syncs_cctl.toml:77; form at isa-spec/spec/ops/syncs_cctl.toml:77).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/syncs_cctl.toml:77; form at isa-spec/spec/ops/memory/syncs_cctl.toml:77).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -126,7 +126,7 @@ impl OpSyncsCctl {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fffc00000000ff00ff0000)))
     }
-    /// Parse one tokenized line of syntax `SYNCS.CCTL` (isa-spec/spec/ops/syncs_cctl.toml:47); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SYNCS.CCTL` (isa-spec/spec/ops/memory/syncs_cctl.toml:47); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SYNCS", "CCTL"]])?;
         let mut cur = 0usize;
@@ -192,7 +192,7 @@ impl OpSyncsCctl {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/syncs_cctl.toml:13.
+    /// Spec: isa-spec/spec/ops/memory/syncs_cctl.toml:13.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("syncs_cctl", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -201,18 +201,18 @@ impl OpSyncsCctl {
     }
 }
 impl MemOp for OpSyncsCctl {}
-/// Spec: isa-spec/spec/ops/syncs_cctl.toml:13.
+/// Spec: isa-spec/spec/ops/memory/syncs_cctl.toml:13.
 impl Encode for OpSyncsCctl {
     const NAME: &'static str = "syncs_cctl";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a, ua]);
 }
-/// Spec: isa-spec/spec/ops/syncs_cctl.toml:13.
+/// Spec: isa-spec/spec/ops/memory/syncs_cctl.toml:13.
 impl Forms for OpSyncsCctl {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/syncs_cctl.toml:47.
+    /// Spec: isa-spec/spec/ops/memory/syncs_cctl.toml:47.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -239,5 +239,5 @@ impl Forms for OpSyncsCctl {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/syncs_cctl.toml:13.
+/// Spec: isa-spec/spec/ops/memory/syncs_cctl.toml:13.
 impl Legalize for OpSyncsCctl {}

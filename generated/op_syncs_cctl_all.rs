@@ -4,14 +4,14 @@
 
 /// `SYNCS.CCTL`: Invalidate or write back every shared-memory transaction barrier line.
 ///
-/// Spec: isa-spec/spec/ops/syncs_cctl_all.toml:6 (op `syncs_cctl_all`). SMs: 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/syncs_cctl_all.toml:6 (op `syncs_cctl_all`). SMs: 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSyncsCctlAll {
-    /// Modifier.  (isa-spec/spec/ops/syncs_cctl_all.toml:11)
+    /// Modifier.  (isa-spec/spec/ops/memory/syncs_cctl_all.toml:11)
     pub op: SyncsCctlAllOp,
 }
 op_fields!(OpSyncsCctlAll, [], []);
-/// Spec: isa-spec/spec/ops/syncs_cctl_all.toml:6.
+/// Spec: isa-spec/spec/ops/memory/syncs_cctl_all.toml:6.
 impl OpSyncsCctlAll {
     pub const NAME: &'static str = "syncs_cctl_all";
     pub const MNEMONIC: &'static str = "SYNCS.CCTL";
@@ -33,35 +33,35 @@ impl OpSyncsCctlAll {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/syncs_cctl_all.toml:19; form at isa-spec/spec/ops/syncs_cctl_all.toml:19).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/syncs_cctl_all.toml:19; form at isa-spec/spec/ops/memory/syncs_cctl_all.toml:19).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x9b1 | (c.raw & 0x1fff7fffcffffffffffffff0000);
         w |= (self.op.index() as u128) << 72;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/syncs_cctl_all.toml:36; form at isa-spec/spec/ops/syncs_cctl_all.toml:36).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/memory/syncs_cctl_all.toml:36; form at isa-spec/spec/ops/memory/syncs_cctl_all.toml:36).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x9b1 | (c.raw & 0x1fff7fffcffffffffffffff0000);
         w |= (self.op.index() as u128) << 72;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/syncs_cctl_all.toml:19; form at isa-spec/spec/ops/syncs_cctl_all.toml:19).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/syncs_cctl_all.toml:19; form at isa-spec/spec/ops/memory/syncs_cctl_all.toml:19).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let op: SyncsCctlAllOp = SyncsCctlAllOp::from_index(bits(w, 72, 1) as usize)?;
         let o = Self { op };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fffcffffffffffffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/syncs_cctl_all.toml:36; form at isa-spec/spec/ops/syncs_cctl_all.toml:36).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/syncs_cctl_all.toml:36; form at isa-spec/spec/ops/memory/syncs_cctl_all.toml:36).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let op: SyncsCctlAllOp = SyncsCctlAllOp::from_index(bits(w, 72, 1) as usize)?;
         let o = Self { op };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fffcffffffffffffff0000)))
     }
-    /// Parse one tokenized line of syntax `SYNCS.CCTL` (isa-spec/spec/ops/syncs_cctl_all.toml:14); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SYNCS.CCTL` (isa-spec/spec/ops/memory/syncs_cctl_all.toml:14); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SYNCS", "CCTL"]])?;
         let mut cur = 0usize;
@@ -85,25 +85,25 @@ impl OpSyncsCctlAll {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/syncs_cctl_all.toml:6.
+    /// Spec: isa-spec/spec/ops/memory/syncs_cctl_all.toml:6.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("syncs_cctl_all", 0usize, srcs)?;
         Ok((FoldOut::new(&[]), None))
     }
 }
 impl MemOp for OpSyncsCctlAll {}
-/// Spec: isa-spec/spec/ops/syncs_cctl_all.toml:6.
+/// Spec: isa-spec/spec/ops/memory/syncs_cctl_all.toml:6.
 impl Encode for OpSyncsCctlAll {
     const NAME: &'static str = "syncs_cctl_all";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; []);
 }
-/// Spec: isa-spec/spec/ops/syncs_cctl_all.toml:6.
+/// Spec: isa-spec/spec/ops/memory/syncs_cctl_all.toml:6.
 impl Forms for OpSyncsCctlAll {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/syncs_cctl_all.toml:14.
+    /// Spec: isa-spec/spec/ops/memory/syncs_cctl_all.toml:14.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);
@@ -112,5 +112,5 @@ impl Forms for OpSyncsCctlAll {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/syncs_cctl_all.toml:6.
+/// Spec: isa-spec/spec/ops/memory/syncs_cctl_all.toml:6.
 impl Legalize for OpSyncsCctlAll {}

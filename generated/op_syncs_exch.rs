@@ -4,20 +4,20 @@
 
 /// `SYNCS.EXCH.64`: Exchange the 64-bit shared-memory barrier object at a + off with b (uniform registers); d = its old value.
 ///
-/// Spec: isa-spec/spec/ops/syncs_exch.toml:17 (op `syncs_exch`). SMs: 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/syncs_exch.toml:17 (op `syncs_exch`). SMs: 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSyncsExch {
-    /// Destination (u32). The old value (the first of 2 uniform registers; URZ: discarded). (isa-spec/spec/ops/syncs_exch.toml:22)
+    /// Destination (u32). The old value (the first of 2 uniform registers; URZ: discarded). (isa-spec/spec/ops/memory/syncs_exch.toml:22)
     pub d: Reg,
-    /// Source (u32). Shared memory address (uniform register). (isa-spec/spec/ops/syncs_exch.toml:27)
+    /// Source (u32). Shared memory address (uniform register). (isa-spec/spec/ops/memory/syncs_exch.toml:27)
     pub a: Src,
-    /// Source (u32). The new value (the first of 2 uniform registers). (isa-spec/spec/ops/syncs_exch.toml:32)
+    /// Source (u32). The new value (the first of 2 uniform registers). (isa-spec/spec/ops/memory/syncs_exch.toml:32)
     pub b: Src,
-    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/syncs_exch.toml:37)
+    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/memory/syncs_exch.toml:37)
     pub off: i32,
 }
 op_fields!(OpSyncsExch, [a, b], [d]);
-/// Spec: isa-spec/spec/ops/syncs_exch.toml:17.
+/// Spec: isa-spec/spec/ops/memory/syncs_exch.toml:17.
 impl OpSyncsExch {
     pub const NAME: &'static str = "syncs_exch";
     pub const MNEMONIC: &'static str = "SYNCS.EXCH.64";
@@ -42,7 +42,7 @@ impl OpSyncsExch {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/syncs_exch.toml:45; form at isa-spec/spec/ops/syncs_exch.toml:45).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/syncs_exch.toml:45; form at isa-spec/spec/ops/memory/syncs_exch.toml:45).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -58,7 +58,7 @@ impl OpSyncsExch {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/syncs_exch.toml:67; form at isa-spec/spec/ops/syncs_exch.toml:67).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/memory/syncs_exch.toml:67; form at isa-spec/spec/ops/memory/syncs_exch.toml:67).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -74,7 +74,7 @@ impl OpSyncsExch {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/syncs_exch.toml:45; form at isa-spec/spec/ops/syncs_exch.toml:45).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/syncs_exch.toml:45; form at isa-spec/spec/ops/memory/syncs_exch.toml:45).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -87,7 +87,7 @@ impl OpSyncsExch {
         let raw = w & 0x1fff7fffcff000000c0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/syncs_exch.toml:67; form at isa-spec/spec/ops/syncs_exch.toml:67).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/syncs_exch.toml:67; form at isa-spec/spec/ops/memory/syncs_exch.toml:67).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -100,7 +100,7 @@ impl OpSyncsExch {
         let raw = w & 0x1fff7fffcff0000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `SYNCS.EXCH.64` (isa-spec/spec/ops/syncs_exch.toml:41); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SYNCS.EXCH.64` (isa-spec/spec/ops/memory/syncs_exch.toml:41); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SYNCS", "EXCH", "64"]])?;
         if !rest.is_empty() {
@@ -117,7 +117,7 @@ impl OpSyncsExch {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/syncs_exch.toml:17.
+    /// Spec: isa-spec/spec/ops/memory/syncs_exch.toml:17.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("syncs_exch", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -130,18 +130,18 @@ impl OpSyncsExch {
     }
 }
 impl MemOp for OpSyncsExch {}
-/// Spec: isa-spec/spec/ops/syncs_exch.toml:17.
+/// Spec: isa-spec/spec/ops/memory/syncs_exch.toml:17.
 impl Encode for OpSyncsExch {
     const NAME: &'static str = "syncs_exch";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/syncs_exch.toml:17.
+/// Spec: isa-spec/spec/ops/memory/syncs_exch.toml:17.
 impl Forms for OpSyncsExch {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/syncs_exch.toml:41.
+    /// Spec: isa-spec/spec/ops/memory/syncs_exch.toml:41.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -157,5 +157,5 @@ impl Forms for OpSyncsExch {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/syncs_exch.toml:17.
+/// Spec: isa-spec/spec/ops/memory/syncs_exch.toml:17.
 impl Legalize for OpSyncsExch {}

@@ -4,28 +4,28 @@
 
 /// `SYNCS.PHASECHK.TRANS64`: Test the phase of the shared-memory transaction barrier at a + ua + off against parity b; pd = whether it completed.
 ///
-/// Spec: isa-spec/spec/ops/syncs_phasechk.toml:15 (op `syncs_phasechk`). SMs: 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/syncs_phasechk.toml:15 (op `syncs_phasechk`). SMs: 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSyncsPhasechk {
-    /// Destination (pred). Whether the phase completed. (isa-spec/spec/ops/syncs_phasechk.toml:20)
+    /// Destination (pred). Whether the phase completed. (isa-spec/spec/ops/memory/syncs_phasechk.toml:20)
     pub pd: Reg,
-    /// Source (u32). Shared memory address register (RZ: not printed). (isa-spec/spec/ops/syncs_phasechk.toml:25)
+    /// Source (u32). Shared memory address register (RZ: not printed). (isa-spec/spec/ops/memory/syncs_phasechk.toml:25)
     pub a: Src,
-    /// Source (u32). Uniform register added to the address. (isa-spec/spec/ops/syncs_phasechk.toml:30)
+    /// Source (u32). Uniform register added to the address. (isa-spec/spec/ops/memory/syncs_phasechk.toml:30)
     pub ua: Src,
-    /// Source (u32). The phase parity. (isa-spec/spec/ops/syncs_phasechk.toml:36)
+    /// Source (u32). The phase parity. (isa-spec/spec/ops/memory/syncs_phasechk.toml:36)
     pub b: Src,
-    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/syncs_phasechk.toml:41)
+    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/memory/syncs_phasechk.toml:41)
     pub off: i32,
-    /// Modifier. No scale (one value, no bits): the scaled syntax gives nvdisasm's RZ-base rule (`[UR8+0x8]`). (isa-spec/spec/ops/syncs_phasechk.toml:46)
+    /// Modifier. No scale (one value, no bits): the scaled syntax gives nvdisasm's RZ-base rule (`[UR8+0x8]`). (isa-spec/spec/ops/memory/syncs_phasechk.toml:46)
     pub scale: MemScaleNone,
-    /// Modifier. The uniform register is always added (one value here). (isa-spec/spec/ops/syncs_phasechk.toml:51)
+    /// Modifier. The uniform register is always added (one value here). (isa-spec/spec/ops/memory/syncs_phasechk.toml:51)
     pub amode: MemAddrMode,
-    /// Modifier.  (isa-spec/spec/ops/syncs_phasechk.toml:56)
+    /// Modifier.  (isa-spec/spec/ops/memory/syncs_phasechk.toml:56)
     pub trywait: bool,
 }
 op_fields!(OpSyncsPhasechk, [a, ua, b], [pd]);
-/// Spec: isa-spec/spec/ops/syncs_phasechk.toml:15.
+/// Spec: isa-spec/spec/ops/memory/syncs_phasechk.toml:15.
 impl OpSyncsPhasechk {
     pub const NAME: &'static str = "syncs_phasechk";
     pub const MNEMONIC: &'static str = "SYNCS.PHASECHK.TRANS64";
@@ -40,7 +40,7 @@ impl OpSyncsPhasechk {
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("pd", ValueType::Pred)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/syncs_phasechk.toml:51).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/syncs_phasechk.toml:51).
     const AMODE_CODES0: [u16; MemAddrMode::COUNT] = codes("- 2 -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -53,7 +53,7 @@ impl OpSyncsPhasechk {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/syncs_phasechk.toml:65; form at isa-spec/spec/ops/syncs_phasechk.toml:65).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/syncs_phasechk.toml:65; form at isa-spec/spec/ops/memory/syncs_phasechk.toml:65).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -73,7 +73,7 @@ impl OpSyncsPhasechk {
         w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/syncs_phasechk.toml:92; form at isa-spec/spec/ops/syncs_phasechk.toml:92).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/memory/syncs_phasechk.toml:92; form at isa-spec/spec/ops/memory/syncs_phasechk.toml:92).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -93,7 +93,7 @@ impl OpSyncsPhasechk {
         w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/syncs_phasechk.toml:65; form at isa-spec/spec/ops/syncs_phasechk.toml:65).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/syncs_phasechk.toml:65; form at isa-spec/spec/ops/memory/syncs_phasechk.toml:65).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -119,7 +119,7 @@ impl OpSyncsPhasechk {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1fe000000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/syncs_phasechk.toml:92; form at isa-spec/spec/ops/syncs_phasechk.toml:92).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/syncs_phasechk.toml:92; form at isa-spec/spec/ops/memory/syncs_phasechk.toml:92).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -145,7 +145,7 @@ impl OpSyncsPhasechk {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7f1ce000000000000ff0000)))
     }
-    /// Parse one tokenized line of syntax `SYNCS.PHASECHK.TRANS64` (isa-spec/spec/ops/syncs_phasechk.toml:60); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SYNCS.PHASECHK.TRANS64` (isa-spec/spec/ops/memory/syncs_phasechk.toml:60); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(
             &line.parts,
@@ -213,7 +213,7 @@ impl OpSyncsPhasechk {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/syncs_phasechk.toml:15.
+    /// Spec: isa-spec/spec/ops/memory/syncs_phasechk.toml:15.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("syncs_phasechk", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -229,18 +229,18 @@ impl OpSyncsPhasechk {
     }
 }
 impl MemOp for OpSyncsPhasechk {}
-/// Spec: isa-spec/spec/ops/syncs_phasechk.toml:15.
+/// Spec: isa-spec/spec/ops/memory/syncs_phasechk.toml:15.
 impl Encode for OpSyncsPhasechk {
     const NAME: &'static str = "syncs_phasechk";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a, ua, b]);
 }
-/// Spec: isa-spec/spec/ops/syncs_phasechk.toml:15.
+/// Spec: isa-spec/spec/ops/memory/syncs_phasechk.toml:15.
 impl Forms for OpSyncsPhasechk {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/syncs_phasechk.toml:60.
+    /// Spec: isa-spec/spec/ops/memory/syncs_phasechk.toml:60.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -274,5 +274,5 @@ impl Forms for OpSyncsPhasechk {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/syncs_phasechk.toml:15.
+/// Spec: isa-spec/spec/ops/memory/syncs_phasechk.toml:15.
 impl Legalize for OpSyncsPhasechk {}

@@ -4,46 +4,46 @@
 
 /// `TEX`: Sample the texture at the coordinates a, b (and the registers after them) into d2, d (and the registers after them).
 ///
-/// Spec: isa-spec/spec/ops/tex.toml:13 (op `tex`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90.
+/// Spec: isa-spec/spec/ops/memory/tex.toml:13 (op `tex`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTex {
-    /// Destination (pred). Fault predicate (nvdisasm prints it first when not PT). (isa-spec/spec/ops/tex.toml:18)
+    /// Destination (pred). Fault predicate (nvdisasm prints it first when not PT). (isa-spec/spec/ops/memory/tex.toml:18)
     pub pd: Reg,
-    /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/tex.toml:24)
+    /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/memory/tex.toml:24)
     pub d2: Reg,
-    /// Destination (u32). (isa-spec/spec/ops/tex.toml:29)
+    /// Destination (u32). (isa-spec/spec/ops/memory/tex.toml:29)
     pub d: Reg,
-    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/tex.toml:33)
+    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/memory/tex.toml:33)
     pub a: Src,
-    /// Source (u32). Second source register (LOD, offsets, reference), omitted when RZ. (isa-spec/spec/ops/tex.toml:38)
+    /// Source (u32). Second source register (LOD, offsets, reference), omitted when RZ. (isa-spec/spec/ops/memory/tex.toml:38)
     pub b: Src,
-    /// Modifier. First printed field (54..59). (isa-spec/spec/ops/tex.toml:44)
+    /// Modifier. First printed field (54..59). (isa-spec/spec/ops/memory/tex.toml:44)
     pub bank: u32,
-    /// Modifier. Second printed field (40..54): the texture. (isa-spec/spec/ops/tex.toml:49)
+    /// Modifier. Second printed field (40..54): the texture. (isa-spec/spec/ops/memory/tex.toml:49)
     pub idx: u32,
-    /// Modifier.  (isa-spec/spec/ops/tex.toml:54)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex.toml:54)
     pub scr: bool,
-    /// Modifier.  (isa-spec/spec/ops/tex.toml:59)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex.toml:59)
     pub f16: TexF16,
-    /// Modifier.  (isa-spec/spec/ops/tex.toml:63)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex.toml:63)
     pub lod: TexLod,
-    /// Modifier.  (isa-spec/spec/ops/tex.toml:67)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex.toml:67)
     pub offset: TexOffset,
-    /// Modifier. Depth compare. (isa-spec/spec/ops/tex.toml:71)
+    /// Modifier. Depth compare. (isa-spec/spec/ops/memory/tex.toml:71)
     pub dc: bool,
-    /// Modifier.  (isa-spec/spec/ops/tex.toml:77)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex.toml:77)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/tex.toml:81)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex.toml:81)
     pub deriv: TexDeriv,
-    /// Modifier.  (isa-spec/spec/ops/tex.toml:85)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex.toml:85)
     pub nodep: bool,
-    /// Modifier.  (isa-spec/spec/ops/tex.toml:90)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex.toml:90)
     pub dim: TexDim,
-    /// Modifier. Components written (RGBA: 0xf, not printed). (isa-spec/spec/ops/tex.toml:94)
+    /// Modifier. Components written (RGBA: 0xf, not printed). (isa-spec/spec/ops/memory/tex.toml:94)
     pub mask: u32,
 }
 op_fields!(OpTex, [a, b], [pd, d2, d]);
-/// Spec: isa-spec/spec/ops/tex.toml:13.
+/// Spec: isa-spec/spec/ops/memory/tex.toml:13.
 impl OpTex {
     pub const NAME: &'static str = "tex";
     pub const MNEMONIC: &'static str = "TEX";
@@ -61,13 +61,13 @@ impl OpTex {
     ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `offset`'s values, in hex (`-`: none; isa-spec/spec/ops/tex.toml:67).
+    /// Codes of `offset`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tex.toml:67).
     const OFFSET_CODES0: [u16; TexOffset::COUNT] = codes("0 1 - -");
-    /// Codes of `deriv`'s values, in hex (`-`: none; isa-spec/spec/ops/tex.toml:81).
+    /// Codes of `deriv`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tex.toml:81).
     const DERIV_CODES0: [u16; TexDeriv::COUNT] = codes("0 1 -");
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/tex.toml:77).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tex.toml:77).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `lod`'s values, in hex (`-`: none; isa-spec/spec/ops/tex.toml:63).
+    /// Codes of `lod`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tex.toml:63).
     const LOD_CODES0: [u16; TexLod::COUNT] = codes("0 1 2 3 4 5 - -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -79,7 +79,7 @@ impl OpTex {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/tex.toml:104; form at isa-spec/spec/ops/tex.toml:104).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/tex.toml:104; form at isa-spec/spec/ops/memory/tex.toml:104).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -121,7 +121,7 @@ impl OpTex {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tex.toml:104; form at isa-spec/spec/ops/tex.toml:104).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tex.toml:104; form at isa-spec/spec/ops/memory/tex.toml:104).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -198,7 +198,7 @@ impl OpTex {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000000000000000000000)))
     }
-    /// Parse one tokenized line of syntax `TEX` (isa-spec/spec/ops/tex.toml:99); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TEX` (isa-spec/spec/ops/memory/tex.toml:99); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TEX"]])?;
         let mut cur = 0usize;
@@ -299,7 +299,7 @@ impl OpTex {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/tex.toml:13.
+    /// Spec: isa-spec/spec/ops/memory/tex.toml:13.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("tex", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -312,18 +312,18 @@ impl OpTex {
     }
 }
 impl MemOp for OpTex {}
-/// Spec: isa-spec/spec/ops/tex.toml:13.
+/// Spec: isa-spec/spec/ops/memory/tex.toml:13.
 impl Encode for OpTex {
     const NAME: &'static str = "tex";
     encode_by_form!(0 : => encode_f0; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/tex.toml:13.
+/// Spec: isa-spec/spec/ops/memory/tex.toml:13.
 impl Forms for OpTex {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/tex.toml:99.
+    /// Spec: isa-spec/spec/ops/memory/tex.toml:99.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -374,5 +374,5 @@ impl Forms for OpTex {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/tex.toml:13.
+/// Spec: isa-spec/spec/ops/memory/tex.toml:13.
 impl Legalize for OpTex {}

@@ -4,48 +4,48 @@
 
 /// `TEX`: Sample the texture at the coordinates a, b (and the registers after them) into d2, d (and the registers after them).
 ///
-/// Spec: isa-spec/spec/ops/tex_b.toml:10 (op `tex_b`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/tex_b.toml:10 (op `tex_b`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTexB {
-    /// Destination (pred). Fault predicate (nvdisasm prints it first when not PT). (isa-spec/spec/ops/tex_b.toml:15)
+    /// Destination (pred). Fault predicate (nvdisasm prints it first when not PT). (isa-spec/spec/ops/memory/tex_b.toml:15)
     pub pd: Reg,
-    /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/tex_b.toml:21)
+    /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/memory/tex_b.toml:21)
     pub d2: Reg,
-    /// Destination (u32). (isa-spec/spec/ops/tex_b.toml:26)
+    /// Destination (u32). (isa-spec/spec/ops/memory/tex_b.toml:26)
     pub d: Reg,
-    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/tex_b.toml:30)
+    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/memory/tex_b.toml:30)
     pub a: Src,
-    /// Source (u32). Second source register (LOD, offsets, reference). (isa-spec/spec/ops/tex_b.toml:35)
+    /// Source (u32). Second source register (LOD, offsets, reference). (isa-spec/spec/ops/memory/tex_b.toml:35)
     pub b: Src,
-    /// Source (u32). SM120's uniform register at 48..56, printed when not URZ. (isa-spec/spec/ops/tex_b.toml:40)
+    /// Source (u32). SM120's uniform register at 48..56, printed when not URZ. (isa-spec/spec/ops/memory/tex_b.toml:40)
     pub u2: Src,
-    /// Modifier.  (isa-spec/spec/ops/tex_b.toml:46)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex_b.toml:46)
     pub scr: bool,
-    /// Modifier.  (isa-spec/spec/ops/tex_b.toml:51)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex_b.toml:51)
     pub bindless: TexBindless,
-    /// Modifier.  (isa-spec/spec/ops/tex_b.toml:55)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex_b.toml:55)
     pub uai: bool,
-    /// Modifier.  (isa-spec/spec/ops/tex_b.toml:61)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex_b.toml:61)
     pub f16: TexF16,
-    /// Modifier.  (isa-spec/spec/ops/tex_b.toml:65)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex_b.toml:65)
     pub lod: TexLod,
-    /// Modifier.  (isa-spec/spec/ops/tex_b.toml:69)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex_b.toml:69)
     pub offset: TexOffset,
-    /// Modifier. Depth compare. (isa-spec/spec/ops/tex_b.toml:73)
+    /// Modifier. Depth compare. (isa-spec/spec/ops/memory/tex_b.toml:73)
     pub dc: bool,
-    /// Modifier.  (isa-spec/spec/ops/tex_b.toml:79)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex_b.toml:79)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/tex_b.toml:83)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex_b.toml:83)
     pub deriv: TexDeriv,
-    /// Modifier.  (isa-spec/spec/ops/tex_b.toml:87)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex_b.toml:87)
     pub nodep: bool,
-    /// Modifier.  (isa-spec/spec/ops/tex_b.toml:92)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex_b.toml:92)
     pub dim: TexDim,
-    /// Modifier. Components written (RGBA: 0xf, not printed). (isa-spec/spec/ops/tex_b.toml:96)
+    /// Modifier. Components written (RGBA: 0xf, not printed). (isa-spec/spec/ops/memory/tex_b.toml:96)
     pub mask: u32,
 }
 op_fields!(OpTexB, [a, b, u2], [pd, d2, d]);
-/// Spec: isa-spec/spec/ops/tex_b.toml:10.
+/// Spec: isa-spec/spec/ops/memory/tex_b.toml:10.
 impl OpTexB {
     pub const NAME: &'static str = "tex_b";
     pub const MNEMONIC: &'static str = "TEX";
@@ -66,15 +66,15 @@ impl OpTexB {
     ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `offset`'s values, in hex (`-`: none; isa-spec/spec/ops/tex_b.toml:69).
+    /// Codes of `offset`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tex_b.toml:69).
     const OFFSET_CODES0: [u16; TexOffset::COUNT] = codes("0 1 - -");
-    /// Codes of `deriv`'s values, in hex (`-`: none; isa-spec/spec/ops/tex_b.toml:83).
+    /// Codes of `deriv`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tex_b.toml:83).
     const DERIV_CODES0: [u16; TexDeriv::COUNT] = codes("0 1 -");
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/tex_b.toml:79).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tex_b.toml:79).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `lod`'s values, in hex (`-`: none; isa-spec/spec/ops/tex_b.toml:65).
+    /// Codes of `lod`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tex_b.toml:65).
     const LOD_CODES0: [u16; TexLod::COUNT] = codes("0 1 2 3 4 5 - -");
-    /// Codes of `offset`'s values, in hex (`-`: none; isa-spec/spec/ops/tex_b.toml:69).
+    /// Codes of `offset`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tex_b.toml:69).
     const OFFSET_CODES1: [u16; TexOffset::COUNT] = codes("0 1 2 -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -96,7 +96,7 @@ impl OpTexB {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/tex_b.toml:108; form at isa-spec/spec/ops/tex_b.toml:108).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/tex_b.toml:108; form at isa-spec/spec/ops/memory/tex_b.toml:108).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -151,7 +151,7 @@ impl OpTexB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/tex_b.toml:152; form at isa-spec/spec/ops/tex_b.toml:152).
+    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/memory/tex_b.toml:152; form at isa-spec/spec/ops/memory/tex_b.toml:152).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -211,7 +211,7 @@ impl OpTexB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/tex_b.toml:173; form at isa-spec/spec/ops/tex_b.toml:173).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/tex_b.toml:173; form at isa-spec/spec/ops/memory/tex_b.toml:173).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -272,7 +272,7 @@ impl OpTexB {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tex_b.toml:108; form at isa-spec/spec/ops/tex_b.toml:108).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tex_b.toml:108; form at isa-spec/spec/ops/memory/tex_b.toml:108).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -354,7 +354,7 @@ impl OpTexB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff000000007ffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tex_b.toml:152; form at isa-spec/spec/ops/tex_b.toml:152).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tex_b.toml:152; form at isa-spec/spec/ops/memory/tex_b.toml:152).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -432,7 +432,7 @@ impl OpTexB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff000000004ffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tex_b.toml:173; form at isa-spec/spec/ops/tex_b.toml:173).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tex_b.toml:173; form at isa-spec/spec/ops/memory/tex_b.toml:173).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -509,7 +509,7 @@ impl OpTexB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000000000ff0000000000)))
     }
-    /// Parse one tokenized line of syntax `TEX` (isa-spec/spec/ops/tex_b.toml:101); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TEX` (isa-spec/spec/ops/memory/tex_b.toml:101); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TEX"]])?;
         let mut cur = 0usize;
@@ -619,7 +619,7 @@ impl OpTexB {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/tex_b.toml:10.
+    /// Spec: isa-spec/spec/ops/memory/tex_b.toml:10.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("tex_b", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -633,18 +633,18 @@ impl OpTexB {
     }
 }
 impl MemOp for OpTexB {}
-/// Spec: isa-spec/spec/ops/tex_b.toml:10.
+/// Spec: isa-spec/spec/ops/memory/tex_b.toml:10.
 impl Encode for OpTexB {
     const NAME: &'static str = "tex_b";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b, u2]);
 }
-/// Spec: isa-spec/spec/ops/tex_b.toml:10.
+/// Spec: isa-spec/spec/ops/memory/tex_b.toml:10.
 impl Forms for OpTexB {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/tex_b.toml:101.
+    /// Spec: isa-spec/spec/ops/memory/tex_b.toml:101.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -698,5 +698,5 @@ impl Forms for OpTexB {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/tex_b.toml:10.
+/// Spec: isa-spec/spec/ops/memory/tex_b.toml:10.
 impl Legalize for OpTexB {}

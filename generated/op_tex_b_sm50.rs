@@ -4,36 +4,36 @@
 
 /// `TEX`: Sample the texture whose handle is in b at the coordinates a, b (and the registers after them) into d (and the registers after it).
 ///
-/// Spec: isa-spec/spec/ops/tex_b_sm50.toml:11 (op `tex_b_sm50`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/memory/tex_b_sm50.toml:11 (op `tex_b_sm50`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTexBSm50 {
-    /// Destination (u32). (isa-spec/spec/ops/tex_b_sm50.toml:16)
+    /// Destination (u32). (isa-spec/spec/ops/memory/tex_b_sm50.toml:16)
     pub d: Reg,
-    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/tex_b_sm50.toml:20)
+    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/memory/tex_b_sm50.toml:20)
     pub a: Src,
-    /// Source (u32). Second source register (the handle, then LOD, offsets, reference), omitted when RZ. (isa-spec/spec/ops/tex_b_sm50.toml:25)
+    /// Source (u32). Second source register (the handle, then LOD, offsets, reference), omitted when RZ. (isa-spec/spec/ops/memory/tex_b_sm50.toml:25)
     pub b: Src,
-    /// Source (u32). The bound-texture field nvdisasm prints as 0x0; the word has none. (isa-spec/spec/ops/tex_b_sm50.toml:31)
+    /// Source (u32). The bound-texture field nvdisasm prints as 0x0; the word has none. (isa-spec/spec/ops/memory/tex_b_sm50.toml:31)
     pub idx: Src,
-    /// Modifier.  (isa-spec/spec/ops/tex_b_sm50.toml:37)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex_b_sm50.toml:37)
     pub lod: TexLodSm50,
-    /// Modifier. One texel offset for all texels, in a source register. (isa-spec/spec/ops/tex_b_sm50.toml:41)
+    /// Modifier. One texel offset for all texels, in a source register. (isa-spec/spec/ops/memory/tex_b_sm50.toml:41)
     pub aoffi: bool,
-    /// Modifier. Depth compare. (isa-spec/spec/ops/tex_b_sm50.toml:47)
+    /// Modifier. Depth compare. (isa-spec/spec/ops/memory/tex_b_sm50.toml:47)
     pub dc: bool,
-    /// Modifier. No derivatives for the LOD. (isa-spec/spec/ops/tex_b_sm50.toml:53)
+    /// Modifier. No derivatives for the LOD. (isa-spec/spec/ops/memory/tex_b_sm50.toml:53)
     pub ndv: bool,
-    /// Modifier.  (isa-spec/spec/ops/tex_b_sm50.toml:59)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex_b_sm50.toml:59)
     pub nodep: bool,
-    /// Modifier.  (isa-spec/spec/ops/tex_b_sm50.toml:64)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex_b_sm50.toml:64)
     pub bindless: TexBindless,
-    /// Modifier.  (isa-spec/spec/ops/tex_b_sm50.toml:68)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex_b_sm50.toml:68)
     pub dim: TexDimSm50,
-    /// Modifier. Components written. (isa-spec/spec/ops/tex_b_sm50.toml:72)
+    /// Modifier. Components written. (isa-spec/spec/ops/memory/tex_b_sm50.toml:72)
     pub mask: u32,
 }
 op_fields!(OpTexBSm50, [a, b, idx], [d]);
-/// Spec: isa-spec/spec/ops/tex_b_sm50.toml:11.
+/// Spec: isa-spec/spec/ops/memory/tex_b_sm50.toml:11.
 impl OpTexBSm50 {
     pub const NAME: &'static str = "tex_b_sm50";
     pub const MNEMONIC: &'static str = "TEX";
@@ -62,7 +62,7 @@ impl OpTexBSm50 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/tex_b_sm50.toml:82; form at isa-spec/spec/ops/tex_b_sm50.toml:82).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tex_b_sm50.toml:82; form at isa-spec/spec/ops/memory/tex_b_sm50.toml:82).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -84,7 +84,7 @@ impl OpTexBSm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tex_b_sm50.toml:82; form at isa-spec/spec/ops/tex_b_sm50.toml:82).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tex_b_sm50.toml:82; form at isa-spec/spec/ops/memory/tex_b_sm50.toml:82).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -123,7 +123,7 @@ impl OpTexBSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1fe0000000000)))
     }
-    /// Parse one tokenized line of syntax `TEX` (isa-spec/spec/ops/tex_b_sm50.toml:77); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TEX` (isa-spec/spec/ops/memory/tex_b_sm50.toml:77); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TEX"]])?;
         let mut cur = 0usize;
@@ -189,7 +189,7 @@ impl OpTexBSm50 {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/tex_b_sm50.toml:11.
+    /// Spec: isa-spec/spec/ops/memory/tex_b_sm50.toml:11.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("tex_b_sm50", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -203,18 +203,18 @@ impl OpTexBSm50 {
     }
 }
 impl MemOp for OpTexBSm50 {}
-/// Spec: isa-spec/spec/ops/tex_b_sm50.toml:11.
+/// Spec: isa-spec/spec/ops/memory/tex_b_sm50.toml:11.
 impl Encode for OpTexBSm50 {
     const NAME: &'static str = "tex_b_sm50";
     encode_by_form!(0 : => encode_f0; [a, b, idx]);
 }
-/// Spec: isa-spec/spec/ops/tex_b_sm50.toml:11.
+/// Spec: isa-spec/spec/ops/memory/tex_b_sm50.toml:11.
 impl Forms for OpTexBSm50 {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/tex_b_sm50.toml:77.
+    /// Spec: isa-spec/spec/ops/memory/tex_b_sm50.toml:77.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -253,5 +253,5 @@ impl Forms for OpTexBSm50 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/tex_b_sm50.toml:11.
+/// Spec: isa-spec/spec/ops/memory/tex_b_sm50.toml:11.
 impl Legalize for OpTexBSm50 {}

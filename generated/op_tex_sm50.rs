@@ -4,34 +4,34 @@
 
 /// `TEX`: Sample the bound texture `idx` at the coordinates a, b (and the registers after them) into d (and the registers after it).
 ///
-/// Spec: isa-spec/spec/ops/tex_sm50.toml:11 (op `tex_sm50`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/memory/tex_sm50.toml:11 (op `tex_sm50`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTexSm50 {
-    /// Destination (u32). (isa-spec/spec/ops/tex_sm50.toml:16)
+    /// Destination (u32). (isa-spec/spec/ops/memory/tex_sm50.toml:16)
     pub d: Reg,
-    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/tex_sm50.toml:20)
+    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/memory/tex_sm50.toml:20)
     pub a: Src,
-    /// Source (u32). Second source register (LOD, offsets, reference), omitted when RZ. (isa-spec/spec/ops/tex_sm50.toml:25)
+    /// Source (u32). Second source register (LOD, offsets, reference), omitted when RZ. (isa-spec/spec/ops/memory/tex_sm50.toml:25)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/tex_sm50.toml:31)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex_sm50.toml:31)
     pub lod: TexLodSm50,
-    /// Modifier. One texel offset for all texels, in a source register. (isa-spec/spec/ops/tex_sm50.toml:35)
+    /// Modifier. One texel offset for all texels, in a source register. (isa-spec/spec/ops/memory/tex_sm50.toml:35)
     pub aoffi: bool,
-    /// Modifier. Depth compare. (isa-spec/spec/ops/tex_sm50.toml:41)
+    /// Modifier. Depth compare. (isa-spec/spec/ops/memory/tex_sm50.toml:41)
     pub dc: bool,
-    /// Modifier. No derivatives for the LOD. (isa-spec/spec/ops/tex_sm50.toml:47)
+    /// Modifier. No derivatives for the LOD. (isa-spec/spec/ops/memory/tex_sm50.toml:47)
     pub ndv: bool,
-    /// Modifier.  (isa-spec/spec/ops/tex_sm50.toml:53)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex_sm50.toml:53)
     pub nodep: bool,
-    /// Modifier. The texture. (isa-spec/spec/ops/tex_sm50.toml:58)
+    /// Modifier. The texture. (isa-spec/spec/ops/memory/tex_sm50.toml:58)
     pub idx: u32,
-    /// Modifier.  (isa-spec/spec/ops/tex_sm50.toml:63)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex_sm50.toml:63)
     pub dim: TexDimSm50,
-    /// Modifier. Components written. (isa-spec/spec/ops/tex_sm50.toml:67)
+    /// Modifier. Components written. (isa-spec/spec/ops/memory/tex_sm50.toml:67)
     pub mask: u32,
 }
 op_fields!(OpTexSm50, [a, b], [d]);
-/// Spec: isa-spec/spec/ops/tex_sm50.toml:11.
+/// Spec: isa-spec/spec/ops/memory/tex_sm50.toml:11.
 impl OpTexSm50 {
     pub const NAME: &'static str = "tex_sm50";
     pub const MNEMONIC: &'static str = "TEX";
@@ -55,7 +55,7 @@ impl OpTexSm50 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/tex_sm50.toml:77; form at isa-spec/spec/ops/tex_sm50.toml:77).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tex_sm50.toml:77; form at isa-spec/spec/ops/memory/tex_sm50.toml:77).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -74,7 +74,7 @@ impl OpTexSm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tex_sm50.toml:77; form at isa-spec/spec/ops/tex_sm50.toml:77).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tex_sm50.toml:77; form at isa-spec/spec/ops/memory/tex_sm50.toml:77).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -111,7 +111,7 @@ impl OpTexSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `TEX` (isa-spec/spec/ops/tex_sm50.toml:72); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TEX` (isa-spec/spec/ops/memory/tex_sm50.toml:72); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TEX"]])?;
         let mut cur = 0usize;
@@ -170,7 +170,7 @@ impl OpTexSm50 {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/tex_sm50.toml:11.
+    /// Spec: isa-spec/spec/ops/memory/tex_sm50.toml:11.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("tex_sm50", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -183,18 +183,18 @@ impl OpTexSm50 {
     }
 }
 impl MemOp for OpTexSm50 {}
-/// Spec: isa-spec/spec/ops/tex_sm50.toml:11.
+/// Spec: isa-spec/spec/ops/memory/tex_sm50.toml:11.
 impl Encode for OpTexSm50 {
     const NAME: &'static str = "tex_sm50";
     encode_by_form!(0 : => encode_f0; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/tex_sm50.toml:11.
+/// Spec: isa-spec/spec/ops/memory/tex_sm50.toml:11.
 impl Forms for OpTexSm50 {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/tex_sm50.toml:72.
+    /// Spec: isa-spec/spec/ops/memory/tex_sm50.toml:72.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -231,5 +231,5 @@ impl Forms for OpTexSm50 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/tex_sm50.toml:11.
+/// Spec: isa-spec/spec/ops/memory/tex_sm50.toml:11.
 impl Legalize for OpTexSm50 {}

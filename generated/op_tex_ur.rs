@@ -4,48 +4,48 @@
 
 /// `TEX`: Sample the texture at the coordinates a, b (and the registers after them) into d2, d (and the registers after them).
 ///
-/// Spec: isa-spec/spec/ops/tex_ur.toml:12 (op `tex_ur`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/tex_ur.toml:12 (op `tex_ur`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTexUr {
-    /// Destination (pred). Fault predicate (nvdisasm prints it first when not PT). (isa-spec/spec/ops/tex_ur.toml:17)
+    /// Destination (pred). Fault predicate (nvdisasm prints it first when not PT). (isa-spec/spec/ops/memory/tex_ur.toml:17)
     pub pd: Reg,
-    /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/tex_ur.toml:23)
+    /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/memory/tex_ur.toml:23)
     pub d2: Reg,
-    /// Destination (u32). (isa-spec/spec/ops/tex_ur.toml:28)
+    /// Destination (u32). (isa-spec/spec/ops/memory/tex_ur.toml:28)
     pub d: Reg,
-    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/tex_ur.toml:32)
+    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/memory/tex_ur.toml:32)
     pub a: Src,
-    /// Source (u32). Second source register (LOD, offsets, reference), omitted when RZ. (isa-spec/spec/ops/tex_ur.toml:37)
+    /// Source (u32). Second source register (LOD, offsets, reference), omitted when RZ. (isa-spec/spec/ops/memory/tex_ur.toml:37)
     pub b: Src,
-    /// Source (u32). Texture handle (a uniform register). (isa-spec/spec/ops/tex_ur.toml:43)
+    /// Source (u32). Texture handle (a uniform register). (isa-spec/spec/ops/memory/tex_ur.toml:43)
     pub h: Src,
-    /// Modifier.  (isa-spec/spec/ops/tex_ur.toml:48)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex_ur.toml:48)
     pub scr: bool,
-    /// Modifier. The field at 46..54 (SM75..SM90), printed after the handle. (isa-spec/spec/ops/tex_ur.toml:53)
+    /// Modifier. The field at 46..54 (SM75..SM90), printed after the handle. (isa-spec/spec/ops/memory/tex_ur.toml:53)
     pub idx: u32,
-    /// Modifier.  (isa-spec/spec/ops/tex_ur.toml:59)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex_ur.toml:59)
     pub uai: bool,
-    /// Modifier.  (isa-spec/spec/ops/tex_ur.toml:65)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex_ur.toml:65)
     pub f16: TexF16,
-    /// Modifier.  (isa-spec/spec/ops/tex_ur.toml:69)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex_ur.toml:69)
     pub lod: TexLod,
-    /// Modifier.  (isa-spec/spec/ops/tex_ur.toml:73)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex_ur.toml:73)
     pub offset: TexOffset,
-    /// Modifier. Depth compare. (isa-spec/spec/ops/tex_ur.toml:77)
+    /// Modifier. Depth compare. (isa-spec/spec/ops/memory/tex_ur.toml:77)
     pub dc: bool,
-    /// Modifier.  (isa-spec/spec/ops/tex_ur.toml:83)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex_ur.toml:83)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/tex_ur.toml:87)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex_ur.toml:87)
     pub deriv: TexDeriv,
-    /// Modifier.  (isa-spec/spec/ops/tex_ur.toml:91)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex_ur.toml:91)
     pub nodep: bool,
-    /// Modifier.  (isa-spec/spec/ops/tex_ur.toml:96)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex_ur.toml:96)
     pub dim: TexDim,
-    /// Modifier. Components written (RGBA: 0xf, not printed). (isa-spec/spec/ops/tex_ur.toml:100)
+    /// Modifier. Components written (RGBA: 0xf, not printed). (isa-spec/spec/ops/memory/tex_ur.toml:100)
     pub mask: u32,
 }
 op_fields!(OpTexUr, [a, b, h], [pd, d2, d]);
-/// Spec: isa-spec/spec/ops/tex_ur.toml:12.
+/// Spec: isa-spec/spec/ops/memory/tex_ur.toml:12.
 impl OpTexUr {
     pub const NAME: &'static str = "tex_ur";
     pub const MNEMONIC: &'static str = "TEX";
@@ -64,15 +64,15 @@ impl OpTexUr {
     ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `offset`'s values, in hex (`-`: none; isa-spec/spec/ops/tex_ur.toml:73).
+    /// Codes of `offset`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tex_ur.toml:73).
     const OFFSET_CODES0: [u16; TexOffset::COUNT] = codes("0 1 - -");
-    /// Codes of `deriv`'s values, in hex (`-`: none; isa-spec/spec/ops/tex_ur.toml:87).
+    /// Codes of `deriv`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tex_ur.toml:87).
     const DERIV_CODES0: [u16; TexDeriv::COUNT] = codes("0 1 -");
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/tex_ur.toml:83).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tex_ur.toml:83).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `lod`'s values, in hex (`-`: none; isa-spec/spec/ops/tex_ur.toml:69).
+    /// Codes of `lod`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tex_ur.toml:69).
     const LOD_CODES0: [u16; TexLod::COUNT] = codes("0 1 2 3 4 5 - -");
-    /// Codes of `offset`'s values, in hex (`-`: none; isa-spec/spec/ops/tex_ur.toml:73).
+    /// Codes of `offset`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tex_ur.toml:73).
     const OFFSET_CODES1: [u16; TexOffset::COUNT] = codes("0 1 2 -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -86,7 +86,7 @@ impl OpTexUr {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/tex_ur.toml:114; form at isa-spec/spec/ops/tex_ur.toml:114).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/tex_ur.toml:114; form at isa-spec/spec/ops/memory/tex_ur.toml:114).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -141,7 +141,7 @@ impl OpTexUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/tex_ur.toml:161; form at isa-spec/spec/ops/tex_ur.toml:161).
+    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/memory/tex_ur.toml:161; form at isa-spec/spec/ops/memory/tex_ur.toml:161).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -190,7 +190,7 @@ impl OpTexUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/tex_ur.toml:178; form at isa-spec/spec/ops/tex_ur.toml:178).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/tex_ur.toml:178; form at isa-spec/spec/ops/memory/tex_ur.toml:178).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -239,7 +239,7 @@ impl OpTexUr {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tex_ur.toml:114; form at isa-spec/spec/ops/tex_ur.toml:114).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tex_ur.toml:114; form at isa-spec/spec/ops/memory/tex_ur.toml:114).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -321,7 +321,7 @@ impl OpTexUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000000fc0000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tex_ur.toml:161; form at isa-spec/spec/ops/tex_ur.toml:161).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tex_ur.toml:161; form at isa-spec/spec/ops/memory/tex_ur.toml:161).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -396,7 +396,7 @@ impl OpTexUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff000000004ff000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tex_ur.toml:178; form at isa-spec/spec/ops/tex_ur.toml:178).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tex_ur.toml:178; form at isa-spec/spec/ops/memory/tex_ur.toml:178).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -477,7 +477,7 @@ impl OpTexUr {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `TEX` (isa-spec/spec/ops/tex_ur.toml:105).
+    /// Parse syntax `TEX` (isa-spec/spec/ops/memory/tex_ur.toml:105).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TEX"]])?;
         let mut cur = 0usize;
@@ -578,7 +578,7 @@ impl OpTexUr {
         let raw = form.map_or(0, |f| [0, 0xff000000000000, 0][f as usize]);
         parsed(op, line, 0, raw)
     }
-    /// Parse syntax `TEX` (isa-spec/spec/ops/tex_ur.toml:110).
+    /// Parse syntax `TEX` (isa-spec/spec/ops/memory/tex_ur.toml:110).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TEX"]])?;
         let mut cur = 0usize;
@@ -683,7 +683,7 @@ impl OpTexUr {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/tex_ur.toml:12.
+    /// Spec: isa-spec/spec/ops/memory/tex_ur.toml:12.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("tex_ur", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -697,18 +697,18 @@ impl OpTexUr {
     }
 }
 impl MemOp for OpTexUr {}
-/// Spec: isa-spec/spec/ops/tex_ur.toml:12.
+/// Spec: isa-spec/spec/ops/memory/tex_ur.toml:12.
 impl Encode for OpTexUr {
     const NAME: &'static str = "tex_ur";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b, h]);
 }
-/// Spec: isa-spec/spec/ops/tex_ur.toml:12.
+/// Spec: isa-spec/spec/ops/memory/tex_ur.toml:12.
 impl Forms for OpTexUr {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/tex_ur.toml:105.
+    /// Spec: isa-spec/spec/ops/memory/tex_ur.toml:105.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -812,5 +812,5 @@ impl Forms for OpTexUr {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/tex_ur.toml:12.
+/// Spec: isa-spec/spec/ops/memory/tex_ur.toml:12.
 impl Legalize for OpTexUr {}

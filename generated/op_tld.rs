@@ -4,46 +4,46 @@
 
 /// `TLD`: Fetch the texel at the integer coordinates a, b (and the registers after them) into d2, d (and the registers after them).
 ///
-/// Spec: isa-spec/spec/ops/tld.toml:11 (op `tld`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90.
+/// Spec: isa-spec/spec/ops/memory/tld.toml:11 (op `tld`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTld {
-    /// Destination (pred). Fault predicate (nvdisasm prints it first when not PT). (isa-spec/spec/ops/tld.toml:16)
+    /// Destination (pred). Fault predicate (nvdisasm prints it first when not PT). (isa-spec/spec/ops/memory/tld.toml:16)
     pub pd: Reg,
-    /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/tld.toml:22)
+    /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/memory/tld.toml:22)
     pub d2: Reg,
-    /// Destination (u32). (isa-spec/spec/ops/tld.toml:27)
+    /// Destination (u32). (isa-spec/spec/ops/memory/tld.toml:27)
     pub d: Reg,
-    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/tld.toml:31)
+    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/memory/tld.toml:31)
     pub a: Src,
-    /// Source (u32). Second source register (LOD, offsets, reference), omitted when RZ. (isa-spec/spec/ops/tld.toml:36)
+    /// Source (u32). Second source register (LOD, offsets, reference), omitted when RZ. (isa-spec/spec/ops/memory/tld.toml:36)
     pub b: Src,
-    /// Modifier. First printed field (54..59). (isa-spec/spec/ops/tld.toml:42)
+    /// Modifier. First printed field (54..59). (isa-spec/spec/ops/memory/tld.toml:42)
     pub bank: u32,
-    /// Modifier. Second printed field (40..54): the texture. (isa-spec/spec/ops/tld.toml:47)
+    /// Modifier. Second printed field (40..54): the texture. (isa-spec/spec/ops/memory/tld.toml:47)
     pub idx: u32,
-    /// Modifier.  (isa-spec/spec/ops/tld.toml:52)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld.toml:52)
     pub scr: bool,
-    /// Modifier.  (isa-spec/spec/ops/tld.toml:57)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld.toml:57)
     pub f16: TexF16,
-    /// Modifier.  (isa-spec/spec/ops/tld.toml:61)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld.toml:61)
     pub lod: TldLod,
-    /// Modifier.  (isa-spec/spec/ops/tld.toml:65)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld.toml:65)
     pub offset: TexOffset,
-    /// Modifier. LOD clamp, in a source register. (isa-spec/spec/ops/tld.toml:69)
+    /// Modifier. LOD clamp, in a source register. (isa-spec/spec/ops/memory/tld.toml:69)
     pub cl: bool,
-    /// Modifier.  (isa-spec/spec/ops/tld.toml:75)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld.toml:75)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/tld.toml:79)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld.toml:79)
     pub ms: TldMs,
-    /// Modifier.  (isa-spec/spec/ops/tld.toml:83)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld.toml:83)
     pub nodep: bool,
-    /// Modifier.  (isa-spec/spec/ops/tld.toml:88)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld.toml:88)
     pub dim: TexDim,
-    /// Modifier. Components written (RGBA: 0xf, not printed). (isa-spec/spec/ops/tld.toml:92)
+    /// Modifier. Components written (RGBA: 0xf, not printed). (isa-spec/spec/ops/memory/tld.toml:92)
     pub mask: u32,
 }
 op_fields!(OpTld, [a, b], [pd, d2, d]);
-/// Spec: isa-spec/spec/ops/tld.toml:11.
+/// Spec: isa-spec/spec/ops/memory/tld.toml:11.
 impl OpTld {
     pub const NAME: &'static str = "tld";
     pub const MNEMONIC: &'static str = "TLD";
@@ -61,15 +61,15 @@ impl OpTld {
     ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `dim`'s values, in hex (`-`: none; isa-spec/spec/ops/tld.toml:88).
+    /// Codes of `dim`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tld.toml:88).
     const DIM_CODES0: [u16; TexDim::COUNT] = codes("0 1 2 - 4 5 -");
-    /// Codes of `offset`'s values, in hex (`-`: none; isa-spec/spec/ops/tld.toml:65).
+    /// Codes of `offset`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tld.toml:65).
     const OFFSET_CODES0: [u16; TexOffset::COUNT] = codes("0 1 - -");
-    /// Codes of `ms`'s values, in hex (`-`: none; isa-spec/spec/ops/tld.toml:79).
+    /// Codes of `ms`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tld.toml:79).
     const MS_CODES0: [u16; TldMs::COUNT] = codes("0 1 -");
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/tld.toml:75).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tld.toml:75).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `lod`'s values, in hex (`-`: none; isa-spec/spec/ops/tld.toml:61).
+    /// Codes of `lod`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tld.toml:61).
     const LOD_CODES0: [u16; TldLod::COUNT] = codes("1 3 -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -81,7 +81,7 @@ impl OpTld {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/tld.toml:102; form at isa-spec/spec/ops/tld.toml:102).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/tld.toml:102; form at isa-spec/spec/ops/memory/tld.toml:102).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -121,7 +121,7 @@ impl OpTld {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tld.toml:102; form at isa-spec/spec/ops/tld.toml:102).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld.toml:102; form at isa-spec/spec/ops/memory/tld.toml:102).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -192,7 +192,7 @@ impl OpTld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000000000000000000000)))
     }
-    /// Parse one tokenized line of syntax `TLD` (isa-spec/spec/ops/tld.toml:97); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TLD` (isa-spec/spec/ops/memory/tld.toml:97); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TLD"]])?;
         let mut cur = 0usize;
@@ -293,7 +293,7 @@ impl OpTld {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/tld.toml:11.
+    /// Spec: isa-spec/spec/ops/memory/tld.toml:11.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("tld", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -306,18 +306,18 @@ impl OpTld {
     }
 }
 impl MemOp for OpTld {}
-/// Spec: isa-spec/spec/ops/tld.toml:11.
+/// Spec: isa-spec/spec/ops/memory/tld.toml:11.
 impl Encode for OpTld {
     const NAME: &'static str = "tld";
     encode_by_form!(0 : => encode_f0; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/tld.toml:11.
+/// Spec: isa-spec/spec/ops/memory/tld.toml:11.
 impl Forms for OpTld {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/tld.toml:97.
+    /// Spec: isa-spec/spec/ops/memory/tld.toml:97.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -368,5 +368,5 @@ impl Forms for OpTld {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/tld.toml:11.
+/// Spec: isa-spec/spec/ops/memory/tld.toml:11.
 impl Legalize for OpTld {}

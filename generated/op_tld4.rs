@@ -4,44 +4,44 @@
 
 /// `TLD4`: Gather one component of the four texels around the coordinates a, b (and the registers after them) into d2, d (and the registers after them).
 ///
-/// Spec: isa-spec/spec/ops/tld4.toml:12 (op `tld4`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90.
+/// Spec: isa-spec/spec/ops/memory/tld4.toml:12 (op `tld4`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTld4 {
-    /// Destination (pred). Fault predicate (nvdisasm prints it first when not PT). (isa-spec/spec/ops/tld4.toml:17)
+    /// Destination (pred). Fault predicate (nvdisasm prints it first when not PT). (isa-spec/spec/ops/memory/tld4.toml:17)
     pub pd: Reg,
-    /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/tld4.toml:23)
+    /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/memory/tld4.toml:23)
     pub d2: Reg,
-    /// Destination (u32). (isa-spec/spec/ops/tld4.toml:28)
+    /// Destination (u32). (isa-spec/spec/ops/memory/tld4.toml:28)
     pub d: Reg,
-    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/tld4.toml:32)
+    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/memory/tld4.toml:32)
     pub a: Src,
-    /// Source (u32). Second source register (LOD, offsets, reference), omitted when RZ. (isa-spec/spec/ops/tld4.toml:37)
+    /// Source (u32). Second source register (LOD, offsets, reference), omitted when RZ. (isa-spec/spec/ops/memory/tld4.toml:37)
     pub b: Src,
-    /// Modifier. First printed field (54..59). (isa-spec/spec/ops/tld4.toml:43)
+    /// Modifier. First printed field (54..59). (isa-spec/spec/ops/memory/tld4.toml:43)
     pub bank: u32,
-    /// Modifier. Second printed field (40..54): the texture. (isa-spec/spec/ops/tld4.toml:48)
+    /// Modifier. Second printed field (40..54): the texture. (isa-spec/spec/ops/memory/tld4.toml:48)
     pub idx: u32,
-    /// Modifier.  (isa-spec/spec/ops/tld4.toml:53)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld4.toml:53)
     pub scr: bool,
-    /// Modifier.  (isa-spec/spec/ops/tld4.toml:58)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld4.toml:58)
     pub comp: Tld4Comp,
-    /// Modifier.  (isa-spec/spec/ops/tld4.toml:62)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld4.toml:62)
     pub f16: TexF16,
-    /// Modifier.  (isa-spec/spec/ops/tld4.toml:66)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld4.toml:66)
     pub offset: TexOffset,
-    /// Modifier. Depth compare. (isa-spec/spec/ops/tld4.toml:70)
+    /// Modifier. Depth compare. (isa-spec/spec/ops/memory/tld4.toml:70)
     pub dc: bool,
-    /// Modifier.  (isa-spec/spec/ops/tld4.toml:76)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld4.toml:76)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/tld4.toml:80)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld4.toml:80)
     pub nodep: bool,
-    /// Modifier.  (isa-spec/spec/ops/tld4.toml:85)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld4.toml:85)
     pub dim: TexDim,
-    /// Modifier. Components written (RGBA: 0xf, not printed). (isa-spec/spec/ops/tld4.toml:89)
+    /// Modifier. Components written (RGBA: 0xf, not printed). (isa-spec/spec/ops/memory/tld4.toml:89)
     pub mask: u32,
 }
 op_fields!(OpTld4, [a, b], [pd, d2, d]);
-/// Spec: isa-spec/spec/ops/tld4.toml:12.
+/// Spec: isa-spec/spec/ops/memory/tld4.toml:12.
 impl OpTld4 {
     pub const NAME: &'static str = "tld4";
     pub const MNEMONIC: &'static str = "TLD4";
@@ -59,11 +59,11 @@ impl OpTld4 {
     ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `dim`'s values, in hex (`-`: none; isa-spec/spec/ops/tld4.toml:85).
+    /// Codes of `dim`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tld4.toml:85).
     const DIM_CODES0: [u16; TexDim::COUNT] = codes("- 1 - 3 - 5 7");
-    /// Codes of `offset`'s values, in hex (`-`: none; isa-spec/spec/ops/tld4.toml:66).
+    /// Codes of `offset`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tld4.toml:66).
     const OFFSET_CODES0: [u16; TexOffset::COUNT] = codes("0 1 - 2");
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/tld4.toml:76).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tld4.toml:76).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -75,7 +75,7 @@ impl OpTld4 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/tld4.toml:99; form at isa-spec/spec/ops/tld4.toml:99).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/tld4.toml:99; form at isa-spec/spec/ops/memory/tld4.toml:99).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -114,7 +114,7 @@ impl OpTld4 {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tld4.toml:99; form at isa-spec/spec/ops/tld4.toml:99).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4.toml:99; form at isa-spec/spec/ops/memory/tld4.toml:99).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -175,7 +175,7 @@ impl OpTld4 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff20000000000000000000000)))
     }
-    /// Parse one tokenized line of syntax `TLD4` (isa-spec/spec/ops/tld4.toml:94); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TLD4` (isa-spec/spec/ops/memory/tld4.toml:94); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TLD4"]])?;
         let mut cur = 0usize;
@@ -269,7 +269,7 @@ impl OpTld4 {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/tld4.toml:12.
+    /// Spec: isa-spec/spec/ops/memory/tld4.toml:12.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("tld4", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -282,18 +282,18 @@ impl OpTld4 {
     }
 }
 impl MemOp for OpTld4 {}
-/// Spec: isa-spec/spec/ops/tld4.toml:12.
+/// Spec: isa-spec/spec/ops/memory/tld4.toml:12.
 impl Encode for OpTld4 {
     const NAME: &'static str = "tld4";
     encode_by_form!(0 : => encode_f0; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/tld4.toml:12.
+/// Spec: isa-spec/spec/ops/memory/tld4.toml:12.
 impl Forms for OpTld4 {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/tld4.toml:94.
+    /// Spec: isa-spec/spec/ops/memory/tld4.toml:94.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -343,5 +343,5 @@ impl Forms for OpTld4 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/tld4.toml:12.
+/// Spec: isa-spec/spec/ops/memory/tld4.toml:12.
 impl Legalize for OpTld4 {}

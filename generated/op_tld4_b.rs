@@ -4,46 +4,46 @@
 
 /// `TLD4`: Gather one component of the four texels around the coordinates a, b (and the registers after them) into d2, d (and the registers after them).
 ///
-/// Spec: isa-spec/spec/ops/tld4_b.toml:9 (op `tld4_b`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/tld4_b.toml:9 (op `tld4_b`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTld4B {
-    /// Destination (pred). Fault predicate (nvdisasm prints it first when not PT). (isa-spec/spec/ops/tld4_b.toml:14)
+    /// Destination (pred). Fault predicate (nvdisasm prints it first when not PT). (isa-spec/spec/ops/memory/tld4_b.toml:14)
     pub pd: Reg,
-    /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/tld4_b.toml:20)
+    /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/memory/tld4_b.toml:20)
     pub d2: Reg,
-    /// Destination (u32). (isa-spec/spec/ops/tld4_b.toml:25)
+    /// Destination (u32). (isa-spec/spec/ops/memory/tld4_b.toml:25)
     pub d: Reg,
-    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/tld4_b.toml:29)
+    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/memory/tld4_b.toml:29)
     pub a: Src,
-    /// Source (u32). Second source register (LOD, offsets, reference). (isa-spec/spec/ops/tld4_b.toml:34)
+    /// Source (u32). Second source register (LOD, offsets, reference). (isa-spec/spec/ops/memory/tld4_b.toml:34)
     pub b: Src,
-    /// Source (u32). SM120's uniform register at 48..56, printed when not URZ. (isa-spec/spec/ops/tld4_b.toml:39)
+    /// Source (u32). SM120's uniform register at 48..56, printed when not URZ. (isa-spec/spec/ops/memory/tld4_b.toml:39)
     pub u2: Src,
-    /// Modifier.  (isa-spec/spec/ops/tld4_b.toml:45)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld4_b.toml:45)
     pub scr: bool,
-    /// Modifier.  (isa-spec/spec/ops/tld4_b.toml:50)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld4_b.toml:50)
     pub comp: Tld4Comp,
-    /// Modifier.  (isa-spec/spec/ops/tld4_b.toml:54)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld4_b.toml:54)
     pub bindless: TexBindless,
-    /// Modifier.  (isa-spec/spec/ops/tld4_b.toml:58)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld4_b.toml:58)
     pub uai: bool,
-    /// Modifier.  (isa-spec/spec/ops/tld4_b.toml:64)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld4_b.toml:64)
     pub f16: TexF16,
-    /// Modifier.  (isa-spec/spec/ops/tld4_b.toml:68)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld4_b.toml:68)
     pub offset: TexOffset,
-    /// Modifier. Depth compare. (isa-spec/spec/ops/tld4_b.toml:72)
+    /// Modifier. Depth compare. (isa-spec/spec/ops/memory/tld4_b.toml:72)
     pub dc: bool,
-    /// Modifier.  (isa-spec/spec/ops/tld4_b.toml:78)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld4_b.toml:78)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/tld4_b.toml:82)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld4_b.toml:82)
     pub nodep: bool,
-    /// Modifier.  (isa-spec/spec/ops/tld4_b.toml:87)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld4_b.toml:87)
     pub dim: TexDim,
-    /// Modifier. Components written (RGBA: 0xf, not printed). (isa-spec/spec/ops/tld4_b.toml:91)
+    /// Modifier. Components written (RGBA: 0xf, not printed). (isa-spec/spec/ops/memory/tld4_b.toml:91)
     pub mask: u32,
 }
 op_fields!(OpTld4B, [a, b, u2], [pd, d2, d]);
-/// Spec: isa-spec/spec/ops/tld4_b.toml:9.
+/// Spec: isa-spec/spec/ops/memory/tld4_b.toml:9.
 impl OpTld4B {
     pub const NAME: &'static str = "tld4_b";
     pub const MNEMONIC: &'static str = "TLD4";
@@ -64,11 +64,11 @@ impl OpTld4B {
     ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `dim`'s values, in hex (`-`: none; isa-spec/spec/ops/tld4_b.toml:87).
+    /// Codes of `dim`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tld4_b.toml:87).
     const DIM_CODES0: [u16; TexDim::COUNT] = codes("- 1 - 3 - 5 7");
-    /// Codes of `offset`'s values, in hex (`-`: none; isa-spec/spec/ops/tld4_b.toml:68).
+    /// Codes of `offset`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tld4_b.toml:68).
     const OFFSET_CODES0: [u16; TexOffset::COUNT] = codes("0 1 - 2");
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/tld4_b.toml:78).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tld4_b.toml:78).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -90,7 +90,7 @@ impl OpTld4B {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/tld4_b.toml:103; form at isa-spec/spec/ops/tld4_b.toml:103).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/tld4_b.toml:103; form at isa-spec/spec/ops/memory/tld4_b.toml:103).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -142,7 +142,7 @@ impl OpTld4B {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/tld4_b.toml:145; form at isa-spec/spec/ops/tld4_b.toml:145).
+    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/memory/tld4_b.toml:145; form at isa-spec/spec/ops/memory/tld4_b.toml:145).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -195,7 +195,7 @@ impl OpTld4B {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/tld4_b.toml:162; form at isa-spec/spec/ops/tld4_b.toml:162).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/tld4_b.toml:162; form at isa-spec/spec/ops/memory/tld4_b.toml:162).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -249,7 +249,7 @@ impl OpTld4B {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tld4_b.toml:103; form at isa-spec/spec/ops/tld4_b.toml:103).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4_b.toml:103; form at isa-spec/spec/ops/memory/tld4_b.toml:103).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -315,7 +315,7 @@ impl OpTld4B {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff200000007ffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tld4_b.toml:145; form at isa-spec/spec/ops/tld4_b.toml:145).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4_b.toml:145; form at isa-spec/spec/ops/memory/tld4_b.toml:145).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -381,7 +381,7 @@ impl OpTld4B {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff20000000fffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tld4_b.toml:162; form at isa-spec/spec/ops/tld4_b.toml:162).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4_b.toml:162; form at isa-spec/spec/ops/memory/tld4_b.toml:162).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -447,7 +447,7 @@ impl OpTld4B {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff20000000b00ff0000000000)))
     }
-    /// Parse one tokenized line of syntax `TLD4` (isa-spec/spec/ops/tld4_b.toml:96); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TLD4` (isa-spec/spec/ops/memory/tld4_b.toml:96); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TLD4"]])?;
         let mut cur = 0usize;
@@ -550,7 +550,7 @@ impl OpTld4B {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/tld4_b.toml:9.
+    /// Spec: isa-spec/spec/ops/memory/tld4_b.toml:9.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("tld4_b", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -564,18 +564,18 @@ impl OpTld4B {
     }
 }
 impl MemOp for OpTld4B {}
-/// Spec: isa-spec/spec/ops/tld4_b.toml:9.
+/// Spec: isa-spec/spec/ops/memory/tld4_b.toml:9.
 impl Encode for OpTld4B {
     const NAME: &'static str = "tld4_b";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b, u2]);
 }
-/// Spec: isa-spec/spec/ops/tld4_b.toml:9.
+/// Spec: isa-spec/spec/ops/memory/tld4_b.toml:9.
 impl Forms for OpTld4B {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/tld4_b.toml:96.
+    /// Spec: isa-spec/spec/ops/memory/tld4_b.toml:96.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -628,5 +628,5 @@ impl Forms for OpTld4B {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/tld4_b.toml:9.
+/// Spec: isa-spec/spec/ops/memory/tld4_b.toml:9.
 impl Legalize for OpTld4B {}

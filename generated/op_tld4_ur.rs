@@ -4,46 +4,46 @@
 
 /// `TLD4`: Gather one component of the four texels around the coordinates a, b (and the registers after them) into d2, d (and the registers after them).
 ///
-/// Spec: isa-spec/spec/ops/tld4_ur.toml:11 (op `tld4_ur`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/tld4_ur.toml:11 (op `tld4_ur`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTld4Ur {
-    /// Destination (pred). Fault predicate (nvdisasm prints it first when not PT). (isa-spec/spec/ops/tld4_ur.toml:16)
+    /// Destination (pred). Fault predicate (nvdisasm prints it first when not PT). (isa-spec/spec/ops/memory/tld4_ur.toml:16)
     pub pd: Reg,
-    /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/tld4_ur.toml:22)
+    /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/memory/tld4_ur.toml:22)
     pub d2: Reg,
-    /// Destination (u32). (isa-spec/spec/ops/tld4_ur.toml:27)
+    /// Destination (u32). (isa-spec/spec/ops/memory/tld4_ur.toml:27)
     pub d: Reg,
-    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/tld4_ur.toml:31)
+    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/memory/tld4_ur.toml:31)
     pub a: Src,
-    /// Source (u32). Second source register (LOD, offsets, reference), omitted when RZ. (isa-spec/spec/ops/tld4_ur.toml:36)
+    /// Source (u32). Second source register (LOD, offsets, reference), omitted when RZ. (isa-spec/spec/ops/memory/tld4_ur.toml:36)
     pub b: Src,
-    /// Source (u32). Texture handle (a uniform register). (isa-spec/spec/ops/tld4_ur.toml:42)
+    /// Source (u32). Texture handle (a uniform register). (isa-spec/spec/ops/memory/tld4_ur.toml:42)
     pub h: Src,
-    /// Modifier.  (isa-spec/spec/ops/tld4_ur.toml:47)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld4_ur.toml:47)
     pub scr: bool,
-    /// Modifier.  (isa-spec/spec/ops/tld4_ur.toml:52)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld4_ur.toml:52)
     pub comp: Tld4Comp,
-    /// Modifier. The field at 46..54 (SM75..SM90), printed after the handle. (isa-spec/spec/ops/tld4_ur.toml:56)
+    /// Modifier. The field at 46..54 (SM75..SM90), printed after the handle. (isa-spec/spec/ops/memory/tld4_ur.toml:56)
     pub idx: u32,
-    /// Modifier.  (isa-spec/spec/ops/tld4_ur.toml:62)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld4_ur.toml:62)
     pub uai: bool,
-    /// Modifier.  (isa-spec/spec/ops/tld4_ur.toml:68)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld4_ur.toml:68)
     pub f16: TexF16,
-    /// Modifier.  (isa-spec/spec/ops/tld4_ur.toml:72)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld4_ur.toml:72)
     pub offset: TexOffset,
-    /// Modifier. Depth compare. (isa-spec/spec/ops/tld4_ur.toml:76)
+    /// Modifier. Depth compare. (isa-spec/spec/ops/memory/tld4_ur.toml:76)
     pub dc: bool,
-    /// Modifier.  (isa-spec/spec/ops/tld4_ur.toml:82)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld4_ur.toml:82)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/tld4_ur.toml:86)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld4_ur.toml:86)
     pub nodep: bool,
-    /// Modifier.  (isa-spec/spec/ops/tld4_ur.toml:91)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld4_ur.toml:91)
     pub dim: TexDim,
-    /// Modifier. Components written (RGBA: 0xf, not printed). (isa-spec/spec/ops/tld4_ur.toml:95)
+    /// Modifier. Components written (RGBA: 0xf, not printed). (isa-spec/spec/ops/memory/tld4_ur.toml:95)
     pub mask: u32,
 }
 op_fields!(OpTld4Ur, [a, b, h], [pd, d2, d]);
-/// Spec: isa-spec/spec/ops/tld4_ur.toml:11.
+/// Spec: isa-spec/spec/ops/memory/tld4_ur.toml:11.
 impl OpTld4Ur {
     pub const NAME: &'static str = "tld4_ur";
     pub const MNEMONIC: &'static str = "TLD4";
@@ -62,11 +62,11 @@ impl OpTld4Ur {
     ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `dim`'s values, in hex (`-`: none; isa-spec/spec/ops/tld4_ur.toml:91).
+    /// Codes of `dim`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tld4_ur.toml:91).
     const DIM_CODES0: [u16; TexDim::COUNT] = codes("- 1 - 3 - 5 7");
-    /// Codes of `offset`'s values, in hex (`-`: none; isa-spec/spec/ops/tld4_ur.toml:72).
+    /// Codes of `offset`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tld4_ur.toml:72).
     const OFFSET_CODES0: [u16; TexOffset::COUNT] = codes("0 1 - 2");
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/tld4_ur.toml:82).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tld4_ur.toml:82).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -80,7 +80,7 @@ impl OpTld4Ur {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/tld4_ur.toml:109; form at isa-spec/spec/ops/tld4_ur.toml:109).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/tld4_ur.toml:109; form at isa-spec/spec/ops/memory/tld4_ur.toml:109).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -132,7 +132,7 @@ impl OpTld4Ur {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/tld4_ur.toml:153; form at isa-spec/spec/ops/tld4_ur.toml:153).
+    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/memory/tld4_ur.toml:153; form at isa-spec/spec/ops/memory/tld4_ur.toml:153).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -174,7 +174,7 @@ impl OpTld4Ur {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/tld4_ur.toml:166; form at isa-spec/spec/ops/tld4_ur.toml:166).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/tld4_ur.toml:166; form at isa-spec/spec/ops/memory/tld4_ur.toml:166).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -216,7 +216,7 @@ impl OpTld4Ur {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tld4_ur.toml:109; form at isa-spec/spec/ops/tld4_ur.toml:109).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4_ur.toml:109; form at isa-spec/spec/ops/memory/tld4_ur.toml:109).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -282,7 +282,7 @@ impl OpTld4Ur {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff20000000fc0000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tld4_ur.toml:153; form at isa-spec/spec/ops/tld4_ur.toml:153).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4_ur.toml:153; form at isa-spec/spec/ops/memory/tld4_ur.toml:153).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -345,7 +345,7 @@ impl OpTld4Ur {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff20000000fff000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tld4_ur.toml:166; form at isa-spec/spec/ops/tld4_ur.toml:166).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4_ur.toml:166; form at isa-spec/spec/ops/memory/tld4_ur.toml:166).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -415,7 +415,7 @@ impl OpTld4Ur {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `TLD4` (isa-spec/spec/ops/tld4_ur.toml:100).
+    /// Parse syntax `TLD4` (isa-spec/spec/ops/memory/tld4_ur.toml:100).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TLD4"]])?;
         let mut cur = 0usize;
@@ -509,7 +509,7 @@ impl OpTld4Ur {
         let raw = form.map_or(0, |f| [0, 0xff000000000000, 0][f as usize]);
         parsed(op, line, 0, raw)
     }
-    /// Parse syntax `TLD4` (isa-spec/spec/ops/tld4_ur.toml:105).
+    /// Parse syntax `TLD4` (isa-spec/spec/ops/memory/tld4_ur.toml:105).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TLD4"]])?;
         let mut cur = 0usize;
@@ -607,7 +607,7 @@ impl OpTld4Ur {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/tld4_ur.toml:11.
+    /// Spec: isa-spec/spec/ops/memory/tld4_ur.toml:11.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("tld4_ur", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -621,18 +621,18 @@ impl OpTld4Ur {
     }
 }
 impl MemOp for OpTld4Ur {}
-/// Spec: isa-spec/spec/ops/tld4_ur.toml:11.
+/// Spec: isa-spec/spec/ops/memory/tld4_ur.toml:11.
 impl Encode for OpTld4Ur {
     const NAME: &'static str = "tld4_ur";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b, h]);
 }
-/// Spec: isa-spec/spec/ops/tld4_ur.toml:11.
+/// Spec: isa-spec/spec/ops/memory/tld4_ur.toml:11.
 impl Forms for OpTld4Ur {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/tld4_ur.toml:100.
+    /// Spec: isa-spec/spec/ops/memory/tld4_ur.toml:100.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -734,5 +734,5 @@ impl Forms for OpTld4Ur {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/tld4_ur.toml:11.
+/// Spec: isa-spec/spec/ops/memory/tld4_ur.toml:11.
 impl Legalize for OpTld4Ur {}

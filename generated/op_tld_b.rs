@@ -4,48 +4,48 @@
 
 /// `TLD`: Fetch the texel at the integer coordinates a, b (and the registers after them) into d2, d (and the registers after them).
 ///
-/// Spec: isa-spec/spec/ops/tld_b.toml:10 (op `tld_b`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/tld_b.toml:10 (op `tld_b`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTldB {
-    /// Destination (pred). Fault predicate (nvdisasm prints it first when not PT). (isa-spec/spec/ops/tld_b.toml:15)
+    /// Destination (pred). Fault predicate (nvdisasm prints it first when not PT). (isa-spec/spec/ops/memory/tld_b.toml:15)
     pub pd: Reg,
-    /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/tld_b.toml:21)
+    /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/memory/tld_b.toml:21)
     pub d2: Reg,
-    /// Destination (u32). (isa-spec/spec/ops/tld_b.toml:26)
+    /// Destination (u32). (isa-spec/spec/ops/memory/tld_b.toml:26)
     pub d: Reg,
-    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/tld_b.toml:30)
+    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/memory/tld_b.toml:30)
     pub a: Src,
-    /// Source (u32). Second source register (LOD, offsets, reference). (isa-spec/spec/ops/tld_b.toml:35)
+    /// Source (u32). Second source register (LOD, offsets, reference). (isa-spec/spec/ops/memory/tld_b.toml:35)
     pub b: Src,
-    /// Source (u32). SM120's uniform register at 48..56, printed when not URZ. (isa-spec/spec/ops/tld_b.toml:40)
+    /// Source (u32). SM120's uniform register at 48..56, printed when not URZ. (isa-spec/spec/ops/memory/tld_b.toml:40)
     pub u2: Src,
-    /// Modifier.  (isa-spec/spec/ops/tld_b.toml:46)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld_b.toml:46)
     pub scr: bool,
-    /// Modifier.  (isa-spec/spec/ops/tld_b.toml:51)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld_b.toml:51)
     pub bindless: TexBindless,
-    /// Modifier.  (isa-spec/spec/ops/tld_b.toml:55)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld_b.toml:55)
     pub uai: bool,
-    /// Modifier.  (isa-spec/spec/ops/tld_b.toml:61)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld_b.toml:61)
     pub f16: TexF16,
-    /// Modifier.  (isa-spec/spec/ops/tld_b.toml:65)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld_b.toml:65)
     pub lod: TldLod,
-    /// Modifier.  (isa-spec/spec/ops/tld_b.toml:69)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld_b.toml:69)
     pub offset: TexOffset,
-    /// Modifier. LOD clamp, in a source register. (isa-spec/spec/ops/tld_b.toml:73)
+    /// Modifier. LOD clamp, in a source register. (isa-spec/spec/ops/memory/tld_b.toml:73)
     pub cl: bool,
-    /// Modifier.  (isa-spec/spec/ops/tld_b.toml:79)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld_b.toml:79)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/tld_b.toml:83)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld_b.toml:83)
     pub ms: TldMs,
-    /// Modifier.  (isa-spec/spec/ops/tld_b.toml:87)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld_b.toml:87)
     pub nodep: bool,
-    /// Modifier.  (isa-spec/spec/ops/tld_b.toml:92)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld_b.toml:92)
     pub dim: TexDim,
-    /// Modifier. Components written (RGBA: 0xf, not printed). (isa-spec/spec/ops/tld_b.toml:96)
+    /// Modifier. Components written (RGBA: 0xf, not printed). (isa-spec/spec/ops/memory/tld_b.toml:96)
     pub mask: u32,
 }
 op_fields!(OpTldB, [a, b, u2], [pd, d2, d]);
-/// Spec: isa-spec/spec/ops/tld_b.toml:10.
+/// Spec: isa-spec/spec/ops/memory/tld_b.toml:10.
 impl OpTldB {
     pub const NAME: &'static str = "tld_b";
     pub const MNEMONIC: &'static str = "TLD";
@@ -66,19 +66,19 @@ impl OpTldB {
     ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `dim`'s values, in hex (`-`: none; isa-spec/spec/ops/tld_b.toml:92).
+    /// Codes of `dim`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tld_b.toml:92).
     const DIM_CODES0: [u16; TexDim::COUNT] = codes("0 1 2 - 4 5 -");
-    /// Codes of `offset`'s values, in hex (`-`: none; isa-spec/spec/ops/tld_b.toml:69).
+    /// Codes of `offset`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tld_b.toml:69).
     const OFFSET_CODES0: [u16; TexOffset::COUNT] = codes("0 1 - -");
-    /// Codes of `ms`'s values, in hex (`-`: none; isa-spec/spec/ops/tld_b.toml:83).
+    /// Codes of `ms`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tld_b.toml:83).
     const MS_CODES0: [u16; TldMs::COUNT] = codes("0 1 -");
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/tld_b.toml:79).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tld_b.toml:79).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `lod`'s values, in hex (`-`: none; isa-spec/spec/ops/tld_b.toml:65).
+    /// Codes of `lod`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tld_b.toml:65).
     const LOD_CODES0: [u16; TldLod::COUNT] = codes("1 3 -");
-    /// Codes of `lod`'s values, in hex (`-`: none; isa-spec/spec/ops/tld_b.toml:65).
+    /// Codes of `lod`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tld_b.toml:65).
     const LOD_CODES1: [u16; TldLod::COUNT] = codes("0 1 -");
-    /// Codes of `offset`'s values, in hex (`-`: none; isa-spec/spec/ops/tld_b.toml:69).
+    /// Codes of `offset`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tld_b.toml:69).
     const OFFSET_CODES1: [u16; TexOffset::COUNT] = codes("0 1 2 -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -100,7 +100,7 @@ impl OpTldB {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/tld_b.toml:108; form at isa-spec/spec/ops/tld_b.toml:108).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/tld_b.toml:108; form at isa-spec/spec/ops/memory/tld_b.toml:108).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -153,7 +153,7 @@ impl OpTldB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/tld_b.toml:154; form at isa-spec/spec/ops/tld_b.toml:154).
+    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/memory/tld_b.toml:154; form at isa-spec/spec/ops/memory/tld_b.toml:154).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -207,7 +207,7 @@ impl OpTldB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/tld_b.toml:179; form at isa-spec/spec/ops/tld_b.toml:179).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/tld_b.toml:179; form at isa-spec/spec/ops/memory/tld_b.toml:179).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -262,7 +262,7 @@ impl OpTldB {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tld_b.toml:108; form at isa-spec/spec/ops/tld_b.toml:108).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld_b.toml:108; form at isa-spec/spec/ops/memory/tld_b.toml:108).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -338,7 +338,7 @@ impl OpTldB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff000000007ffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tld_b.toml:154; form at isa-spec/spec/ops/tld_b.toml:154).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld_b.toml:154; form at isa-spec/spec/ops/memory/tld_b.toml:154).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -414,7 +414,7 @@ impl OpTldB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff20000000cffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tld_b.toml:179; form at isa-spec/spec/ops/tld_b.toml:179).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld_b.toml:179; form at isa-spec/spec/ops/memory/tld_b.toml:179).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -483,7 +483,7 @@ impl OpTldB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff20000000800ff0000000000)))
     }
-    /// Parse one tokenized line of syntax `TLD` (isa-spec/spec/ops/tld_b.toml:101); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TLD` (isa-spec/spec/ops/memory/tld_b.toml:101); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TLD"]])?;
         let mut cur = 0usize;
@@ -593,7 +593,7 @@ impl OpTldB {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/tld_b.toml:10.
+    /// Spec: isa-spec/spec/ops/memory/tld_b.toml:10.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("tld_b", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -607,18 +607,18 @@ impl OpTldB {
     }
 }
 impl MemOp for OpTldB {}
-/// Spec: isa-spec/spec/ops/tld_b.toml:10.
+/// Spec: isa-spec/spec/ops/memory/tld_b.toml:10.
 impl Encode for OpTldB {
     const NAME: &'static str = "tld_b";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b, u2]);
 }
-/// Spec: isa-spec/spec/ops/tld_b.toml:10.
+/// Spec: isa-spec/spec/ops/memory/tld_b.toml:10.
 impl Forms for OpTldB {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/tld_b.toml:101.
+    /// Spec: isa-spec/spec/ops/memory/tld_b.toml:101.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -672,5 +672,5 @@ impl Forms for OpTldB {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/tld_b.toml:10.
+/// Spec: isa-spec/spec/ops/memory/tld_b.toml:10.
 impl Legalize for OpTldB {}

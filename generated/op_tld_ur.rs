@@ -4,48 +4,48 @@
 
 /// `TLD`: Fetch the texel at the integer coordinates a, b (and the registers after them) into d2, d (and the registers after them).
 ///
-/// Spec: isa-spec/spec/ops/tld_ur.toml:11 (op `tld_ur`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/tld_ur.toml:11 (op `tld_ur`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTldUr {
-    /// Destination (pred). Fault predicate (nvdisasm prints it first when not PT). (isa-spec/spec/ops/tld_ur.toml:16)
+    /// Destination (pred). Fault predicate (nvdisasm prints it first when not PT). (isa-spec/spec/ops/memory/tld_ur.toml:16)
     pub pd: Reg,
-    /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/tld_ur.toml:22)
+    /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/memory/tld_ur.toml:22)
     pub d2: Reg,
-    /// Destination (u32). (isa-spec/spec/ops/tld_ur.toml:27)
+    /// Destination (u32). (isa-spec/spec/ops/memory/tld_ur.toml:27)
     pub d: Reg,
-    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/tld_ur.toml:31)
+    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/memory/tld_ur.toml:31)
     pub a: Src,
-    /// Source (u32). Second source register (LOD, offsets, reference), omitted when RZ. (isa-spec/spec/ops/tld_ur.toml:36)
+    /// Source (u32). Second source register (LOD, offsets, reference), omitted when RZ. (isa-spec/spec/ops/memory/tld_ur.toml:36)
     pub b: Src,
-    /// Source (u32). Texture handle (a uniform register). (isa-spec/spec/ops/tld_ur.toml:42)
+    /// Source (u32). Texture handle (a uniform register). (isa-spec/spec/ops/memory/tld_ur.toml:42)
     pub h: Src,
-    /// Modifier.  (isa-spec/spec/ops/tld_ur.toml:47)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld_ur.toml:47)
     pub scr: bool,
-    /// Modifier. The field at 46..54 (SM75..SM90), printed after the handle. (isa-spec/spec/ops/tld_ur.toml:52)
+    /// Modifier. The field at 46..54 (SM75..SM90), printed after the handle. (isa-spec/spec/ops/memory/tld_ur.toml:52)
     pub idx: u32,
-    /// Modifier.  (isa-spec/spec/ops/tld_ur.toml:58)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld_ur.toml:58)
     pub uai: bool,
-    /// Modifier.  (isa-spec/spec/ops/tld_ur.toml:64)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld_ur.toml:64)
     pub f16: TexF16,
-    /// Modifier.  (isa-spec/spec/ops/tld_ur.toml:68)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld_ur.toml:68)
     pub lod: TldLod,
-    /// Modifier.  (isa-spec/spec/ops/tld_ur.toml:72)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld_ur.toml:72)
     pub offset: TexOffset,
-    /// Modifier. LOD clamp, in a source register. (isa-spec/spec/ops/tld_ur.toml:76)
+    /// Modifier. LOD clamp, in a source register. (isa-spec/spec/ops/memory/tld_ur.toml:76)
     pub cl: bool,
-    /// Modifier.  (isa-spec/spec/ops/tld_ur.toml:82)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld_ur.toml:82)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/tld_ur.toml:86)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld_ur.toml:86)
     pub ms: TldMs,
-    /// Modifier.  (isa-spec/spec/ops/tld_ur.toml:90)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld_ur.toml:90)
     pub nodep: bool,
-    /// Modifier.  (isa-spec/spec/ops/tld_ur.toml:95)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld_ur.toml:95)
     pub dim: TexDim,
-    /// Modifier. Components written (RGBA: 0xf, not printed). (isa-spec/spec/ops/tld_ur.toml:99)
+    /// Modifier. Components written (RGBA: 0xf, not printed). (isa-spec/spec/ops/memory/tld_ur.toml:99)
     pub mask: u32,
 }
 op_fields!(OpTldUr, [a, b, h], [pd, d2, d]);
-/// Spec: isa-spec/spec/ops/tld_ur.toml:11.
+/// Spec: isa-spec/spec/ops/memory/tld_ur.toml:11.
 impl OpTldUr {
     pub const NAME: &'static str = "tld_ur";
     pub const MNEMONIC: &'static str = "TLD";
@@ -64,19 +64,19 @@ impl OpTldUr {
     ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `dim`'s values, in hex (`-`: none; isa-spec/spec/ops/tld_ur.toml:95).
+    /// Codes of `dim`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tld_ur.toml:95).
     const DIM_CODES0: [u16; TexDim::COUNT] = codes("0 1 2 - 4 5 -");
-    /// Codes of `offset`'s values, in hex (`-`: none; isa-spec/spec/ops/tld_ur.toml:72).
+    /// Codes of `offset`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tld_ur.toml:72).
     const OFFSET_CODES0: [u16; TexOffset::COUNT] = codes("0 1 - -");
-    /// Codes of `ms`'s values, in hex (`-`: none; isa-spec/spec/ops/tld_ur.toml:86).
+    /// Codes of `ms`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tld_ur.toml:86).
     const MS_CODES0: [u16; TldMs::COUNT] = codes("0 1 -");
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/tld_ur.toml:82).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tld_ur.toml:82).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `lod`'s values, in hex (`-`: none; isa-spec/spec/ops/tld_ur.toml:68).
+    /// Codes of `lod`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tld_ur.toml:68).
     const LOD_CODES0: [u16; TldLod::COUNT] = codes("1 3 -");
-    /// Codes of `lod`'s values, in hex (`-`: none; isa-spec/spec/ops/tld_ur.toml:68).
+    /// Codes of `lod`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tld_ur.toml:68).
     const LOD_CODES1: [u16; TldLod::COUNT] = codes("0 1 -");
-    /// Codes of `offset`'s values, in hex (`-`: none; isa-spec/spec/ops/tld_ur.toml:72).
+    /// Codes of `offset`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tld_ur.toml:72).
     const OFFSET_CODES1: [u16; TexOffset::COUNT] = codes("0 1 2 -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -90,7 +90,7 @@ impl OpTldUr {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/tld_ur.toml:113; form at isa-spec/spec/ops/tld_ur.toml:113).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/tld_ur.toml:113; form at isa-spec/spec/ops/memory/tld_ur.toml:113).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -143,7 +143,7 @@ impl OpTldUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/tld_ur.toml:162; form at isa-spec/spec/ops/tld_ur.toml:162).
+    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/memory/tld_ur.toml:162; form at isa-spec/spec/ops/memory/tld_ur.toml:162).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -186,7 +186,7 @@ impl OpTldUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/tld_ur.toml:183; form at isa-spec/spec/ops/tld_ur.toml:183).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/tld_ur.toml:183; form at isa-spec/spec/ops/memory/tld_ur.toml:183).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -229,7 +229,7 @@ impl OpTldUr {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tld_ur.toml:113; form at isa-spec/spec/ops/tld_ur.toml:113).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld_ur.toml:113; form at isa-spec/spec/ops/memory/tld_ur.toml:113).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -305,7 +305,7 @@ impl OpTldUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00000000fc0000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tld_ur.toml:162; form at isa-spec/spec/ops/tld_ur.toml:162).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld_ur.toml:162; form at isa-spec/spec/ops/memory/tld_ur.toml:162).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -378,7 +378,7 @@ impl OpTldUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff20000000cff000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tld_ur.toml:183; form at isa-spec/spec/ops/tld_ur.toml:183).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld_ur.toml:183; form at isa-spec/spec/ops/memory/tld_ur.toml:183).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -451,7 +451,7 @@ impl OpTldUr {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `TLD` (isa-spec/spec/ops/tld_ur.toml:104).
+    /// Parse syntax `TLD` (isa-spec/spec/ops/memory/tld_ur.toml:104).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TLD"]])?;
         let mut cur = 0usize;
@@ -552,7 +552,7 @@ impl OpTldUr {
         let raw = form.map_or(0, |f| [0, 0xff000000000000, 0][f as usize]);
         parsed(op, line, 0, raw)
     }
-    /// Parse syntax `TLD` (isa-spec/spec/ops/tld_ur.toml:109).
+    /// Parse syntax `TLD` (isa-spec/spec/ops/memory/tld_ur.toml:109).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TLD"]])?;
         let mut cur = 0usize;
@@ -657,7 +657,7 @@ impl OpTldUr {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/tld_ur.toml:11.
+    /// Spec: isa-spec/spec/ops/memory/tld_ur.toml:11.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("tld_ur", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -671,18 +671,18 @@ impl OpTldUr {
     }
 }
 impl MemOp for OpTldUr {}
-/// Spec: isa-spec/spec/ops/tld_ur.toml:11.
+/// Spec: isa-spec/spec/ops/memory/tld_ur.toml:11.
 impl Encode for OpTldUr {
     const NAME: &'static str = "tld_ur";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b, h]);
 }
-/// Spec: isa-spec/spec/ops/tld_ur.toml:11.
+/// Spec: isa-spec/spec/ops/memory/tld_ur.toml:11.
 impl Forms for OpTldUr {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/tld_ur.toml:104.
+    /// Spec: isa-spec/spec/ops/memory/tld_ur.toml:104.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -786,5 +786,5 @@ impl Forms for OpTldUr {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/tld_ur.toml:11.
+/// Spec: isa-spec/spec/ops/memory/tld_ur.toml:11.
 impl Legalize for OpTldUr {}

@@ -4,34 +4,34 @@
 
 /// `TMML`: Compute the level of detail of a texture sample at the coordinates a, b (and the registers after them) into d2, d.
 ///
-/// Spec: isa-spec/spec/ops/tmml.toml:11 (op `tmml`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90.
+/// Spec: isa-spec/spec/ops/memory/tmml.toml:11 (op `tmml`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTmml {
-    /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/tmml.toml:16)
+    /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/memory/tmml.toml:16)
     pub d2: Reg,
-    /// Destination (u32). (isa-spec/spec/ops/tmml.toml:21)
+    /// Destination (u32). (isa-spec/spec/ops/memory/tmml.toml:21)
     pub d: Reg,
-    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/tmml.toml:25)
+    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/memory/tmml.toml:25)
     pub a: Src,
-    /// Source (u32). Second source register, omitted when RZ. (isa-spec/spec/ops/tmml.toml:30)
+    /// Source (u32). Second source register, omitted when RZ. (isa-spec/spec/ops/memory/tmml.toml:30)
     pub b: Src,
-    /// Modifier. First printed field (54..59). (isa-spec/spec/ops/tmml.toml:36)
+    /// Modifier. First printed field (54..59). (isa-spec/spec/ops/memory/tmml.toml:36)
     pub bank: u32,
-    /// Modifier. Second printed field (40..54): the texture. (isa-spec/spec/ops/tmml.toml:41)
+    /// Modifier. Second printed field (40..54): the texture. (isa-spec/spec/ops/memory/tmml.toml:41)
     pub idx: u32,
-    /// Modifier.  (isa-spec/spec/ops/tmml.toml:46)
+    /// Modifier.  (isa-spec/spec/ops/memory/tmml.toml:46)
     pub lod: TmmlLod,
-    /// Modifier.  (isa-spec/spec/ops/tmml.toml:50)
+    /// Modifier.  (isa-spec/spec/ops/memory/tmml.toml:50)
     pub deriv: TexDeriv,
-    /// Modifier.  (isa-spec/spec/ops/tmml.toml:54)
+    /// Modifier.  (isa-spec/spec/ops/memory/tmml.toml:54)
     pub nodep: bool,
-    /// Modifier.  (isa-spec/spec/ops/tmml.toml:59)
+    /// Modifier.  (isa-spec/spec/ops/memory/tmml.toml:59)
     pub dim: TexDim,
-    /// Modifier. Components written (0xf: not printed). (isa-spec/spec/ops/tmml.toml:63)
+    /// Modifier. Components written (0xf: not printed). (isa-spec/spec/ops/memory/tmml.toml:63)
     pub mask: u32,
 }
 op_fields!(OpTmml, [a, b], [d2, d]);
-/// Spec: isa-spec/spec/ops/tmml.toml:11.
+/// Spec: isa-spec/spec/ops/memory/tmml.toml:11.
 impl OpTmml {
     pub const NAME: &'static str = "tmml";
     pub const MNEMONIC: &'static str = "TMML";
@@ -48,7 +48,7 @@ impl OpTmml {
     ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `deriv`'s values, in hex (`-`: none; isa-spec/spec/ops/tmml.toml:50).
+    /// Codes of `deriv`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tmml.toml:50).
     const DERIV_CODES0: [u16; TexDeriv::COUNT] = codes("0 1 -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -60,7 +60,7 @@ impl OpTmml {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/tmml.toml:73; form at isa-spec/spec/ops/tmml.toml:73).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/tmml.toml:73; form at isa-spec/spec/ops/memory/tmml.toml:73).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -92,7 +92,7 @@ impl OpTmml {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tmml.toml:73; form at isa-spec/spec/ops/tmml.toml:73).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tmml.toml:73; form at isa-spec/spec/ops/memory/tmml.toml:73).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -137,7 +137,7 @@ impl OpTmml {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff3ffd0001000000000000000)))
     }
-    /// Parse one tokenized line of syntax `TMML` (isa-spec/spec/ops/tmml.toml:68); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TMML` (isa-spec/spec/ops/memory/tmml.toml:68); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TMML"]])?;
         let mut cur = 0usize;
@@ -206,7 +206,7 @@ impl OpTmml {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/tmml.toml:11.
+    /// Spec: isa-spec/spec/ops/memory/tmml.toml:11.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("tmml", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -219,18 +219,18 @@ impl OpTmml {
     }
 }
 impl MemOp for OpTmml {}
-/// Spec: isa-spec/spec/ops/tmml.toml:11.
+/// Spec: isa-spec/spec/ops/memory/tmml.toml:11.
 impl Encode for OpTmml {
     const NAME: &'static str = "tmml";
     encode_by_form!(0 : => encode_f0; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/tmml.toml:11.
+/// Spec: isa-spec/spec/ops/memory/tmml.toml:11.
 impl Forms for OpTmml {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/tmml.toml:68.
+    /// Spec: isa-spec/spec/ops/memory/tmml.toml:68.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -265,5 +265,5 @@ impl Forms for OpTmml {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/tmml.toml:11.
+/// Spec: isa-spec/spec/ops/memory/tmml.toml:11.
 impl Legalize for OpTmml {}

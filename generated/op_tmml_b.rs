@@ -4,32 +4,32 @@
 
 /// `TMML`: Compute the level of detail of a texture sample at the coordinates a, b (and the registers after them) into d2, d.
 ///
-/// Spec: isa-spec/spec/ops/tmml_b.toml:7 (op `tmml_b`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/tmml_b.toml:7 (op `tmml_b`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTmmlB {
-    /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/tmml_b.toml:12)
+    /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/memory/tmml_b.toml:12)
     pub d2: Reg,
-    /// Destination (u32). (isa-spec/spec/ops/tmml_b.toml:17)
+    /// Destination (u32). (isa-spec/spec/ops/memory/tmml_b.toml:17)
     pub d: Reg,
-    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/tmml_b.toml:21)
+    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/memory/tmml_b.toml:21)
     pub a: Src,
-    /// Source (u32). Second source register. (isa-spec/spec/ops/tmml_b.toml:26)
+    /// Source (u32). Second source register. (isa-spec/spec/ops/memory/tmml_b.toml:26)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/tmml_b.toml:31)
+    /// Modifier.  (isa-spec/spec/ops/memory/tmml_b.toml:31)
     pub bindless: TexBindless,
-    /// Modifier.  (isa-spec/spec/ops/tmml_b.toml:35)
+    /// Modifier.  (isa-spec/spec/ops/memory/tmml_b.toml:35)
     pub lod: TmmlLod,
-    /// Modifier.  (isa-spec/spec/ops/tmml_b.toml:39)
+    /// Modifier.  (isa-spec/spec/ops/memory/tmml_b.toml:39)
     pub deriv: TexDeriv,
-    /// Modifier.  (isa-spec/spec/ops/tmml_b.toml:43)
+    /// Modifier.  (isa-spec/spec/ops/memory/tmml_b.toml:43)
     pub nodep: bool,
-    /// Modifier.  (isa-spec/spec/ops/tmml_b.toml:48)
+    /// Modifier.  (isa-spec/spec/ops/memory/tmml_b.toml:48)
     pub dim: TexDim,
-    /// Modifier. Components written (0xf: not printed). (isa-spec/spec/ops/tmml_b.toml:52)
+    /// Modifier. Components written (0xf: not printed). (isa-spec/spec/ops/memory/tmml_b.toml:52)
     pub mask: u32,
 }
 op_fields!(OpTmmlB, [a, b], [d2, d]);
-/// Spec: isa-spec/spec/ops/tmml_b.toml:7.
+/// Spec: isa-spec/spec/ops/memory/tmml_b.toml:7.
 impl OpTmmlB {
     pub const NAME: &'static str = "tmml_b";
     pub const MNEMONIC: &'static str = "TMML";
@@ -48,7 +48,7 @@ impl OpTmmlB {
     ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `deriv`'s values, in hex (`-`: none; isa-spec/spec/ops/tmml_b.toml:39).
+    /// Codes of `deriv`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tmml_b.toml:39).
     const DERIV_CODES0: [u16; TexDeriv::COUNT] = codes("0 1 -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -61,7 +61,7 @@ impl OpTmmlB {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/tmml_b.toml:62; form at isa-spec/spec/ops/tmml_b.toml:62).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/tmml_b.toml:62; form at isa-spec/spec/ops/memory/tmml_b.toml:62).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -104,7 +104,7 @@ impl OpTmmlB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/tmml_b.toml:90; form at isa-spec/spec/ops/tmml_b.toml:90).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/memory/tmml_b.toml:90; form at isa-spec/spec/ops/memory/tmml_b.toml:90).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -147,7 +147,7 @@ impl OpTmmlB {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tmml_b.toml:62; form at isa-spec/spec/ops/tmml_b.toml:62).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tmml_b.toml:62; form at isa-spec/spec/ops/memory/tmml_b.toml:62).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -193,7 +193,7 @@ impl OpTmmlB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff3ffd00017ffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tmml_b.toml:90; form at isa-spec/spec/ops/tmml_b.toml:90).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tmml_b.toml:90; form at isa-spec/spec/ops/memory/tmml_b.toml:90).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -239,7 +239,7 @@ impl OpTmmlB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff3ffc00017ffff0000000000)))
     }
-    /// Parse one tokenized line of syntax `TMML` (isa-spec/spec/ops/tmml_b.toml:57); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TMML` (isa-spec/spec/ops/memory/tmml_b.toml:57); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TMML"]])?;
         let mut cur = 0usize;
@@ -298,7 +298,7 @@ impl OpTmmlB {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/tmml_b.toml:7.
+    /// Spec: isa-spec/spec/ops/memory/tmml_b.toml:7.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("tmml_b", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -311,18 +311,18 @@ impl OpTmmlB {
     }
 }
 impl MemOp for OpTmmlB {}
-/// Spec: isa-spec/spec/ops/tmml_b.toml:7.
+/// Spec: isa-spec/spec/ops/memory/tmml_b.toml:7.
 impl Encode for OpTmmlB {
     const NAME: &'static str = "tmml_b";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/tmml_b.toml:7.
+/// Spec: isa-spec/spec/ops/memory/tmml_b.toml:7.
 impl Forms for OpTmmlB {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/tmml_b.toml:57.
+    /// Spec: isa-spec/spec/ops/memory/tmml_b.toml:57.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -352,5 +352,5 @@ impl Forms for OpTmmlB {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/tmml_b.toml:7.
+/// Spec: isa-spec/spec/ops/memory/tmml_b.toml:7.
 impl Legalize for OpTmmlB {}

@@ -4,34 +4,34 @@
 
 /// `TMML`: Compute the level of detail of a texture sample at the coordinates a, b (and the registers after them) into d2, d.
 ///
-/// Spec: isa-spec/spec/ops/tmml_ur.toml:7 (op `tmml_ur`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/tmml_ur.toml:7 (op `tmml_ur`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTmmlUr {
-    /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/tmml_ur.toml:12)
+    /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/memory/tmml_ur.toml:12)
     pub d2: Reg,
-    /// Destination (u32). (isa-spec/spec/ops/tmml_ur.toml:17)
+    /// Destination (u32). (isa-spec/spec/ops/memory/tmml_ur.toml:17)
     pub d: Reg,
-    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/tmml_ur.toml:21)
+    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/memory/tmml_ur.toml:21)
     pub a: Src,
-    /// Source (u32). Second source register, omitted when RZ. (isa-spec/spec/ops/tmml_ur.toml:26)
+    /// Source (u32). Second source register, omitted when RZ. (isa-spec/spec/ops/memory/tmml_ur.toml:26)
     pub b: Src,
-    /// Source (u32). Texture handle (a uniform register). (isa-spec/spec/ops/tmml_ur.toml:32)
+    /// Source (u32). Texture handle (a uniform register). (isa-spec/spec/ops/memory/tmml_ur.toml:32)
     pub h: Src,
-    /// Modifier. The field at 46..54 (SM75..SM90), printed after the handle. (isa-spec/spec/ops/tmml_ur.toml:37)
+    /// Modifier. The field at 46..54 (SM75..SM90), printed after the handle. (isa-spec/spec/ops/memory/tmml_ur.toml:37)
     pub idx: u32,
-    /// Modifier.  (isa-spec/spec/ops/tmml_ur.toml:43)
+    /// Modifier.  (isa-spec/spec/ops/memory/tmml_ur.toml:43)
     pub lod: TmmlLod,
-    /// Modifier.  (isa-spec/spec/ops/tmml_ur.toml:47)
+    /// Modifier.  (isa-spec/spec/ops/memory/tmml_ur.toml:47)
     pub deriv: TexDeriv,
-    /// Modifier.  (isa-spec/spec/ops/tmml_ur.toml:51)
+    /// Modifier.  (isa-spec/spec/ops/memory/tmml_ur.toml:51)
     pub nodep: bool,
-    /// Modifier.  (isa-spec/spec/ops/tmml_ur.toml:56)
+    /// Modifier.  (isa-spec/spec/ops/memory/tmml_ur.toml:56)
     pub dim: TexDim,
-    /// Modifier. Components written (0xf: not printed). (isa-spec/spec/ops/tmml_ur.toml:60)
+    /// Modifier. Components written (0xf: not printed). (isa-spec/spec/ops/memory/tmml_ur.toml:60)
     pub mask: u32,
 }
 op_fields!(OpTmmlUr, [a, b, h], [d2, d]);
-/// Spec: isa-spec/spec/ops/tmml_ur.toml:7.
+/// Spec: isa-spec/spec/ops/memory/tmml_ur.toml:7.
 impl OpTmmlUr {
     pub const NAME: &'static str = "tmml_ur";
     pub const MNEMONIC: &'static str = "TMML";
@@ -49,7 +49,7 @@ impl OpTmmlUr {
     ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `deriv`'s values, in hex (`-`: none; isa-spec/spec/ops/tmml_ur.toml:47).
+    /// Codes of `deriv`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tmml_ur.toml:47).
     const DERIV_CODES0: [u16; TexDeriv::COUNT] = codes("0 1 -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -62,7 +62,7 @@ impl OpTmmlUr {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/tmml_ur.toml:74; form at isa-spec/spec/ops/tmml_ur.toml:74).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/tmml_ur.toml:74; form at isa-spec/spec/ops/memory/tmml_ur.toml:74).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -106,7 +106,7 @@ impl OpTmmlUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/tmml_ur.toml:103; form at isa-spec/spec/ops/tmml_ur.toml:103).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/memory/tmml_ur.toml:103; form at isa-spec/spec/ops/memory/tmml_ur.toml:103).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -140,7 +140,7 @@ impl OpTmmlUr {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tmml_ur.toml:74; form at isa-spec/spec/ops/tmml_ur.toml:74).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tmml_ur.toml:74; form at isa-spec/spec/ops/memory/tmml_ur.toml:74).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -188,7 +188,7 @@ impl OpTmmlUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff3ffd0001fc0000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tmml_ur.toml:103; form at isa-spec/spec/ops/tmml_ur.toml:103).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tmml_ur.toml:103; form at isa-spec/spec/ops/memory/tmml_ur.toml:103).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -240,7 +240,7 @@ impl OpTmmlUr {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `TMML` (isa-spec/spec/ops/tmml_ur.toml:65).
+    /// Parse syntax `TMML` (isa-spec/spec/ops/memory/tmml_ur.toml:65).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TMML"]])?;
         let mut cur = 0usize;
@@ -305,7 +305,7 @@ impl OpTmmlUr {
         };
         parsed(op, line, 0, 0)
     }
-    /// Parse syntax `TMML` (isa-spec/spec/ops/tmml_ur.toml:70).
+    /// Parse syntax `TMML` (isa-spec/spec/ops/memory/tmml_ur.toml:70).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TMML"]])?;
         let mut cur = 0usize;
@@ -374,7 +374,7 @@ impl OpTmmlUr {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/tmml_ur.toml:7.
+    /// Spec: isa-spec/spec/ops/memory/tmml_ur.toml:7.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("tmml_ur", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -388,18 +388,18 @@ impl OpTmmlUr {
     }
 }
 impl MemOp for OpTmmlUr {}
-/// Spec: isa-spec/spec/ops/tmml_ur.toml:7.
+/// Spec: isa-spec/spec/ops/memory/tmml_ur.toml:7.
 impl Encode for OpTmmlUr {
     const NAME: &'static str = "tmml_ur";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a, b, h]);
 }
-/// Spec: isa-spec/spec/ops/tmml_ur.toml:7.
+/// Spec: isa-spec/spec/ops/memory/tmml_ur.toml:7.
 impl Forms for OpTmmlUr {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/tmml_ur.toml:65.
+    /// Spec: isa-spec/spec/ops/memory/tmml_ur.toml:65.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -465,5 +465,5 @@ impl Forms for OpTmmlUr {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/tmml_ur.toml:7.
+/// Spec: isa-spec/spec/ops/memory/tmml_ur.toml:7.
 impl Legalize for OpTmmlUr {}

@@ -4,40 +4,40 @@
 
 /// `TXD`: Sample the texture with explicit derivatives at the coordinates a, b (and the registers after them) into d2, d (and the registers after them).
 ///
-/// Spec: isa-spec/spec/ops/txd.toml:12 (op `txd`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90.
+/// Spec: isa-spec/spec/ops/memory/txd.toml:12 (op `txd`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTxd {
-    /// Destination (pred). Fault predicate (nvdisasm prints it first when not PT). (isa-spec/spec/ops/txd.toml:17)
+    /// Destination (pred). Fault predicate (nvdisasm prints it first when not PT). (isa-spec/spec/ops/memory/txd.toml:17)
     pub pd: Reg,
-    /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/txd.toml:23)
+    /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/memory/txd.toml:23)
     pub d2: Reg,
-    /// Destination (u32). (isa-spec/spec/ops/txd.toml:28)
+    /// Destination (u32). (isa-spec/spec/ops/memory/txd.toml:28)
     pub d: Reg,
-    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/txd.toml:32)
+    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/memory/txd.toml:32)
     pub a: Src,
-    /// Source (u32). Second source register (derivatives, offsets). (isa-spec/spec/ops/txd.toml:37)
+    /// Source (u32). Second source register (derivatives, offsets). (isa-spec/spec/ops/memory/txd.toml:37)
     pub b: Src,
-    /// Modifier. First printed field (54..59). (isa-spec/spec/ops/txd.toml:42)
+    /// Modifier. First printed field (54..59). (isa-spec/spec/ops/memory/txd.toml:42)
     pub bank: u32,
-    /// Modifier. Second printed field (40..54): the texture. (isa-spec/spec/ops/txd.toml:47)
+    /// Modifier. Second printed field (40..54): the texture. (isa-spec/spec/ops/memory/txd.toml:47)
     pub idx: u32,
-    /// Modifier.  (isa-spec/spec/ops/txd.toml:52)
+    /// Modifier.  (isa-spec/spec/ops/memory/txd.toml:52)
     pub f16: TexF16,
-    /// Modifier.  (isa-spec/spec/ops/txd.toml:56)
+    /// Modifier.  (isa-spec/spec/ops/memory/txd.toml:56)
     pub lc: TxdLc,
-    /// Modifier.  (isa-spec/spec/ops/txd.toml:60)
+    /// Modifier.  (isa-spec/spec/ops/memory/txd.toml:60)
     pub offset: TexOffset,
-    /// Modifier.  (isa-spec/spec/ops/txd.toml:64)
+    /// Modifier.  (isa-spec/spec/ops/memory/txd.toml:64)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/txd.toml:68)
+    /// Modifier.  (isa-spec/spec/ops/memory/txd.toml:68)
     pub nodep: bool,
-    /// Modifier.  (isa-spec/spec/ops/txd.toml:73)
+    /// Modifier.  (isa-spec/spec/ops/memory/txd.toml:73)
     pub dim: TexDim,
-    /// Modifier. Components written (RGBA: 0xf, not printed). (isa-spec/spec/ops/txd.toml:77)
+    /// Modifier. Components written (RGBA: 0xf, not printed). (isa-spec/spec/ops/memory/txd.toml:77)
     pub mask: u32,
 }
 op_fields!(OpTxd, [a, b], [pd, d2, d]);
-/// Spec: isa-spec/spec/ops/txd.toml:12.
+/// Spec: isa-spec/spec/ops/memory/txd.toml:12.
 impl OpTxd {
     pub const NAME: &'static str = "txd";
     pub const MNEMONIC: &'static str = "TXD";
@@ -55,13 +55,13 @@ impl OpTxd {
     ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `dim`'s values, in hex (`-`: none; isa-spec/spec/ops/txd.toml:73).
+    /// Codes of `dim`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/txd.toml:73).
     const DIM_CODES0: [u16; TexDim::COUNT] = codes("0 1 - - 4 5 -");
-    /// Codes of `offset`'s values, in hex (`-`: none; isa-spec/spec/ops/txd.toml:60).
+    /// Codes of `offset`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/txd.toml:60).
     const OFFSET_CODES0: [u16; TexOffset::COUNT] = codes("0 1 - -");
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/txd.toml:64).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/txd.toml:64).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `lc`'s values, in hex (`-`: none; isa-spec/spec/ops/txd.toml:56).
+    /// Codes of `lc`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/txd.toml:56).
     const LC_CODES0: [u16; TxdLc::COUNT] = codes("0 1 -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -73,7 +73,7 @@ impl OpTxd {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/txd.toml:87; form at isa-spec/spec/ops/txd.toml:87).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/txd.toml:87; form at isa-spec/spec/ops/memory/txd.toml:87).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -110,7 +110,7 @@ impl OpTxd {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/txd.toml:87; form at isa-spec/spec/ops/txd.toml:87).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txd.toml:87; form at isa-spec/spec/ops/memory/txd.toml:87).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -170,7 +170,7 @@ impl OpTxd {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff30060001000000000000000)))
     }
-    /// Parse one tokenized line of syntax `TXD` (isa-spec/spec/ops/txd.toml:82); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TXD` (isa-spec/spec/ops/memory/txd.toml:82); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TXD"]])?;
         let mut cur = 0usize;
@@ -247,7 +247,7 @@ impl OpTxd {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/txd.toml:12.
+    /// Spec: isa-spec/spec/ops/memory/txd.toml:12.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("txd", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -260,18 +260,18 @@ impl OpTxd {
     }
 }
 impl MemOp for OpTxd {}
-/// Spec: isa-spec/spec/ops/txd.toml:12.
+/// Spec: isa-spec/spec/ops/memory/txd.toml:12.
 impl Encode for OpTxd {
     const NAME: &'static str = "txd";
     encode_by_form!(0 : => encode_f0; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/txd.toml:12.
+/// Spec: isa-spec/spec/ops/memory/txd.toml:12.
 impl Forms for OpTxd {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/txd.toml:82.
+    /// Spec: isa-spec/spec/ops/memory/txd.toml:82.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -313,5 +313,5 @@ impl Forms for OpTxd {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/txd.toml:12.
+/// Spec: isa-spec/spec/ops/memory/txd.toml:12.
 impl Legalize for OpTxd {}

@@ -4,42 +4,42 @@
 
 /// `TXD`: Sample the texture with explicit derivatives at the coordinates a, b (and the registers after them) into d2, d (and the registers after them).
 ///
-/// Spec: isa-spec/spec/ops/txd_b.toml:9 (op `txd_b`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/txd_b.toml:9 (op `txd_b`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTxdB {
-    /// Destination (pred). Fault predicate (nvdisasm prints it first when not PT). (isa-spec/spec/ops/txd_b.toml:14)
+    /// Destination (pred). Fault predicate (nvdisasm prints it first when not PT). (isa-spec/spec/ops/memory/txd_b.toml:14)
     pub pd: Reg,
-    /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/txd_b.toml:20)
+    /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/memory/txd_b.toml:20)
     pub d2: Reg,
-    /// Destination (u32). (isa-spec/spec/ops/txd_b.toml:25)
+    /// Destination (u32). (isa-spec/spec/ops/memory/txd_b.toml:25)
     pub d: Reg,
-    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/txd_b.toml:29)
+    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/memory/txd_b.toml:29)
     pub a: Src,
-    /// Source (u32). Second source register (derivatives, offsets). (isa-spec/spec/ops/txd_b.toml:34)
+    /// Source (u32). Second source register (derivatives, offsets). (isa-spec/spec/ops/memory/txd_b.toml:34)
     pub b: Src,
-    /// Source (u32). SM120's uniform register at 48..56, printed when not URZ. (isa-spec/spec/ops/txd_b.toml:39)
+    /// Source (u32). SM120's uniform register at 48..56, printed when not URZ. (isa-spec/spec/ops/memory/txd_b.toml:39)
     pub u2: Src,
-    /// Modifier.  (isa-spec/spec/ops/txd_b.toml:45)
+    /// Modifier.  (isa-spec/spec/ops/memory/txd_b.toml:45)
     pub bindless: TexBindless,
-    /// Modifier.  (isa-spec/spec/ops/txd_b.toml:49)
+    /// Modifier.  (isa-spec/spec/ops/memory/txd_b.toml:49)
     pub uai: bool,
-    /// Modifier.  (isa-spec/spec/ops/txd_b.toml:55)
+    /// Modifier.  (isa-spec/spec/ops/memory/txd_b.toml:55)
     pub f16: TexF16,
-    /// Modifier.  (isa-spec/spec/ops/txd_b.toml:59)
+    /// Modifier.  (isa-spec/spec/ops/memory/txd_b.toml:59)
     pub lc: TxdLc,
-    /// Modifier.  (isa-spec/spec/ops/txd_b.toml:63)
+    /// Modifier.  (isa-spec/spec/ops/memory/txd_b.toml:63)
     pub offset: TexOffset,
-    /// Modifier.  (isa-spec/spec/ops/txd_b.toml:67)
+    /// Modifier.  (isa-spec/spec/ops/memory/txd_b.toml:67)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/txd_b.toml:71)
+    /// Modifier.  (isa-spec/spec/ops/memory/txd_b.toml:71)
     pub nodep: bool,
-    /// Modifier.  (isa-spec/spec/ops/txd_b.toml:76)
+    /// Modifier.  (isa-spec/spec/ops/memory/txd_b.toml:76)
     pub dim: TexDim,
-    /// Modifier. Components written (RGBA: 0xf, not printed). (isa-spec/spec/ops/txd_b.toml:80)
+    /// Modifier. Components written (RGBA: 0xf, not printed). (isa-spec/spec/ops/memory/txd_b.toml:80)
     pub mask: u32,
 }
 op_fields!(OpTxdB, [a, b, u2], [pd, d2, d]);
-/// Spec: isa-spec/spec/ops/txd_b.toml:9.
+/// Spec: isa-spec/spec/ops/memory/txd_b.toml:9.
 impl OpTxdB {
     pub const NAME: &'static str = "txd_b";
     pub const MNEMONIC: &'static str = "TXD";
@@ -60,15 +60,15 @@ impl OpTxdB {
     ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `dim`'s values, in hex (`-`: none; isa-spec/spec/ops/txd_b.toml:76).
+    /// Codes of `dim`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/txd_b.toml:76).
     const DIM_CODES0: [u16; TexDim::COUNT] = codes("0 1 - - 4 5 -");
-    /// Codes of `offset`'s values, in hex (`-`: none; isa-spec/spec/ops/txd_b.toml:63).
+    /// Codes of `offset`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/txd_b.toml:63).
     const OFFSET_CODES0: [u16; TexOffset::COUNT] = codes("0 1 - -");
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/txd_b.toml:67).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/txd_b.toml:67).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `lc`'s values, in hex (`-`: none; isa-spec/spec/ops/txd_b.toml:59).
+    /// Codes of `lc`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/txd_b.toml:59).
     const LC_CODES0: [u16; TxdLc::COUNT] = codes("0 1 -");
-    /// Codes of `offset`'s values, in hex (`-`: none; isa-spec/spec/ops/txd_b.toml:63).
+    /// Codes of `offset`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/txd_b.toml:63).
     const OFFSET_CODES1: [u16; TexOffset::COUNT] = codes("0 1 2 -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -90,7 +90,7 @@ impl OpTxdB {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/txd_b.toml:92; form at isa-spec/spec/ops/txd_b.toml:92).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/txd_b.toml:92; form at isa-spec/spec/ops/memory/txd_b.toml:92).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -130,7 +130,7 @@ impl OpTxdB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/txd_b.toml:137; form at isa-spec/spec/ops/txd_b.toml:137).
+    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/memory/txd_b.toml:137; form at isa-spec/spec/ops/memory/txd_b.toml:137).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -171,7 +171,7 @@ impl OpTxdB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/txd_b.toml:158; form at isa-spec/spec/ops/txd_b.toml:158).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/txd_b.toml:158; form at isa-spec/spec/ops/memory/txd_b.toml:158).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -213,7 +213,7 @@ impl OpTxdB {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/txd_b.toml:92; form at isa-spec/spec/ops/txd_b.toml:92).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txd_b.toml:92; form at isa-spec/spec/ops/memory/txd_b.toml:92).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -275,7 +275,7 @@ impl OpTxdB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff300600017ffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/txd_b.toml:137; form at isa-spec/spec/ops/txd_b.toml:137).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txd_b.toml:137; form at isa-spec/spec/ops/memory/txd_b.toml:137).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -337,7 +337,7 @@ impl OpTxdB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff20070001cffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/txd_b.toml:158; form at isa-spec/spec/ops/txd_b.toml:158).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txd_b.toml:158; form at isa-spec/spec/ops/memory/txd_b.toml:158).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -396,7 +396,7 @@ impl OpTxdB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff20070001800ff0000000000)))
     }
-    /// Parse one tokenized line of syntax `TXD` (isa-spec/spec/ops/txd_b.toml:85); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TXD` (isa-spec/spec/ops/memory/txd_b.toml:85); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TXD"]])?;
         let mut cur = 0usize;
@@ -495,7 +495,7 @@ impl OpTxdB {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/txd_b.toml:9.
+    /// Spec: isa-spec/spec/ops/memory/txd_b.toml:9.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("txd_b", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -509,18 +509,18 @@ impl OpTxdB {
     }
 }
 impl MemOp for OpTxdB {}
-/// Spec: isa-spec/spec/ops/txd_b.toml:9.
+/// Spec: isa-spec/spec/ops/memory/txd_b.toml:9.
 impl Encode for OpTxdB {
     const NAME: &'static str = "txd_b";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b, u2]);
 }
-/// Spec: isa-spec/spec/ops/txd_b.toml:9.
+/// Spec: isa-spec/spec/ops/memory/txd_b.toml:9.
 impl Forms for OpTxdB {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/txd_b.toml:85.
+    /// Spec: isa-spec/spec/ops/memory/txd_b.toml:85.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -567,5 +567,5 @@ impl Forms for OpTxdB {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/txd_b.toml:9.
+/// Spec: isa-spec/spec/ops/memory/txd_b.toml:9.
 impl Legalize for OpTxdB {}

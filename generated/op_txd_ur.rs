@@ -4,42 +4,42 @@
 
 /// `TXD`: Sample the texture with explicit derivatives at the coordinates a, b (and the registers after them) into d2, d (and the registers after them).
 ///
-/// Spec: isa-spec/spec/ops/txd_ur.toml:11 (op `txd_ur`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/txd_ur.toml:11 (op `txd_ur`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTxdUr {
-    /// Destination (pred). Fault predicate (nvdisasm prints it first when not PT). (isa-spec/spec/ops/txd_ur.toml:16)
+    /// Destination (pred). Fault predicate (nvdisasm prints it first when not PT). (isa-spec/spec/ops/memory/txd_ur.toml:16)
     pub pd: Reg,
-    /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/txd_ur.toml:22)
+    /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/memory/txd_ur.toml:22)
     pub d2: Reg,
-    /// Destination (u32). (isa-spec/spec/ops/txd_ur.toml:27)
+    /// Destination (u32). (isa-spec/spec/ops/memory/txd_ur.toml:27)
     pub d: Reg,
-    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/txd_ur.toml:31)
+    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/memory/txd_ur.toml:31)
     pub a: Src,
-    /// Source (u32). Second source register (derivatives, offsets). (isa-spec/spec/ops/txd_ur.toml:36)
+    /// Source (u32). Second source register (derivatives, offsets). (isa-spec/spec/ops/memory/txd_ur.toml:36)
     pub b: Src,
-    /// Source (u32). Texture handle (a uniform register). (isa-spec/spec/ops/txd_ur.toml:41)
+    /// Source (u32). Texture handle (a uniform register). (isa-spec/spec/ops/memory/txd_ur.toml:41)
     pub h: Src,
-    /// Modifier. The field at 46..54 (SM75..SM90), printed after the handle. (isa-spec/spec/ops/txd_ur.toml:46)
+    /// Modifier. The field at 46..54 (SM75..SM90), printed after the handle. (isa-spec/spec/ops/memory/txd_ur.toml:46)
     pub idx: u32,
-    /// Modifier.  (isa-spec/spec/ops/txd_ur.toml:52)
+    /// Modifier.  (isa-spec/spec/ops/memory/txd_ur.toml:52)
     pub uai: bool,
-    /// Modifier.  (isa-spec/spec/ops/txd_ur.toml:58)
+    /// Modifier.  (isa-spec/spec/ops/memory/txd_ur.toml:58)
     pub f16: TexF16,
-    /// Modifier.  (isa-spec/spec/ops/txd_ur.toml:62)
+    /// Modifier.  (isa-spec/spec/ops/memory/txd_ur.toml:62)
     pub lc: TxdLc,
-    /// Modifier.  (isa-spec/spec/ops/txd_ur.toml:66)
+    /// Modifier.  (isa-spec/spec/ops/memory/txd_ur.toml:66)
     pub offset: TexOffset,
-    /// Modifier.  (isa-spec/spec/ops/txd_ur.toml:70)
+    /// Modifier.  (isa-spec/spec/ops/memory/txd_ur.toml:70)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/txd_ur.toml:74)
+    /// Modifier.  (isa-spec/spec/ops/memory/txd_ur.toml:74)
     pub nodep: bool,
-    /// Modifier.  (isa-spec/spec/ops/txd_ur.toml:79)
+    /// Modifier.  (isa-spec/spec/ops/memory/txd_ur.toml:79)
     pub dim: TexDim,
-    /// Modifier. Components written (RGBA: 0xf, not printed). (isa-spec/spec/ops/txd_ur.toml:83)
+    /// Modifier. Components written (RGBA: 0xf, not printed). (isa-spec/spec/ops/memory/txd_ur.toml:83)
     pub mask: u32,
 }
 op_fields!(OpTxdUr, [a, b, h], [pd, d2, d]);
-/// Spec: isa-spec/spec/ops/txd_ur.toml:11.
+/// Spec: isa-spec/spec/ops/memory/txd_ur.toml:11.
 impl OpTxdUr {
     pub const NAME: &'static str = "txd_ur";
     pub const MNEMONIC: &'static str = "TXD";
@@ -58,15 +58,15 @@ impl OpTxdUr {
     ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `dim`'s values, in hex (`-`: none; isa-spec/spec/ops/txd_ur.toml:79).
+    /// Codes of `dim`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/txd_ur.toml:79).
     const DIM_CODES0: [u16; TexDim::COUNT] = codes("0 1 - - 4 5 -");
-    /// Codes of `offset`'s values, in hex (`-`: none; isa-spec/spec/ops/txd_ur.toml:66).
+    /// Codes of `offset`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/txd_ur.toml:66).
     const OFFSET_CODES0: [u16; TexOffset::COUNT] = codes("0 1 - -");
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/txd_ur.toml:70).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/txd_ur.toml:70).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
-    /// Codes of `lc`'s values, in hex (`-`: none; isa-spec/spec/ops/txd_ur.toml:62).
+    /// Codes of `lc`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/txd_ur.toml:62).
     const LC_CODES0: [u16; TxdLc::COUNT] = codes("0 1 -");
-    /// Codes of `offset`'s values, in hex (`-`: none; isa-spec/spec/ops/txd_ur.toml:66).
+    /// Codes of `offset`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/txd_ur.toml:66).
     const OFFSET_CODES1: [u16; TexOffset::COUNT] = codes("0 1 2 -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -80,7 +80,7 @@ impl OpTxdUr {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/txd_ur.toml:97; form at isa-spec/spec/ops/txd_ur.toml:97).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/txd_ur.toml:97; form at isa-spec/spec/ops/memory/txd_ur.toml:97).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -130,7 +130,7 @@ impl OpTxdUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/txd_ur.toml:144; form at isa-spec/spec/ops/txd_ur.toml:144).
+    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/memory/txd_ur.toml:144; form at isa-spec/spec/ops/memory/txd_ur.toml:144).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -170,7 +170,7 @@ impl OpTxdUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/txd_ur.toml:161; form at isa-spec/spec/ops/txd_ur.toml:161).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/txd_ur.toml:161; form at isa-spec/spec/ops/memory/txd_ur.toml:161).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -210,7 +210,7 @@ impl OpTxdUr {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/txd_ur.toml:97; form at isa-spec/spec/ops/txd_ur.toml:97).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txd_ur.toml:97; form at isa-spec/spec/ops/memory/txd_ur.toml:97).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -275,7 +275,7 @@ impl OpTxdUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff30060001fc0000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/txd_ur.toml:144; form at isa-spec/spec/ops/txd_ur.toml:144).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txd_ur.toml:144; form at isa-spec/spec/ops/memory/txd_ur.toml:144).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -337,7 +337,7 @@ impl OpTxdUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff20070001cff000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/txd_ur.toml:161; form at isa-spec/spec/ops/txd_ur.toml:161).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txd_ur.toml:161; form at isa-spec/spec/ops/memory/txd_ur.toml:161).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -403,7 +403,7 @@ impl OpTxdUr {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `TXD` (isa-spec/spec/ops/txd_ur.toml:88).
+    /// Parse syntax `TXD` (isa-spec/spec/ops/memory/txd_ur.toml:88).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TXD"]])?;
         let mut cur = 0usize;
@@ -480,7 +480,7 @@ impl OpTxdUr {
         let raw = form.map_or(0, |f| [0, 0xff000000000000, 0][f as usize]);
         parsed(op, line, 0, raw)
     }
-    /// Parse syntax `TXD` (isa-spec/spec/ops/txd_ur.toml:93).
+    /// Parse syntax `TXD` (isa-spec/spec/ops/memory/txd_ur.toml:93).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TXD"]])?;
         let mut cur = 0usize;
@@ -561,7 +561,7 @@ impl OpTxdUr {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/txd_ur.toml:11.
+    /// Spec: isa-spec/spec/ops/memory/txd_ur.toml:11.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("txd_ur", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -575,18 +575,18 @@ impl OpTxdUr {
     }
 }
 impl MemOp for OpTxdUr {}
-/// Spec: isa-spec/spec/ops/txd_ur.toml:11.
+/// Spec: isa-spec/spec/ops/memory/txd_ur.toml:11.
 impl Encode for OpTxdUr {
     const NAME: &'static str = "txd_ur";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b, h]);
 }
-/// Spec: isa-spec/spec/ops/txd_ur.toml:11.
+/// Spec: isa-spec/spec/ops/memory/txd_ur.toml:11.
 impl Forms for OpTxdUr {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/txd_ur.toml:88.
+    /// Spec: isa-spec/spec/ops/memory/txd_ur.toml:88.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -672,5 +672,5 @@ impl Forms for OpTxdUr {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/txd_ur.toml:11.
+/// Spec: isa-spec/spec/ops/memory/txd_ur.toml:11.
 impl Legalize for OpTxdUr {}

@@ -4,28 +4,28 @@
 
 /// `TXQ`: Read the field `query` of the texture's header or sampler into d2, d (and the registers after them), for the LOD in a.
 ///
-/// Spec: isa-spec/spec/ops/txq.toml:12 (op `txq`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90.
+/// Spec: isa-spec/spec/ops/memory/txq.toml:12 (op `txq`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTxq {
-    /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/txq.toml:17)
+    /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/memory/txq.toml:17)
     pub d2: Reg,
-    /// Destination (u32). (isa-spec/spec/ops/txq.toml:22)
+    /// Destination (u32). (isa-spec/spec/ops/memory/txq.toml:22)
     pub d: Reg,
-    /// Source (u32). Source register (the LOD). (isa-spec/spec/ops/txq.toml:26)
+    /// Source (u32). Source register (the LOD). (isa-spec/spec/ops/memory/txq.toml:26)
     pub a: Src,
-    /// Modifier. First printed field (54..59). (isa-spec/spec/ops/txq.toml:31)
+    /// Modifier. First printed field (54..59). (isa-spec/spec/ops/memory/txq.toml:31)
     pub bank: u32,
-    /// Modifier. Second printed field (40..54): the texture. (isa-spec/spec/ops/txq.toml:36)
+    /// Modifier. Second printed field (40..54): the texture. (isa-spec/spec/ops/memory/txq.toml:36)
     pub idx: u32,
-    /// Modifier.  (isa-spec/spec/ops/txq.toml:41)
+    /// Modifier.  (isa-spec/spec/ops/memory/txq.toml:41)
     pub nodep: bool,
-    /// Modifier.  (isa-spec/spec/ops/txq.toml:46)
+    /// Modifier.  (isa-spec/spec/ops/memory/txq.toml:46)
     pub query: TxqQuery,
-    /// Modifier. Components written. (isa-spec/spec/ops/txq.toml:50)
+    /// Modifier. Components written. (isa-spec/spec/ops/memory/txq.toml:50)
     pub mask: u32,
 }
 op_fields!(OpTxq, [a], [d2, d]);
-/// Spec: isa-spec/spec/ops/txq.toml:12.
+/// Spec: isa-spec/spec/ops/memory/txq.toml:12.
 impl OpTxq {
     pub const NAME: &'static str = "txq";
     pub const MNEMONIC: &'static str = "TXQ";
@@ -49,7 +49,7 @@ impl OpTxq {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/txq.toml:60; form at isa-spec/spec/ops/txq.toml:60).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/txq.toml:60; form at isa-spec/spec/ops/memory/txq.toml:60).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -64,7 +64,7 @@ impl OpTxq {
         w |= u128::from(self.nodep) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/txq.toml:60; form at isa-spec/spec/ops/txq.toml:60).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txq.toml:60; form at isa-spec/spec/ops/memory/txq.toml:60).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d2 = reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?;
@@ -87,7 +87,7 @@ impl OpTxq {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff3fff000300000ff00000000)))
     }
-    /// Parse one tokenized line of syntax `TXQ` (isa-spec/spec/ops/txq.toml:55); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TXQ` (isa-spec/spec/ops/memory/txq.toml:55); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TXQ"]])?;
         let mut cur = 0usize;
@@ -122,7 +122,7 @@ impl OpTxq {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/txq.toml:12.
+    /// Spec: isa-spec/spec/ops/memory/txq.toml:12.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("txq", 1usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -134,18 +134,18 @@ impl OpTxq {
     }
 }
 impl MemOp for OpTxq {}
-/// Spec: isa-spec/spec/ops/txq.toml:12.
+/// Spec: isa-spec/spec/ops/memory/txq.toml:12.
 impl Encode for OpTxq {
     const NAME: &'static str = "txq";
     encode_by_form!(0 : => encode_f0; [a]);
 }
-/// Spec: isa-spec/spec/ops/txq.toml:12.
+/// Spec: isa-spec/spec/ops/memory/txq.toml:12.
 impl Forms for OpTxq {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/txq.toml:55.
+    /// Spec: isa-spec/spec/ops/memory/txq.toml:55.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -171,5 +171,5 @@ impl Forms for OpTxq {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/txq.toml:12.
+/// Spec: isa-spec/spec/ops/memory/txq.toml:12.
 impl Legalize for OpTxq {}

@@ -4,26 +4,26 @@
 
 /// `TXQ`: Read the field `query` of the texture's header or sampler into d2, d (and the registers after them), for the LOD in a.
 ///
-/// Spec: isa-spec/spec/ops/txq_b.toml:10 (op `txq_b`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/txq_b.toml:10 (op `txq_b`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTxqB {
-    /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/txq_b.toml:15)
+    /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/memory/txq_b.toml:15)
     pub d2: Reg,
-    /// Destination (u32). (isa-spec/spec/ops/txq_b.toml:20)
+    /// Destination (u32). (isa-spec/spec/ops/memory/txq_b.toml:20)
     pub d: Reg,
-    /// Source (u32). Source register (the LOD). (isa-spec/spec/ops/txq_b.toml:24)
+    /// Source (u32). Source register (the LOD). (isa-spec/spec/ops/memory/txq_b.toml:24)
     pub a: Src,
-    /// Modifier.  (isa-spec/spec/ops/txq_b.toml:29)
+    /// Modifier.  (isa-spec/spec/ops/memory/txq_b.toml:29)
     pub bindless: TexBindless,
-    /// Modifier.  (isa-spec/spec/ops/txq_b.toml:33)
+    /// Modifier.  (isa-spec/spec/ops/memory/txq_b.toml:33)
     pub nodep: bool,
-    /// Modifier.  (isa-spec/spec/ops/txq_b.toml:38)
+    /// Modifier.  (isa-spec/spec/ops/memory/txq_b.toml:38)
     pub query: TxqQuery,
-    /// Modifier. Components written. (isa-spec/spec/ops/txq_b.toml:42)
+    /// Modifier. Components written. (isa-spec/spec/ops/memory/txq_b.toml:42)
     pub mask: u32,
 }
 op_fields!(OpTxqB, [a], [d2, d]);
-/// Spec: isa-spec/spec/ops/txq_b.toml:10.
+/// Spec: isa-spec/spec/ops/memory/txq_b.toml:10.
 impl OpTxqB {
     pub const NAME: &'static str = "txq_b";
     pub const MNEMONIC: &'static str = "TXQ";
@@ -49,7 +49,7 @@ impl OpTxqB {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/txq_b.toml:52; form at isa-spec/spec/ops/txq_b.toml:52).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/memory/txq_b.toml:52; form at isa-spec/spec/ops/memory/txq_b.toml:52).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -76,7 +76,7 @@ impl OpTxqB {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/txq_b.toml:52; form at isa-spec/spec/ops/txq_b.toml:52).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txq_b.toml:52; form at isa-spec/spec/ops/memory/txq_b.toml:52).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -100,7 +100,7 @@ impl OpTxqB {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff3fff00037ffffff00000000)))
     }
-    /// Parse one tokenized line of syntax `TXQ` (isa-spec/spec/ops/txq_b.toml:47); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TXQ` (isa-spec/spec/ops/memory/txq_b.toml:47); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TXQ"]])?;
         let mut cur = 0usize;
@@ -138,7 +138,7 @@ impl OpTxqB {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/txq_b.toml:10.
+    /// Spec: isa-spec/spec/ops/memory/txq_b.toml:10.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("txq_b", 1usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -150,18 +150,18 @@ impl OpTxqB {
     }
 }
 impl MemOp for OpTxqB {}
-/// Spec: isa-spec/spec/ops/txq_b.toml:10.
+/// Spec: isa-spec/spec/ops/memory/txq_b.toml:10.
 impl Encode for OpTxqB {
     const NAME: &'static str = "txq_b";
     encode_by_form!(0 : => encode_f0; [a]);
 }
-/// Spec: isa-spec/spec/ops/txq_b.toml:10.
+/// Spec: isa-spec/spec/ops/memory/txq_b.toml:10.
 impl Forms for OpTxqB {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/txq_b.toml:47.
+    /// Spec: isa-spec/spec/ops/memory/txq_b.toml:47.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -184,5 +184,5 @@ impl Forms for OpTxqB {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/txq_b.toml:10.
+/// Spec: isa-spec/spec/ops/memory/txq_b.toml:10.
 impl Legalize for OpTxqB {}

@@ -4,26 +4,26 @@
 
 /// `TXQ`: Read the field `query` of the texture's header or sampler into d (and the registers after it), for the LOD in a.
 ///
-/// Spec: isa-spec/spec/ops/txq_sm50.toml:10 (op `txq_sm50`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/memory/txq_sm50.toml:10 (op `txq_sm50`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTxqSm50 {
-    /// Destination (u32). (isa-spec/spec/ops/txq_sm50.toml:15)
+    /// Destination (u32). (isa-spec/spec/ops/memory/txq_sm50.toml:15)
     pub d: Reg,
-    /// Source (u32). Source register (the LOD; with .B also the texture handle). (isa-spec/spec/ops/txq_sm50.toml:19)
+    /// Source (u32). Source register (the LOD; with .B also the texture handle). (isa-spec/spec/ops/memory/txq_sm50.toml:19)
     pub a: Src,
-    /// Modifier. With .B the texture handle is in a (the texture field is ignored and prints 0x0). (isa-spec/spec/ops/txq_sm50.toml:24)
+    /// Modifier. With .B the texture handle is in a (the texture field is ignored and prints 0x0). (isa-spec/spec/ops/memory/txq_sm50.toml:24)
     pub bindless: TexBound,
-    /// Modifier.  (isa-spec/spec/ops/txq_sm50.toml:29)
+    /// Modifier.  (isa-spec/spec/ops/memory/txq_sm50.toml:29)
     pub nodep: bool,
-    /// Modifier.  (isa-spec/spec/ops/txq_sm50.toml:34)
+    /// Modifier.  (isa-spec/spec/ops/memory/txq_sm50.toml:34)
     pub query: TxqQuerySm50,
-    /// Modifier. The texture (36..49); 0 with .B. (isa-spec/spec/ops/txq_sm50.toml:38)
+    /// Modifier. The texture (36..49); 0 with .B. (isa-spec/spec/ops/memory/txq_sm50.toml:38)
     pub idx: u32,
-    /// Modifier. Components written. (isa-spec/spec/ops/txq_sm50.toml:43)
+    /// Modifier. Components written. (isa-spec/spec/ops/memory/txq_sm50.toml:43)
     pub mask: u32,
 }
 op_fields!(OpTxqSm50, [a], [d]);
-/// Spec: isa-spec/spec/ops/txq_sm50.toml:10.
+/// Spec: isa-spec/spec/ops/memory/txq_sm50.toml:10.
 impl OpTxqSm50 {
     pub const NAME: &'static str = "txq_sm50";
     pub const MNEMONIC: &'static str = "TXQ";
@@ -34,9 +34,9 @@ impl OpTxqSm50 {
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `bindless`'s values, in hex (`-`: none; isa-spec/spec/ops/txq_sm50.toml:24).
+    /// Codes of `bindless`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/txq_sm50.toml:24).
     const BINDLESS_CODES0: [u16; TexBound::COUNT] = codes("1 -");
-    /// Codes of `bindless`'s values, in hex (`-`: none; isa-spec/spec/ops/txq_sm50.toml:24).
+    /// Codes of `bindless`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/txq_sm50.toml:24).
     const BINDLESS_CODES1: [u16; TexBound::COUNT] = codes("- 2");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -55,7 +55,7 @@ impl OpTxqSm50 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/txq_sm50.toml:53; form at isa-spec/spec/ops/txq_sm50.toml:53).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/txq_sm50.toml:53; form at isa-spec/spec/ops/memory/txq_sm50.toml:53).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -80,7 +80,7 @@ impl OpTxqSm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/txq_sm50.toml:74; form at isa-spec/spec/ops/txq_sm50.toml:74).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/txq_sm50.toml:74; form at isa-spec/spec/ops/memory/txq_sm50.toml:74).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -105,7 +105,7 @@ impl OpTxqSm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/txq_sm50.toml:53; form at isa-spec/spec/ops/txq_sm50.toml:53).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txq_sm50.toml:53; form at isa-spec/spec/ops/memory/txq_sm50.toml:53).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -163,7 +163,7 @@ impl OpTxqSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x4000870300000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/txq_sm50.toml:74; form at isa-spec/spec/ops/txq_sm50.toml:74).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txq_sm50.toml:74; form at isa-spec/spec/ops/memory/txq_sm50.toml:74).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -221,7 +221,7 @@ impl OpTxqSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x5fff870300000)))
     }
-    /// Parse one tokenized line of syntax `TXQ` (isa-spec/spec/ops/txq_sm50.toml:48); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TXQ` (isa-spec/spec/ops/memory/txq_sm50.toml:48); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TXQ"]])?;
         let mut cur = 0usize;
@@ -259,7 +259,7 @@ impl OpTxqSm50 {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/txq_sm50.toml:10.
+    /// Spec: isa-spec/spec/ops/memory/txq_sm50.toml:10.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("txq_sm50", 1usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -271,18 +271,18 @@ impl OpTxqSm50 {
     }
 }
 impl MemOp for OpTxqSm50 {}
-/// Spec: isa-spec/spec/ops/txq_sm50.toml:10.
+/// Spec: isa-spec/spec/ops/memory/txq_sm50.toml:10.
 impl Encode for OpTxqSm50 {
     const NAME: &'static str = "txq_sm50";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a]);
 }
-/// Spec: isa-spec/spec/ops/txq_sm50.toml:10.
+/// Spec: isa-spec/spec/ops/memory/txq_sm50.toml:10.
 impl Forms for OpTxqSm50 {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/txq_sm50.toml:48.
+    /// Spec: isa-spec/spec/ops/memory/txq_sm50.toml:48.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -305,5 +305,5 @@ impl Forms for OpTxqSm50 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/txq_sm50.toml:10.
+/// Spec: isa-spec/spec/ops/memory/txq_sm50.toml:10.
 impl Legalize for OpTxqSm50 {}

@@ -4,28 +4,28 @@
 
 /// `TXQ`: Read the field `query` of the texture's header or sampler into d2, d (and the registers after them), for the LOD in a.
 ///
-/// Spec: isa-spec/spec/ops/txq_ur.toml:10 (op `txq_ur`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/txq_ur.toml:10 (op `txq_ur`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTxqUr {
-    /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/txq_ur.toml:15)
+    /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/memory/txq_ur.toml:15)
     pub d2: Reg,
-    /// Destination (u32). (isa-spec/spec/ops/txq_ur.toml:20)
+    /// Destination (u32). (isa-spec/spec/ops/memory/txq_ur.toml:20)
     pub d: Reg,
-    /// Source (u32). Source register (the LOD). (isa-spec/spec/ops/txq_ur.toml:24)
+    /// Source (u32). Source register (the LOD). (isa-spec/spec/ops/memory/txq_ur.toml:24)
     pub a: Src,
-    /// Source (u32). Texture handle (a uniform register). (isa-spec/spec/ops/txq_ur.toml:29)
+    /// Source (u32). Texture handle (a uniform register). (isa-spec/spec/ops/memory/txq_ur.toml:29)
     pub h: Src,
-    /// Modifier. The field at 46..54 (SM75..SM90), printed after the handle; 0x0 from SM100. (isa-spec/spec/ops/txq_ur.toml:34)
+    /// Modifier. The field at 46..54 (SM75..SM90), printed after the handle; 0x0 from SM100. (isa-spec/spec/ops/memory/txq_ur.toml:34)
     pub idx: u32,
-    /// Modifier.  (isa-spec/spec/ops/txq_ur.toml:40)
+    /// Modifier.  (isa-spec/spec/ops/memory/txq_ur.toml:40)
     pub nodep: bool,
-    /// Modifier.  (isa-spec/spec/ops/txq_ur.toml:45)
+    /// Modifier.  (isa-spec/spec/ops/memory/txq_ur.toml:45)
     pub query: TxqQuery,
-    /// Modifier. Components written. (isa-spec/spec/ops/txq_ur.toml:49)
+    /// Modifier. Components written. (isa-spec/spec/ops/memory/txq_ur.toml:49)
     pub mask: u32,
 }
 op_fields!(OpTxqUr, [a, h], [d2, d]);
-/// Spec: isa-spec/spec/ops/txq_ur.toml:10.
+/// Spec: isa-spec/spec/ops/memory/txq_ur.toml:10.
 impl OpTxqUr {
     pub const NAME: &'static str = "txq_ur";
     pub const MNEMONIC: &'static str = "TXQ";
@@ -53,7 +53,7 @@ impl OpTxqUr {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/txq_ur.toml:59; form at isa-spec/spec/ops/txq_ur.toml:59).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/txq_ur.toml:59; form at isa-spec/spec/ops/memory/txq_ur.toml:59).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -81,7 +81,7 @@ impl OpTxqUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/txq_ur.toml:81; form at isa-spec/spec/ops/txq_ur.toml:81).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/memory/txq_ur.toml:81; form at isa-spec/spec/ops/memory/txq_ur.toml:81).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -109,7 +109,7 @@ impl OpTxqUr {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/txq_ur.toml:59; form at isa-spec/spec/ops/txq_ur.toml:59).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txq_ur.toml:59; form at isa-spec/spec/ops/memory/txq_ur.toml:59).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x3f0000000000 == 0x3f0000000000 && w & 0 == 0 {
@@ -135,7 +135,7 @@ impl OpTxqUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff3fff0003fc000ff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/txq_ur.toml:81; form at isa-spec/spec/ops/txq_ur.toml:81).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txq_ur.toml:81; form at isa-spec/spec/ops/memory/txq_ur.toml:81).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x3f0000000000 == 0x3f0000000000 && w & 0 == 0 {
@@ -161,7 +161,7 @@ impl OpTxqUr {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff3fff0003fff00ff00000000)))
     }
-    /// Parse one tokenized line of syntax `TXQ` (isa-spec/spec/ops/txq_ur.toml:54); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TXQ` (isa-spec/spec/ops/memory/txq_ur.toml:54); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TXQ"]])?;
         let mut cur = 0usize;
@@ -196,7 +196,7 @@ impl OpTxqUr {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/txq_ur.toml:10.
+    /// Spec: isa-spec/spec/ops/memory/txq_ur.toml:10.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("txq_ur", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -209,18 +209,18 @@ impl OpTxqUr {
     }
 }
 impl MemOp for OpTxqUr {}
-/// Spec: isa-spec/spec/ops/txq_ur.toml:10.
+/// Spec: isa-spec/spec/ops/memory/txq_ur.toml:10.
 impl Encode for OpTxqUr {
     const NAME: &'static str = "txq_ur";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a, h]);
 }
-/// Spec: isa-spec/spec/ops/txq_ur.toml:10.
+/// Spec: isa-spec/spec/ops/memory/txq_ur.toml:10.
 impl Forms for OpTxqUr {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/txq_ur.toml:54.
+    /// Spec: isa-spec/spec/ops/memory/txq_ur.toml:54.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -247,5 +247,5 @@ impl Forms for OpTxqUr {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/txq_ur.toml:10.
+/// Spec: isa-spec/spec/ops/memory/txq_ur.toml:10.
 impl Legalize for OpTxqUr {}

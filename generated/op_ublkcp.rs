@@ -4,30 +4,30 @@
 
 /// `UBLKCP`: Copy c bytes from b to a (global or shared memory, uniform registers), asynchronously.
 ///
-/// Spec: isa-spec/spec/ops/ublkcp.toml:18 (op `ublkcp`). SMs: 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/ublkcp.toml:18 (op `ublkcp`). SMs: 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUblkcp {
-    /// Source (u32). Destination address. (isa-spec/spec/ops/ublkcp.toml:23)
+    /// Source (u32). Destination address. (isa-spec/spec/ops/memory/ublkcp.toml:23)
     pub a: Src,
-    /// Source (u32). Source address. (isa-spec/spec/ops/ublkcp.toml:28)
+    /// Source (u32). Source address. (isa-spec/spec/ops/memory/ublkcp.toml:28)
     pub b: Src,
-    /// Source (u32). Byte count. (isa-spec/spec/ops/ublkcp.toml:33)
+    /// Source (u32). Byte count. (isa-spec/spec/ops/memory/ublkcp.toml:33)
     pub c: Src,
-    /// Modifier.  (isa-spec/spec/ops/ublkcp.toml:38)
+    /// Modifier.  (isa-spec/spec/ops/memory/ublkcp.toml:38)
     pub dir: UblkcpDir,
-    /// Modifier.  (isa-spec/spec/ops/ublkcp.toml:42)
+    /// Modifier.  (isa-spec/spec/ops/memory/ublkcp.toml:42)
     pub multicast: bool,
-    /// Modifier.  (isa-spec/spec/ops/ublkcp.toml:47)
+    /// Modifier.  (isa-spec/spec/ops/memory/ublkcp.toml:47)
     pub ltc: MemLtc4,
-    /// Modifier.  (isa-spec/spec/ops/ublkcp.toml:51)
+    /// Modifier.  (isa-spec/spec/ops/memory/ublkcp.toml:51)
     pub sequenced: bool,
-    /// Modifier.  (isa-spec/spec/ops/ublkcp.toml:56)
+    /// Modifier.  (isa-spec/spec/ops/memory/ublkcp.toml:56)
     pub bytemask: bool,
-    /// Modifier.  (isa-spec/spec/ops/ublkcp.toml:62)
+    /// Modifier.  (isa-spec/spec/ops/memory/ublkcp.toml:62)
     pub counted: bool,
 }
 op_fields!(OpUblkcp, [a, b, c], []);
-/// Spec: isa-spec/spec/ops/ublkcp.toml:18.
+/// Spec: isa-spec/spec/ops/memory/ublkcp.toml:18.
 impl OpUblkcp {
     pub const NAME: &'static str = "ublkcp";
     pub const MNEMONIC: &'static str = "UBLKCP";
@@ -54,7 +54,7 @@ impl OpUblkcp {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/ublkcp.toml:72; form at isa-spec/spec/ops/ublkcp.toml:72).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/ublkcp.toml:72; form at isa-spec/spec/ops/memory/ublkcp.toml:72).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -76,7 +76,7 @@ impl OpUblkcp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/ublkcp.toml:97; form at isa-spec/spec/ops/ublkcp.toml:97).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/ublkcp.toml:97; form at isa-spec/spec/ops/memory/ublkcp.toml:97).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -98,7 +98,7 @@ impl OpUblkcp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/ublkcp.toml:113; form at isa-spec/spec/ops/ublkcp.toml:113).
+    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/memory/ublkcp.toml:113; form at isa-spec/spec/ops/memory/ublkcp.toml:113).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -120,7 +120,7 @@ impl OpUblkcp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ublkcp.toml:72; form at isa-spec/spec/ops/ublkcp.toml:72).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ublkcp.toml:72; form at isa-spec/spec/ops/memory/ublkcp.toml:72).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 6), 63)?);
@@ -148,7 +148,7 @@ impl OpUblkcp {
         let raw = w & 0x1fff7f001c0ffffffc0c0ff0000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ublkcp.toml:97; form at isa-spec/spec/ops/ublkcp.toml:97).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ublkcp.toml:97; form at isa-spec/spec/ops/memory/ublkcp.toml:97).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
@@ -176,7 +176,7 @@ impl OpUblkcp {
         let raw = w & 0x1fff7e00100ffffff0000ff0000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ublkcp.toml:113; form at isa-spec/spec/ops/ublkcp.toml:113).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ublkcp.toml:113; form at isa-spec/spec/ops/memory/ublkcp.toml:113).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
@@ -204,7 +204,7 @@ impl OpUblkcp {
         let raw = w & 0x1fff7c00100ffffff0000ff0000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UBLKCP` (isa-spec/spec/ops/ublkcp.toml:67); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UBLKCP` (isa-spec/spec/ops/memory/ublkcp.toml:67); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UBLKCP"]])?;
         let mut cur = 0usize;
@@ -272,7 +272,7 @@ impl OpUblkcp {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/ublkcp.toml:18.
+    /// Spec: isa-spec/spec/ops/memory/ublkcp.toml:18.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("ublkcp", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -282,18 +282,18 @@ impl OpUblkcp {
     }
 }
 impl MemOp for OpUblkcp {}
-/// Spec: isa-spec/spec/ops/ublkcp.toml:18.
+/// Spec: isa-spec/spec/ops/memory/ublkcp.toml:18.
 impl Encode for OpUblkcp {
     const NAME: &'static str = "ublkcp";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b, c]);
 }
-/// Spec: isa-spec/spec/ops/ublkcp.toml:18.
+/// Spec: isa-spec/spec/ops/memory/ublkcp.toml:18.
 impl Forms for OpUblkcp {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/ublkcp.toml:67.
+    /// Spec: isa-spec/spec/ops/memory/ublkcp.toml:67.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -324,5 +324,5 @@ impl Forms for OpUblkcp {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/ublkcp.toml:18.
+/// Spec: isa-spec/spec/ops/memory/ublkcp.toml:18.
 impl Legalize for OpUblkcp {}

@@ -4,16 +4,16 @@
 
 /// `UBLKPF.L2`: Prefetch b bytes of global memory at a into L2, asynchronously (uniform registers).
 ///
-/// Spec: isa-spec/spec/ops/ublkpf.toml:13 (op `ublkpf`). SMs: 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/ublkpf.toml:13 (op `ublkpf`). SMs: 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUblkpf {
-    /// Source (u32). Global address. (isa-spec/spec/ops/ublkpf.toml:18)
+    /// Source (u32). Global address. (isa-spec/spec/ops/memory/ublkpf.toml:18)
     pub a: Src,
-    /// Source (u32). Byte count. (isa-spec/spec/ops/ublkpf.toml:23)
+    /// Source (u32). Byte count. (isa-spec/spec/ops/memory/ublkpf.toml:23)
     pub b: Src,
 }
 op_fields!(OpUblkpf, [a, b], []);
-/// Spec: isa-spec/spec/ops/ublkpf.toml:13.
+/// Spec: isa-spec/spec/ops/memory/ublkpf.toml:13.
 impl OpUblkpf {
     pub const NAME: &'static str = "ublkpf";
     pub const MNEMONIC: &'static str = "UBLKPF.L2";
@@ -38,7 +38,7 @@ impl OpUblkpf {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/ublkpf.toml:31; form at isa-spec/spec/ops/ublkpf.toml:31).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/ublkpf.toml:31; form at isa-spec/spec/ops/memory/ublkpf.toml:31).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -52,7 +52,7 @@ impl OpUblkpf {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/ublkpf.toml:50; form at isa-spec/spec/ops/ublkpf.toml:50).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/memory/ublkpf.toml:50; form at isa-spec/spec/ops/memory/ublkpf.toml:50).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -66,7 +66,7 @@ impl OpUblkpf {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ublkpf.toml:31; form at isa-spec/spec/ops/ublkpf.toml:31).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ublkpf.toml:31; form at isa-spec/spec/ops/memory/ublkpf.toml:31).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::UGpr, bits(w, 24, 6), 63)?);
@@ -77,7 +77,7 @@ impl OpUblkpf {
         let raw = w & 0x1fff7ffefc0ffffffffc0ff0000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ublkpf.toml:50; form at isa-spec/spec/ops/ublkpf.toml:50).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ublkpf.toml:50; form at isa-spec/spec/ops/memory/ublkpf.toml:50).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::UGpr, bits(w, 24, 8), 255)?);
@@ -88,7 +88,7 @@ impl OpUblkpf {
         let raw = w & 0x1fff7ffef00ffffffff00ff0000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UBLKPF.L2` (isa-spec/spec/ops/ublkpf.toml:27); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UBLKPF.L2` (isa-spec/spec/ops/memory/ublkpf.toml:27); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UBLKPF", "L2"]])?;
         if !rest.is_empty() {
@@ -116,7 +116,7 @@ impl OpUblkpf {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/ublkpf.toml:13.
+    /// Spec: isa-spec/spec/ops/memory/ublkpf.toml:13.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("ublkpf", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -125,18 +125,18 @@ impl OpUblkpf {
     }
 }
 impl MemOp for OpUblkpf {}
-/// Spec: isa-spec/spec/ops/ublkpf.toml:13.
+/// Spec: isa-spec/spec/ops/memory/ublkpf.toml:13.
 impl Encode for OpUblkpf {
     const NAME: &'static str = "ublkpf";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/ublkpf.toml:13.
+/// Spec: isa-spec/spec/ops/memory/ublkpf.toml:13.
 impl Forms for OpUblkpf {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/ublkpf.toml:27.
+    /// Spec: isa-spec/spec/ops/memory/ublkpf.toml:27.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -150,5 +150,5 @@ impl Forms for OpUblkpf {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/ublkpf.toml:13.
+/// Spec: isa-spec/spec/ops/memory/ublkpf.toml:13.
 impl Legalize for OpUblkpf {}

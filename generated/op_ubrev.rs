@@ -4,16 +4,16 @@
 
 /// `UBREV`: Bit reverse of a uniform register.
 ///
-/// Spec: isa-spec/spec/ops/ubrev.toml:7 (op `ubrev`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/ubrev.toml:7 (op `ubrev`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUbrev {
-    /// Destination (u32). (isa-spec/spec/ops/ubrev.toml:12)
+    /// Destination (u32). (isa-spec/spec/ops/alu/ubrev.toml:12)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/ubrev.toml:16)
+    /// Source (b32). (isa-spec/spec/ops/alu/ubrev.toml:16)
     pub b: Src,
 }
 op_fields!(OpUbrev, [b], [d]);
-/// Spec: isa-spec/spec/ops/ubrev.toml:7.
+/// Spec: isa-spec/spec/ops/alu/ubrev.toml:7.
 impl OpUbrev {
     pub const NAME: &'static str = "ubrev";
     pub const MNEMONIC: &'static str = "UBREV";
@@ -37,7 +37,7 @@ impl OpUbrev {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/ubrev.toml:27 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ubrev.toml:27 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -48,7 +48,7 @@ impl OpUbrev {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/ubrev.toml:27; form at isa-spec/spec/ops/ubrev.toml:32).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ubrev.toml:27; form at isa-spec/spec/ops/alu/ubrev.toml:32).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x800000000000000000002be
@@ -56,7 +56,7 @@ impl OpUbrev {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/ubrev.toml:27; form at isa-spec/spec/ops/ubrev.toml:32).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ubrev.toml:27; form at isa-spec/spec/ops/alu/ubrev.toml:32).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x800000000000000000008be
@@ -64,7 +64,7 @@ impl OpUbrev {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/ubrev.toml:44 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ubrev.toml:44 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -75,7 +75,7 @@ impl OpUbrev {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/ubrev.toml:44; form at isa-spec/spec/ops/ubrev.toml:32).
+    /// Form `uuu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/ubrev.toml:44; form at isa-spec/spec/ops/alu/ubrev.toml:32).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x800000000000000000002be
@@ -83,7 +83,7 @@ impl OpUbrev {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/ubrev.toml:44; form at isa-spec/spec/ops/ubrev.toml:32).
+    /// Form `uiu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/ubrev.toml:44; form at isa-spec/spec/ops/alu/ubrev.toml:32).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x800000000000000000008be
@@ -91,7 +91,7 @@ impl OpUbrev {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/ubrev.toml:27; form at isa-spec/spec/ops/ubrev.toml:32).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ubrev.toml:27; form at isa-spec/spec/ops/alu/ubrev.toml:32).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -102,7 +102,7 @@ impl OpUbrev {
         let raw = w & 0x1fff7ffffffffffffc0ffc00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/ubrev.toml:27; form at isa-spec/spec/ops/ubrev.toml:32).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ubrev.toml:27; form at isa-spec/spec/ops/alu/ubrev.toml:32).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -113,7 +113,7 @@ impl OpUbrev {
         let raw = w & 0x1fff7ffffff00000000ffc00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/ubrev.toml:44; form at isa-spec/spec/ops/ubrev.toml:32).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ubrev.toml:44; form at isa-spec/spec/ops/alu/ubrev.toml:32).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -124,7 +124,7 @@ impl OpUbrev {
         let raw = w & 0x1fff7ffffffffffff00ff000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/ubrev.toml:44; form at isa-spec/spec/ops/ubrev.toml:32).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ubrev.toml:44; form at isa-spec/spec/ops/alu/ubrev.toml:32).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -135,7 +135,7 @@ impl OpUbrev {
         let raw = w & 0x1fff7ffffff00000000ff000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UBREV` (isa-spec/spec/ops/ubrev.toml:19); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UBREV` (isa-spec/spec/ops/alu/ubrev.toml:19); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UBREV"]])?;
         if !rest.is_empty() {
@@ -151,7 +151,7 @@ impl OpUbrev {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/ubrev.toml:7.
+    /// Spec: isa-spec/spec/ops/alu/ubrev.toml:7.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("ubrev", 1usize, srcs)?;
         let b: u32 = src_value(srcs, 0usize, &self.b)?;
@@ -160,20 +160,20 @@ impl OpUbrev {
     }
 }
 impl MemOp for OpUbrev {}
-/// Spec: isa-spec/spec/ops/ubrev.toml:7.
+/// Spec: isa-spec/spec/ops/alu/ubrev.toml:7.
 impl Encode for OpUbrev {
     const NAME: &'static str = "ubrev";
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [b]
     );
 }
-/// Spec: isa-spec/spec/ops/ubrev.toml:7.
+/// Spec: isa-spec/spec/ops/alu/ubrev.toml:7.
 impl Forms for OpUbrev {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/ubrev.toml:19.
+    /// Spec: isa-spec/spec/ops/alu/ubrev.toml:19.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;
@@ -186,5 +186,5 @@ impl Forms for OpUbrev {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/ubrev.toml:7.
+/// Spec: isa-spec/spec/ops/alu/ubrev.toml:7.
 impl Legalize for OpUbrev {}

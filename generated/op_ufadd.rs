@@ -4,24 +4,24 @@
 
 /// `UFADD`: 32-bit float add of uniform registers.
 ///
-/// Spec: isa-spec/spec/ops/ufadd.toml:8 (op `ufadd`). SMs: 120, 121.
+/// Spec: isa-spec/spec/ops/alu/ufadd.toml:8 (op `ufadd`). SMs: 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUfadd {
-    /// Destination (f32). (isa-spec/spec/ops/ufadd.toml:13)
+    /// Destination (f32). (isa-spec/spec/ops/alu/ufadd.toml:13)
     pub d: Reg,
-    /// Source (f32). (isa-spec/spec/ops/ufadd.toml:17)
+    /// Source (f32). (isa-spec/spec/ops/alu/ufadd.toml:17)
     pub a: Src,
-    /// Source (f32). (isa-spec/spec/ops/ufadd.toml:22)
+    /// Source (f32). (isa-spec/spec/ops/alu/ufadd.toml:22)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/ufadd.toml:27)
+    /// Modifier.  (isa-spec/spec/ops/alu/ufadd.toml:27)
     pub ftz: bool,
-    /// Modifier.  (isa-spec/spec/ops/ufadd.toml:32)
+    /// Modifier.  (isa-spec/spec/ops/alu/ufadd.toml:32)
     pub rnd: Rnd,
-    /// Modifier.  (isa-spec/spec/ops/ufadd.toml:36)
+    /// Modifier.  (isa-spec/spec/ops/alu/ufadd.toml:36)
     pub sat: bool,
 }
 op_fields!(OpUfadd, [a, b], [d]);
-/// Spec: isa-spec/spec/ops/ufadd.toml:8.
+/// Spec: isa-spec/spec/ops/alu/ufadd.toml:8.
 impl OpUfadd {
     pub const NAME: &'static str = "ufadd";
     pub const MNEMONIC: &'static str = "UFADD";
@@ -46,7 +46,7 @@ impl OpUfadd {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/ufadd.toml:52 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ufadd.toml:52 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -63,7 +63,7 @@ impl OpUfadd {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/ufadd.toml:52; form at isa-spec/spec/ops/ufadd.toml:56).
+    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/alu/ufadd.toml:52; form at isa-spec/spec/ops/alu/ufadd.toml:56).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -74,7 +74,7 @@ impl OpUfadd {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `uui` on SM [120, 121] (isa-spec/spec/ops/ufadd.toml:52; form at isa-spec/spec/ops/ufadd.toml:56).
+    /// Form `uui` on SM [120, 121] (isa-spec/spec/ops/alu/ufadd.toml:52; form at isa-spec/spec/ops/alu/ufadd.toml:56).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -83,7 +83,7 @@ impl OpUfadd {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/ufadd.toml:52 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/ufadd.toml:52 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -102,7 +102,7 @@ impl OpUfadd {
             sat,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/ufadd.toml:52; form at isa-spec/spec/ops/ufadd.toml:56).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ufadd.toml:52; form at isa-spec/spec/ops/alu/ufadd.toml:56).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -114,7 +114,7 @@ impl OpUfadd {
         let raw = w & 0x1fff7fc10003fffffff00000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uui`'s fields (isa-spec/spec/ops/ufadd.toml:52; form at isa-spec/spec/ops/ufadd.toml:56).
+    /// Form `uui`'s fields (isa-spec/spec/ops/alu/ufadd.toml:52; form at isa-spec/spec/ops/alu/ufadd.toml:56).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -124,7 +124,7 @@ impl OpUfadd {
         let raw = w & 0x1fff7fc10000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UFADD` (isa-spec/spec/ops/ufadd.toml:40); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UFADD` (isa-spec/spec/ops/alu/ufadd.toml:40); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UFADD"]])?;
         let mut cur = 0usize;
@@ -147,7 +147,7 @@ impl OpUfadd {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/ufadd.toml:8.
+    /// Spec: isa-spec/spec/ops/alu/ufadd.toml:8.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("ufadd", 2usize, srcs)?;
         let a: f32 = src_value(srcs, 0usize, &self.a)?;
@@ -160,18 +160,18 @@ impl OpUfadd {
     }
 }
 impl MemOp for OpUfadd {}
-/// Spec: isa-spec/spec/ops/ufadd.toml:8.
+/// Spec: isa-spec/spec/ops/alu/ufadd.toml:8.
 impl Encode for OpUfadd {
     const NAME: &'static str = "ufadd";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/ufadd.toml:8.
+/// Spec: isa-spec/spec/ops/alu/ufadd.toml:8.
 impl Forms for OpUfadd {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/ufadd.toml:40.
+    /// Spec: isa-spec/spec/ops/alu/ufadd.toml:40.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -194,7 +194,7 @@ impl Forms for OpUfadd {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/ufadd.toml:8.
+/// Spec: isa-spec/spec/ops/alu/ufadd.toml:8.
 impl Legalize for OpUfadd {
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();

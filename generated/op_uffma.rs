@@ -4,26 +4,26 @@
 
 /// `UFFMA`: 32-bit float fused multiply-add of uniform registers.
 ///
-/// Spec: isa-spec/spec/ops/uffma.toml:7 (op `uffma`). SMs: 120, 121.
+/// Spec: isa-spec/spec/ops/alu/uffma.toml:7 (op `uffma`). SMs: 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUffma {
-    /// Destination (f32). (isa-spec/spec/ops/uffma.toml:12)
+    /// Destination (f32). (isa-spec/spec/ops/alu/uffma.toml:12)
     pub d: Reg,
-    /// Source (f32). (isa-spec/spec/ops/uffma.toml:16)
+    /// Source (f32). (isa-spec/spec/ops/alu/uffma.toml:16)
     pub a: Src,
-    /// Source (f32). (isa-spec/spec/ops/uffma.toml:21)
+    /// Source (f32). (isa-spec/spec/ops/alu/uffma.toml:21)
     pub b: Src,
-    /// Source (f32). (isa-spec/spec/ops/uffma.toml:26)
+    /// Source (f32). (isa-spec/spec/ops/alu/uffma.toml:26)
     pub c: Src,
-    /// Modifier.  (isa-spec/spec/ops/uffma.toml:31)
+    /// Modifier.  (isa-spec/spec/ops/alu/uffma.toml:31)
     pub ftz: bool,
-    /// Modifier.  (isa-spec/spec/ops/uffma.toml:36)
+    /// Modifier.  (isa-spec/spec/ops/alu/uffma.toml:36)
     pub rnd: Rnd,
-    /// Modifier.  (isa-spec/spec/ops/uffma.toml:40)
+    /// Modifier.  (isa-spec/spec/ops/alu/uffma.toml:40)
     pub sat: bool,
 }
 op_fields!(OpUffma, [a, b, c], [d]);
-/// Spec: isa-spec/spec/ops/uffma.toml:7.
+/// Spec: isa-spec/spec/ops/alu/uffma.toml:7.
 impl OpUffma {
     pub const NAME: &'static str = "uffma";
     pub const MNEMONIC: &'static str = "UFFMA";
@@ -50,7 +50,7 @@ impl OpUffma {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/uffma.toml:56 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uffma.toml:56 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -67,7 +67,7 @@ impl OpUffma {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/uffma.toml:56; form at isa-spec/spec/ops/uffma.toml:60).
+    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/alu/uffma.toml:56; form at isa-spec/spec/ops/alu/uffma.toml:60).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -82,7 +82,7 @@ impl OpUffma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/uffma.toml:56; form at isa-spec/spec/ops/uffma.toml:60).
+    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/alu/uffma.toml:56; form at isa-spec/spec/ops/alu/uffma.toml:60).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -95,7 +95,7 @@ impl OpUffma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `uui` on SM [120, 121] (isa-spec/spec/ops/uffma.toml:56; form at isa-spec/spec/ops/uffma.toml:60).
+    /// Form `uui` on SM [120, 121] (isa-spec/spec/ops/alu/uffma.toml:56; form at isa-spec/spec/ops/alu/uffma.toml:60).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -108,7 +108,7 @@ impl OpUffma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/uffma.toml:56 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uffma.toml:56 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -128,7 +128,7 @@ impl OpUffma {
             sat,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/uffma.toml:56; form at isa-spec/spec/ops/uffma.toml:60).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uffma.toml:56; form at isa-spec/spec/ops/alu/uffma.toml:60).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -143,7 +143,7 @@ impl OpUffma {
         let raw = w & 0x1fff7fe00003fffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/uffma.toml:56; form at isa-spec/spec/ops/uffma.toml:60).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uffma.toml:56; form at isa-spec/spec/ops/alu/uffma.toml:60).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -156,7 +156,7 @@ impl OpUffma {
         let raw = w & 0x1fff7fe00000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uui`'s fields (isa-spec/spec/ops/uffma.toml:56; form at isa-spec/spec/ops/uffma.toml:60).
+    /// Form `uui`'s fields (isa-spec/spec/ops/alu/uffma.toml:56; form at isa-spec/spec/ops/alu/uffma.toml:60).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -169,7 +169,7 @@ impl OpUffma {
         let raw = w & 0x1fff7fe00000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UFFMA` (isa-spec/spec/ops/uffma.toml:44); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UFFMA` (isa-spec/spec/ops/alu/uffma.toml:44); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UFFMA"]])?;
         let mut cur = 0usize;
@@ -191,7 +191,7 @@ impl OpUffma {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/uffma.toml:7.
+    /// Spec: isa-spec/spec/ops/alu/uffma.toml:7.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("uffma", 3usize, srcs)?;
         let a: f32 = src_value(srcs, 0usize, &self.a)?;
@@ -205,18 +205,18 @@ impl OpUffma {
     }
 }
 impl MemOp for OpUffma {}
-/// Spec: isa-spec/spec/ops/uffma.toml:7.
+/// Spec: isa-spec/spec/ops/alu/uffma.toml:7.
 impl Encode for OpUffma {
     const NAME: &'static str = "uffma";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b, c]);
 }
-/// Spec: isa-spec/spec/ops/uffma.toml:7.
+/// Spec: isa-spec/spec/ops/alu/uffma.toml:7.
 impl Forms for OpUffma {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/uffma.toml:44.
+    /// Spec: isa-spec/spec/ops/alu/uffma.toml:44.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -242,7 +242,7 @@ impl Forms for OpUffma {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/uffma.toml:7.
+/// Spec: isa-spec/spec/ops/alu/uffma.toml:7.
 impl Legalize for OpUffma {
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();

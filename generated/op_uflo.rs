@@ -4,22 +4,22 @@
 
 /// `UFLO`: Find leading one of a uniform register; 0xffffffff when there is none.
 ///
-/// Spec: isa-spec/spec/ops/uflo.toml:8 (op `uflo`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/uflo.toml:8 (op `uflo`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUflo {
-    /// Destination (pred). (isa-spec/spec/ops/uflo.toml:13)
+    /// Destination (pred). (isa-spec/spec/ops/alu/uflo.toml:13)
     pub pd: Reg,
-    /// Destination (u32). (isa-spec/spec/ops/uflo.toml:18)
+    /// Destination (u32). (isa-spec/spec/ops/alu/uflo.toml:18)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/uflo.toml:22)
+    /// Source (b32). (isa-spec/spec/ops/alu/uflo.toml:22)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/uflo.toml:27)
+    /// Modifier.  (isa-spec/spec/ops/alu/uflo.toml:27)
     pub ty: FloType,
-    /// Modifier.  (isa-spec/spec/ops/uflo.toml:31)
+    /// Modifier.  (isa-spec/spec/ops/alu/uflo.toml:31)
     pub sh: bool,
 }
 op_fields!(OpUflo, [b], [pd, d]);
-/// Spec: isa-spec/spec/ops/uflo.toml:8.
+/// Spec: isa-spec/spec/ops/alu/uflo.toml:8.
 impl OpUflo {
     pub const NAME: &'static str = "uflo";
     pub const MNEMONIC: &'static str = "UFLO";
@@ -48,7 +48,7 @@ impl OpUflo {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/uflo.toml:50 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uflo.toml:50 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0;
@@ -61,7 +61,7 @@ impl OpUflo {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/uflo.toml:50; form at isa-spec/spec/ops/uflo.toml:55).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uflo.toml:50; form at isa-spec/spec/ops/alu/uflo.toml:55).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -71,7 +71,7 @@ impl OpUflo {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/uflo.toml:50; form at isa-spec/spec/ops/uflo.toml:55).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uflo.toml:50; form at isa-spec/spec/ops/alu/uflo.toml:55).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -80,7 +80,7 @@ impl OpUflo {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/uflo.toml:73 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uflo.toml:73 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0;
@@ -93,7 +93,7 @@ impl OpUflo {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/uflo.toml:73; form at isa-spec/spec/ops/uflo.toml:55).
+    /// Form `uuu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/uflo.toml:73; form at isa-spec/spec/ops/alu/uflo.toml:55).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -103,7 +103,7 @@ impl OpUflo {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/uflo.toml:73; form at isa-spec/spec/ops/uflo.toml:55).
+    /// Form `uiu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/uflo.toml:73; form at isa-spec/spec/ops/alu/uflo.toml:55).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -112,7 +112,7 @@ impl OpUflo {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/uflo.toml:50 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uflo.toml:50 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let pd = reg_below(RegFile::UPred, bits(w, 81, 3), 7)?;
@@ -121,7 +121,7 @@ impl OpUflo {
         let sh: bool = bit(w, 74);
         Some(Self { pd, d, b: Src::RZ, ty, sh })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/uflo.toml:50; form at isa-spec/spec/ops/uflo.toml:55).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uflo.toml:50; form at isa-spec/spec/ops/alu/uflo.toml:55).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -132,7 +132,7 @@ impl OpUflo {
         let raw = w & 0x1fff7f1f9ff7fffffc0ffc00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/uflo.toml:50; form at isa-spec/spec/ops/uflo.toml:55).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uflo.toml:50; form at isa-spec/spec/ops/alu/uflo.toml:55).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -142,7 +142,7 @@ impl OpUflo {
         let raw = w & 0x1fff7f1f9ff00000000ffc00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/uflo.toml:73 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uflo.toml:73 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let pd = reg_below(RegFile::UPred, bits(w, 81, 3), 7)?;
@@ -151,7 +151,7 @@ impl OpUflo {
         let sh: bool = bit(w, 74);
         Some(Self { pd, d, b: Src::RZ, ty, sh })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/uflo.toml:73; form at isa-spec/spec/ops/uflo.toml:55).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uflo.toml:73; form at isa-spec/spec/ops/alu/uflo.toml:55).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -162,7 +162,7 @@ impl OpUflo {
         let raw = w & 0x1fff7f1f9ff7fffff00ff000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/uflo.toml:73; form at isa-spec/spec/ops/uflo.toml:55).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uflo.toml:73; form at isa-spec/spec/ops/alu/uflo.toml:55).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -172,7 +172,7 @@ impl OpUflo {
         let raw = w & 0x1fff7f1f9ff00000000ff000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UFLO` (isa-spec/spec/ops/uflo.toml:35); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UFLO` (isa-spec/spec/ops/alu/uflo.toml:35); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UFLO"]])?;
         let mut cur = 0usize;
@@ -202,7 +202,7 @@ impl OpUflo {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/uflo.toml:8.
+    /// Spec: isa-spec/spec/ops/alu/uflo.toml:8.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("uflo", 1usize, srcs)?;
         let b: u32 = src_value(srcs, 0usize, &self.b)?;
@@ -217,20 +217,20 @@ impl OpUflo {
     }
 }
 impl MemOp for OpUflo {}
-/// Spec: isa-spec/spec/ops/uflo.toml:8.
+/// Spec: isa-spec/spec/ops/alu/uflo.toml:8.
 impl Encode for OpUflo {
     const NAME: &'static str = "uflo";
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [b]
     );
 }
-/// Spec: isa-spec/spec/ops/uflo.toml:8.
+/// Spec: isa-spec/spec/ops/alu/uflo.toml:8.
 impl Forms for OpUflo {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/uflo.toml:35.
+    /// Spec: isa-spec/spec/ops/alu/uflo.toml:35.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;
@@ -251,5 +251,5 @@ impl Forms for OpUflo {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/uflo.toml:8.
+/// Spec: isa-spec/spec/ops/alu/uflo.toml:8.
 impl Legalize for OpUflo {}

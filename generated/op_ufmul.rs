@@ -4,24 +4,24 @@
 
 /// `UFMUL`: 32-bit float multiply of uniform registers.
 ///
-/// Spec: isa-spec/spec/ops/ufmul.toml:9 (op `ufmul`). SMs: 120, 121.
+/// Spec: isa-spec/spec/ops/alu/ufmul.toml:9 (op `ufmul`). SMs: 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUfmul {
-    /// Destination (f32). (isa-spec/spec/ops/ufmul.toml:14)
+    /// Destination (f32). (isa-spec/spec/ops/alu/ufmul.toml:14)
     pub d: Reg,
-    /// Source (f32). (isa-spec/spec/ops/ufmul.toml:18)
+    /// Source (f32). (isa-spec/spec/ops/alu/ufmul.toml:18)
     pub a: Src,
-    /// Source (f32). (isa-spec/spec/ops/ufmul.toml:23)
+    /// Source (f32). (isa-spec/spec/ops/alu/ufmul.toml:23)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/ufmul.toml:28)
+    /// Modifier.  (isa-spec/spec/ops/alu/ufmul.toml:28)
     pub ftz: bool,
-    /// Modifier.  (isa-spec/spec/ops/ufmul.toml:33)
+    /// Modifier.  (isa-spec/spec/ops/alu/ufmul.toml:33)
     pub rnd: Rnd,
-    /// Modifier.  (isa-spec/spec/ops/ufmul.toml:37)
+    /// Modifier.  (isa-spec/spec/ops/alu/ufmul.toml:37)
     pub sat: bool,
 }
 op_fields!(OpUfmul, [a, b], [d]);
-/// Spec: isa-spec/spec/ops/ufmul.toml:9.
+/// Spec: isa-spec/spec/ops/alu/ufmul.toml:9.
 impl OpUfmul {
     pub const NAME: &'static str = "ufmul";
     pub const MNEMONIC: &'static str = "UFMUL";
@@ -46,7 +46,7 @@ impl OpUfmul {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/ufmul.toml:53 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ufmul.toml:53 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -63,7 +63,7 @@ impl OpUfmul {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/ufmul.toml:53; form at isa-spec/spec/ops/ufmul.toml:57).
+    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/alu/ufmul.toml:53; form at isa-spec/spec/ops/alu/ufmul.toml:57).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -74,7 +74,7 @@ impl OpUfmul {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/ufmul.toml:53; form at isa-spec/spec/ops/ufmul.toml:57).
+    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/alu/ufmul.toml:53; form at isa-spec/spec/ops/alu/ufmul.toml:57).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -83,7 +83,7 @@ impl OpUfmul {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/ufmul.toml:53 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/ufmul.toml:53 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -102,7 +102,7 @@ impl OpUfmul {
             sat,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/ufmul.toml:53; form at isa-spec/spec/ops/ufmul.toml:57).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ufmul.toml:53; form at isa-spec/spec/ops/alu/ufmul.toml:57).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -114,7 +114,7 @@ impl OpUfmul {
         let raw = w & 0x1fff78e0cff3fffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/ufmul.toml:53; form at isa-spec/spec/ops/ufmul.toml:57).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ufmul.toml:53; form at isa-spec/spec/ops/alu/ufmul.toml:57).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -124,7 +124,7 @@ impl OpUfmul {
         let raw = w & 0x1fff78e0cff0000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UFMUL` (isa-spec/spec/ops/ufmul.toml:41); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UFMUL` (isa-spec/spec/ops/alu/ufmul.toml:41); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UFMUL"]])?;
         let mut cur = 0usize;
@@ -145,7 +145,7 @@ impl OpUfmul {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/ufmul.toml:9.
+    /// Spec: isa-spec/spec/ops/alu/ufmul.toml:9.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("ufmul", 2usize, srcs)?;
         let a: f32 = src_value(srcs, 0usize, &self.a)?;
@@ -158,18 +158,18 @@ impl OpUfmul {
     }
 }
 impl MemOp for OpUfmul {}
-/// Spec: isa-spec/spec/ops/ufmul.toml:9.
+/// Spec: isa-spec/spec/ops/alu/ufmul.toml:9.
 impl Encode for OpUfmul {
     const NAME: &'static str = "ufmul";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/ufmul.toml:9.
+/// Spec: isa-spec/spec/ops/alu/ufmul.toml:9.
 impl Forms for OpUfmul {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/ufmul.toml:41.
+    /// Spec: isa-spec/spec/ops/alu/ufmul.toml:41.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -192,7 +192,7 @@ impl Forms for OpUfmul {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/ufmul.toml:9.
+/// Spec: isa-spec/spec/ops/alu/ufmul.toml:9.
 impl Legalize for OpUfmul {
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();

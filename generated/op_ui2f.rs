@@ -4,24 +4,24 @@
 
 /// `UI2F`: Integer to float conversion of a uniform register or immediate (sources up to 32 bits, results up to F32).
 ///
-/// Spec: isa-spec/spec/ops/ui2f.toml:10 (op `ui2f`). SMs: 120, 121.
+/// Spec: isa-spec/spec/ops/alu/ui2f.toml:10 (op `ui2f`). SMs: 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUi2f {
-    /// Destination (f32). (isa-spec/spec/ops/ui2f.toml:20)
+    /// Destination (f32). (isa-spec/spec/ops/alu/ui2f.toml:20)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/ui2f.toml:24)
+    /// Source (b32). (isa-spec/spec/ops/alu/ui2f.toml:24)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/ui2f.toml:30)
+    /// Modifier.  (isa-spec/spec/ops/alu/ui2f.toml:30)
     pub dtype: CvtFtype32,
-    /// Modifier.  (isa-spec/spec/ops/ui2f.toml:34)
+    /// Modifier.  (isa-spec/spec/ops/alu/ui2f.toml:34)
     pub stype: CvtItype32,
-    /// Modifier.  (isa-spec/spec/ops/ui2f.toml:38)
+    /// Modifier.  (isa-spec/spec/ops/alu/ui2f.toml:38)
     pub rnd: Rnd,
-    /// Modifier. Part of the source register read when its type is 8 or 16 bits wide (.B1-.B3, .H1); bits 60..62. (isa-spec/spec/ops/ui2f.toml:42)
+    /// Modifier. Part of the source register read when its type is 8 or 16 bits wide (.B1-.B3, .H1); bits 60..62. (isa-spec/spec/ops/alu/ui2f.toml:42)
     pub sel: u32,
 }
 op_fields!(OpUi2f, [b], [d]);
-/// Spec: isa-spec/spec/ops/ui2f.toml:10.
+/// Spec: isa-spec/spec/ops/alu/ui2f.toml:10.
 impl OpUi2f {
     pub const NAME: &'static str = "ui2f";
     pub const MNEMONIC: &'static str = "UI2F";
@@ -125,7 +125,7 @@ impl OpUi2f {
     pub fn legal_f1(&self, sm: u32) -> bool {
         ((matches!(self.stype, CvtItype32::S32 | CvtItype32::U32)))
     }
-    /// What all forms of isa-spec/spec/ops/ui2f.toml:55 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ui2f.toml:55 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -143,7 +143,7 @@ impl OpUi2f {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/ui2f.toml:55; form at isa-spec/spec/ops/ui2f.toml:59).
+    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/alu/ui2f.toml:55; form at isa-spec/spec/ops/alu/ui2f.toml:59).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x8000000000000000000025a
@@ -152,7 +152,7 @@ impl OpUi2f {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/ui2f.toml:55; form at isa-spec/spec/ops/ui2f.toml:59).
+    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/alu/ui2f.toml:55; form at isa-spec/spec/ops/alu/ui2f.toml:59).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
@@ -161,7 +161,7 @@ impl OpUi2f {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/ui2f.toml:55 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/ui2f.toml:55 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -190,7 +190,7 @@ impl OpUi2f {
             sel: 0u32,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/ui2f.toml:55; form at isa-spec/spec/ops/ui2f.toml:59).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ui2f.toml:55; form at isa-spec/spec/ops/alu/ui2f.toml:59).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -207,7 +207,7 @@ impl OpUi2f {
         let raw = w & 0x1fff7cf03ffcfffff00ff000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/ui2f.toml:55; form at isa-spec/spec/ops/ui2f.toml:59).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ui2f.toml:55; form at isa-spec/spec/ops/alu/ui2f.toml:59).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -224,7 +224,7 @@ impl OpUi2f {
         let raw = w & 0x1fff7cf03ff00000000ff000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UI2F` (isa-spec/spec/ops/ui2f.toml:46); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UI2F` (isa-spec/spec/ops/alu/ui2f.toml:46); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UI2F"]])?;
         let mut cur = 0usize;
@@ -302,7 +302,7 @@ impl OpUi2f {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/ui2f.toml:10.
+    /// Spec: isa-spec/spec/ops/alu/ui2f.toml:10.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("ui2f", 1usize, srcs)?;
         let b_raw: u32 = srcs[0usize].u32()?;
@@ -321,18 +321,18 @@ impl OpUi2f {
     }
 }
 impl MemOp for OpUi2f {}
-/// Spec: isa-spec/spec/ops/ui2f.toml:10.
+/// Spec: isa-spec/spec/ops/alu/ui2f.toml:10.
 impl Encode for OpUi2f {
     const NAME: &'static str = "ui2f";
     encode_by_form!(parts_ok; 0 : combo_f0 => encode_f0, 1 : combo_f1 => encode_f1; [b]);
 }
-/// Spec: isa-spec/spec/ops/ui2f.toml:10.
+/// Spec: isa-spec/spec/ops/alu/ui2f.toml:10.
 impl Forms for OpUi2f {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/ui2f.toml:46.
+    /// Spec: isa-spec/spec/ops/alu/ui2f.toml:46.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;
@@ -360,7 +360,7 @@ impl Forms for OpUi2f {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/ui2f.toml:10.
+/// Spec: isa-spec/spec/ops/alu/ui2f.toml:10.
 impl Legalize for OpUi2f {
     fn fold_imms(&mut self) {
         {

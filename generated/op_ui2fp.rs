@@ -4,20 +4,20 @@
 
 /// `UI2FP.F32`: Convert a 32-bit integer in a uniform register or immediate (signed or unsigned) to F32, rounded to nearest even or toward zero (.RZ).
 ///
-/// Spec: isa-spec/spec/ops/ui2fp.toml:10 (op `ui2fp`). SMs: 120, 121.
+/// Spec: isa-spec/spec/ops/alu/ui2fp.toml:10 (op `ui2fp`). SMs: 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUi2fp {
-    /// Destination (f32). (isa-spec/spec/ops/ui2fp.toml:15)
+    /// Destination (f32). (isa-spec/spec/ops/alu/ui2fp.toml:15)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/ui2fp.toml:19)
+    /// Source (b32). (isa-spec/spec/ops/alu/ui2fp.toml:19)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/ui2fp.toml:24)
+    /// Modifier.  (isa-spec/spec/ops/alu/ui2fp.toml:24)
     pub stype: CvtItype32Shown,
-    /// Modifier.  (isa-spec/spec/ops/ui2fp.toml:28)
+    /// Modifier.  (isa-spec/spec/ops/alu/ui2fp.toml:28)
     pub rnd: Rnd,
 }
 op_fields!(OpUi2fp, [b], [d]);
-/// Spec: isa-spec/spec/ops/ui2fp.toml:10.
+/// Spec: isa-spec/spec/ops/alu/ui2fp.toml:10.
 impl OpUi2fp {
     pub const NAME: &'static str = "ui2fp";
     pub const MNEMONIC: &'static str = "UI2FP.F32";
@@ -42,7 +42,7 @@ impl OpUi2fp {
     pub fn b_view(&self) -> Option<View> {
         Self::b_view_of(self.stype)
     }
-    /// Codes of `rnd`'s values, in hex (`-`: none; isa-spec/spec/ops/ui2fp.toml:28).
+    /// Codes of `rnd`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/ui2fp.toml:28).
     const RND_CODES0: [u16; Rnd::COUNT] = codes("0 - - 3");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -55,7 +55,7 @@ impl OpUi2fp {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/ui2fp.toml:43 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ui2fp.toml:43 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -72,7 +72,7 @@ impl OpUi2fp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/ui2fp.toml:43; form at isa-spec/spec/ops/ui2fp.toml:47).
+    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/alu/ui2fp.toml:43; form at isa-spec/spec/ops/alu/ui2fp.toml:47).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x8001000000000000000025e
@@ -80,7 +80,7 @@ impl OpUi2fp {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/ui2fp.toml:43; form at isa-spec/spec/ops/ui2fp.toml:47).
+    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/alu/ui2fp.toml:43; form at isa-spec/spec/ops/alu/ui2fp.toml:47).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x8001000000000000000085e
@@ -88,7 +88,7 @@ impl OpUi2fp {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/ui2fp.toml:43 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/ui2fp.toml:43 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -104,7 +104,7 @@ impl OpUi2fp {
         };
         Some(Self { d, b: Src::RZ, stype, rnd })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/ui2fp.toml:43; form at isa-spec/spec/ops/ui2fp.toml:47).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ui2fp.toml:43; form at isa-spec/spec/ops/alu/ui2fp.toml:47).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -114,7 +114,7 @@ impl OpUi2fp {
         let raw = w & 0x1fff7cf03ffffffff00ff000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/ui2fp.toml:43; form at isa-spec/spec/ops/ui2fp.toml:47).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ui2fp.toml:43; form at isa-spec/spec/ops/alu/ui2fp.toml:47).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -124,7 +124,7 @@ impl OpUi2fp {
         let raw = w & 0x1fff7cf03ff00000000ff000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UI2FP.F32` (isa-spec/spec/ops/ui2fp.toml:31); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UI2FP.F32` (isa-spec/spec/ops/alu/ui2fp.toml:31); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UI2FP", "F32"]])?;
         let mut cur = 0usize;
@@ -151,7 +151,7 @@ impl OpUi2fp {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/ui2fp.toml:10.
+    /// Spec: isa-spec/spec/ops/alu/ui2fp.toml:10.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("ui2fp", 1usize, srcs)?;
         let b: u32 = src_value(srcs, 0usize, &self.b)?;
@@ -167,18 +167,18 @@ impl OpUi2fp {
     }
 }
 impl MemOp for OpUi2fp {}
-/// Spec: isa-spec/spec/ops/ui2fp.toml:10.
+/// Spec: isa-spec/spec/ops/alu/ui2fp.toml:10.
 impl Encode for OpUi2fp {
     const NAME: &'static str = "ui2fp";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [b]);
 }
-/// Spec: isa-spec/spec/ops/ui2fp.toml:10.
+/// Spec: isa-spec/spec/ops/alu/ui2fp.toml:10.
 impl Forms for OpUi2fp {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/ui2fp.toml:31.
+    /// Spec: isa-spec/spec/ops/alu/ui2fp.toml:31.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;
@@ -197,7 +197,7 @@ impl Forms for OpUi2fp {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/ui2fp.toml:10.
+/// Spec: isa-spec/spec/ops/alu/ui2fp.toml:10.
 impl Legalize for OpUi2fp {
     fn fold_imms(&mut self) {
         {

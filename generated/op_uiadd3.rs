@@ -4,24 +4,24 @@
 
 /// `UIADD3`: Three-input 32-bit add of uniform registers; carries out to uniform predicates (see uiadd3x).
 ///
-/// Spec: isa-spec/spec/ops/uiadd3.toml:8 (op `uiadd3`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/uiadd3.toml:8 (op `uiadd3`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUiadd3 {
-    /// Destination (u32). (isa-spec/spec/ops/uiadd3.toml:14)
+    /// Destination (u32). (isa-spec/spec/ops/alu/uiadd3.toml:14)
     pub d: Reg,
-    /// Destination (pred). Carry out of bit 31 (sum >= 2^32). (isa-spec/spec/ops/uiadd3.toml:18)
+    /// Destination (pred). Carry out of bit 31 (sum >= 2^32). (isa-spec/spec/ops/alu/uiadd3.toml:18)
     pub co0: Reg,
-    /// Destination (pred). Second carry (sum >= 2^33). (isa-spec/spec/ops/uiadd3.toml:24)
+    /// Destination (pred). Second carry (sum >= 2^33). (isa-spec/spec/ops/alu/uiadd3.toml:24)
     pub co1: Reg,
-    /// Source (u32). (isa-spec/spec/ops/uiadd3.toml:30)
+    /// Source (u32). (isa-spec/spec/ops/alu/uiadd3.toml:30)
     pub a: Src,
-    /// Source (u32). (isa-spec/spec/ops/uiadd3.toml:35)
+    /// Source (u32). (isa-spec/spec/ops/alu/uiadd3.toml:35)
     pub b: Src,
-    /// Source (u32). (isa-spec/spec/ops/uiadd3.toml:40)
+    /// Source (u32). (isa-spec/spec/ops/alu/uiadd3.toml:40)
     pub c: Src,
 }
 op_fields!(OpUiadd3, [a, b, c], [d, co0, co1]);
-/// Spec: isa-spec/spec/ops/uiadd3.toml:8.
+/// Spec: isa-spec/spec/ops/alu/uiadd3.toml:8.
 impl OpUiadd3 {
     pub const NAME: &'static str = "uiadd3";
     pub const MNEMONIC: &'static str = "UIADD3";
@@ -38,7 +38,7 @@ impl OpUiadd3 {
         OperandInfo::new("co0", ValueType::Pred).with_default(Src::reg(Reg::UPT)),
         OperandInfo::new("co1", ValueType::Pred).with_default(Src::reg(Reg::UPT)),
     ];
-    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/uiadd3.toml).
+    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/alu/uiadd3.toml).
     pub const LOW_BITS_SRCS: &'static [usize] = &[0usize, 1usize, 2usize];
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -53,7 +53,7 @@ impl OpUiadd3 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/uiadd3.toml:64 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uiadd3.toml:64 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -75,7 +75,7 @@ impl OpUiadd3 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/uiadd3.toml:64; form at isa-spec/spec/ops/uiadd3.toml:69).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uiadd3.toml:64; form at isa-spec/spec/ops/alu/uiadd3.toml:69).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -85,7 +85,7 @@ impl OpUiadd3 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/uiadd3.toml:64; form at isa-spec/spec/ops/uiadd3.toml:69).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uiadd3.toml:64; form at isa-spec/spec/ops/alu/uiadd3.toml:69).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -94,7 +94,7 @@ impl OpUiadd3 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/uiadd3.toml:83 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uiadd3.toml:83 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -116,7 +116,7 @@ impl OpUiadd3 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/uiadd3.toml:83; form at isa-spec/spec/ops/uiadd3.toml:69).
+    /// Form `uuu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/uiadd3.toml:83; form at isa-spec/spec/ops/alu/uiadd3.toml:69).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -126,7 +126,7 @@ impl OpUiadd3 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/uiadd3.toml:83; form at isa-spec/spec/ops/uiadd3.toml:69).
+    /// Form `uiu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/uiadd3.toml:83; form at isa-spec/spec/ops/alu/uiadd3.toml:69).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -135,7 +135,7 @@ impl OpUiadd3 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/uiadd3.toml:64 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uiadd3.toml:64 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -154,7 +154,7 @@ impl OpUiadd3 {
             c,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/uiadd3.toml:64; form at isa-spec/spec/ops/uiadd3.toml:69).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uiadd3.toml:64; form at isa-spec/spec/ops/alu/uiadd3.toml:69).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -165,7 +165,7 @@ impl OpUiadd3 {
         let raw = w & 0x1fff781f0c03fffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/uiadd3.toml:64; form at isa-spec/spec/ops/uiadd3.toml:69).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uiadd3.toml:64; form at isa-spec/spec/ops/alu/uiadd3.toml:69).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -175,7 +175,7 @@ impl OpUiadd3 {
         let raw = w & 0x1fff781f0c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/uiadd3.toml:83 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uiadd3.toml:83 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -194,7 +194,7 @@ impl OpUiadd3 {
             c,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/uiadd3.toml:83; form at isa-spec/spec/ops/uiadd3.toml:69).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uiadd3.toml:83; form at isa-spec/spec/ops/alu/uiadd3.toml:69).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -205,7 +205,7 @@ impl OpUiadd3 {
         let raw = w & 0x1fff781f0003fffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/uiadd3.toml:83; form at isa-spec/spec/ops/uiadd3.toml:69).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uiadd3.toml:83; form at isa-spec/spec/ops/alu/uiadd3.toml:69).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -222,7 +222,7 @@ impl OpUiadd3 {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `UIADD3` (isa-spec/spec/ops/uiadd3.toml:44).
+    /// Parse syntax `UIADD3` (isa-spec/spec/ops/alu/uiadd3.toml:44).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UIADD3"]])?;
         if !rest.is_empty() {
@@ -251,7 +251,7 @@ impl OpUiadd3 {
         let raw = form.map_or(0, |_| 0x781e0000000000000000000);
         parsed(op, line, 0, raw)
     }
-    /// Parse syntax `UIADD3` (isa-spec/spec/ops/uiadd3.toml:48).
+    /// Parse syntax `UIADD3` (isa-spec/spec/ops/alu/uiadd3.toml:48).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UIADD3"]])?;
         if !rest.is_empty() {
@@ -273,7 +273,7 @@ impl OpUiadd3 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/uiadd3.toml:8.
+    /// Spec: isa-spec/spec/ops/alu/uiadd3.toml:8.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("uiadd3", 3usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
@@ -298,20 +298,20 @@ impl OpUiadd3 {
     }
 }
 impl MemOp for OpUiadd3 {}
-/// Spec: isa-spec/spec/ops/uiadd3.toml:8.
+/// Spec: isa-spec/spec/ops/alu/uiadd3.toml:8.
 impl Encode for OpUiadd3 {
     const NAME: &'static str = "uiadd3";
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [a, b, c]
     );
 }
-/// Spec: isa-spec/spec/ops/uiadd3.toml:8.
+/// Spec: isa-spec/spec/ops/alu/uiadd3.toml:8.
 impl Forms for OpUiadd3 {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/uiadd3.toml:44.
+    /// Spec: isa-spec/spec/ops/alu/uiadd3.toml:44.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -357,7 +357,7 @@ impl Forms for OpUiadd3 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/uiadd3.toml:8.
+/// Spec: isa-spec/spec/ops/alu/uiadd3.toml:8.
 impl Legalize for OpUiadd3 {
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();

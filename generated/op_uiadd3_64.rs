@@ -4,24 +4,24 @@
 
 /// `UIADD3.64`: Three-input 64-bit add of uniform register pairs; carries out to uniform predicates.
 ///
-/// Spec: isa-spec/spec/ops/uiadd3_64.toml:10 (op `uiadd3_64`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/uiadd3_64.toml:10 (op `uiadd3_64`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUiadd364 {
-    /// Destination (u64). (isa-spec/spec/ops/uiadd3_64.toml:16)
+    /// Destination (u64). (isa-spec/spec/ops/alu/uiadd3_64.toml:16)
     pub d: Reg,
-    /// Destination (pred). Carry out of bit 63 (sum >= 2^64). (isa-spec/spec/ops/uiadd3_64.toml:20)
+    /// Destination (pred). Carry out of bit 63 (sum >= 2^64). (isa-spec/spec/ops/alu/uiadd3_64.toml:20)
     pub co0: Reg,
-    /// Destination (pred). Second carry (sum >= 2^65). (isa-spec/spec/ops/uiadd3_64.toml:26)
+    /// Destination (pred). Second carry (sum >= 2^65). (isa-spec/spec/ops/alu/uiadd3_64.toml:26)
     pub co1: Reg,
-    /// Source (u64). (isa-spec/spec/ops/uiadd3_64.toml:32)
+    /// Source (u64). (isa-spec/spec/ops/alu/uiadd3_64.toml:32)
     pub a: Src,
-    /// Source (i64). (isa-spec/spec/ops/uiadd3_64.toml:37)
+    /// Source (i64). (isa-spec/spec/ops/alu/uiadd3_64.toml:37)
     pub b: Src,
-    /// Source (u64). (isa-spec/spec/ops/uiadd3_64.toml:42)
+    /// Source (u64). (isa-spec/spec/ops/alu/uiadd3_64.toml:42)
     pub c: Src,
 }
 op_fields!(OpUiadd364, [a, b, c], [d, co0, co1]);
-/// Spec: isa-spec/spec/ops/uiadd3_64.toml:10.
+/// Spec: isa-spec/spec/ops/alu/uiadd3_64.toml:10.
 impl OpUiadd364 {
     pub const NAME: &'static str = "uiadd3_64";
     pub const MNEMONIC: &'static str = "UIADD3.64";
@@ -38,7 +38,7 @@ impl OpUiadd364 {
         OperandInfo::new("co0", ValueType::Pred).with_default(Src::reg(Reg::UPT)),
         OperandInfo::new("co1", ValueType::Pred).with_default(Src::reg(Reg::UPT)),
     ];
-    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/uiadd3_64.toml).
+    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/alu/uiadd3_64.toml).
     pub const LOW_BITS_SRCS: &'static [usize] = &[0usize, 1usize, 2usize];
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -53,7 +53,7 @@ impl OpUiadd364 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/uiadd3_64.toml:68 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uiadd3_64.toml:68 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -121,7 +121,7 @@ impl OpUiadd364 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/uiadd3_64.toml:68; form at isa-spec/spec/ops/uiadd3_64.toml:73).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uiadd3_64.toml:68; form at isa-spec/spec/ops/alu/uiadd3_64.toml:73).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -131,7 +131,7 @@ impl OpUiadd364 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/uiadd3_64.toml:68; form at isa-spec/spec/ops/uiadd3_64.toml:73).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uiadd3_64.toml:68; form at isa-spec/spec/ops/alu/uiadd3_64.toml:73).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -140,7 +140,7 @@ impl OpUiadd364 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, true)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/uiadd3_64.toml:89 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uiadd3_64.toml:89 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -208,7 +208,7 @@ impl OpUiadd364 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/uiadd3_64.toml:89; form at isa-spec/spec/ops/uiadd3_64.toml:73).
+    /// Form `uuu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/uiadd3_64.toml:89; form at isa-spec/spec/ops/alu/uiadd3_64.toml:73).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -218,7 +218,7 @@ impl OpUiadd364 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/uiadd3_64.toml:89; form at isa-spec/spec/ops/uiadd3_64.toml:73).
+    /// Form `uiu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/uiadd3_64.toml:89; form at isa-spec/spec/ops/alu/uiadd3_64.toml:73).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -227,7 +227,7 @@ impl OpUiadd364 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, true)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/uiadd3_64.toml:68 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uiadd3_64.toml:68 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -246,7 +246,7 @@ impl OpUiadd364 {
             c,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/uiadd3_64.toml:68; form at isa-spec/spec/ops/uiadd3_64.toml:73).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uiadd3_64.toml:68; form at isa-spec/spec/ops/alu/uiadd3_64.toml:73).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -257,7 +257,7 @@ impl OpUiadd364 {
         let raw = w & 0x1fff781f0c03fffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/uiadd3_64.toml:68; form at isa-spec/spec/ops/uiadd3_64.toml:73).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uiadd3_64.toml:68; form at isa-spec/spec/ops/alu/uiadd3_64.toml:73).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -267,7 +267,7 @@ impl OpUiadd364 {
         let raw = w & 0x1fff781f0c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/uiadd3_64.toml:89 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uiadd3_64.toml:89 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -286,7 +286,7 @@ impl OpUiadd364 {
             c,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/uiadd3_64.toml:89; form at isa-spec/spec/ops/uiadd3_64.toml:73).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uiadd3_64.toml:89; form at isa-spec/spec/ops/alu/uiadd3_64.toml:73).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -297,7 +297,7 @@ impl OpUiadd364 {
         let raw = w & 0x1fff781f0003fffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/uiadd3_64.toml:89; form at isa-spec/spec/ops/uiadd3_64.toml:73).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uiadd3_64.toml:89; form at isa-spec/spec/ops/alu/uiadd3_64.toml:73).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -314,7 +314,7 @@ impl OpUiadd364 {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `UIADD3.64` (isa-spec/spec/ops/uiadd3_64.toml:46).
+    /// Parse syntax `UIADD3.64` (isa-spec/spec/ops/alu/uiadd3_64.toml:46).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UIADD3", "64"]])?;
         if !rest.is_empty() {
@@ -343,7 +343,7 @@ impl OpUiadd364 {
         let raw = form.map_or(0, |_| 0x781e0000000000000000000);
         parsed(op, line, 0, raw)
     }
-    /// Parse syntax `UIADD3.64` (isa-spec/spec/ops/uiadd3_64.toml:50).
+    /// Parse syntax `UIADD3.64` (isa-spec/spec/ops/alu/uiadd3_64.toml:50).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UIADD3", "64"]])?;
         if !rest.is_empty() {
@@ -365,7 +365,7 @@ impl OpUiadd364 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/uiadd3_64.toml:10.
+    /// Spec: isa-spec/spec/ops/alu/uiadd3_64.toml:10.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("uiadd3_64", 3usize, srcs)?;
         let a_raw: u64 = srcs[0usize].u64()?;
@@ -393,20 +393,20 @@ impl OpUiadd364 {
     }
 }
 impl MemOp for OpUiadd364 {}
-/// Spec: isa-spec/spec/ops/uiadd3_64.toml:10.
+/// Spec: isa-spec/spec/ops/alu/uiadd3_64.toml:10.
 impl Encode for OpUiadd364 {
     const NAME: &'static str = "uiadd3_64";
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [a, b, c]
     );
 }
-/// Spec: isa-spec/spec/ops/uiadd3_64.toml:10.
+/// Spec: isa-spec/spec/ops/alu/uiadd3_64.toml:10.
 impl Forms for OpUiadd364 {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/uiadd3_64.toml:46.
+    /// Spec: isa-spec/spec/ops/alu/uiadd3_64.toml:46.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -452,7 +452,7 @@ impl Forms for OpUiadd364 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/uiadd3_64.toml:10.
+/// Spec: isa-spec/spec/ops/alu/uiadd3_64.toml:10.
 impl Legalize for OpUiadd364 {
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();

@@ -4,28 +4,28 @@
 
 /// `UIADD3.X`: Three-input 32-bit add of uniform registers with two carry-in uniform predicates.
 ///
-/// Spec: isa-spec/spec/ops/uiadd3x.toml:6 (op `uiadd3x`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/uiadd3x.toml:6 (op `uiadd3x`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUiadd3x {
-    /// Destination (u32). (isa-spec/spec/ops/uiadd3x.toml:12)
+    /// Destination (u32). (isa-spec/spec/ops/alu/uiadd3x.toml:12)
     pub d: Reg,
-    /// Destination (pred). Carry out of bit 31 (sum >= 2^32). (isa-spec/spec/ops/uiadd3x.toml:16)
+    /// Destination (pred). Carry out of bit 31 (sum >= 2^32). (isa-spec/spec/ops/alu/uiadd3x.toml:16)
     pub co0: Reg,
-    /// Destination (pred). Second carry (sum >= 2^33). (isa-spec/spec/ops/uiadd3x.toml:22)
+    /// Destination (pred). Second carry (sum >= 2^33). (isa-spec/spec/ops/alu/uiadd3x.toml:22)
     pub co1: Reg,
-    /// Source (u32). (isa-spec/spec/ops/uiadd3x.toml:28)
+    /// Source (u32). (isa-spec/spec/ops/alu/uiadd3x.toml:28)
     pub a: Src,
-    /// Source (u32). (isa-spec/spec/ops/uiadd3x.toml:33)
+    /// Source (u32). (isa-spec/spec/ops/alu/uiadd3x.toml:33)
     pub b: Src,
-    /// Source (u32). (isa-spec/spec/ops/uiadd3x.toml:38)
+    /// Source (u32). (isa-spec/spec/ops/alu/uiadd3x.toml:38)
     pub c: Src,
-    /// Source (pred). (isa-spec/spec/ops/uiadd3x.toml:43)
+    /// Source (pred). (isa-spec/spec/ops/alu/uiadd3x.toml:43)
     pub ci0: Src,
-    /// Source (pred). (isa-spec/spec/ops/uiadd3x.toml:48)
+    /// Source (pred). (isa-spec/spec/ops/alu/uiadd3x.toml:48)
     pub ci1: Src,
 }
 op_fields!(OpUiadd3x, [a, b, c, ci0, ci1], [d, co0, co1]);
-/// Spec: isa-spec/spec/ops/uiadd3x.toml:6.
+/// Spec: isa-spec/spec/ops/alu/uiadd3x.toml:6.
 impl OpUiadd3x {
     pub const NAME: &'static str = "uiadd3x";
     pub const MNEMONIC: &'static str = "UIADD3.X";
@@ -44,7 +44,7 @@ impl OpUiadd3x {
         OperandInfo::new("co0", ValueType::Pred).with_default(Src::reg(Reg::UPT)),
         OperandInfo::new("co1", ValueType::Pred).with_default(Src::reg(Reg::UPT)),
     ];
-    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/uiadd3x.toml).
+    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/alu/uiadd3x.toml).
     pub const LOW_BITS_SRCS: &'static [usize] = &[0usize, 1usize, 2usize];
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -83,7 +83,7 @@ impl OpUiadd3x {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/uiadd3x.toml:72 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uiadd3x.toml:72 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -115,7 +115,7 @@ impl OpUiadd3x {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/uiadd3x.toml:72; form at isa-spec/spec/ops/uiadd3x.toml:77).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uiadd3x.toml:72; form at isa-spec/spec/ops/alu/uiadd3x.toml:77).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -125,7 +125,7 @@ impl OpUiadd3x {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/uiadd3x.toml:72; form at isa-spec/spec/ops/uiadd3x.toml:77).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uiadd3x.toml:72; form at isa-spec/spec/ops/alu/uiadd3x.toml:77).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -134,7 +134,7 @@ impl OpUiadd3x {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/uiadd3x.toml:99 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uiadd3x.toml:99 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -166,7 +166,7 @@ impl OpUiadd3x {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/uiadd3x.toml:99; form at isa-spec/spec/ops/uiadd3x.toml:77).
+    /// Form `uuu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/uiadd3x.toml:99; form at isa-spec/spec/ops/alu/uiadd3x.toml:77).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -176,7 +176,7 @@ impl OpUiadd3x {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/uiadd3x.toml:99; form at isa-spec/spec/ops/uiadd3x.toml:77).
+    /// Form `uiu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/uiadd3x.toml:99; form at isa-spec/spec/ops/alu/uiadd3x.toml:77).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -185,7 +185,7 @@ impl OpUiadd3x {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/uiadd3x.toml:72 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uiadd3x.toml:72 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -210,7 +210,7 @@ impl OpUiadd3x {
             ci1,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/uiadd3x.toml:72; form at isa-spec/spec/ops/uiadd3x.toml:77).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uiadd3x.toml:72; form at isa-spec/spec/ops/alu/uiadd3x.toml:77).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -221,7 +221,7 @@ impl OpUiadd3x {
         let raw = w & 0x1fff00010c03fffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/uiadd3x.toml:72; form at isa-spec/spec/ops/uiadd3x.toml:77).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uiadd3x.toml:72; form at isa-spec/spec/ops/alu/uiadd3x.toml:77).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -231,7 +231,7 @@ impl OpUiadd3x {
         let raw = w & 0x1fff00010c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/uiadd3x.toml:99 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uiadd3x.toml:99 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -256,7 +256,7 @@ impl OpUiadd3x {
             ci1,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/uiadd3x.toml:99; form at isa-spec/spec/ops/uiadd3x.toml:77).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uiadd3x.toml:99; form at isa-spec/spec/ops/alu/uiadd3x.toml:77).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -267,7 +267,7 @@ impl OpUiadd3x {
         let raw = w & 0x1fff00010003fffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/uiadd3x.toml:99; form at isa-spec/spec/ops/uiadd3x.toml:77).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uiadd3x.toml:99; form at isa-spec/spec/ops/alu/uiadd3x.toml:77).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -284,7 +284,7 @@ impl OpUiadd3x {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `UIADD3.X` (isa-spec/spec/ops/uiadd3x.toml:52).
+    /// Parse syntax `UIADD3.X` (isa-spec/spec/ops/alu/uiadd3x.toml:52).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UIADD3", "X"]])?;
         if !rest.is_empty() {
@@ -322,7 +322,7 @@ impl OpUiadd3x {
         };
         parsed(op, line, 0, 0)
     }
-    /// Parse syntax `UIADD3.X` (isa-spec/spec/ops/uiadd3x.toml:56).
+    /// Parse syntax `UIADD3.X` (isa-spec/spec/ops/alu/uiadd3x.toml:56).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UIADD3", "X"]])?;
         if !rest.is_empty() {
@@ -353,7 +353,7 @@ impl OpUiadd3x {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/uiadd3x.toml:6.
+    /// Spec: isa-spec/spec/ops/alu/uiadd3x.toml:6.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("uiadd3x", 5usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -374,7 +374,7 @@ impl OpUiadd3x {
     }
 }
 impl MemOp for OpUiadd3x {}
-/// Spec: isa-spec/spec/ops/uiadd3x.toml:6.
+/// Spec: isa-spec/spec/ops/alu/uiadd3x.toml:6.
 impl Encode for OpUiadd3x {
     const NAME: &'static str = "uiadd3x";
     encode_by_form!(
@@ -382,13 +382,13 @@ impl Encode for OpUiadd3x {
         ci0, ci1]
     );
 }
-/// Spec: isa-spec/spec/ops/uiadd3x.toml:6.
+/// Spec: isa-spec/spec/ops/alu/uiadd3x.toml:6.
 impl Forms for OpUiadd3x {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/uiadd3x.toml:52.
+    /// Spec: isa-spec/spec/ops/alu/uiadd3x.toml:52.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -444,7 +444,7 @@ impl Forms for OpUiadd3x {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/uiadd3x.toml:6.
+/// Spec: isa-spec/spec/ops/alu/uiadd3x.toml:6.
 impl Legalize for OpUiadd3x {
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();

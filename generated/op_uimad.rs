@@ -4,22 +4,22 @@
 
 /// `UIMAD`: 32-bit integer multiply-add of uniform registers, low word; signedness does not change the result.
 ///
-/// Spec: isa-spec/spec/ops/uimad.toml:9 (op `uimad`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/uimad.toml:9 (op `uimad`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUimad {
-    /// Destination (u32). (isa-spec/spec/ops/uimad.toml:15)
+    /// Destination (u32). (isa-spec/spec/ops/alu/uimad.toml:15)
     pub d: Reg,
-    /// Source (u32). (isa-spec/spec/ops/uimad.toml:19)
+    /// Source (u32). (isa-spec/spec/ops/alu/uimad.toml:19)
     pub a: Src,
-    /// Source (i32). (isa-spec/spec/ops/uimad.toml:23)
+    /// Source (i32). (isa-spec/spec/ops/alu/uimad.toml:23)
     pub b: Src,
-    /// Source (i32). (isa-spec/spec/ops/uimad.toml:27)
+    /// Source (i32). (isa-spec/spec/ops/alu/uimad.toml:27)
     pub c: Src,
-    /// Modifier.  (isa-spec/spec/ops/uimad.toml:32)
+    /// Modifier.  (isa-spec/spec/ops/alu/uimad.toml:32)
     pub ty: IntType,
 }
 op_fields!(OpUimad, [a, b, c], [d]);
-/// Spec: isa-spec/spec/ops/uimad.toml:9.
+/// Spec: isa-spec/spec/ops/alu/uimad.toml:9.
 impl OpUimad {
     pub const NAME: &'static str = "uimad";
     pub const MNEMONIC: &'static str = "UIMAD";
@@ -32,7 +32,7 @@ impl OpUimad {
         OperandInfo::new("c", ValueType::I32).with_neg(),
     ];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
-    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/uimad.toml).
+    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/alu/uimad.toml).
     pub const LOW_BITS_SRCS: &'static [usize] = &[0usize, 1usize, 2usize];
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -49,7 +49,7 @@ impl OpUimad {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/uimad.toml:48 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uimad.toml:48 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -63,7 +63,7 @@ impl OpUimad {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/uimad.toml:48; form at isa-spec/spec/ops/uimad.toml:53).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uimad.toml:48; form at isa-spec/spec/ops/alu/uimad.toml:53).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
@@ -74,7 +74,7 @@ impl OpUimad {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/uimad.toml:48; form at isa-spec/spec/ops/uimad.toml:53).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uimad.toml:48; form at isa-spec/spec/ops/alu/uimad.toml:53).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
@@ -85,7 +85,7 @@ impl OpUimad {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `uui` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/uimad.toml:48; form at isa-spec/spec/ops/uimad.toml:53).
+    /// Form `uui` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uimad.toml:48; form at isa-spec/spec/ops/alu/uimad.toml:53).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -95,7 +95,7 @@ impl OpUimad {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 64;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/uimad.toml:67 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uimad.toml:67 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -109,7 +109,7 @@ impl OpUimad {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/uimad.toml:67; form at isa-spec/spec/ops/uimad.toml:53).
+    /// Form `uuu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/uimad.toml:67; form at isa-spec/spec/ops/alu/uimad.toml:53).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
@@ -120,7 +120,7 @@ impl OpUimad {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/uimad.toml:67; form at isa-spec/spec/ops/uimad.toml:53).
+    /// Form `uiu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/uimad.toml:67; form at isa-spec/spec/ops/alu/uimad.toml:53).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
@@ -131,7 +131,7 @@ impl OpUimad {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `uui` on SM [100, 103, 120, 121] (isa-spec/spec/ops/uimad.toml:67; form at isa-spec/spec/ops/uimad.toml:53).
+    /// Form `uui` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/uimad.toml:67; form at isa-spec/spec/ops/alu/uimad.toml:53).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -141,7 +141,7 @@ impl OpUimad {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/uimad.toml:48 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uimad.toml:48 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -159,7 +159,7 @@ impl OpUimad {
             ty,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/uimad.toml:48; form at isa-spec/spec/ops/uimad.toml:53).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uimad.toml:48; form at isa-spec/spec/ops/alu/uimad.toml:53).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -171,7 +171,7 @@ impl OpUimad {
         let raw = w & 0x1fff7fff1c03fffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/uimad.toml:48; form at isa-spec/spec/ops/uimad.toml:53).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uimad.toml:48; form at isa-spec/spec/ops/alu/uimad.toml:53).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -183,7 +183,7 @@ impl OpUimad {
         let raw = w & 0x1fff7fff1c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uui`'s fields (isa-spec/spec/ops/uimad.toml:48; form at isa-spec/spec/ops/uimad.toml:53).
+    /// Form `uui`'s fields (isa-spec/spec/ops/alu/uimad.toml:48; form at isa-spec/spec/ops/alu/uimad.toml:53).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -194,7 +194,7 @@ impl OpUimad {
         let raw = w & 0x1fff7fff1c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/uimad.toml:67 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uimad.toml:67 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -212,7 +212,7 @@ impl OpUimad {
             ty,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/uimad.toml:67; form at isa-spec/spec/ops/uimad.toml:53).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uimad.toml:67; form at isa-spec/spec/ops/alu/uimad.toml:53).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -224,7 +224,7 @@ impl OpUimad {
         let raw = w & 0x1fff7fff1003fffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/uimad.toml:67; form at isa-spec/spec/ops/uimad.toml:53).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uimad.toml:67; form at isa-spec/spec/ops/alu/uimad.toml:53).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -236,7 +236,7 @@ impl OpUimad {
         let raw = w & 0x1fff7fff1000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uui`'s fields (isa-spec/spec/ops/uimad.toml:67; form at isa-spec/spec/ops/uimad.toml:53).
+    /// Form `uui`'s fields (isa-spec/spec/ops/alu/uimad.toml:67; form at isa-spec/spec/ops/alu/uimad.toml:53).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -247,7 +247,7 @@ impl OpUimad {
         let raw = w & 0x1fff7fff1000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UIMAD` (isa-spec/spec/ops/uimad.toml:35); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UIMAD` (isa-spec/spec/ops/alu/uimad.toml:35); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UIMAD"]])?;
         let mut cur = 0usize;
@@ -274,7 +274,7 @@ impl OpUimad {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/uimad.toml:9.
+    /// Spec: isa-spec/spec/ops/alu/uimad.toml:9.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("uimad", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -285,7 +285,7 @@ impl OpUimad {
     }
 }
 impl MemOp for OpUimad {}
-/// Spec: isa-spec/spec/ops/uimad.toml:9.
+/// Spec: isa-spec/spec/ops/alu/uimad.toml:9.
 impl Encode for OpUimad {
     const NAME: &'static str = "uimad";
     encode_by_form!(
@@ -293,7 +293,7 @@ impl Encode for OpUimad {
         encode_f4, 5 : => encode_f5; [a, b, c]
     );
 }
-/// Spec: isa-spec/spec/ops/uimad.toml:9.
+/// Spec: isa-spec/spec/ops/alu/uimad.toml:9.
 impl Forms for OpUimad {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -302,7 +302,7 @@ impl Forms for OpUimad {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/uimad.toml:35.
+    /// Spec: isa-spec/spec/ops/alu/uimad.toml:35.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -322,7 +322,7 @@ impl Forms for OpUimad {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/uimad.toml:9.
+/// Spec: isa-spec/spec/ops/alu/uimad.toml:9.
 impl Legalize for OpUimad {
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();

@@ -4,24 +4,24 @@
 
 /// `UIMAD.HI`: High word of the 32x32->64-bit product of uniform registers plus c.
 ///
-/// Spec: isa-spec/spec/ops/uimad_hi.toml:8 (op `uimad_hi`). SMs: 120, 121.
+/// Spec: isa-spec/spec/ops/alu/uimad_hi.toml:8 (op `uimad_hi`). SMs: 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUimadHi {
-    /// Destination (u32). (isa-spec/spec/ops/uimad_hi.toml:13)
+    /// Destination (u32). (isa-spec/spec/ops/alu/uimad_hi.toml:13)
     pub d: Reg,
-    /// Destination (pred). Carry out of hi(a * b) + c (unsigned sum >= 2^32). (isa-spec/spec/ops/uimad_hi.toml:17)
+    /// Destination (pred). Carry out of hi(a * b) + c (unsigned sum >= 2^32). (isa-spec/spec/ops/alu/uimad_hi.toml:17)
     pub co: Reg,
-    /// Source (u32). (isa-spec/spec/ops/uimad_hi.toml:23)
+    /// Source (u32). (isa-spec/spec/ops/alu/uimad_hi.toml:23)
     pub a: Src,
-    /// Source (i32). (isa-spec/spec/ops/uimad_hi.toml:27)
+    /// Source (i32). (isa-spec/spec/ops/alu/uimad_hi.toml:27)
     pub b: Src,
-    /// Source (u32). (isa-spec/spec/ops/uimad_hi.toml:31)
+    /// Source (u32). (isa-spec/spec/ops/alu/uimad_hi.toml:31)
     pub c: Src,
-    /// Modifier.  (isa-spec/spec/ops/uimad_hi.toml:36)
+    /// Modifier.  (isa-spec/spec/ops/alu/uimad_hi.toml:36)
     pub ty: IntType,
 }
 op_fields!(OpUimadHi, [a, b, c], [d, co]);
-/// Spec: isa-spec/spec/ops/uimad_hi.toml:8.
+/// Spec: isa-spec/spec/ops/alu/uimad_hi.toml:8.
 impl OpUimadHi {
     pub const NAME: &'static str = "uimad_hi";
     pub const MNEMONIC: &'static str = "UIMAD.HI";
@@ -50,7 +50,7 @@ impl OpUimadHi {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/uimad_hi.toml:58 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uimad_hi.toml:58 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -68,7 +68,7 @@ impl OpUimadHi {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/uimad_hi.toml:58; form at isa-spec/spec/ops/uimad_hi.toml:62).
+    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/alu/uimad_hi.toml:58; form at isa-spec/spec/ops/alu/uimad_hi.toml:62).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x800000000000000000002a6
@@ -76,7 +76,7 @@ impl OpUimadHi {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/uimad_hi.toml:58; form at isa-spec/spec/ops/uimad_hi.toml:62).
+    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/alu/uimad_hi.toml:58; form at isa-spec/spec/ops/alu/uimad_hi.toml:62).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x800000000000000000008a6
@@ -84,7 +84,7 @@ impl OpUimadHi {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/uimad_hi.toml:58 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uimad_hi.toml:58 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -106,7 +106,7 @@ impl OpUimadHi {
             ty,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/uimad_hi.toml:58; form at isa-spec/spec/ops/uimad_hi.toml:62).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uimad_hi.toml:58; form at isa-spec/spec/ops/alu/uimad_hi.toml:62).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -116,7 +116,7 @@ impl OpUimadHi {
         let raw = w & 0x1fff7f1f1003fffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/uimad_hi.toml:58; form at isa-spec/spec/ops/uimad_hi.toml:62).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uimad_hi.toml:58; form at isa-spec/spec/ops/alu/uimad_hi.toml:62).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -126,7 +126,7 @@ impl OpUimadHi {
         let raw = w & 0x1fff7f1f1000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UIMAD.HI` (isa-spec/spec/ops/uimad_hi.toml:39); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UIMAD.HI` (isa-spec/spec/ops/alu/uimad_hi.toml:39); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UIMAD", "HI"]])?;
         let mut cur = 0usize;
@@ -159,7 +159,7 @@ impl OpUimadHi {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/uimad_hi.toml:8.
+    /// Spec: isa-spec/spec/ops/alu/uimad_hi.toml:8.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("uimad_hi", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -181,18 +181,18 @@ impl OpUimadHi {
     }
 }
 impl MemOp for OpUimadHi {}
-/// Spec: isa-spec/spec/ops/uimad_hi.toml:8.
+/// Spec: isa-spec/spec/ops/alu/uimad_hi.toml:8.
 impl Encode for OpUimadHi {
     const NAME: &'static str = "uimad_hi";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a, b, c]);
 }
-/// Spec: isa-spec/spec/ops/uimad_hi.toml:8.
+/// Spec: isa-spec/spec/ops/alu/uimad_hi.toml:8.
 impl Forms for OpUimadHi {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/uimad_hi.toml:39.
+    /// Spec: isa-spec/spec/ops/alu/uimad_hi.toml:39.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -216,7 +216,7 @@ impl Forms for OpUimadHi {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/uimad_hi.toml:8.
+/// Spec: isa-spec/spec/ops/alu/uimad_hi.toml:8.
 impl Legalize for OpUimadHi {
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();

@@ -4,24 +4,24 @@
 
 /// `UIMAD.WIDE`: 32x32->64-bit integer multiply-add of uniform registers into a uniform register pair.
 ///
-/// Spec: isa-spec/spec/ops/uimad_wide.toml:8 (op `uimad_wide`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/uimad_wide.toml:8 (op `uimad_wide`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUimadWide {
-    /// Destination (u64). (isa-spec/spec/ops/uimad_wide.toml:14)
+    /// Destination (u64). (isa-spec/spec/ops/alu/uimad_wide.toml:14)
     pub d: Reg,
-    /// Destination (pred). Carry out of the 64-bit add (unsigned sum >= 2^64). (isa-spec/spec/ops/uimad_wide.toml:18)
+    /// Destination (pred). Carry out of the 64-bit add (unsigned sum >= 2^64). (isa-spec/spec/ops/alu/uimad_wide.toml:18)
     pub co: Reg,
-    /// Source (u32). (isa-spec/spec/ops/uimad_wide.toml:24)
+    /// Source (u32). (isa-spec/spec/ops/alu/uimad_wide.toml:24)
     pub a: Src,
-    /// Source (i32). (isa-spec/spec/ops/uimad_wide.toml:28)
+    /// Source (i32). (isa-spec/spec/ops/alu/uimad_wide.toml:28)
     pub b: Src,
-    /// Source (u64). (isa-spec/spec/ops/uimad_wide.toml:32)
+    /// Source (u64). (isa-spec/spec/ops/alu/uimad_wide.toml:32)
     pub c: Src,
-    /// Modifier.  (isa-spec/spec/ops/uimad_wide.toml:37)
+    /// Modifier.  (isa-spec/spec/ops/alu/uimad_wide.toml:37)
     pub ty: IntType,
 }
 op_fields!(OpUimadWide, [a, b, c], [d, co]);
-/// Spec: isa-spec/spec/ops/uimad_wide.toml:8.
+/// Spec: isa-spec/spec/ops/alu/uimad_wide.toml:8.
 impl OpUimadWide {
     pub const NAME: &'static str = "uimad_wide";
     pub const MNEMONIC: &'static str = "UIMAD.WIDE";
@@ -37,7 +37,7 @@ impl OpUimadWide {
         OperandInfo::new("d", ValueType::U64).with_align(2),
         OperandInfo::new("co", ValueType::Pred).with_default(Src::reg(Reg::UPT)),
     ];
-    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/uimad_wide.toml).
+    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/alu/uimad_wide.toml).
     pub const LOW_BITS_SRCS: &'static [usize] = &[0usize, 1usize, 2usize];
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -52,7 +52,7 @@ impl OpUimadWide {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/uimad_wide.toml:59 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uimad_wide.toml:59 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -92,7 +92,7 @@ impl OpUimadWide {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/uimad_wide.toml:59; form at isa-spec/spec/ops/uimad_wide.toml:64).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uimad_wide.toml:59; form at isa-spec/spec/ops/alu/uimad_wide.toml:64).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x800000000000000000002a5
@@ -100,7 +100,7 @@ impl OpUimadWide {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/uimad_wide.toml:59; form at isa-spec/spec/ops/uimad_wide.toml:64).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uimad_wide.toml:59; form at isa-spec/spec/ops/alu/uimad_wide.toml:64).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x800000000000000000008a5
@@ -108,7 +108,7 @@ impl OpUimadWide {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/uimad_wide.toml:79 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uimad_wide.toml:79 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -148,7 +148,7 @@ impl OpUimadWide {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/uimad_wide.toml:79; form at isa-spec/spec/ops/uimad_wide.toml:64).
+    /// Form `uuu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/uimad_wide.toml:79; form at isa-spec/spec/ops/alu/uimad_wide.toml:64).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x800000000000000000002a5
@@ -156,7 +156,7 @@ impl OpUimadWide {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/uimad_wide.toml:79; form at isa-spec/spec/ops/uimad_wide.toml:64).
+    /// Form `uiu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/uimad_wide.toml:79; form at isa-spec/spec/ops/alu/uimad_wide.toml:64).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x800000000000000000008a5
@@ -164,7 +164,7 @@ impl OpUimadWide {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/uimad_wide.toml:59 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uimad_wide.toml:59 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -186,7 +186,7 @@ impl OpUimadWide {
             ty,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/uimad_wide.toml:59; form at isa-spec/spec/ops/uimad_wide.toml:64).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uimad_wide.toml:59; form at isa-spec/spec/ops/alu/uimad_wide.toml:64).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -196,7 +196,7 @@ impl OpUimadWide {
         let raw = w & 0x1fff7f1f1c03fffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/uimad_wide.toml:59; form at isa-spec/spec/ops/uimad_wide.toml:64).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uimad_wide.toml:59; form at isa-spec/spec/ops/alu/uimad_wide.toml:64).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -206,7 +206,7 @@ impl OpUimadWide {
         let raw = w & 0x1fff7f1f1c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/uimad_wide.toml:79 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uimad_wide.toml:79 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -228,7 +228,7 @@ impl OpUimadWide {
             ty,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/uimad_wide.toml:79; form at isa-spec/spec/ops/uimad_wide.toml:64).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uimad_wide.toml:79; form at isa-spec/spec/ops/alu/uimad_wide.toml:64).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -238,7 +238,7 @@ impl OpUimadWide {
         let raw = w & 0x1fff7f1f1003fffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/uimad_wide.toml:79; form at isa-spec/spec/ops/uimad_wide.toml:64).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uimad_wide.toml:79; form at isa-spec/spec/ops/alu/uimad_wide.toml:64).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -248,7 +248,7 @@ impl OpUimadWide {
         let raw = w & 0x1fff7f1f1000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UIMAD.WIDE` (isa-spec/spec/ops/uimad_wide.toml:40); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UIMAD.WIDE` (isa-spec/spec/ops/alu/uimad_wide.toml:40); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UIMAD", "WIDE"]])?;
         let mut cur = 0usize;
@@ -281,7 +281,7 @@ impl OpUimadWide {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/uimad_wide.toml:8.
+    /// Spec: isa-spec/spec/ops/alu/uimad_wide.toml:8.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("uimad_wide", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -303,20 +303,20 @@ impl OpUimadWide {
     }
 }
 impl MemOp for OpUimadWide {}
-/// Spec: isa-spec/spec/ops/uimad_wide.toml:8.
+/// Spec: isa-spec/spec/ops/alu/uimad_wide.toml:8.
 impl Encode for OpUimadWide {
     const NAME: &'static str = "uimad_wide";
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [a, b, c]
     );
 }
-/// Spec: isa-spec/spec/ops/uimad_wide.toml:8.
+/// Spec: isa-spec/spec/ops/alu/uimad_wide.toml:8.
 impl Forms for OpUimadWide {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/uimad_wide.toml:40.
+    /// Spec: isa-spec/spec/ops/alu/uimad_wide.toml:40.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -340,7 +340,7 @@ impl Forms for OpUimadWide {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/uimad_wide.toml:8.
+/// Spec: isa-spec/spec/ops/alu/uimad_wide.toml:8.
 impl Legalize for OpUimadWide {
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();

@@ -4,28 +4,28 @@
 
 /// `UIMAD.WIDE`: 64-bit multiply-add of uniform registers with a carry-in predicate (high part of a wide multiply chain).
 ///
-/// Spec: isa-spec/spec/ops/uimad_wide_x.toml:8 (op `uimad_wide_x`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/uimad_wide_x.toml:8 (op `uimad_wide_x`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUimadWideX {
-    /// Destination (u64). (isa-spec/spec/ops/uimad_wide_x.toml:14)
+    /// Destination (u64). (isa-spec/spec/ops/alu/uimad_wide_x.toml:14)
     pub d: Reg,
-    /// Destination (pred). Carry out of the 64-bit add (unsigned sum >= 2^64). (isa-spec/spec/ops/uimad_wide_x.toml:18)
+    /// Destination (pred). Carry out of the 64-bit add (unsigned sum >= 2^64). (isa-spec/spec/ops/alu/uimad_wide_x.toml:18)
     pub co: Reg,
-    /// Source (u32). (isa-spec/spec/ops/uimad_wide_x.toml:24)
+    /// Source (u32). (isa-spec/spec/ops/alu/uimad_wide_x.toml:24)
     pub a: Src,
-    /// Source (i32). (isa-spec/spec/ops/uimad_wide_x.toml:28)
+    /// Source (i32). (isa-spec/spec/ops/alu/uimad_wide_x.toml:28)
     pub b: Src,
-    /// Source (u64). (isa-spec/spec/ops/uimad_wide_x.toml:32)
+    /// Source (u64). (isa-spec/spec/ops/alu/uimad_wide_x.toml:32)
     pub c: Src,
-    /// Source (pred). (isa-spec/spec/ops/uimad_wide_x.toml:37)
+    /// Source (pred). (isa-spec/spec/ops/alu/uimad_wide_x.toml:37)
     pub ci: Src,
-    /// Modifier.  (isa-spec/spec/ops/uimad_wide_x.toml:42)
+    /// Modifier.  (isa-spec/spec/ops/alu/uimad_wide_x.toml:42)
     pub ty: IntType,
-    /// Modifier.  (isa-spec/spec/ops/uimad_wide_x.toml:46)
+    /// Modifier.  (isa-spec/spec/ops/alu/uimad_wide_x.toml:46)
     pub x: XFlag,
 }
 op_fields!(OpUimadWideX, [a, b, c, ci], [d, co]);
-/// Spec: isa-spec/spec/ops/uimad_wide_x.toml:8.
+/// Spec: isa-spec/spec/ops/alu/uimad_wide_x.toml:8.
 impl OpUimadWideX {
     pub const NAME: &'static str = "uimad_wide_x";
     pub const MNEMONIC: &'static str = "UIMAD.WIDE";
@@ -42,7 +42,7 @@ impl OpUimadWideX {
         OperandInfo::new("d", ValueType::U64).with_align(2),
         OperandInfo::new("co", ValueType::Pred).with_default(Src::reg(Reg::UPT)),
     ];
-    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/uimad_wide_x.toml).
+    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/alu/uimad_wide_x.toml).
     pub const LOW_BITS_SRCS: &'static [usize] = &[0usize, 1usize, 2usize];
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -71,7 +71,7 @@ impl OpUimadWideX {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/uimad_wide_x.toml:67 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uimad_wide_x.toml:67 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -115,7 +115,7 @@ impl OpUimadWideX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/uimad_wide_x.toml:67; form at isa-spec/spec/ops/uimad_wide_x.toml:72).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uimad_wide_x.toml:67; form at isa-spec/spec/ops/alu/uimad_wide_x.toml:72).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x800040000000000000002a5
@@ -123,7 +123,7 @@ impl OpUimadWideX {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/uimad_wide_x.toml:67; form at isa-spec/spec/ops/uimad_wide_x.toml:72).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uimad_wide_x.toml:67; form at isa-spec/spec/ops/alu/uimad_wide_x.toml:72).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x800040000000000000008a5
@@ -131,7 +131,7 @@ impl OpUimadWideX {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/uimad_wide_x.toml:89 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uimad_wide_x.toml:89 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -175,7 +175,7 @@ impl OpUimadWideX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/uimad_wide_x.toml:89; form at isa-spec/spec/ops/uimad_wide_x.toml:72).
+    /// Form `uuu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/uimad_wide_x.toml:89; form at isa-spec/spec/ops/alu/uimad_wide_x.toml:72).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x800040000000000000002a5
@@ -183,7 +183,7 @@ impl OpUimadWideX {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/uimad_wide_x.toml:89; form at isa-spec/spec/ops/uimad_wide_x.toml:72).
+    /// Form `uiu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/uimad_wide_x.toml:89; form at isa-spec/spec/ops/alu/uimad_wide_x.toml:72).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x800040000000000000008a5
@@ -191,7 +191,7 @@ impl OpUimadWideX {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/uimad_wide_x.toml:67 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uimad_wide_x.toml:67 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -218,7 +218,7 @@ impl OpUimadWideX {
             x,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/uimad_wide_x.toml:67; form at isa-spec/spec/ops/uimad_wide_x.toml:72).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uimad_wide_x.toml:67; form at isa-spec/spec/ops/alu/uimad_wide_x.toml:72).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -228,7 +228,7 @@ impl OpUimadWideX {
         let raw = w & 0x1fff071f1c03fffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/uimad_wide_x.toml:67; form at isa-spec/spec/ops/uimad_wide_x.toml:72).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uimad_wide_x.toml:67; form at isa-spec/spec/ops/alu/uimad_wide_x.toml:72).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -238,7 +238,7 @@ impl OpUimadWideX {
         let raw = w & 0x1fff071f1c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/uimad_wide_x.toml:89 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uimad_wide_x.toml:89 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -265,7 +265,7 @@ impl OpUimadWideX {
             x,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/uimad_wide_x.toml:89; form at isa-spec/spec/ops/uimad_wide_x.toml:72).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uimad_wide_x.toml:89; form at isa-spec/spec/ops/alu/uimad_wide_x.toml:72).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -275,7 +275,7 @@ impl OpUimadWideX {
         let raw = w & 0x1fff071f1003fffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/uimad_wide_x.toml:89; form at isa-spec/spec/ops/uimad_wide_x.toml:72).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uimad_wide_x.toml:89; form at isa-spec/spec/ops/alu/uimad_wide_x.toml:72).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -285,7 +285,7 @@ impl OpUimadWideX {
         let raw = w & 0x1fff071f1000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UIMAD.WIDE` (isa-spec/spec/ops/uimad_wide_x.toml:49); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UIMAD.WIDE` (isa-spec/spec/ops/alu/uimad_wide_x.toml:49); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UIMAD", "WIDE"]])?;
         let mut cur = 0usize;
@@ -318,7 +318,7 @@ impl OpUimadWideX {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/uimad_wide_x.toml:8.
+    /// Spec: isa-spec/spec/ops/alu/uimad_wide_x.toml:8.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("uimad_wide_x", 4usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -338,7 +338,7 @@ impl OpUimadWideX {
     }
 }
 impl MemOp for OpUimadWideX {}
-/// Spec: isa-spec/spec/ops/uimad_wide_x.toml:8.
+/// Spec: isa-spec/spec/ops/alu/uimad_wide_x.toml:8.
 impl Encode for OpUimadWideX {
     const NAME: &'static str = "uimad_wide_x";
     encode_by_form!(
@@ -346,13 +346,13 @@ impl Encode for OpUimadWideX {
         ci]
     );
 }
-/// Spec: isa-spec/spec/ops/uimad_wide_x.toml:8.
+/// Spec: isa-spec/spec/ops/alu/uimad_wide_x.toml:8.
 impl Forms for OpUimadWideX {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/uimad_wide_x.toml:49.
+    /// Spec: isa-spec/spec/ops/alu/uimad_wide_x.toml:49.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -380,7 +380,7 @@ impl Forms for OpUimadWideX {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/uimad_wide_x.toml:8.
+/// Spec: isa-spec/spec/ops/alu/uimad_wide_x.toml:8.
 impl Legalize for OpUimadWideX {
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();

@@ -4,26 +4,26 @@
 
 /// `UIMAD`: 32-bit integer multiply-add of uniform registers with a carry-in predicate; c takes bitwise not (~).
 ///
-/// Spec: isa-spec/spec/ops/uimadx.toml:7 (op `uimadx`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/uimadx.toml:7 (op `uimadx`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUimadx {
-    /// Destination (u32). (isa-spec/spec/ops/uimadx.toml:13)
+    /// Destination (u32). (isa-spec/spec/ops/alu/uimadx.toml:13)
     pub d: Reg,
-    /// Source (u32). (isa-spec/spec/ops/uimadx.toml:17)
+    /// Source (u32). (isa-spec/spec/ops/alu/uimadx.toml:17)
     pub a: Src,
-    /// Source (i32). (isa-spec/spec/ops/uimadx.toml:21)
+    /// Source (i32). (isa-spec/spec/ops/alu/uimadx.toml:21)
     pub b: Src,
-    /// Source (i32). (isa-spec/spec/ops/uimadx.toml:25)
+    /// Source (i32). (isa-spec/spec/ops/alu/uimadx.toml:25)
     pub c: Src,
-    /// Source (pred). (isa-spec/spec/ops/uimadx.toml:30)
+    /// Source (pred). (isa-spec/spec/ops/alu/uimadx.toml:30)
     pub ci: Src,
-    /// Modifier.  (isa-spec/spec/ops/uimadx.toml:35)
+    /// Modifier.  (isa-spec/spec/ops/alu/uimadx.toml:35)
     pub ty: IntType,
-    /// Modifier.  (isa-spec/spec/ops/uimadx.toml:39)
+    /// Modifier.  (isa-spec/spec/ops/alu/uimadx.toml:39)
     pub x: XFlag,
 }
 op_fields!(OpUimadx, [a, b, c, ci], [d]);
-/// Spec: isa-spec/spec/ops/uimadx.toml:7.
+/// Spec: isa-spec/spec/ops/alu/uimadx.toml:7.
 impl OpUimadx {
     pub const NAME: &'static str = "uimadx";
     pub const MNEMONIC: &'static str = "UIMAD";
@@ -37,7 +37,7 @@ impl OpUimadx {
         OperandInfo::new("ci", ValueType::Pred).with_not(),
     ];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
-    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/uimadx.toml).
+    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/alu/uimadx.toml).
     pub const LOW_BITS_SRCS: &'static [usize] = &[0usize, 1usize, 2usize];
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -78,7 +78,7 @@ impl OpUimadx {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/uimadx.toml:55 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uimadx.toml:55 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -96,7 +96,7 @@ impl OpUimadx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/uimadx.toml:55; form at isa-spec/spec/ops/uimadx.toml:60).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uimadx.toml:55; form at isa-spec/spec/ops/alu/uimadx.toml:60).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
@@ -107,7 +107,7 @@ impl OpUimadx {
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/uimadx.toml:55; form at isa-spec/spec/ops/uimadx.toml:60).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uimadx.toml:55; form at isa-spec/spec/ops/alu/uimadx.toml:60).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
@@ -118,7 +118,7 @@ impl OpUimadx {
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `uui` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/uimadx.toml:55; form at isa-spec/spec/ops/uimadx.toml:60).
+    /// Form `uui` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uimadx.toml:55; form at isa-spec/spec/ops/alu/uimadx.toml:60).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -128,7 +128,7 @@ impl OpUimadx {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 64;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/uimadx.toml:79 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uimadx.toml:79 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -146,7 +146,7 @@ impl OpUimadx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/uimadx.toml:79; form at isa-spec/spec/ops/uimadx.toml:60).
+    /// Form `uuu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/uimadx.toml:79; form at isa-spec/spec/ops/alu/uimadx.toml:60).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
@@ -157,7 +157,7 @@ impl OpUimadx {
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/uimadx.toml:79; form at isa-spec/spec/ops/uimadx.toml:60).
+    /// Form `uiu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/uimadx.toml:79; form at isa-spec/spec/ops/alu/uimadx.toml:60).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
@@ -168,7 +168,7 @@ impl OpUimadx {
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `uui` on SM [100, 103, 120, 121] (isa-spec/spec/ops/uimadx.toml:79; form at isa-spec/spec/ops/uimadx.toml:60).
+    /// Form `uui` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/uimadx.toml:79; form at isa-spec/spec/ops/alu/uimadx.toml:60).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -178,7 +178,7 @@ impl OpUimadx {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/uimadx.toml:55 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uimadx.toml:55 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -201,7 +201,7 @@ impl OpUimadx {
             x,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/uimadx.toml:55; form at isa-spec/spec/ops/uimadx.toml:60).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uimadx.toml:55; form at isa-spec/spec/ops/alu/uimadx.toml:60).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -213,7 +213,7 @@ impl OpUimadx {
         let raw = w & 0x1fff07ff1c03fffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/uimadx.toml:55; form at isa-spec/spec/ops/uimadx.toml:60).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uimadx.toml:55; form at isa-spec/spec/ops/alu/uimadx.toml:60).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -225,7 +225,7 @@ impl OpUimadx {
         let raw = w & 0x1fff07ff1c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uui`'s fields (isa-spec/spec/ops/uimadx.toml:55; form at isa-spec/spec/ops/uimadx.toml:60).
+    /// Form `uui`'s fields (isa-spec/spec/ops/alu/uimadx.toml:55; form at isa-spec/spec/ops/alu/uimadx.toml:60).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -236,7 +236,7 @@ impl OpUimadx {
         let raw = w & 0x1fff07ff1c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/uimadx.toml:79 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uimadx.toml:79 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -259,7 +259,7 @@ impl OpUimadx {
             x,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/uimadx.toml:79; form at isa-spec/spec/ops/uimadx.toml:60).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uimadx.toml:79; form at isa-spec/spec/ops/alu/uimadx.toml:60).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -271,7 +271,7 @@ impl OpUimadx {
         let raw = w & 0x1fff07ff1003fffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/uimadx.toml:79; form at isa-spec/spec/ops/uimadx.toml:60).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uimadx.toml:79; form at isa-spec/spec/ops/alu/uimadx.toml:60).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -283,7 +283,7 @@ impl OpUimadx {
         let raw = w & 0x1fff07ff1000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uui`'s fields (isa-spec/spec/ops/uimadx.toml:79; form at isa-spec/spec/ops/uimadx.toml:60).
+    /// Form `uui`'s fields (isa-spec/spec/ops/alu/uimadx.toml:79; form at isa-spec/spec/ops/alu/uimadx.toml:60).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -294,7 +294,7 @@ impl OpUimadx {
         let raw = w & 0x1fff07ff1000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UIMAD` (isa-spec/spec/ops/uimadx.toml:42); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UIMAD` (isa-spec/spec/ops/alu/uimadx.toml:42); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UIMAD"]])?;
         let mut cur = 0usize;
@@ -323,7 +323,7 @@ impl OpUimadx {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/uimadx.toml:7.
+    /// Spec: isa-spec/spec/ops/alu/uimadx.toml:7.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("uimadx", 4usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -338,7 +338,7 @@ impl OpUimadx {
     }
 }
 impl MemOp for OpUimadx {}
-/// Spec: isa-spec/spec/ops/uimadx.toml:7.
+/// Spec: isa-spec/spec/ops/alu/uimadx.toml:7.
 impl Encode for OpUimadx {
     const NAME: &'static str = "uimadx";
     encode_by_form!(
@@ -346,7 +346,7 @@ impl Encode for OpUimadx {
         encode_f4, 5 : => encode_f5; [a, b, c, ci]
     );
 }
-/// Spec: isa-spec/spec/ops/uimadx.toml:7.
+/// Spec: isa-spec/spec/ops/alu/uimadx.toml:7.
 impl Forms for OpUimadx {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -355,7 +355,7 @@ impl Forms for OpUimadx {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/uimadx.toml:42.
+    /// Spec: isa-spec/spec/ops/alu/uimadx.toml:42.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -379,7 +379,7 @@ impl Forms for OpUimadx {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/uimadx.toml:7.
+/// Spec: isa-spec/spec/ops/alu/uimadx.toml:7.
 impl Legalize for OpUimadx {
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();

@@ -4,32 +4,32 @@
 
 /// `UISETP`: Compare uniform registers a and b; d = (a cmp b) setop acc, d2 = !(a cmp b) setop acc.
 ///
-/// Spec: isa-spec/spec/ops/uisetp.toml:10 (op `uisetp`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/uisetp.toml:10 (op `uisetp`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUisetp {
-    /// Destination (pred). (isa-spec/spec/ops/uisetp.toml:15)
+    /// Destination (pred). (isa-spec/spec/ops/alu/uisetp.toml:15)
     pub d: Reg,
-    /// Destination (pred). Second result: the inverted compare combined with acc. (isa-spec/spec/ops/uisetp.toml:19)
+    /// Destination (pred). Second result: the inverted compare combined with acc. (isa-spec/spec/ops/alu/uisetp.toml:19)
     pub d2: Reg,
-    /// Source (u32). (isa-spec/spec/ops/uisetp.toml:25)
+    /// Source (u32). (isa-spec/spec/ops/alu/uisetp.toml:25)
     pub a: Src,
-    /// Source (u32). (isa-spec/spec/ops/uisetp.toml:29)
+    /// Source (u32). (isa-spec/spec/ops/alu/uisetp.toml:29)
     pub b: Src,
-    /// Source (pred). (isa-spec/spec/ops/uisetp.toml:33)
+    /// Source (pred). (isa-spec/spec/ops/alu/uisetp.toml:33)
     pub acc: Src,
-    /// Source (pred). Low-word compare result (read with .EX, printed with it). (isa-spec/spec/ops/uisetp.toml:38)
+    /// Source (pred). Low-word compare result (read with .EX, printed with it). (isa-spec/spec/ops/alu/uisetp.toml:38)
     pub lc: Src,
-    /// Modifier.  (isa-spec/spec/ops/uisetp.toml:45)
+    /// Modifier.  (isa-spec/spec/ops/alu/uisetp.toml:45)
     pub cmp: Icmp,
-    /// Modifier.  (isa-spec/spec/ops/uisetp.toml:49)
+    /// Modifier.  (isa-spec/spec/ops/alu/uisetp.toml:49)
     pub ty: IsetpType,
-    /// Modifier.  (isa-spec/spec/ops/uisetp.toml:53)
+    /// Modifier.  (isa-spec/spec/ops/alu/uisetp.toml:53)
     pub setop: Setop,
-    /// Modifier.  (isa-spec/spec/ops/uisetp.toml:57)
+    /// Modifier.  (isa-spec/spec/ops/alu/uisetp.toml:57)
     pub ex: bool,
 }
 op_fields!(OpUisetp, [a, b, acc, lc], [d, d2]);
-/// Spec: isa-spec/spec/ops/uisetp.toml:10.
+/// Spec: isa-spec/spec/ops/alu/uisetp.toml:10.
 impl OpUisetp {
     pub const NAME: &'static str = "uisetp";
     pub const MNEMONIC: &'static str = "UISETP";
@@ -86,7 +86,7 @@ impl OpUisetp {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/uisetp.toml:79 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uisetp.toml:79 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -112,7 +112,7 @@ impl OpUisetp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/uisetp.toml:79; form at isa-spec/spec/ops/uisetp.toml:84).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uisetp.toml:79; form at isa-spec/spec/ops/alu/uisetp.toml:84).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x8000000000000000000028c
@@ -120,7 +120,7 @@ impl OpUisetp {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/uisetp.toml:79; form at isa-spec/spec/ops/uisetp.toml:84).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uisetp.toml:79; form at isa-spec/spec/ops/alu/uisetp.toml:84).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x8000000000000000000088c
@@ -128,7 +128,7 @@ impl OpUisetp {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/uisetp.toml:104 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uisetp.toml:104 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -154,7 +154,7 @@ impl OpUisetp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 103] (isa-spec/spec/ops/uisetp.toml:104; form at isa-spec/spec/ops/uisetp.toml:84).
+    /// Form `uuu` on SM [100, 103] (isa-spec/spec/ops/alu/uisetp.toml:104; form at isa-spec/spec/ops/alu/uisetp.toml:84).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x8000000000000000000028c
@@ -162,7 +162,7 @@ impl OpUisetp {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 103] (isa-spec/spec/ops/uisetp.toml:104; form at isa-spec/spec/ops/uisetp.toml:84).
+    /// Form `uiu` on SM [100, 103] (isa-spec/spec/ops/alu/uisetp.toml:104; form at isa-spec/spec/ops/alu/uisetp.toml:84).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x8000000000000000000088c
@@ -170,7 +170,7 @@ impl OpUisetp {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/uisetp.toml:111 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uisetp.toml:111 pack alike.
     #[inline(always)]
     fn encode_e2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -196,7 +196,7 @@ impl OpUisetp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/uisetp.toml:111; form at isa-spec/spec/ops/uisetp.toml:84).
+    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/alu/uisetp.toml:111; form at isa-spec/spec/ops/alu/uisetp.toml:84).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x8000000000000000000028c
@@ -204,7 +204,7 @@ impl OpUisetp {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/uisetp.toml:111; form at isa-spec/spec/ops/uisetp.toml:84).
+    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/alu/uisetp.toml:111; form at isa-spec/spec/ops/alu/uisetp.toml:84).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x8000000000000000000088c
@@ -212,7 +212,7 @@ impl OpUisetp {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/uisetp.toml:79 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uisetp.toml:79 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UPred, bits(w, 81, 3), 7)?;
@@ -243,7 +243,7 @@ impl OpUisetp {
             ex,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/uisetp.toml:79; form at isa-spec/spec/ops/uisetp.toml:84).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uisetp.toml:79; form at isa-spec/spec/ops/alu/uisetp.toml:84).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -253,7 +253,7 @@ impl OpUisetp {
         let raw = w & 0x1fff001800f3fffffc0c0ff0000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/uisetp.toml:79; form at isa-spec/spec/ops/uisetp.toml:84).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uisetp.toml:79; form at isa-spec/spec/ops/alu/uisetp.toml:84).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -263,7 +263,7 @@ impl OpUisetp {
         let raw = w & 0x1fff001800f00000000c0ff0000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/uisetp.toml:104 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uisetp.toml:104 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UPred, bits(w, 81, 3), 7)?;
@@ -294,7 +294,7 @@ impl OpUisetp {
             ex,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/uisetp.toml:104; form at isa-spec/spec/ops/uisetp.toml:84).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uisetp.toml:104; form at isa-spec/spec/ops/alu/uisetp.toml:84).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -304,7 +304,7 @@ impl OpUisetp {
         let raw = w & 0x1fff001800f3fffff0000ff0000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/uisetp.toml:104; form at isa-spec/spec/ops/uisetp.toml:84).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uisetp.toml:104; form at isa-spec/spec/ops/alu/uisetp.toml:84).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -314,7 +314,7 @@ impl OpUisetp {
         let raw = w & 0x1fff001800f0000000000ff0000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/uisetp.toml:111 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uisetp.toml:111 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UPred, bits(w, 81, 3), 7)?;
@@ -345,7 +345,7 @@ impl OpUisetp {
             ex,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/uisetp.toml:111; form at isa-spec/spec/ops/uisetp.toml:84).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uisetp.toml:111; form at isa-spec/spec/ops/alu/uisetp.toml:84).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -355,7 +355,7 @@ impl OpUisetp {
         let raw = w & 0x1fff000800f3fffff0000ff0000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/uisetp.toml:111; form at isa-spec/spec/ops/uisetp.toml:84).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uisetp.toml:111; form at isa-spec/spec/ops/alu/uisetp.toml:84).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -365,7 +365,7 @@ impl OpUisetp {
         let raw = w & 0x1fff000800f0000000000ff0000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UISETP` (isa-spec/spec/ops/uisetp.toml:61); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UISETP` (isa-spec/spec/ops/alu/uisetp.toml:61); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UISETP"]])?;
         let mut cur = 0usize;
@@ -418,7 +418,7 @@ impl OpUisetp {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/uisetp.toml:10.
+    /// Spec: isa-spec/spec/ops/alu/uisetp.toml:10.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("uisetp", 4usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -437,7 +437,7 @@ impl OpUisetp {
     }
 }
 impl MemOp for OpUisetp {}
-/// Spec: isa-spec/spec/ops/uisetp.toml:10.
+/// Spec: isa-spec/spec/ops/alu/uisetp.toml:10.
 impl Encode for OpUisetp {
     const NAME: &'static str = "uisetp";
     encode_by_form!(
@@ -445,7 +445,7 @@ impl Encode for OpUisetp {
         encode_f4, 5 : => encode_f5; [a, b, acc, lc]
     );
 }
-/// Spec: isa-spec/spec/ops/uisetp.toml:10.
+/// Spec: isa-spec/spec/ops/alu/uisetp.toml:10.
 impl Forms for OpUisetp {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -454,7 +454,7 @@ impl Forms for OpUisetp {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/uisetp.toml:61.
+    /// Spec: isa-spec/spec/ops/alu/uisetp.toml:61.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -486,7 +486,7 @@ impl Forms for OpUisetp {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/uisetp.toml:10.
+/// Spec: isa-spec/spec/ops/alu/uisetp.toml:10.
 impl Legalize for OpUisetp {
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();

@@ -4,32 +4,32 @@
 
 /// `UISETP`: Compare 64-bit uniform register pairs a and b; d = (a cmp b) setop acc, d2 = !(a cmp b) setop acc.
 ///
-/// Spec: isa-spec/spec/ops/uisetp64.toml:5 (op `uisetp64`). SMs: 120, 121.
+/// Spec: isa-spec/spec/ops/alu/uisetp64.toml:5 (op `uisetp64`). SMs: 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUisetp64 {
-    /// Destination (pred). (isa-spec/spec/ops/uisetp64.toml:10)
+    /// Destination (pred). (isa-spec/spec/ops/alu/uisetp64.toml:10)
     pub d: Reg,
-    /// Destination (pred). Second result: the inverted compare combined with acc. (isa-spec/spec/ops/uisetp64.toml:14)
+    /// Destination (pred). Second result: the inverted compare combined with acc. (isa-spec/spec/ops/alu/uisetp64.toml:14)
     pub d2: Reg,
-    /// Source (i64). (isa-spec/spec/ops/uisetp64.toml:20)
+    /// Source (i64). (isa-spec/spec/ops/alu/uisetp64.toml:20)
     pub a: Src,
-    /// Source (i64). (isa-spec/spec/ops/uisetp64.toml:24)
+    /// Source (i64). (isa-spec/spec/ops/alu/uisetp64.toml:24)
     pub b: Src,
-    /// Source (pred). (isa-spec/spec/ops/uisetp64.toml:28)
+    /// Source (pred). (isa-spec/spec/ops/alu/uisetp64.toml:28)
     pub acc: Src,
-    /// Source (pred). Low-word compare result (read with .EX, printed with it). (isa-spec/spec/ops/uisetp64.toml:33)
+    /// Source (pred). Low-word compare result (read with .EX, printed with it). (isa-spec/spec/ops/alu/uisetp64.toml:33)
     pub lc: Src,
-    /// Modifier.  (isa-spec/spec/ops/uisetp64.toml:40)
+    /// Modifier.  (isa-spec/spec/ops/alu/uisetp64.toml:40)
     pub cmp: Icmp,
-    /// Modifier.  (isa-spec/spec/ops/uisetp64.toml:44)
+    /// Modifier.  (isa-spec/spec/ops/alu/uisetp64.toml:44)
     pub ty: IsetpType64,
-    /// Modifier.  (isa-spec/spec/ops/uisetp64.toml:48)
+    /// Modifier.  (isa-spec/spec/ops/alu/uisetp64.toml:48)
     pub setop: Setop,
-    /// Modifier.  (isa-spec/spec/ops/uisetp64.toml:52)
+    /// Modifier.  (isa-spec/spec/ops/alu/uisetp64.toml:52)
     pub ex: bool,
 }
 op_fields!(OpUisetp64, [a, b, acc, lc], [d, d2]);
-/// Spec: isa-spec/spec/ops/uisetp64.toml:5.
+/// Spec: isa-spec/spec/ops/alu/uisetp64.toml:5.
 impl OpUisetp64 {
     pub const NAME: &'static str = "uisetp64";
     pub const MNEMONIC: &'static str = "UISETP";
@@ -68,7 +68,7 @@ impl OpUisetp64 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/uisetp64.toml:74 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uisetp64.toml:74 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -118,7 +118,7 @@ impl OpUisetp64 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/uisetp64.toml:74; form at isa-spec/spec/ops/uisetp64.toml:78).
+    /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/alu/uisetp64.toml:74; form at isa-spec/spec/ops/alu/uisetp64.toml:78).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x8010000000000000000028c
@@ -126,7 +126,7 @@ impl OpUisetp64 {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/uisetp64.toml:74; form at isa-spec/spec/ops/uisetp64.toml:78).
+    /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/alu/uisetp64.toml:74; form at isa-spec/spec/ops/alu/uisetp64.toml:78).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x8010000000000000000088c
@@ -134,7 +134,7 @@ impl OpUisetp64 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, true)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/uisetp64.toml:74 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uisetp64.toml:74 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UPred, bits(w, 81, 3), 7)?;
@@ -161,7 +161,7 @@ impl OpUisetp64 {
             ex,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/uisetp64.toml:74; form at isa-spec/spec/ops/uisetp64.toml:78).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uisetp64.toml:74; form at isa-spec/spec/ops/alu/uisetp64.toml:78).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -171,7 +171,7 @@ impl OpUisetp64 {
         let raw = w & 0x1fff000800f3fffff0000ff0000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/uisetp64.toml:74; form at isa-spec/spec/ops/uisetp64.toml:78).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uisetp64.toml:74; form at isa-spec/spec/ops/alu/uisetp64.toml:78).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -181,7 +181,7 @@ impl OpUisetp64 {
         let raw = w & 0x1fff000800f0000000000ff0000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UISETP` (isa-spec/spec/ops/uisetp64.toml:56); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UISETP` (isa-spec/spec/ops/alu/uisetp64.toml:56); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UISETP"]])?;
         let mut cur = 0usize;
@@ -234,7 +234,7 @@ impl OpUisetp64 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/uisetp64.toml:5.
+    /// Spec: isa-spec/spec/ops/alu/uisetp64.toml:5.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("uisetp64", 4usize, srcs)?;
         let a: i64 = src_value(srcs, 0usize, &self.a)?;
@@ -253,18 +253,18 @@ impl OpUisetp64 {
     }
 }
 impl MemOp for OpUisetp64 {}
-/// Spec: isa-spec/spec/ops/uisetp64.toml:5.
+/// Spec: isa-spec/spec/ops/alu/uisetp64.toml:5.
 impl Encode for OpUisetp64 {
     const NAME: &'static str = "uisetp64";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a, b, acc, lc]);
 }
-/// Spec: isa-spec/spec/ops/uisetp64.toml:5.
+/// Spec: isa-spec/spec/ops/alu/uisetp64.toml:5.
 impl Forms for OpUisetp64 {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/uisetp64.toml:56.
+    /// Spec: isa-spec/spec/ops/alu/uisetp64.toml:56.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -296,7 +296,7 @@ impl Forms for OpUisetp64 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/uisetp64.toml:5.
+/// Spec: isa-spec/spec/ops/alu/uisetp64.toml:5.
 impl Legalize for OpUisetp64 {
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();

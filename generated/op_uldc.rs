@@ -4,18 +4,18 @@
 
 /// `ULDC`: Load 1, 2, 4 or 8 bytes of constant b into uniform register d (and the one after it for .64).
 ///
-/// Spec: isa-spec/spec/ops/uldc.toml:17 (op `uldc`). SMs: 75, 80, 86, 87, 88, 89, 90.
+/// Spec: isa-spec/spec/ops/memory/uldc.toml:17 (op `uldc`). SMs: 75, 80, 86, 87, 88, 89, 90.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUldc {
-    /// Destination (u32). (isa-spec/spec/ops/uldc.toml:22)
+    /// Destination (u32). (isa-spec/spec/ops/memory/uldc.toml:22)
     pub d: Reg,
-    /// Source (u32). The constant: bank and signed byte offset. (isa-spec/spec/ops/uldc.toml:26)
+    /// Source (u32). The constant: bank and signed byte offset. (isa-spec/spec/ops/memory/uldc.toml:26)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/uldc.toml:31)
+    /// Modifier.  (isa-spec/spec/ops/memory/uldc.toml:31)
     pub size: MemSize,
 }
 op_fields!(OpUldc, [b], [d]);
-/// Spec: isa-spec/spec/ops/uldc.toml:17.
+/// Spec: isa-spec/spec/ops/memory/uldc.toml:17.
 impl OpUldc {
     pub const NAME: &'static str = "uldc";
     pub const MNEMONIC: &'static str = "ULDC";
@@ -26,7 +26,7 @@ impl OpUldc {
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/uldc.toml:31).
+    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/uldc.toml:31).
     const SIZE_CODES0: [u16; MemSize::COUNT] = codes("4 0 1 2 3 5 - -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -38,7 +38,7 @@ impl OpUldc {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/uldc.toml:45; form at isa-spec/spec/ops/uldc.toml:45).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/uldc.toml:45; form at isa-spec/spec/ops/memory/uldc.toml:45).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -52,7 +52,7 @@ impl OpUldc {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/uldc.toml:45; form at isa-spec/spec/ops/uldc.toml:45).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/uldc.toml:45; form at isa-spec/spec/ops/memory/uldc.toml:45).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -72,7 +72,7 @@ impl OpUldc {
         let raw = w & 0x1fff7fff1fff800003fffc00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `ULDC` (isa-spec/spec/ops/uldc.toml:34); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ULDC` (isa-spec/spec/ops/memory/uldc.toml:34); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ULDC"]])?;
         let mut cur = 0usize;
@@ -95,7 +95,7 @@ impl OpUldc {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/uldc.toml:17.
+    /// Spec: isa-spec/spec/ops/memory/uldc.toml:17.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("uldc", 1usize, srcs)?;
         let b: u32 = src_value(srcs, 0usize, &self.b)?;
@@ -115,18 +115,18 @@ impl OpUldc {
     }
 }
 impl MemOp for OpUldc {}
-/// Spec: isa-spec/spec/ops/uldc.toml:17.
+/// Spec: isa-spec/spec/ops/memory/uldc.toml:17.
 impl Encode for OpUldc {
     const NAME: &'static str = "uldc";
     encode_by_form!(0 : => encode_f0; [b]);
 }
-/// Spec: isa-spec/spec/ops/uldc.toml:17.
+/// Spec: isa-spec/spec/ops/memory/uldc.toml:17.
 impl Forms for OpUldc {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/uldc.toml:34.
+    /// Spec: isa-spec/spec/ops/memory/uldc.toml:34.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;
@@ -140,5 +140,5 @@ impl Forms for OpUldc {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/uldc.toml:17.
+/// Spec: isa-spec/spec/ops/memory/uldc.toml:17.
 impl Legalize for OpUldc {}

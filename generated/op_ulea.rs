@@ -4,22 +4,22 @@
 
 /// `ULEA`: Uniform registers: shift-and-add (address arithmetic): d = (±(a << shift)) + ±b; co is the carry out of bit 31. See lea_hi for the high word of a 64-bit shift, lea_x / lea_hi_x for the carry-in forms.
 ///
-/// Spec: isa-spec/spec/ops/ulea.toml:11 (op `ulea`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/ulea.toml:11 (op `ulea`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUlea {
-    /// Destination (b32). (isa-spec/spec/ops/ulea.toml:17)
+    /// Destination (b32). (isa-spec/spec/ops/alu/ulea.toml:17)
     pub d: Reg,
-    /// Destination (pred). Carry out of bit 31. (isa-spec/spec/ops/ulea.toml:21)
+    /// Destination (pred). Carry out of bit 31. (isa-spec/spec/ops/alu/ulea.toml:21)
     pub co: Reg,
-    /// Source (b32). (isa-spec/spec/ops/ulea.toml:27)
+    /// Source (b32). (isa-spec/spec/ops/alu/ulea.toml:27)
     pub a: Src,
-    /// Source (b32). (isa-spec/spec/ops/ulea.toml:31)
+    /// Source (b32). (isa-spec/spec/ops/alu/ulea.toml:31)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/ulea.toml:36)
+    /// Modifier.  (isa-spec/spec/ops/alu/ulea.toml:36)
     pub shift: u32,
 }
 op_fields!(OpUlea, [a, b], [d, co]);
-/// Spec: isa-spec/spec/ops/ulea.toml:11.
+/// Spec: isa-spec/spec/ops/alu/ulea.toml:11.
 impl OpUlea {
     pub const NAME: &'static str = "ulea";
     pub const MNEMONIC: &'static str = "ULEA";
@@ -34,7 +34,7 @@ impl OpUlea {
         OperandInfo::new("d", ValueType::B32),
         OperandInfo::new("co", ValueType::Pred).with_default(Src::reg(Reg::UPT)),
     ];
-    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/ulea.toml).
+    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/alu/ulea.toml).
     pub const LOW_BITS_SRCS: &'static [usize] = &[0usize, 1usize];
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -49,7 +49,7 @@ impl OpUlea {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/ulea.toml:57; form at isa-spec/spec/ops/ulea.toml:57).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea.toml:57; form at isa-spec/spec/ops/alu/ulea.toml:57).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -67,7 +67,7 @@ impl OpUlea {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/ulea.toml:86; form at isa-spec/spec/ops/ulea.toml:86).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea.toml:86; form at isa-spec/spec/ops/alu/ulea.toml:86).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -84,7 +84,7 @@ impl OpUlea {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/ulea.toml:93; form at isa-spec/spec/ops/ulea.toml:93).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/ulea.toml:93; form at isa-spec/spec/ops/alu/ulea.toml:93).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -102,7 +102,7 @@ impl OpUlea {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/ulea.toml:104; form at isa-spec/spec/ops/ulea.toml:104).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/ulea.toml:104; form at isa-spec/spec/ops/alu/ulea.toml:104).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -119,7 +119,7 @@ impl OpUlea {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ulea.toml:57; form at isa-spec/spec/ops/ulea.toml:57).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/ulea.toml:57; form at isa-spec/spec/ops/alu/ulea.toml:57).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -134,7 +134,7 @@ impl OpUlea {
         let raw = w & 0x1fff7f000ff3fffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ulea.toml:86; form at isa-spec/spec/ops/ulea.toml:86).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/ulea.toml:86; form at isa-spec/spec/ops/alu/ulea.toml:86).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -148,7 +148,7 @@ impl OpUlea {
         let raw = w & 0x1fff7f000ff00000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ulea.toml:93; form at isa-spec/spec/ops/ulea.toml:93).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/ulea.toml:93; form at isa-spec/spec/ops/alu/ulea.toml:93).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -163,7 +163,7 @@ impl OpUlea {
         let raw = w & 0x1fff7f000ff3fffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ulea.toml:104; form at isa-spec/spec/ops/ulea.toml:104).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/ulea.toml:104; form at isa-spec/spec/ops/alu/ulea.toml:104).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -177,7 +177,7 @@ impl OpUlea {
         let raw = w & 0x1fff7f000ff0000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `ULEA` (isa-spec/spec/ops/ulea.toml:39); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ULEA` (isa-spec/spec/ops/alu/ulea.toml:39); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ULEA"]])?;
         if !rest.is_empty() {
@@ -212,7 +212,7 @@ impl OpUlea {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/ulea.toml:11.
+    /// Spec: isa-spec/spec/ops/alu/ulea.toml:11.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("ulea", 2usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
@@ -229,20 +229,20 @@ impl OpUlea {
     }
 }
 impl MemOp for OpUlea {}
-/// Spec: isa-spec/spec/ops/ulea.toml:11.
+/// Spec: isa-spec/spec/ops/alu/ulea.toml:11.
 impl Encode for OpUlea {
     const NAME: &'static str = "ulea";
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [a, b]
     );
 }
-/// Spec: isa-spec/spec/ops/ulea.toml:11.
+/// Spec: isa-spec/spec/ops/alu/ulea.toml:11.
 impl Forms for OpUlea {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/ulea.toml:39.
+    /// Spec: isa-spec/spec/ops/alu/ulea.toml:39.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -264,5 +264,5 @@ impl Forms for OpUlea {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/ulea.toml:11.
+/// Spec: isa-spec/spec/ops/alu/ulea.toml:11.
 impl Legalize for OpUlea {}

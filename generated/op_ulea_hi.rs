@@ -4,26 +4,26 @@
 
 /// `ULEA.HI`: Uniform registers: shift-and-add of a 64-bit value's high word: d = hi32((c:a) << shift) ± b, with c replaced by a's sign with .SX32; co is the carry out of bit 31.
 ///
-/// Spec: isa-spec/spec/ops/ulea_hi.toml:10 (op `ulea_hi`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/ulea_hi.toml:10 (op `ulea_hi`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUleaHi {
-    /// Destination (b32). (isa-spec/spec/ops/ulea_hi.toml:15)
+    /// Destination (b32). (isa-spec/spec/ops/alu/ulea_hi.toml:15)
     pub d: Reg,
-    /// Destination (pred). Carry out of bit 31. (isa-spec/spec/ops/ulea_hi.toml:19)
+    /// Destination (pred). Carry out of bit 31. (isa-spec/spec/ops/alu/ulea_hi.toml:19)
     pub co: Reg,
-    /// Source (b32). (isa-spec/spec/ops/ulea_hi.toml:25)
+    /// Source (b32). (isa-spec/spec/ops/alu/ulea_hi.toml:25)
     pub a: Src,
-    /// Source (b32). (isa-spec/spec/ops/ulea_hi.toml:29)
+    /// Source (b32). (isa-spec/spec/ops/alu/ulea_hi.toml:29)
     pub b: Src,
-    /// Source (b32). High word of the shifted value (not read with .SX32, and not printed). (isa-spec/spec/ops/ulea_hi.toml:34)
+    /// Source (b32). High word of the shifted value (not read with .SX32, and not printed). (isa-spec/spec/ops/alu/ulea_hi.toml:34)
     pub c: Src,
-    /// Modifier.  (isa-spec/spec/ops/ulea_hi.toml:40)
+    /// Modifier.  (isa-spec/spec/ops/alu/ulea_hi.toml:40)
     pub sx32: bool,
-    /// Modifier.  (isa-spec/spec/ops/ulea_hi.toml:45)
+    /// Modifier.  (isa-spec/spec/ops/alu/ulea_hi.toml:45)
     pub shift: u32,
 }
 op_fields!(OpUleaHi, [a, b, c], [d, co]);
-/// Spec: isa-spec/spec/ops/ulea_hi.toml:10.
+/// Spec: isa-spec/spec/ops/alu/ulea_hi.toml:10.
 impl OpUleaHi {
     pub const NAME: &'static str = "ulea_hi";
     pub const MNEMONIC: &'static str = "ULEA.HI";
@@ -56,7 +56,7 @@ impl OpUleaHi {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/ulea_hi.toml:66 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ulea_hi.toml:66 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -71,7 +71,7 @@ impl OpUleaHi {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/ulea_hi.toml:66; form at isa-spec/spec/ops/ulea_hi.toml:71).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea_hi.toml:66; form at isa-spec/spec/ops/alu/ulea_hi.toml:71).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -83,7 +83,7 @@ impl OpUleaHi {
         w |= u128::from(self.sx32) << 73;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/ulea_hi.toml:66; form at isa-spec/spec/ops/ulea_hi.toml:71).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea_hi.toml:66; form at isa-spec/spec/ops/alu/ulea_hi.toml:71).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -94,7 +94,7 @@ impl OpUleaHi {
         w |= u128::from(self.sx32) << 73;
         Ok(w)
     }
-    /// Form `uui` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/ulea_hi.toml:66; form at isa-spec/spec/ops/ulea_hi.toml:71).
+    /// Form `uui` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea_hi.toml:66; form at isa-spec/spec/ops/alu/ulea_hi.toml:71).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -105,7 +105,7 @@ impl OpUleaHi {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 64;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/ulea_hi.toml:88 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ulea_hi.toml:88 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -120,7 +120,7 @@ impl OpUleaHi {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/ulea_hi.toml:88; form at isa-spec/spec/ops/ulea_hi.toml:71).
+    /// Form `uuu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/ulea_hi.toml:88; form at isa-spec/spec/ops/alu/ulea_hi.toml:71).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -132,7 +132,7 @@ impl OpUleaHi {
         w |= u128::from(self.sx32) << 73;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/ulea_hi.toml:88; form at isa-spec/spec/ops/ulea_hi.toml:71).
+    /// Form `uiu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/ulea_hi.toml:88; form at isa-spec/spec/ops/alu/ulea_hi.toml:71).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -143,7 +143,7 @@ impl OpUleaHi {
         w |= u128::from(self.sx32) << 73;
         Ok(w)
     }
-    /// Form `uui` on SM [100, 103, 120, 121] (isa-spec/spec/ops/ulea_hi.toml:88; form at isa-spec/spec/ops/ulea_hi.toml:71).
+    /// Form `uui` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/ulea_hi.toml:88; form at isa-spec/spec/ops/alu/ulea_hi.toml:71).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -154,7 +154,7 @@ impl OpUleaHi {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/ulea_hi.toml:66 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/ulea_hi.toml:66 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -171,7 +171,7 @@ impl OpUleaHi {
             shift,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/ulea_hi.toml:66; form at isa-spec/spec/ops/ulea_hi.toml:71).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ulea_hi.toml:66; form at isa-spec/spec/ops/alu/ulea_hi.toml:71).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -184,7 +184,7 @@ impl OpUleaHi {
         let raw = w & 0x1fff7f000c03fffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/ulea_hi.toml:66; form at isa-spec/spec/ops/ulea_hi.toml:71).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ulea_hi.toml:66; form at isa-spec/spec/ops/alu/ulea_hi.toml:71).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -196,7 +196,7 @@ impl OpUleaHi {
         let raw = w & 0x1fff7f000c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uui`'s fields (isa-spec/spec/ops/ulea_hi.toml:66; form at isa-spec/spec/ops/ulea_hi.toml:71).
+    /// Form `uui`'s fields (isa-spec/spec/ops/alu/ulea_hi.toml:66; form at isa-spec/spec/ops/alu/ulea_hi.toml:71).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -208,7 +208,7 @@ impl OpUleaHi {
         let raw = w & 0x1fff7f000c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/ulea_hi.toml:88 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/ulea_hi.toml:88 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -225,7 +225,7 @@ impl OpUleaHi {
             shift,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/ulea_hi.toml:88; form at isa-spec/spec/ops/ulea_hi.toml:71).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ulea_hi.toml:88; form at isa-spec/spec/ops/alu/ulea_hi.toml:71).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -238,7 +238,7 @@ impl OpUleaHi {
         let raw = w & 0x1fff7f000003fffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/ulea_hi.toml:88; form at isa-spec/spec/ops/ulea_hi.toml:71).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ulea_hi.toml:88; form at isa-spec/spec/ops/alu/ulea_hi.toml:71).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -250,7 +250,7 @@ impl OpUleaHi {
         let raw = w & 0x1fff7f000000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uui`'s fields (isa-spec/spec/ops/ulea_hi.toml:88; form at isa-spec/spec/ops/ulea_hi.toml:71).
+    /// Form `uui`'s fields (isa-spec/spec/ops/alu/ulea_hi.toml:88; form at isa-spec/spec/ops/alu/ulea_hi.toml:71).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -262,7 +262,7 @@ impl OpUleaHi {
         let raw = w & 0x1fff7f000000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `ULEA.HI` (isa-spec/spec/ops/ulea_hi.toml:48); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ULEA.HI` (isa-spec/spec/ops/alu/ulea_hi.toml:48); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ULEA", "HI"]])?;
         let mut cur = 0usize;
@@ -306,7 +306,7 @@ impl OpUleaHi {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/ulea_hi.toml:10.
+    /// Spec: isa-spec/spec/ops/alu/ulea_hi.toml:10.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("ulea_hi", 3usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
@@ -326,7 +326,7 @@ impl OpUleaHi {
     }
 }
 impl MemOp for OpUleaHi {}
-/// Spec: isa-spec/spec/ops/ulea_hi.toml:10.
+/// Spec: isa-spec/spec/ops/alu/ulea_hi.toml:10.
 impl Encode for OpUleaHi {
     const NAME: &'static str = "ulea_hi";
     encode_by_form!(
@@ -334,7 +334,7 @@ impl Encode for OpUleaHi {
         encode_f4, 5 : => encode_f5; [a, b, c]
     );
 }
-/// Spec: isa-spec/spec/ops/ulea_hi.toml:10.
+/// Spec: isa-spec/spec/ops/alu/ulea_hi.toml:10.
 impl Forms for OpUleaHi {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -343,7 +343,7 @@ impl Forms for OpUleaHi {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/ulea_hi.toml:48.
+    /// Spec: isa-spec/spec/ops/alu/ulea_hi.toml:48.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -373,5 +373,5 @@ impl Forms for OpUleaHi {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/ulea_hi.toml:10.
+/// Spec: isa-spec/spec/ops/alu/ulea_hi.toml:10.
 impl Legalize for OpUleaHi {}

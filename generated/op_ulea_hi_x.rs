@@ -4,28 +4,28 @@
 
 /// `ULEA.HI.X`: Uniform registers: shift-and-add of a 64-bit value's high word with carry in: d = ~?hi32((c:a) << shift) + ~?b + ci, with c replaced by a's sign with .SX32; co is the carry out of bit 31.
 ///
-/// Spec: isa-spec/spec/ops/ulea_hi_x.toml:10 (op `ulea_hi_x`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/ulea_hi_x.toml:10 (op `ulea_hi_x`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUleaHiX {
-    /// Destination (b32). (isa-spec/spec/ops/ulea_hi_x.toml:15)
+    /// Destination (b32). (isa-spec/spec/ops/alu/ulea_hi_x.toml:15)
     pub d: Reg,
-    /// Destination (pred). Carry out of bit 31. (isa-spec/spec/ops/ulea_hi_x.toml:19)
+    /// Destination (pred). Carry out of bit 31. (isa-spec/spec/ops/alu/ulea_hi_x.toml:19)
     pub co: Reg,
-    /// Source (b32). (isa-spec/spec/ops/ulea_hi_x.toml:25)
+    /// Source (b32). (isa-spec/spec/ops/alu/ulea_hi_x.toml:25)
     pub a: Src,
-    /// Source (b32). (isa-spec/spec/ops/ulea_hi_x.toml:29)
+    /// Source (b32). (isa-spec/spec/ops/alu/ulea_hi_x.toml:29)
     pub b: Src,
-    /// Source (b32). High word of the shifted value (not read with .SX32, and not printed). (isa-spec/spec/ops/ulea_hi_x.toml:34)
+    /// Source (b32). High word of the shifted value (not read with .SX32, and not printed). (isa-spec/spec/ops/alu/ulea_hi_x.toml:34)
     pub c: Src,
-    /// Source (pred). Carry in. (isa-spec/spec/ops/ulea_hi_x.toml:40)
+    /// Source (pred). Carry in. (isa-spec/spec/ops/alu/ulea_hi_x.toml:40)
     pub ci: Src,
-    /// Modifier.  (isa-spec/spec/ops/ulea_hi_x.toml:46)
+    /// Modifier.  (isa-spec/spec/ops/alu/ulea_hi_x.toml:46)
     pub sx32: bool,
-    /// Modifier.  (isa-spec/spec/ops/ulea_hi_x.toml:51)
+    /// Modifier.  (isa-spec/spec/ops/alu/ulea_hi_x.toml:51)
     pub shift: u32,
 }
 op_fields!(OpUleaHiX, [a, b, c, ci], [d, co]);
-/// Spec: isa-spec/spec/ops/ulea_hi_x.toml:10.
+/// Spec: isa-spec/spec/ops/alu/ulea_hi_x.toml:10.
 impl OpUleaHiX {
     pub const NAME: &'static str = "ulea_hi_x";
     pub const MNEMONIC: &'static str = "ULEA.HI.X";
@@ -83,7 +83,7 @@ impl OpUleaHiX {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/ulea_hi_x.toml:69 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ulea_hi_x.toml:69 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -101,7 +101,7 @@ impl OpUleaHiX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/ulea_hi_x.toml:69; form at isa-spec/spec/ops/ulea_hi_x.toml:74).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea_hi_x.toml:69; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:74).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -113,7 +113,7 @@ impl OpUleaHiX {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/ulea_hi_x.toml:69; form at isa-spec/spec/ops/ulea_hi_x.toml:74).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea_hi_x.toml:69; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:74).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -124,7 +124,7 @@ impl OpUleaHiX {
         w |= u128::from(self.sx32) << 73;
         Ok(w)
     }
-    /// Form `uui` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/ulea_hi_x.toml:69; form at isa-spec/spec/ops/ulea_hi_x.toml:74).
+    /// Form `uui` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea_hi_x.toml:69; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:74).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -135,7 +135,7 @@ impl OpUleaHiX {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 64;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/ulea_hi_x.toml:94 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ulea_hi_x.toml:94 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -153,7 +153,7 @@ impl OpUleaHiX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/ulea_hi_x.toml:94; form at isa-spec/spec/ops/ulea_hi_x.toml:74).
+    /// Form `uuu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/ulea_hi_x.toml:94; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:74).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -165,7 +165,7 @@ impl OpUleaHiX {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/ulea_hi_x.toml:94; form at isa-spec/spec/ops/ulea_hi_x.toml:74).
+    /// Form `uiu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/ulea_hi_x.toml:94; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:74).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -176,7 +176,7 @@ impl OpUleaHiX {
         w |= u128::from(self.sx32) << 73;
         Ok(w)
     }
-    /// Form `uui` on SM [100, 103, 120, 121] (isa-spec/spec/ops/ulea_hi_x.toml:94; form at isa-spec/spec/ops/ulea_hi_x.toml:74).
+    /// Form `uui` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/ulea_hi_x.toml:94; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:74).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -187,7 +187,7 @@ impl OpUleaHiX {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/ulea_hi_x.toml:69 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/ulea_hi_x.toml:69 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -207,7 +207,7 @@ impl OpUleaHiX {
             shift,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/ulea_hi_x.toml:69; form at isa-spec/spec/ops/ulea_hi_x.toml:74).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ulea_hi_x.toml:69; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:74).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -220,7 +220,7 @@ impl OpUleaHiX {
         let raw = w & 0x1fff07000c03fffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/ulea_hi_x.toml:69; form at isa-spec/spec/ops/ulea_hi_x.toml:74).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ulea_hi_x.toml:69; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:74).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -232,7 +232,7 @@ impl OpUleaHiX {
         let raw = w & 0x1fff07000c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uui`'s fields (isa-spec/spec/ops/ulea_hi_x.toml:69; form at isa-spec/spec/ops/ulea_hi_x.toml:74).
+    /// Form `uui`'s fields (isa-spec/spec/ops/alu/ulea_hi_x.toml:69; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:74).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -244,7 +244,7 @@ impl OpUleaHiX {
         let raw = w & 0x1fff07000c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/ulea_hi_x.toml:94 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/ulea_hi_x.toml:94 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -264,7 +264,7 @@ impl OpUleaHiX {
             shift,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/ulea_hi_x.toml:94; form at isa-spec/spec/ops/ulea_hi_x.toml:74).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ulea_hi_x.toml:94; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:74).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -277,7 +277,7 @@ impl OpUleaHiX {
         let raw = w & 0x1fff07000003fffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/ulea_hi_x.toml:94; form at isa-spec/spec/ops/ulea_hi_x.toml:74).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ulea_hi_x.toml:94; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:74).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -289,7 +289,7 @@ impl OpUleaHiX {
         let raw = w & 0x1fff07000000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uui`'s fields (isa-spec/spec/ops/ulea_hi_x.toml:94; form at isa-spec/spec/ops/ulea_hi_x.toml:74).
+    /// Form `uui`'s fields (isa-spec/spec/ops/alu/ulea_hi_x.toml:94; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:74).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -301,7 +301,7 @@ impl OpUleaHiX {
         let raw = w & 0x1fff07000000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `ULEA.HI.X` (isa-spec/spec/ops/ulea_hi_x.toml:54); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ULEA.HI.X` (isa-spec/spec/ops/alu/ulea_hi_x.toml:54); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ULEA", "HI", "X"]])?;
         let mut cur = 0usize;
@@ -345,7 +345,7 @@ impl OpUleaHiX {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/ulea_hi_x.toml:10.
+    /// Spec: isa-spec/spec/ops/alu/ulea_hi_x.toml:10.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("ulea_hi_x", 4usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
@@ -364,7 +364,7 @@ impl OpUleaHiX {
     }
 }
 impl MemOp for OpUleaHiX {}
-/// Spec: isa-spec/spec/ops/ulea_hi_x.toml:10.
+/// Spec: isa-spec/spec/ops/alu/ulea_hi_x.toml:10.
 impl Encode for OpUleaHiX {
     const NAME: &'static str = "ulea_hi_x";
     encode_by_form!(
@@ -372,7 +372,7 @@ impl Encode for OpUleaHiX {
         encode_f4, 5 : => encode_f5; [a, b, c, ci]
     );
 }
-/// Spec: isa-spec/spec/ops/ulea_hi_x.toml:10.
+/// Spec: isa-spec/spec/ops/alu/ulea_hi_x.toml:10.
 impl Forms for OpUleaHiX {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -381,7 +381,7 @@ impl Forms for OpUleaHiX {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/ulea_hi_x.toml:54.
+    /// Spec: isa-spec/spec/ops/alu/ulea_hi_x.toml:54.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -414,5 +414,5 @@ impl Forms for OpUleaHiX {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/ulea_hi_x.toml:10.
+/// Spec: isa-spec/spec/ops/alu/ulea_hi_x.toml:10.
 impl Legalize for OpUleaHiX {}

@@ -4,24 +4,24 @@
 
 /// `ULEA.X`: Uniform registers: shift-and-add with carry in: d = (~?(a << shift)) + ~?b + ci; co is the carry out of bit 31.
 ///
-/// Spec: isa-spec/spec/ops/ulea_x.toml:10 (op `ulea_x`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/ulea_x.toml:10 (op `ulea_x`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUleaX {
-    /// Destination (b32). (isa-spec/spec/ops/ulea_x.toml:15)
+    /// Destination (b32). (isa-spec/spec/ops/alu/ulea_x.toml:15)
     pub d: Reg,
-    /// Destination (pred). Carry out of bit 31. (isa-spec/spec/ops/ulea_x.toml:19)
+    /// Destination (pred). Carry out of bit 31. (isa-spec/spec/ops/alu/ulea_x.toml:19)
     pub co: Reg,
-    /// Source (b32). (isa-spec/spec/ops/ulea_x.toml:25)
+    /// Source (b32). (isa-spec/spec/ops/alu/ulea_x.toml:25)
     pub a: Src,
-    /// Source (b32). (isa-spec/spec/ops/ulea_x.toml:29)
+    /// Source (b32). (isa-spec/spec/ops/alu/ulea_x.toml:29)
     pub b: Src,
-    /// Source (pred). Carry in. (isa-spec/spec/ops/ulea_x.toml:34)
+    /// Source (pred). Carry in. (isa-spec/spec/ops/alu/ulea_x.toml:34)
     pub ci: Src,
-    /// Modifier.  (isa-spec/spec/ops/ulea_x.toml:40)
+    /// Modifier.  (isa-spec/spec/ops/alu/ulea_x.toml:40)
     pub shift: u32,
 }
 op_fields!(OpUleaX, [a, b, ci], [d, co]);
-/// Spec: isa-spec/spec/ops/ulea_x.toml:10.
+/// Spec: isa-spec/spec/ops/alu/ulea_x.toml:10.
 impl OpUleaX {
     pub const NAME: &'static str = "ulea_x";
     pub const MNEMONIC: &'static str = "ULEA.X";
@@ -52,7 +52,7 @@ impl OpUleaX {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/ulea_x.toml:59; form at isa-spec/spec/ops/ulea_x.toml:59).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea_x.toml:59; form at isa-spec/spec/ops/alu/ulea_x.toml:59).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -73,7 +73,7 @@ impl OpUleaX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/ulea_x.toml:89; form at isa-spec/spec/ops/ulea_x.toml:89).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea_x.toml:89; form at isa-spec/spec/ops/alu/ulea_x.toml:89).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -93,7 +93,7 @@ impl OpUleaX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/ulea_x.toml:96; form at isa-spec/spec/ops/ulea_x.toml:96).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/ulea_x.toml:96; form at isa-spec/spec/ops/alu/ulea_x.toml:96).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -114,7 +114,7 @@ impl OpUleaX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/ulea_x.toml:107; form at isa-spec/spec/ops/ulea_x.toml:107).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/ulea_x.toml:107; form at isa-spec/spec/ops/alu/ulea_x.toml:107).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -134,7 +134,7 @@ impl OpUleaX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ulea_x.toml:59; form at isa-spec/spec/ops/ulea_x.toml:59).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/ulea_x.toml:59; form at isa-spec/spec/ops/alu/ulea_x.toml:59).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -151,7 +151,7 @@ impl OpUleaX {
         let raw = w & 0x1fff07000ff3fffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ulea_x.toml:89; form at isa-spec/spec/ops/ulea_x.toml:89).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/ulea_x.toml:89; form at isa-spec/spec/ops/alu/ulea_x.toml:89).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -167,7 +167,7 @@ impl OpUleaX {
         let raw = w & 0x1fff07000ff00000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ulea_x.toml:96; form at isa-spec/spec/ops/ulea_x.toml:96).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/ulea_x.toml:96; form at isa-spec/spec/ops/alu/ulea_x.toml:96).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -184,7 +184,7 @@ impl OpUleaX {
         let raw = w & 0x1fff07000ff3fffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ulea_x.toml:107; form at isa-spec/spec/ops/ulea_x.toml:107).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/ulea_x.toml:107; form at isa-spec/spec/ops/alu/ulea_x.toml:107).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -200,7 +200,7 @@ impl OpUleaX {
         let raw = w & 0x1fff07000ff0000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `ULEA.X` (isa-spec/spec/ops/ulea_x.toml:43); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ULEA.X` (isa-spec/spec/ops/alu/ulea_x.toml:43); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ULEA", "X"]])?;
         if !rest.is_empty() {
@@ -236,7 +236,7 @@ impl OpUleaX {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/ulea_x.toml:10.
+    /// Spec: isa-spec/spec/ops/alu/ulea_x.toml:10.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("ulea_x", 3usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
@@ -253,7 +253,7 @@ impl OpUleaX {
     }
 }
 impl MemOp for OpUleaX {}
-/// Spec: isa-spec/spec/ops/ulea_x.toml:10.
+/// Spec: isa-spec/spec/ops/alu/ulea_x.toml:10.
 impl Encode for OpUleaX {
     const NAME: &'static str = "ulea_x";
     encode_by_form!(
@@ -261,13 +261,13 @@ impl Encode for OpUleaX {
         ci]
     );
 }
-/// Spec: isa-spec/spec/ops/ulea_x.toml:10.
+/// Spec: isa-spec/spec/ops/alu/ulea_x.toml:10.
 impl Forms for OpUleaX {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/ulea_x.toml:43.
+    /// Spec: isa-spec/spec/ops/alu/ulea_x.toml:43.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -292,5 +292,5 @@ impl Forms for OpUleaX {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/ulea_x.toml:10.
+/// Spec: isa-spec/spec/ops/alu/ulea_x.toml:10.
 impl Legalize for OpUleaX {}

@@ -4,28 +4,28 @@
 
 /// `ULOP3.LUT`: Any bitwise function of three uniform registers, by truth table; pd: the result is not zero (OR, or AND with .PAND, with pc).
 ///
-/// Spec: isa-spec/spec/ops/ulop3.toml:8 (op `ulop3`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/ulop3.toml:8 (op `ulop3`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUlop3 {
-    /// Destination (pred). Set when the result is not zero (combined with pc). (isa-spec/spec/ops/ulop3.toml:13)
+    /// Destination (pred). Set when the result is not zero (combined with pc). (isa-spec/spec/ops/alu/ulop3.toml:13)
     pub pd: Reg,
-    /// Destination (b32). (isa-spec/spec/ops/ulop3.toml:19)
+    /// Destination (b32). (isa-spec/spec/ops/alu/ulop3.toml:19)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/ulop3.toml:23)
+    /// Source (b32). (isa-spec/spec/ops/alu/ulop3.toml:23)
     pub a: Src,
-    /// Source (b32). (isa-spec/spec/ops/ulop3.toml:27)
+    /// Source (b32). (isa-spec/spec/ops/alu/ulop3.toml:27)
     pub b: Src,
-    /// Source (b32). (isa-spec/spec/ops/ulop3.toml:31)
+    /// Source (b32). (isa-spec/spec/ops/alu/ulop3.toml:31)
     pub c: Src,
-    /// Source (pred). Predicate combined into pd (OR, or AND with .PAND); ptxas writes !UPT. (isa-spec/spec/ops/ulop3.toml:35)
+    /// Source (pred). Predicate combined into pd (OR, or AND with .PAND); ptxas writes !UPT. (isa-spec/spec/ops/alu/ulop3.toml:35)
     pub pc: Src,
-    /// Modifier.  (isa-spec/spec/ops/ulop3.toml:42)
+    /// Modifier.  (isa-spec/spec/ops/alu/ulop3.toml:42)
     pub lut: u32,
-    /// Modifier.  (isa-spec/spec/ops/ulop3.toml:46)
+    /// Modifier.  (isa-spec/spec/ops/alu/ulop3.toml:46)
     pub pand: bool,
 }
 op_fields!(OpUlop3, [a, b, c, pc], [pd, d]);
-/// Spec: isa-spec/spec/ops/ulop3.toml:8.
+/// Spec: isa-spec/spec/ops/alu/ulop3.toml:8.
 impl OpUlop3 {
     pub const NAME: &'static str = "ulop3";
     pub const MNEMONIC: &'static str = "ULOP3.LUT";
@@ -71,7 +71,7 @@ impl OpUlop3 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/ulop3.toml:63 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ulop3.toml:63 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -92,7 +92,7 @@ impl OpUlop3 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/ulop3.toml:63; form at isa-spec/spec/ops/ulop3.toml:68).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulop3.toml:63; form at isa-spec/spec/ops/alu/ulop3.toml:68).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000292
@@ -100,7 +100,7 @@ impl OpUlop3 {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/ulop3.toml:63; form at isa-spec/spec/ops/ulop3.toml:68).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulop3.toml:63; form at isa-spec/spec/ops/alu/ulop3.toml:68).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000892
@@ -108,7 +108,7 @@ impl OpUlop3 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/ulop3.toml:82 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ulop3.toml:82 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -129,7 +129,7 @@ impl OpUlop3 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/ulop3.toml:82; form at isa-spec/spec/ops/ulop3.toml:68).
+    /// Form `uuu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/ulop3.toml:82; form at isa-spec/spec/ops/alu/ulop3.toml:68).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000292
@@ -137,7 +137,7 @@ impl OpUlop3 {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/ulop3.toml:82; form at isa-spec/spec/ops/ulop3.toml:68).
+    /// Form `uiu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/ulop3.toml:82; form at isa-spec/spec/ops/alu/ulop3.toml:68).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000892
@@ -145,7 +145,7 @@ impl OpUlop3 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/ulop3.toml:63 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/ulop3.toml:63 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let pd = reg_below(RegFile::UPred, bits(w, 81, 3), 7)?;
@@ -167,7 +167,7 @@ impl OpUlop3 {
             pand,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/ulop3.toml:63; form at isa-spec/spec/ops/ulop3.toml:68).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ulop3.toml:63; form at isa-spec/spec/ops/alu/ulop3.toml:68).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -177,7 +177,7 @@ impl OpUlop3 {
         let raw = w & 0x1fff07000c03fffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/ulop3.toml:63; form at isa-spec/spec/ops/ulop3.toml:68).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ulop3.toml:63; form at isa-spec/spec/ops/alu/ulop3.toml:68).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -187,7 +187,7 @@ impl OpUlop3 {
         let raw = w & 0x1fff07000c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/ulop3.toml:82 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/ulop3.toml:82 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let pd = reg_below(RegFile::UPred, bits(w, 81, 3), 7)?;
@@ -209,7 +209,7 @@ impl OpUlop3 {
             pand,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/ulop3.toml:82; form at isa-spec/spec/ops/ulop3.toml:68).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ulop3.toml:82; form at isa-spec/spec/ops/alu/ulop3.toml:68).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -219,7 +219,7 @@ impl OpUlop3 {
         let raw = w & 0x1fff07000003fffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/ulop3.toml:82; form at isa-spec/spec/ops/ulop3.toml:68).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ulop3.toml:82; form at isa-spec/spec/ops/alu/ulop3.toml:68).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -229,7 +229,7 @@ impl OpUlop3 {
         let raw = w & 0x1fff07000000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `ULOP3.LUT` (isa-spec/spec/ops/ulop3.toml:50); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ULOP3.LUT` (isa-spec/spec/ops/alu/ulop3.toml:50); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ULOP3", "LUT"]])?;
         let mut cur = 0usize;
@@ -266,7 +266,7 @@ impl OpUlop3 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/ulop3.toml:8.
+    /// Spec: isa-spec/spec/ops/alu/ulop3.toml:8.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("ulop3", 4usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -282,7 +282,7 @@ impl OpUlop3 {
     }
 }
 impl MemOp for OpUlop3 {}
-/// Spec: isa-spec/spec/ops/ulop3.toml:8.
+/// Spec: isa-spec/spec/ops/alu/ulop3.toml:8.
 impl Encode for OpUlop3 {
     const NAME: &'static str = "ulop3";
     encode_by_form!(
@@ -290,13 +290,13 @@ impl Encode for OpUlop3 {
         pc]
     );
 }
-/// Spec: isa-spec/spec/ops/ulop3.toml:8.
+/// Spec: isa-spec/spec/ops/alu/ulop3.toml:8.
 impl Forms for OpUlop3 {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/ulop3.toml:50.
+    /// Spec: isa-spec/spec/ops/alu/ulop3.toml:50.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -330,5 +330,5 @@ impl Forms for OpUlop3 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/ulop3.toml:8.
+/// Spec: isa-spec/spec/ops/alu/ulop3.toml:8.
 impl Legalize for OpUlop3 {}

@@ -4,16 +4,16 @@
 
 /// `UMOV`: Copy a uniform register or immediate to a uniform register.
 ///
-/// Spec: isa-spec/spec/ops/umov.toml:10 (op `umov`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/move/umov.toml:10 (op `umov`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUmov {
-    /// Destination (b32). (isa-spec/spec/ops/umov.toml:16)
+    /// Destination (b32). (isa-spec/spec/ops/move/umov.toml:16)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/umov.toml:20)
+    /// Source (b32). (isa-spec/spec/ops/move/umov.toml:20)
     pub b: Src,
 }
 op_fields!(OpUmov, [b], [d]);
-/// Spec: isa-spec/spec/ops/umov.toml:10.
+/// Spec: isa-spec/spec/ops/move/umov.toml:10.
 impl OpUmov {
     pub const NAME: &'static str = "umov";
     pub const MNEMONIC: &'static str = "UMOV";
@@ -22,7 +22,7 @@ impl OpUmov {
     pub const SMS: &'static [u32] = &[75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[OperandInfo::new("b", ValueType::B32)];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::B32)];
-    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/umov.toml).
+    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/move/umov.toml).
     pub const LOW_BITS_SRCS: &'static [usize] = &[0usize];
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -38,7 +38,7 @@ impl OpUmov {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/umov.toml:30; form at isa-spec/spec/ops/umov.toml:30).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/move/umov.toml:30; form at isa-spec/spec/ops/move/umov.toml:30).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -50,7 +50,7 @@ impl OpUmov {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/umov.toml:44; form at isa-spec/spec/ops/umov.toml:44).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/move/umov.toml:44; form at isa-spec/spec/ops/move/umov.toml:44).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -62,7 +62,7 @@ impl OpUmov {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/umov.toml:51; form at isa-spec/spec/ops/umov.toml:51).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/move/umov.toml:51; form at isa-spec/spec/ops/move/umov.toml:51).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -75,7 +75,7 @@ impl OpUmov {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/umov.toml:65; form at isa-spec/spec/ops/umov.toml:65).
+    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/move/umov.toml:65; form at isa-spec/spec/ops/move/umov.toml:65).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -88,7 +88,7 @@ impl OpUmov {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/umov.toml:76; form at isa-spec/spec/ops/umov.toml:76).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/move/umov.toml:76; form at isa-spec/spec/ops/move/umov.toml:76).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -101,7 +101,7 @@ impl OpUmov {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/umov.toml:30; form at isa-spec/spec/ops/umov.toml:30).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/umov.toml:30; form at isa-spec/spec/ops/move/umov.toml:30).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -112,7 +112,7 @@ impl OpUmov {
         let raw = w & 0x1fff7ffffff00000000ffc00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/umov.toml:44; form at isa-spec/spec/ops/umov.toml:44).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/umov.toml:44; form at isa-spec/spec/ops/move/umov.toml:44).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -123,7 +123,7 @@ impl OpUmov {
         let raw = w & 0x1fff7ffffff00000000ff000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/umov.toml:51; form at isa-spec/spec/ops/umov.toml:51).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/umov.toml:51; form at isa-spec/spec/ops/move/umov.toml:51).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -134,7 +134,7 @@ impl OpUmov {
         let raw = w & 0x1fff7ffffffffffffc0ffc00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/umov.toml:65; form at isa-spec/spec/ops/umov.toml:65).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/umov.toml:65; form at isa-spec/spec/ops/move/umov.toml:65).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -145,7 +145,7 @@ impl OpUmov {
         let raw = w & 0x1fff7ffffffffffff00ff000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/umov.toml:76; form at isa-spec/spec/ops/umov.toml:76).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/umov.toml:76; form at isa-spec/spec/ops/move/umov.toml:76).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -156,7 +156,7 @@ impl OpUmov {
         let raw = w & 0x1fff7feffffffffff00ff000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UMOV` (isa-spec/spec/ops/umov.toml:23); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UMOV` (isa-spec/spec/ops/move/umov.toml:23); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UMOV"]])?;
         if !rest.is_empty() {
@@ -172,7 +172,7 @@ impl OpUmov {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/umov.toml:10.
+    /// Spec: isa-spec/spec/ops/move/umov.toml:10.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("umov", 1usize, srcs)?;
         let b: u32 = src_value(srcs, 0usize, &self.b)?;
@@ -181,7 +181,7 @@ impl OpUmov {
     }
 }
 impl MemOp for OpUmov {}
-/// Spec: isa-spec/spec/ops/umov.toml:10.
+/// Spec: isa-spec/spec/ops/move/umov.toml:10.
 impl Encode for OpUmov {
     const NAME: &'static str = "umov";
     encode_by_form!(
@@ -189,13 +189,13 @@ impl Encode for OpUmov {
         encode_f4; [b]
     );
 }
-/// Spec: isa-spec/spec/ops/umov.toml:10.
+/// Spec: isa-spec/spec/ops/move/umov.toml:10.
 impl Forms for OpUmov {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/umov.toml:23.
+    /// Spec: isa-spec/spec/ops/move/umov.toml:23.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;
@@ -208,5 +208,5 @@ impl Forms for OpUmov {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/umov.toml:10.
+/// Spec: isa-spec/spec/ops/move/umov.toml:10.
 impl Legalize for OpUmov {}

@@ -4,16 +4,16 @@
 
 /// `UMOV.64`: Copy a 64-bit uniform register pair to a uniform register pair.
 ///
-/// Spec: isa-spec/spec/ops/umov64.toml:6 (op `umov64`). SMs: 120, 121.
+/// Spec: isa-spec/spec/ops/move/umov64.toml:6 (op `umov64`). SMs: 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUmov64 {
-    /// Destination (u64). (isa-spec/spec/ops/umov64.toml:11)
+    /// Destination (u64). (isa-spec/spec/ops/move/umov64.toml:11)
     pub d: Reg,
-    /// Source (u64). (isa-spec/spec/ops/umov64.toml:15)
+    /// Source (u64). (isa-spec/spec/ops/move/umov64.toml:15)
     pub b: Src,
 }
 op_fields!(OpUmov64, [b], [d]);
-/// Spec: isa-spec/spec/ops/umov64.toml:6.
+/// Spec: isa-spec/spec/ops/move/umov64.toml:6.
 impl OpUmov64 {
     pub const NAME: &'static str = "umov64";
     pub const MNEMONIC: &'static str = "UMOV.64";
@@ -38,7 +38,7 @@ impl OpUmov64 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/umov64.toml:25; form at isa-spec/spec/ops/umov64.toml:25).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/move/umov64.toml:25; form at isa-spec/spec/ops/move/umov64.toml:25).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -73,7 +73,7 @@ impl OpUmov64 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/umov64.toml:25; form at isa-spec/spec/ops/umov64.toml:25).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/umov64.toml:25; form at isa-spec/spec/ops/move/umov64.toml:25).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -84,7 +84,7 @@ impl OpUmov64 {
         let raw = w & 0x1fff7feffffffffff00ff000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UMOV.64` (isa-spec/spec/ops/umov64.toml:18); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UMOV.64` (isa-spec/spec/ops/move/umov64.toml:18); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UMOV", "64"]])?;
         if !rest.is_empty() {
@@ -100,7 +100,7 @@ impl OpUmov64 {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/umov64.toml:6.
+    /// Spec: isa-spec/spec/ops/move/umov64.toml:6.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("umov64", 1usize, srcs)?;
         let b: u64 = src_value(srcs, 0usize, &self.b)?;
@@ -109,18 +109,18 @@ impl OpUmov64 {
     }
 }
 impl MemOp for OpUmov64 {}
-/// Spec: isa-spec/spec/ops/umov64.toml:6.
+/// Spec: isa-spec/spec/ops/move/umov64.toml:6.
 impl Encode for OpUmov64 {
     const NAME: &'static str = "umov64";
     encode_by_form!(0 : => encode_f0; [b]);
 }
-/// Spec: isa-spec/spec/ops/umov64.toml:6.
+/// Spec: isa-spec/spec/ops/move/umov64.toml:6.
 impl Forms for OpUmov64 {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/umov64.toml:18.
+    /// Spec: isa-spec/spec/ops/move/umov64.toml:18.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;
@@ -133,5 +133,5 @@ impl Forms for OpUmov64 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/umov64.toml:6.
+/// Spec: isa-spec/spec/ops/move/umov64.toml:6.
 impl Legalize for OpUmov64 {}

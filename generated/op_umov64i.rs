@@ -4,16 +4,16 @@
 
 /// `UMOV.64`: Set a 64-bit uniform register pair to a 64-bit immediate.
 ///
-/// Spec: isa-spec/spec/ops/umov64i.toml:11 (op `umov64i`). SMs: 120, 121.
+/// Spec: isa-spec/spec/ops/move/umov64i.toml:11 (op `umov64i`). SMs: 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUmov64i {
-    /// Destination (u64). (isa-spec/spec/ops/umov64i.toml:16)
+    /// Destination (u64). (isa-spec/spec/ops/move/umov64i.toml:16)
     pub d: Reg,
-    /// Modifier. The 64-bit value. (isa-spec/spec/ops/umov64i.toml:20)
+    /// Modifier. The 64-bit value. (isa-spec/spec/ops/move/umov64i.toml:20)
     pub imm: u64,
 }
 op_fields!(OpUmov64i, [], [d]);
-/// Spec: isa-spec/spec/ops/umov64i.toml:11.
+/// Spec: isa-spec/spec/ops/move/umov64i.toml:11.
 impl OpUmov64i {
     pub const NAME: &'static str = "umov64i";
     pub const MNEMONIC: &'static str = "UMOV.64";
@@ -36,7 +36,7 @@ impl OpUmov64i {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/umov64i.toml:31; form at isa-spec/spec/ops/umov64i.toml:31).
+    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/move/umov64i.toml:31; form at isa-spec/spec/ops/move/umov64i.toml:31).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
@@ -69,7 +69,7 @@ impl OpUmov64i {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/umov64i.toml:31; form at isa-spec/spec/ops/umov64i.toml:31).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/umov64i.toml:31; form at isa-spec/spec/ops/move/umov64i.toml:31).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -80,7 +80,7 @@ impl OpUmov64i {
         let raw = w & 0x1fff70000000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UMOV.64` (isa-spec/spec/ops/umov64i.toml:24); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UMOV.64` (isa-spec/spec/ops/move/umov64i.toml:24); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UMOV", "64"]])?;
         if !rest.is_empty() {
@@ -96,7 +96,7 @@ impl OpUmov64i {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/umov64i.toml:11.
+    /// Spec: isa-spec/spec/ops/move/umov64i.toml:11.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("umov64i", 0usize, srcs)?;
         let imm = self.imm;
@@ -105,18 +105,18 @@ impl OpUmov64i {
     }
 }
 impl MemOp for OpUmov64i {}
-/// Spec: isa-spec/spec/ops/umov64i.toml:11.
+/// Spec: isa-spec/spec/ops/move/umov64i.toml:11.
 impl Encode for OpUmov64i {
     const NAME: &'static str = "umov64i";
     encode_by_form!(0 : => encode_f0; []);
 }
-/// Spec: isa-spec/spec/ops/umov64i.toml:11.
+/// Spec: isa-spec/spec/ops/move/umov64i.toml:11.
 impl Forms for OpUmov64i {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/umov64i.toml:24.
+    /// Spec: isa-spec/spec/ops/move/umov64i.toml:24.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);
@@ -128,5 +128,5 @@ impl Forms for OpUmov64i {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/umov64i.toml:11.
+/// Spec: isa-spec/spec/ops/move/umov64i.toml:11.
 impl Legalize for OpUmov64i {}

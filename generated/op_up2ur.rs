@@ -4,22 +4,22 @@
 
 /// `UP2UR`: Copy the uniform predicates UP0..UP6 selected by mask b into byte n of a copy of a.
 ///
-/// Spec: isa-spec/spec/ops/up2ur.toml:14 (op `up2ur`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/move/up2ur.toml:14 (op `up2ur`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUp2ur {
-    /// Destination (u32). (isa-spec/spec/ops/up2ur.toml:19)
+    /// Destination (u32). (isa-spec/spec/ops/move/up2ur.toml:19)
     pub d: Reg,
-    /// Source (u32). The value whose bits outside the shifted mask are kept. (isa-spec/spec/ops/up2ur.toml:23)
+    /// Source (u32). The value whose bits outside the shifted mask are kept. (isa-spec/spec/ops/move/up2ur.toml:23)
     pub a: Src,
-    /// Source (b32). The mask: bit i copies UPi. (isa-spec/spec/ops/up2ur.toml:28)
+    /// Source (b32). The mask: bit i copies UPi. (isa-spec/spec/ops/move/up2ur.toml:28)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/up2ur.toml:33)
+    /// Modifier.  (isa-spec/spec/ops/move/up2ur.toml:33)
     pub file: UpredFile,
-    /// Modifier.  (isa-spec/spec/ops/up2ur.toml:37)
+    /// Modifier.  (isa-spec/spec/ops/move/up2ur.toml:37)
     pub bsel: ByteSel,
 }
 op_fields!(OpUp2ur, [a, b], [d]);
-/// Spec: isa-spec/spec/ops/up2ur.toml:14.
+/// Spec: isa-spec/spec/ops/move/up2ur.toml:14.
 impl OpUp2ur {
     pub const NAME: &'static str = "up2ur";
     pub const MNEMONIC: &'static str = "UP2UR";
@@ -46,7 +46,7 @@ impl OpUp2ur {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/up2ur.toml:46; form at isa-spec/spec/ops/up2ur.toml:46).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/move/up2ur.toml:46; form at isa-spec/spec/ops/move/up2ur.toml:46).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -62,7 +62,7 @@ impl OpUp2ur {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/up2ur.toml:66; form at isa-spec/spec/ops/up2ur.toml:66).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/move/up2ur.toml:66; form at isa-spec/spec/ops/move/up2ur.toml:66).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -78,7 +78,7 @@ impl OpUp2ur {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/up2ur.toml:75; form at isa-spec/spec/ops/up2ur.toml:75).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/move/up2ur.toml:75; form at isa-spec/spec/ops/move/up2ur.toml:75).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -94,7 +94,7 @@ impl OpUp2ur {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/up2ur.toml:83; form at isa-spec/spec/ops/up2ur.toml:83).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/move/up2ur.toml:83; form at isa-spec/spec/ops/move/up2ur.toml:83).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -110,7 +110,7 @@ impl OpUp2ur {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/up2ur.toml:46; form at isa-spec/spec/ops/up2ur.toml:46).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/up2ur.toml:46; form at isa-spec/spec/ops/move/up2ur.toml:46).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -124,7 +124,7 @@ impl OpUp2ur {
         let raw = w & 0;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/up2ur.toml:66; form at isa-spec/spec/ops/up2ur.toml:66).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/up2ur.toml:66; form at isa-spec/spec/ops/move/up2ur.toml:66).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -138,7 +138,7 @@ impl OpUp2ur {
         let raw = w & 0;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/up2ur.toml:75; form at isa-spec/spec/ops/up2ur.toml:75).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/up2ur.toml:75; form at isa-spec/spec/ops/move/up2ur.toml:75).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -152,7 +152,7 @@ impl OpUp2ur {
         let raw = w & 0;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/up2ur.toml:83; form at isa-spec/spec/ops/up2ur.toml:83).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/up2ur.toml:83; form at isa-spec/spec/ops/move/up2ur.toml:83).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -166,7 +166,7 @@ impl OpUp2ur {
         let raw = w & 0;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UP2UR` (isa-spec/spec/ops/up2ur.toml:40); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UP2UR` (isa-spec/spec/ops/move/up2ur.toml:40); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UP2UR"]])?;
         let mut cur = 0usize;
@@ -194,7 +194,7 @@ impl OpUp2ur {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/up2ur.toml:14.
+    /// Spec: isa-spec/spec/ops/move/up2ur.toml:14.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("up2ur", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -207,20 +207,20 @@ impl OpUp2ur {
     }
 }
 impl MemOp for OpUp2ur {}
-/// Spec: isa-spec/spec/ops/up2ur.toml:14.
+/// Spec: isa-spec/spec/ops/move/up2ur.toml:14.
 impl Encode for OpUp2ur {
     const NAME: &'static str = "up2ur";
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [a, b]
     );
 }
-/// Spec: isa-spec/spec/ops/up2ur.toml:14.
+/// Spec: isa-spec/spec/ops/move/up2ur.toml:14.
 impl Forms for OpUp2ur {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/up2ur.toml:40.
+    /// Spec: isa-spec/spec/ops/move/up2ur.toml:40.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -239,5 +239,5 @@ impl Forms for OpUp2ur {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/up2ur.toml:14.
+/// Spec: isa-spec/spec/ops/move/up2ur.toml:14.
 impl Legalize for OpUp2ur {}

@@ -4,16 +4,16 @@
 
 /// `UPOPC`: Population count of a uniform register.
 ///
-/// Spec: isa-spec/spec/ops/upopc.toml:7 (op `upopc`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/upopc.toml:7 (op `upopc`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUpopc {
-    /// Destination (u32). (isa-spec/spec/ops/upopc.toml:12)
+    /// Destination (u32). (isa-spec/spec/ops/alu/upopc.toml:12)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/upopc.toml:16)
+    /// Source (b32). (isa-spec/spec/ops/alu/upopc.toml:16)
     pub b: Src,
 }
 op_fields!(OpUpopc, [b], [d]);
-/// Spec: isa-spec/spec/ops/upopc.toml:7.
+/// Spec: isa-spec/spec/ops/alu/upopc.toml:7.
 impl OpUpopc {
     pub const NAME: &'static str = "upopc";
     pub const MNEMONIC: &'static str = "UPOPC";
@@ -39,7 +39,7 @@ impl OpUpopc {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/upopc.toml:28 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/upopc.toml:28 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0;
@@ -49,7 +49,7 @@ impl OpUpopc {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/upopc.toml:28; form at isa-spec/spec/ops/upopc.toml:33).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/upopc.toml:28; form at isa-spec/spec/ops/alu/upopc.toml:33).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -59,7 +59,7 @@ impl OpUpopc {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/upopc.toml:28; form at isa-spec/spec/ops/upopc.toml:33).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/upopc.toml:28; form at isa-spec/spec/ops/alu/upopc.toml:33).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -68,7 +68,7 @@ impl OpUpopc {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/upopc.toml:46 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/upopc.toml:46 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0;
@@ -78,7 +78,7 @@ impl OpUpopc {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/upopc.toml:46; form at isa-spec/spec/ops/upopc.toml:33).
+    /// Form `uuu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/upopc.toml:46; form at isa-spec/spec/ops/alu/upopc.toml:33).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -88,7 +88,7 @@ impl OpUpopc {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/upopc.toml:46; form at isa-spec/spec/ops/upopc.toml:33).
+    /// Form `uiu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/upopc.toml:46; form at isa-spec/spec/ops/alu/upopc.toml:33).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -97,7 +97,7 @@ impl OpUpopc {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/upopc.toml:28; form at isa-spec/spec/ops/upopc.toml:33).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/upopc.toml:28; form at isa-spec/spec/ops/alu/upopc.toml:33).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -109,7 +109,7 @@ impl OpUpopc {
         let raw = w & 0x1fff7ffffff7fffffc0ffc00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/upopc.toml:28; form at isa-spec/spec/ops/upopc.toml:33).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/upopc.toml:28; form at isa-spec/spec/ops/alu/upopc.toml:33).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -120,7 +120,7 @@ impl OpUpopc {
         let raw = w & 0x1fff7ffffff00000000ffc00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/upopc.toml:46; form at isa-spec/spec/ops/upopc.toml:33).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/upopc.toml:46; form at isa-spec/spec/ops/alu/upopc.toml:33).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -132,7 +132,7 @@ impl OpUpopc {
         let raw = w & 0x1fff7ffffff7fffff00ff000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/upopc.toml:46; form at isa-spec/spec/ops/upopc.toml:33).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/upopc.toml:46; form at isa-spec/spec/ops/alu/upopc.toml:33).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -143,7 +143,7 @@ impl OpUpopc {
         let raw = w & 0x1fff7ffffff00000000ff000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UPOPC` (isa-spec/spec/ops/upopc.toml:20); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UPOPC` (isa-spec/spec/ops/alu/upopc.toml:20); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UPOPC"]])?;
         if !rest.is_empty() {
@@ -159,7 +159,7 @@ impl OpUpopc {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/upopc.toml:7.
+    /// Spec: isa-spec/spec/ops/alu/upopc.toml:7.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("upopc", 1usize, srcs)?;
         let b: u32 = src_value(srcs, 0usize, &self.b)?;
@@ -168,20 +168,20 @@ impl OpUpopc {
     }
 }
 impl MemOp for OpUpopc {}
-/// Spec: isa-spec/spec/ops/upopc.toml:7.
+/// Spec: isa-spec/spec/ops/alu/upopc.toml:7.
 impl Encode for OpUpopc {
     const NAME: &'static str = "upopc";
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [b]
     );
 }
-/// Spec: isa-spec/spec/ops/upopc.toml:7.
+/// Spec: isa-spec/spec/ops/alu/upopc.toml:7.
 impl Forms for OpUpopc {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/upopc.toml:20.
+    /// Spec: isa-spec/spec/ops/alu/upopc.toml:20.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;
@@ -194,5 +194,5 @@ impl Forms for OpUpopc {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/upopc.toml:7.
+/// Spec: isa-spec/spec/ops/alu/upopc.toml:7.
 impl Legalize for OpUpopc {}

@@ -4,20 +4,20 @@
 
 /// `UPRMT`: Byte permute of the uniform register pair (c:a) by the nibbles of selector b (bit 3 of a nibble replicates the byte's sign).
 ///
-/// Spec: isa-spec/spec/ops/uprmt.toml:8 (op `uprmt`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/uprmt.toml:8 (op `uprmt`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUprmt {
-    /// Destination (b32). (isa-spec/spec/ops/uprmt.toml:13)
+    /// Destination (b32). (isa-spec/spec/ops/alu/uprmt.toml:13)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/uprmt.toml:17)
+    /// Source (b32). (isa-spec/spec/ops/alu/uprmt.toml:17)
     pub a: Src,
-    /// Source (b32). Selector: 4 nibbles, each a byte of (c:a); bit 3 replicates the byte's sign. (isa-spec/spec/ops/uprmt.toml:21)
+    /// Source (b32). Selector: 4 nibbles, each a byte of (c:a); bit 3 replicates the byte's sign. (isa-spec/spec/ops/alu/uprmt.toml:21)
     pub b: Src,
-    /// Source (b32). (isa-spec/spec/ops/uprmt.toml:26)
+    /// Source (b32). (isa-spec/spec/ops/alu/uprmt.toml:26)
     pub c: Src,
 }
 op_fields!(OpUprmt, [a, b, c], [d]);
-/// Spec: isa-spec/spec/ops/uprmt.toml:8.
+/// Spec: isa-spec/spec/ops/alu/uprmt.toml:8.
 impl OpUprmt {
     pub const NAME: &'static str = "uprmt";
     pub const MNEMONIC: &'static str = "UPRMT";
@@ -45,7 +45,7 @@ impl OpUprmt {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/uprmt.toml:37 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uprmt.toml:37 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -60,7 +60,7 @@ impl OpUprmt {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/uprmt.toml:37; form at isa-spec/spec/ops/uprmt.toml:42).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uprmt.toml:37; form at isa-spec/spec/ops/alu/uprmt.toml:42).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000296
@@ -68,7 +68,7 @@ impl OpUprmt {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/uprmt.toml:37; form at isa-spec/spec/ops/uprmt.toml:42).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uprmt.toml:37; form at isa-spec/spec/ops/alu/uprmt.toml:42).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000896
@@ -76,7 +76,7 @@ impl OpUprmt {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/uprmt.toml:52 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/uprmt.toml:52 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -91,7 +91,7 @@ impl OpUprmt {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/uprmt.toml:52; form at isa-spec/spec/ops/uprmt.toml:42).
+    /// Form `uuu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/uprmt.toml:52; form at isa-spec/spec/ops/alu/uprmt.toml:42).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000296
@@ -99,7 +99,7 @@ impl OpUprmt {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/uprmt.toml:52; form at isa-spec/spec/ops/uprmt.toml:42).
+    /// Form `uiu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/uprmt.toml:52; form at isa-spec/spec/ops/alu/uprmt.toml:42).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000896
@@ -107,7 +107,7 @@ impl OpUprmt {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/uprmt.toml:37 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uprmt.toml:37 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -115,7 +115,7 @@ impl OpUprmt {
         let c = Src::reg(reg_below(RegFile::UGpr, bits(w, 64, 6), 63)?);
         Some(Self { d, a, b: Src::RZ, c })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/uprmt.toml:37; form at isa-spec/spec/ops/uprmt.toml:42).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uprmt.toml:37; form at isa-spec/spec/ops/alu/uprmt.toml:42).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -125,7 +125,7 @@ impl OpUprmt {
         let raw = w & 0x1fff7fffec03fffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/uprmt.toml:37; form at isa-spec/spec/ops/uprmt.toml:42).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uprmt.toml:37; form at isa-spec/spec/ops/alu/uprmt.toml:42).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -135,7 +135,7 @@ impl OpUprmt {
         let raw = w & 0x1fff7fffec000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/uprmt.toml:52 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/uprmt.toml:52 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -143,7 +143,7 @@ impl OpUprmt {
         let c = Src::reg(reg_below(RegFile::UGpr, bits(w, 64, 8), 255)?);
         Some(Self { d, a, b: Src::RZ, c })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/uprmt.toml:52; form at isa-spec/spec/ops/uprmt.toml:42).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/uprmt.toml:52; form at isa-spec/spec/ops/alu/uprmt.toml:42).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -153,7 +153,7 @@ impl OpUprmt {
         let raw = w & 0x1fff7fffe003fffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/uprmt.toml:52; form at isa-spec/spec/ops/uprmt.toml:42).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/uprmt.toml:52; form at isa-spec/spec/ops/alu/uprmt.toml:42).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -163,7 +163,7 @@ impl OpUprmt {
         let raw = w & 0x1fff7fffe000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UPRMT` (isa-spec/spec/ops/uprmt.toml:29); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UPRMT` (isa-spec/spec/ops/alu/uprmt.toml:29); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UPRMT"]])?;
         if !rest.is_empty() {
@@ -181,7 +181,7 @@ impl OpUprmt {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/uprmt.toml:8.
+    /// Spec: isa-spec/spec/ops/alu/uprmt.toml:8.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("uprmt", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -192,20 +192,20 @@ impl OpUprmt {
     }
 }
 impl MemOp for OpUprmt {}
-/// Spec: isa-spec/spec/ops/uprmt.toml:8.
+/// Spec: isa-spec/spec/ops/alu/uprmt.toml:8.
 impl Encode for OpUprmt {
     const NAME: &'static str = "uprmt";
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [a, b, c]
     );
 }
-/// Spec: isa-spec/spec/ops/uprmt.toml:8.
+/// Spec: isa-spec/spec/ops/alu/uprmt.toml:8.
 impl Forms for OpUprmt {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/uprmt.toml:29.
+    /// Spec: isa-spec/spec/ops/alu/uprmt.toml:29.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -224,5 +224,5 @@ impl Forms for OpUprmt {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/uprmt.toml:8.
+/// Spec: isa-spec/spec/ops/alu/uprmt.toml:8.
 impl Legalize for OpUprmt {}

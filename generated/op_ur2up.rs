@@ -4,20 +4,20 @@
 
 /// `UR2UP`: Set the uniform predicates UP0..UP6 selected by mask b from byte n of a.
 ///
-/// Spec: isa-spec/spec/ops/ur2up.toml:15 (op `ur2up`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/move/ur2up.toml:15 (op `ur2up`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUr2up {
-    /// Source (b32). (isa-spec/spec/ops/ur2up.toml:20)
+    /// Source (b32). (isa-spec/spec/ops/move/ur2up.toml:20)
     pub a: Src,
-    /// Source (b32). The mask: bit i writes UPi (left out of the text at 0xff). (isa-spec/spec/ops/ur2up.toml:24)
+    /// Source (b32). The mask: bit i writes UPi (left out of the text at 0xff). (isa-spec/spec/ops/move/ur2up.toml:24)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/ur2up.toml:30)
+    /// Modifier.  (isa-spec/spec/ops/move/ur2up.toml:30)
     pub file: UpredFile,
-    /// Modifier.  (isa-spec/spec/ops/ur2up.toml:34)
+    /// Modifier.  (isa-spec/spec/ops/move/ur2up.toml:34)
     pub bsel: ByteSel,
 }
 op_fields!(OpUr2up, [a, b], []);
-/// Spec: isa-spec/spec/ops/ur2up.toml:15.
+/// Spec: isa-spec/spec/ops/move/ur2up.toml:15.
 impl OpUr2up {
     pub const NAME: &'static str = "ur2up";
     pub const MNEMONIC: &'static str = "UR2UP";
@@ -44,7 +44,7 @@ impl OpUr2up {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/ur2up.toml:42; form at isa-spec/spec/ops/ur2up.toml:42).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/move/ur2up.toml:42; form at isa-spec/spec/ops/move/ur2up.toml:42).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -59,7 +59,7 @@ impl OpUr2up {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/ur2up.toml:61; form at isa-spec/spec/ops/ur2up.toml:61).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/move/ur2up.toml:61; form at isa-spec/spec/ops/move/ur2up.toml:61).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -74,7 +74,7 @@ impl OpUr2up {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/ur2up.toml:70; form at isa-spec/spec/ops/ur2up.toml:70).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/move/ur2up.toml:70; form at isa-spec/spec/ops/move/ur2up.toml:70).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -89,7 +89,7 @@ impl OpUr2up {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/ur2up.toml:77; form at isa-spec/spec/ops/ur2up.toml:77).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/move/ur2up.toml:77; form at isa-spec/spec/ops/move/ur2up.toml:77).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -104,7 +104,7 @@ impl OpUr2up {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ur2up.toml:42; form at isa-spec/spec/ops/ur2up.toml:42).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/ur2up.toml:42; form at isa-spec/spec/ops/move/ur2up.toml:42).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::UGpr, bits(w, 24, 6), 63)?);
@@ -117,7 +117,7 @@ impl OpUr2up {
         let raw = w & 0;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ur2up.toml:61; form at isa-spec/spec/ops/ur2up.toml:61).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/ur2up.toml:61; form at isa-spec/spec/ops/move/ur2up.toml:61).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::UGpr, bits(w, 24, 6), 63)?);
@@ -130,7 +130,7 @@ impl OpUr2up {
         let raw = w & 0;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ur2up.toml:70; form at isa-spec/spec/ops/ur2up.toml:70).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/ur2up.toml:70; form at isa-spec/spec/ops/move/ur2up.toml:70).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::UGpr, bits(w, 24, 8), 255)?);
@@ -143,7 +143,7 @@ impl OpUr2up {
         let raw = w & 0;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ur2up.toml:77; form at isa-spec/spec/ops/ur2up.toml:77).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/move/ur2up.toml:77; form at isa-spec/spec/ops/move/ur2up.toml:77).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::UGpr, bits(w, 24, 8), 255)?);
@@ -156,7 +156,7 @@ impl OpUr2up {
         let raw = w & 0;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UR2UP` (isa-spec/spec/ops/ur2up.toml:37); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `UR2UP` (isa-spec/spec/ops/move/ur2up.toml:37); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UR2UP"]])?;
         let mut cur = 0usize;
@@ -216,7 +216,7 @@ impl OpUr2up {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/ur2up.toml:15.
+    /// Spec: isa-spec/spec/ops/move/ur2up.toml:15.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("ur2up", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -225,20 +225,20 @@ impl OpUr2up {
     }
 }
 impl MemOp for OpUr2up {}
-/// Spec: isa-spec/spec/ops/ur2up.toml:15.
+/// Spec: isa-spec/spec/ops/move/ur2up.toml:15.
 impl Encode for OpUr2up {
     const NAME: &'static str = "ur2up";
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [a, b]
     );
 }
-/// Spec: isa-spec/spec/ops/ur2up.toml:15.
+/// Spec: isa-spec/spec/ops/move/ur2up.toml:15.
 impl Forms for OpUr2up {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/ur2up.toml:37.
+    /// Spec: isa-spec/spec/ops/move/ur2up.toml:37.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -267,5 +267,5 @@ impl Forms for OpUr2up {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/ur2up.toml:15.
+/// Spec: isa-spec/spec/ops/move/ur2up.toml:15.
 impl Legalize for OpUr2up {}

@@ -4,20 +4,20 @@
 
 /// `USEL`: Select uniform register a when the uniform predicate cond holds, else b.
 ///
-/// Spec: isa-spec/spec/ops/usel.toml:7 (op `usel`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/usel.toml:7 (op `usel`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUsel {
-    /// Destination (b32). (isa-spec/spec/ops/usel.toml:12)
+    /// Destination (b32). (isa-spec/spec/ops/alu/usel.toml:12)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/usel.toml:16)
+    /// Source (b32). (isa-spec/spec/ops/alu/usel.toml:16)
     pub a: Src,
-    /// Source (b32). (isa-spec/spec/ops/usel.toml:20)
+    /// Source (b32). (isa-spec/spec/ops/alu/usel.toml:20)
     pub b: Src,
-    /// Source (pred). (isa-spec/spec/ops/usel.toml:24)
+    /// Source (pred). (isa-spec/spec/ops/alu/usel.toml:24)
     pub cond: Src,
 }
 op_fields!(OpUsel, [a, b, cond], [d]);
-/// Spec: isa-spec/spec/ops/usel.toml:7.
+/// Spec: isa-spec/spec/ops/alu/usel.toml:7.
 impl OpUsel {
     pub const NAME: &'static str = "usel";
     pub const MNEMONIC: &'static str = "USEL";
@@ -45,7 +45,7 @@ impl OpUsel {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/usel.toml:39 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/usel.toml:39 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -63,7 +63,7 @@ impl OpUsel {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/usel.toml:39; form at isa-spec/spec/ops/usel.toml:44).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/usel.toml:39; form at isa-spec/spec/ops/alu/usel.toml:44).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000287
@@ -71,7 +71,7 @@ impl OpUsel {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/usel.toml:39; form at isa-spec/spec/ops/usel.toml:44).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/usel.toml:39; form at isa-spec/spec/ops/alu/usel.toml:44).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000887
@@ -79,7 +79,7 @@ impl OpUsel {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/usel.toml:55 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/usel.toml:55 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -97,7 +97,7 @@ impl OpUsel {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/usel.toml:55; form at isa-spec/spec/ops/usel.toml:44).
+    /// Form `uuu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/usel.toml:55; form at isa-spec/spec/ops/alu/usel.toml:44).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000287
@@ -105,7 +105,7 @@ impl OpUsel {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/usel.toml:55; form at isa-spec/spec/ops/usel.toml:44).
+    /// Form `uiu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/usel.toml:55; form at isa-spec/spec/ops/alu/usel.toml:44).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000887
@@ -113,7 +113,7 @@ impl OpUsel {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/usel.toml:39 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/usel.toml:39 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -122,7 +122,7 @@ impl OpUsel {
             .with_not(bit(w, 90));
         Some(Self { d, a, b: Src::RZ, cond })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/usel.toml:39; form at isa-spec/spec/ops/usel.toml:44).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/usel.toml:39; form at isa-spec/spec/ops/alu/usel.toml:44).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -132,7 +132,7 @@ impl OpUsel {
         let raw = w & 0x1fff07fffff3fffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/usel.toml:39; form at isa-spec/spec/ops/usel.toml:44).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/usel.toml:39; form at isa-spec/spec/ops/alu/usel.toml:44).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -142,7 +142,7 @@ impl OpUsel {
         let raw = w & 0x1fff07fffff00000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/usel.toml:55 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/usel.toml:55 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -151,7 +151,7 @@ impl OpUsel {
             .with_not(bit(w, 90));
         Some(Self { d, a, b: Src::RZ, cond })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/usel.toml:55; form at isa-spec/spec/ops/usel.toml:44).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/usel.toml:55; form at isa-spec/spec/ops/alu/usel.toml:44).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -161,7 +161,7 @@ impl OpUsel {
         let raw = w & 0x1fff07fffff3fffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/usel.toml:55; form at isa-spec/spec/ops/usel.toml:44).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/usel.toml:55; form at isa-spec/spec/ops/alu/usel.toml:44).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -171,7 +171,7 @@ impl OpUsel {
         let raw = w & 0x1fff07fffff0000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `USEL` (isa-spec/spec/ops/usel.toml:28); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `USEL` (isa-spec/spec/ops/alu/usel.toml:28); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["USEL"]])?;
         if !rest.is_empty() {
@@ -189,7 +189,7 @@ impl OpUsel {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/usel.toml:7.
+    /// Spec: isa-spec/spec/ops/alu/usel.toml:7.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("usel", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -200,7 +200,7 @@ impl OpUsel {
     }
 }
 impl MemOp for OpUsel {}
-/// Spec: isa-spec/spec/ops/usel.toml:7.
+/// Spec: isa-spec/spec/ops/alu/usel.toml:7.
 impl Encode for OpUsel {
     const NAME: &'static str = "usel";
     encode_by_form!(
@@ -208,13 +208,13 @@ impl Encode for OpUsel {
         cond]
     );
 }
-/// Spec: isa-spec/spec/ops/usel.toml:7.
+/// Spec: isa-spec/spec/ops/alu/usel.toml:7.
 impl Forms for OpUsel {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/usel.toml:28.
+    /// Spec: isa-spec/spec/ops/alu/usel.toml:28.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -233,7 +233,7 @@ impl Forms for OpUsel {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/usel.toml:7.
+/// Spec: isa-spec/spec/ops/alu/usel.toml:7.
 impl Legalize for OpUsel {
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();

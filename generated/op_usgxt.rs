@@ -4,22 +4,22 @@
 
 /// `USGXT`: Sign-extend (.U32: zero-extend) the low b bits of uniform register a; b clamps at 32 (.W: b mod 32).
 ///
-/// Spec: isa-spec/spec/ops/usgxt.toml:7 (op `usgxt`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/usgxt.toml:7 (op `usgxt`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUsgxt {
-    /// Destination (u32). (isa-spec/spec/ops/usgxt.toml:12)
+    /// Destination (u32). (isa-spec/spec/ops/alu/usgxt.toml:12)
     pub d: Reg,
-    /// Source (u32). (isa-spec/spec/ops/usgxt.toml:16)
+    /// Source (u32). (isa-spec/spec/ops/alu/usgxt.toml:16)
     pub a: Src,
-    /// Source (b32). Bit count. (isa-spec/spec/ops/usgxt.toml:20)
+    /// Source (b32). Bit count. (isa-spec/spec/ops/alu/usgxt.toml:20)
     pub b: Src,
-    /// Modifier. Take the bit count mod 32 instead of clamping it at 32. (isa-spec/spec/ops/usgxt.toml:25)
+    /// Modifier. Take the bit count mod 32 instead of clamping it at 32. (isa-spec/spec/ops/alu/usgxt.toml:25)
     pub wrap: bool,
-    /// Modifier.  (isa-spec/spec/ops/usgxt.toml:31)
+    /// Modifier.  (isa-spec/spec/ops/alu/usgxt.toml:31)
     pub ty: IntType,
 }
 op_fields!(OpUsgxt, [a, b], [d]);
-/// Spec: isa-spec/spec/ops/usgxt.toml:7.
+/// Spec: isa-spec/spec/ops/alu/usgxt.toml:7.
 impl OpUsgxt {
     pub const NAME: &'static str = "usgxt";
     pub const MNEMONIC: &'static str = "USGXT";
@@ -46,7 +46,7 @@ impl OpUsgxt {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/usgxt.toml:49 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/usgxt.toml:49 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -61,7 +61,7 @@ impl OpUsgxt {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/usgxt.toml:49; form at isa-spec/spec/ops/usgxt.toml:54).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/usgxt.toml:49; form at isa-spec/spec/ops/alu/usgxt.toml:54).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x8000000000000000000029a
@@ -69,7 +69,7 @@ impl OpUsgxt {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/usgxt.toml:49; form at isa-spec/spec/ops/usgxt.toml:54).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/usgxt.toml:49; form at isa-spec/spec/ops/alu/usgxt.toml:54).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x8000000000000000000089a
@@ -77,7 +77,7 @@ impl OpUsgxt {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/usgxt.toml:70 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/usgxt.toml:70 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -92,7 +92,7 @@ impl OpUsgxt {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/usgxt.toml:70; form at isa-spec/spec/ops/usgxt.toml:54).
+    /// Form `uuu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/usgxt.toml:70; form at isa-spec/spec/ops/alu/usgxt.toml:54).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x8000000000000000000029a
@@ -100,7 +100,7 @@ impl OpUsgxt {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/usgxt.toml:70; form at isa-spec/spec/ops/usgxt.toml:54).
+    /// Form `uiu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/usgxt.toml:70; form at isa-spec/spec/ops/alu/usgxt.toml:54).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x8000000000000000000089a
@@ -108,7 +108,7 @@ impl OpUsgxt {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/usgxt.toml:49 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/usgxt.toml:49 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -121,7 +121,7 @@ impl OpUsgxt {
         };
         Some(Self { d, a, b: Src::RZ, wrap, ty })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/usgxt.toml:49; form at isa-spec/spec/ops/usgxt.toml:54).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/usgxt.toml:49; form at isa-spec/spec/ops/alu/usgxt.toml:54).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -131,7 +131,7 @@ impl OpUsgxt {
         let raw = w & 0x1fff7fff5ffffffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/usgxt.toml:49; form at isa-spec/spec/ops/usgxt.toml:54).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/usgxt.toml:49; form at isa-spec/spec/ops/alu/usgxt.toml:54).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -141,7 +141,7 @@ impl OpUsgxt {
         let raw = w & 0x1fff7fff5ff00000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/usgxt.toml:70 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/usgxt.toml:70 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -154,7 +154,7 @@ impl OpUsgxt {
         };
         Some(Self { d, a, b: Src::RZ, wrap, ty })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/usgxt.toml:70; form at isa-spec/spec/ops/usgxt.toml:54).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/usgxt.toml:70; form at isa-spec/spec/ops/alu/usgxt.toml:54).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -164,7 +164,7 @@ impl OpUsgxt {
         let raw = w & 0x1fff7fff5ffffffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/usgxt.toml:70; form at isa-spec/spec/ops/usgxt.toml:54).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/usgxt.toml:70; form at isa-spec/spec/ops/alu/usgxt.toml:54).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -174,7 +174,7 @@ impl OpUsgxt {
         let raw = w & 0x1fff7fff5ff0000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `USGXT` (isa-spec/spec/ops/usgxt.toml:34); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `USGXT` (isa-spec/spec/ops/alu/usgxt.toml:34); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["USGXT"]])?;
         let mut cur = 0usize;
@@ -199,7 +199,7 @@ impl OpUsgxt {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/usgxt.toml:7.
+    /// Spec: isa-spec/spec/ops/alu/usgxt.toml:7.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("usgxt", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -215,20 +215,20 @@ impl OpUsgxt {
     }
 }
 impl MemOp for OpUsgxt {}
-/// Spec: isa-spec/spec/ops/usgxt.toml:7.
+/// Spec: isa-spec/spec/ops/alu/usgxt.toml:7.
 impl Encode for OpUsgxt {
     const NAME: &'static str = "usgxt";
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [a, b]
     );
 }
-/// Spec: isa-spec/spec/ops/usgxt.toml:7.
+/// Spec: isa-spec/spec/ops/alu/usgxt.toml:7.
 impl Forms for OpUsgxt {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/usgxt.toml:34.
+    /// Spec: isa-spec/spec/ops/alu/usgxt.toml:34.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -248,5 +248,5 @@ impl Forms for OpUsgxt {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/usgxt.toml:7.
+/// Spec: isa-spec/spec/ops/alu/usgxt.toml:7.
 impl Legalize for OpUsgxt {}

@@ -4,28 +4,28 @@
 
 /// `USHF`: Funnel shift of uniform registers: shifts the pair (c:a) (a is the low word) left or right by b; the low word, or the high word with .HI.
 ///
-/// Spec: isa-spec/spec/ops/ushf.toml:7 (op `ushf`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/ushf.toml:7 (op `ushf`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUshf {
-    /// Destination (b32). (isa-spec/spec/ops/ushf.toml:12)
+    /// Destination (b32). (isa-spec/spec/ops/alu/ushf.toml:12)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/ushf.toml:16)
+    /// Source (b32). (isa-spec/spec/ops/alu/ushf.toml:16)
     pub a: Src,
-    /// Source (b32). (isa-spec/spec/ops/ushf.toml:20)
+    /// Source (b32). (isa-spec/spec/ops/alu/ushf.toml:20)
     pub b: Src,
-    /// Source (b32). (isa-spec/spec/ops/ushf.toml:24)
+    /// Source (b32). (isa-spec/spec/ops/alu/ushf.toml:24)
     pub c: Src,
-    /// Modifier.  (isa-spec/spec/ops/ushf.toml:28)
+    /// Modifier.  (isa-spec/spec/ops/alu/ushf.toml:28)
     pub dir: ShfDir,
-    /// Modifier.  (isa-spec/spec/ops/ushf.toml:32)
+    /// Modifier.  (isa-spec/spec/ops/alu/ushf.toml:32)
     pub wrap: bool,
-    /// Modifier.  (isa-spec/spec/ops/ushf.toml:37)
+    /// Modifier.  (isa-spec/spec/ops/alu/ushf.toml:37)
     pub ty: ShfType,
-    /// Modifier.  (isa-spec/spec/ops/ushf.toml:41)
+    /// Modifier.  (isa-spec/spec/ops/alu/ushf.toml:41)
     pub hi: bool,
 }
 op_fields!(OpUshf, [a, b, c], [d]);
-/// Spec: isa-spec/spec/ops/ushf.toml:7.
+/// Spec: isa-spec/spec/ops/alu/ushf.toml:7.
 impl OpUshf {
     pub const NAME: &'static str = "ushf";
     pub const MNEMONIC: &'static str = "USHF";
@@ -55,7 +55,7 @@ impl OpUshf {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/ushf.toml:54 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ushf.toml:54 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -73,7 +73,7 @@ impl OpUshf {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/ushf.toml:54; form at isa-spec/spec/ops/ushf.toml:59).
+    /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ushf.toml:54; form at isa-spec/spec/ops/alu/ushf.toml:59).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000299
@@ -82,7 +82,7 @@ impl OpUshf {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::UGpr, 6u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/ushf.toml:54; form at isa-spec/spec/ops/ushf.toml:59).
+    /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ushf.toml:54; form at isa-spec/spec/ops/alu/ushf.toml:59).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000899
@@ -91,7 +91,7 @@ impl OpUshf {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::UGpr, 6u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `uui` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/ushf.toml:54; form at isa-spec/spec/ops/ushf.toml:59).
+    /// Form `uui` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ushf.toml:54; form at isa-spec/spec/ops/alu/ushf.toml:59).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000499
@@ -100,7 +100,7 @@ impl OpUshf {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 64;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/ushf.toml:73 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/ushf.toml:73 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -118,7 +118,7 @@ impl OpUshf {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/ushf.toml:73; form at isa-spec/spec/ops/ushf.toml:59).
+    /// Form `uuu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/ushf.toml:73; form at isa-spec/spec/ops/alu/ushf.toml:59).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000299
@@ -127,7 +127,7 @@ impl OpUshf {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/ushf.toml:73; form at isa-spec/spec/ops/ushf.toml:59).
+    /// Form `uiu` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/ushf.toml:73; form at isa-spec/spec/ops/alu/ushf.toml:59).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000899
@@ -136,7 +136,7 @@ impl OpUshf {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `uui` on SM [100, 103, 120, 121] (isa-spec/spec/ops/ushf.toml:73; form at isa-spec/spec/ops/ushf.toml:59).
+    /// Form `uui` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/ushf.toml:73; form at isa-spec/spec/ops/alu/ushf.toml:59).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000499
@@ -145,7 +145,7 @@ impl OpUshf {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/ushf.toml:54 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/ushf.toml:54 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -165,7 +165,7 @@ impl OpUshf {
             hi,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/ushf.toml:54; form at isa-spec/spec/ops/ushf.toml:59).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ushf.toml:54; form at isa-spec/spec/ops/alu/ushf.toml:59).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -176,7 +176,7 @@ impl OpUshf {
         let raw = w & 0x1fff7fee1c03fffffc0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/ushf.toml:54; form at isa-spec/spec/ops/ushf.toml:59).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ushf.toml:54; form at isa-spec/spec/ops/alu/ushf.toml:59).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -187,7 +187,7 @@ impl OpUshf {
         let raw = w & 0x1fff7fee1c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uui`'s fields (isa-spec/spec/ops/ushf.toml:54; form at isa-spec/spec/ops/ushf.toml:59).
+    /// Form `uui`'s fields (isa-spec/spec/ops/alu/ushf.toml:54; form at isa-spec/spec/ops/alu/ushf.toml:59).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -198,7 +198,7 @@ impl OpUshf {
         let raw = w & 0x1fff7fee1c000000000c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Fields all forms of isa-spec/spec/ops/ushf.toml:73 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/ushf.toml:73 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -218,7 +218,7 @@ impl OpUshf {
             hi,
         })
     }
-    /// Form `uuu`'s fields (isa-spec/spec/ops/ushf.toml:73; form at isa-spec/spec/ops/ushf.toml:59).
+    /// Form `uuu`'s fields (isa-spec/spec/ops/alu/ushf.toml:73; form at isa-spec/spec/ops/alu/ushf.toml:59).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -229,7 +229,7 @@ impl OpUshf {
         let raw = w & 0x1fff7fee1003fffff0000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uiu`'s fields (isa-spec/spec/ops/ushf.toml:73; form at isa-spec/spec/ops/ushf.toml:59).
+    /// Form `uiu`'s fields (isa-spec/spec/ops/alu/ushf.toml:73; form at isa-spec/spec/ops/alu/ushf.toml:59).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -240,7 +240,7 @@ impl OpUshf {
         let raw = w & 0x1fff7fee1000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `uui`'s fields (isa-spec/spec/ops/ushf.toml:73; form at isa-spec/spec/ops/ushf.toml:59).
+    /// Form `uui`'s fields (isa-spec/spec/ops/alu/ushf.toml:73; form at isa-spec/spec/ops/alu/ushf.toml:59).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -251,7 +251,7 @@ impl OpUshf {
         let raw = w & 0x1fff7fee1000000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `USHF` (isa-spec/spec/ops/ushf.toml:45); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `USHF` (isa-spec/spec/ops/alu/ushf.toml:45); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["USHF"]])?;
         let mut cur = 0usize;
@@ -293,7 +293,7 @@ impl OpUshf {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/ushf.toml:7.
+    /// Spec: isa-spec/spec/ops/alu/ushf.toml:7.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("ushf", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -308,7 +308,7 @@ impl OpUshf {
     }
 }
 impl MemOp for OpUshf {}
-/// Spec: isa-spec/spec/ops/ushf.toml:7.
+/// Spec: isa-spec/spec/ops/alu/ushf.toml:7.
 impl Encode for OpUshf {
     const NAME: &'static str = "ushf";
     encode_by_form!(
@@ -316,7 +316,7 @@ impl Encode for OpUshf {
         encode_f4, 5 : => encode_f5; [a, b, c]
     );
 }
-/// Spec: isa-spec/spec/ops/ushf.toml:7.
+/// Spec: isa-spec/spec/ops/alu/ushf.toml:7.
 impl Forms for OpUshf {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -325,7 +325,7 @@ impl Forms for OpUshf {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/ushf.toml:45.
+    /// Spec: isa-spec/spec/ops/alu/ushf.toml:45.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -352,5 +352,5 @@ impl Forms for OpUshf {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/ushf.toml:7.
+/// Spec: isa-spec/spec/ops/alu/ushf.toml:7.
 impl Legalize for OpUshf {}

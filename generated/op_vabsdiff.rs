@@ -4,24 +4,24 @@
 
 /// `VABSDIFF`: Absolute difference of a and b (both signed or both unsigned 32-bit), plus c, mod 2^32.
 ///
-/// Spec: isa-spec/spec/ops/vabsdiff.toml:5 (op `vabsdiff`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103.
+/// Spec: isa-spec/spec/ops/alu/vabsdiff.toml:5 (op `vabsdiff`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpVabsdiff {
-    /// Destination (u32). (isa-spec/spec/ops/vabsdiff.toml:10)
+    /// Destination (u32). (isa-spec/spec/ops/alu/vabsdiff.toml:10)
     pub d: Reg,
-    /// Destination (pred). (isa-spec/spec/ops/vabsdiff.toml:18)
+    /// Destination (pred). (isa-spec/spec/ops/alu/vabsdiff.toml:18)
     pub pd0: Reg,
-    /// Source (b32). (isa-spec/spec/ops/vabsdiff.toml:26)
+    /// Source (b32). (isa-spec/spec/ops/alu/vabsdiff.toml:26)
     pub a: Src,
-    /// Source (b32). (isa-spec/spec/ops/vabsdiff.toml:30)
+    /// Source (b32). (isa-spec/spec/ops/alu/vabsdiff.toml:30)
     pub b: Src,
-    /// Source (b32). (isa-spec/spec/ops/vabsdiff.toml:34)
+    /// Source (b32). (isa-spec/spec/ops/alu/vabsdiff.toml:34)
     pub c: Src,
-    /// Modifier. Whether a and b are read signed (prints nothing) or unsigned (.U32); bit 73. (isa-spec/spec/ops/vabsdiff.toml:38)
+    /// Modifier. Whether a and b are read signed (prints nothing) or unsigned (.U32); bit 73. (isa-spec/spec/ops/alu/vabsdiff.toml:38)
     pub ty: IntType,
 }
 op_fields!(OpVabsdiff, [a, b, c], [d, pd0]);
-/// Spec: isa-spec/spec/ops/vabsdiff.toml:5.
+/// Spec: isa-spec/spec/ops/alu/vabsdiff.toml:5.
 impl OpVabsdiff {
     pub const NAME: &'static str = "vabsdiff";
     pub const MNEMONIC: &'static str = "VABSDIFF";
@@ -55,7 +55,7 @@ impl OpVabsdiff {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/vabsdiff.toml:67 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/vabsdiff.toml:67 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -68,7 +68,7 @@ impl OpVabsdiff {
         w |= dst_field::<E>(Self::NAME, "pd0", self.pd0, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/vabsdiff.toml:67; form at isa-spec/spec/ops/vabsdiff.toml:71).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/alu/vabsdiff.toml:67; form at isa-spec/spec/ops/alu/vabsdiff.toml:71).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x214 | self.encode_e0::<E>(sm, c)?;
@@ -76,7 +76,7 @@ impl OpVabsdiff {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/vabsdiff.toml:67; form at isa-spec/spec/ops/vabsdiff.toml:71).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/alu/vabsdiff.toml:67; form at isa-spec/spec/ops/alu/vabsdiff.toml:71).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x814 | self.encode_e0::<E>(sm, c)?;
@@ -84,7 +84,7 @@ impl OpVabsdiff {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/vabsdiff.toml:67; form at isa-spec/spec/ops/vabsdiff.toml:71).
+    /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/vabsdiff.toml:67; form at isa-spec/spec/ops/alu/vabsdiff.toml:71).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xa14 | self.encode_e0::<E>(sm, c)?;
@@ -93,7 +93,7 @@ impl OpVabsdiff {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/vabsdiff.toml:67; form at isa-spec/spec/ops/vabsdiff.toml:71).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/alu/vabsdiff.toml:67; form at isa-spec/spec/ops/alu/vabsdiff.toml:71).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c14 | self.encode_e0::<E>(sm, c)?;
@@ -101,7 +101,7 @@ impl OpVabsdiff {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/vabsdiff.toml:67; form at isa-spec/spec/ops/vabsdiff.toml:71).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/alu/vabsdiff.toml:67; form at isa-spec/spec/ops/alu/vabsdiff.toml:71).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x414 | self.encode_e0::<E>(sm, c)?;
@@ -109,7 +109,7 @@ impl OpVabsdiff {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/vabsdiff.toml:67; form at isa-spec/spec/ops/vabsdiff.toml:71).
+    /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/vabsdiff.toml:67; form at isa-spec/spec/ops/alu/vabsdiff.toml:71).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x614 | self.encode_e0::<E>(sm, c)?;
@@ -118,7 +118,7 @@ impl OpVabsdiff {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/vabsdiff.toml:67; form at isa-spec/spec/ops/vabsdiff.toml:71).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/alu/vabsdiff.toml:67; form at isa-spec/spec/ops/alu/vabsdiff.toml:71).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000e14 | self.encode_e0::<E>(sm, c)?;
@@ -126,7 +126,7 @@ impl OpVabsdiff {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/vabsdiff.toml:67 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/vabsdiff.toml:67 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -146,7 +146,7 @@ impl OpVabsdiff {
             ty,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/vabsdiff.toml:67; form at isa-spec/spec/ops/vabsdiff.toml:71).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/vabsdiff.toml:67; form at isa-spec/spec/ops/alu/vabsdiff.toml:71).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -154,7 +154,7 @@ impl OpVabsdiff {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/vabsdiff.toml:67; form at isa-spec/spec/ops/vabsdiff.toml:71).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/vabsdiff.toml:67; form at isa-spec/spec/ops/alu/vabsdiff.toml:71).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -162,7 +162,7 @@ impl OpVabsdiff {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/vabsdiff.toml:67; form at isa-spec/spec/ops/vabsdiff.toml:71).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/vabsdiff.toml:67; form at isa-spec/spec/ops/alu/vabsdiff.toml:71).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -170,7 +170,7 @@ impl OpVabsdiff {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/vabsdiff.toml:67; form at isa-spec/spec/ops/vabsdiff.toml:71).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/vabsdiff.toml:67; form at isa-spec/spec/ops/alu/vabsdiff.toml:71).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -178,7 +178,7 @@ impl OpVabsdiff {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/vabsdiff.toml:67; form at isa-spec/spec/ops/vabsdiff.toml:71).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/vabsdiff.toml:67; form at isa-spec/spec/ops/alu/vabsdiff.toml:71).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -186,7 +186,7 @@ impl OpVabsdiff {
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/vabsdiff.toml:67; form at isa-spec/spec/ops/vabsdiff.toml:71).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/vabsdiff.toml:67; form at isa-spec/spec/ops/alu/vabsdiff.toml:71).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -194,7 +194,7 @@ impl OpVabsdiff {
         o.c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/vabsdiff.toml:67; form at isa-spec/spec/ops/vabsdiff.toml:71).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/vabsdiff.toml:67; form at isa-spec/spec/ops/alu/vabsdiff.toml:71).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -202,7 +202,7 @@ impl OpVabsdiff {
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `VABSDIFF` (isa-spec/spec/ops/vabsdiff.toml:42); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `VABSDIFF` (isa-spec/spec/ops/alu/vabsdiff.toml:42); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["VABSDIFF"]])?;
         let mut cur = 0usize;
@@ -243,7 +243,7 @@ impl OpVabsdiff {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/vabsdiff.toml:5.
+    /// Spec: isa-spec/spec/ops/alu/vabsdiff.toml:5.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("vabsdiff", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -267,7 +267,7 @@ impl OpVabsdiff {
     }
 }
 impl MemOp for OpVabsdiff {}
-/// Spec: isa-spec/spec/ops/vabsdiff.toml:5.
+/// Spec: isa-spec/spec/ops/alu/vabsdiff.toml:5.
 impl Encode for OpVabsdiff {
     const NAME: &'static str = "vabsdiff";
     encode_by_form!(
@@ -275,7 +275,7 @@ impl Encode for OpVabsdiff {
         encode_f4, 5 : => encode_f5, 6 : => encode_f6; [a, b, c]
     );
 }
-/// Spec: isa-spec/spec/ops/vabsdiff.toml:5.
+/// Spec: isa-spec/spec/ops/alu/vabsdiff.toml:5.
 impl Forms for OpVabsdiff {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -284,7 +284,7 @@ impl Forms for OpVabsdiff {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/vabsdiff.toml:42.
+    /// Spec: isa-spec/spec/ops/alu/vabsdiff.toml:42.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
@@ -310,7 +310,7 @@ impl Forms for OpVabsdiff {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/vabsdiff.toml:5.
+/// Spec: isa-spec/spec/ops/alu/vabsdiff.toml:5.
 impl Legalize for OpVabsdiff {
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();

@@ -4,34 +4,34 @@
 
 /// `VABSDIFF`: Maxwell/Pascal video absolute difference of selected bytes, halves or words of a and b, combined with c.
 ///
-/// Spec: isa-spec/spec/ops/vabsdiff_sm50.toml:10 (op `vabsdiff_sm50`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/alu/vabsdiff_sm50.toml:10 (op `vabsdiff_sm50`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpVabsdiffSm50 {
-    /// Destination (u32). (isa-spec/spec/ops/vabsdiff_sm50.toml:15)
+    /// Destination (u32). (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:15)
     pub d: Reg,
-    /// Source (u32). (isa-spec/spec/ops/vabsdiff_sm50.toml:19)
+    /// Source (u32). (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:19)
     pub a: Src,
-    /// Source (i32). (isa-spec/spec/ops/vabsdiff_sm50.toml:25)
+    /// Source (i32). (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:25)
     pub b: Src,
-    /// Source (u32). (isa-spec/spec/ops/vabsdiff_sm50.toml:29)
+    /// Source (u32). (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:29)
     pub c: Src,
-    /// Modifier.  (isa-spec/spec/ops/vabsdiff_sm50.toml:33)
+    /// Modifier.  (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:33)
     pub types: VideoTypes,
-    /// Modifier. Part of a read (byte or half types); bits 36..39 with its size. (isa-spec/spec/ops/vabsdiff_sm50.toml:37)
+    /// Modifier. Part of a read (byte or half types); bits 36..39 with its size. (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:37)
     pub asel: VideoSel,
-    /// Modifier. Part of b read (register form); bits 28..31 with its size. (isa-spec/spec/ops/vabsdiff_sm50.toml:42)
+    /// Modifier. Part of b read (register form); bits 28..31 with its size. (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:42)
     pub bsel: VideoSel,
-    /// Modifier. Bit 54 (meaning not documented; ptxas sets it for signed types). (isa-spec/spec/ops/vabsdiff_sm50.toml:47)
+    /// Modifier. Bit 54 (meaning not documented; ptxas sets it for signed types). (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:47)
     pub sd: bool,
-    /// Modifier. Saturate; bit 55. (isa-spec/spec/ops/vabsdiff_sm50.toml:53)
+    /// Modifier. Saturate; bit 55. (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:53)
     pub sat: bool,
-    /// Modifier.  (isa-spec/spec/ops/vabsdiff_sm50.toml:59)
+    /// Modifier.  (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:59)
     pub mode: VideoMode,
-    /// Modifier. Also write the CC flags; printed on d; bit 47. (isa-spec/spec/ops/vabsdiff_sm50.toml:63)
+    /// Modifier. Also write the CC flags; printed on d; bit 47. (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:63)
     pub cc: bool,
 }
 op_fields!(OpVabsdiffSm50, [a, b, c], [d]);
-/// Spec: isa-spec/spec/ops/vabsdiff_sm50.toml:10.
+/// Spec: isa-spec/spec/ops/alu/vabsdiff_sm50.toml:10.
 impl OpVabsdiffSm50 {
     pub const NAME: &'static str = "vabsdiff_sm50";
     pub const MNEMONIC: &'static str = "VABSDIFF";
@@ -46,71 +46,71 @@ impl OpVabsdiffSm50 {
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `types`'s values, in hex (`-`: none; isa-spec/spec/ops/vabsdiff_sm50.toml:33).
+    /// Codes of `types`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/vabsdiff_sm50.toml:33).
     const TYPES_CODES0: [u16; VideoTypes::COUNT] = codes(
         "- 0 2 - - - - 1 3 - - - - - - - - - - - - - - - - - - - - - - - - - - -",
     );
-    /// Codes of `bsel`'s values, in hex (`-`: none; isa-spec/spec/ops/vabsdiff_sm50.toml:42).
+    /// Codes of `bsel`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/vabsdiff_sm50.toml:42).
     const BSEL_CODES0: [u16; VideoSel::COUNT] = codes("0 1 2 3 -");
-    /// Codes of `asel`'s values, in hex (`-`: none; isa-spec/spec/ops/vabsdiff_sm50.toml:37).
+    /// Codes of `asel`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/vabsdiff_sm50.toml:37).
     const ASEL_CODES0: [u16; VideoSel::COUNT] = codes("0 1 2 3 -");
-    /// Codes of `types`'s values, in hex (`-`: none; isa-spec/spec/ops/vabsdiff_sm50.toml:33).
+    /// Codes of `types`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/vabsdiff_sm50.toml:33).
     const TYPES_CODES1: [u16; VideoTypes::COUNT] = codes(
         "- - - 0 2 - - - - 1 3 - - - - - - - - - - - - - - - - - - - - - - - - -",
     );
-    /// Codes of `bsel`'s values, in hex (`-`: none; isa-spec/spec/ops/vabsdiff_sm50.toml:42).
+    /// Codes of `bsel`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/vabsdiff_sm50.toml:42).
     const BSEL_CODES1: [u16; VideoSel::COUNT] = codes("0 - - - 1");
-    /// Codes of `types`'s values, in hex (`-`: none; isa-spec/spec/ops/vabsdiff_sm50.toml:33).
+    /// Codes of `types`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/vabsdiff_sm50.toml:33).
     const TYPES_CODES2: [u16; VideoTypes::COUNT] = codes(
         "- - - - - 0 2 - - - - 1 3 - - - - - - - - - - - - - - - - - - - - - - -",
     );
-    /// Codes of `types`'s values, in hex (`-`: none; isa-spec/spec/ops/vabsdiff_sm50.toml:33).
+    /// Codes of `types`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/vabsdiff_sm50.toml:33).
     const TYPES_CODES3: [u16; VideoTypes::COUNT] = codes(
         "- - - - - - - - - - - - - 0 2 - - - - 1 3 - - - - - - - - - - - - - - -",
     );
-    /// Codes of `asel`'s values, in hex (`-`: none; isa-spec/spec/ops/vabsdiff_sm50.toml:37).
+    /// Codes of `asel`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/vabsdiff_sm50.toml:37).
     const ASEL_CODES1: [u16; VideoSel::COUNT] = codes("0 - - - 1");
-    /// Codes of `types`'s values, in hex (`-`: none; isa-spec/spec/ops/vabsdiff_sm50.toml:33).
+    /// Codes of `types`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/vabsdiff_sm50.toml:33).
     const TYPES_CODES4: [u16; VideoTypes::COUNT] = codes(
         "- - - - - - - - - - - - - - - 0 2 - - - - 1 3 - - - - - - - - - - - - -",
     );
-    /// Codes of `types`'s values, in hex (`-`: none; isa-spec/spec/ops/vabsdiff_sm50.toml:33).
+    /// Codes of `types`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/vabsdiff_sm50.toml:33).
     const TYPES_CODES5: [u16; VideoTypes::COUNT] = codes(
         "- - - - - - - - - - - - - - - - - 0 2 - - - - 1 3 - - - - - - - - - - -",
     );
-    /// Codes of `types`'s values, in hex (`-`: none; isa-spec/spec/ops/vabsdiff_sm50.toml:33).
+    /// Codes of `types`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/vabsdiff_sm50.toml:33).
     const TYPES_CODES6: [u16; VideoTypes::COUNT] = codes(
         "- - - - - - - - - - - - - - - - - - - - - - - - - 0 2 - - - - 1 3 - - -",
     );
-    /// Codes of `types`'s values, in hex (`-`: none; isa-spec/spec/ops/vabsdiff_sm50.toml:33).
+    /// Codes of `types`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/vabsdiff_sm50.toml:33).
     const TYPES_CODES7: [u16; VideoTypes::COUNT] = codes(
         "- - - - - - - - - - - - - - - - - - - - - - - - - - - 0 2 - - - - 1 3 -",
     );
-    /// Codes of `types`'s values, in hex (`-`: none; isa-spec/spec/ops/vabsdiff_sm50.toml:33).
+    /// Codes of `types`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/vabsdiff_sm50.toml:33).
     const TYPES_CODES8: [u16; VideoTypes::COUNT] = codes(
         "3 - - - - - - - - - - - - - - - - - - - - - - - - - - - - 0 2 - - - - 1",
     );
-    /// Codes of `types`'s values, in hex (`-`: none; isa-spec/spec/ops/vabsdiff_sm50.toml:33).
+    /// Codes of `types`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/vabsdiff_sm50.toml:33).
     const TYPES_CODES9: [u16; VideoTypes::COUNT] = codes(
         "- - - 0 - - - - - 1 - - - - - - - - - - - - - - - - - - - - - - - - - -",
     );
-    /// Codes of `types`'s values, in hex (`-`: none; isa-spec/spec/ops/vabsdiff_sm50.toml:33).
+    /// Codes of `types`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/vabsdiff_sm50.toml:33).
     const TYPES_CODES10: [u16; VideoTypes::COUNT] = codes(
         "- - - - 2 - - - - - 3 - - - - - - - - - - - - - - - - - - - - - - - - -",
     );
-    /// Codes of `types`'s values, in hex (`-`: none; isa-spec/spec/ops/vabsdiff_sm50.toml:33).
+    /// Codes of `types`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/vabsdiff_sm50.toml:33).
     const TYPES_CODES11: [u16; VideoTypes::COUNT] = codes(
         "- - - - - - - - - - - - - - - 0 - - - - - 1 - - - - - - - - - - - - - -",
     );
-    /// Codes of `types`'s values, in hex (`-`: none; isa-spec/spec/ops/vabsdiff_sm50.toml:33).
+    /// Codes of `types`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/vabsdiff_sm50.toml:33).
     const TYPES_CODES12: [u16; VideoTypes::COUNT] = codes(
         "- - - - - - - - - - - - - - - - 2 - - - - - 3 - - - - - - - - - - - - -",
     );
-    /// Codes of `types`'s values, in hex (`-`: none; isa-spec/spec/ops/vabsdiff_sm50.toml:33).
+    /// Codes of `types`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/vabsdiff_sm50.toml:33).
     const TYPES_CODES13: [u16; VideoTypes::COUNT] = codes(
         "- - - - - - - - - - - - - - - - - - - - - - - - - - - 0 - - - - - 1 - -",
     );
-    /// Codes of `types`'s values, in hex (`-`: none; isa-spec/spec/ops/vabsdiff_sm50.toml:33).
+    /// Codes of `types`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/vabsdiff_sm50.toml:33).
     const TYPES_CODES14: [u16; VideoTypes::COUNT] = codes(
         "3 - - - - - - - - - - - - - - - - - - - - - - - - - - - 2 - - - - - - -",
     );
@@ -250,7 +250,7 @@ impl OpVabsdiffSm50 {
             _ => None,
         }
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/vabsdiff_sm50.toml:85; form at isa-spec/spec/ops/vabsdiff_sm50.toml:88).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:85; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:88).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -272,7 +272,7 @@ impl OpVabsdiffSm50 {
         w |= self.asel.code_in::<E>(Self::NAME, "asel", &Self::ASEL_CODES0, sm)? << 36;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/vabsdiff_sm50.toml:110; form at isa-spec/spec/ops/vabsdiff_sm50.toml:113).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:110; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:113).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -294,7 +294,7 @@ impl OpVabsdiffSm50 {
         w |= self.asel.code_in::<E>(Self::NAME, "asel", &Self::ASEL_CODES0, sm)? << 36;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/vabsdiff_sm50.toml:135; form at isa-spec/spec/ops/vabsdiff_sm50.toml:138).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:135; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:138).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -316,7 +316,7 @@ impl OpVabsdiffSm50 {
         w |= self.asel.code_in::<E>(Self::NAME, "asel", &Self::ASEL_CODES0, sm)? << 36;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/vabsdiff_sm50.toml:158; form at isa-spec/spec/ops/vabsdiff_sm50.toml:161).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:158; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:161).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -338,7 +338,7 @@ impl OpVabsdiffSm50 {
         w |= self.asel.code_in::<E>(Self::NAME, "asel", &Self::ASEL_CODES1, sm)? << 36;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/vabsdiff_sm50.toml:183; form at isa-spec/spec/ops/vabsdiff_sm50.toml:186).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:183; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:186).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -360,7 +360,7 @@ impl OpVabsdiffSm50 {
         w |= self.asel.code_in::<E>(Self::NAME, "asel", &Self::ASEL_CODES1, sm)? << 36;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/vabsdiff_sm50.toml:208; form at isa-spec/spec/ops/vabsdiff_sm50.toml:211).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:208; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:211).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -382,7 +382,7 @@ impl OpVabsdiffSm50 {
         w |= self.asel.code_in::<E>(Self::NAME, "asel", &Self::ASEL_CODES1, sm)? << 36;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/vabsdiff_sm50.toml:231; form at isa-spec/spec/ops/vabsdiff_sm50.toml:234).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:231; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:234).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -404,7 +404,7 @@ impl OpVabsdiffSm50 {
         w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 28;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/vabsdiff_sm50.toml:254; form at isa-spec/spec/ops/vabsdiff_sm50.toml:257).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:254; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:257).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -426,7 +426,7 @@ impl OpVabsdiffSm50 {
         w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES1, sm)? << 28;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/vabsdiff_sm50.toml:277; form at isa-spec/spec/ops/vabsdiff_sm50.toml:280).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:277; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:280).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -448,7 +448,7 @@ impl OpVabsdiffSm50 {
         w |= u128::from(self.sat) << 55;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/vabsdiff_sm50.toml:298; form at isa-spec/spec/ops/vabsdiff_sm50.toml:301).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:298; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:301).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -470,7 +470,7 @@ impl OpVabsdiffSm50 {
         w |= self.asel.code_in::<E>(Self::NAME, "asel", &Self::ASEL_CODES0, sm)? << 36;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/vabsdiff_sm50.toml:321; form at isa-spec/spec/ops/vabsdiff_sm50.toml:324).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:321; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:324).
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -492,7 +492,7 @@ impl OpVabsdiffSm50 {
         w |= self.asel.code_in::<E>(Self::NAME, "asel", &Self::ASEL_CODES0, sm)? << 36;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/vabsdiff_sm50.toml:344; form at isa-spec/spec/ops/vabsdiff_sm50.toml:347).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:344; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:347).
     #[inline(always)]
     fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -514,7 +514,7 @@ impl OpVabsdiffSm50 {
         w |= self.asel.code_in::<E>(Self::NAME, "asel", &Self::ASEL_CODES1, sm)? << 36;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/vabsdiff_sm50.toml:367; form at isa-spec/spec/ops/vabsdiff_sm50.toml:370).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:367; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:370).
     #[inline(always)]
     fn encode_f12<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -536,7 +536,7 @@ impl OpVabsdiffSm50 {
         w |= self.asel.code_in::<E>(Self::NAME, "asel", &Self::ASEL_CODES1, sm)? << 36;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/vabsdiff_sm50.toml:390; form at isa-spec/spec/ops/vabsdiff_sm50.toml:393).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:390; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:393).
     #[inline(always)]
     fn encode_f13<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -558,7 +558,7 @@ impl OpVabsdiffSm50 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 16u32, 0u32, false)? << 20;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/vabsdiff_sm50.toml:411; form at isa-spec/spec/ops/vabsdiff_sm50.toml:414).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:411; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:414).
     #[inline(always)]
     fn encode_f14<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -580,7 +580,7 @@ impl OpVabsdiffSm50 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 16u32, 0u32, true)? << 20;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/vabsdiff_sm50.toml:85; form at isa-spec/spec/ops/vabsdiff_sm50.toml:88).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:85; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:88).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -637,7 +637,7 @@ impl OpVabsdiffSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xf80000000)))
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/vabsdiff_sm50.toml:110; form at isa-spec/spec/ops/vabsdiff_sm50.toml:113).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:110; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:113).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -692,7 +692,7 @@ impl OpVabsdiffSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xf80000000)))
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/vabsdiff_sm50.toml:135; form at isa-spec/spec/ops/vabsdiff_sm50.toml:138).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:135; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:138).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -743,7 +743,7 @@ impl OpVabsdiffSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xf80000000)))
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/vabsdiff_sm50.toml:158; form at isa-spec/spec/ops/vabsdiff_sm50.toml:161).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:158; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:161).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -798,7 +798,7 @@ impl OpVabsdiffSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xf80000000)))
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/vabsdiff_sm50.toml:183; form at isa-spec/spec/ops/vabsdiff_sm50.toml:186).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:183; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:186).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -851,7 +851,7 @@ impl OpVabsdiffSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xf80000000)))
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/vabsdiff_sm50.toml:208; form at isa-spec/spec/ops/vabsdiff_sm50.toml:211).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:208; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:211).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -900,7 +900,7 @@ impl OpVabsdiffSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xf80000000)))
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/vabsdiff_sm50.toml:231; form at isa-spec/spec/ops/vabsdiff_sm50.toml:234).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:231; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:234).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -951,7 +951,7 @@ impl OpVabsdiffSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xf80000000)))
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/vabsdiff_sm50.toml:254; form at isa-spec/spec/ops/vabsdiff_sm50.toml:257).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:254; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:257).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -1000,7 +1000,7 @@ impl OpVabsdiffSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xf80000000)))
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/vabsdiff_sm50.toml:277; form at isa-spec/spec/ops/vabsdiff_sm50.toml:280).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:277; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:280).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -1045,7 +1045,7 @@ impl OpVabsdiffSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xf80000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/vabsdiff_sm50.toml:298; form at isa-spec/spec/ops/vabsdiff_sm50.toml:301).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:298; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:301).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -1094,7 +1094,7 @@ impl OpVabsdiffSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/vabsdiff_sm50.toml:321; form at isa-spec/spec/ops/vabsdiff_sm50.toml:324).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:321; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:324).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -1143,7 +1143,7 @@ impl OpVabsdiffSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/vabsdiff_sm50.toml:344; form at isa-spec/spec/ops/vabsdiff_sm50.toml:347).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:344; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:347).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -1190,7 +1190,7 @@ impl OpVabsdiffSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/vabsdiff_sm50.toml:367; form at isa-spec/spec/ops/vabsdiff_sm50.toml:370).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:367; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:370).
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -1237,7 +1237,7 @@ impl OpVabsdiffSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/vabsdiff_sm50.toml:390; form at isa-spec/spec/ops/vabsdiff_sm50.toml:393).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:390; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:393).
     #[inline(always)]
     fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -1280,7 +1280,7 @@ impl OpVabsdiffSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/vabsdiff_sm50.toml:411; form at isa-spec/spec/ops/vabsdiff_sm50.toml:414).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:411; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:414).
     #[inline(always)]
     fn parts_f14(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -1323,7 +1323,7 @@ impl OpVabsdiffSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `VABSDIFF` (isa-spec/spec/ops/vabsdiff_sm50.toml:68); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `VABSDIFF` (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:68); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["VABSDIFF"]])?;
         let mut cur = 0usize;
@@ -1449,7 +1449,7 @@ impl OpVabsdiffSm50 {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/vabsdiff_sm50.toml:10.
+    /// Spec: isa-spec/spec/ops/alu/vabsdiff_sm50.toml:10.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("vabsdiff_sm50", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -1465,7 +1465,7 @@ impl OpVabsdiffSm50 {
     }
 }
 impl MemOp for OpVabsdiffSm50 {}
-/// Spec: isa-spec/spec/ops/vabsdiff_sm50.toml:10.
+/// Spec: isa-spec/spec/ops/alu/vabsdiff_sm50.toml:10.
 impl Encode for OpVabsdiffSm50 {
     const NAME: &'static str = "vabsdiff_sm50";
     encode_by_form!(
@@ -1475,7 +1475,7 @@ impl Encode for OpVabsdiffSm50 {
         encode_f12, 13 : => encode_f13, 14 : => encode_f14; [a, b, c]
     );
 }
-/// Spec: isa-spec/spec/ops/vabsdiff_sm50.toml:10.
+/// Spec: isa-spec/spec/ops/alu/vabsdiff_sm50.toml:10.
 impl Forms for OpVabsdiffSm50 {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -1485,7 +1485,7 @@ impl Forms for OpVabsdiffSm50 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/vabsdiff_sm50.toml:68.
+    /// Spec: isa-spec/spec/ops/alu/vabsdiff_sm50.toml:68.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -1533,5 +1533,5 @@ impl Forms for OpVabsdiffSm50 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/vabsdiff_sm50.toml:10.
+/// Spec: isa-spec/spec/ops/alu/vabsdiff_sm50.toml:10.
 impl Legalize for OpVabsdiffSm50 {}

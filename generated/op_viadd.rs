@@ -4,20 +4,20 @@
 
 /// `VIADD`: d = a + b (mod 2^32), or per 16-bit half with .16x2.
 ///
-/// Spec: isa-spec/spec/ops/viadd.toml:3 (op `viadd`). SMs: 90, 100, 103.
+/// Spec: isa-spec/spec/ops/alu/viadd.toml:3 (op `viadd`). SMs: 90, 100, 103.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpViadd {
-    /// Destination (b32). (isa-spec/spec/ops/viadd.toml:8)
+    /// Destination (b32). (isa-spec/spec/ops/alu/viadd.toml:8)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/viadd.toml:12)
+    /// Source (b32). (isa-spec/spec/ops/alu/viadd.toml:12)
     pub a: Src,
-    /// Source (b32). (isa-spec/spec/ops/viadd.toml:16)
+    /// Source (b32). (isa-spec/spec/ops/alu/viadd.toml:16)
     pub b: Src,
-    /// Modifier. Two independent 16-bit adds, one per half. (isa-spec/spec/ops/viadd.toml:21)
+    /// Modifier. Two independent 16-bit adds, one per half. (isa-spec/spec/ops/alu/viadd.toml:21)
     pub x2: bool,
 }
 op_fields!(OpViadd, [a, b], [d]);
-/// Spec: isa-spec/spec/ops/viadd.toml:3.
+/// Spec: isa-spec/spec/ops/alu/viadd.toml:3.
 impl OpViadd {
     pub const NAME: &'static str = "viadd";
     pub const MNEMONIC: &'static str = "VIADD";
@@ -44,7 +44,7 @@ impl OpViadd {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/viadd.toml:42 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/viadd.toml:42 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -54,7 +54,7 @@ impl OpViadd {
         w |= u128::from(self.x2) << 73;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100, 103] (isa-spec/spec/ops/viadd.toml:42; form at isa-spec/spec/ops/viadd.toml:46).
+    /// Form `rrr` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viadd.toml:42; form at isa-spec/spec/ops/alu/viadd.toml:46).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -63,7 +63,7 @@ impl OpViadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 103] (isa-spec/spec/ops/viadd.toml:42; form at isa-spec/spec/ops/viadd.toml:46).
+    /// Form `rir` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viadd.toml:42; form at isa-spec/spec/ops/alu/viadd.toml:46).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -71,7 +71,7 @@ impl OpViadd {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/viadd.toml:42; form at isa-spec/spec/ops/viadd.toml:46).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/viadd.toml:42; form at isa-spec/spec/ops/alu/viadd.toml:46).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -81,7 +81,7 @@ impl OpViadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 103] (isa-spec/spec/ops/viadd.toml:42; form at isa-spec/spec/ops/viadd.toml:46).
+    /// Form `rur` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viadd.toml:42; form at isa-spec/spec/ops/alu/viadd.toml:46).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -90,7 +90,7 @@ impl OpViadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/viadd.toml:42 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/viadd.toml:42 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -98,7 +98,7 @@ impl OpViadd {
         let x2: bool = bit(w, 73);
         Some(Self { d, a, b: Src::RZ, x2 })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/viadd.toml:42; form at isa-spec/spec/ops/viadd.toml:46).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/viadd.toml:42; form at isa-spec/spec/ops/alu/viadd.toml:46).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -106,28 +106,28 @@ impl OpViadd {
             .with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/viadd.toml:42; form at isa-spec/spec/ops/viadd.toml:46).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/viadd.toml:42; form at isa-spec/spec/ops/alu/viadd.toml:46).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/viadd.toml:42; form at isa-spec/spec/ops/viadd.toml:46).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/viadd.toml:42; form at isa-spec/spec/ops/alu/viadd.toml:46).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/viadd.toml:42; form at isa-spec/spec/ops/viadd.toml:46).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/viadd.toml:42; form at isa-spec/spec/ops/alu/viadd.toml:46).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `VIADD` (isa-spec/spec/ops/viadd.toml:26); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `VIADD` (isa-spec/spec/ops/alu/viadd.toml:26); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["VIADD"]])?;
         let mut cur = 0usize;
@@ -152,7 +152,7 @@ impl OpViadd {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/viadd.toml:3.
+    /// Spec: isa-spec/spec/ops/alu/viadd.toml:3.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("viadd", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -174,20 +174,20 @@ impl OpViadd {
     }
 }
 impl MemOp for OpViadd {}
-/// Spec: isa-spec/spec/ops/viadd.toml:3.
+/// Spec: isa-spec/spec/ops/alu/viadd.toml:3.
 impl Encode for OpViadd {
     const NAME: &'static str = "viadd";
     encode_by_form!(
         0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [a, b]
     );
 }
-/// Spec: isa-spec/spec/ops/viadd.toml:3.
+/// Spec: isa-spec/spec/ops/alu/viadd.toml:3.
 impl Forms for OpViadd {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/viadd.toml:26.
+    /// Spec: isa-spec/spec/ops/alu/viadd.toml:26.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
@@ -207,5 +207,5 @@ impl Forms for OpViadd {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/viadd.toml:3.
+/// Spec: isa-spec/spec/ops/alu/viadd.toml:3.
 impl Legalize for OpViadd {}

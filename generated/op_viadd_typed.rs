@@ -4,22 +4,22 @@
 
 /// `VIADD`: d = a + b per lane (32, 2x16 or 4x8 bits), with .ISAT saturating.
 ///
-/// Spec: isa-spec/spec/ops/viadd_typed.toml:8 (op `viadd_typed`). SMs: 120, 121.
+/// Spec: isa-spec/spec/ops/alu/viadd_typed.toml:8 (op `viadd_typed`). SMs: 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpViaddTyped {
-    /// Destination (b32). (isa-spec/spec/ops/viadd_typed.toml:13)
+    /// Destination (b32). (isa-spec/spec/ops/alu/viadd_typed.toml:13)
     pub d: Reg,
-    /// Source (b32). (isa-spec/spec/ops/viadd_typed.toml:17)
+    /// Source (b32). (isa-spec/spec/ops/alu/viadd_typed.toml:17)
     pub a: Src,
-    /// Source (b32). (isa-spec/spec/ops/viadd_typed.toml:22)
+    /// Source (b32). (isa-spec/spec/ops/alu/viadd_typed.toml:22)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/viadd_typed.toml:27)
+    /// Modifier.  (isa-spec/spec/ops/alu/viadd_typed.toml:27)
     pub ty: ViaddType,
-    /// Modifier. Saturate (the exact rule per type is not measured: the fold refuses). (isa-spec/spec/ops/viadd_typed.toml:31)
+    /// Modifier. Saturate (the exact rule per type is not measured: the fold refuses). (isa-spec/spec/ops/alu/viadd_typed.toml:31)
     pub isat: bool,
 }
 op_fields!(OpViaddTyped, [a, b], [d]);
-/// Spec: isa-spec/spec/ops/viadd_typed.toml:8.
+/// Spec: isa-spec/spec/ops/alu/viadd_typed.toml:8.
 impl OpViaddTyped {
     pub const NAME: &'static str = "viadd_typed";
     pub const MNEMONIC: &'static str = "VIADD";
@@ -44,7 +44,7 @@ impl OpViaddTyped {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/viadd_typed.toml:57 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/viadd_typed.toml:57 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -56,7 +56,7 @@ impl OpViaddTyped {
         w |= u128::from(self.isat) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/viadd_typed.toml:57; form at isa-spec/spec/ops/viadd_typed.toml:61).
+    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/viadd_typed.toml:57; form at isa-spec/spec/ops/alu/viadd_typed.toml:61).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -66,7 +66,7 @@ impl OpViaddTyped {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/viadd_typed.toml:57; form at isa-spec/spec/ops/viadd_typed.toml:61).
+    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/alu/viadd_typed.toml:57; form at isa-spec/spec/ops/alu/viadd_typed.toml:61).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -75,7 +75,7 @@ impl OpViaddTyped {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/viadd_typed.toml:57 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/viadd_typed.toml:57 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -85,7 +85,7 @@ impl OpViaddTyped {
         let isat: bool = bit(w, 80);
         Some(Self { d, a, b: Src::RZ, ty, isat })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/viadd_typed.toml:57; form at isa-spec/spec/ops/viadd_typed.toml:61).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/viadd_typed.toml:57; form at isa-spec/spec/ops/alu/viadd_typed.toml:61).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -93,14 +93,14 @@ impl OpViaddTyped {
             .with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7fef0ff0000000000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/viadd_typed.toml:57; form at isa-spec/spec/ops/viadd_typed.toml:61).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/viadd_typed.toml:57; form at isa-spec/spec/ops/alu/viadd_typed.toml:61).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7fef0ff0000000000000000)))
     }
-    /// Parse one tokenized line of syntax `VIADD` (isa-spec/spec/ops/viadd_typed.toml:36); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `VIADD` (isa-spec/spec/ops/alu/viadd_typed.toml:36); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["VIADD"]])?;
         let mut cur = 0usize;
@@ -127,7 +127,7 @@ impl OpViaddTyped {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/viadd_typed.toml:8.
+    /// Spec: isa-spec/spec/ops/alu/viadd_typed.toml:8.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("viadd_typed", 2usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
@@ -165,18 +165,18 @@ impl OpViaddTyped {
     }
 }
 impl MemOp for OpViaddTyped {}
-/// Spec: isa-spec/spec/ops/viadd_typed.toml:8.
+/// Spec: isa-spec/spec/ops/alu/viadd_typed.toml:8.
 impl Encode for OpViaddTyped {
     const NAME: &'static str = "viadd_typed";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/viadd_typed.toml:8.
+/// Spec: isa-spec/spec/ops/alu/viadd_typed.toml:8.
 impl Forms for OpViaddTyped {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/viadd_typed.toml:36.
+    /// Spec: isa-spec/spec/ops/alu/viadd_typed.toml:36.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
@@ -197,7 +197,7 @@ impl Forms for OpViaddTyped {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/viadd_typed.toml:8.
+/// Spec: isa-spec/spec/ops/alu/viadd_typed.toml:8.
 impl Legalize for OpViaddTyped {
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();

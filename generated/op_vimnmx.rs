@@ -4,28 +4,28 @@
 
 /// `VIMNMX`: Integer minimum/maximum over 32-bit values or packed 16x2 (SM90+) / 8x4 (SM120) lanes, selected by a predicate (true: min); .RELU clamps each lane at 0. The successor of IMNMX from SM90 on.
 ///
-/// Spec: isa-spec/spec/ops/vimnmx.toml:2 (op `vimnmx`). SMs: 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/vimnmx.toml:2 (op `vimnmx`). SMs: 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpVimnmx {
-    /// Destination (u32). (isa-spec/spec/ops/vimnmx.toml:7)
+    /// Destination (u32). (isa-spec/spec/ops/alu/vimnmx.toml:7)
     pub d: Reg,
-    /// Destination (pred). (isa-spec/spec/ops/vimnmx.toml:16)
+    /// Destination (pred). (isa-spec/spec/ops/alu/vimnmx.toml:16)
     pub pd0: Reg,
-    /// Destination (pred). (isa-spec/spec/ops/vimnmx.toml:22)
+    /// Destination (pred). (isa-spec/spec/ops/alu/vimnmx.toml:22)
     pub pd1: Reg,
-    /// Source (u32). (isa-spec/spec/ops/vimnmx.toml:28)
+    /// Source (u32). (isa-spec/spec/ops/alu/vimnmx.toml:28)
     pub a: Src,
-    /// Source (u32). (isa-spec/spec/ops/vimnmx.toml:32)
+    /// Source (u32). (isa-spec/spec/ops/alu/vimnmx.toml:32)
     pub b: Src,
-    /// Source (pred). (isa-spec/spec/ops/vimnmx.toml:36)
+    /// Source (pred). (isa-spec/spec/ops/alu/vimnmx.toml:36)
     pub p: Src,
-    /// Modifier.  (isa-spec/spec/ops/vimnmx.toml:41)
+    /// Modifier.  (isa-spec/spec/ops/alu/vimnmx.toml:41)
     pub ty: VimnmxType,
-    /// Modifier.  (isa-spec/spec/ops/vimnmx.toml:45)
+    /// Modifier.  (isa-spec/spec/ops/alu/vimnmx.toml:45)
     pub relu: bool,
 }
 op_fields!(OpVimnmx, [a, b, p], [d, pd0, pd1]);
-/// Spec: isa-spec/spec/ops/vimnmx.toml:2.
+/// Spec: isa-spec/spec/ops/alu/vimnmx.toml:2.
 impl OpVimnmx {
     pub const NAME: &'static str = "vimnmx";
     pub const MNEMONIC: &'static str = "VIMNMX";
@@ -44,7 +44,7 @@ impl OpVimnmx {
     ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `ty`'s values, in hex (`-`: none; isa-spec/spec/ops/vimnmx.toml:41).
+    /// Codes of `ty`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/vimnmx.toml:41).
     const TY_CODES0: [u16; VimnmxType::COUNT] = codes("1 0 2 3 - -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -65,7 +65,7 @@ impl OpVimnmx {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/vimnmx.toml:88 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/vimnmx.toml:88 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -82,28 +82,28 @@ impl OpVimnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [100, 103] (isa-spec/spec/ops/vimnmx.toml:88; form at isa-spec/spec/ops/vimnmx.toml:112).
+    /// Form `rrr` on SM [100, 103] (isa-spec/spec/ops/alu/vimnmx.toml:88; form at isa-spec/spec/ops/alu/vimnmx.toml:112).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x248 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [100, 103] (isa-spec/spec/ops/vimnmx.toml:88; form at isa-spec/spec/ops/vimnmx.toml:112).
+    /// Form `rir` on SM [100, 103] (isa-spec/spec/ops/alu/vimnmx.toml:88; form at isa-spec/spec/ops/alu/vimnmx.toml:112).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x848 | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [100, 103] (isa-spec/spec/ops/vimnmx.toml:88; form at isa-spec/spec/ops/vimnmx.toml:112).
+    /// Form `rur` on SM [100, 103] (isa-spec/spec/ops/alu/vimnmx.toml:88; form at isa-spec/spec/ops/alu/vimnmx.toml:112).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c48 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/vimnmx.toml:96 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/vimnmx.toml:96 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -120,21 +120,21 @@ impl OpVimnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90] (isa-spec/spec/ops/vimnmx.toml:96; form at isa-spec/spec/ops/vimnmx.toml:112).
+    /// Form `rrr` on SM [90] (isa-spec/spec/ops/alu/vimnmx.toml:96; form at isa-spec/spec/ops/alu/vimnmx.toml:112).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x7e00000000000000000248 | self.encode_e1::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [90] (isa-spec/spec/ops/vimnmx.toml:96; form at isa-spec/spec/ops/vimnmx.toml:112).
+    /// Form `rir` on SM [90] (isa-spec/spec/ops/alu/vimnmx.toml:96; form at isa-spec/spec/ops/alu/vimnmx.toml:112).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x7e00000000000000000848 | self.encode_e1::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/vimnmx.toml:96; form at isa-spec/spec/ops/vimnmx.toml:112).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/vimnmx.toml:96; form at isa-spec/spec/ops/alu/vimnmx.toml:112).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x7e00000000000000000a48 | self.encode_e1::<E>(sm, c)?;
@@ -142,14 +142,14 @@ impl OpVimnmx {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [90] (isa-spec/spec/ops/vimnmx.toml:96; form at isa-spec/spec/ops/vimnmx.toml:112).
+    /// Form `rur` on SM [90] (isa-spec/spec/ops/alu/vimnmx.toml:96; form at isa-spec/spec/ops/alu/vimnmx.toml:112).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x87e00000000000000000c48 | self.encode_e1::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/vimnmx.toml:107 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/vimnmx.toml:107 pack alike.
     #[inline(always)]
     fn encode_e2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -166,28 +166,28 @@ impl OpVimnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/vimnmx.toml:107; form at isa-spec/spec/ops/vimnmx.toml:112).
+    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/vimnmx.toml:107; form at isa-spec/spec/ops/alu/vimnmx.toml:112).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x7e00000000000000000248 | self.encode_e2::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/vimnmx.toml:107; form at isa-spec/spec/ops/vimnmx.toml:112).
+    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/alu/vimnmx.toml:107; form at isa-spec/spec/ops/alu/vimnmx.toml:112).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x7e00000000000000000848 | self.encode_e2::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/vimnmx.toml:107; form at isa-spec/spec/ops/vimnmx.toml:112).
+    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/alu/vimnmx.toml:107; form at isa-spec/spec/ops/alu/vimnmx.toml:112).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x87e00000000000000000c48 | self.encode_e2::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/vimnmx.toml:88 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/vimnmx.toml:88 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -215,28 +215,28 @@ impl OpVimnmx {
             relu,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/vimnmx.toml:88; form at isa-spec/spec/ops/vimnmx.toml:112).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:88; form at isa-spec/spec/ops/alu/vimnmx.toml:112).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/vimnmx.toml:88; form at isa-spec/spec/ops/vimnmx.toml:112).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:88; form at isa-spec/spec/ops/alu/vimnmx.toml:112).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/vimnmx.toml:88; form at isa-spec/spec/ops/vimnmx.toml:112).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:88; form at isa-spec/spec/ops/alu/vimnmx.toml:112).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/vimnmx.toml:96 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/vimnmx.toml:96 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -264,35 +264,35 @@ impl OpVimnmx {
             relu,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/vimnmx.toml:96; form at isa-spec/spec/ops/vimnmx.toml:112).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:96; form at isa-spec/spec/ops/alu/vimnmx.toml:112).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/vimnmx.toml:96; form at isa-spec/spec/ops/vimnmx.toml:112).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:96; form at isa-spec/spec/ops/alu/vimnmx.toml:112).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/vimnmx.toml:96; form at isa-spec/spec/ops/vimnmx.toml:112).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:96; form at isa-spec/spec/ops/alu/vimnmx.toml:112).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/vimnmx.toml:96; form at isa-spec/spec/ops/vimnmx.toml:112).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:96; form at isa-spec/spec/ops/alu/vimnmx.toml:112).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/vimnmx.toml:107 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/vimnmx.toml:107 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -322,21 +322,21 @@ impl OpVimnmx {
             relu,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/vimnmx.toml:107; form at isa-spec/spec/ops/vimnmx.toml:112).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:107; form at isa-spec/spec/ops/alu/vimnmx.toml:112).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/vimnmx.toml:107; form at isa-spec/spec/ops/vimnmx.toml:112).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:107; form at isa-spec/spec/ops/alu/vimnmx.toml:112).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/vimnmx.toml:107; form at isa-spec/spec/ops/vimnmx.toml:112).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:107; form at isa-spec/spec/ops/alu/vimnmx.toml:112).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
@@ -350,7 +350,7 @@ impl OpVimnmx {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `VIMNMX` (isa-spec/spec/ops/vimnmx.toml:49).
+    /// Parse syntax `VIMNMX` (isa-spec/spec/ops/alu/vimnmx.toml:49).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["VIMNMX"]])?;
         let mut cur = 0usize;
@@ -391,7 +391,7 @@ impl OpVimnmx {
         );
         parsed(op, line, ctrl, 0)
     }
-    /// Parse syntax `VIMNMX` (isa-spec/spec/ops/vimnmx.toml:54).
+    /// Parse syntax `VIMNMX` (isa-spec/spec/ops/alu/vimnmx.toml:54).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["VIMNMX"]])?;
         let mut cur = 0usize;
@@ -437,7 +437,7 @@ impl OpVimnmx {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/vimnmx.toml:2.
+    /// Spec: isa-spec/spec/ops/alu/vimnmx.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("vimnmx", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -491,7 +491,7 @@ impl OpVimnmx {
     }
 }
 impl MemOp for OpVimnmx {}
-/// Spec: isa-spec/spec/ops/vimnmx.toml:2.
+/// Spec: isa-spec/spec/ops/alu/vimnmx.toml:2.
 impl Encode for OpVimnmx {
     const NAME: &'static str = "vimnmx";
     encode_by_form!(
@@ -500,7 +500,7 @@ impl Encode for OpVimnmx {
         encode_f8, 9 : => encode_f9; [a, b, p]
     );
 }
-/// Spec: isa-spec/spec/ops/vimnmx.toml:2.
+/// Spec: isa-spec/spec/ops/alu/vimnmx.toml:2.
 impl Forms for OpVimnmx {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -509,7 +509,7 @@ impl Forms for OpVimnmx {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/vimnmx.toml:49.
+    /// Spec: isa-spec/spec/ops/alu/vimnmx.toml:49.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
@@ -557,7 +557,7 @@ impl Forms for OpVimnmx {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/vimnmx.toml:2.
+/// Spec: isa-spec/spec/ops/alu/vimnmx.toml:2.
 impl Legalize for OpVimnmx {
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();

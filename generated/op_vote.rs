@@ -4,20 +4,20 @@
 
 /// `VOTE`: Warp vote: d = the mask of lanes where a holds; pd = the vote of mode over them.
 ///
-/// Spec: isa-spec/spec/ops/vote.toml:9 (op `vote`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/vote.toml:9 (op `vote`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpVote {
-    /// Destination (b32). The ballot: bit i set when a holds in lane i. (isa-spec/spec/ops/vote.toml:14)
+    /// Destination (b32). The ballot: bit i set when a holds in lane i. (isa-spec/spec/ops/alu/vote.toml:14)
     pub d: Reg,
-    /// Destination (pred). (isa-spec/spec/ops/vote.toml:20)
+    /// Destination (pred). (isa-spec/spec/ops/alu/vote.toml:20)
     pub pd: Reg,
-    /// Source (pred). (isa-spec/spec/ops/vote.toml:25)
+    /// Source (pred). (isa-spec/spec/ops/alu/vote.toml:25)
     pub a: Src,
-    /// Modifier.  (isa-spec/spec/ops/vote.toml:30)
+    /// Modifier.  (isa-spec/spec/ops/alu/vote.toml:30)
     pub mode: VoteMode,
 }
 op_fields!(OpVote, [a], [d, pd]);
-/// Spec: isa-spec/spec/ops/vote.toml:9.
+/// Spec: isa-spec/spec/ops/alu/vote.toml:9.
 impl OpVote {
     pub const NAME: &'static str = "vote";
     pub const MNEMONIC: &'static str = "VOTE";
@@ -46,7 +46,7 @@ impl OpVote {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/vote.toml:45; form at isa-spec/spec/ops/vote.toml:45).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/alu/vote.toml:45; form at isa-spec/spec/ops/alu/vote.toml:45).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -58,7 +58,7 @@ impl OpVote {
         w |= u128::from(self.a.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/vote.toml:60; form at isa-spec/spec/ops/vote.toml:60).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vote.toml:60; form at isa-spec/spec/ops/alu/vote.toml:60).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -70,7 +70,7 @@ impl OpVote {
         w |= (self.mode.index() as u128) << 48;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/vote.toml:45; form at isa-spec/spec/ops/vote.toml:45).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/vote.toml:45; form at isa-spec/spec/ops/alu/vote.toml:45).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -81,7 +81,7 @@ impl OpVote {
         let o = Self { d, pd, a, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/vote.toml:60; form at isa-spec/spec/ops/vote.toml:60).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/vote.toml:60; form at isa-spec/spec/ops/alu/vote.toml:60).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -92,7 +92,7 @@ impl OpVote {
         let o = Self { d, pd, a, mode };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `VOTE` (isa-spec/spec/ops/vote.toml:33); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `VOTE` (isa-spec/spec/ops/alu/vote.toml:33); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["VOTE"]])?;
         let mut cur = 0usize;
@@ -121,7 +121,7 @@ impl OpVote {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/vote.toml:9.
+    /// Spec: isa-spec/spec/ops/alu/vote.toml:9.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("vote", 1usize, srcs)?;
         let a: bool = src_value(srcs, 0usize, &self.a)?;
@@ -131,18 +131,18 @@ impl OpVote {
     }
 }
 impl MemOp for OpVote {}
-/// Spec: isa-spec/spec/ops/vote.toml:9.
+/// Spec: isa-spec/spec/ops/alu/vote.toml:9.
 impl Encode for OpVote {
     const NAME: &'static str = "vote";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a]);
 }
-/// Spec: isa-spec/spec/ops/vote.toml:9.
+/// Spec: isa-spec/spec/ops/alu/vote.toml:9.
 impl Forms for OpVote {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/vote.toml:33.
+    /// Spec: isa-spec/spec/ops/alu/vote.toml:33.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -163,5 +163,5 @@ impl Forms for OpVote {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/vote.toml:9.
+/// Spec: isa-spec/spec/ops/alu/vote.toml:9.
 impl Legalize for OpVote {}

@@ -4,20 +4,20 @@
 
 /// `VOTEU`: Warp vote into uniform registers: d = the mask of lanes where a holds; pd = the vote of mode over them.
 ///
-/// Spec: isa-spec/spec/ops/voteu.toml:7 (op `voteu`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/voteu.toml:7 (op `voteu`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpVoteu {
-    /// Destination (b32). The ballot: bit i set when a holds in lane i. (isa-spec/spec/ops/voteu.toml:12)
+    /// Destination (b32). The ballot: bit i set when a holds in lane i. (isa-spec/spec/ops/alu/voteu.toml:12)
     pub d: Reg,
-    /// Destination (pred). (isa-spec/spec/ops/voteu.toml:18)
+    /// Destination (pred). (isa-spec/spec/ops/alu/voteu.toml:18)
     pub pd: Reg,
-    /// Source (pred). (isa-spec/spec/ops/voteu.toml:23)
+    /// Source (pred). (isa-spec/spec/ops/alu/voteu.toml:23)
     pub a: Src,
-    /// Modifier.  (isa-spec/spec/ops/voteu.toml:28)
+    /// Modifier.  (isa-spec/spec/ops/alu/voteu.toml:28)
     pub mode: VoteMode,
 }
 op_fields!(OpVoteu, [a], [d, pd]);
-/// Spec: isa-spec/spec/ops/voteu.toml:7.
+/// Spec: isa-spec/spec/ops/alu/voteu.toml:7.
 impl OpVoteu {
     pub const NAME: &'static str = "voteu";
     pub const MNEMONIC: &'static str = "VOTEU";
@@ -44,7 +44,7 @@ impl OpVoteu {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/voteu.toml:43; form at isa-spec/spec/ops/voteu.toml:43).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/voteu.toml:43; form at isa-spec/spec/ops/alu/voteu.toml:43).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -56,7 +56,7 @@ impl OpVoteu {
         w |= u128::from(self.a.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/voteu.toml:59; form at isa-spec/spec/ops/voteu.toml:59).
+    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/alu/voteu.toml:59; form at isa-spec/spec/ops/alu/voteu.toml:59).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -68,7 +68,7 @@ impl OpVoteu {
         w |= u128::from(self.a.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/voteu.toml:43; form at isa-spec/spec/ops/voteu.toml:43).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/voteu.toml:43; form at isa-spec/spec/ops/alu/voteu.toml:43).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -79,7 +79,7 @@ impl OpVoteu {
         let o = Self { d, pd, a, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/voteu.toml:59; form at isa-spec/spec/ops/voteu.toml:59).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/voteu.toml:59; form at isa-spec/spec/ops/alu/voteu.toml:59).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -90,7 +90,7 @@ impl OpVoteu {
         let o = Self { d, pd, a, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `VOTEU` (isa-spec/spec/ops/voteu.toml:31); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `VOTEU` (isa-spec/spec/ops/alu/voteu.toml:31); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["VOTEU"]])?;
         let mut cur = 0usize;
@@ -119,7 +119,7 @@ impl OpVoteu {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/voteu.toml:7.
+    /// Spec: isa-spec/spec/ops/alu/voteu.toml:7.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("voteu", 1usize, srcs)?;
         let a: bool = src_value(srcs, 0usize, &self.a)?;
@@ -129,18 +129,18 @@ impl OpVoteu {
     }
 }
 impl MemOp for OpVoteu {}
-/// Spec: isa-spec/spec/ops/voteu.toml:7.
+/// Spec: isa-spec/spec/ops/alu/voteu.toml:7.
 impl Encode for OpVoteu {
     const NAME: &'static str = "voteu";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a]);
 }
-/// Spec: isa-spec/spec/ops/voteu.toml:7.
+/// Spec: isa-spec/spec/ops/alu/voteu.toml:7.
 impl Forms for OpVoteu {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/voteu.toml:31.
+    /// Spec: isa-spec/spec/ops/alu/voteu.toml:31.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -161,5 +161,5 @@ impl Forms for OpVoteu {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/voteu.toml:7.
+/// Spec: isa-spec/spec/ops/alu/voteu.toml:7.
 impl Legalize for OpVoteu {}

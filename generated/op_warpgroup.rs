@@ -4,14 +4,14 @@
 
 /// `WARPGROUP`: Fence (ARRIVE) or wait for (WAIT) the warpgroup's asynchronous MMA registers.
 ///
-/// Spec: isa-spec/spec/ops/warpgroup.toml:9 (op `warpgroup`). SMs: 90.
+/// Spec: isa-spec/spec/ops/control/warpgroup.toml:9 (op `warpgroup`). SMs: 90.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpWarpgroup {
-    /// Modifier.  (isa-spec/spec/ops/warpgroup.toml:14)
+    /// Modifier.  (isa-spec/spec/ops/control/warpgroup.toml:14)
     pub op: WarpgroupOp,
 }
 op_fields!(OpWarpgroup, [], []);
-/// Spec: isa-spec/spec/ops/warpgroup.toml:9.
+/// Spec: isa-spec/spec/ops/control/warpgroup.toml:9.
 impl OpWarpgroup {
     pub const NAME: &'static str = "warpgroup";
     pub const MNEMONIC: &'static str = "WARPGROUP";
@@ -32,21 +32,21 @@ impl OpWarpgroup {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/warpgroup.toml:22; form at isa-spec/spec/ops/warpgroup.toml:22).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/control/warpgroup.toml:22; form at isa-spec/spec/ops/control/warpgroup.toml:22).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x9c5 | (c.raw & 0x1fff7fe7fffffffffffffff0000);
         w |= (self.op.index() as u128) << 79;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/warpgroup.toml:22; form at isa-spec/spec/ops/warpgroup.toml:22).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/warpgroup.toml:22; form at isa-spec/spec/ops/control/warpgroup.toml:22).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let op: WarpgroupOp = WarpgroupOp::from_index(bits(w, 79, 2) as usize)?;
         let o = Self { op };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7fe7fffffffffffffff0000)))
     }
-    /// Parse one tokenized line of syntax `WARPGROUP` (isa-spec/spec/ops/warpgroup.toml:17); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `WARPGROUP` (isa-spec/spec/ops/control/warpgroup.toml:17); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["WARPGROUP"]])?;
         let mut cur = 0usize;
@@ -67,25 +67,25 @@ impl OpWarpgroup {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/warpgroup.toml:9.
+    /// Spec: isa-spec/spec/ops/control/warpgroup.toml:9.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("warpgroup", 0usize, srcs)?;
         Ok((FoldOut::new(&[]), None))
     }
 }
 impl MemOp for OpWarpgroup {}
-/// Spec: isa-spec/spec/ops/warpgroup.toml:9.
+/// Spec: isa-spec/spec/ops/control/warpgroup.toml:9.
 impl Encode for OpWarpgroup {
     const NAME: &'static str = "warpgroup";
     encode_by_form!(0 : => encode_f0; []);
 }
-/// Spec: isa-spec/spec/ops/warpgroup.toml:9.
+/// Spec: isa-spec/spec/ops/control/warpgroup.toml:9.
 impl Forms for OpWarpgroup {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/warpgroup.toml:17.
+    /// Spec: isa-spec/spec/ops/control/warpgroup.toml:17.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);
@@ -94,5 +94,5 @@ impl Forms for OpWarpgroup {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/warpgroup.toml:9.
+/// Spec: isa-spec/spec/ops/control/warpgroup.toml:9.
 impl Legalize for OpWarpgroup {}

@@ -4,16 +4,16 @@
 
 /// `WARPGROUP.DEPBAR.LE`: Wait until warpgroup MMA scoreboard `sb` has at most `count` operations pending.
 ///
-/// Spec: isa-spec/spec/ops/warpgroup_depbar.toml:10 (op `warpgroup_depbar`). SMs: 90.
+/// Spec: isa-spec/spec/ops/control/warpgroup_depbar.toml:10 (op `warpgroup_depbar`). SMs: 90.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpWarpgroupDepbar {
-    /// Modifier.  (isa-spec/spec/ops/warpgroup_depbar.toml:15)
+    /// Modifier.  (isa-spec/spec/ops/control/warpgroup_depbar.toml:15)
     pub sb: WarpgroupSb,
-    /// Modifier.  (isa-spec/spec/ops/warpgroup_depbar.toml:19)
+    /// Modifier.  (isa-spec/spec/ops/control/warpgroup_depbar.toml:19)
     pub count: u32,
 }
 op_fields!(OpWarpgroupDepbar, [], []);
-/// Spec: isa-spec/spec/ops/warpgroup_depbar.toml:10.
+/// Spec: isa-spec/spec/ops/control/warpgroup_depbar.toml:10.
 impl OpWarpgroupDepbar {
     pub const NAME: &'static str = "warpgroup_depbar";
     pub const MNEMONIC: &'static str = "WARPGROUP.DEPBAR.LE";
@@ -34,7 +34,7 @@ impl OpWarpgroupDepbar {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/warpgroup_depbar.toml:26; form at isa-spec/spec/ops/warpgroup_depbar.toml:26).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/control/warpgroup_depbar.toml:26; form at isa-spec/spec/ops/control/warpgroup_depbar.toml:26).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x1000000008000000009c5
@@ -43,7 +43,7 @@ impl OpWarpgroupDepbar {
         w |= (self.sb.index() as u128) << 84;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/warpgroup_depbar.toml:26; form at isa-spec/spec/ops/warpgroup_depbar.toml:26).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/warpgroup_depbar.toml:26; form at isa-spec/spec/ops/control/warpgroup_depbar.toml:26).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let sb: WarpgroupSb = WarpgroupSb::from_index(bits(w, 84, 3) as usize)?;
@@ -51,7 +51,7 @@ impl OpWarpgroupDepbar {
         let o = Self { sb, count };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff78e78ffffff7fffffff0000)))
     }
-    /// Parse one tokenized line of syntax `WARPGROUP.DEPBAR.LE` (isa-spec/spec/ops/warpgroup_depbar.toml:22); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `WARPGROUP.DEPBAR.LE` (isa-spec/spec/ops/control/warpgroup_depbar.toml:22); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["WARPGROUP", "DEPBAR", "LE"]])?;
         if !rest.is_empty() {
@@ -70,25 +70,25 @@ impl OpWarpgroupDepbar {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/warpgroup_depbar.toml:10.
+    /// Spec: isa-spec/spec/ops/control/warpgroup_depbar.toml:10.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("warpgroup_depbar", 0usize, srcs)?;
         Ok((FoldOut::new(&[]), None))
     }
 }
 impl MemOp for OpWarpgroupDepbar {}
-/// Spec: isa-spec/spec/ops/warpgroup_depbar.toml:10.
+/// Spec: isa-spec/spec/ops/control/warpgroup_depbar.toml:10.
 impl Encode for OpWarpgroupDepbar {
     const NAME: &'static str = "warpgroup_depbar";
     encode_by_form!(0 : => encode_f0; []);
 }
-/// Spec: isa-spec/spec/ops/warpgroup_depbar.toml:10.
+/// Spec: isa-spec/spec/ops/control/warpgroup_depbar.toml:10.
 impl Forms for OpWarpgroupDepbar {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/warpgroup_depbar.toml:22.
+    /// Spec: isa-spec/spec/ops/control/warpgroup_depbar.toml:22.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);
@@ -100,5 +100,5 @@ impl Forms for OpWarpgroupDepbar {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/warpgroup_depbar.toml:10.
+/// Spec: isa-spec/spec/ops/control/warpgroup_depbar.toml:10.
 impl Legalize for OpWarpgroupDepbar {}

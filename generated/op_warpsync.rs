@@ -4,22 +4,22 @@
 
 /// `WARPSYNC`: Wait for the threads of `mask`, where the guard and `cond` hold.
 ///
-/// Spec: isa-spec/spec/ops/warpsync.toml:10 (op `warpsync`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/control/warpsync.toml:10 (op `warpsync`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpWarpsync {
-    /// Source (pred). (isa-spec/spec/ops/warpsync.toml:21)
+    /// Source (pred). (isa-spec/spec/ops/control/warpsync.toml:21)
     pub cond: Src,
-    /// Source (b32). The threads waited for, one bit per lane. (isa-spec/spec/ops/warpsync.toml:27)
+    /// Source (b32). The threads waited for, one bit per lane. (isa-spec/spec/ops/control/warpsync.toml:27)
     pub mask: Src,
-    /// Modifier.  (isa-spec/spec/ops/warpsync.toml:32)
+    /// Modifier.  (isa-spec/spec/ops/control/warpsync.toml:32)
     pub exclusive: bool,
-    /// Modifier.  (isa-spec/spec/ops/warpsync.toml:38)
+    /// Modifier.  (isa-spec/spec/ops/control/warpsync.toml:38)
     pub collective: bool,
-    /// Modifier.  (isa-spec/spec/ops/warpsync.toml:44)
+    /// Modifier.  (isa-spec/spec/ops/control/warpsync.toml:44)
     pub target: i64,
 }
 op_fields!(OpWarpsync, [cond, mask], []);
-/// Spec: isa-spec/spec/ops/warpsync.toml:10.
+/// Spec: isa-spec/spec/ops/control/warpsync.toml:10.
 impl OpWarpsync {
     pub const NAME: &'static str = "warpsync";
     pub const MNEMONIC: &'static str = "WARPSYNC";
@@ -96,7 +96,7 @@ impl OpWarpsync {
     pub fn legal_f0(&self, sm: u32) -> bool {
         ((!self.exclusive) || (!self.collective && self.exclusive))
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/warpsync.toml:54; form at isa-spec/spec/ops/warpsync.toml:54).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/control/warpsync.toml:54; form at isa-spec/spec/ops/control/warpsync.toml:54).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -120,7 +120,7 @@ impl OpWarpsync {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/warpsync.toml:70; form at isa-spec/spec/ops/warpsync.toml:70).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/control/warpsync.toml:70; form at isa-spec/spec/ops/control/warpsync.toml:70).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -142,7 +142,7 @@ impl OpWarpsync {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/warpsync.toml:77; form at isa-spec/spec/ops/warpsync.toml:77).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/warpsync.toml:77; form at isa-spec/spec/ops/control/warpsync.toml:77).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -166,7 +166,7 @@ impl OpWarpsync {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/warpsync.toml:90; form at isa-spec/spec/ops/warpsync.toml:90).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/warpsync.toml:90; form at isa-spec/spec/ops/control/warpsync.toml:90).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -191,7 +191,7 @@ impl OpWarpsync {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/warpsync.toml:105; form at isa-spec/spec/ops/warpsync.toml:105).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/control/warpsync.toml:105; form at isa-spec/spec/ops/control/warpsync.toml:105).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -225,7 +225,7 @@ impl OpWarpsync {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/warpsync.toml:54; form at isa-spec/spec/ops/warpsync.toml:54).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/warpsync.toml:54; form at isa-spec/spec/ops/control/warpsync.toml:54).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -246,7 +246,7 @@ impl OpWarpsync {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/warpsync.toml:70; form at isa-spec/spec/ops/warpsync.toml:70).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/warpsync.toml:70; form at isa-spec/spec/ops/control/warpsync.toml:70).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -267,7 +267,7 @@ impl OpWarpsync {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/warpsync.toml:77; form at isa-spec/spec/ops/warpsync.toml:77).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/warpsync.toml:77; form at isa-spec/spec/ops/control/warpsync.toml:77).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -288,7 +288,7 @@ impl OpWarpsync {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/warpsync.toml:90; form at isa-spec/spec/ops/warpsync.toml:90).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/warpsync.toml:90; form at isa-spec/spec/ops/control/warpsync.toml:90).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -309,7 +309,7 @@ impl OpWarpsync {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/warpsync.toml:105; form at isa-spec/spec/ops/warpsync.toml:105).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/warpsync.toml:105; form at isa-spec/spec/ops/control/warpsync.toml:105).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -331,7 +331,7 @@ impl OpWarpsync {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `WARPSYNC` (isa-spec/spec/ops/warpsync.toml:48); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `WARPSYNC` (isa-spec/spec/ops/control/warpsync.toml:48); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["WARPSYNC"]])?;
         let mut cur = 0usize;
@@ -370,7 +370,7 @@ impl OpWarpsync {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/warpsync.toml:10.
+    /// Spec: isa-spec/spec/ops/control/warpsync.toml:10.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("warpsync", 2usize, srcs)?;
         let cond: bool = src_value(srcs, 0usize, &self.cond)?;
@@ -379,7 +379,7 @@ impl OpWarpsync {
     }
 }
 impl MemOp for OpWarpsync {}
-/// Spec: isa-spec/spec/ops/warpsync.toml:10.
+/// Spec: isa-spec/spec/ops/control/warpsync.toml:10.
 impl Encode for OpWarpsync {
     const NAME: &'static str = "warpsync";
     encode_by_form!(
@@ -387,13 +387,13 @@ impl Encode for OpWarpsync {
         3 : combo_f0 => encode_f3, 4 : combo_f0 => encode_f4; [cond, mask]
     );
 }
-/// Spec: isa-spec/spec/ops/warpsync.toml:10.
+/// Spec: isa-spec/spec/ops/control/warpsync.toml:10.
 impl Forms for OpWarpsync {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/warpsync.toml:48.
+    /// Spec: isa-spec/spec/ops/control/warpsync.toml:48.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
@@ -426,5 +426,5 @@ impl Forms for OpWarpsync {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/warpsync.toml:10.
+/// Spec: isa-spec/spec/ops/control/warpsync.toml:10.
 impl Legalize for OpWarpsync {}

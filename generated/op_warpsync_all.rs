@@ -4,20 +4,20 @@
 
 /// `WARPSYNC`: Wait for every thread of the warp, where the guard and `cond` hold.
 ///
-/// Spec: isa-spec/spec/ops/warpsync_all.toml:6 (op `warpsync_all`). SMs: 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/control/warpsync_all.toml:6 (op `warpsync_all`). SMs: 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpWarpsyncAll {
-    /// Source (pred). (isa-spec/spec/ops/warpsync_all.toml:11)
+    /// Source (pred). (isa-spec/spec/ops/control/warpsync_all.toml:11)
     pub cond: Src,
-    /// Modifier.  (isa-spec/spec/ops/warpsync_all.toml:17)
+    /// Modifier.  (isa-spec/spec/ops/control/warpsync_all.toml:17)
     pub collective: bool,
-    /// Modifier.  (isa-spec/spec/ops/warpsync_all.toml:22)
+    /// Modifier.  (isa-spec/spec/ops/control/warpsync_all.toml:22)
     pub all: WarpsyncAll,
-    /// Modifier.  (isa-spec/spec/ops/warpsync_all.toml:26)
+    /// Modifier.  (isa-spec/spec/ops/control/warpsync_all.toml:26)
     pub target: i64,
 }
 op_fields!(OpWarpsyncAll, [cond], []);
-/// Spec: isa-spec/spec/ops/warpsync_all.toml:6.
+/// Spec: isa-spec/spec/ops/control/warpsync_all.toml:6.
 impl OpWarpsyncAll {
     pub const NAME: &'static str = "warpsync_all";
     pub const MNEMONIC: &'static str = "WARPSYNC";
@@ -40,7 +40,7 @@ impl OpWarpsyncAll {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/warpsync_all.toml:36; form at isa-spec/spec/ops/warpsync_all.toml:36).
+    /// Form `fixed` on SM [90, 100, 103, 120, 121] (isa-spec/spec/ops/control/warpsync_all.toml:36; form at isa-spec/spec/ops/control/warpsync_all.toml:36).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -68,7 +68,7 @@ impl OpWarpsyncAll {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/warpsync_all.toml:36; form at isa-spec/spec/ops/warpsync_all.toml:36).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/warpsync_all.toml:36; form at isa-spec/spec/ops/control/warpsync_all.toml:36).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -85,7 +85,7 @@ impl OpWarpsyncAll {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `WARPSYNC` (isa-spec/spec/ops/warpsync_all.toml:29); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `WARPSYNC` (isa-spec/spec/ops/control/warpsync_all.toml:29); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["WARPSYNC"]])?;
         let mut cur = 0usize;
@@ -127,7 +127,7 @@ impl OpWarpsyncAll {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/warpsync_all.toml:6.
+    /// Spec: isa-spec/spec/ops/control/warpsync_all.toml:6.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("warpsync_all", 1usize, srcs)?;
         let cond: bool = src_value(srcs, 0usize, &self.cond)?;
@@ -135,18 +135,18 @@ impl OpWarpsyncAll {
     }
 }
 impl MemOp for OpWarpsyncAll {}
-/// Spec: isa-spec/spec/ops/warpsync_all.toml:6.
+/// Spec: isa-spec/spec/ops/control/warpsync_all.toml:6.
 impl Encode for OpWarpsyncAll {
     const NAME: &'static str = "warpsync_all";
     encode_by_form!(0 : => encode_f0; [cond]);
 }
-/// Spec: isa-spec/spec/ops/warpsync_all.toml:6.
+/// Spec: isa-spec/spec/ops/control/warpsync_all.toml:6.
 impl Forms for OpWarpsyncAll {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/warpsync_all.toml:29.
+    /// Spec: isa-spec/spec/ops/control/warpsync_all.toml:29.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
@@ -174,5 +174,5 @@ impl Forms for OpWarpsyncAll {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/warpsync_all.toml:6.
+/// Spec: isa-spec/spec/ops/control/warpsync_all.toml:6.
 impl Legalize for OpWarpsyncAll {}

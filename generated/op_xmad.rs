@@ -4,36 +4,36 @@
 
 /// `XMAD`: Multiply two 16-bit halves (a's and b's selected part) and add a 32-bit addend.
 ///
-/// Spec: isa-spec/spec/ops/xmad.toml:5 (op `xmad`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/alu/xmad.toml:5 (op `xmad`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpXmad {
-    /// Destination (u32). (isa-spec/spec/ops/xmad.toml:19)
+    /// Destination (u32). (isa-spec/spec/ops/alu/xmad.toml:19)
     pub d: Reg,
-    /// Source (u32). (isa-spec/spec/ops/xmad.toml:23)
+    /// Source (u32). (isa-spec/spec/ops/alu/xmad.toml:23)
     pub a: Src,
-    /// Source (u32). (isa-spec/spec/ops/xmad.toml:29)
+    /// Source (u32). (isa-spec/spec/ops/alu/xmad.toml:29)
     pub b: Src,
-    /// Source (u32). (isa-spec/spec/ops/xmad.toml:35)
+    /// Source (u32). (isa-spec/spec/ops/alu/xmad.toml:35)
     pub c: Src,
-    /// Modifier. Whether a and b are read signed (.S16) or unsigned (.U16). (isa-spec/spec/ops/xmad.toml:39)
+    /// Modifier. Whether a and b are read signed (.S16) or unsigned (.U16). (isa-spec/spec/ops/alu/xmad.toml:39)
     pub sign: XmadSign,
-    /// Modifier. Shift the product left by 16 before the add. (isa-spec/spec/ops/xmad.toml:44)
+    /// Modifier. Shift the product left by 16 before the add. (isa-spec/spec/ops/alu/xmad.toml:44)
     pub psl: bool,
-    /// Modifier.  (isa-spec/spec/ops/xmad.toml:50)
+    /// Modifier.  (isa-spec/spec/ops/alu/xmad.toml:50)
     pub cmode: XmadCmode,
-    /// Modifier. Merge: the result's high half is replaced by b's low half. (isa-spec/spec/ops/xmad.toml:54)
+    /// Modifier. Merge: the result's high half is replaced by b's low half. (isa-spec/spec/ops/alu/xmad.toml:54)
     pub mrg: bool,
-    /// Modifier. Extended: add the carry from the CC register. (isa-spec/spec/ops/xmad.toml:60)
+    /// Modifier. Extended: add the carry from the CC register. (isa-spec/spec/ops/alu/xmad.toml:60)
     pub x: bool,
-    /// Modifier. Also write the adder's carry to the CC register; printed on d. (isa-spec/spec/ops/xmad.toml:66)
+    /// Modifier. Also write the adder's carry to the CC register; printed on d. (isa-spec/spec/ops/alu/xmad.toml:66)
     pub cc: bool,
-    /// Modifier. Half of a read: 1 is the high half (`.H1`); bit 53. (isa-spec/spec/ops/xmad.toml:72)
+    /// Modifier. Half of a read: 1 is the high half (`.H1`); bit 53. (isa-spec/spec/ops/alu/xmad.toml:72)
     pub asel: u32,
-    /// Modifier. Half of b read: 1 is the high half (`.H1`); none in the immediate form. (isa-spec/spec/ops/xmad.toml:77)
+    /// Modifier. Half of b read: 1 is the high half (`.H1`); none in the immediate form. (isa-spec/spec/ops/alu/xmad.toml:77)
     pub bsel: u32,
 }
 op_fields!(OpXmad, [a, b, c], [d]);
-/// Spec: isa-spec/spec/ops/xmad.toml:5.
+/// Spec: isa-spec/spec/ops/alu/xmad.toml:5.
 impl OpXmad {
     pub const NAME: &'static str = "xmad";
     pub const MNEMONIC: &'static str = "XMAD";
@@ -86,7 +86,7 @@ impl OpXmad {
         self.a_view().is_none_or(|v| v.part_ok(self.asel))
             && self.b_view().is_none_or(|v| v.part_ok(self.bsel))
     }
-    /// Codes of `cmode`'s values, in hex (`-`: none; isa-spec/spec/ops/xmad.toml:50).
+    /// Codes of `cmode`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/xmad.toml:50).
     const CMODE_CODES0: [u16; XmadCmode::COUNT] = codes("0 1 2 3 -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -168,7 +168,7 @@ impl OpXmad {
     pub fn legal_f3(&self, sm: u32) -> bool {
         ((!self.mrg && !self.psl))
     }
-    /// What all forms of isa-spec/spec/ops/xmad.toml:120 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/xmad.toml:120 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -187,7 +187,7 @@ impl OpXmad {
         w |= fit::<E>(Self::NAME, "asel", self.asel as u128, 1u32)? << 53;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/xmad.toml:120; form at isa-spec/spec/ops/xmad.toml:123).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/xmad.toml:120; form at isa-spec/spec/ops/alu/xmad.toml:123).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5b00000000000000 | self.encode_e0::<E>(sm, c)?;
@@ -195,7 +195,7 @@ impl OpXmad {
         w |= fit::<E>(Self::NAME, "bsel", self.bsel as u128, 1u32)? << 35;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/xmad.toml:120; form at isa-spec/spec/ops/xmad.toml:123).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/xmad.toml:120; form at isa-spec/spec/ops/alu/xmad.toml:123).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "modifier bsel", self.bsel == 0u32, sm)?;
@@ -203,7 +203,7 @@ impl OpXmad {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 16u32, 0u32, false)? << 20;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/xmad.toml:145 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/xmad.toml:145 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -222,7 +222,7 @@ impl OpXmad {
         w |= u128::from(self.x) << 54;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/xmad.toml:145; form at isa-spec/spec/ops/xmad.toml:148).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/xmad.toml:145; form at isa-spec/spec/ops/alu/xmad.toml:148).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4e00000000000000 | self.encode_e1::<E>(sm, c)?;
@@ -233,7 +233,7 @@ impl OpXmad {
         w |= u128::from(self.mrg) << 56;
         Ok(w)
     }
-    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/xmad.toml:145; form at isa-spec/spec/ops/xmad.toml:148).
+    /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/xmad.toml:145; form at isa-spec/spec/ops/alu/xmad.toml:148).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "modifier psl", self.psl == false, sm)?;
@@ -244,7 +244,7 @@ impl OpXmad {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/xmad.toml:120 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/xmad.toml:120 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -272,7 +272,7 @@ impl OpXmad {
             bsel: 0u32,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/xmad.toml:120; form at isa-spec/spec/ops/xmad.toml:123).
+    /// Form `r`'s fields (isa-spec/spec/ops/alu/xmad.toml:120; form at isa-spec/spec/ops/alu/xmad.toml:123).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -286,7 +286,7 @@ impl OpXmad {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/xmad.toml:120; form at isa-spec/spec/ops/xmad.toml:123).
+    /// Form `i`'s fields (isa-spec/spec/ops/alu/xmad.toml:120; form at isa-spec/spec/ops/alu/xmad.toml:123).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -300,7 +300,7 @@ impl OpXmad {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/xmad.toml:145 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/xmad.toml:145 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -332,7 +332,7 @@ impl OpXmad {
             bsel,
         })
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/xmad.toml:145; form at isa-spec/spec/ops/xmad.toml:148).
+    /// Form `c`'s fields (isa-spec/spec/ops/alu/xmad.toml:145; form at isa-spec/spec/ops/alu/xmad.toml:148).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -348,7 +348,7 @@ impl OpXmad {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c2`'s fields (isa-spec/spec/ops/xmad.toml:145; form at isa-spec/spec/ops/xmad.toml:148).
+    /// Form `c2`'s fields (isa-spec/spec/ops/alu/xmad.toml:145; form at isa-spec/spec/ops/alu/xmad.toml:148).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -364,7 +364,7 @@ impl OpXmad {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `XMAD` (isa-spec/spec/ops/xmad.toml:81); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `XMAD` (isa-spec/spec/ops/alu/xmad.toml:81); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["XMAD"]])?;
         let mut cur = 0usize;
@@ -510,7 +510,7 @@ impl OpXmad {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/xmad.toml:5.
+    /// Spec: isa-spec/spec/ops/alu/xmad.toml:5.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("xmad", 3usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
@@ -582,7 +582,7 @@ impl OpXmad {
     }
 }
 impl MemOp for OpXmad {}
-/// Spec: isa-spec/spec/ops/xmad.toml:5.
+/// Spec: isa-spec/spec/ops/alu/xmad.toml:5.
 impl Encode for OpXmad {
     const NAME: &'static str = "xmad";
     encode_by_form!(
@@ -590,13 +590,13 @@ impl Encode for OpXmad {
         encode_f2, 3 : combo_f3 => encode_f3; [a, b, c]
     );
 }
-/// Spec: isa-spec/spec/ops/xmad.toml:5.
+/// Spec: isa-spec/spec/ops/alu/xmad.toml:5.
 impl Forms for OpXmad {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/xmad.toml:81.
+    /// Spec: isa-spec/spec/ops/alu/xmad.toml:81.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -655,7 +655,7 @@ impl Forms for OpXmad {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/xmad.toml:5.
+/// Spec: isa-spec/spec/ops/alu/xmad.toml:5.
 impl Legalize for OpXmad {
     fn cc_use(&self, sm: u32) -> (bool, bool) {
         let sign = self.sign;

@@ -4,14 +4,14 @@
 
 /// `YIELD`: Let the scheduler switch to another warp, where the guard and `cond` hold.
 ///
-/// Spec: isa-spec/spec/ops/yield.toml:6 (op `yield`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/control/yield.toml:6 (op `yield`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpYield {
-    /// Source (pred). (isa-spec/spec/ops/yield.toml:11)
+    /// Source (pred). (isa-spec/spec/ops/control/yield.toml:11)
     pub cond: Src,
 }
 op_fields!(OpYield, [cond], []);
-/// Spec: isa-spec/spec/ops/yield.toml:6.
+/// Spec: isa-spec/spec/ops/control/yield.toml:6.
 impl OpYield {
     pub const NAME: &'static str = "yield";
     pub const MNEMONIC: &'static str = "YIELD";
@@ -37,7 +37,7 @@ impl OpYield {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/yield.toml:20; form at isa-spec/spec/ops/yield.toml:20).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/control/yield.toml:20; form at isa-spec/spec/ops/control/yield.toml:20).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -48,7 +48,7 @@ impl OpYield {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/yield.toml:32; form at isa-spec/spec/ops/yield.toml:32).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/control/yield.toml:32; form at isa-spec/spec/ops/control/yield.toml:32).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -59,7 +59,7 @@ impl OpYield {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/yield.toml:20; form at isa-spec/spec/ops/yield.toml:20).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/yield.toml:20; form at isa-spec/spec/ops/control/yield.toml:20).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -67,7 +67,7 @@ impl OpYield {
         let o = Self { cond };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fffffffffffffffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/yield.toml:32; form at isa-spec/spec/ops/yield.toml:32).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/yield.toml:32; form at isa-spec/spec/ops/control/yield.toml:32).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -75,7 +75,7 @@ impl OpYield {
         let o = Self { cond };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff87fffffffffffffffff0000)))
     }
-    /// Parse one tokenized line of syntax `YIELD` (isa-spec/spec/ops/yield.toml:16); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `YIELD` (isa-spec/spec/ops/control/yield.toml:16); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["YIELD"]])?;
         if !rest.is_empty() {
@@ -95,7 +95,7 @@ impl OpYield {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/yield.toml:6.
+    /// Spec: isa-spec/spec/ops/control/yield.toml:6.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("yield", 1usize, srcs)?;
         let cond: bool = src_value(srcs, 0usize, &self.cond)?;
@@ -103,18 +103,18 @@ impl OpYield {
     }
 }
 impl MemOp for OpYield {}
-/// Spec: isa-spec/spec/ops/yield.toml:6.
+/// Spec: isa-spec/spec/ops/control/yield.toml:6.
 impl Encode for OpYield {
     const NAME: &'static str = "yield";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [cond]);
 }
-/// Spec: isa-spec/spec/ops/yield.toml:6.
+/// Spec: isa-spec/spec/ops/control/yield.toml:6.
 impl Forms for OpYield {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/yield.toml:16.
+    /// Spec: isa-spec/spec/ops/control/yield.toml:16.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_cond = false;
@@ -129,5 +129,5 @@ impl Forms for OpYield {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/yield.toml:6.
+/// Spec: isa-spec/spec/ops/control/yield.toml:6.
 impl Legalize for OpYield {}

@@ -87,9 +87,9 @@ fn a_toml_syntax_error_fails_without_panicking() {
     let out_dir = scratch("out");
     let out = isa_codegen::build_support::run(&spec, "spec", &out_dir).unwrap_err();
     assert!(
-        out.cargo
-            .iter()
-            .any(|l| l.starts_with("cargo::error=spec/ops/alu/iadd3.toml:") && l.contains("[S0001]")),
+        out.cargo.iter().any(
+            |l| l.starts_with("cargo::error=spec/ops/alu/iadd3.toml:") && l.contains("[S0001]")
+        ),
         "{}",
         out.cargo.join("\n")
     );

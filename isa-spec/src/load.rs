@@ -101,7 +101,12 @@ impl<'a> Loader<'a> {
             let inner = self.toml_names(&format!("ops/{folder}"), true);
             names.extend(inner.into_iter().map(|n| format!("{folder}/{n}")));
         }
-        names.sort_by(|a, b| a.rsplit('/').next().cmp(&b.rsplit('/').next()).then(a.cmp(b)));
+        names.sort_by(|a, b| {
+            a.rsplit('/')
+                .next()
+                .cmp(&b.rsplit('/').next())
+                .then(a.cmp(b))
+        });
         names
     }
 
