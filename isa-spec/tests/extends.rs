@@ -6,16 +6,15 @@
 
 use std::path::{Path, PathBuf};
 
-/// A scratch copy of the real spec with `ops_dir`'s files over its ops.
+/// A scratch copy of the real spec with `ops_dir`'s files over its ops
+/// (each replaces the real op file of its name, in its class folder).
 fn spec_with(ops_dir: &Path, tag: &str) -> PathBuf {
     let tmp = std::env::temp_dir().join(format!("isa-spec-extends-{}-{tag}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
     let real = isa_spec::default_spec_dir();
+    let mut copied = Vec::new();
     for sub in ["ops", "enums"] {
-        std::fs::create_dir_all(tmp.join(sub)).unwrap();
-        for e in std::fs::read_dir(real.join(sub)).unwrap().flatten() {
-            std::fs::copy(e.path(), tmp.join(sub).join(e.file_name())).unwrap();
-        }
+        copy_tree(&real.join(sub), &tmp.join(sub), &mut copied);
     }
     for file in ["families.toml", "lint.toml"] {
         if real.join(file).exists() {
@@ -23,9 +22,28 @@ fn spec_with(ops_dir: &Path, tag: &str) -> PathBuf {
         }
     }
     for e in std::fs::read_dir(ops_dir).unwrap().flatten() {
-        std::fs::copy(e.path(), tmp.join("ops").join(e.file_name())).unwrap();
+        let target = copied
+            .iter()
+            .find(|p| p.starts_with(tmp.join("ops")) && p.file_name() == Some(&e.file_name()))
+            .cloned()
+            .unwrap_or_else(|| tmp.join("ops").join(e.file_name()));
+        std::fs::copy(e.path(), target).unwrap();
     }
     tmp
+}
+
+/// Copy the files of `from` into `to`, folders included, noting each copy.
+fn copy_tree(from: &Path, to: &Path, copied: &mut Vec<PathBuf>) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let dst = to.join(e.file_name());
+        if e.path().is_dir() {
+            copy_tree(&e.path(), &dst, copied);
+        } else {
+            std::fs::copy(e.path(), &dst).unwrap();
+            copied.push(dst);
+        }
+    }
 }
 
 /// The named ops' encodings as text, without source locations.
