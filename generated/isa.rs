@@ -3578,6 +3578,20 @@ pub enum TexF16 {
 enum_tables!(
     TexF16, 8, [None, Rn, Rz], ["none", "rn", "rz"], ["", ".F16.RN", ".F16.RZ"], {}
 );
+/// Return the texels as F16 values, rounded to nearest (.F16) or toward zero (.F16.RTZ).
+///
+/// Spec: isa-spec/spec/enums/tex_f16_sm50.toml:4 (enum `tex_f16_sm50`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum TexF16Sm50 {
+    #[default]
+    None,
+    F16,
+    F16Rtz,
+}
+enum_tables!(
+    TexF16Sm50, 8, [None, F16, F16Rtz], ["none", "f16", "f16_rtz"], ["", ".F16",
+    ".F16.RTZ"], {}
+);
 /// Level of detail: implicit (nothing), zero, bias, explicit, clamp.
 ///
 /// Spec: isa-spec/spec/enums/tex_lod.toml:4 (enum `tex_lod`).
@@ -3630,6 +3644,48 @@ enum_tables!(
     TexOffset, 8, [None, Aoffi, Uaoffi, Ptp], ["none", "aoffi", "uaoffi", "ptp"], ["",
     ".AOFFI", ".UAOFFI", ".PTP"], {}
 );
+/// Components written, into d (two) and d2 (two); printed as an operand (`RGBA`).
+///
+/// Spec: isa-spec/spec/enums/texs_comp_sm50.toml:6 (enum `texs_comp_sm50`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum TexsCompSm50 {
+    #[default]
+    Rgba,
+    Rgb,
+    Rga,
+    Rba,
+    Gba,
+    R,
+    G,
+    B,
+    A,
+    Rg,
+    Ra,
+    Ga,
+    Ba,
+}
+enum_tables!(
+    TexsCompSm50, 8, [Rgba, Rgb, Rga, Rba, Gba, R, G, B, A, Rg, Ra, Ga, Ba], ["rgba",
+    "rgb", "rga", "rba", "gba", "r", "g", "b", "a", "rg", "ra", "ga", "ba"], ["RGBA",
+    "RGB", "RGA", "RBA", "GBA", "R", "G", "B", "A", "RG", "RA", "GA", "BA"], {}
+);
+/// Level of detail (implicit, .LZ zero, .LL explicit) with or without depth compare (.DC), as TEXS combines them.
+///
+/// Spec: isa-spec/spec/enums/texs_lod_sm50.toml:7 (enum `texs_lod_sm50`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum TexsLodSm50 {
+    #[default]
+    None,
+    Lz,
+    Ll,
+    Dc,
+    LlDc,
+    LzDc,
+}
+enum_tables!(
+    TexsLodSm50, 8, [None, Lz, Ll, Dc, LlDc, LzDc], ["none", "lz", "ll", "dc", "ll_dc",
+    "lz_dc"], ["", ".LZ", ".LL", ".DC", ".LL.DC", ".LZ.DC"], {}
+);
 /// The component gathered from the four texels.
 ///
 /// Spec: isa-spec/spec/enums/tld4_comp.toml:2 (enum `tld4_comp`).
@@ -3666,6 +3722,22 @@ pub enum TldMs {
     Ums,
 }
 enum_tables!(TldMs, 8, [None, Ms, Ums], ["none", "ms", "ums"], ["", ".MS", ".UMS"], {});
+/// Level of detail (.LZ zero, .LL explicit) with a texel offset (.AOFFI) or a sample index (.MS), as TLDS combines them.
+///
+/// Spec: isa-spec/spec/enums/tlds_lod_sm50.toml:6 (enum `tlds_lod_sm50`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum TldsLodSm50 {
+    #[default]
+    Lz,
+    Ll,
+    LzAoffi,
+    LlAoffi,
+    LzMs,
+}
+enum_tables!(
+    TldsLodSm50, 16, [Lz, Ll, LzAoffi, LlAoffi, LzMs], ["lz", "ll", "lz_aoffi",
+    "ll_aoffi", "lz_ms"], [".LZ", ".LL", ".LZ.AOFFI", ".LL.AOFFI", ".LZ.MS"], {}
+);
 /// TMML computes the level of detail.
 ///
 /// Spec: isa-spec/spec/enums/tmml_lod.toml:3 (enum `tmml_lod`).
@@ -4496,10 +4568,22 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
         "TEX",
         &[50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121],
     ),
-    ("TLD", &[70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121]),
-    ("TLD4", &[70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121]),
+    ("TEXS", &[50, 52, 53, 60, 61, 62]),
+    (
+        "TLD",
+        &[50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121],
+    ),
+    (
+        "TLD4",
+        &[50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121],
+    ),
+    ("TLD4S", &[50, 52, 53, 60, 61, 62]),
+    ("TLDS", &[50, 52, 53, 60, 61, 62]),
     ("TMML", &[70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121]),
-    ("TXD", &[70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121]),
+    (
+        "TXD",
+        &[50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121],
+    ),
     (
         "TXQ",
         &[50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121],
@@ -4689,21 +4773,23 @@ define_ops! {
     SustUr(OpSustUr), Sync(OpSync), SyncsArrive(OpSyncsArrive), SyncsCctl(OpSyncsCctl),
     SyncsCctlAll(OpSyncsCctlAll), SyncsExch(OpSyncsExch), SyncsPhasechk(OpSyncsPhasechk),
     Tex(OpTex), TexB(OpTexB), TexBSm50(OpTexBSm50), TexSm50(OpTexSm50), TexUr(OpTexUr),
-    Tld(OpTld), Tld4(OpTld4), Tld4B(OpTld4B), Tld4Ur(OpTld4Ur), TldB(OpTldB),
-    TldUr(OpTldUr), Tmml(OpTmml), TmmlB(OpTmmlB), TmmlUr(OpTmmlUr), Txd(OpTxd),
-    TxdB(OpTxdB), TxdUr(OpTxdUr), Txq(OpTxq), TxqB(OpTxqB), TxqSm50(OpTxqSm50),
-    TxqUr(OpTxqUr), Ublkcp(OpUblkcp), Ublkpf(OpUblkpf), Ubrev(OpUbrev), Ufadd(OpUfadd),
-    Uffma(OpUffma), Uflo(OpUflo), Ufmul(OpUfmul), Ui2f(OpUi2f), Ui2fp(OpUi2fp),
-    Uiadd3(OpUiadd3), Uiadd364(OpUiadd364), Uiadd3x(OpUiadd3x), Uimad(OpUimad),
-    UimadHi(OpUimadHi), UimadWide(OpUimadWide), UimadWideX(OpUimadWideX),
-    Uimadx(OpUimadx), Uisetp(OpUisetp), Uisetp64(OpUisetp64), Uldc(OpUldc), Ulea(OpUlea),
-    UleaHi(OpUleaHi), UleaHiX(OpUleaHiX), UleaX(OpUleaX), Ulop3(OpUlop3), Umov(OpUmov),
-    Umov64(OpUmov64), Umov64i(OpUmov64i), Up2ur(OpUp2ur), Upopc(OpUpopc), Uprmt(OpUprmt),
-    Ur2up(OpUr2up), Usel(OpUsel), Usgxt(OpUsgxt), Ushf(OpUshf), Vabsdiff(OpVabsdiff),
-    VabsdiffSm50(OpVabsdiffSm50), Viadd(OpViadd), ViaddTyped(OpViaddTyped),
-    Vimnmx(OpVimnmx), Vote(OpVote), Voteu(OpVoteu), Warpgroup(OpWarpgroup),
-    WarpgroupDepbar(OpWarpgroupDepbar), Warpsync(OpWarpsync), WarpsyncAll(OpWarpsyncAll),
-    Xmad(OpXmad), Yield(OpYield)
+    TexsSm50(OpTexsSm50), Tld(OpTld), Tld4(OpTld4), Tld4B(OpTld4B),
+    Tld4BSm50(OpTld4BSm50), Tld4Sm50(OpTld4Sm50), Tld4Ur(OpTld4Ur),
+    Tld4sSm50(OpTld4sSm50), TldB(OpTldB), TldBSm50(OpTldBSm50), TldSm50(OpTldSm50),
+    TldUr(OpTldUr), TldsSm50(OpTldsSm50), Tmml(OpTmml), TmmlB(OpTmmlB), TmmlUr(OpTmmlUr),
+    Txd(OpTxd), TxdB(OpTxdB), TxdBSm50(OpTxdBSm50), TxdSm50(OpTxdSm50), TxdUr(OpTxdUr),
+    Txq(OpTxq), TxqB(OpTxqB), TxqSm50(OpTxqSm50), TxqUr(OpTxqUr), Ublkcp(OpUblkcp),
+    Ublkpf(OpUblkpf), Ubrev(OpUbrev), Ufadd(OpUfadd), Uffma(OpUffma), Uflo(OpUflo),
+    Ufmul(OpUfmul), Ui2f(OpUi2f), Ui2fp(OpUi2fp), Uiadd3(OpUiadd3), Uiadd364(OpUiadd364),
+    Uiadd3x(OpUiadd3x), Uimad(OpUimad), UimadHi(OpUimadHi), UimadWide(OpUimadWide),
+    UimadWideX(OpUimadWideX), Uimadx(OpUimadx), Uisetp(OpUisetp), Uisetp64(OpUisetp64),
+    Uldc(OpUldc), Ulea(OpUlea), UleaHi(OpUleaHi), UleaHiX(OpUleaHiX), UleaX(OpUleaX),
+    Ulop3(OpUlop3), Umov(OpUmov), Umov64(OpUmov64), Umov64i(OpUmov64i), Up2ur(OpUp2ur),
+    Upopc(OpUpopc), Uprmt(OpUprmt), Ur2up(OpUr2up), Usel(OpUsel), Usgxt(OpUsgxt),
+    Ushf(OpUshf), Vabsdiff(OpVabsdiff), VabsdiffSm50(OpVabsdiffSm50), Viadd(OpViadd),
+    ViaddTyped(OpViaddTyped), Vimnmx(OpVimnmx), Vote(OpVote), Voteu(OpVoteu),
+    Warpgroup(OpWarpgroup), WarpgroupDepbar(OpWarpgroupDepbar), Warpsync(OpWarpsync),
+    WarpsyncAll(OpWarpsyncAll), Xmad(OpXmad), Yield(OpYield)
 }
 /// Decode one instruction word; `None` for a word no op of the spec matches.
 #[inline]
@@ -4941,34 +5027,34 @@ static DECODE_SM50: [DecodeArm; 256] = dense_arms(
         (0xc5, decode_sm50_arm1),
         (0xc6, decode_sm50_arm1),
         (0xc7, decode_sm50_arm1),
-        (0xc8, decode_sm50_arm1),
-        (0xc9, decode_sm50_arm1),
-        (0xca, decode_sm50_arm1),
-        (0xcb, decode_sm50_arm1),
+        (0xc8, decode_sm50_arm51),
+        (0xc9, decode_sm50_arm51),
+        (0xca, decode_sm50_arm51),
+        (0xcb, decode_sm50_arm51),
         (0xcc, decode_sm50_arm1),
         (0xcd, decode_sm50_arm1),
         (0xce, decode_sm50_arm1),
         (0xcf, decode_sm50_arm1),
-        (0xd0, decode_sm50_arm1),
-        (0xd1, decode_sm50_arm1),
-        (0xd2, decode_sm50_arm1),
-        (0xd3, decode_sm50_arm1),
-        (0xd4, decode_sm50_arm1),
-        (0xd5, decode_sm50_arm1),
-        (0xd6, decode_sm50_arm1),
-        (0xd7, decode_sm50_arm1),
-        (0xd8, decode_sm50_arm1),
-        (0xd9, decode_sm50_arm1),
-        (0xda, decode_sm50_arm1),
-        (0xdb, decode_sm50_arm1),
-        (0xdc, decode_sm50_arm1),
-        (0xdd, decode_sm50_arm1),
-        (0xde, decode_sm50_arm51),
-        (0xdf, decode_sm50_arm52),
+        (0xd0, decode_sm50_arm52),
+        (0xd1, decode_sm50_arm52),
+        (0xd2, decode_sm50_arm53),
+        (0xd3, decode_sm50_arm53),
+        (0xd4, decode_sm50_arm52),
+        (0xd5, decode_sm50_arm52),
+        (0xd6, decode_sm50_arm53),
+        (0xd7, decode_sm50_arm53),
+        (0xd8, decode_sm50_arm52),
+        (0xd9, decode_sm50_arm52),
+        (0xda, decode_sm50_arm53),
+        (0xdb, decode_sm50_arm53),
+        (0xdc, decode_sm50_arm54),
+        (0xdd, decode_sm50_arm55),
+        (0xde, decode_sm50_arm56),
+        (0xdf, decode_sm50_arm57),
         (0xe0, decode_sm50_arm1),
         (0xe1, decode_sm50_arm1),
-        (0xe2, decode_sm50_arm53),
-        (0xe3, decode_sm50_arm54),
+        (0xe2, decode_sm50_arm58),
+        (0xe3, decode_sm50_arm59),
         (0xe4, decode_sm50_arm1),
         (0xe5, decode_sm50_arm1),
         (0xe6, decode_sm50_arm1),
@@ -4976,12 +5062,12 @@ static DECODE_SM50: [DecodeArm; 256] = dense_arms(
         (0xe8, decode_sm50_arm1),
         (0xe9, decode_sm50_arm1),
         (0xea, decode_sm50_arm1),
-        (0xeb, decode_sm50_arm55),
-        (0xec, decode_sm50_arm56),
-        (0xed, decode_sm50_arm57),
-        (0xee, decode_sm50_arm58),
-        (0xef, decode_sm50_arm59),
-        (0xf0, decode_sm50_arm60),
+        (0xeb, decode_sm50_arm60),
+        (0xec, decode_sm50_arm61),
+        (0xed, decode_sm50_arm62),
+        (0xee, decode_sm50_arm63),
+        (0xef, decode_sm50_arm64),
+        (0xf0, decode_sm50_arm65),
         (0xf1, decode_sm50_arm1),
         (0xf2, decode_sm50_arm1),
         (0xf3, decode_sm50_arm1),
@@ -6540,8 +6626,16 @@ fn decode_sm50_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xfff8010000000000 == 0xdeb8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpTexBSm50, 0 > (w, sm)
+        w & 0xfc38000000000000 == 0xc838000000000000 && matches!(sm, 50) => decode_form::
+        < OpTld4Sm50, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfc00000000000000 == 0xc800000000000000 && matches!(sm, 52 | 53) =>
+        decode_form:: < OpTld4Sm50, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfc00000000000000 == 0xc800000000000000 && matches!(sm, 60 | 61 | 62) =>
+        decode_form:: < OpTld4Sm50, 2 > (w, sm)
     );
     try_form!(
         w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
@@ -6555,12 +6649,52 @@ fn decode_sm50_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xffe0000000000000 == 0xdf40000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpTxqSm50, 0 > (w, sm)
+        w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTexsSm50, 0 > (w, sm)
     );
     try_form!(
-        w & 0xffe0000000000000 == 0xdf40000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpTxqSm50, 1 > (w, sm)
+        w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTexsSm50, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTexsSm50, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTexsSm50, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTexsSm50, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTexsSm50, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd000000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTexsSm50, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd000000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTexsSm50, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd000000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTexsSm50, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd000000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTexsSm50, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd000000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTexsSm50, 10 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd000000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTexsSm50, 11 > (w, sm)
     );
     try_form!(
         w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
@@ -6573,6 +6707,345 @@ fn decode_sm50_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 fn decode_sm50_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd200000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTldsSm50, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd200000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTldsSm50, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd200000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTldsSm50, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd200000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTldsSm50, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd200000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTldsSm50, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd200000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTldsSm50, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd200000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTldsSm50, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd200000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTldsSm50, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd200000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTldsSm50, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd200000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTldsSm50, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
+        62) => decode_form:: < OpLdg, 13 > (w, sm)
+    );
+    try_form!(
+        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
+        62) => return decode_form:: < OpStg, 11 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTexsSm50, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTexsSm50, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTexsSm50, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTexsSm50, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTexsSm50, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTexsSm50, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xff38000000000000 == 0xdc38000000000000 && matches!(sm, 50) => decode_form::
+        < OpTldSm50, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xff00000000000000 == 0xdc00000000000000 && matches!(sm, 52 | 53 | 60 | 61 |
+        62) => decode_form:: < OpTldSm50, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd000000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTexsSm50, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd000000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTexsSm50, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd000000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTexsSm50, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd000000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTexsSm50, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd000000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTexsSm50, 10 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd000000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTexsSm50, 11 > (w, sm)
+    );
+    try_form!(
+        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
+        62) => decode_form:: < OpLdg, 13 > (w, sm)
+    );
+    try_form!(
+        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
+        62) => return decode_form:: < OpStg, 11 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTexsSm50, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTexsSm50, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTexsSm50, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTexsSm50, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTexsSm50, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTexsSm50, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xff38000000000000 == 0xdd38000000000000 && matches!(sm, 50) => decode_form::
+        < OpTldBSm50, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xff00000000000000 == 0xdd00000000000000 && matches!(sm, 52 | 53 | 60 | 61 |
+        62) => decode_form:: < OpTldBSm50, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd000000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTexsSm50, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd000000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTexsSm50, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd000000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTexsSm50, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd000000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTexsSm50, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd000000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTexsSm50, 10 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd000000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTexsSm50, 11 > (w, sm)
+    );
+    try_form!(
+        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
+        62) => decode_form:: < OpLdg, 13 > (w, sm)
+    );
+    try_form!(
+        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
+        62) => return decode_form:: < OpStg, 11 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xfff8010000000000 == 0xdeb8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTexBSm50, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8010000000000 == 0xdef8000000000000 && matches!(sm, 50) => decode_form::
+        < OpTld4BSm50, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffc000000000000 == 0xde78000000000000 && matches!(sm, 50) => decode_form::
+        < OpTxdBSm50, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffc000000000000 == 0xde38000000000000 && matches!(sm, 50) => decode_form::
+        < OpTxdSm50, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd200000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTldsSm50, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd200000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTldsSm50, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd200000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTldsSm50, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd200000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTldsSm50, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd200000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTldsSm50, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0xffc0010000000000 == 0xdec0000000000000 && matches!(sm, 52 | 53) =>
+        decode_form:: < OpTld4BSm50, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xffc0010000000000 == 0xdec0000000000000 && matches!(sm, 60 | 61 | 62) =>
+        decode_form:: < OpTld4BSm50, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xffc0000000000000 == 0xde40000000000000 && matches!(sm, 52 | 53 | 60 | 61 |
+        62) => decode_form:: < OpTxdBSm50, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xffc0000000000000 == 0xde00000000000000 && matches!(sm, 52 | 53 | 60 | 61 |
+        62) => decode_form:: < OpTxdSm50, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd200000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTldsSm50, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd200000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTldsSm50, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd200000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTldsSm50, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd200000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTldsSm50, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd200000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTldsSm50, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
+        62) => decode_form:: < OpLdg, 13 > (w, sm)
+    );
+    try_form!(
+        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
+        62) => return decode_form:: < OpStg, 11 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd200000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTldsSm50, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd200000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTldsSm50, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd200000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTldsSm50, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd200000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTldsSm50, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd200000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTldsSm50, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0xffe0000000000000 == 0xdf40000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTxqSm50, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xffe0000000000000 == 0xdf40000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTxqSm50, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xffc0000000000000 == 0xdf00000000000000 && matches!(sm, 50) => decode_form::
+        < OpTld4sSm50, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xff00000000000000 == 0xdf00000000000000 && matches!(sm, 52 | 53) =>
+        decode_form:: < OpTld4sSm50, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xff00000000000000 == 0xdf00000000000000 && matches!(sm, 60 | 61 | 62) =>
+        decode_form:: < OpTld4sSm50, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd200000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTldsSm50, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd200000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTldsSm50, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd200000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTldsSm50, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd200000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTldsSm50, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd200000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpTldsSm50, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
+        62) => decode_form:: < OpLdg, 13 > (w, sm)
+    );
+    try_form!(
+        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
+        62) => return decode_form:: < OpStg, 11 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffff0000000ffff == 0xe2a0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpPbk, 0 > (w, sm)
@@ -6611,7 +7084,7 @@ fn decode_sm50_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpExit, 1 > (w, sm)
@@ -6642,7 +7115,7 @@ fn decode_sm50_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8000000000000 == 0xebf8000000000000 && matches!(sm, 50) => decode_form::
         < OpRedSm50, 0 > (w, sm)
@@ -6745,7 +7218,7 @@ fn decode_sm50_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xff00000000000000 == 0xec00000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpAtomsSm50, 0 > (w, sm)
@@ -6760,7 +7233,7 @@ fn decode_sm50_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xff00000000000000 == 0xed00000000000000 && matches!(sm, 50) => decode_form::
         < OpAtom, 0 > (w, sm)
@@ -6783,7 +7256,7 @@ fn decode_sm50_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffe000000000000 == 0xeef0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpAtomCas, 2 > (w, sm)
@@ -6834,7 +7307,7 @@ fn decode_sm50_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8f00000000000 == 0xef58000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpSts, 2 > (w, sm)
@@ -6889,7 +7362,7 @@ fn decode_sm50_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffffffff0ffe0 == 0xf0f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpSync, 0 > (w, sm)
@@ -7180,34 +7653,34 @@ static PRINT_SM50: [PrintArm; 256] = dense_arms(
         (0xc5, print_sm50_arm1),
         (0xc6, print_sm50_arm1),
         (0xc7, print_sm50_arm1),
-        (0xc8, print_sm50_arm1),
-        (0xc9, print_sm50_arm1),
-        (0xca, print_sm50_arm1),
-        (0xcb, print_sm50_arm1),
+        (0xc8, print_sm50_arm51),
+        (0xc9, print_sm50_arm51),
+        (0xca, print_sm50_arm51),
+        (0xcb, print_sm50_arm51),
         (0xcc, print_sm50_arm1),
         (0xcd, print_sm50_arm1),
         (0xce, print_sm50_arm1),
         (0xcf, print_sm50_arm1),
-        (0xd0, print_sm50_arm1),
-        (0xd1, print_sm50_arm1),
-        (0xd2, print_sm50_arm1),
-        (0xd3, print_sm50_arm1),
-        (0xd4, print_sm50_arm1),
-        (0xd5, print_sm50_arm1),
-        (0xd6, print_sm50_arm1),
-        (0xd7, print_sm50_arm1),
-        (0xd8, print_sm50_arm1),
-        (0xd9, print_sm50_arm1),
-        (0xda, print_sm50_arm1),
-        (0xdb, print_sm50_arm1),
-        (0xdc, print_sm50_arm1),
-        (0xdd, print_sm50_arm1),
-        (0xde, print_sm50_arm51),
-        (0xdf, print_sm50_arm52),
+        (0xd0, print_sm50_arm52),
+        (0xd1, print_sm50_arm52),
+        (0xd2, print_sm50_arm53),
+        (0xd3, print_sm50_arm53),
+        (0xd4, print_sm50_arm52),
+        (0xd5, print_sm50_arm52),
+        (0xd6, print_sm50_arm53),
+        (0xd7, print_sm50_arm53),
+        (0xd8, print_sm50_arm52),
+        (0xd9, print_sm50_arm52),
+        (0xda, print_sm50_arm53),
+        (0xdb, print_sm50_arm53),
+        (0xdc, print_sm50_arm54),
+        (0xdd, print_sm50_arm55),
+        (0xde, print_sm50_arm56),
+        (0xdf, print_sm50_arm57),
         (0xe0, print_sm50_arm1),
         (0xe1, print_sm50_arm1),
-        (0xe2, print_sm50_arm53),
-        (0xe3, print_sm50_arm54),
+        (0xe2, print_sm50_arm58),
+        (0xe3, print_sm50_arm59),
         (0xe4, print_sm50_arm1),
         (0xe5, print_sm50_arm1),
         (0xe6, print_sm50_arm1),
@@ -7215,12 +7688,12 @@ static PRINT_SM50: [PrintArm; 256] = dense_arms(
         (0xe8, print_sm50_arm1),
         (0xe9, print_sm50_arm1),
         (0xea, print_sm50_arm1),
-        (0xeb, print_sm50_arm55),
-        (0xec, print_sm50_arm56),
-        (0xed, print_sm50_arm57),
-        (0xee, print_sm50_arm58),
-        (0xef, print_sm50_arm59),
-        (0xf0, print_sm50_arm60),
+        (0xeb, print_sm50_arm60),
+        (0xec, print_sm50_arm61),
+        (0xed, print_sm50_arm62),
+        (0xee, print_sm50_arm63),
+        (0xef, print_sm50_arm64),
+        (0xf0, print_sm50_arm65),
         (0xf1, print_sm50_arm1),
         (0xf2, print_sm50_arm1),
         (0xf3, print_sm50_arm1),
@@ -8779,8 +9252,16 @@ fn print_sm50_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xfff8010000000000 == 0xdeb8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpTexBSm50, 0 > (w, sm, at, out)
+        w & 0xfc38000000000000 == 0xc838000000000000 && matches!(sm, 50) =>
+        print_form_bundled:: < OpTld4Sm50, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfc00000000000000 == 0xc800000000000000 && matches!(sm, 52 | 53) =>
+        print_form_bundled:: < OpTld4Sm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfc00000000000000 == 0xc800000000000000 && matches!(sm, 60 | 61 | 62) =>
+        print_form_bundled:: < OpTld4Sm50, 2 > (w, sm, at, out)
     );
     try_form!(
         w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
@@ -8794,12 +9275,52 @@ fn print_sm50_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xffe0000000000000 == 0xdf40000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpTxqSm50, 0 > (w, sm, at, out)
+        w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTexsSm50, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xffe0000000000000 == 0xdf40000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpTxqSm50, 1 > (w, sm, at, out)
+        w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTexsSm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTexsSm50, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTexsSm50, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTexsSm50, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTexsSm50, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd000000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTexsSm50, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd000000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTexsSm50, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd000000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTexsSm50, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd000000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTexsSm50, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd000000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTexsSm50, 10 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd000000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTexsSm50, 11 > (w, sm, at, out)
     );
     try_form!(
         w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
@@ -8812,6 +9333,345 @@ fn print_sm50_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     None
 }
 fn print_sm50_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd200000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTldsSm50, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd200000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTldsSm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd200000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTldsSm50, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd200000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTldsSm50, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd200000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTldsSm50, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd200000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTldsSm50, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd200000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTldsSm50, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd200000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTldsSm50, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd200000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTldsSm50, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd200000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTldsSm50, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
+        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
+        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTexsSm50, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTexsSm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTexsSm50, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTexsSm50, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTexsSm50, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTexsSm50, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff38000000000000 == 0xdc38000000000000 && matches!(sm, 50) =>
+        print_form_bundled:: < OpTldSm50, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff00000000000000 == 0xdc00000000000000 && matches!(sm, 52 | 53 | 60 | 61 |
+        62) => print_form_bundled:: < OpTldSm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd000000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTexsSm50, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd000000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTexsSm50, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd000000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTexsSm50, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd000000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTexsSm50, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd000000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTexsSm50, 10 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd000000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTexsSm50, 11 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
+        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
+        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTexsSm50, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTexsSm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTexsSm50, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTexsSm50, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTexsSm50, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTexsSm50, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff38000000000000 == 0xdd38000000000000 && matches!(sm, 50) =>
+        print_form_bundled:: < OpTldBSm50, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff00000000000000 == 0xdd00000000000000 && matches!(sm, 52 | 53 | 60 | 61 |
+        62) => print_form_bundled:: < OpTldBSm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd000000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTexsSm50, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd000000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTexsSm50, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd000000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTexsSm50, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd000000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTexsSm50, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd000000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTexsSm50, 10 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd000000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTexsSm50, 11 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
+        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
+        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfff8010000000000 == 0xdeb8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTexBSm50, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8010000000000 == 0xdef8000000000000 && matches!(sm, 50) =>
+        print_form_bundled:: < OpTld4BSm50, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffc000000000000 == 0xde78000000000000 && matches!(sm, 50) =>
+        print_form_bundled:: < OpTxdBSm50, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffc000000000000 == 0xde38000000000000 && matches!(sm, 50) =>
+        print_form_bundled:: < OpTxdSm50, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd200000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTldsSm50, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd200000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTldsSm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd200000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTldsSm50, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd200000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTldsSm50, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd200000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTldsSm50, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffc0010000000000 == 0xdec0000000000000 && matches!(sm, 52 | 53) =>
+        print_form_bundled:: < OpTld4BSm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffc0010000000000 == 0xdec0000000000000 && matches!(sm, 60 | 61 | 62) =>
+        print_form_bundled:: < OpTld4BSm50, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffc0000000000000 == 0xde40000000000000 && matches!(sm, 52 | 53 | 60 | 61 |
+        62) => print_form_bundled:: < OpTxdBSm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffc0000000000000 == 0xde00000000000000 && matches!(sm, 52 | 53 | 60 | 61 |
+        62) => print_form_bundled:: < OpTxdSm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd200000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTldsSm50, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd200000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTldsSm50, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd200000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTldsSm50, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd200000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTldsSm50, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd200000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTldsSm50, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
+        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
+        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd200000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTldsSm50, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd200000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTldsSm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd200000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTldsSm50, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd200000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTldsSm50, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000ff0000000 == 0xd200000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTldsSm50, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffe0000000000000 == 0xdf40000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTxqSm50, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffe0000000000000 == 0xdf40000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTxqSm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffc0000000000000 == 0xdf00000000000000 && matches!(sm, 50) =>
+        print_form_bundled:: < OpTld4sSm50, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff00000000000000 == 0xdf00000000000000 && matches!(sm, 52 | 53) =>
+        print_form_bundled:: < OpTld4sSm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff00000000000000 == 0xdf00000000000000 && matches!(sm, 60 | 61 | 62) =>
+        print_form_bundled:: < OpTld4sSm50, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd200000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTldsSm50, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd200000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTldsSm50, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd200000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTldsSm50, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd200000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTldsSm50, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf200000000000000 == 0xd200000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpTldsSm50, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
+        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
+        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffff0000000ffff == 0xe2a0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpPbk, 0 > (w, sm, at, out)
@@ -8850,7 +9710,7 @@ fn print_sm50_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpExit, 1 > (w, sm, at, out)
@@ -8881,7 +9741,7 @@ fn print_sm50_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8000000000000 == 0xebf8000000000000 && matches!(sm, 50) =>
         print_form_bundled:: < OpRedSm50, 0 > (w, sm, at, out)
@@ -8984,7 +9844,7 @@ fn print_sm50_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xff00000000000000 == 0xec00000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpAtomsSm50, 0 > (w, sm, at, out)
@@ -8999,7 +9859,7 @@ fn print_sm50_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xff00000000000000 == 0xed00000000000000 && matches!(sm, 50) =>
         print_form_bundled:: < OpAtom, 0 > (w, sm, at, out)
@@ -9022,7 +9882,7 @@ fn print_sm50_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffe000000000000 == 0xeef0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpAtomCas, 2 > (w, sm, at, out)
@@ -9073,7 +9933,7 @@ fn print_sm50_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8f00000000000 == 0xef58000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpSts, 2 > (w, sm, at, out)
@@ -9128,7 +9988,7 @@ fn print_sm50_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm65(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffffffff0ffe0 == 0xf0f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpSync, 0 > (w, sm, at, out)
@@ -27096,6 +27956,54 @@ pub const FORMS: &[FormInfo] = &[
         0x800000000ff000000000f60, 0x1fff00000000000000000000000, 0, [GPR, GPR, UGPR]
     ),
     form_info!(
+        "texs_sm50", "fixed", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xf200000ff0000000,
+        0xd000000ff0000000, 0, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "texs_sm50", "fixed", 1, Sm50, [50, 52, 53, 60, 61, 62], 0xf200000ff0000000,
+        0xd000000ff0000000, 0, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "texs_sm50", "fixed", 2, Sm50, [50, 52, 53, 60, 61, 62], 0xf200000ff0000000,
+        0xd000000ff0000000, 0, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "texs_sm50", "fixed", 3, Sm50, [50, 52, 53, 60, 61, 62], 0xf200000ff0000000,
+        0xd000000ff0000000, 0, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "texs_sm50", "fixed", 4, Sm50, [50, 52, 53, 60, 61, 62], 0xf200000ff0000000,
+        0xd000000ff0000000, 0, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "texs_sm50", "fixed", 5, Sm50, [50, 52, 53, 60, 61, 62], 0xf200000ff0000000,
+        0xd000000ff0000000, 0, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "texs_sm50", "fixed", 6, Sm50, [50, 52, 53, 60, 61, 62], 0xf200000000000000,
+        0xd000000000000000, 0, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "texs_sm50", "fixed", 7, Sm50, [50, 52, 53, 60, 61, 62], 0xf200000000000000,
+        0xd000000000000000, 0, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "texs_sm50", "fixed", 8, Sm50, [50, 52, 53, 60, 61, 62], 0xf200000000000000,
+        0xd000000000000000, 0, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "texs_sm50", "fixed", 9, Sm50, [50, 52, 53, 60, 61, 62], 0xf200000000000000,
+        0xd000000000000000, 0, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "texs_sm50", "fixed", 10, Sm50, [50, 52, 53, 60, 61, 62], 0xf200000000000000,
+        0xd000000000000000, 0, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "texs_sm50", "fixed", 11, Sm50, [50, 52, 53, 60, 61, 62], 0xf200000000000000,
+        0xd000000000000000, 0, 0, [GPR, GPR]
+    ),
+    form_info!(
         "tld", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
         0x80000000800000000000fff, 0xb66, 0x1fff00000000000000000000000, 0, [GPR, GPR]
     ),
@@ -27118,6 +28026,30 @@ pub const FORMS: &[FormInfo] = &[
         0x80000000000000000000d64, 0x1fff20000000b00ff0000000000, 0, [GPR, GPR, UGPR]
     ),
     form_info!(
+        "tld4_b_sm50", "fixed", 0, Sm50, [50], 0xfff8010000000000, 0xdef8000000000000,
+        0x1fe0000000000, 0, [GPR, GPR, NONE]
+    ),
+    form_info!(
+        "tld4_b_sm50", "fixed", 1, Sm50, [52, 53], 0xffc0010000000000,
+        0xdec0000000000000, 0x1fe0000000000, 0, [GPR, GPR, NONE]
+    ),
+    form_info!(
+        "tld4_b_sm50", "fixed", 2, Sm50, [60, 61, 62], 0xffc0010000000000,
+        0xdec0000000000000, 0x1fe0800000000, 0, [GPR, GPR, NONE]
+    ),
+    form_info!(
+        "tld4_sm50", "fixed", 0, Sm50, [50], 0xfc38000000000000, 0xc838000000000000, 0,
+        0, [GPR, GPR]
+    ),
+    form_info!(
+        "tld4_sm50", "fixed", 1, Sm50, [52, 53], 0xfc00000000000000, 0xc800000000000000,
+        0, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "tld4_sm50", "fixed", 2, Sm50, [60, 61, 62], 0xfc00000000000000,
+        0xc800000000000000, 0x800000000, 0, [GPR, GPR]
+    ),
+    form_info!(
         "tld4_ur", "fixed", 0, Sm70, [75, 80, 86, 87, 88, 89, 90],
         0x80000000000000000000fff, 0x80000000000000000000f63,
         0x1fff20000000fc0000000000000, 0, [GPR, GPR, UGPR]
@@ -27130,6 +28062,18 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "tld4_ur", "fixed", 2, Sm70, [120, 121], 0x800000000ff000000000fff,
         0x800000000ff000000000f63, 0x1fff20000000b00000000000000, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "tld4s_sm50", "fixed", 0, Sm50, [50], 0xffc0000000000000, 0xdf00000000000000, 0,
+        0, [GPR, GPR]
+    ),
+    form_info!(
+        "tld4s_sm50", "fixed", 1, Sm50, [52, 53], 0xff00000000000000, 0xdf00000000000000,
+        0, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "tld4s_sm50", "fixed", 2, Sm50, [60, 61, 62], 0xff00000000000000,
+        0xdf00000000000000, 0, 0, [GPR, GPR]
     ),
     form_info!(
         "tld_b", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
@@ -27146,6 +28090,22 @@ pub const FORMS: &[FormInfo] = &[
         0x80000000000000000000d67, 0x1fff20000000800ff0000000000, 0, [GPR, GPR, UGPR]
     ),
     form_info!(
+        "tld_b_sm50", "fixed", 0, Sm50, [50], 0xff38000000000000, 0xdd38000000000000,
+        0x1fff000000000, 0, [GPR, GPR, NONE]
+    ),
+    form_info!(
+        "tld_b_sm50", "fixed", 1, Sm50, [52, 53, 60, 61, 62], 0xff00000000000000,
+        0xdd00000000000000, 0x1fff000000000, 0, [GPR, GPR, NONE]
+    ),
+    form_info!(
+        "tld_sm50", "fixed", 0, Sm50, [50], 0xff38000000000000, 0xdc38000000000000, 0, 0,
+        [GPR, GPR]
+    ),
+    form_info!(
+        "tld_sm50", "fixed", 1, Sm50, [52, 53, 60, 61, 62], 0xff00000000000000,
+        0xdc00000000000000, 0, 0, [GPR, GPR]
+    ),
+    form_info!(
         "tld_ur", "fixed", 0, Sm70, [75, 80, 86, 87, 88, 89, 90],
         0x80000000000000000000fff, 0x80000000000000000000f66,
         0x1fff00000000fc0000000000000, 0, [GPR, GPR, UGPR]
@@ -27158,6 +28118,46 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "tld_ur", "fixed", 2, Sm70, [120, 121], 0x800000000ff000000000fff,
         0x800000000ff000000000f66, 0x1fff20000000800000000000000, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "tlds_sm50", "fixed", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xf200000ff0000000,
+        0xd200000ff0000000, 0, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "tlds_sm50", "fixed", 1, Sm50, [50, 52, 53, 60, 61, 62], 0xf200000ff0000000,
+        0xd200000ff0000000, 0, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "tlds_sm50", "fixed", 2, Sm50, [50, 52, 53, 60, 61, 62], 0xf200000ff0000000,
+        0xd200000ff0000000, 0, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "tlds_sm50", "fixed", 3, Sm50, [50, 52, 53, 60, 61, 62], 0xf200000ff0000000,
+        0xd200000ff0000000, 0, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "tlds_sm50", "fixed", 4, Sm50, [50, 52, 53, 60, 61, 62], 0xf200000ff0000000,
+        0xd200000ff0000000, 0, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "tlds_sm50", "fixed", 5, Sm50, [50, 52, 53, 60, 61, 62], 0xf200000000000000,
+        0xd200000000000000, 0, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "tlds_sm50", "fixed", 6, Sm50, [50, 52, 53, 60, 61, 62], 0xf200000000000000,
+        0xd200000000000000, 0, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "tlds_sm50", "fixed", 7, Sm50, [50, 52, 53, 60, 61, 62], 0xf200000000000000,
+        0xd200000000000000, 0, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "tlds_sm50", "fixed", 8, Sm50, [50, 52, 53, 60, 61, 62], 0xf200000000000000,
+        0xd200000000000000, 0, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "tlds_sm50", "fixed", 9, Sm50, [50, 52, 53, 60, 61, 62], 0xf200000000000000,
+        0xd200000000000000, 0, 0, [GPR, GPR]
     ),
     form_info!(
         "tmml", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90],
@@ -27198,6 +28198,22 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "txd_b", "fixed", 2, Sm70, [120, 121], 0x80000000000000000000fff,
         0x80000000000000000000d6d, 0x1fff20070001800ff0000000000, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "txd_b_sm50", "fixed", 0, Sm50, [50], 0xfffc000000000000, 0xde78000000000000,
+        0x1fff000000000, 0, [GPR, GPR, NONE]
+    ),
+    form_info!(
+        "txd_b_sm50", "fixed", 1, Sm50, [52, 53, 60, 61, 62], 0xffc0000000000000,
+        0xde40000000000000, 0x1fff000000000, 0, [GPR, GPR, NONE]
+    ),
+    form_info!(
+        "txd_sm50", "fixed", 0, Sm50, [50], 0xfffc000000000000, 0xde38000000000000, 0, 0,
+        [GPR, GPR]
+    ),
+    form_info!(
+        "txd_sm50", "fixed", 1, Sm50, [52, 53, 60, 61, 62], 0xffc0000000000000,
+        0xde00000000000000, 0, 0, [GPR, GPR]
     ),
     form_info!(
         "txd_ur", "fixed", 0, Sm70, [75, 80, 86, 87, 88, 89, 90],
@@ -28409,17 +29425,26 @@ include!(concat!(env!("OUT_DIR"), "/", "op_tex_b.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_tex_b_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_tex_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_tex_ur.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_texs_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_tld.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_tld4.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_tld4_b.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_tld4_b_sm50.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_tld4_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_tld4_ur.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_tld4s_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_tld_b.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_tld_b_sm50.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_tld_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_tld_ur.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_tlds_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_tmml.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_tmml_b.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_tmml_ur.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_txd.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_txd_b.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_txd_b_sm50.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_txd_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_txd_ur.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_txq.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_txq_b.rs"));
