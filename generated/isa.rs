@@ -5152,12 +5152,12 @@ static DECODE_SM50: [DecodeArm; 256] = dense_arms(
         (0xf3, decode_sm50_arm1),
         (0xf4, decode_sm50_arm1),
         (0xf5, decode_sm50_arm1),
-        (0xf6, decode_sm50_arm61),
-        (0xf7, decode_sm50_arm61),
+        (0xf6, decode_sm50_arm66),
+        (0xf7, decode_sm50_arm66),
         (0xf8, decode_sm50_arm1),
         (0xf9, decode_sm50_arm1),
         (0xfa, decode_sm50_arm1),
-        (0xfb, decode_sm50_arm62),
+        (0xfb, decode_sm50_arm67),
         (0xfc, decode_sm50_arm1),
         (0xfd, decode_sm50_arm1),
         (0xfe, decode_sm50_arm1),
@@ -7544,7 +7544,7 @@ fn decode_sm50_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfeff000000000000 == 0xf6e0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpOut, 4 > (w, sm)
@@ -7559,7 +7559,7 @@ fn decode_sm50_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xffff000000000000 == 0xfbe0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpOut, 3 > (w, sm)
@@ -7828,12 +7828,12 @@ static PRINT_SM50: [PrintArm; 256] = dense_arms(
         (0xf3, print_sm50_arm1),
         (0xf4, print_sm50_arm1),
         (0xf5, print_sm50_arm1),
-        (0xf6, print_sm50_arm61),
-        (0xf7, print_sm50_arm61),
+        (0xf6, print_sm50_arm66),
+        (0xf7, print_sm50_arm66),
         (0xf8, print_sm50_arm1),
         (0xf9, print_sm50_arm1),
         (0xfa, print_sm50_arm1),
-        (0xfb, print_sm50_arm62),
+        (0xfb, print_sm50_arm67),
         (0xfc, print_sm50_arm1),
         (0xfd, print_sm50_arm1),
         (0xfe, print_sm50_arm1),
@@ -10220,7 +10220,7 @@ fn print_sm50_arm65(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfeff000000000000 == 0xf6e0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpOut, 4 > (w, sm, at, out)
@@ -10235,7 +10235,7 @@ fn print_sm50_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm67(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xffff000000000000 == 0xfbe0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpOut, 3 > (w, sm, at, out)

@@ -4,22 +4,22 @@
 
 /// `AL2P`: d = the physical address of attribute a + off (.O: an output attribute).
 ///
-/// Spec: isa-spec/spec/ops/al2p.toml:9 (op `al2p`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/al2p.toml:9 (op `al2p`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpAl2p {
-    /// Destination (u32). (isa-spec/spec/ops/al2p.toml:14)
+    /// Destination (u32). (isa-spec/spec/ops/memory/al2p.toml:14)
     pub d: Reg,
-    /// Source (u32). Attribute index register (not RZ: that is al2p_abs). (isa-spec/spec/ops/al2p.toml:18)
+    /// Source (u32). Attribute index register (not RZ: that is al2p_abs). (isa-spec/spec/ops/memory/al2p.toml:18)
     pub a: Src,
-    /// Modifier.  (isa-spec/spec/ops/al2p.toml:23)
+    /// Modifier.  (isa-spec/spec/ops/memory/al2p.toml:23)
     pub size: AttrSize,
-    /// Modifier. Output attribute. (isa-spec/spec/ops/al2p.toml:27)
+    /// Modifier. Output attribute. (isa-spec/spec/ops/memory/al2p.toml:27)
     pub o: bool,
-    /// Modifier. Signed attribute byte offset. (isa-spec/spec/ops/al2p.toml:33)
+    /// Modifier. Signed attribute byte offset. (isa-spec/spec/ops/memory/al2p.toml:33)
     pub off: i32,
 }
 op_fields!(OpAl2p, [a], [d]);
-/// Spec: isa-spec/spec/ops/al2p.toml:9.
+/// Spec: isa-spec/spec/ops/memory/al2p.toml:9.
 impl OpAl2p {
     pub const NAME: &'static str = "al2p";
     pub const MNEMONIC: &'static str = "AL2P";
@@ -42,7 +42,7 @@ impl OpAl2p {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/al2p.toml:42; form at isa-spec/spec/ops/al2p.toml:42).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/memory/al2p.toml:42; form at isa-spec/spec/ops/memory/al2p.toml:42).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -65,7 +65,7 @@ impl OpAl2p {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/al2p.toml:42; form at isa-spec/spec/ops/al2p.toml:42).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/al2p.toml:42; form at isa-spec/spec/ops/memory/al2p.toml:42).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -79,7 +79,7 @@ impl OpAl2p {
         let o = Self { d, a, size, o, off };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff73fffff800ff00000000)))
     }
-    /// Parse one tokenized line of syntax `AL2P` (isa-spec/spec/ops/al2p.toml:37); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `AL2P` (isa-spec/spec/ops/memory/al2p.toml:37); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["AL2P"]])?;
         let mut cur = 0usize;
@@ -104,7 +104,7 @@ impl OpAl2p {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/al2p.toml:9.
+    /// Spec: isa-spec/spec/ops/memory/al2p.toml:9.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("al2p", 1usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -116,18 +116,18 @@ impl OpAl2p {
     }
 }
 impl MemOp for OpAl2p {}
-/// Spec: isa-spec/spec/ops/al2p.toml:9.
+/// Spec: isa-spec/spec/ops/memory/al2p.toml:9.
 impl Encode for OpAl2p {
     const NAME: &'static str = "al2p";
     encode_by_form!(0 : => encode_f0; [a]);
 }
-/// Spec: isa-spec/spec/ops/al2p.toml:9.
+/// Spec: isa-spec/spec/ops/memory/al2p.toml:9.
 impl Forms for OpAl2p {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/al2p.toml:37.
+    /// Spec: isa-spec/spec/ops/memory/al2p.toml:37.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -146,5 +146,5 @@ impl Forms for OpAl2p {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/al2p.toml:9.
+/// Spec: isa-spec/spec/ops/memory/al2p.toml:9.
 impl Legalize for OpAl2p {}

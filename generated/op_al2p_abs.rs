@@ -4,20 +4,20 @@
 
 /// `AL2P`: d = the physical address of attribute off (.O: an output attribute).
 ///
-/// Spec: isa-spec/spec/ops/al2p_abs.toml:5 (op `al2p_abs`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/al2p_abs.toml:5 (op `al2p_abs`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpAl2pAbs {
-    /// Destination (u32). (isa-spec/spec/ops/al2p_abs.toml:10)
+    /// Destination (u32). (isa-spec/spec/ops/memory/al2p_abs.toml:10)
     pub d: Reg,
-    /// Modifier.  (isa-spec/spec/ops/al2p_abs.toml:14)
+    /// Modifier.  (isa-spec/spec/ops/memory/al2p_abs.toml:14)
     pub size: AttrSize,
-    /// Modifier. Output attribute. (isa-spec/spec/ops/al2p_abs.toml:18)
+    /// Modifier. Output attribute. (isa-spec/spec/ops/memory/al2p_abs.toml:18)
     pub o: bool,
-    /// Modifier. Attribute byte offset. (isa-spec/spec/ops/al2p_abs.toml:24)
+    /// Modifier. Attribute byte offset. (isa-spec/spec/ops/memory/al2p_abs.toml:24)
     pub off: u32,
 }
 op_fields!(OpAl2pAbs, [], [d]);
-/// Spec: isa-spec/spec/ops/al2p_abs.toml:5.
+/// Spec: isa-spec/spec/ops/memory/al2p_abs.toml:5.
 impl OpAl2pAbs {
     pub const NAME: &'static str = "al2p_abs";
     pub const MNEMONIC: &'static str = "AL2P";
@@ -40,7 +40,7 @@ impl OpAl2pAbs {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/al2p_abs.toml:33; form at isa-spec/spec/ops/al2p_abs.toml:33).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/memory/al2p_abs.toml:33; form at isa-spec/spec/ops/memory/al2p_abs.toml:33).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xff000920 | (c.raw & 0x1ffffff73fffffc00ff00000000);
@@ -50,7 +50,7 @@ impl OpAl2pAbs {
         w |= u128::from(self.o) << 79;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/al2p_abs.toml:33; form at isa-spec/spec/ops/al2p_abs.toml:33).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/al2p_abs.toml:33; form at isa-spec/spec/ops/memory/al2p_abs.toml:33).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -60,7 +60,7 @@ impl OpAl2pAbs {
         let o = Self { d, size, o, off };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffff73fffffc00ff00000000)))
     }
-    /// Parse one tokenized line of syntax `AL2P` (isa-spec/spec/ops/al2p_abs.toml:28); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `AL2P` (isa-spec/spec/ops/memory/al2p_abs.toml:28); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["AL2P"]])?;
         let mut cur = 0usize;
@@ -84,7 +84,7 @@ impl OpAl2pAbs {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/al2p_abs.toml:5.
+    /// Spec: isa-spec/spec/ops/memory/al2p_abs.toml:5.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("al2p_abs", 0usize, srcs)?;
         Err(
@@ -95,18 +95,18 @@ impl OpAl2pAbs {
     }
 }
 impl MemOp for OpAl2pAbs {}
-/// Spec: isa-spec/spec/ops/al2p_abs.toml:5.
+/// Spec: isa-spec/spec/ops/memory/al2p_abs.toml:5.
 impl Encode for OpAl2pAbs {
     const NAME: &'static str = "al2p_abs";
     encode_by_form!(0 : => encode_f0; []);
 }
-/// Spec: isa-spec/spec/ops/al2p_abs.toml:5.
+/// Spec: isa-spec/spec/ops/memory/al2p_abs.toml:5.
 impl Forms for OpAl2pAbs {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/al2p_abs.toml:28.
+    /// Spec: isa-spec/spec/ops/memory/al2p_abs.toml:28.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);
@@ -122,5 +122,5 @@ impl Forms for OpAl2pAbs {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/al2p_abs.toml:5.
+/// Spec: isa-spec/spec/ops/memory/al2p_abs.toml:5.
 impl Legalize for OpAl2pAbs {}

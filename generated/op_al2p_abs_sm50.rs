@@ -4,22 +4,22 @@
 
 /// `AL2P`: d = the physical address of attribute off (.O: an output attribute); pd: its predicate output.
 ///
-/// Spec: isa-spec/spec/ops/al2p_abs_sm50.toml:5 (op `al2p_abs_sm50`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/memory/al2p_abs_sm50.toml:5 (op `al2p_abs_sm50`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpAl2pAbsSm50 {
-    /// Destination (pred). (isa-spec/spec/ops/al2p_abs_sm50.toml:10)
+    /// Destination (pred). (isa-spec/spec/ops/memory/al2p_abs_sm50.toml:10)
     pub pd: Reg,
-    /// Destination (u32). (isa-spec/spec/ops/al2p_abs_sm50.toml:15)
+    /// Destination (u32). (isa-spec/spec/ops/memory/al2p_abs_sm50.toml:15)
     pub d: Reg,
-    /// Modifier.  (isa-spec/spec/ops/al2p_abs_sm50.toml:19)
+    /// Modifier.  (isa-spec/spec/ops/memory/al2p_abs_sm50.toml:19)
     pub size: AttrSize,
-    /// Modifier. Output attribute. (isa-spec/spec/ops/al2p_abs_sm50.toml:23)
+    /// Modifier. Output attribute. (isa-spec/spec/ops/memory/al2p_abs_sm50.toml:23)
     pub o: bool,
-    /// Modifier. Attribute byte offset. (isa-spec/spec/ops/al2p_abs_sm50.toml:29)
+    /// Modifier. Attribute byte offset. (isa-spec/spec/ops/memory/al2p_abs_sm50.toml:29)
     pub off: u32,
 }
 op_fields!(OpAl2pAbsSm50, [], [pd, d]);
-/// Spec: isa-spec/spec/ops/al2p_abs_sm50.toml:5.
+/// Spec: isa-spec/spec/ops/memory/al2p_abs_sm50.toml:5.
 impl OpAl2pAbsSm50 {
     pub const NAME: &'static str = "al2p_abs_sm50";
     pub const MNEMONIC: &'static str = "AL2P";
@@ -43,7 +43,7 @@ impl OpAl2pAbsSm50 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/al2p_abs_sm50.toml:38; form at isa-spec/spec/ops/al2p_abs_sm50.toml:38).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/al2p_abs_sm50.toml:38; form at isa-spec/spec/ops/memory/al2p_abs_sm50.toml:38).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xefa000000000ff00 | (c.raw & 0x60ffec0000000);
@@ -54,7 +54,7 @@ impl OpAl2pAbsSm50 {
         w |= (self.size.index() as u128) << 47;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/al2p_abs_sm50.toml:38; form at isa-spec/spec/ops/al2p_abs_sm50.toml:38).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/al2p_abs_sm50.toml:38; form at isa-spec/spec/ops/memory/al2p_abs_sm50.toml:38).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 44, 3), 7)?;
@@ -65,7 +65,7 @@ impl OpAl2pAbsSm50 {
         let o = Self { pd, d, size, o, off };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x60ffec0000000)))
     }
-    /// Parse one tokenized line of syntax `AL2P` (isa-spec/spec/ops/al2p_abs_sm50.toml:33); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `AL2P` (isa-spec/spec/ops/memory/al2p_abs_sm50.toml:33); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["AL2P"]])?;
         let mut cur = 0usize;
@@ -100,7 +100,7 @@ impl OpAl2pAbsSm50 {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/al2p_abs_sm50.toml:5.
+    /// Spec: isa-spec/spec/ops/memory/al2p_abs_sm50.toml:5.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("al2p_abs_sm50", 0usize, srcs)?;
         Err(
@@ -113,18 +113,18 @@ impl OpAl2pAbsSm50 {
     }
 }
 impl MemOp for OpAl2pAbsSm50 {}
-/// Spec: isa-spec/spec/ops/al2p_abs_sm50.toml:5.
+/// Spec: isa-spec/spec/ops/memory/al2p_abs_sm50.toml:5.
 impl Encode for OpAl2pAbsSm50 {
     const NAME: &'static str = "al2p_abs_sm50";
     encode_by_form!(0 : => encode_f0; []);
 }
-/// Spec: isa-spec/spec/ops/al2p_abs_sm50.toml:5.
+/// Spec: isa-spec/spec/ops/memory/al2p_abs_sm50.toml:5.
 impl Forms for OpAl2pAbsSm50 {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/al2p_abs_sm50.toml:33.
+    /// Spec: isa-spec/spec/ops/memory/al2p_abs_sm50.toml:33.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);
@@ -149,5 +149,5 @@ impl Forms for OpAl2pAbsSm50 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/al2p_abs_sm50.toml:5.
+/// Spec: isa-spec/spec/ops/memory/al2p_abs_sm50.toml:5.
 impl Legalize for OpAl2pAbsSm50 {}

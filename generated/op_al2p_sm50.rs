@@ -4,24 +4,24 @@
 
 /// `AL2P`: d = the physical address of attribute a + off (.O: an output attribute); pd: its predicate output.
 ///
-/// Spec: isa-spec/spec/ops/al2p_sm50.toml:9 (op `al2p_sm50`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/memory/al2p_sm50.toml:9 (op `al2p_sm50`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpAl2pSm50 {
-    /// Destination (pred). (isa-spec/spec/ops/al2p_sm50.toml:14)
+    /// Destination (pred). (isa-spec/spec/ops/memory/al2p_sm50.toml:14)
     pub pd: Reg,
-    /// Destination (u32). (isa-spec/spec/ops/al2p_sm50.toml:19)
+    /// Destination (u32). (isa-spec/spec/ops/memory/al2p_sm50.toml:19)
     pub d: Reg,
-    /// Source (u32). Attribute index register (not RZ: that is al2p_abs_sm50). (isa-spec/spec/ops/al2p_sm50.toml:23)
+    /// Source (u32). Attribute index register (not RZ: that is al2p_abs_sm50). (isa-spec/spec/ops/memory/al2p_sm50.toml:23)
     pub a: Src,
-    /// Modifier.  (isa-spec/spec/ops/al2p_sm50.toml:28)
+    /// Modifier.  (isa-spec/spec/ops/memory/al2p_sm50.toml:28)
     pub size: AttrSize,
-    /// Modifier. Output attribute. (isa-spec/spec/ops/al2p_sm50.toml:32)
+    /// Modifier. Output attribute. (isa-spec/spec/ops/memory/al2p_sm50.toml:32)
     pub o: bool,
-    /// Modifier. Signed attribute byte offset. (isa-spec/spec/ops/al2p_sm50.toml:38)
+    /// Modifier. Signed attribute byte offset. (isa-spec/spec/ops/memory/al2p_sm50.toml:38)
     pub off: i32,
 }
 op_fields!(OpAl2pSm50, [a], [pd, d]);
-/// Spec: isa-spec/spec/ops/al2p_sm50.toml:9.
+/// Spec: isa-spec/spec/ops/memory/al2p_sm50.toml:9.
 impl OpAl2pSm50 {
     pub const NAME: &'static str = "al2p_sm50";
     pub const MNEMONIC: &'static str = "AL2P";
@@ -45,7 +45,7 @@ impl OpAl2pSm50 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/al2p_sm50.toml:47; form at isa-spec/spec/ops/al2p_sm50.toml:47).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/al2p_sm50.toml:47; form at isa-spec/spec/ops/memory/al2p_sm50.toml:47).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -69,7 +69,7 @@ impl OpAl2pSm50 {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/al2p_sm50.toml:47; form at isa-spec/spec/ops/al2p_sm50.toml:47).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/al2p_sm50.toml:47; form at isa-spec/spec/ops/memory/al2p_sm50.toml:47).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff00 == 0xff00 && w & 0 == 0 {
@@ -84,7 +84,7 @@ impl OpAl2pSm50 {
         let o = Self { pd, d, a, size, o, off };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x60ffe80000000)))
     }
-    /// Parse one tokenized line of syntax `AL2P` (isa-spec/spec/ops/al2p_sm50.toml:42); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `AL2P` (isa-spec/spec/ops/memory/al2p_sm50.toml:42); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["AL2P"]])?;
         let mut cur = 0usize;
@@ -120,7 +120,7 @@ impl OpAl2pSm50 {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/al2p_sm50.toml:9.
+    /// Spec: isa-spec/spec/ops/memory/al2p_sm50.toml:9.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("al2p_sm50", 1usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -132,18 +132,18 @@ impl OpAl2pSm50 {
     }
 }
 impl MemOp for OpAl2pSm50 {}
-/// Spec: isa-spec/spec/ops/al2p_sm50.toml:9.
+/// Spec: isa-spec/spec/ops/memory/al2p_sm50.toml:9.
 impl Encode for OpAl2pSm50 {
     const NAME: &'static str = "al2p_sm50";
     encode_by_form!(0 : => encode_f0; [a]);
 }
-/// Spec: isa-spec/spec/ops/al2p_sm50.toml:9.
+/// Spec: isa-spec/spec/ops/memory/al2p_sm50.toml:9.
 impl Forms for OpAl2pSm50 {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/al2p_sm50.toml:42.
+    /// Spec: isa-spec/spec/ops/memory/al2p_sm50.toml:42.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -171,5 +171,5 @@ impl Forms for OpAl2pSm50 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/al2p_sm50.toml:9.
+/// Spec: isa-spec/spec/ops/memory/al2p_sm50.toml:9.
 impl Legalize for OpAl2pSm50 {}

@@ -4,14 +4,14 @@
 
 /// `KIL`: Kill the fragment's thread where the guard and `cc` hold.
 ///
-/// Spec: isa-spec/spec/ops/kil.toml:6 (op `kil`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/control/kil.toml:6 (op `kil`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpKil {
-    /// Modifier. Condition-code test. (isa-spec/spec/ops/kil.toml:11)
+    /// Modifier. Condition-code test. (isa-spec/spec/ops/control/kil.toml:11)
     pub cc: Cc,
 }
 op_fields!(OpKil, [], []);
-/// Spec: isa-spec/spec/ops/kil.toml:6.
+/// Spec: isa-spec/spec/ops/control/kil.toml:6.
 impl OpKil {
     pub const NAME: &'static str = "kil";
     pub const MNEMONIC: &'static str = "KIL";
@@ -32,7 +32,7 @@ impl OpKil {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/kil.toml:19; form at isa-spec/spec/ops/kil.toml:19).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/kil.toml:19; form at isa-spec/spec/ops/control/kil.toml:19).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xe330000000000000 | (c.raw & 0xffffffff0ffe0);
@@ -47,7 +47,7 @@ impl OpKil {
             ) << 0;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/kil.toml:19; form at isa-spec/spec/ops/kil.toml:19).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/kil.toml:19; form at isa-spec/spec/ops/control/kil.toml:19).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cc: Cc = match bits(w, 0, 5) {
@@ -88,7 +88,7 @@ impl OpKil {
         let o = Self { cc };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xffffffff0ffe0)))
     }
-    /// Parse one tokenized line of syntax `KIL` (isa-spec/spec/ops/kil.toml:15); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `KIL` (isa-spec/spec/ops/control/kil.toml:15); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["KIL"]])?;
         if !rest.is_empty() {
@@ -111,25 +111,25 @@ impl OpKil {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/kil.toml:6.
+    /// Spec: isa-spec/spec/ops/control/kil.toml:6.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("kil", 0usize, srcs)?;
         Ok((FoldOut::new(&[]), None))
     }
 }
 impl MemOp for OpKil {}
-/// Spec: isa-spec/spec/ops/kil.toml:6.
+/// Spec: isa-spec/spec/ops/control/kil.toml:6.
 impl Encode for OpKil {
     const NAME: &'static str = "kil";
     encode_by_form!(0 : => encode_f0; []);
 }
-/// Spec: isa-spec/spec/ops/kil.toml:6.
+/// Spec: isa-spec/spec/ops/control/kil.toml:6.
 impl Forms for OpKil {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/kil.toml:15.
+    /// Spec: isa-spec/spec/ops/control/kil.toml:15.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);
@@ -143,5 +143,5 @@ impl Forms for OpKil {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/kil.toml:6.
+/// Spec: isa-spec/spec/ops/control/kil.toml:6.
 impl Legalize for OpKil {}

@@ -4,20 +4,20 @@
 
 /// `OUT`: Emit a vertex and/or cut the primitive of the output stream: d = the new output handle from handle a and b.
 ///
-/// Spec: isa-spec/spec/ops/out.toml:11 (op `out`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/out.toml:11 (op `out`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpOut {
-    /// Destination (u32). (isa-spec/spec/ops/out.toml:16)
+    /// Destination (u32). (isa-spec/spec/ops/memory/out.toml:16)
     pub d: Reg,
-    /// Source (u32). The current output handle. (isa-spec/spec/ops/out.toml:20)
+    /// Source (u32). The current output handle. (isa-spec/spec/ops/memory/out.toml:20)
     pub a: Src,
-    /// Source (u32). The stream (RZ with .CUT). (isa-spec/spec/ops/out.toml:25)
+    /// Source (u32). The stream (RZ with .CUT). (isa-spec/spec/ops/memory/out.toml:25)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/out.toml:31)
+    /// Modifier.  (isa-spec/spec/ops/memory/out.toml:31)
     pub mode: OutMode,
 }
 op_fields!(OpOut, [a, b], [d]);
-/// Spec: isa-spec/spec/ops/out.toml:11.
+/// Spec: isa-spec/spec/ops/memory/out.toml:11.
 impl OpOut {
     pub const NAME: &'static str = "out";
     pub const MNEMONIC: &'static str = "OUT";
@@ -33,9 +33,9 @@ impl OpOut {
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/out.toml:31).
+    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/out.toml:31).
     const MODE_CODES0: [u16; OutMode::COUNT] = codes("1 - 3");
-    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/out.toml:31).
+    /// Codes of `mode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/out.toml:31).
     const MODE_CODES1: [u16; OutMode::COUNT] = codes("- 2 -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -52,7 +52,7 @@ impl OpOut {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/out.toml:39; form at isa-spec/spec/ops/out.toml:39).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/memory/out.toml:39; form at isa-spec/spec/ops/memory/out.toml:39).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -64,7 +64,7 @@ impl OpOut {
         w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/out.toml:57; form at isa-spec/spec/ops/out.toml:57).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/memory/out.toml:57; form at isa-spec/spec/ops/memory/out.toml:57).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -75,7 +75,7 @@ impl OpOut {
         w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES1, sm)? << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/out.toml:67; form at isa-spec/spec/ops/out.toml:67).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/memory/out.toml:67; form at isa-spec/spec/ops/memory/out.toml:67).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -87,7 +87,7 @@ impl OpOut {
         w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/out.toml:80 pack alike.
+    /// What all forms of isa-spec/spec/ops/memory/out.toml:80 pack alike.
     #[inline(always)]
     fn encode_e3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -98,7 +98,7 @@ impl OpOut {
         w |= code_of(&[1, 2, 3], self.mode.index()) << 39;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/out.toml:80; form at isa-spec/spec/ops/out.toml:83).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/out.toml:80; form at isa-spec/spec/ops/memory/out.toml:83).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xfbe0000000000000 | (c.raw & 0xfe7ff0000000)
@@ -106,7 +106,7 @@ impl OpOut {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/out.toml:80; form at isa-spec/spec/ops/out.toml:83).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/out.toml:80; form at isa-spec/spec/ops/memory/out.toml:83).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xf6e0000000000000 | (c.raw & 0xfe0000000000)
@@ -120,7 +120,7 @@ impl OpOut {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/out.toml:80; form at isa-spec/spec/ops/out.toml:83).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/out.toml:80; form at isa-spec/spec/ops/memory/out.toml:83).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xebe0000000000000 | (c.raw & 0xfe0000000000)
@@ -129,7 +129,7 @@ impl OpOut {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/out.toml:39; form at isa-spec/spec/ops/out.toml:39).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/out.toml:39; form at isa-spec/spec/ops/memory/out.toml:39).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -143,7 +143,7 @@ impl OpOut {
         let o = Self { d, a, b, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3fffffffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/out.toml:57; form at isa-spec/spec/ops/out.toml:57).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/out.toml:57; form at isa-spec/spec/ops/memory/out.toml:57).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -156,7 +156,7 @@ impl OpOut {
         let o = Self { d, a, b, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3fffffffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/out.toml:67; form at isa-spec/spec/ops/out.toml:67).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/out.toml:67; form at isa-spec/spec/ops/memory/out.toml:67).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -170,7 +170,7 @@ impl OpOut {
         let o = Self { d, a, b, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3fff0000000000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/out.toml:80 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/memory/out.toml:80 read alike; each sets the others.
     #[inline(always)]
     fn fields_e3(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -183,14 +183,14 @@ impl OpOut {
         };
         Some(Self { d, a, b: Src::RZ, mode })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/out.toml:80; form at isa-spec/spec/ops/out.toml:83).
+    /// Form `r`'s fields (isa-spec/spec/ops/memory/out.toml:80; form at isa-spec/spec/ops/memory/out.toml:83).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xfe7ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/out.toml:80; form at isa-spec/spec/ops/out.toml:83).
+    /// Form `i`'s fields (isa-spec/spec/ops/memory/out.toml:80; form at isa-spec/spec/ops/memory/out.toml:83).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -199,14 +199,14 @@ impl OpOut {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xfe0000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/out.toml:80; form at isa-spec/spec/ops/out.toml:83).
+    /// Form `c`'s fields (isa-spec/spec/ops/memory/out.toml:80; form at isa-spec/spec/ops/memory/out.toml:83).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xfe0000000000)))
     }
-    /// Parse one tokenized line of syntax `OUT` (isa-spec/spec/ops/out.toml:34); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `OUT` (isa-spec/spec/ops/memory/out.toml:34); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["OUT"]])?;
         let mut cur = 0usize;
@@ -230,7 +230,7 @@ impl OpOut {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/out.toml:11.
+    /// Spec: isa-spec/spec/ops/memory/out.toml:11.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("out", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -243,7 +243,7 @@ impl OpOut {
     }
 }
 impl MemOp for OpOut {}
-/// Spec: isa-spec/spec/ops/out.toml:11.
+/// Spec: isa-spec/spec/ops/memory/out.toml:11.
 impl Encode for OpOut {
     const NAME: &'static str = "out";
     encode_by_form!(
@@ -251,7 +251,7 @@ impl Encode for OpOut {
         encode_f4, 5 : => encode_f5; [a, b]
     );
 }
-/// Spec: isa-spec/spec/ops/out.toml:11.
+/// Spec: isa-spec/spec/ops/memory/out.toml:11.
 impl Forms for OpOut {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -260,7 +260,7 @@ impl Forms for OpOut {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/out.toml:34.
+    /// Spec: isa-spec/spec/ops/memory/out.toml:34.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -277,5 +277,5 @@ impl Forms for OpOut {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/out.toml:11.
+/// Spec: isa-spec/spec/ops/memory/out.toml:11.
 impl Legalize for OpOut {}

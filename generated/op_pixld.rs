@@ -4,18 +4,18 @@
 
 /// `PIXLD`: Load a per-pixel value (coverage mask, centroid offset, sample index, ...) into d; pd: its predicate output.
 ///
-/// Spec: isa-spec/spec/ops/pixld.toml:7 (op `pixld`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/pixld.toml:7 (op `pixld`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpPixld {
-    /// Destination (u32). (isa-spec/spec/ops/pixld.toml:12)
+    /// Destination (u32). (isa-spec/spec/ops/memory/pixld.toml:12)
     pub d: Reg,
-    /// Destination (pred). (isa-spec/spec/ops/pixld.toml:16)
+    /// Destination (pred). (isa-spec/spec/ops/memory/pixld.toml:16)
     pub pd: Reg,
-    /// Modifier.  (isa-spec/spec/ops/pixld.toml:21)
+    /// Modifier.  (isa-spec/spec/ops/memory/pixld.toml:21)
     pub mode: PixldMode,
 }
 op_fields!(OpPixld, [], [d, pd]);
-/// Spec: isa-spec/spec/ops/pixld.toml:7.
+/// Spec: isa-spec/spec/ops/memory/pixld.toml:7.
 impl OpPixld {
     pub const NAME: &'static str = "pixld";
     pub const MNEMONIC: &'static str = "PIXLD";
@@ -41,7 +41,7 @@ impl OpPixld {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/pixld.toml:29; form at isa-spec/spec/ops/pixld.toml:29).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/memory/pixld.toml:29; form at isa-spec/spec/ops/memory/pixld.toml:29).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x925 | (c.raw & 0x1fffff03fffffffffffff000000);
@@ -50,7 +50,7 @@ impl OpPixld {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/pixld.toml:29; form at isa-spec/spec/ops/pixld.toml:29).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/pixld.toml:29; form at isa-spec/spec/ops/memory/pixld.toml:29).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -59,7 +59,7 @@ impl OpPixld {
         let o = Self { d, pd, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fffff03fffffffffffff000000)))
     }
-    /// Parse one tokenized line of syntax `PIXLD` (isa-spec/spec/ops/pixld.toml:24); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `PIXLD` (isa-spec/spec/ops/memory/pixld.toml:24); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["PIXLD"]])?;
         let mut cur = 0usize;
@@ -87,7 +87,7 @@ impl OpPixld {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/pixld.toml:7.
+    /// Spec: isa-spec/spec/ops/memory/pixld.toml:7.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("pixld", 0usize, srcs)?;
         Err(
@@ -98,18 +98,18 @@ impl OpPixld {
     }
 }
 impl MemOp for OpPixld {}
-/// Spec: isa-spec/spec/ops/pixld.toml:7.
+/// Spec: isa-spec/spec/ops/memory/pixld.toml:7.
 impl Encode for OpPixld {
     const NAME: &'static str = "pixld";
     encode_by_form!(0 : => encode_f0; []);
 }
-/// Spec: isa-spec/spec/ops/pixld.toml:7.
+/// Spec: isa-spec/spec/ops/memory/pixld.toml:7.
 impl Forms for OpPixld {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/pixld.toml:24.
+    /// Spec: isa-spec/spec/ops/memory/pixld.toml:24.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);
@@ -124,5 +124,5 @@ impl Forms for OpPixld {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/pixld.toml:7.
+/// Spec: isa-spec/spec/ops/memory/pixld.toml:7.
 impl Legalize for OpPixld {}

@@ -4,22 +4,22 @@
 
 /// `PIXLD`: Load a per-pixel value (coverage mask, centroid offset, sample index, ...) into d; pd: its predicate output.
 ///
-/// Spec: isa-spec/spec/ops/pixld_sm50.toml:8 (op `pixld_sm50`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/memory/pixld_sm50.toml:8 (op `pixld_sm50`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpPixldSm50 {
-    /// Destination (u32). (isa-spec/spec/ops/pixld_sm50.toml:13)
+    /// Destination (u32). (isa-spec/spec/ops/memory/pixld_sm50.toml:13)
     pub d: Reg,
-    /// Destination (pred). (isa-spec/spec/ops/pixld_sm50.toml:17)
+    /// Destination (pred). (isa-spec/spec/ops/memory/pixld_sm50.toml:17)
     pub pd: Reg,
-    /// Source (u32). (isa-spec/spec/ops/pixld_sm50.toml:22)
+    /// Source (u32). (isa-spec/spec/ops/memory/pixld_sm50.toml:22)
     pub a: Src,
-    /// Modifier.  (isa-spec/spec/ops/pixld_sm50.toml:27)
+    /// Modifier.  (isa-spec/spec/ops/memory/pixld_sm50.toml:27)
     pub off: i32,
-    /// Modifier.  (isa-spec/spec/ops/pixld_sm50.toml:31)
+    /// Modifier.  (isa-spec/spec/ops/memory/pixld_sm50.toml:31)
     pub mode: PixldModeSm50,
 }
 op_fields!(OpPixldSm50, [a], [d, pd]);
-/// Spec: isa-spec/spec/ops/pixld_sm50.toml:8.
+/// Spec: isa-spec/spec/ops/memory/pixld_sm50.toml:8.
 impl OpPixldSm50 {
     pub const NAME: &'static str = "pixld_sm50";
     pub const MNEMONIC: &'static str = "PIXLD";
@@ -45,7 +45,7 @@ impl OpPixldSm50 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/pixld_sm50.toml:39; form at isa-spec/spec/ops/pixld_sm50.toml:39).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/pixld_sm50.toml:39; form at isa-spec/spec/ops/memory/pixld_sm50.toml:39).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -57,7 +57,7 @@ impl OpPixldSm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/pixld_sm50.toml:39; form at isa-spec/spec/ops/pixld_sm50.toml:39).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/pixld_sm50.toml:39; form at isa-spec/spec/ops/memory/pixld_sm50.toml:39).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -68,7 +68,7 @@ impl OpPixldSm50 {
         let o = Self { d, pd, a, off, mode };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x71ffc70000000)))
     }
-    /// Parse one tokenized line of syntax `PIXLD` (isa-spec/spec/ops/pixld_sm50.toml:34); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `PIXLD` (isa-spec/spec/ops/memory/pixld_sm50.toml:34); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["PIXLD"]])?;
         let mut cur = 0usize;
@@ -103,7 +103,7 @@ impl OpPixldSm50 {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/pixld_sm50.toml:8.
+    /// Spec: isa-spec/spec/ops/memory/pixld_sm50.toml:8.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("pixld_sm50", 1usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -115,18 +115,18 @@ impl OpPixldSm50 {
     }
 }
 impl MemOp for OpPixldSm50 {}
-/// Spec: isa-spec/spec/ops/pixld_sm50.toml:8.
+/// Spec: isa-spec/spec/ops/memory/pixld_sm50.toml:8.
 impl Encode for OpPixldSm50 {
     const NAME: &'static str = "pixld_sm50";
     encode_by_form!(0 : => encode_f0; [a]);
 }
-/// Spec: isa-spec/spec/ops/pixld_sm50.toml:8.
+/// Spec: isa-spec/spec/ops/memory/pixld_sm50.toml:8.
 impl Forms for OpPixldSm50 {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/pixld_sm50.toml:34.
+    /// Spec: isa-spec/spec/ops/memory/pixld_sm50.toml:34.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -144,5 +144,5 @@ impl Forms for OpPixldSm50 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/pixld_sm50.toml:8.
+/// Spec: isa-spec/spec/ops/memory/pixld_sm50.toml:8.
 impl Legalize for OpPixldSm50 {}

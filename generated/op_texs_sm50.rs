@@ -4,32 +4,32 @@
 
 /// `TEXS`: Sample the bound texture `idx` at the coordinates a, b into d and d2 (two registers each), the components `comp`.
 ///
-/// Spec: isa-spec/spec/ops/texs_sm50.toml:19 (op `texs_sm50`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/memory/texs_sm50.toml:19 (op `texs_sm50`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTexsSm50 {
-    /// Destination (u32). Second destination (28..36), printed first; RZ when unused. (isa-spec/spec/ops/texs_sm50.toml:31)
+    /// Destination (u32). Second destination (28..36), printed first; RZ when unused. (isa-spec/spec/ops/memory/texs_sm50.toml:31)
     pub d2: Reg,
-    /// Destination (u32). (isa-spec/spec/ops/texs_sm50.toml:37)
+    /// Destination (u32). (isa-spec/spec/ops/memory/texs_sm50.toml:37)
     pub d: Reg,
-    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/texs_sm50.toml:41)
+    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/memory/texs_sm50.toml:41)
     pub a: Src,
-    /// Source (u32). Second source register (coordinates, LOD, reference), omitted when RZ. (isa-spec/spec/ops/texs_sm50.toml:46)
+    /// Source (u32). Second source register (coordinates, LOD, reference), omitted when RZ. (isa-spec/spec/ops/memory/texs_sm50.toml:46)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/texs_sm50.toml:52)
+    /// Modifier.  (isa-spec/spec/ops/memory/texs_sm50.toml:52)
     pub f16: TexF16Sm50,
-    /// Modifier.  (isa-spec/spec/ops/texs_sm50.toml:56)
+    /// Modifier.  (isa-spec/spec/ops/memory/texs_sm50.toml:56)
     pub lod: TexsLodSm50,
-    /// Modifier.  (isa-spec/spec/ops/texs_sm50.toml:60)
+    /// Modifier.  (isa-spec/spec/ops/memory/texs_sm50.toml:60)
     pub nodep: bool,
-    /// Modifier. The texture. (isa-spec/spec/ops/texs_sm50.toml:65)
+    /// Modifier. The texture. (isa-spec/spec/ops/memory/texs_sm50.toml:65)
     pub idx: u32,
-    /// Modifier.  (isa-spec/spec/ops/texs_sm50.toml:70)
+    /// Modifier.  (isa-spec/spec/ops/memory/texs_sm50.toml:70)
     pub dim: TexDimSm50,
-    /// Modifier. Components written. (isa-spec/spec/ops/texs_sm50.toml:74)
+    /// Modifier. Components written. (isa-spec/spec/ops/memory/texs_sm50.toml:74)
     pub comp: TexsCompSm50,
 }
 op_fields!(OpTexsSm50, [a, b], [d2, d]);
-/// Spec: isa-spec/spec/ops/texs_sm50.toml:19.
+/// Spec: isa-spec/spec/ops/memory/texs_sm50.toml:19.
 impl OpTexsSm50 {
     pub const NAME: &'static str = "texs_sm50";
     pub const MNEMONIC: &'static str = "TEXS";
@@ -46,31 +46,31 @@ impl OpTexsSm50 {
     ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `comp`'s values, in hex (`-`: none; isa-spec/spec/ops/texs_sm50.toml:74).
+    /// Codes of `comp`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/texs_sm50.toml:74).
     const COMP_CODES0: [u16; TexsCompSm50::COUNT] = codes("- - - - - 0 1 2 3 4 5 6 7");
-    /// Codes of `dim`'s values, in hex (`-`: none; isa-spec/spec/ops/texs_sm50.toml:70).
+    /// Codes of `dim`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/texs_sm50.toml:70).
     const DIM_CODES0: [u16; TexDimSm50::COUNT] = codes("- - 0 - - - - -");
-    /// Codes of `lod`'s values, in hex (`-`: none; isa-spec/spec/ops/texs_sm50.toml:56).
+    /// Codes of `lod`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/texs_sm50.toml:56).
     const LOD_CODES0: [u16; TexsLodSm50::COUNT] = codes("- 0 - - - -");
-    /// Codes of `dim`'s values, in hex (`-`: none; isa-spec/spec/ops/texs_sm50.toml:70).
+    /// Codes of `dim`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/texs_sm50.toml:70).
     const DIM_CODES1: [u16; TexDimSm50::COUNT] = codes("0 - - - - - - -");
-    /// Codes of `lod`'s values, in hex (`-`: none; isa-spec/spec/ops/texs_sm50.toml:56).
+    /// Codes of `lod`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/texs_sm50.toml:56).
     const LOD_CODES1: [u16; TexsLodSm50::COUNT] = codes("7 - - - - -");
-    /// Codes of `dim`'s values, in hex (`-`: none; isa-spec/spec/ops/texs_sm50.toml:70).
+    /// Codes of `dim`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/texs_sm50.toml:70).
     const DIM_CODES2: [u16; TexDimSm50::COUNT] = codes("- - - 0 - - - -");
-    /// Codes of `lod`'s values, in hex (`-`: none; isa-spec/spec/ops/texs_sm50.toml:56).
+    /// Codes of `lod`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/texs_sm50.toml:56).
     const LOD_CODES2: [u16; TexsLodSm50::COUNT] = codes("- 0 - - - 1");
-    /// Codes of `dim`'s values, in hex (`-`: none; isa-spec/spec/ops/texs_sm50.toml:70).
+    /// Codes of `dim`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/texs_sm50.toml:70).
     const DIM_CODES3: [u16; TexDimSm50::COUNT] = codes("- - - 1 - - - -");
-    /// Codes of `lod`'s values, in hex (`-`: none; isa-spec/spec/ops/texs_sm50.toml:56).
+    /// Codes of `lod`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/texs_sm50.toml:56).
     const LOD_CODES3: [u16; TexsLodSm50::COUNT] = codes("2 3 - - - -");
-    /// Codes of `dim`'s values, in hex (`-`: none; isa-spec/spec/ops/texs_sm50.toml:70).
+    /// Codes of `dim`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/texs_sm50.toml:70).
     const DIM_CODES4: [u16; TexDimSm50::COUNT] = codes("- - - - 1 - - -");
-    /// Codes of `lod`'s values, in hex (`-`: none; isa-spec/spec/ops/texs_sm50.toml:56).
+    /// Codes of `lod`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/texs_sm50.toml:56).
     const LOD_CODES4: [u16; TexsLodSm50::COUNT] = codes("4 - 5 - - -");
-    /// Codes of `dim`'s values, in hex (`-`: none; isa-spec/spec/ops/texs_sm50.toml:70).
+    /// Codes of `dim`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/texs_sm50.toml:70).
     const DIM_CODES5: [u16; TexDimSm50::COUNT] = codes("- - - - - - 1 -");
-    /// Codes of `comp`'s values, in hex (`-`: none; isa-spec/spec/ops/texs_sm50.toml:74).
+    /// Codes of `comp`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/texs_sm50.toml:74).
     const COMP_CODES1: [u16; TexsCompSm50::COUNT] = codes("4 0 1 2 3 - - - - - - - -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -347,7 +347,7 @@ impl OpTexsSm50 {
                     self.f16, TexF16Sm50::None | TexF16Sm50::F16 | TexF16Sm50::F16Rtz
                 )))
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/texs_sm50.toml:84; form at isa-spec/spec/ops/texs_sm50.toml:84).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/texs_sm50.toml:84; form at isa-spec/spec/ops/memory/texs_sm50.toml:84).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -365,7 +365,7 @@ impl OpTexsSm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/texs_sm50.toml:136; form at isa-spec/spec/ops/texs_sm50.toml:136).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/texs_sm50.toml:136; form at isa-spec/spec/ops/memory/texs_sm50.toml:136).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -383,7 +383,7 @@ impl OpTexsSm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/texs_sm50.toml:156; form at isa-spec/spec/ops/texs_sm50.toml:156).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/texs_sm50.toml:156; form at isa-spec/spec/ops/memory/texs_sm50.toml:156).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -401,7 +401,7 @@ impl OpTexsSm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/texs_sm50.toml:176; form at isa-spec/spec/ops/texs_sm50.toml:176).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/texs_sm50.toml:176; form at isa-spec/spec/ops/memory/texs_sm50.toml:176).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -419,7 +419,7 @@ impl OpTexsSm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/texs_sm50.toml:196; form at isa-spec/spec/ops/texs_sm50.toml:196).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/texs_sm50.toml:196; form at isa-spec/spec/ops/memory/texs_sm50.toml:196).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -437,7 +437,7 @@ impl OpTexsSm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/texs_sm50.toml:216; form at isa-spec/spec/ops/texs_sm50.toml:216).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/texs_sm50.toml:216; form at isa-spec/spec/ops/memory/texs_sm50.toml:216).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -455,7 +455,7 @@ impl OpTexsSm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/texs_sm50.toml:236; form at isa-spec/spec/ops/texs_sm50.toml:236).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/texs_sm50.toml:236; form at isa-spec/spec/ops/memory/texs_sm50.toml:236).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -484,7 +484,7 @@ impl OpTexsSm50 {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/texs_sm50.toml:257; form at isa-spec/spec/ops/texs_sm50.toml:257).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/texs_sm50.toml:257; form at isa-spec/spec/ops/memory/texs_sm50.toml:257).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -513,7 +513,7 @@ impl OpTexsSm50 {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/texs_sm50.toml:278; form at isa-spec/spec/ops/texs_sm50.toml:278).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/texs_sm50.toml:278; form at isa-spec/spec/ops/memory/texs_sm50.toml:278).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -542,7 +542,7 @@ impl OpTexsSm50 {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/texs_sm50.toml:299; form at isa-spec/spec/ops/texs_sm50.toml:299).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/texs_sm50.toml:299; form at isa-spec/spec/ops/memory/texs_sm50.toml:299).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -571,7 +571,7 @@ impl OpTexsSm50 {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/texs_sm50.toml:320; form at isa-spec/spec/ops/texs_sm50.toml:320).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/texs_sm50.toml:320; form at isa-spec/spec/ops/memory/texs_sm50.toml:320).
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -600,7 +600,7 @@ impl OpTexsSm50 {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/texs_sm50.toml:341; form at isa-spec/spec/ops/texs_sm50.toml:341).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/texs_sm50.toml:341; form at isa-spec/spec/ops/memory/texs_sm50.toml:341).
     #[inline(always)]
     fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -629,7 +629,7 @@ impl OpTexsSm50 {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/texs_sm50.toml:84; form at isa-spec/spec/ops/texs_sm50.toml:84).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/texs_sm50.toml:84; form at isa-spec/spec/ops/memory/texs_sm50.toml:84).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d2: Reg = Reg::RZ;
@@ -685,7 +685,7 @@ impl OpTexsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/texs_sm50.toml:136; form at isa-spec/spec/ops/texs_sm50.toml:136).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/texs_sm50.toml:136; form at isa-spec/spec/ops/memory/texs_sm50.toml:136).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d2: Reg = Reg::RZ;
@@ -736,7 +736,7 @@ impl OpTexsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/texs_sm50.toml:156; form at isa-spec/spec/ops/texs_sm50.toml:156).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/texs_sm50.toml:156; form at isa-spec/spec/ops/memory/texs_sm50.toml:156).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d2: Reg = Reg::RZ;
@@ -787,7 +787,7 @@ impl OpTexsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/texs_sm50.toml:176; form at isa-spec/spec/ops/texs_sm50.toml:176).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/texs_sm50.toml:176; form at isa-spec/spec/ops/memory/texs_sm50.toml:176).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d2: Reg = Reg::RZ;
@@ -839,7 +839,7 @@ impl OpTexsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/texs_sm50.toml:196; form at isa-spec/spec/ops/texs_sm50.toml:196).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/texs_sm50.toml:196; form at isa-spec/spec/ops/memory/texs_sm50.toml:196).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d2: Reg = Reg::RZ;
@@ -891,7 +891,7 @@ impl OpTexsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/texs_sm50.toml:216; form at isa-spec/spec/ops/texs_sm50.toml:216).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/texs_sm50.toml:216; form at isa-spec/spec/ops/memory/texs_sm50.toml:216).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d2: Reg = Reg::RZ;
@@ -943,7 +943,7 @@ impl OpTexsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/texs_sm50.toml:236; form at isa-spec/spec/ops/texs_sm50.toml:236).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/texs_sm50.toml:236; form at isa-spec/spec/ops/memory/texs_sm50.toml:236).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff0000000 == 0xff0000000 && w & 0 == 0 {
@@ -999,7 +999,7 @@ impl OpTexsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/texs_sm50.toml:257; form at isa-spec/spec/ops/texs_sm50.toml:257).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/texs_sm50.toml:257; form at isa-spec/spec/ops/memory/texs_sm50.toml:257).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff0000000 == 0xff0000000 && w & 0 == 0 {
@@ -1050,7 +1050,7 @@ impl OpTexsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/texs_sm50.toml:278; form at isa-spec/spec/ops/texs_sm50.toml:278).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/texs_sm50.toml:278; form at isa-spec/spec/ops/memory/texs_sm50.toml:278).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff0000000 == 0xff0000000 && w & 0 == 0 {
@@ -1101,7 +1101,7 @@ impl OpTexsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/texs_sm50.toml:299; form at isa-spec/spec/ops/texs_sm50.toml:299).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/texs_sm50.toml:299; form at isa-spec/spec/ops/memory/texs_sm50.toml:299).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff0000000 == 0xff0000000 && w & 0 == 0 {
@@ -1153,7 +1153,7 @@ impl OpTexsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/texs_sm50.toml:320; form at isa-spec/spec/ops/texs_sm50.toml:320).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/texs_sm50.toml:320; form at isa-spec/spec/ops/memory/texs_sm50.toml:320).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff0000000 == 0xff0000000 && w & 0 == 0 {
@@ -1205,7 +1205,7 @@ impl OpTexsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/texs_sm50.toml:341; form at isa-spec/spec/ops/texs_sm50.toml:341).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/texs_sm50.toml:341; form at isa-spec/spec/ops/memory/texs_sm50.toml:341).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff0000000 == 0xff0000000 && w & 0 == 0 {
@@ -1257,7 +1257,7 @@ impl OpTexsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `TEXS` (isa-spec/spec/ops/texs_sm50.toml:78); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TEXS` (isa-spec/spec/ops/memory/texs_sm50.toml:78); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TEXS"]])?;
         let mut cur = 0usize;
@@ -1322,7 +1322,7 @@ impl OpTexsSm50 {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/texs_sm50.toml:19.
+    /// Spec: isa-spec/spec/ops/memory/texs_sm50.toml:19.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("texs_sm50", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -1335,7 +1335,7 @@ impl OpTexsSm50 {
     }
 }
 impl MemOp for OpTexsSm50 {}
-/// Spec: isa-spec/spec/ops/texs_sm50.toml:19.
+/// Spec: isa-spec/spec/ops/memory/texs_sm50.toml:19.
 impl Encode for OpTexsSm50 {
     const NAME: &'static str = "texs_sm50";
     encode_by_form!(
@@ -1346,7 +1346,7 @@ impl Encode for OpTexsSm50 {
         encode_f11; [a, b]
     );
 }
-/// Spec: isa-spec/spec/ops/texs_sm50.toml:19.
+/// Spec: isa-spec/spec/ops/memory/texs_sm50.toml:19.
 impl Forms for OpTexsSm50 {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -1356,7 +1356,7 @@ impl Forms for OpTexsSm50 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/texs_sm50.toml:78.
+    /// Spec: isa-spec/spec/ops/memory/texs_sm50.toml:78.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -1387,5 +1387,5 @@ impl Forms for OpTexsSm50 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/texs_sm50.toml:19.
+/// Spec: isa-spec/spec/ops/memory/texs_sm50.toml:19.
 impl Legalize for OpTexsSm50 {}

@@ -4,38 +4,38 @@
 
 /// `TLD4`: Gather component `comp` of the four texels of the texture whose handle is in b around the coordinates a, b (and the registers after them) into d (and the registers after it).
 ///
-/// Spec: isa-spec/spec/ops/tld4_b_sm50.toml:17 (op `tld4_b_sm50`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/memory/tld4_b_sm50.toml:17 (op `tld4_b_sm50`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTld4BSm50 {
-    /// Destination (pred). Predicate written from SM52 (51..54, 7 = PT; nvdisasm 11.8 prints it first when not PT, SM50 rejects any other). (isa-spec/spec/ops/tld4_b_sm50.toml:22)
+    /// Destination (pred). Predicate written from SM52 (51..54, 7 = PT; nvdisasm 11.8 prints it first when not PT, SM50 rejects any other). (isa-spec/spec/ops/memory/tld4_b_sm50.toml:22)
     pub pd: Reg,
-    /// Destination (u32). (isa-spec/spec/ops/tld4_b_sm50.toml:28)
+    /// Destination (u32). (isa-spec/spec/ops/memory/tld4_b_sm50.toml:28)
     pub d: Reg,
-    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/tld4_b_sm50.toml:32)
+    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/memory/tld4_b_sm50.toml:32)
     pub a: Src,
-    /// Source (u32). Second source register (the handle, then offsets, reference), omitted when RZ. (isa-spec/spec/ops/tld4_b_sm50.toml:37)
+    /// Source (u32). Second source register (the handle, then offsets, reference), omitted when RZ. (isa-spec/spec/ops/memory/tld4_b_sm50.toml:37)
     pub b: Src,
-    /// Source (u32). The bound-texture field nvdisasm prints as 0x0; the word has none. (isa-spec/spec/ops/tld4_b_sm50.toml:43)
+    /// Source (u32). The bound-texture field nvdisasm prints as 0x0; the word has none. (isa-spec/spec/ops/memory/tld4_b_sm50.toml:43)
     pub idx: Src,
-    /// Modifier.  (isa-spec/spec/ops/tld4_b_sm50.toml:49)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld4_b_sm50.toml:49)
     pub comp: Tld4Comp,
-    /// Modifier.  (isa-spec/spec/ops/tld4_b_sm50.toml:53)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld4_b_sm50.toml:53)
     pub bindless: TexBindless,
-    /// Modifier.  (isa-spec/spec/ops/tld4_b_sm50.toml:57)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld4_b_sm50.toml:57)
     pub offset: TexOffset,
-    /// Modifier. Depth compare. (isa-spec/spec/ops/tld4_b_sm50.toml:61)
+    /// Modifier. Depth compare. (isa-spec/spec/ops/memory/tld4_b_sm50.toml:61)
     pub dc: bool,
-    /// Modifier.  (isa-spec/spec/ops/tld4_b_sm50.toml:67)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld4_b_sm50.toml:67)
     pub ndv: bool,
-    /// Modifier.  (isa-spec/spec/ops/tld4_b_sm50.toml:73)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld4_b_sm50.toml:73)
     pub nodep: bool,
-    /// Modifier.  (isa-spec/spec/ops/tld4_b_sm50.toml:78)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld4_b_sm50.toml:78)
     pub dim: TexDimSm50,
-    /// Modifier. Components written. (isa-spec/spec/ops/tld4_b_sm50.toml:82)
+    /// Modifier. Components written. (isa-spec/spec/ops/memory/tld4_b_sm50.toml:82)
     pub mask: u32,
 }
 op_fields!(OpTld4BSm50, [a, b, idx], [pd, d]);
-/// Spec: isa-spec/spec/ops/tld4_b_sm50.toml:17.
+/// Spec: isa-spec/spec/ops/memory/tld4_b_sm50.toml:17.
 impl OpTld4BSm50 {
     pub const NAME: &'static str = "tld4_b_sm50";
     pub const MNEMONIC: &'static str = "TLD4";
@@ -53,7 +53,7 @@ impl OpTld4BSm50 {
     ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `offset`'s values, in hex (`-`: none; isa-spec/spec/ops/tld4_b_sm50.toml:57).
+    /// Codes of `offset`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tld4_b_sm50.toml:57).
     const OFFSET_CODES0: [u16; TexOffset::COUNT] = codes("0 1 - 2");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -75,7 +75,7 @@ impl OpTld4BSm50 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50] (isa-spec/spec/ops/tld4_b_sm50.toml:92; form at isa-spec/spec/ops/tld4_b_sm50.toml:92).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/tld4_b_sm50.toml:92; form at isa-spec/spec/ops/memory/tld4_b_sm50.toml:92).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -100,7 +100,7 @@ impl OpTld4BSm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52, 53] (isa-spec/spec/ops/tld4_b_sm50.toml:119; form at isa-spec/spec/ops/tld4_b_sm50.toml:119).
+    /// Form `fixed` on SM [52, 53] (isa-spec/spec/ops/memory/tld4_b_sm50.toml:119; form at isa-spec/spec/ops/memory/tld4_b_sm50.toml:119).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -125,7 +125,7 @@ impl OpTld4BSm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [60, 61, 62] (isa-spec/spec/ops/tld4_b_sm50.toml:127; form at isa-spec/spec/ops/tld4_b_sm50.toml:127).
+    /// Form `fixed` on SM [60, 61, 62] (isa-spec/spec/ops/memory/tld4_b_sm50.toml:127; form at isa-spec/spec/ops/memory/tld4_b_sm50.toml:127).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -150,7 +150,7 @@ impl OpTld4BSm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tld4_b_sm50.toml:92; form at isa-spec/spec/ops/tld4_b_sm50.toml:92).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4_b_sm50.toml:92; form at isa-spec/spec/ops/memory/tld4_b_sm50.toml:92).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = Reg::PT;
@@ -188,7 +188,7 @@ impl OpTld4BSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1fe0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tld4_b_sm50.toml:119; form at isa-spec/spec/ops/tld4_b_sm50.toml:119).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4_b_sm50.toml:119; form at isa-spec/spec/ops/memory/tld4_b_sm50.toml:119).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 51, 3), 7)?;
@@ -226,7 +226,7 @@ impl OpTld4BSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1fe0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tld4_b_sm50.toml:127; form at isa-spec/spec/ops/tld4_b_sm50.toml:127).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4_b_sm50.toml:127; form at isa-spec/spec/ops/memory/tld4_b_sm50.toml:127).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 51, 3), 7)?;
@@ -264,7 +264,7 @@ impl OpTld4BSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1fe0800000000)))
     }
-    /// Parse one tokenized line of syntax `TLD4` (isa-spec/spec/ops/tld4_b_sm50.toml:87); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TLD4` (isa-spec/spec/ops/memory/tld4_b_sm50.toml:87); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TLD4"]])?;
         let mut cur = 0usize;
@@ -342,7 +342,7 @@ impl OpTld4BSm50 {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/tld4_b_sm50.toml:17.
+    /// Spec: isa-spec/spec/ops/memory/tld4_b_sm50.toml:17.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("tld4_b_sm50", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -358,18 +358,18 @@ impl OpTld4BSm50 {
     }
 }
 impl MemOp for OpTld4BSm50 {}
-/// Spec: isa-spec/spec/ops/tld4_b_sm50.toml:17.
+/// Spec: isa-spec/spec/ops/memory/tld4_b_sm50.toml:17.
 impl Encode for OpTld4BSm50 {
     const NAME: &'static str = "tld4_b_sm50";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b, idx]);
 }
-/// Spec: isa-spec/spec/ops/tld4_b_sm50.toml:17.
+/// Spec: isa-spec/spec/ops/memory/tld4_b_sm50.toml:17.
 impl Forms for OpTld4BSm50 {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/tld4_b_sm50.toml:87.
+    /// Spec: isa-spec/spec/ops/memory/tld4_b_sm50.toml:87.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -413,5 +413,5 @@ impl Forms for OpTld4BSm50 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/tld4_b_sm50.toml:17.
+/// Spec: isa-spec/spec/ops/memory/tld4_b_sm50.toml:17.
 impl Legalize for OpTld4BSm50 {}

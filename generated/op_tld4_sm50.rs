@@ -4,36 +4,36 @@
 
 /// `TLD4`: Gather component `comp` of the four texels of the bound texture `idx` around the coordinates a, b (and the registers after them) into d (and the registers after it).
 ///
-/// Spec: isa-spec/spec/ops/tld4_sm50.toml:18 (op `tld4_sm50`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/memory/tld4_sm50.toml:18 (op `tld4_sm50`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTld4Sm50 {
-    /// Destination (pred). Predicate written from SM52 (51..54, 7 = PT; nvdisasm 11.8 prints it first when not PT, SM50 rejects any other). (isa-spec/spec/ops/tld4_sm50.toml:23)
+    /// Destination (pred). Predicate written from SM52 (51..54, 7 = PT; nvdisasm 11.8 prints it first when not PT, SM50 rejects any other). (isa-spec/spec/ops/memory/tld4_sm50.toml:23)
     pub pd: Reg,
-    /// Destination (u32). (isa-spec/spec/ops/tld4_sm50.toml:29)
+    /// Destination (u32). (isa-spec/spec/ops/memory/tld4_sm50.toml:29)
     pub d: Reg,
-    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/tld4_sm50.toml:33)
+    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/memory/tld4_sm50.toml:33)
     pub a: Src,
-    /// Source (u32). Second source register (offsets, reference), omitted when RZ. (isa-spec/spec/ops/tld4_sm50.toml:38)
+    /// Source (u32). Second source register (offsets, reference), omitted when RZ. (isa-spec/spec/ops/memory/tld4_sm50.toml:38)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/tld4_sm50.toml:44)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld4_sm50.toml:44)
     pub comp: Tld4Comp,
-    /// Modifier.  (isa-spec/spec/ops/tld4_sm50.toml:48)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld4_sm50.toml:48)
     pub offset: TexOffset,
-    /// Modifier. Depth compare. (isa-spec/spec/ops/tld4_sm50.toml:52)
+    /// Modifier. Depth compare. (isa-spec/spec/ops/memory/tld4_sm50.toml:52)
     pub dc: bool,
-    /// Modifier.  (isa-spec/spec/ops/tld4_sm50.toml:58)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld4_sm50.toml:58)
     pub ndv: bool,
-    /// Modifier.  (isa-spec/spec/ops/tld4_sm50.toml:64)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld4_sm50.toml:64)
     pub nodep: bool,
-    /// Modifier. The texture. (isa-spec/spec/ops/tld4_sm50.toml:69)
+    /// Modifier. The texture. (isa-spec/spec/ops/memory/tld4_sm50.toml:69)
     pub idx: u32,
-    /// Modifier.  (isa-spec/spec/ops/tld4_sm50.toml:74)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld4_sm50.toml:74)
     pub dim: TexDimSm50,
-    /// Modifier. Components written. (isa-spec/spec/ops/tld4_sm50.toml:78)
+    /// Modifier. Components written. (isa-spec/spec/ops/memory/tld4_sm50.toml:78)
     pub mask: u32,
 }
 op_fields!(OpTld4Sm50, [a, b], [pd, d]);
-/// Spec: isa-spec/spec/ops/tld4_sm50.toml:18.
+/// Spec: isa-spec/spec/ops/memory/tld4_sm50.toml:18.
 impl OpTld4Sm50 {
     pub const NAME: &'static str = "tld4_sm50";
     pub const MNEMONIC: &'static str = "TLD4";
@@ -50,7 +50,7 @@ impl OpTld4Sm50 {
     ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `offset`'s values, in hex (`-`: none; isa-spec/spec/ops/tld4_sm50.toml:48).
+    /// Codes of `offset`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tld4_sm50.toml:48).
     const OFFSET_CODES0: [u16; TexOffset::COUNT] = codes("0 1 - 2");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -64,7 +64,7 @@ impl OpTld4Sm50 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50] (isa-spec/spec/ops/tld4_sm50.toml:88; form at isa-spec/spec/ops/tld4_sm50.toml:88).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/tld4_sm50.toml:88; form at isa-spec/spec/ops/memory/tld4_sm50.toml:88).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -86,7 +86,7 @@ impl OpTld4Sm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52, 53] (isa-spec/spec/ops/tld4_sm50.toml:114; form at isa-spec/spec/ops/tld4_sm50.toml:114).
+    /// Form `fixed` on SM [52, 53] (isa-spec/spec/ops/memory/tld4_sm50.toml:114; form at isa-spec/spec/ops/memory/tld4_sm50.toml:114).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -108,7 +108,7 @@ impl OpTld4Sm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [60, 61, 62] (isa-spec/spec/ops/tld4_sm50.toml:122; form at isa-spec/spec/ops/tld4_sm50.toml:122).
+    /// Form `fixed` on SM [60, 61, 62] (isa-spec/spec/ops/memory/tld4_sm50.toml:122; form at isa-spec/spec/ops/memory/tld4_sm50.toml:122).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -130,7 +130,7 @@ impl OpTld4Sm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tld4_sm50.toml:88; form at isa-spec/spec/ops/tld4_sm50.toml:88).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4_sm50.toml:88; form at isa-spec/spec/ops/memory/tld4_sm50.toml:88).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = Reg::PT;
@@ -166,7 +166,7 @@ impl OpTld4Sm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tld4_sm50.toml:114; form at isa-spec/spec/ops/tld4_sm50.toml:114).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4_sm50.toml:114; form at isa-spec/spec/ops/memory/tld4_sm50.toml:114).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 51, 3), 7)?;
@@ -202,7 +202,7 @@ impl OpTld4Sm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tld4_sm50.toml:122; form at isa-spec/spec/ops/tld4_sm50.toml:122).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4_sm50.toml:122; form at isa-spec/spec/ops/memory/tld4_sm50.toml:122).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 51, 3), 7)?;
@@ -238,7 +238,7 @@ impl OpTld4Sm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x800000000)))
     }
-    /// Parse one tokenized line of syntax `TLD4` (isa-spec/spec/ops/tld4_sm50.toml:83); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TLD4` (isa-spec/spec/ops/memory/tld4_sm50.toml:83); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TLD4"]])?;
         let mut cur = 0usize;
@@ -309,7 +309,7 @@ impl OpTld4Sm50 {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/tld4_sm50.toml:18.
+    /// Spec: isa-spec/spec/ops/memory/tld4_sm50.toml:18.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("tld4_sm50", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -322,18 +322,18 @@ impl OpTld4Sm50 {
     }
 }
 impl MemOp for OpTld4Sm50 {}
-/// Spec: isa-spec/spec/ops/tld4_sm50.toml:18.
+/// Spec: isa-spec/spec/ops/memory/tld4_sm50.toml:18.
 impl Encode for OpTld4Sm50 {
     const NAME: &'static str = "tld4_sm50";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/tld4_sm50.toml:18.
+/// Spec: isa-spec/spec/ops/memory/tld4_sm50.toml:18.
 impl Forms for OpTld4Sm50 {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/tld4_sm50.toml:83.
+    /// Spec: isa-spec/spec/ops/memory/tld4_sm50.toml:83.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -375,5 +375,5 @@ impl Forms for OpTld4Sm50 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/tld4_sm50.toml:18.
+/// Spec: isa-spec/spec/ops/memory/tld4_sm50.toml:18.
 impl Legalize for OpTld4Sm50 {}

@@ -4,32 +4,32 @@
 
 /// `TLD4S`: Gather component `comp` of the four texels of the bound 2D texture `idx` around the coordinates a, b into d and d2 (two registers each).
 ///
-/// Spec: isa-spec/spec/ops/tld4s_sm50.toml:16 (op `tld4s_sm50`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/memory/tld4s_sm50.toml:16 (op `tld4s_sm50`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTld4sSm50 {
-    /// Destination (u32). Second destination (28..36), printed first. (isa-spec/spec/ops/tld4s_sm50.toml:21)
+    /// Destination (u32). Second destination (28..36), printed first. (isa-spec/spec/ops/memory/tld4s_sm50.toml:21)
     pub d2: Reg,
-    /// Destination (u32). (isa-spec/spec/ops/tld4s_sm50.toml:26)
+    /// Destination (u32). (isa-spec/spec/ops/memory/tld4s_sm50.toml:26)
     pub d: Reg,
-    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/tld4s_sm50.toml:30)
+    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/memory/tld4s_sm50.toml:30)
     pub a: Src,
-    /// Source (u32). Second source register (coordinates, offsets, reference). (isa-spec/spec/ops/tld4s_sm50.toml:35)
+    /// Source (u32). Second source register (coordinates, offsets, reference). (isa-spec/spec/ops/memory/tld4s_sm50.toml:35)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/tld4s_sm50.toml:40)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld4s_sm50.toml:40)
     pub f16: TexF16Sm50,
-    /// Modifier.  (isa-spec/spec/ops/tld4s_sm50.toml:45)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld4s_sm50.toml:45)
     pub comp: Tld4Comp,
-    /// Modifier. One texel offset for all texels, in a source register. (isa-spec/spec/ops/tld4s_sm50.toml:49)
+    /// Modifier. One texel offset for all texels, in a source register. (isa-spec/spec/ops/memory/tld4s_sm50.toml:49)
     pub aoffi: bool,
-    /// Modifier. Depth compare. (isa-spec/spec/ops/tld4s_sm50.toml:55)
+    /// Modifier. Depth compare. (isa-spec/spec/ops/memory/tld4s_sm50.toml:55)
     pub dc: bool,
-    /// Modifier.  (isa-spec/spec/ops/tld4s_sm50.toml:61)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld4s_sm50.toml:61)
     pub nodep: bool,
-    /// Modifier. The texture. (isa-spec/spec/ops/tld4s_sm50.toml:66)
+    /// Modifier. The texture. (isa-spec/spec/ops/memory/tld4s_sm50.toml:66)
     pub idx: u32,
 }
 op_fields!(OpTld4sSm50, [a, b], [d2, d]);
-/// Spec: isa-spec/spec/ops/tld4s_sm50.toml:16.
+/// Spec: isa-spec/spec/ops/memory/tld4s_sm50.toml:16.
 impl OpTld4sSm50 {
     pub const NAME: &'static str = "tld4s_sm50";
     pub const MNEMONIC: &'static str = "TLD4S";
@@ -46,7 +46,7 @@ impl OpTld4sSm50 {
     ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `f16`'s values, in hex (`-`: none; isa-spec/spec/ops/tld4s_sm50.toml:40).
+    /// Codes of `f16`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tld4s_sm50.toml:40).
     const F16_CODES0: [u16; TexF16Sm50::COUNT] = codes("0 2 -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -60,7 +60,7 @@ impl OpTld4sSm50 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50] (isa-spec/spec/ops/tld4s_sm50.toml:75; form at isa-spec/spec/ops/tld4s_sm50.toml:75).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/tld4s_sm50.toml:75; form at isa-spec/spec/ops/memory/tld4s_sm50.toml:75).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -78,7 +78,7 @@ impl OpTld4sSm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52, 53] (isa-spec/spec/ops/tld4s_sm50.toml:94; form at isa-spec/spec/ops/tld4s_sm50.toml:94).
+    /// Form `fixed` on SM [52, 53] (isa-spec/spec/ops/memory/tld4s_sm50.toml:94; form at isa-spec/spec/ops/memory/tld4s_sm50.toml:94).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -96,7 +96,7 @@ impl OpTld4sSm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [60, 61, 62] (isa-spec/spec/ops/tld4s_sm50.toml:106; form at isa-spec/spec/ops/tld4s_sm50.toml:106).
+    /// Form `fixed` on SM [60, 61, 62] (isa-spec/spec/ops/memory/tld4s_sm50.toml:106; form at isa-spec/spec/ops/memory/tld4s_sm50.toml:106).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -114,7 +114,7 @@ impl OpTld4sSm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tld4s_sm50.toml:75; form at isa-spec/spec/ops/tld4s_sm50.toml:75).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4s_sm50.toml:75; form at isa-spec/spec/ops/memory/tld4s_sm50.toml:75).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d2 = reg_below(RegFile::Gpr, bits(w, 28, 8), 255)?;
@@ -141,7 +141,7 @@ impl OpTld4sSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tld4s_sm50.toml:94; form at isa-spec/spec/ops/tld4s_sm50.toml:94).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4s_sm50.toml:94; form at isa-spec/spec/ops/memory/tld4s_sm50.toml:94).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d2 = reg_below(RegFile::Gpr, bits(w, 28, 8), 255)?;
@@ -172,7 +172,7 @@ impl OpTld4sSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tld4s_sm50.toml:106; form at isa-spec/spec/ops/tld4s_sm50.toml:106).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld4s_sm50.toml:106; form at isa-spec/spec/ops/memory/tld4s_sm50.toml:106).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d2 = reg_below(RegFile::Gpr, bits(w, 28, 8), 255)?;
@@ -204,7 +204,7 @@ impl OpTld4sSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `TLD4S` (isa-spec/spec/ops/tld4s_sm50.toml:70); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TLD4S` (isa-spec/spec/ops/memory/tld4s_sm50.toml:70); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TLD4S"]])?;
         let mut cur = 0usize;
@@ -250,7 +250,7 @@ impl OpTld4sSm50 {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/tld4s_sm50.toml:16.
+    /// Spec: isa-spec/spec/ops/memory/tld4s_sm50.toml:16.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("tld4s_sm50", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -263,18 +263,18 @@ impl OpTld4sSm50 {
     }
 }
 impl MemOp for OpTld4sSm50 {}
-/// Spec: isa-spec/spec/ops/tld4s_sm50.toml:16.
+/// Spec: isa-spec/spec/ops/memory/tld4s_sm50.toml:16.
 impl Encode for OpTld4sSm50 {
     const NAME: &'static str = "tld4s_sm50";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/tld4s_sm50.toml:16.
+/// Spec: isa-spec/spec/ops/memory/tld4s_sm50.toml:16.
 impl Forms for OpTld4sSm50 {
     parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/tld4s_sm50.toml:70.
+    /// Spec: isa-spec/spec/ops/memory/tld4s_sm50.toml:70.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -305,5 +305,5 @@ impl Forms for OpTld4sSm50 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/tld4s_sm50.toml:16.
+/// Spec: isa-spec/spec/ops/memory/tld4s_sm50.toml:16.
 impl Legalize for OpTld4sSm50 {}

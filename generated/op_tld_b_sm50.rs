@@ -4,38 +4,38 @@
 
 /// `TLD`: Fetch texels of the texture whose handle is in b at the integer coordinates a, b (and the registers after them) into d (and the registers after it).
 ///
-/// Spec: isa-spec/spec/ops/tld_b_sm50.toml:12 (op `tld_b_sm50`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/memory/tld_b_sm50.toml:12 (op `tld_b_sm50`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTldBSm50 {
-    /// Destination (pred). Predicate written from SM52 (51..54, 7 = PT; nvdisasm 11.8 prints it first when not PT, SM50 rejects any other). (isa-spec/spec/ops/tld_b_sm50.toml:17)
+    /// Destination (pred). Predicate written from SM52 (51..54, 7 = PT; nvdisasm 11.8 prints it first when not PT, SM50 rejects any other). (isa-spec/spec/ops/memory/tld_b_sm50.toml:17)
     pub pd: Reg,
-    /// Destination (u32). (isa-spec/spec/ops/tld_b_sm50.toml:23)
+    /// Destination (u32). (isa-spec/spec/ops/memory/tld_b_sm50.toml:23)
     pub d: Reg,
-    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/tld_b_sm50.toml:27)
+    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/memory/tld_b_sm50.toml:27)
     pub a: Src,
-    /// Source (u32). Second source register (the handle, then coordinates, LOD, offsets, sample), omitted when RZ. (isa-spec/spec/ops/tld_b_sm50.toml:32)
+    /// Source (u32). Second source register (the handle, then coordinates, LOD, offsets, sample), omitted when RZ. (isa-spec/spec/ops/memory/tld_b_sm50.toml:32)
     pub b: Src,
-    /// Source (u32). The bound-texture field nvdisasm prints as 0x0; the word has none. (isa-spec/spec/ops/tld_b_sm50.toml:38)
+    /// Source (u32). The bound-texture field nvdisasm prints as 0x0; the word has none. (isa-spec/spec/ops/memory/tld_b_sm50.toml:38)
     pub idx: Src,
-    /// Modifier.  (isa-spec/spec/ops/tld_b_sm50.toml:44)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld_b_sm50.toml:44)
     pub bindless: TexBindless,
-    /// Modifier.  (isa-spec/spec/ops/tld_b_sm50.toml:48)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld_b_sm50.toml:48)
     pub lod: TldLod,
-    /// Modifier. One texel offset for all texels, in a source register. (isa-spec/spec/ops/tld_b_sm50.toml:52)
+    /// Modifier. One texel offset for all texels, in a source register. (isa-spec/spec/ops/memory/tld_b_sm50.toml:52)
     pub aoffi: bool,
-    /// Modifier. Fetch a sample of a multisampled texture. (isa-spec/spec/ops/tld_b_sm50.toml:58)
+    /// Modifier. Fetch a sample of a multisampled texture. (isa-spec/spec/ops/memory/tld_b_sm50.toml:58)
     pub ms: bool,
-    /// Modifier.  (isa-spec/spec/ops/tld_b_sm50.toml:64)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld_b_sm50.toml:64)
     pub cl: bool,
-    /// Modifier.  (isa-spec/spec/ops/tld_b_sm50.toml:69)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld_b_sm50.toml:69)
     pub nodep: bool,
-    /// Modifier.  (isa-spec/spec/ops/tld_b_sm50.toml:74)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld_b_sm50.toml:74)
     pub dim: TexDimSm50,
-    /// Modifier. Components written. (isa-spec/spec/ops/tld_b_sm50.toml:78)
+    /// Modifier. Components written. (isa-spec/spec/ops/memory/tld_b_sm50.toml:78)
     pub mask: u32,
 }
 op_fields!(OpTldBSm50, [a, b, idx], [pd, d]);
-/// Spec: isa-spec/spec/ops/tld_b_sm50.toml:12.
+/// Spec: isa-spec/spec/ops/memory/tld_b_sm50.toml:12.
 impl OpTldBSm50 {
     pub const NAME: &'static str = "tld_b_sm50";
     pub const MNEMONIC: &'static str = "TLD";
@@ -53,7 +53,7 @@ impl OpTldBSm50 {
     ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `lod`'s values, in hex (`-`: none; isa-spec/spec/ops/tld_b_sm50.toml:48).
+    /// Codes of `lod`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tld_b_sm50.toml:48).
     const LOD_CODES0: [u16; TldLod::COUNT] = codes("0 1 -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -72,7 +72,7 @@ impl OpTldBSm50 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50] (isa-spec/spec/ops/tld_b_sm50.toml:88; form at isa-spec/spec/ops/tld_b_sm50.toml:88).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/tld_b_sm50.toml:88; form at isa-spec/spec/ops/memory/tld_b_sm50.toml:88).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -95,7 +95,7 @@ impl OpTldBSm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/tld_b_sm50.toml:113; form at isa-spec/spec/ops/tld_b_sm50.toml:113).
+    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tld_b_sm50.toml:113; form at isa-spec/spec/ops/memory/tld_b_sm50.toml:113).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -118,7 +118,7 @@ impl OpTldBSm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tld_b_sm50.toml:88; form at isa-spec/spec/ops/tld_b_sm50.toml:88).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld_b_sm50.toml:88; form at isa-spec/spec/ops/memory/tld_b_sm50.toml:88).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = Reg::PT;
@@ -155,7 +155,7 @@ impl OpTldBSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1fff000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tld_b_sm50.toml:113; form at isa-spec/spec/ops/tld_b_sm50.toml:113).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld_b_sm50.toml:113; form at isa-spec/spec/ops/memory/tld_b_sm50.toml:113).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 51, 3), 7)?;
@@ -192,7 +192,7 @@ impl OpTldBSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1fff000000000)))
     }
-    /// Parse one tokenized line of syntax `TLD` (isa-spec/spec/ops/tld_b_sm50.toml:83); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TLD` (isa-spec/spec/ops/memory/tld_b_sm50.toml:83); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TLD"]])?;
         let mut cur = 0usize;
@@ -265,7 +265,7 @@ impl OpTldBSm50 {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/tld_b_sm50.toml:12.
+    /// Spec: isa-spec/spec/ops/memory/tld_b_sm50.toml:12.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("tld_b_sm50", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -279,18 +279,18 @@ impl OpTldBSm50 {
     }
 }
 impl MemOp for OpTldBSm50 {}
-/// Spec: isa-spec/spec/ops/tld_b_sm50.toml:12.
+/// Spec: isa-spec/spec/ops/memory/tld_b_sm50.toml:12.
 impl Encode for OpTldBSm50 {
     const NAME: &'static str = "tld_b_sm50";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a, b, idx]);
 }
-/// Spec: isa-spec/spec/ops/tld_b_sm50.toml:12.
+/// Spec: isa-spec/spec/ops/memory/tld_b_sm50.toml:12.
 impl Forms for OpTldBSm50 {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/tld_b_sm50.toml:83.
+    /// Spec: isa-spec/spec/ops/memory/tld_b_sm50.toml:83.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -336,5 +336,5 @@ impl Forms for OpTldBSm50 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/tld_b_sm50.toml:12.
+/// Spec: isa-spec/spec/ops/memory/tld_b_sm50.toml:12.
 impl Legalize for OpTldBSm50 {}

@@ -4,36 +4,36 @@
 
 /// `TLD`: Fetch texels of the bound texture `idx` at the integer coordinates a, b (and the registers after them) into d (and the registers after it).
 ///
-/// Spec: isa-spec/spec/ops/tld_sm50.toml:16 (op `tld_sm50`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/memory/tld_sm50.toml:16 (op `tld_sm50`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTldSm50 {
-    /// Destination (pred). Predicate written from SM52 (51..54, 7 = PT; nvdisasm 11.8 prints it first when not PT, SM50 rejects any other). (isa-spec/spec/ops/tld_sm50.toml:21)
+    /// Destination (pred). Predicate written from SM52 (51..54, 7 = PT; nvdisasm 11.8 prints it first when not PT, SM50 rejects any other). (isa-spec/spec/ops/memory/tld_sm50.toml:21)
     pub pd: Reg,
-    /// Destination (u32). (isa-spec/spec/ops/tld_sm50.toml:27)
+    /// Destination (u32). (isa-spec/spec/ops/memory/tld_sm50.toml:27)
     pub d: Reg,
-    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/tld_sm50.toml:31)
+    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/memory/tld_sm50.toml:31)
     pub a: Src,
-    /// Source (u32). Second source register (coordinates, LOD, offsets, sample), omitted when RZ. (isa-spec/spec/ops/tld_sm50.toml:36)
+    /// Source (u32). Second source register (coordinates, LOD, offsets, sample), omitted when RZ. (isa-spec/spec/ops/memory/tld_sm50.toml:36)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/tld_sm50.toml:42)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld_sm50.toml:42)
     pub lod: TldLod,
-    /// Modifier. One texel offset for all texels, in a source register. (isa-spec/spec/ops/tld_sm50.toml:46)
+    /// Modifier. One texel offset for all texels, in a source register. (isa-spec/spec/ops/memory/tld_sm50.toml:46)
     pub aoffi: bool,
-    /// Modifier. Fetch a sample of a multisampled texture. (isa-spec/spec/ops/tld_sm50.toml:52)
+    /// Modifier. Fetch a sample of a multisampled texture. (isa-spec/spec/ops/memory/tld_sm50.toml:52)
     pub ms: bool,
-    /// Modifier.  (isa-spec/spec/ops/tld_sm50.toml:58)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld_sm50.toml:58)
     pub cl: bool,
-    /// Modifier.  (isa-spec/spec/ops/tld_sm50.toml:63)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld_sm50.toml:63)
     pub nodep: bool,
-    /// Modifier. The texture. (isa-spec/spec/ops/tld_sm50.toml:68)
+    /// Modifier. The texture. (isa-spec/spec/ops/memory/tld_sm50.toml:68)
     pub idx: u32,
-    /// Modifier.  (isa-spec/spec/ops/tld_sm50.toml:73)
+    /// Modifier.  (isa-spec/spec/ops/memory/tld_sm50.toml:73)
     pub dim: TexDimSm50,
-    /// Modifier. Components written. (isa-spec/spec/ops/tld_sm50.toml:77)
+    /// Modifier. Components written. (isa-spec/spec/ops/memory/tld_sm50.toml:77)
     pub mask: u32,
 }
 op_fields!(OpTldSm50, [a, b], [pd, d]);
-/// Spec: isa-spec/spec/ops/tld_sm50.toml:16.
+/// Spec: isa-spec/spec/ops/memory/tld_sm50.toml:16.
 impl OpTldSm50 {
     pub const NAME: &'static str = "tld_sm50";
     pub const MNEMONIC: &'static str = "TLD";
@@ -50,7 +50,7 @@ impl OpTldSm50 {
     ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `lod`'s values, in hex (`-`: none; isa-spec/spec/ops/tld_sm50.toml:42).
+    /// Codes of `lod`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tld_sm50.toml:42).
     const LOD_CODES0: [u16; TldLod::COUNT] = codes("0 1 -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -63,7 +63,7 @@ impl OpTldSm50 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50] (isa-spec/spec/ops/tld_sm50.toml:87; form at isa-spec/spec/ops/tld_sm50.toml:87).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/tld_sm50.toml:87; form at isa-spec/spec/ops/memory/tld_sm50.toml:87).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -83,7 +83,7 @@ impl OpTldSm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/tld_sm50.toml:112; form at isa-spec/spec/ops/tld_sm50.toml:112).
+    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tld_sm50.toml:112; form at isa-spec/spec/ops/memory/tld_sm50.toml:112).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -103,7 +103,7 @@ impl OpTldSm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tld_sm50.toml:87; form at isa-spec/spec/ops/tld_sm50.toml:87).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld_sm50.toml:87; form at isa-spec/spec/ops/memory/tld_sm50.toml:87).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = Reg::PT;
@@ -138,7 +138,7 @@ impl OpTldSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tld_sm50.toml:112; form at isa-spec/spec/ops/tld_sm50.toml:112).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tld_sm50.toml:112; form at isa-spec/spec/ops/memory/tld_sm50.toml:112).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 51, 3), 7)?;
@@ -173,7 +173,7 @@ impl OpTldSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `TLD` (isa-spec/spec/ops/tld_sm50.toml:82); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TLD` (isa-spec/spec/ops/memory/tld_sm50.toml:82); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TLD"]])?;
         let mut cur = 0usize;
@@ -239,7 +239,7 @@ impl OpTldSm50 {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/tld_sm50.toml:16.
+    /// Spec: isa-spec/spec/ops/memory/tld_sm50.toml:16.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("tld_sm50", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -252,18 +252,18 @@ impl OpTldSm50 {
     }
 }
 impl MemOp for OpTldSm50 {}
-/// Spec: isa-spec/spec/ops/tld_sm50.toml:16.
+/// Spec: isa-spec/spec/ops/memory/tld_sm50.toml:16.
 impl Encode for OpTldSm50 {
     const NAME: &'static str = "tld_sm50";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/tld_sm50.toml:16.
+/// Spec: isa-spec/spec/ops/memory/tld_sm50.toml:16.
 impl Forms for OpTldSm50 {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/tld_sm50.toml:82.
+    /// Spec: isa-spec/spec/ops/memory/tld_sm50.toml:82.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -307,5 +307,5 @@ impl Forms for OpTldSm50 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/tld_sm50.toml:16.
+/// Spec: isa-spec/spec/ops/memory/tld_sm50.toml:16.
 impl Legalize for OpTldSm50 {}

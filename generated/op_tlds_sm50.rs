@@ -4,32 +4,32 @@
 
 /// `TLDS`: Fetch texels of the bound texture `idx` at the integer coordinates a, b into d and d2 (two registers each), the components `comp`.
 ///
-/// Spec: isa-spec/spec/ops/tlds_sm50.toml:15 (op `tlds_sm50`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/memory/tlds_sm50.toml:15 (op `tlds_sm50`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTldsSm50 {
-    /// Destination (u32). Second destination (28..36), printed first; RZ when unused. (isa-spec/spec/ops/tlds_sm50.toml:27)
+    /// Destination (u32). Second destination (28..36), printed first; RZ when unused. (isa-spec/spec/ops/memory/tlds_sm50.toml:27)
     pub d2: Reg,
-    /// Destination (u32). (isa-spec/spec/ops/tlds_sm50.toml:33)
+    /// Destination (u32). (isa-spec/spec/ops/memory/tlds_sm50.toml:33)
     pub d: Reg,
-    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/tlds_sm50.toml:37)
+    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/memory/tlds_sm50.toml:37)
     pub a: Src,
-    /// Source (u32). Second source register (coordinates, LOD, offsets, sample), omitted when RZ. (isa-spec/spec/ops/tlds_sm50.toml:42)
+    /// Source (u32). Second source register (coordinates, LOD, offsets, sample), omitted when RZ. (isa-spec/spec/ops/memory/tlds_sm50.toml:42)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/tlds_sm50.toml:48)
+    /// Modifier.  (isa-spec/spec/ops/memory/tlds_sm50.toml:48)
     pub f16: TexF16Sm50,
-    /// Modifier.  (isa-spec/spec/ops/tlds_sm50.toml:52)
+    /// Modifier.  (isa-spec/spec/ops/memory/tlds_sm50.toml:52)
     pub lod: TldsLodSm50,
-    /// Modifier.  (isa-spec/spec/ops/tlds_sm50.toml:56)
+    /// Modifier.  (isa-spec/spec/ops/memory/tlds_sm50.toml:56)
     pub nodep: bool,
-    /// Modifier. The texture. (isa-spec/spec/ops/tlds_sm50.toml:61)
+    /// Modifier. The texture. (isa-spec/spec/ops/memory/tlds_sm50.toml:61)
     pub idx: u32,
-    /// Modifier.  (isa-spec/spec/ops/tlds_sm50.toml:66)
+    /// Modifier.  (isa-spec/spec/ops/memory/tlds_sm50.toml:66)
     pub dim: TexDimSm50,
-    /// Modifier. Components written. (isa-spec/spec/ops/tlds_sm50.toml:70)
+    /// Modifier. Components written. (isa-spec/spec/ops/memory/tlds_sm50.toml:70)
     pub comp: TexsCompSm50,
 }
 op_fields!(OpTldsSm50, [a, b], [d2, d]);
-/// Spec: isa-spec/spec/ops/tlds_sm50.toml:15.
+/// Spec: isa-spec/spec/ops/memory/tlds_sm50.toml:15.
 impl OpTldsSm50 {
     pub const NAME: &'static str = "tlds_sm50";
     pub const MNEMONIC: &'static str = "TLDS";
@@ -46,29 +46,29 @@ impl OpTldsSm50 {
     ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `comp`'s values, in hex (`-`: none; isa-spec/spec/ops/tlds_sm50.toml:70).
+    /// Codes of `comp`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tlds_sm50.toml:70).
     const COMP_CODES0: [u16; TexsCompSm50::COUNT] = codes("- - - - - 0 1 2 3 4 5 6 7");
-    /// Codes of `lod`'s values, in hex (`-`: none; isa-spec/spec/ops/tlds_sm50.toml:52).
+    /// Codes of `lod`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tlds_sm50.toml:52).
     const LOD_CODES0: [u16; TldsLodSm50::COUNT] = codes("2 5 4 - 6");
-    /// Codes of `dim`'s values, in hex (`-`: none; isa-spec/spec/ops/tlds_sm50.toml:66).
+    /// Codes of `dim`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tlds_sm50.toml:66).
     const DIM_CODES0: [u16; TexDimSm50::COUNT] = codes("- - 0 - - - - -");
-    /// Codes of `lod`'s values, in hex (`-`: none; isa-spec/spec/ops/tlds_sm50.toml:52).
+    /// Codes of `lod`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tlds_sm50.toml:52).
     const LOD_CODES1: [u16; TldsLodSm50::COUNT] = codes("0 1 - - -");
-    /// Codes of `dim`'s values, in hex (`-`: none; isa-spec/spec/ops/tlds_sm50.toml:66).
+    /// Codes of `dim`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tlds_sm50.toml:66).
     const DIM_CODES1: [u16; TexDimSm50::COUNT] = codes("0 - - - - - - -");
-    /// Codes of `lod`'s values, in hex (`-`: none; isa-spec/spec/ops/tlds_sm50.toml:52).
+    /// Codes of `lod`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tlds_sm50.toml:52).
     const LOD_CODES2: [u16; TldsLodSm50::COUNT] = codes("7 - - - -");
-    /// Codes of `dim`'s values, in hex (`-`: none; isa-spec/spec/ops/tlds_sm50.toml:66).
+    /// Codes of `dim`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tlds_sm50.toml:66).
     const DIM_CODES2: [u16; TexDimSm50::COUNT] = codes("- - - - 0 - - -");
-    /// Codes of `lod`'s values, in hex (`-`: none; isa-spec/spec/ops/tlds_sm50.toml:52).
+    /// Codes of `lod`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tlds_sm50.toml:52).
     const LOD_CODES3: [u16; TldsLodSm50::COUNT] = codes("0 - - - -");
-    /// Codes of `dim`'s values, in hex (`-`: none; isa-spec/spec/ops/tlds_sm50.toml:66).
+    /// Codes of `dim`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tlds_sm50.toml:66).
     const DIM_CODES3: [u16; TexDimSm50::COUNT] = codes("- - - 1 - - - -");
-    /// Codes of `lod`'s values, in hex (`-`: none; isa-spec/spec/ops/tlds_sm50.toml:52).
+    /// Codes of `lod`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tlds_sm50.toml:52).
     const LOD_CODES4: [u16; TldsLodSm50::COUNT] = codes("- - - 4 -");
-    /// Codes of `dim`'s values, in hex (`-`: none; isa-spec/spec/ops/tlds_sm50.toml:66).
+    /// Codes of `dim`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tlds_sm50.toml:66).
     const DIM_CODES4: [u16; TexDimSm50::COUNT] = codes("- - 1 - - - - -");
-    /// Codes of `comp`'s values, in hex (`-`: none; isa-spec/spec/ops/tlds_sm50.toml:70).
+    /// Codes of `comp`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/tlds_sm50.toml:70).
     const COMP_CODES1: [u16; TexsCompSm50::COUNT] = codes("4 0 1 2 3 - - - - - - - -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -319,7 +319,7 @@ impl OpTldsSm50 {
                     self.f16, TexF16Sm50::None | TexF16Sm50::F16 | TexF16Sm50::F16Rtz
                 )))
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/tlds_sm50.toml:80; form at isa-spec/spec/ops/tlds_sm50.toml:80).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tlds_sm50.toml:80; form at isa-spec/spec/ops/memory/tlds_sm50.toml:80).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -337,7 +337,7 @@ impl OpTldsSm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/tlds_sm50.toml:131; form at isa-spec/spec/ops/tlds_sm50.toml:131).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tlds_sm50.toml:131; form at isa-spec/spec/ops/memory/tlds_sm50.toml:131).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -355,7 +355,7 @@ impl OpTldsSm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/tlds_sm50.toml:150; form at isa-spec/spec/ops/tlds_sm50.toml:150).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tlds_sm50.toml:150; form at isa-spec/spec/ops/memory/tlds_sm50.toml:150).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -373,7 +373,7 @@ impl OpTldsSm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/tlds_sm50.toml:169; form at isa-spec/spec/ops/tlds_sm50.toml:169).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tlds_sm50.toml:169; form at isa-spec/spec/ops/memory/tlds_sm50.toml:169).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -391,7 +391,7 @@ impl OpTldsSm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/tlds_sm50.toml:188; form at isa-spec/spec/ops/tlds_sm50.toml:188).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tlds_sm50.toml:188; form at isa-spec/spec/ops/memory/tlds_sm50.toml:188).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -409,7 +409,7 @@ impl OpTldsSm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/tlds_sm50.toml:207; form at isa-spec/spec/ops/tlds_sm50.toml:207).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tlds_sm50.toml:207; form at isa-spec/spec/ops/memory/tlds_sm50.toml:207).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -438,7 +438,7 @@ impl OpTldsSm50 {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/tlds_sm50.toml:228; form at isa-spec/spec/ops/tlds_sm50.toml:228).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tlds_sm50.toml:228; form at isa-spec/spec/ops/memory/tlds_sm50.toml:228).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -467,7 +467,7 @@ impl OpTldsSm50 {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/tlds_sm50.toml:249; form at isa-spec/spec/ops/tlds_sm50.toml:249).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tlds_sm50.toml:249; form at isa-spec/spec/ops/memory/tlds_sm50.toml:249).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -496,7 +496,7 @@ impl OpTldsSm50 {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/tlds_sm50.toml:270; form at isa-spec/spec/ops/tlds_sm50.toml:270).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tlds_sm50.toml:270; form at isa-spec/spec/ops/memory/tlds_sm50.toml:270).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -525,7 +525,7 @@ impl OpTldsSm50 {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/tlds_sm50.toml:291; form at isa-spec/spec/ops/tlds_sm50.toml:291).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tlds_sm50.toml:291; form at isa-spec/spec/ops/memory/tlds_sm50.toml:291).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -554,7 +554,7 @@ impl OpTldsSm50 {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tlds_sm50.toml:80; form at isa-spec/spec/ops/tlds_sm50.toml:80).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tlds_sm50.toml:80; form at isa-spec/spec/ops/memory/tlds_sm50.toml:80).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d2: Reg = Reg::RZ;
@@ -608,7 +608,7 @@ impl OpTldsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tlds_sm50.toml:131; form at isa-spec/spec/ops/tlds_sm50.toml:131).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tlds_sm50.toml:131; form at isa-spec/spec/ops/memory/tlds_sm50.toml:131).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d2: Reg = Reg::RZ;
@@ -660,7 +660,7 @@ impl OpTldsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tlds_sm50.toml:150; form at isa-spec/spec/ops/tlds_sm50.toml:150).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tlds_sm50.toml:150; form at isa-spec/spec/ops/memory/tlds_sm50.toml:150).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d2: Reg = Reg::RZ;
@@ -711,7 +711,7 @@ impl OpTldsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tlds_sm50.toml:169; form at isa-spec/spec/ops/tlds_sm50.toml:169).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tlds_sm50.toml:169; form at isa-spec/spec/ops/memory/tlds_sm50.toml:169).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d2: Reg = Reg::RZ;
@@ -762,7 +762,7 @@ impl OpTldsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tlds_sm50.toml:188; form at isa-spec/spec/ops/tlds_sm50.toml:188).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tlds_sm50.toml:188; form at isa-spec/spec/ops/memory/tlds_sm50.toml:188).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d2: Reg = Reg::RZ;
@@ -813,7 +813,7 @@ impl OpTldsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tlds_sm50.toml:207; form at isa-spec/spec/ops/tlds_sm50.toml:207).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tlds_sm50.toml:207; form at isa-spec/spec/ops/memory/tlds_sm50.toml:207).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff0000000 == 0xff0000000 && w & 0 == 0 {
@@ -867,7 +867,7 @@ impl OpTldsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tlds_sm50.toml:228; form at isa-spec/spec/ops/tlds_sm50.toml:228).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tlds_sm50.toml:228; form at isa-spec/spec/ops/memory/tlds_sm50.toml:228).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff0000000 == 0xff0000000 && w & 0 == 0 {
@@ -919,7 +919,7 @@ impl OpTldsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tlds_sm50.toml:249; form at isa-spec/spec/ops/tlds_sm50.toml:249).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tlds_sm50.toml:249; form at isa-spec/spec/ops/memory/tlds_sm50.toml:249).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff0000000 == 0xff0000000 && w & 0 == 0 {
@@ -970,7 +970,7 @@ impl OpTldsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tlds_sm50.toml:270; form at isa-spec/spec/ops/tlds_sm50.toml:270).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tlds_sm50.toml:270; form at isa-spec/spec/ops/memory/tlds_sm50.toml:270).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff0000000 == 0xff0000000 && w & 0 == 0 {
@@ -1021,7 +1021,7 @@ impl OpTldsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/tlds_sm50.toml:291; form at isa-spec/spec/ops/tlds_sm50.toml:291).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tlds_sm50.toml:291; form at isa-spec/spec/ops/memory/tlds_sm50.toml:291).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff0000000 == 0xff0000000 && w & 0 == 0 {
@@ -1072,7 +1072,7 @@ impl OpTldsSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `TLDS` (isa-spec/spec/ops/tlds_sm50.toml:74); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TLDS` (isa-spec/spec/ops/memory/tlds_sm50.toml:74); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TLDS"]])?;
         let mut cur = 0usize;
@@ -1137,7 +1137,7 @@ impl OpTldsSm50 {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/tlds_sm50.toml:15.
+    /// Spec: isa-spec/spec/ops/memory/tlds_sm50.toml:15.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("tlds_sm50", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -1150,7 +1150,7 @@ impl OpTldsSm50 {
     }
 }
 impl MemOp for OpTldsSm50 {}
-/// Spec: isa-spec/spec/ops/tlds_sm50.toml:15.
+/// Spec: isa-spec/spec/ops/memory/tlds_sm50.toml:15.
 impl Encode for OpTldsSm50 {
     const NAME: &'static str = "tlds_sm50";
     encode_by_form!(
@@ -1160,7 +1160,7 @@ impl Encode for OpTldsSm50 {
         9 : combo_f0 => encode_f9; [a, b]
     );
 }
-/// Spec: isa-spec/spec/ops/tlds_sm50.toml:15.
+/// Spec: isa-spec/spec/ops/memory/tlds_sm50.toml:15.
 impl Forms for OpTldsSm50 {
     parts_by_form!(
         0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
@@ -1169,7 +1169,7 @@ impl Forms for OpTldsSm50 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/tlds_sm50.toml:74.
+    /// Spec: isa-spec/spec/ops/memory/tlds_sm50.toml:74.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -1200,5 +1200,5 @@ impl Forms for OpTldsSm50 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/tlds_sm50.toml:15.
+/// Spec: isa-spec/spec/ops/memory/tlds_sm50.toml:15.
 impl Legalize for OpTldsSm50 {}

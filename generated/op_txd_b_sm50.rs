@@ -4,34 +4,34 @@
 
 /// `TXD`: Sample the texture whose handle is in b at the coordinates a, b (and the registers after them, with the derivatives) into d (and the registers after it).
 ///
-/// Spec: isa-spec/spec/ops/txd_b_sm50.toml:13 (op `txd_b_sm50`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/memory/txd_b_sm50.toml:13 (op `txd_b_sm50`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTxdBSm50 {
-    /// Destination (pred). Predicate written from SM52 (51..54, 7 = PT; nvdisasm 11.8 prints it first when not PT, SM50 rejects any other). (isa-spec/spec/ops/txd_b_sm50.toml:18)
+    /// Destination (pred). Predicate written from SM52 (51..54, 7 = PT; nvdisasm 11.8 prints it first when not PT, SM50 rejects any other). (isa-spec/spec/ops/memory/txd_b_sm50.toml:18)
     pub pd: Reg,
-    /// Destination (u32). (isa-spec/spec/ops/txd_b_sm50.toml:24)
+    /// Destination (u32). (isa-spec/spec/ops/memory/txd_b_sm50.toml:24)
     pub d: Reg,
-    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/txd_b_sm50.toml:28)
+    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/memory/txd_b_sm50.toml:28)
     pub a: Src,
-    /// Source (u32). Second source register, printed RZ too (the handle, then derivatives, offsets). (isa-spec/spec/ops/txd_b_sm50.toml:33)
+    /// Source (u32). Second source register, printed RZ too (the handle, then derivatives, offsets). (isa-spec/spec/ops/memory/txd_b_sm50.toml:33)
     pub b: Src,
-    /// Source (u32). The bound-texture field nvdisasm prints as 0x0; the word has none. (isa-spec/spec/ops/txd_b_sm50.toml:38)
+    /// Source (u32). The bound-texture field nvdisasm prints as 0x0; the word has none. (isa-spec/spec/ops/memory/txd_b_sm50.toml:38)
     pub idx: Src,
-    /// Modifier.  (isa-spec/spec/ops/txd_b_sm50.toml:44)
+    /// Modifier.  (isa-spec/spec/ops/memory/txd_b_sm50.toml:44)
     pub bindless: TexBindless,
-    /// Modifier.  (isa-spec/spec/ops/txd_b_sm50.toml:48)
+    /// Modifier.  (isa-spec/spec/ops/memory/txd_b_sm50.toml:48)
     pub lc: bool,
-    /// Modifier. One texel offset for all texels, in a source register. (isa-spec/spec/ops/txd_b_sm50.toml:54)
+    /// Modifier. One texel offset for all texels, in a source register. (isa-spec/spec/ops/memory/txd_b_sm50.toml:54)
     pub aoffi: bool,
-    /// Modifier.  (isa-spec/spec/ops/txd_b_sm50.toml:60)
+    /// Modifier.  (isa-spec/spec/ops/memory/txd_b_sm50.toml:60)
     pub nodep: bool,
-    /// Modifier.  (isa-spec/spec/ops/txd_b_sm50.toml:65)
+    /// Modifier.  (isa-spec/spec/ops/memory/txd_b_sm50.toml:65)
     pub dim: TexDimSm50,
-    /// Modifier. Components written. (isa-spec/spec/ops/txd_b_sm50.toml:69)
+    /// Modifier. Components written. (isa-spec/spec/ops/memory/txd_b_sm50.toml:69)
     pub mask: u32,
 }
 op_fields!(OpTxdBSm50, [a, b, idx], [pd, d]);
-/// Spec: isa-spec/spec/ops/txd_b_sm50.toml:13.
+/// Spec: isa-spec/spec/ops/memory/txd_b_sm50.toml:13.
 impl OpTxdBSm50 {
     pub const NAME: &'static str = "txd_b_sm50";
     pub const MNEMONIC: &'static str = "TXD";
@@ -66,7 +66,7 @@ impl OpTxdBSm50 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50] (isa-spec/spec/ops/txd_b_sm50.toml:79; form at isa-spec/spec/ops/txd_b_sm50.toml:79).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/txd_b_sm50.toml:79; form at isa-spec/spec/ops/memory/txd_b_sm50.toml:79).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -87,7 +87,7 @@ impl OpTxdBSm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/txd_b_sm50.toml:99; form at isa-spec/spec/ops/txd_b_sm50.toml:99).
+    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/txd_b_sm50.toml:99; form at isa-spec/spec/ops/memory/txd_b_sm50.toml:99).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -108,7 +108,7 @@ impl OpTxdBSm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/txd_b_sm50.toml:79; form at isa-spec/spec/ops/txd_b_sm50.toml:79).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txd_b_sm50.toml:79; form at isa-spec/spec/ops/memory/txd_b_sm50.toml:79).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = Reg::PT;
@@ -137,7 +137,7 @@ impl OpTxdBSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1fff000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/txd_b_sm50.toml:99; form at isa-spec/spec/ops/txd_b_sm50.toml:99).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txd_b_sm50.toml:99; form at isa-spec/spec/ops/memory/txd_b_sm50.toml:99).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 51, 3), 7)?;
@@ -166,7 +166,7 @@ impl OpTxdBSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1fff000000000)))
     }
-    /// Parse one tokenized line of syntax `TXD` (isa-spec/spec/ops/txd_b_sm50.toml:74); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TXD` (isa-spec/spec/ops/memory/txd_b_sm50.toml:74); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TXD"]])?;
         let mut cur = 0usize;
@@ -217,7 +217,7 @@ impl OpTxdBSm50 {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/txd_b_sm50.toml:13.
+    /// Spec: isa-spec/spec/ops/memory/txd_b_sm50.toml:13.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("txd_b_sm50", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -231,18 +231,18 @@ impl OpTxdBSm50 {
     }
 }
 impl MemOp for OpTxdBSm50 {}
-/// Spec: isa-spec/spec/ops/txd_b_sm50.toml:13.
+/// Spec: isa-spec/spec/ops/memory/txd_b_sm50.toml:13.
 impl Encode for OpTxdBSm50 {
     const NAME: &'static str = "txd_b_sm50";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a, b, idx]);
 }
-/// Spec: isa-spec/spec/ops/txd_b_sm50.toml:13.
+/// Spec: isa-spec/spec/ops/memory/txd_b_sm50.toml:13.
 impl Forms for OpTxdBSm50 {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/txd_b_sm50.toml:74.
+    /// Spec: isa-spec/spec/ops/memory/txd_b_sm50.toml:74.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -282,5 +282,5 @@ impl Forms for OpTxdBSm50 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/txd_b_sm50.toml:13.
+/// Spec: isa-spec/spec/ops/memory/txd_b_sm50.toml:13.
 impl Legalize for OpTxdBSm50 {}

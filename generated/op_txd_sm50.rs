@@ -4,32 +4,32 @@
 
 /// `TXD`: Sample the bound texture `idx` at the coordinates a, b (and the registers after them, with the derivatives) into d (and the registers after it).
 ///
-/// Spec: isa-spec/spec/ops/txd_sm50.toml:14 (op `txd_sm50`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/memory/txd_sm50.toml:14 (op `txd_sm50`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTxdSm50 {
-    /// Destination (pred). Predicate written from SM52 (51..54, 7 = PT; nvdisasm 11.8 prints it first when not PT, SM50 rejects any other). (isa-spec/spec/ops/txd_sm50.toml:19)
+    /// Destination (pred). Predicate written from SM52 (51..54, 7 = PT; nvdisasm 11.8 prints it first when not PT, SM50 rejects any other). (isa-spec/spec/ops/memory/txd_sm50.toml:19)
     pub pd: Reg,
-    /// Destination (u32). (isa-spec/spec/ops/txd_sm50.toml:25)
+    /// Destination (u32). (isa-spec/spec/ops/memory/txd_sm50.toml:25)
     pub d: Reg,
-    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/txd_sm50.toml:29)
+    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/memory/txd_sm50.toml:29)
     pub a: Src,
-    /// Source (u32). Second source register, printed RZ too (derivatives, offsets). (isa-spec/spec/ops/txd_sm50.toml:34)
+    /// Source (u32). Second source register, printed RZ too (derivatives, offsets). (isa-spec/spec/ops/memory/txd_sm50.toml:34)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/txd_sm50.toml:39)
+    /// Modifier.  (isa-spec/spec/ops/memory/txd_sm50.toml:39)
     pub lc: bool,
-    /// Modifier. One texel offset for all texels, in a source register. (isa-spec/spec/ops/txd_sm50.toml:45)
+    /// Modifier. One texel offset for all texels, in a source register. (isa-spec/spec/ops/memory/txd_sm50.toml:45)
     pub aoffi: bool,
-    /// Modifier.  (isa-spec/spec/ops/txd_sm50.toml:51)
+    /// Modifier.  (isa-spec/spec/ops/memory/txd_sm50.toml:51)
     pub nodep: bool,
-    /// Modifier. The texture. (isa-spec/spec/ops/txd_sm50.toml:56)
+    /// Modifier. The texture. (isa-spec/spec/ops/memory/txd_sm50.toml:56)
     pub idx: u32,
-    /// Modifier.  (isa-spec/spec/ops/txd_sm50.toml:61)
+    /// Modifier.  (isa-spec/spec/ops/memory/txd_sm50.toml:61)
     pub dim: TexDimSm50,
-    /// Modifier. Components written. (isa-spec/spec/ops/txd_sm50.toml:65)
+    /// Modifier. Components written. (isa-spec/spec/ops/memory/txd_sm50.toml:65)
     pub mask: u32,
 }
 op_fields!(OpTxdSm50, [a, b], [pd, d]);
-/// Spec: isa-spec/spec/ops/txd_sm50.toml:14.
+/// Spec: isa-spec/spec/ops/memory/txd_sm50.toml:14.
 impl OpTxdSm50 {
     pub const NAME: &'static str = "txd_sm50";
     pub const MNEMONIC: &'static str = "TXD";
@@ -57,7 +57,7 @@ impl OpTxdSm50 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50] (isa-spec/spec/ops/txd_sm50.toml:75; form at isa-spec/spec/ops/txd_sm50.toml:75).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/txd_sm50.toml:75; form at isa-spec/spec/ops/memory/txd_sm50.toml:75).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -75,7 +75,7 @@ impl OpTxdSm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/txd_sm50.toml:95; form at isa-spec/spec/ops/txd_sm50.toml:95).
+    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/txd_sm50.toml:95; form at isa-spec/spec/ops/memory/txd_sm50.toml:95).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -93,7 +93,7 @@ impl OpTxdSm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/txd_sm50.toml:75; form at isa-spec/spec/ops/txd_sm50.toml:75).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txd_sm50.toml:75; form at isa-spec/spec/ops/memory/txd_sm50.toml:75).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = Reg::PT;
@@ -120,7 +120,7 @@ impl OpTxdSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/txd_sm50.toml:95; form at isa-spec/spec/ops/txd_sm50.toml:95).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txd_sm50.toml:95; form at isa-spec/spec/ops/memory/txd_sm50.toml:95).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd = reg_below(RegFile::Pred, bits(w, 51, 3), 7)?;
@@ -147,7 +147,7 @@ impl OpTxdSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `TXD` (isa-spec/spec/ops/txd_sm50.toml:70); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `TXD` (isa-spec/spec/ops/memory/txd_sm50.toml:70); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TXD"]])?;
         let mut cur = 0usize;
@@ -191,7 +191,7 @@ impl OpTxdSm50 {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/txd_sm50.toml:14.
+    /// Spec: isa-spec/spec/ops/memory/txd_sm50.toml:14.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("txd_sm50", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -204,18 +204,18 @@ impl OpTxdSm50 {
     }
 }
 impl MemOp for OpTxdSm50 {}
-/// Spec: isa-spec/spec/ops/txd_sm50.toml:14.
+/// Spec: isa-spec/spec/ops/memory/txd_sm50.toml:14.
 impl Encode for OpTxdSm50 {
     const NAME: &'static str = "txd_sm50";
     encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/txd_sm50.toml:14.
+/// Spec: isa-spec/spec/ops/memory/txd_sm50.toml:14.
 impl Forms for OpTxdSm50 {
     parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/txd_sm50.toml:70.
+    /// Spec: isa-spec/spec/ops/memory/txd_sm50.toml:70.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -253,5 +253,5 @@ impl Forms for OpTxdSm50 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/txd_sm50.toml:14.
+/// Spec: isa-spec/spec/ops/memory/txd_sm50.toml:14.
 impl Legalize for OpTxdSm50 {}
