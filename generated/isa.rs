@@ -5102,38 +5102,38 @@ static DECODE_SM50: [DecodeArm; 256] = dense_arms(
         (0xc1, decode_sm50_arm50),
         (0xc2, decode_sm50_arm50),
         (0xc3, decode_sm50_arm50),
-        (0xc4, decode_sm50_arm1),
-        (0xc5, decode_sm50_arm1),
-        (0xc6, decode_sm50_arm1),
-        (0xc7, decode_sm50_arm1),
-        (0xc8, decode_sm50_arm51),
-        (0xc9, decode_sm50_arm51),
-        (0xca, decode_sm50_arm51),
-        (0xcb, decode_sm50_arm51),
+        (0xc4, decode_sm50_arm51),
+        (0xc5, decode_sm50_arm51),
+        (0xc6, decode_sm50_arm51),
+        (0xc7, decode_sm50_arm51),
+        (0xc8, decode_sm50_arm52),
+        (0xc9, decode_sm50_arm52),
+        (0xca, decode_sm50_arm52),
+        (0xcb, decode_sm50_arm52),
         (0xcc, decode_sm50_arm1),
         (0xcd, decode_sm50_arm1),
         (0xce, decode_sm50_arm1),
         (0xcf, decode_sm50_arm1),
-        (0xd0, decode_sm50_arm52),
-        (0xd1, decode_sm50_arm52),
-        (0xd2, decode_sm50_arm53),
-        (0xd3, decode_sm50_arm53),
-        (0xd4, decode_sm50_arm52),
-        (0xd5, decode_sm50_arm52),
-        (0xd6, decode_sm50_arm53),
-        (0xd7, decode_sm50_arm53),
-        (0xd8, decode_sm50_arm52),
-        (0xd9, decode_sm50_arm52),
-        (0xda, decode_sm50_arm53),
-        (0xdb, decode_sm50_arm53),
-        (0xdc, decode_sm50_arm54),
-        (0xdd, decode_sm50_arm55),
-        (0xde, decode_sm50_arm56),
-        (0xdf, decode_sm50_arm57),
+        (0xd0, decode_sm50_arm53),
+        (0xd1, decode_sm50_arm53),
+        (0xd2, decode_sm50_arm54),
+        (0xd3, decode_sm50_arm54),
+        (0xd4, decode_sm50_arm53),
+        (0xd5, decode_sm50_arm53),
+        (0xd6, decode_sm50_arm54),
+        (0xd7, decode_sm50_arm54),
+        (0xd8, decode_sm50_arm53),
+        (0xd9, decode_sm50_arm53),
+        (0xda, decode_sm50_arm54),
+        (0xdb, decode_sm50_arm54),
+        (0xdc, decode_sm50_arm55),
+        (0xdd, decode_sm50_arm56),
+        (0xde, decode_sm50_arm57),
+        (0xdf, decode_sm50_arm58),
         (0xe0, decode_sm50_arm1),
         (0xe1, decode_sm50_arm1),
-        (0xe2, decode_sm50_arm58),
-        (0xe3, decode_sm50_arm59),
+        (0xe2, decode_sm50_arm59),
+        (0xe3, decode_sm50_arm60),
         (0xe4, decode_sm50_arm1),
         (0xe5, decode_sm50_arm1),
         (0xe6, decode_sm50_arm1),
@@ -5141,23 +5141,23 @@ static DECODE_SM50: [DecodeArm; 256] = dense_arms(
         (0xe8, decode_sm50_arm1),
         (0xe9, decode_sm50_arm1),
         (0xea, decode_sm50_arm1),
-        (0xeb, decode_sm50_arm60),
-        (0xec, decode_sm50_arm61),
-        (0xed, decode_sm50_arm62),
-        (0xee, decode_sm50_arm63),
-        (0xef, decode_sm50_arm64),
-        (0xf0, decode_sm50_arm65),
+        (0xeb, decode_sm50_arm61),
+        (0xec, decode_sm50_arm62),
+        (0xed, decode_sm50_arm63),
+        (0xee, decode_sm50_arm64),
+        (0xef, decode_sm50_arm65),
+        (0xf0, decode_sm50_arm66),
         (0xf1, decode_sm50_arm1),
         (0xf2, decode_sm50_arm1),
         (0xf3, decode_sm50_arm1),
         (0xf4, decode_sm50_arm1),
         (0xf5, decode_sm50_arm1),
-        (0xf6, decode_sm50_arm66),
-        (0xf7, decode_sm50_arm66),
+        (0xf6, decode_sm50_arm67),
+        (0xf7, decode_sm50_arm67),
         (0xf8, decode_sm50_arm1),
         (0xf9, decode_sm50_arm1),
         (0xfa, decode_sm50_arm1),
-        (0xfb, decode_sm50_arm67),
+        (0xfb, decode_sm50_arm68),
         (0xfc, decode_sm50_arm1),
         (0xfd, decode_sm50_arm1),
         (0xfe, decode_sm50_arm1),
@@ -6690,8 +6690,12 @@ fn decode_sm50_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xfc38000000000000 == 0xc038000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpTexSm50, 0 > (w, sm)
+        w & 0xfc38000000000000 == 0xc038000000000000 && matches!(sm, 50) => decode_form::
+        < OpTexSm50, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xf800000000000000 == 0xc000000000000000 && matches!(sm, 52 | 53 | 60 | 61 |
+        62) => decode_form:: < OpTexSm50, 1 > (w, sm)
     );
     try_form!(
         w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
@@ -6704,6 +6708,21 @@ fn decode_sm50_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 fn decode_sm50_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xf800000000000000 == 0xc000000000000000 && matches!(sm, 52 | 53 | 60 | 61 |
+        62) => decode_form:: < OpTexSm50, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
+        62) => decode_form:: < OpLdg, 13 > (w, sm)
+    );
+    try_form!(
+        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
+        62) => return decode_form:: < OpStg, 11 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfc38000000000000 == 0xc838000000000000 && matches!(sm, 50) => decode_form::
         < OpTld4Sm50, 0 > (w, sm)
@@ -6726,7 +6745,7 @@ fn decode_sm50_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpTexsSm50, 0 > (w, sm)
@@ -6785,7 +6804,7 @@ fn decode_sm50_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf200000ff0000000 == 0xd200000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpTldsSm50, 0 > (w, sm)
@@ -6836,7 +6855,7 @@ fn decode_sm50_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpTexsSm50, 0 > (w, sm)
@@ -6903,7 +6922,7 @@ fn decode_sm50_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpTexsSm50, 0 > (w, sm)
@@ -6970,10 +6989,10 @@ fn decode_sm50_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xfff8010000000000 == 0xdeb8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpTexBSm50, 0 > (w, sm)
+        w & 0xfff8010000000000 == 0xdeb8000000000000 && matches!(sm, 50) => decode_form::
+        < OpTexBSm50, 0 > (w, sm)
     );
     try_form!(
         w & 0xfff8010000000000 == 0xdef8000000000000 && matches!(sm, 50) => decode_form::
@@ -7016,6 +7035,10 @@ fn decode_sm50_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpTld4BSm50, 2 > (w, sm)
     );
     try_form!(
+        w & 0xffc0000000000000 == 0xde80000000000000 && matches!(sm, 52 | 53 | 60 | 61 |
+        62) => decode_form:: < OpTexBSm50, 1 > (w, sm)
+    );
+    try_form!(
         w & 0xffc0000000000000 == 0xde40000000000000 && matches!(sm, 52 | 53 | 60 | 61 |
         62) => decode_form:: < OpTxdBSm50, 1 > (w, sm)
     );
@@ -7053,7 +7076,7 @@ fn decode_sm50_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf200000ff0000000 == 0xd200000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpTldsSm50, 0 > (w, sm)
@@ -7124,7 +7147,7 @@ fn decode_sm50_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffff0000000ffff == 0xe2a0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpPbk, 0 > (w, sm)
@@ -7163,7 +7186,7 @@ fn decode_sm50_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpExit, 1 > (w, sm)
@@ -7198,7 +7221,7 @@ fn decode_sm50_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xffff000000000000 == 0xebe0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpOut, 5 > (w, sm)
@@ -7305,7 +7328,7 @@ fn decode_sm50_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xff00000000000000 == 0xec00000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpAtomsSm50, 0 > (w, sm)
@@ -7320,7 +7343,7 @@ fn decode_sm50_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xff00000000000000 == 0xed00000000000000 && matches!(sm, 50) => decode_form::
         < OpAtom, 0 > (w, sm)
@@ -7343,7 +7366,7 @@ fn decode_sm50_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffe000000000000 == 0xeef0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpAtomCas, 2 > (w, sm)
@@ -7394,7 +7417,7 @@ fn decode_sm50_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff800000000ff00 == 0xefa000000000ff00 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpAl2pAbsSm50, 0 > (w, sm)
@@ -7461,7 +7484,7 @@ fn decode_sm50_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffffffff0ffe0 == 0xf0f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpSync, 0 > (w, sm)
@@ -7544,7 +7567,7 @@ fn decode_sm50_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfeff000000000000 == 0xf6e0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpOut, 4 > (w, sm)
@@ -7559,7 +7582,7 @@ fn decode_sm50_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xffff000000000000 == 0xfbe0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpOut, 3 > (w, sm)
@@ -7778,38 +7801,38 @@ static PRINT_SM50: [PrintArm; 256] = dense_arms(
         (0xc1, print_sm50_arm50),
         (0xc2, print_sm50_arm50),
         (0xc3, print_sm50_arm50),
-        (0xc4, print_sm50_arm1),
-        (0xc5, print_sm50_arm1),
-        (0xc6, print_sm50_arm1),
-        (0xc7, print_sm50_arm1),
-        (0xc8, print_sm50_arm51),
-        (0xc9, print_sm50_arm51),
-        (0xca, print_sm50_arm51),
-        (0xcb, print_sm50_arm51),
+        (0xc4, print_sm50_arm51),
+        (0xc5, print_sm50_arm51),
+        (0xc6, print_sm50_arm51),
+        (0xc7, print_sm50_arm51),
+        (0xc8, print_sm50_arm52),
+        (0xc9, print_sm50_arm52),
+        (0xca, print_sm50_arm52),
+        (0xcb, print_sm50_arm52),
         (0xcc, print_sm50_arm1),
         (0xcd, print_sm50_arm1),
         (0xce, print_sm50_arm1),
         (0xcf, print_sm50_arm1),
-        (0xd0, print_sm50_arm52),
-        (0xd1, print_sm50_arm52),
-        (0xd2, print_sm50_arm53),
-        (0xd3, print_sm50_arm53),
-        (0xd4, print_sm50_arm52),
-        (0xd5, print_sm50_arm52),
-        (0xd6, print_sm50_arm53),
-        (0xd7, print_sm50_arm53),
-        (0xd8, print_sm50_arm52),
-        (0xd9, print_sm50_arm52),
-        (0xda, print_sm50_arm53),
-        (0xdb, print_sm50_arm53),
-        (0xdc, print_sm50_arm54),
-        (0xdd, print_sm50_arm55),
-        (0xde, print_sm50_arm56),
-        (0xdf, print_sm50_arm57),
+        (0xd0, print_sm50_arm53),
+        (0xd1, print_sm50_arm53),
+        (0xd2, print_sm50_arm54),
+        (0xd3, print_sm50_arm54),
+        (0xd4, print_sm50_arm53),
+        (0xd5, print_sm50_arm53),
+        (0xd6, print_sm50_arm54),
+        (0xd7, print_sm50_arm54),
+        (0xd8, print_sm50_arm53),
+        (0xd9, print_sm50_arm53),
+        (0xda, print_sm50_arm54),
+        (0xdb, print_sm50_arm54),
+        (0xdc, print_sm50_arm55),
+        (0xdd, print_sm50_arm56),
+        (0xde, print_sm50_arm57),
+        (0xdf, print_sm50_arm58),
         (0xe0, print_sm50_arm1),
         (0xe1, print_sm50_arm1),
-        (0xe2, print_sm50_arm58),
-        (0xe3, print_sm50_arm59),
+        (0xe2, print_sm50_arm59),
+        (0xe3, print_sm50_arm60),
         (0xe4, print_sm50_arm1),
         (0xe5, print_sm50_arm1),
         (0xe6, print_sm50_arm1),
@@ -7817,23 +7840,23 @@ static PRINT_SM50: [PrintArm; 256] = dense_arms(
         (0xe8, print_sm50_arm1),
         (0xe9, print_sm50_arm1),
         (0xea, print_sm50_arm1),
-        (0xeb, print_sm50_arm60),
-        (0xec, print_sm50_arm61),
-        (0xed, print_sm50_arm62),
-        (0xee, print_sm50_arm63),
-        (0xef, print_sm50_arm64),
-        (0xf0, print_sm50_arm65),
+        (0xeb, print_sm50_arm61),
+        (0xec, print_sm50_arm62),
+        (0xed, print_sm50_arm63),
+        (0xee, print_sm50_arm64),
+        (0xef, print_sm50_arm65),
+        (0xf0, print_sm50_arm66),
         (0xf1, print_sm50_arm1),
         (0xf2, print_sm50_arm1),
         (0xf3, print_sm50_arm1),
         (0xf4, print_sm50_arm1),
         (0xf5, print_sm50_arm1),
-        (0xf6, print_sm50_arm66),
-        (0xf7, print_sm50_arm66),
+        (0xf6, print_sm50_arm67),
+        (0xf7, print_sm50_arm67),
         (0xf8, print_sm50_arm1),
         (0xf9, print_sm50_arm1),
         (0xfa, print_sm50_arm1),
-        (0xfb, print_sm50_arm67),
+        (0xfb, print_sm50_arm68),
         (0xfc, print_sm50_arm1),
         (0xfd, print_sm50_arm1),
         (0xfe, print_sm50_arm1),
@@ -9366,8 +9389,12 @@ fn print_sm50_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xfc38000000000000 == 0xc038000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpTexSm50, 0 > (w, sm, at, out)
+        w & 0xfc38000000000000 == 0xc038000000000000 && matches!(sm, 50) =>
+        print_form_bundled:: < OpTexSm50, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf800000000000000 == 0xc000000000000000 && matches!(sm, 52 | 53 | 60 | 61 |
+        62) => print_form_bundled:: < OpTexSm50, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
@@ -9380,6 +9407,21 @@ fn print_sm50_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     None
 }
 fn print_sm50_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xf800000000000000 == 0xc000000000000000 && matches!(sm, 52 | 53 | 60 | 61 |
+        62) => print_form_bundled:: < OpTexSm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
+        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
+        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfc38000000000000 == 0xc838000000000000 && matches!(sm, 50) =>
         print_form_bundled:: < OpTld4Sm50, 0 > (w, sm, at, out)
@@ -9402,7 +9444,7 @@ fn print_sm50_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpTexsSm50, 0 > (w, sm, at, out)
@@ -9461,7 +9503,7 @@ fn print_sm50_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf200000ff0000000 == 0xd200000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpTldsSm50, 0 > (w, sm, at, out)
@@ -9512,7 +9554,7 @@ fn print_sm50_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpTexsSm50, 0 > (w, sm, at, out)
@@ -9579,7 +9621,7 @@ fn print_sm50_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf200000ff0000000 == 0xd000000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpTexsSm50, 0 > (w, sm, at, out)
@@ -9646,10 +9688,10 @@ fn print_sm50_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xfff8010000000000 == 0xdeb8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpTexBSm50, 0 > (w, sm, at, out)
+        w & 0xfff8010000000000 == 0xdeb8000000000000 && matches!(sm, 50) =>
+        print_form_bundled:: < OpTexBSm50, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff8010000000000 == 0xdef8000000000000 && matches!(sm, 50) =>
@@ -9692,6 +9734,10 @@ fn print_sm50_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpTld4BSm50, 2 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xffc0000000000000 == 0xde80000000000000 && matches!(sm, 52 | 53 | 60 | 61 |
+        62) => print_form_bundled:: < OpTexBSm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xffc0000000000000 == 0xde40000000000000 && matches!(sm, 52 | 53 | 60 | 61 |
         62) => print_form_bundled:: < OpTxdBSm50, 1 > (w, sm, at, out)
     );
@@ -9729,7 +9775,7 @@ fn print_sm50_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf200000ff0000000 == 0xd200000ff0000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpTldsSm50, 0 > (w, sm, at, out)
@@ -9800,7 +9846,7 @@ fn print_sm50_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffff0000000ffff == 0xe2a0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpPbk, 0 > (w, sm, at, out)
@@ -9839,7 +9885,7 @@ fn print_sm50_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpExit, 1 > (w, sm, at, out)
@@ -9874,7 +9920,7 @@ fn print_sm50_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xffff000000000000 == 0xebe0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpOut, 5 > (w, sm, at, out)
@@ -9981,7 +10027,7 @@ fn print_sm50_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xff00000000000000 == 0xec00000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpAtomsSm50, 0 > (w, sm, at, out)
@@ -9996,7 +10042,7 @@ fn print_sm50_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xff00000000000000 == 0xed00000000000000 && matches!(sm, 50) =>
         print_form_bundled:: < OpAtom, 0 > (w, sm, at, out)
@@ -10019,7 +10065,7 @@ fn print_sm50_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffe000000000000 == 0xeef0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpAtomCas, 2 > (w, sm, at, out)
@@ -10070,7 +10116,7 @@ fn print_sm50_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm65(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff800000000ff00 == 0xefa000000000ff00 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpAl2pAbsSm50, 0 > (w, sm, at, out)
@@ -10137,7 +10183,7 @@ fn print_sm50_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm65(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffffffff0ffe0 == 0xf0f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpSync, 0 > (w, sm, at, out)
@@ -10220,7 +10266,7 @@ fn print_sm50_arm65(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm67(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfeff000000000000 == 0xf6e0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpOut, 4 > (w, sm, at, out)
@@ -10235,7 +10281,7 @@ fn print_sm50_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm67(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm68(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xffff000000000000 == 0xfbe0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpOut, 3 > (w, sm, at, out)
@@ -28255,12 +28301,20 @@ pub const FORMS: &[FormInfo] = &[
         0x80000000000000000000d61, 0x1fff00000000000ff0000000000, 0, [GPR, GPR, UGPR]
     ),
     form_info!(
-        "tex_b_sm50", "fixed", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8010000000000,
-        0xdeb8000000000000, 0x1fe0000000000, 0, [GPR, GPR, NONE]
+        "tex_b_sm50", "fixed", 0, Sm50, [50], 0xfff8010000000000, 0xdeb8000000000000,
+        0x1fe0000000000, 0, [GPR, GPR, NONE]
     ),
     form_info!(
-        "tex_sm50", "fixed", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xfc38000000000000,
-        0xc038000000000000, 0, 0, [GPR, GPR]
+        "tex_b_sm50", "fixed", 1, Sm50, [52, 53, 60, 61, 62], 0xffc0000000000000,
+        0xde80000000000000, 0x1fe0000000000, 0, [GPR, GPR, NONE]
+    ),
+    form_info!(
+        "tex_sm50", "fixed", 0, Sm50, [50], 0xfc38000000000000, 0xc038000000000000, 0, 0,
+        [GPR, GPR]
+    ),
+    form_info!(
+        "tex_sm50", "fixed", 1, Sm50, [52, 53, 60, 61, 62], 0xf800000000000000,
+        0xc000000000000000, 0, 0, [GPR, GPR]
     ),
     form_info!(
         "tex_ur", "fixed", 0, Sm70, [75, 80, 86, 87, 88, 89, 90],

@@ -4,36 +4,40 @@
 
 /// `TEX`: Sample the texture whose handle is in b at the coordinates a, b (and the registers after them) into d (and the registers after it).
 ///
-/// Spec: isa-spec/spec/ops/memory/tex_b_sm50.toml:11 (op `tex_b_sm50`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/memory/tex_b_sm50.toml:12 (op `tex_b_sm50`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTexBSm50 {
-    /// Destination (u32). (isa-spec/spec/ops/memory/tex_b_sm50.toml:16)
+    /// Destination (pred). Predicate written from SM52 (51..54, 7 = PT; nvdisasm 11.8 prints it first when not PT, SM50 rejects any other). (isa-spec/spec/ops/memory/tex_b_sm50.toml:17)
+    pub pd: Reg,
+    /// Destination (u32). (isa-spec/spec/ops/memory/tex_b_sm50.toml:23)
     pub d: Reg,
-    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/memory/tex_b_sm50.toml:20)
+    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/memory/tex_b_sm50.toml:27)
     pub a: Src,
-    /// Source (u32). Second source register (the handle, then LOD, offsets, reference), omitted when RZ. (isa-spec/spec/ops/memory/tex_b_sm50.toml:25)
+    /// Source (u32). Second source register (the handle, then LOD, offsets, reference), omitted when RZ. (isa-spec/spec/ops/memory/tex_b_sm50.toml:32)
     pub b: Src,
-    /// Source (u32). The bound-texture field nvdisasm prints as 0x0; the word has none. (isa-spec/spec/ops/memory/tex_b_sm50.toml:31)
+    /// Source (u32). The bound-texture field nvdisasm prints as 0x0; the word has none. (isa-spec/spec/ops/memory/tex_b_sm50.toml:38)
     pub idx: Src,
-    /// Modifier.  (isa-spec/spec/ops/memory/tex_b_sm50.toml:37)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex_b_sm50.toml:44)
     pub lod: TexLodSm50,
-    /// Modifier. One texel offset for all texels, in a source register. (isa-spec/spec/ops/memory/tex_b_sm50.toml:41)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex_b_sm50.toml:48)
+    pub lc: bool,
+    /// Modifier. One texel offset for all texels, in a source register. (isa-spec/spec/ops/memory/tex_b_sm50.toml:54)
     pub aoffi: bool,
-    /// Modifier. Depth compare. (isa-spec/spec/ops/memory/tex_b_sm50.toml:47)
+    /// Modifier. Depth compare. (isa-spec/spec/ops/memory/tex_b_sm50.toml:60)
     pub dc: bool,
-    /// Modifier. No derivatives for the LOD. (isa-spec/spec/ops/memory/tex_b_sm50.toml:53)
+    /// Modifier. No derivatives for the LOD. (isa-spec/spec/ops/memory/tex_b_sm50.toml:66)
     pub ndv: bool,
-    /// Modifier.  (isa-spec/spec/ops/memory/tex_b_sm50.toml:59)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex_b_sm50.toml:72)
     pub nodep: bool,
-    /// Modifier.  (isa-spec/spec/ops/memory/tex_b_sm50.toml:64)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex_b_sm50.toml:77)
     pub bindless: TexBindless,
-    /// Modifier.  (isa-spec/spec/ops/memory/tex_b_sm50.toml:68)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex_b_sm50.toml:81)
     pub dim: TexDimSm50,
-    /// Modifier. Components written. (isa-spec/spec/ops/memory/tex_b_sm50.toml:72)
+    /// Modifier. Components written. (isa-spec/spec/ops/memory/tex_b_sm50.toml:85)
     pub mask: u32,
 }
-op_fields!(OpTexBSm50, [a, b, idx], [d]);
-/// Spec: isa-spec/spec/ops/memory/tex_b_sm50.toml:11.
+op_fields!(OpTexBSm50, [a, b, idx], [pd, d]);
+/// Spec: isa-spec/spec/ops/memory/tex_b_sm50.toml:12.
 impl OpTexBSm50 {
     pub const NAME: &'static str = "tex_b_sm50";
     pub const MNEMONIC: &'static str = "TEX";
@@ -45,7 +49,10 @@ impl OpTexBSm50 {
         OperandInfo::new("b", ValueType::U32).with_default(Src::RZ),
         OperandInfo::new("idx", ValueType::U32).with_default(Src::imm(0u32)),
     ];
-    pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
+    pub const DSTS: &'static [OperandInfo] = &[
+        OperandInfo::new("pd", ValueType::Pred).with_default(Src::reg(Reg::PT)),
+        OperandInfo::new("d", ValueType::U32),
+    ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
     /// The encoding form that takes the current operand kinds on `sm`:
@@ -54,20 +61,25 @@ impl OpTexBSm50 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.idx.kind) {
+            (reg!(Gpr), reg!(Gpr), _) if smb & 0x1 != 0 && self.idx == Src::imm(0u32) => {
+                Some(0)
+            }
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x3f != 0 && self.idx == Src::imm(0u32) => Some(0),
+            ) if smb & 0x3e != 0 && self.idx == Src::imm(0u32) => Some(1),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tex_b_sm50.toml:82; form at isa-spec/spec/ops/memory/tex_b_sm50.toml:82).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/tex_b_sm50.toml:95; form at isa-spec/spec/ops/memory/tex_b_sm50.toml:95).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default::<E>(Self::NAME, "idx", self.idx == Src::imm(0u32), sm)?;
+        only_default::<E>(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
+        only_default::<E>(Self::NAME, "modifier lc", self.lc == false, sm)?;
         only_default::<
             E,
         >(Self::NAME, "modifier bindless", self.bindless == TexBindless::B, sm)?;
@@ -84,9 +96,34 @@ impl OpTexBSm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tex_b_sm50.toml:82; form at isa-spec/spec/ops/memory/tex_b_sm50.toml:82).
+    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tex_b_sm50.toml:118; form at isa-spec/spec/ops/memory/tex_b_sm50.toml:118).
+    #[inline(always)]
+    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "idx", self.idx == Src::imm(0u32), sm)?;
+        only_default::<
+            E,
+        >(Self::NAME, "modifier bindless", self.bindless == TexBindless::B, sm)?;
+        let mut w: u128 = 0xde80000000000000 | (c.raw & 0x1fe0000000000);
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= (self.dim.index() as u128) << 28;
+        w |= fit::<E>(Self::NAME, "mask", self.mask as u128, 4u32)? << 31;
+        w |= u128::from(self.ndv) << 35;
+        w |= u128::from(self.aoffi) << 36;
+        w |= code_of(&[0, 1, 2, 3, 6, 7], self.lod.index()) << 37;
+        w |= u128::from(self.lc) << 40;
+        w |= u128::from(self.nodep) << 49;
+        w |= u128::from(self.dc) << 50;
+        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 51;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tex_b_sm50.toml:95; form at isa-spec/spec/ops/memory/tex_b_sm50.toml:95).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let pd: Reg = Reg::PT;
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
@@ -100,6 +137,7 @@ impl OpTexBSm50 {
             7 => TexLodSm50::Lla,
             _ => return None,
         };
+        let lc: bool = false;
         let aoffi: bool = bit(w, 36);
         let dc: bool = bit(w, 50);
         let ndv: bool = bit(w, 35);
@@ -108,11 +146,13 @@ impl OpTexBSm50 {
         let dim: TexDimSm50 = TexDimSm50::from_index(bits(w, 28, 3) as usize)?;
         let mask: u32 = bits(w, 31, 4) as u32;
         let o = Self {
+            pd,
             d,
             a,
             b,
             idx,
             lod,
+            lc,
             aoffi,
             dc,
             ndv,
@@ -123,7 +163,50 @@ impl OpTexBSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1fe0000000000)))
     }
-    /// Parse one tokenized line of syntax `TEX` (isa-spec/spec/ops/memory/tex_b_sm50.toml:77); `None` when the mnemonic is not this op's.
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tex_b_sm50.toml:118; form at isa-spec/spec/ops/memory/tex_b_sm50.toml:118).
+    #[inline(always)]
+    fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let pd = reg_below(RegFile::Pred, bits(w, 51, 3), 7)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
+        let idx: Src = Src::imm(0u32);
+        let lod: TexLodSm50 = match bits(w, 37, 3) {
+            0 => TexLodSm50::None,
+            1 => TexLodSm50::Lz,
+            2 => TexLodSm50::Lb,
+            3 => TexLodSm50::Ll,
+            6 => TexLodSm50::Lba,
+            7 => TexLodSm50::Lla,
+            _ => return None,
+        };
+        let lc: bool = bit(w, 40);
+        let aoffi: bool = bit(w, 36);
+        let dc: bool = bit(w, 50);
+        let ndv: bool = bit(w, 35);
+        let nodep: bool = bit(w, 49);
+        let bindless: TexBindless = TexBindless::B;
+        let dim: TexDimSm50 = TexDimSm50::from_index(bits(w, 28, 3) as usize)?;
+        let mask: u32 = bits(w, 31, 4) as u32;
+        let o = Self {
+            pd,
+            d,
+            a,
+            b,
+            idx,
+            lod,
+            lc,
+            aoffi,
+            dc,
+            ndv,
+            nodep,
+            bindless,
+            dim,
+            mask,
+        };
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1fe0000000000)))
+    }
+    /// Parse one tokenized line of syntax `TEX` (isa-spec/spec/ops/memory/tex_b_sm50.toml:90); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TEX"]])?;
         let mut cur = 0usize;
@@ -139,6 +222,7 @@ impl OpTexBSm50 {
             &TexLodSm50::ALL,
             |v| v.text_sm(sm),
         )?;
+        let lc: bool = take_suffix(rest, &mut cur, ".LC");
         let aoffi: bool = take_suffix(rest, &mut cur, ".AOFFI");
         let dc: bool = take_suffix(rest, &mut cur, ".DC");
         let ndv: bool = take_suffix(rest, &mut cur, ".NDV");
@@ -146,7 +230,13 @@ impl OpTexBSm50 {
         if cur != rest.len() {
             return None;
         }
-        let mut at = asm_try!(Operands:: < 6 > ::start(line, 5, 1usize));
+        let mut at = asm_try!(Operands:: < 7 > ::start(line, 5, 2usize));
+        let pd = if at.optional(|tok| is_pred_token(tok)) {
+            asm_try!(dst_operand(at.take(), "pd", true))
+        } else {
+            at.skip();
+            Reg::PT
+        };
         let d = asm_try!(dst_operand(at.take(), "d", false));
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
         let b = if at
@@ -169,13 +259,15 @@ impl OpTexBSm50 {
             v.text())
         );
         let mask = asm_try!(uint_operand(at.take(), "mask"));
-        asm_try!(at.finish(& ["d", "a", "b", "idx", "dim", "mask"]));
+        asm_try!(at.finish(& ["pd", "d", "a", "b", "idx", "dim", "mask"]));
         let op = Self {
+            pd,
             d,
             a,
             b,
             idx,
             lod,
+            lc,
             aoffi,
             dc,
             ndv,
@@ -189,7 +281,7 @@ impl OpTexBSm50 {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/memory/tex_b_sm50.toml:11.
+    /// Spec: isa-spec/spec/ops/memory/tex_b_sm50.toml:12.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("tex_b_sm50", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -203,18 +295,18 @@ impl OpTexBSm50 {
     }
 }
 impl MemOp for OpTexBSm50 {}
-/// Spec: isa-spec/spec/ops/memory/tex_b_sm50.toml:11.
+/// Spec: isa-spec/spec/ops/memory/tex_b_sm50.toml:12.
 impl Encode for OpTexBSm50 {
     const NAME: &'static str = "tex_b_sm50";
-    encode_by_form!(0 : => encode_f0; [a, b, idx]);
+    encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a, b, idx]);
 }
-/// Spec: isa-spec/spec/ops/memory/tex_b_sm50.toml:11.
+/// Spec: isa-spec/spec/ops/memory/tex_b_sm50.toml:12.
 impl Forms for OpTexBSm50 {
-    parts_by_form!(0 : parts_f0);
+    parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/tex_b_sm50.toml:77.
+    /// Spec: isa-spec/spec/ops/memory/tex_b_sm50.toml:90.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -224,6 +316,9 @@ impl Forms for OpTexBSm50 {
         out.push_str("TEX");
         out.push_text_chunk(self.bindless.chunk_sm(sm));
         out.push_text_chunk(self.lod.chunk_sm(sm));
+        if self.lc {
+            out.push_str(".LC");
+        }
         if self.aoffi {
             out.push_str(".AOFFI");
         }
@@ -236,7 +331,14 @@ impl Forms for OpTexBSm50 {
         if self.nodep {
             out.push_str(".NODEP");
         }
-        out.push_str(" ");
+        let mut first = true;
+        if self.pd != Reg::PT {
+            out.push_str(" ");
+            first = false;
+            write_reg(out, self.pd);
+        }
+        out.push_str(if first { " " } else { ", " });
+        first = false;
         write_reg(out, self.d);
         out.push_str(", ");
         write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
@@ -253,5 +355,5 @@ impl Forms for OpTexBSm50 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/memory/tex_b_sm50.toml:11.
+/// Spec: isa-spec/spec/ops/memory/tex_b_sm50.toml:12.
 impl Legalize for OpTexBSm50 {}

@@ -4,34 +4,38 @@
 
 /// `TEX`: Sample the bound texture `idx` at the coordinates a, b (and the registers after them) into d (and the registers after it).
 ///
-/// Spec: isa-spec/spec/ops/memory/tex_sm50.toml:11 (op `tex_sm50`). SMs: 50, 52, 53, 60, 61, 62.
+/// Spec: isa-spec/spec/ops/memory/tex_sm50.toml:12 (op `tex_sm50`). SMs: 50, 52, 53, 60, 61, 62.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTexSm50 {
-    /// Destination (u32). (isa-spec/spec/ops/memory/tex_sm50.toml:16)
+    /// Destination (pred). Predicate written from SM52 (51..54, 7 = PT; nvdisasm 11.8 prints it first when not PT, SM50 rejects any other). (isa-spec/spec/ops/memory/tex_sm50.toml:17)
+    pub pd: Reg,
+    /// Destination (u32). (isa-spec/spec/ops/memory/tex_sm50.toml:23)
     pub d: Reg,
-    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/memory/tex_sm50.toml:20)
+    /// Source (u32). First source register (coordinates). (isa-spec/spec/ops/memory/tex_sm50.toml:27)
     pub a: Src,
-    /// Source (u32). Second source register (LOD, offsets, reference), omitted when RZ. (isa-spec/spec/ops/memory/tex_sm50.toml:25)
+    /// Source (u32). Second source register (LOD, offsets, reference), omitted when RZ. (isa-spec/spec/ops/memory/tex_sm50.toml:32)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/memory/tex_sm50.toml:31)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex_sm50.toml:38)
     pub lod: TexLodSm50,
-    /// Modifier. One texel offset for all texels, in a source register. (isa-spec/spec/ops/memory/tex_sm50.toml:35)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex_sm50.toml:42)
+    pub lc: bool,
+    /// Modifier. One texel offset for all texels, in a source register. (isa-spec/spec/ops/memory/tex_sm50.toml:48)
     pub aoffi: bool,
-    /// Modifier. Depth compare. (isa-spec/spec/ops/memory/tex_sm50.toml:41)
+    /// Modifier. Depth compare. (isa-spec/spec/ops/memory/tex_sm50.toml:54)
     pub dc: bool,
-    /// Modifier. No derivatives for the LOD. (isa-spec/spec/ops/memory/tex_sm50.toml:47)
+    /// Modifier. No derivatives for the LOD. (isa-spec/spec/ops/memory/tex_sm50.toml:60)
     pub ndv: bool,
-    /// Modifier.  (isa-spec/spec/ops/memory/tex_sm50.toml:53)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex_sm50.toml:66)
     pub nodep: bool,
-    /// Modifier. The texture. (isa-spec/spec/ops/memory/tex_sm50.toml:58)
+    /// Modifier. The texture. (isa-spec/spec/ops/memory/tex_sm50.toml:71)
     pub idx: u32,
-    /// Modifier.  (isa-spec/spec/ops/memory/tex_sm50.toml:63)
+    /// Modifier.  (isa-spec/spec/ops/memory/tex_sm50.toml:76)
     pub dim: TexDimSm50,
-    /// Modifier. Components written. (isa-spec/spec/ops/memory/tex_sm50.toml:67)
+    /// Modifier. Components written. (isa-spec/spec/ops/memory/tex_sm50.toml:80)
     pub mask: u32,
 }
-op_fields!(OpTexSm50, [a, b], [d]);
-/// Spec: isa-spec/spec/ops/memory/tex_sm50.toml:11.
+op_fields!(OpTexSm50, [a, b], [pd, d]);
+/// Spec: isa-spec/spec/ops/memory/tex_sm50.toml:12.
 impl OpTexSm50 {
     pub const NAME: &'static str = "tex_sm50";
     pub const MNEMONIC: &'static str = "TEX";
@@ -42,7 +46,10 @@ impl OpTexSm50 {
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32).with_default(Src::RZ),
     ];
-    pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
+    pub const DSTS: &'static [OperandInfo] = &[
+        OperandInfo::new("pd", ValueType::Pred).with_default(Src::reg(Reg::PT)),
+        OperandInfo::new("d", ValueType::U32),
+    ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
     /// The encoding form that takes the current operand kinds on `sm`:
@@ -51,15 +58,18 @@ impl OpTexSm50 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x3f != 0 => Some(0),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x1 != 0 => Some(0),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x3e != 0 => Some(1),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tex_sm50.toml:77; form at isa-spec/spec/ops/memory/tex_sm50.toml:77).
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/tex_sm50.toml:90; form at isa-spec/spec/ops/memory/tex_sm50.toml:90).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
+        only_default::<E>(Self::NAME, "modifier lc", self.lc == false, sm)?;
         let mut w: u128 = 0xc038000000000000;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
@@ -74,9 +84,31 @@ impl OpTexSm50 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tex_sm50.toml:77; form at isa-spec/spec/ops/memory/tex_sm50.toml:77).
+    /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tex_sm50.toml:113; form at isa-spec/spec/ops/memory/tex_sm50.toml:113).
+    #[inline(always)]
+    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0xc000000000000000;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= (self.dim.index() as u128) << 28;
+        w |= fit::<E>(Self::NAME, "mask", self.mask as u128, 4u32)? << 31;
+        w |= u128::from(self.ndv) << 35;
+        w |= fit::<E>(Self::NAME, "idx", self.idx as u128, 13u32)? << 36;
+        w |= u128::from(self.nodep) << 49;
+        w |= u128::from(self.dc) << 50;
+        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 51;
+        w |= u128::from(self.aoffi) << 54;
+        w |= code_of(&[0, 1, 2, 3, 6, 7], self.lod.index()) << 55;
+        w |= u128::from(self.lc) << 58;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tex_sm50.toml:90; form at isa-spec/spec/ops/memory/tex_sm50.toml:90).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let pd: Reg = Reg::PT;
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
@@ -89,6 +121,7 @@ impl OpTexSm50 {
             7 => TexLodSm50::Lla,
             _ => return None,
         };
+        let lc: bool = false;
         let aoffi: bool = bit(w, 54);
         let dc: bool = bit(w, 50);
         let ndv: bool = bit(w, 35);
@@ -97,10 +130,12 @@ impl OpTexSm50 {
         let dim: TexDimSm50 = TexDimSm50::from_index(bits(w, 28, 3) as usize)?;
         let mask: u32 = bits(w, 31, 4) as u32;
         let o = Self {
+            pd,
             d,
             a,
             b,
             lod,
+            lc,
             aoffi,
             dc,
             ndv,
@@ -111,7 +146,48 @@ impl OpTexSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `TEX` (isa-spec/spec/ops/memory/tex_sm50.toml:72); `None` when the mnemonic is not this op's.
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tex_sm50.toml:113; form at isa-spec/spec/ops/memory/tex_sm50.toml:113).
+    #[inline(always)]
+    fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let pd = reg_below(RegFile::Pred, bits(w, 51, 3), 7)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
+        let lod: TexLodSm50 = match bits(w, 55, 3) {
+            0 => TexLodSm50::None,
+            1 => TexLodSm50::Lz,
+            2 => TexLodSm50::Lb,
+            3 => TexLodSm50::Ll,
+            6 => TexLodSm50::Lba,
+            7 => TexLodSm50::Lla,
+            _ => return None,
+        };
+        let lc: bool = bit(w, 58);
+        let aoffi: bool = bit(w, 54);
+        let dc: bool = bit(w, 50);
+        let ndv: bool = bit(w, 35);
+        let nodep: bool = bit(w, 49);
+        let idx: u32 = bits(w, 36, 13) as u32;
+        let dim: TexDimSm50 = TexDimSm50::from_index(bits(w, 28, 3) as usize)?;
+        let mask: u32 = bits(w, 31, 4) as u32;
+        let o = Self {
+            pd,
+            d,
+            a,
+            b,
+            lod,
+            lc,
+            aoffi,
+            dc,
+            ndv,
+            nodep,
+            idx,
+            dim,
+            mask,
+        };
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+    }
+    /// Parse one tokenized line of syntax `TEX` (isa-spec/spec/ops/memory/tex_sm50.toml:85); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["TEX"]])?;
         let mut cur = 0usize;
@@ -121,6 +197,7 @@ impl OpTexSm50 {
             &TexLodSm50::ALL,
             |v| v.text_sm(sm),
         )?;
+        let lc: bool = take_suffix(rest, &mut cur, ".LC");
         let aoffi: bool = take_suffix(rest, &mut cur, ".AOFFI");
         let dc: bool = take_suffix(rest, &mut cur, ".DC");
         let ndv: bool = take_suffix(rest, &mut cur, ".NDV");
@@ -128,7 +205,13 @@ impl OpTexSm50 {
         if cur != rest.len() {
             return None;
         }
-        let mut at = asm_try!(Operands:: < 6 > ::start(line, 5, 1usize));
+        let mut at = asm_try!(Operands:: < 7 > ::start(line, 5, 2usize));
+        let pd = if at.optional(|tok| is_pred_token(tok)) {
+            asm_try!(dst_operand(at.take(), "pd", true))
+        } else {
+            at.skip();
+            Reg::PT
+        };
         let d = asm_try!(dst_operand(at.take(), "d", false));
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
         let b = if at
@@ -151,12 +234,14 @@ impl OpTexSm50 {
             v.text())
         );
         let mask = asm_try!(uint_operand(at.take(), "mask"));
-        asm_try!(at.finish(& ["d", "a", "b", "idx", "dim", "mask"]));
+        asm_try!(at.finish(& ["pd", "d", "a", "b", "idx", "dim", "mask"]));
         let op = Self {
+            pd,
             d,
             a,
             b,
             lod,
+            lc,
             aoffi,
             dc,
             ndv,
@@ -170,7 +255,7 @@ impl OpTexSm50 {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/memory/tex_sm50.toml:11.
+    /// Spec: isa-spec/spec/ops/memory/tex_sm50.toml:12.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("tex_sm50", 2usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -183,18 +268,18 @@ impl OpTexSm50 {
     }
 }
 impl MemOp for OpTexSm50 {}
-/// Spec: isa-spec/spec/ops/memory/tex_sm50.toml:11.
+/// Spec: isa-spec/spec/ops/memory/tex_sm50.toml:12.
 impl Encode for OpTexSm50 {
     const NAME: &'static str = "tex_sm50";
-    encode_by_form!(0 : => encode_f0; [a, b]);
+    encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a, b]);
 }
-/// Spec: isa-spec/spec/ops/memory/tex_sm50.toml:11.
+/// Spec: isa-spec/spec/ops/memory/tex_sm50.toml:12.
 impl Forms for OpTexSm50 {
-    parts_by_form!(0 : parts_f0);
+    parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/tex_sm50.toml:72.
+    /// Spec: isa-spec/spec/ops/memory/tex_sm50.toml:85.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -202,6 +287,9 @@ impl Forms for OpTexSm50 {
         write_guard(out, &c.guard);
         out.push_str("TEX");
         out.push_text_chunk(self.lod.chunk_sm(sm));
+        if self.lc {
+            out.push_str(".LC");
+        }
         if self.aoffi {
             out.push_str(".AOFFI");
         }
@@ -214,7 +302,14 @@ impl Forms for OpTexSm50 {
         if self.nodep {
             out.push_str(".NODEP");
         }
-        out.push_str(" ");
+        let mut first = true;
+        if self.pd != Reg::PT {
+            out.push_str(" ");
+            first = false;
+            write_reg(out, self.pd);
+        }
+        out.push_str(if first { " " } else { ", " });
+        first = false;
         write_reg(out, self.d);
         out.push_str(", ");
         write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
@@ -231,5 +326,5 @@ impl Forms for OpTexSm50 {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/memory/tex_sm50.toml:11.
+/// Spec: isa-spec/spec/ops/memory/tex_sm50.toml:12.
 impl Legalize for OpTexSm50 {}
