@@ -1039,14 +1039,16 @@ fn mul32_matches_rust() {
                 index: 1,
                 offset: 0x10,
             });
-            let mut st = WarpState::default();
-            st.cbuf = vec![
-                Vec::new(),
-                [0, 0, 0, 0, k]
-                    .iter()
-                    .flat_map(|w: &u32| w.to_le_bytes())
-                    .collect(),
-            ];
+            let mut st = WarpState {
+                cbuf: vec![
+                    Vec::new(),
+                    [0, 0, 0, 0, k]
+                        .iter()
+                        .flat_map(|w: &u32| w.to_le_bytes())
+                        .collect(),
+                ],
+                ..WarpState::default()
+            };
             for (l, (a, _)) in cases.iter().take(LANES).enumerate() {
                 st.gpr[l][0] = *a;
             }
