@@ -167,6 +167,20 @@ enum_tables!(
     "f16x2_rn"], ["", ".S32", ".U64", ".F32.FTZ.RN", ".U128", ".S64", ".F64.RN",
     ".F16x2.FTZ.RN", ".F16x2.RN"], {}
 );
+/// How ALD/AST read their attribute address (nvdisasm 11.8, SM50 bit flips): plain (an RZ index), .P a patch attribute (bit 31), .PHYS a physical address in the index register (Volta+: bits 76..78 = 2; Maxwell: an index other than RZ with bit 31 clear, offset 0).
+///
+/// Spec: isa-spec/spec/enums/attr_access.toml:1 (enum `attr_access`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum AttrAccess {
+    #[default]
+    Plain,
+    Patch,
+    Phys,
+}
+enum_tables!(
+    AttrAccess, 8, [Plain, Patch, Phys], ["plain", "patch", "phys"], ["", ".P", ".PHYS"],
+    {}
+);
 /// Attribute access size of ALD/AST/AL2P (SM70+ bits 74..76, nvdisasm 13 sweep): .32 prints nothing, then .64, .96, .128.
 ///
 /// Spec: isa-spec/spec/enums/attr_size.toml:1 (enum `attr_size`).
@@ -1616,6 +1630,49 @@ pub enum IntType {
     U32,
 }
 enum_tables!(IntType, 8, [S32, U32], ["s32", "u32"], ["", ".U32"], {});
+/// IPA's interpolation mode (SM50 bits 54..56, nvdisasm 11.8): .PASS the attribute as the rasterizer gives it, no text multiplied by c (perspective), .CONSTANT flat, .SC the sample-constant value.
+///
+/// Spec: isa-spec/spec/enums/ipa_interp.toml:1 (enum `ipa_interp`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum IpaInterp {
+    #[default]
+    Pass,
+    Multiply,
+    Constant,
+    Sc,
+}
+enum_tables!(
+    IpaInterp, 16, [Pass, Multiply, Constant, Sc], ["pass", "multiply", "constant",
+    "sc"], [".PASS", "", ".CONSTANT", ".SC"], {}
+);
+/// IPA's interpolation mode from Volta on (bits 78..80, nvdisasm 13 on SM75): .PASS, .CONSTANT (flat), .STATE; code 3 prints `.INVALID3` (not an instruction). The perspective multiply of Maxwell's IPA is gone (an FMUL does it).
+///
+/// Spec: isa-spec/spec/enums/ipa_interp_sm70.toml:1 (enum `ipa_interp_sm70`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum IpaInterpSm70 {
+    #[default]
+    Pass,
+    Constant,
+    State,
+}
+enum_tables!(
+    IpaInterpSm70, 16, [Pass, Constant, State], ["pass", "constant", "state"], [".PASS",
+    ".CONSTANT", ".STATE"], {}
+);
+/// Where IPA samples the attribute (SM50 bits 52..54, nvdisasm 11.8): the pixel center, .CENTROID, or .OFFSET by the register e; code 3 prints `.INVALID` (not an instruction).
+///
+/// Spec: isa-spec/spec/enums/ipa_sample.toml:1 (enum `ipa_sample`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum IpaSample {
+    #[default]
+    Center,
+    Centroid,
+    Offset,
+}
+enum_tables!(
+    IpaSample, 16, [Center, Centroid, Offset], ["center", "centroid", "offset"], ["",
+    ".CENTROID", ".OFFSET"], {}
+);
 /// HMNMX2's `.IS_A` (SM90 on, bit 65): the op form that also writes two
 /// predicates (hmnmx2_is_a.toml); a single value, so it takes no bits.
 ///
@@ -1626,6 +1683,34 @@ pub enum IsA {
     IsA,
 }
 enum_tables!(IsA, 8, [IsA], ["is_a"], [".IS_A"], {});
+/// What ISBERD reads from the internal stage buffer (SM50 bits 33..35, SM70+ 76..78; nvdisasm 11.8 and 13 bit flips): the map entry (no text), .PATCH, .PRIM or .ATTR.
+///
+/// Spec: isa-spec/spec/enums/isberd_mode.toml:1 (enum `isberd_mode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum IsberdMode {
+    #[default]
+    Map,
+    Patch,
+    Prim,
+    Attr,
+}
+enum_tables!(
+    IsberdMode, 8, [Map, Patch, Prim, Attr], ["map", "patch", "prim", "attr"], ["",
+    ".PATCH", ".PRIM", ".ATTR"], {}
+);
+/// ISBERD's read size (SM50 bits 47..49, SM70+ 74..76): a byte (no text), .U16 or .32; code 3 prints `.???3` (SM50) or `.INVALID3` (SM75): not an instruction.
+///
+/// Spec: isa-spec/spec/enums/isberd_size.toml:1 (enum `isberd_size`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum IsberdSize {
+    #[default]
+    U8,
+    U16,
+    B32,
+}
+enum_tables!(
+    IsberdSize, 8, [U8, U16, B32], ["u8", "u16", "b32"], ["", ".U16", ".32"], {}
+);
 /// Integer compare type: bit 73 signed (64-bit compares: isetp_type64).
 ///
 /// Spec: isa-spec/spec/enums/isetp_type.toml:1 (enum `isetp_type`).
@@ -4299,7 +4384,15 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
         "AL2P",
         &[50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121],
     ),
+    (
+        "ALD",
+        &[50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121],
+    ),
     ("ARRIVES", &[80, 86, 87, 88, 89, 90, 100, 103, 120, 121]),
+    (
+        "AST",
+        &[50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121],
+    ),
     (
         "ATOM",
         &[50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121],
@@ -4479,6 +4572,14 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("IMNMX", &[50, 52, 53, 60, 61, 62, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121]),
     ("IMUL", &[50, 52, 53, 60, 61, 62]),
     ("IMUL32I", &[50, 52, 53, 60, 61, 62]),
+    (
+        "IPA",
+        &[50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121],
+    ),
+    (
+        "ISBERD",
+        &[50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121],
+    ),
     ("ISCADD", &[50, 52, 53, 60, 61, 62]),
     ("ISCADD32I", &[50, 52, 53, 60, 61, 62]),
     ("ISET", &[50, 52, 53, 60, 61, 62]),
@@ -4797,18 +4898,18 @@ pub const fn sm_bit(sm: u32) -> u64 {
 }
 define_ops! {
     Acqbulk(OpAcqbulk), Al2p(OpAl2p), Al2pAbs(OpAl2pAbs), Al2pAbsSm50(OpAl2pAbsSm50),
-    Al2pSm50(OpAl2pSm50), Arrives(OpArrives), Atom(OpAtom), AtomCas(OpAtomCas),
-    Atomg(OpAtomg), AtomgCas(OpAtomgCas), AtomgF(OpAtomgF), Atoms(OpAtoms),
-    AtomsArrive(OpAtomsArrive), AtomsCas(OpAtomsCas), AtomsCastP(OpAtomsCastP),
-    AtomsPopcInc(OpAtomsPopcInc), AtomsSm50(OpAtomsSm50), B2r(OpB2r),
-    B2rResult(OpB2rResult), B2rWarp(OpB2rWarp), BarArv(OpBarArv), BarRed(OpBarRed),
-    BarSync(OpBarSync), Bfe(OpBfe), Bfi(OpBfi), Bmma(OpBmma), Bmov(OpBmov),
-    BmovR(OpBmovR), Bmsk(OpBmsk), Bpt(OpBpt), Bra(OpBra), BraUp(OpBraUp), BraUr(OpBraUr),
-    Break(OpBreak), Brev(OpBrev), Brk(OpBrk), Brx(OpBrx), BrxSm50(OpBrxSm50),
-    Bssy(OpBssy), Bsync(OpBsync), Cal(OpCal), Call(OpCall), CallAbs(OpCallAbs),
-    CallAbsR(OpCallAbsR), CallR(OpCallR), Cctl(OpCctl), CctlAll(OpCctlAll),
-    Cgaerrbar(OpCgaerrbar), Cont(OpCont), Credux(OpCredux), Cs2r(OpCs2r),
-    Cs2r32(OpCs2r32), Cs2rSm50(OpCs2rSm50), Csetp(OpCsetp), Dadd(OpDadd),
+    Al2pSm50(OpAl2pSm50), Ald(OpAld), AldSm50(OpAldSm50), Arrives(OpArrives), Ast(OpAst),
+    AstSm50(OpAstSm50), Atom(OpAtom), AtomCas(OpAtomCas), Atomg(OpAtomg),
+    AtomgCas(OpAtomgCas), AtomgF(OpAtomgF), Atoms(OpAtoms), AtomsArrive(OpAtomsArrive),
+    AtomsCas(OpAtomsCas), AtomsCastP(OpAtomsCastP), AtomsPopcInc(OpAtomsPopcInc),
+    AtomsSm50(OpAtomsSm50), B2r(OpB2r), B2rResult(OpB2rResult), B2rWarp(OpB2rWarp),
+    BarArv(OpBarArv), BarRed(OpBarRed), BarSync(OpBarSync), Bfe(OpBfe), Bfi(OpBfi),
+    Bmma(OpBmma), Bmov(OpBmov), BmovR(OpBmovR), Bmsk(OpBmsk), Bpt(OpBpt), Bra(OpBra),
+    BraUp(OpBraUp), BraUr(OpBraUr), Break(OpBreak), Brev(OpBrev), Brk(OpBrk), Brx(OpBrx),
+    BrxSm50(OpBrxSm50), Bssy(OpBssy), Bsync(OpBsync), Cal(OpCal), Call(OpCall),
+    CallAbs(OpCallAbs), CallAbsR(OpCallAbsR), CallR(OpCallR), Cctl(OpCctl),
+    CctlAll(OpCctlAll), Cgaerrbar(OpCgaerrbar), Cont(OpCont), Credux(OpCredux),
+    Cs2r(OpCs2r), Cs2r32(OpCs2r32), Cs2rSm50(OpCs2rSm50), Csetp(OpCsetp), Dadd(OpDadd),
     Depbar(OpDepbar), Dfma(OpDfma), Dmma(OpDmma), Dmnmx(OpDmnmx), Dmul(OpDmul),
     Dset(OpDset), Dsetp(OpDsetp), Endcollective(OpEndcollective), Errbar(OpErrbar),
     Exit(OpExit), F2f(OpF2f), F2f64(OpF2f64), F2fSm50(OpF2fSm50), F2fp(OpF2fp),
@@ -4830,7 +4931,8 @@ define_ops! {
     Imad(OpImad), ImadHi(OpImadHi), ImadPoSm50(OpImadPoSm50), ImadSm50(OpImadSm50),
     ImadWide(OpImadWide), ImadWideX(OpImadWideX), Imadx(OpImadx), Imma(OpImma),
     ImmaSp(OpImmaSp), Imnmx(OpImnmx), Imnmx64(OpImnmx64), Imul(OpImul),
-    Imul32i(OpImul32i), Iscadd(OpIscadd), Iscadd32i(OpIscadd32i), Iset(OpIset),
+    Imul32i(OpImul32i), Ipa(OpIpa), IpaIdxSm50(OpIpaIdxSm50), IpaSm50(OpIpaSm50),
+    Isberd(OpIsberd), Iscadd(OpIscadd), Iscadd32i(OpIscadd32i), Iset(OpIset),
     Isetp(OpIsetp), Isetp64(OpIsetp64), Kil(OpKil), Ldc(OpLdc), Ldcu(OpLdcu), Ldg(OpLdg),
     Ldgdepbar(OpLdgdepbar), Ldgsts(OpLdgsts), Ldl(OpLdl), Lds(OpLds), Ldsm(OpLdsm),
     Lea(OpLea), LeaHi(OpLeaHi), LeaHiSm50(OpLeaHiSm50), LeaHiX(OpLeaHiX),
@@ -5130,10 +5232,10 @@ static DECODE_SM50: [DecodeArm; 256] = dense_arms(
         (0xdd, decode_sm50_arm56),
         (0xde, decode_sm50_arm57),
         (0xdf, decode_sm50_arm58),
-        (0xe0, decode_sm50_arm1),
+        (0xe0, decode_sm50_arm59),
         (0xe1, decode_sm50_arm1),
-        (0xe2, decode_sm50_arm59),
-        (0xe3, decode_sm50_arm60),
+        (0xe2, decode_sm50_arm60),
+        (0xe3, decode_sm50_arm61),
         (0xe4, decode_sm50_arm1),
         (0xe5, decode_sm50_arm1),
         (0xe6, decode_sm50_arm1),
@@ -5141,23 +5243,23 @@ static DECODE_SM50: [DecodeArm; 256] = dense_arms(
         (0xe8, decode_sm50_arm1),
         (0xe9, decode_sm50_arm1),
         (0xea, decode_sm50_arm1),
-        (0xeb, decode_sm50_arm61),
-        (0xec, decode_sm50_arm62),
-        (0xed, decode_sm50_arm63),
-        (0xee, decode_sm50_arm64),
-        (0xef, decode_sm50_arm65),
-        (0xf0, decode_sm50_arm66),
+        (0xeb, decode_sm50_arm62),
+        (0xec, decode_sm50_arm63),
+        (0xed, decode_sm50_arm64),
+        (0xee, decode_sm50_arm65),
+        (0xef, decode_sm50_arm66),
+        (0xf0, decode_sm50_arm67),
         (0xf1, decode_sm50_arm1),
         (0xf2, decode_sm50_arm1),
         (0xf3, decode_sm50_arm1),
         (0xf4, decode_sm50_arm1),
         (0xf5, decode_sm50_arm1),
-        (0xf6, decode_sm50_arm67),
-        (0xf7, decode_sm50_arm67),
+        (0xf6, decode_sm50_arm68),
+        (0xf7, decode_sm50_arm68),
         (0xf8, decode_sm50_arm1),
         (0xf9, decode_sm50_arm1),
         (0xfa, decode_sm50_arm1),
-        (0xfb, decode_sm50_arm68),
+        (0xfb, decode_sm50_arm69),
         (0xfc, decode_sm50_arm1),
         (0xfd, decode_sm50_arm1),
         (0xfe, decode_sm50_arm1),
@@ -7149,6 +7251,25 @@ fn decode_sm50_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
+        w & 0xff0000400000ff00 == 0xe00000000000ff00 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpIpaSm50, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xff00004000000000 == 0xe000004000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpIpaIdxSm50, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
+        62) => decode_form:: < OpLdg, 13 > (w, sm)
+    );
+    try_form!(
+        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
+        62) => return decode_form:: < OpStg, 11 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
         w & 0xfffff0000000ffff == 0xe2a0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpPbk, 0 > (w, sm)
     );
@@ -7186,7 +7307,7 @@ fn decode_sm50_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpExit, 1 > (w, sm)
@@ -7221,7 +7342,7 @@ fn decode_sm50_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xffff000000000000 == 0xebe0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpOut, 5 > (w, sm)
@@ -7328,7 +7449,7 @@ fn decode_sm50_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xff00000000000000 == 0xec00000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpAtomsSm50, 0 > (w, sm)
@@ -7343,7 +7464,7 @@ fn decode_sm50_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xff00000000000000 == 0xed00000000000000 && matches!(sm, 50) => decode_form::
         < OpAtom, 0 > (w, sm)
@@ -7366,7 +7487,7 @@ fn decode_sm50_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffe000000000000 == 0xeef0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpAtomCas, 2 > (w, sm)
@@ -7417,7 +7538,23 @@ fn decode_sm50_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xfff800007ff00000 == 0xefd8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpAldSm50, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff800007ff00000 == 0xeff0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpAstSm50, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff800004000ff00 == 0xefd800000000ff00 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpAldSm50, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff800004000ff00 == 0xeff000000000ff00 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpAstSm50, 0 > (w, sm)
+    );
     try_form!(
         w & 0xfff800000000ff00 == 0xefa000000000ff00 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpAl2pAbsSm50, 0 > (w, sm)
@@ -7463,6 +7600,18 @@ fn decode_sm50_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
         61 | 62) => decode_form:: < OpAl2pSm50, 0 > (w, sm)
     );
     try_form!(
+        w & 0xfff8000000000000 == 0xefd8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpAldSm50, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0xeff0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpAstSm50, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0xefd0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpIsberd, 1 > (w, sm)
+    );
+    try_form!(
         w & 0xfff8000000000000 == 0xef90000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpLdc, 2 > (w, sm)
     );
@@ -7484,7 +7633,7 @@ fn decode_sm50_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffffffff0ffe0 == 0xf0f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpSync, 0 > (w, sm)
@@ -7567,7 +7716,7 @@ fn decode_sm50_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfeff000000000000 == 0xf6e0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpOut, 4 > (w, sm)
@@ -7582,7 +7731,7 @@ fn decode_sm50_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xffff000000000000 == 0xfbe0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpOut, 3 > (w, sm)
@@ -7829,10 +7978,10 @@ static PRINT_SM50: [PrintArm; 256] = dense_arms(
         (0xdd, print_sm50_arm56),
         (0xde, print_sm50_arm57),
         (0xdf, print_sm50_arm58),
-        (0xe0, print_sm50_arm1),
+        (0xe0, print_sm50_arm59),
         (0xe1, print_sm50_arm1),
-        (0xe2, print_sm50_arm59),
-        (0xe3, print_sm50_arm60),
+        (0xe2, print_sm50_arm60),
+        (0xe3, print_sm50_arm61),
         (0xe4, print_sm50_arm1),
         (0xe5, print_sm50_arm1),
         (0xe6, print_sm50_arm1),
@@ -7840,23 +7989,23 @@ static PRINT_SM50: [PrintArm; 256] = dense_arms(
         (0xe8, print_sm50_arm1),
         (0xe9, print_sm50_arm1),
         (0xea, print_sm50_arm1),
-        (0xeb, print_sm50_arm61),
-        (0xec, print_sm50_arm62),
-        (0xed, print_sm50_arm63),
-        (0xee, print_sm50_arm64),
-        (0xef, print_sm50_arm65),
-        (0xf0, print_sm50_arm66),
+        (0xeb, print_sm50_arm62),
+        (0xec, print_sm50_arm63),
+        (0xed, print_sm50_arm64),
+        (0xee, print_sm50_arm65),
+        (0xef, print_sm50_arm66),
+        (0xf0, print_sm50_arm67),
         (0xf1, print_sm50_arm1),
         (0xf2, print_sm50_arm1),
         (0xf3, print_sm50_arm1),
         (0xf4, print_sm50_arm1),
         (0xf5, print_sm50_arm1),
-        (0xf6, print_sm50_arm67),
-        (0xf7, print_sm50_arm67),
+        (0xf6, print_sm50_arm68),
+        (0xf7, print_sm50_arm68),
         (0xf8, print_sm50_arm1),
         (0xf9, print_sm50_arm1),
         (0xfa, print_sm50_arm1),
-        (0xfb, print_sm50_arm68),
+        (0xfb, print_sm50_arm69),
         (0xfc, print_sm50_arm1),
         (0xfd, print_sm50_arm1),
         (0xfe, print_sm50_arm1),
@@ -9848,6 +9997,25 @@ fn print_sm50_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
+        w & 0xff0000400000ff00 == 0xe00000000000ff00 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpIpaSm50, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff00004000000000 == 0xe000004000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpIpaIdxSm50, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
+        62) => print_form_bundled:: < OpLdg, 13 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x10000000000000 == 0x10000000000000 && matches!(sm, 50 | 52 | 53 | 60 | 61 |
+        62) => return print_form_bundled:: < OpStg, 11 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
         w & 0xfffff0000000ffff == 0xe2a0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpPbk, 0 > (w, sm, at, out)
     );
@@ -9885,7 +10053,7 @@ fn print_sm50_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpExit, 1 > (w, sm, at, out)
@@ -9920,7 +10088,7 @@ fn print_sm50_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xffff000000000000 == 0xebe0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpOut, 5 > (w, sm, at, out)
@@ -10027,7 +10195,7 @@ fn print_sm50_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xff00000000000000 == 0xec00000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpAtomsSm50, 0 > (w, sm, at, out)
@@ -10042,7 +10210,7 @@ fn print_sm50_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xff00000000000000 == 0xed00000000000000 && matches!(sm, 50) =>
         print_form_bundled:: < OpAtom, 0 > (w, sm, at, out)
@@ -10065,7 +10233,7 @@ fn print_sm50_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm65(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffe000000000000 == 0xeef0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpAtomCas, 2 > (w, sm, at, out)
@@ -10116,7 +10284,23 @@ fn print_sm50_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm65(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfff800007ff00000 == 0xefd8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpAldSm50, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff800007ff00000 == 0xeff0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpAstSm50, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff800004000ff00 == 0xefd800000000ff00 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpAldSm50, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff800004000ff00 == 0xeff000000000ff00 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpAstSm50, 0 > (w, sm, at, out)
+    );
     try_form!(
         w & 0xfff800000000ff00 == 0xefa000000000ff00 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpAl2pAbsSm50, 0 > (w, sm, at, out)
@@ -10162,6 +10346,18 @@ fn print_sm50_arm65(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpAl2pSm50, 0 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfff8000000000000 == 0xefd8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpAldSm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0xeff0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpAstSm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0xefd0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpIsberd, 1 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfff8000000000000 == 0xef90000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpLdc, 2 > (w, sm, at, out)
     );
@@ -10183,7 +10379,7 @@ fn print_sm50_arm65(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm67(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffffffff0ffe0 == 0xf0f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpSync, 0 > (w, sm, at, out)
@@ -10266,7 +10462,7 @@ fn print_sm50_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm67(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm68(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfeff000000000000 == 0xf6e0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpOut, 4 > (w, sm, at, out)
@@ -10281,7 +10477,7 @@ fn print_sm50_arm67(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm68(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm69(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xffff000000000000 == 0xfbe0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => print_form_bundled:: < OpOut, 3 > (w, sm, at, out)
@@ -10416,75 +10612,78 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0x313, decode_sm70_arm100),
         (0x31c, decode_sm70_arm101),
         (0x31d, decode_sm70_arm102),
-        (0x324, decode_sm70_arm103),
-        (0x343, decode_sm70_arm104),
-        (0x344, decode_sm70_arm105),
-        (0x348, decode_sm70_arm106),
-        (0x352, decode_sm70_arm107),
-        (0x353, decode_sm70_arm108),
-        (0x355, decode_sm70_arm109),
-        (0x356, decode_sm70_arm110),
-        (0x35d, decode_sm70_arm111),
-        (0x361, decode_sm70_arm112),
-        (0x364, decode_sm70_arm113),
-        (0x367, decode_sm70_arm114),
-        (0x36a, decode_sm70_arm115),
-        (0x36d, decode_sm70_arm116),
-        (0x370, decode_sm70_arm117),
+        (0x321, decode_sm70_arm103),
+        (0x322, decode_sm70_arm104),
+        (0x324, decode_sm70_arm105),
+        (0x326, decode_sm70_arm106),
+        (0x343, decode_sm70_arm107),
+        (0x344, decode_sm70_arm108),
+        (0x348, decode_sm70_arm109),
+        (0x352, decode_sm70_arm110),
+        (0x353, decode_sm70_arm111),
+        (0x355, decode_sm70_arm112),
+        (0x356, decode_sm70_arm113),
+        (0x35d, decode_sm70_arm114),
+        (0x361, decode_sm70_arm115),
+        (0x364, decode_sm70_arm116),
+        (0x367, decode_sm70_arm117),
+        (0x36a, decode_sm70_arm118),
+        (0x36d, decode_sm70_arm119),
+        (0x370, decode_sm70_arm120),
         (0x380, decode_sm70_arm1),
         (0x381, decode_sm70_arm2),
         (0x384, decode_sm70_arm3),
         (0x385, decode_sm70_arm3),
         (0x386, decode_sm70_arm4),
-        (0x387, decode_sm70_arm118),
-        (0x388, decode_sm70_arm119),
-        (0x389, decode_sm70_arm120),
+        (0x387, decode_sm70_arm121),
+        (0x388, decode_sm70_arm122),
+        (0x389, decode_sm70_arm123),
         (0x38a, decode_sm70_arm6),
-        (0x38b, decode_sm70_arm121),
+        (0x38b, decode_sm70_arm124),
         (0x38c, decode_sm70_arm7),
-        (0x38d, decode_sm70_arm122),
-        (0x3a0, decode_sm70_arm123),
-        (0x3a1, decode_sm70_arm124),
+        (0x38d, decode_sm70_arm125),
+        (0x3a0, decode_sm70_arm126),
+        (0x3a1, decode_sm70_arm127),
         (0x3a3, decode_sm70_arm8),
         (0x3a7, decode_sm70_arm9),
         (0x3a8, decode_sm70_arm6),
-        (0x3a9, decode_sm70_arm121),
+        (0x3a9, decode_sm70_arm124),
         (0x3aa, decode_sm70_arm10),
-        (0x3ab, decode_sm70_arm121),
+        (0x3ab, decode_sm70_arm124),
         (0x3b0, decode_sm70_arm11),
         (0x3b1, decode_sm70_arm12),
-        (0x3ba, decode_sm70_arm125),
-        (0x3bc, decode_sm70_arm126),
-        (0x3c2, decode_sm70_arm127),
-        (0x3c4, decode_sm70_arm128),
-        (0x3c6, decode_sm70_arm129),
-        (0x402, decode_sm70_arm130),
-        (0x407, decode_sm70_arm131),
-        (0x411, decode_sm70_arm132),
-        (0x414, decode_sm70_arm133),
-        (0x416, decode_sm70_arm134),
-        (0x419, decode_sm70_arm135),
-        (0x421, decode_sm70_arm136),
-        (0x423, decode_sm70_arm137),
-        (0x424, decode_sm70_arm138),
-        (0x429, decode_sm70_arm139),
-        (0x42a, decode_sm70_arm140),
-        (0x42b, decode_sm70_arm141),
-        (0x430, decode_sm70_arm142),
-        (0x431, decode_sm70_arm143),
-        (0x433, decode_sm70_arm144),
-        (0x434, decode_sm70_arm145),
-        (0x435, decode_sm70_arm146),
-        (0x443, decode_sm70_arm147),
-        (0x44b, decode_sm70_arm148),
-        (0x454, decode_sm70_arm149),
-        (0x455, decode_sm70_arm150),
-        (0x482, decode_sm70_arm151),
-        (0x491, decode_sm70_arm152),
-        (0x499, decode_sm70_arm153),
-        (0x4a4, decode_sm70_arm154),
-        (0x51d, decode_sm70_arm155),
-        (0x547, decode_sm70_arm156),
+        (0x3ba, decode_sm70_arm128),
+        (0x3bc, decode_sm70_arm129),
+        (0x3c2, decode_sm70_arm130),
+        (0x3c4, decode_sm70_arm131),
+        (0x3c6, decode_sm70_arm132),
+        (0x402, decode_sm70_arm133),
+        (0x407, decode_sm70_arm134),
+        (0x411, decode_sm70_arm135),
+        (0x414, decode_sm70_arm136),
+        (0x416, decode_sm70_arm137),
+        (0x419, decode_sm70_arm138),
+        (0x421, decode_sm70_arm139),
+        (0x423, decode_sm70_arm140),
+        (0x424, decode_sm70_arm141),
+        (0x429, decode_sm70_arm142),
+        (0x42a, decode_sm70_arm143),
+        (0x42b, decode_sm70_arm144),
+        (0x430, decode_sm70_arm145),
+        (0x431, decode_sm70_arm146),
+        (0x433, decode_sm70_arm147),
+        (0x434, decode_sm70_arm148),
+        (0x435, decode_sm70_arm149),
+        (0x443, decode_sm70_arm150),
+        (0x44b, decode_sm70_arm151),
+        (0x454, decode_sm70_arm152),
+        (0x455, decode_sm70_arm153),
+        (0x482, decode_sm70_arm154),
+        (0x491, decode_sm70_arm155),
+        (0x499, decode_sm70_arm156),
+        (0x4a4, decode_sm70_arm157),
+        (0x51d, decode_sm70_arm158),
+        (0x547, decode_sm70_arm159),
         (0x580, decode_sm70_arm1),
         (0x581, decode_sm70_arm2),
         (0x584, decode_sm70_arm3),
@@ -10492,36 +10691,36 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0x586, decode_sm70_arm4),
         (0x587, decode_sm70_arm3),
         (0x588, decode_sm70_arm5),
-        (0x589, decode_sm70_arm157),
+        (0x589, decode_sm70_arm160),
         (0x58a, decode_sm70_arm6),
         (0x58c, decode_sm70_arm7),
-        (0x58d, decode_sm70_arm158),
-        (0x59f, decode_sm70_arm159),
+        (0x58d, decode_sm70_arm161),
+        (0x59f, decode_sm70_arm162),
         (0x5a3, decode_sm70_arm8),
         (0x5a7, decode_sm70_arm9),
         (0x5a8, decode_sm70_arm6),
         (0x5aa, decode_sm70_arm10),
-        (0x5ab, decode_sm70_arm160),
+        (0x5ab, decode_sm70_arm163),
         (0x5b0, decode_sm70_arm11),
         (0x5b1, decode_sm70_arm12),
-        (0x5b2, decode_sm70_arm161),
-        (0x607, decode_sm70_arm162),
-        (0x614, decode_sm70_arm163),
-        (0x616, decode_sm70_arm164),
-        (0x619, decode_sm70_arm165),
-        (0x621, decode_sm70_arm166),
-        (0x623, decode_sm70_arm167),
-        (0x624, decode_sm70_arm168),
-        (0x625, decode_sm70_arm169),
-        (0x627, decode_sm70_arm170),
-        (0x629, decode_sm70_arm171),
-        (0x62a, decode_sm70_arm172),
-        (0x62b, decode_sm70_arm173),
-        (0x630, decode_sm70_arm174),
-        (0x631, decode_sm70_arm175),
-        (0x633, decode_sm70_arm176),
-        (0x634, decode_sm70_arm177),
-        (0x635, decode_sm70_arm178),
+        (0x5b2, decode_sm70_arm164),
+        (0x607, decode_sm70_arm165),
+        (0x614, decode_sm70_arm166),
+        (0x616, decode_sm70_arm167),
+        (0x619, decode_sm70_arm168),
+        (0x621, decode_sm70_arm169),
+        (0x623, decode_sm70_arm170),
+        (0x624, decode_sm70_arm171),
+        (0x625, decode_sm70_arm172),
+        (0x627, decode_sm70_arm173),
+        (0x629, decode_sm70_arm174),
+        (0x62a, decode_sm70_arm175),
+        (0x62b, decode_sm70_arm176),
+        (0x630, decode_sm70_arm177),
+        (0x631, decode_sm70_arm178),
+        (0x633, decode_sm70_arm179),
+        (0x634, decode_sm70_arm180),
+        (0x635, decode_sm70_arm181),
         (0x780, decode_sm70_arm1),
         (0x781, decode_sm70_arm2),
         (0x784, decode_sm70_arm3),
@@ -10531,224 +10730,225 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0x788, decode_sm70_arm5),
         (0x78a, decode_sm70_arm6),
         (0x78c, decode_sm70_arm7),
-        (0x79f, decode_sm70_arm179),
+        (0x79f, decode_sm70_arm182),
         (0x7a3, decode_sm70_arm8),
         (0x7a7, decode_sm70_arm9),
         (0x7a8, decode_sm70_arm6),
         (0x7aa, decode_sm70_arm10),
-        (0x7ac, decode_sm70_arm180),
+        (0x7ac, decode_sm70_arm183),
         (0x7b0, decode_sm70_arm11),
         (0x7b1, decode_sm70_arm12),
-        (0x801, decode_sm70_arm181),
-        (0x802, decode_sm70_arm182),
-        (0x803, decode_sm70_arm183),
-        (0x804, decode_sm70_arm184),
-        (0x805, decode_sm70_arm185),
-        (0x806, decode_sm70_arm186),
-        (0x807, decode_sm70_arm187),
-        (0x808, decode_sm70_arm188),
-        (0x809, decode_sm70_arm189),
-        (0x80a, decode_sm70_arm190),
-        (0x80b, decode_sm70_arm191),
-        (0x80c, decode_sm70_arm192),
-        (0x810, decode_sm70_arm193),
-        (0x811, decode_sm70_arm194),
-        (0x812, decode_sm70_arm195),
-        (0x813, decode_sm70_arm196),
-        (0x814, decode_sm70_arm197),
-        (0x816, decode_sm70_arm198),
-        (0x817, decode_sm70_arm199),
-        (0x819, decode_sm70_arm200),
-        (0x81a, decode_sm70_arm201),
-        (0x81b, decode_sm70_arm202),
-        (0x81c, decode_sm70_arm203),
-        (0x820, decode_sm70_arm204),
-        (0x823, decode_sm70_arm205),
-        (0x824, decode_sm70_arm206),
-        (0x825, decode_sm70_arm207),
-        (0x827, decode_sm70_arm208),
-        (0x828, decode_sm70_arm209),
-        (0x82b, decode_sm70_arm210),
-        (0x82d, decode_sm70_arm211),
-        (0x82e, decode_sm70_arm212),
-        (0x831, decode_sm70_arm213),
-        (0x832, decode_sm70_arm214),
-        (0x835, decode_sm70_arm215),
-        (0x836, decode_sm70_arm216),
-        (0x838, decode_sm70_arm217),
-        (0x83b, decode_sm70_arm218),
-        (0x83e, decode_sm70_arm219),
-        (0x840, decode_sm70_arm220),
-        (0x843, decode_sm70_arm221),
-        (0x844, decode_sm70_arm222),
-        (0x845, decode_sm70_arm223),
-        (0x848, decode_sm70_arm224),
-        (0x849, decode_sm70_arm225),
-        (0x84a, decode_sm70_arm226),
-        (0x855, decode_sm70_arm227),
-        (0x856, decode_sm70_arm228),
-        (0x85a, decode_sm70_arm229),
-        (0x85e, decode_sm70_arm230),
-        (0x882, decode_sm70_arm231),
-        (0x883, decode_sm70_arm232),
-        (0x884, decode_sm70_arm233),
-        (0x886, decode_sm70_arm234),
-        (0x887, decode_sm70_arm235),
-        (0x88c, decode_sm70_arm236),
-        (0x890, decode_sm70_arm237),
-        (0x891, decode_sm70_arm238),
-        (0x892, decode_sm70_arm239),
-        (0x896, decode_sm70_arm240),
-        (0x897, decode_sm70_arm241),
-        (0x899, decode_sm70_arm242),
-        (0x89a, decode_sm70_arm243),
-        (0x8a4, decode_sm70_arm244),
-        (0x8a5, decode_sm70_arm245),
-        (0x8a6, decode_sm70_arm246),
-        (0x8bd, decode_sm70_arm247),
-        (0x8be, decode_sm70_arm248),
-        (0x8bf, decode_sm70_arm249),
-        (0x900, decode_sm70_arm250),
-        (0x901, decode_sm70_arm251),
-        (0x902, decode_sm70_arm252),
-        (0x904, decode_sm70_arm253),
-        (0x905, decode_sm70_arm254),
-        (0x906, decode_sm70_arm255),
-        (0x907, decode_sm70_arm256),
-        (0x908, decode_sm70_arm257),
-        (0x909, decode_sm70_arm258),
-        (0x910, decode_sm70_arm259),
-        (0x911, decode_sm70_arm260),
-        (0x912, decode_sm70_arm261),
-        (0x913, decode_sm70_arm262),
-        (0x918, decode_sm70_arm263),
-        (0x919, decode_sm70_arm264),
-        (0x91a, decode_sm70_arm265),
-        (0x91b, decode_sm70_arm266),
-        (0x91d, decode_sm70_arm267),
-        (0x920, decode_sm70_arm268),
-        (0x924, decode_sm70_arm269),
-        (0x925, decode_sm70_arm270),
-        (0x941, decode_sm70_arm271),
-        (0x942, decode_sm70_arm272),
-        (0x943, decode_sm70_arm273),
-        (0x944, decode_sm70_arm274),
-        (0x945, decode_sm70_arm275),
-        (0x946, decode_sm70_arm276),
-        (0x947, decode_sm70_arm277),
-        (0x948, decode_sm70_arm278),
-        (0x949, decode_sm70_arm279),
-        (0x94d, decode_sm70_arm280),
-        (0x94e, decode_sm70_arm281),
-        (0x950, decode_sm70_arm282),
-        (0x956, decode_sm70_arm283),
-        (0x95c, decode_sm70_arm284),
-        (0x95d, decode_sm70_arm285),
-        (0x980, decode_sm70_arm286),
-        (0x981, decode_sm70_arm287),
-        (0x983, decode_sm70_arm288),
-        (0x984, decode_sm70_arm289),
-        (0x985, decode_sm70_arm290),
-        (0x986, decode_sm70_arm291),
-        (0x987, decode_sm70_arm290),
-        (0x988, decode_sm70_arm292),
-        (0x989, decode_sm70_arm293),
-        (0x98a, decode_sm70_arm294),
+        (0x801, decode_sm70_arm184),
+        (0x802, decode_sm70_arm185),
+        (0x803, decode_sm70_arm186),
+        (0x804, decode_sm70_arm187),
+        (0x805, decode_sm70_arm188),
+        (0x806, decode_sm70_arm189),
+        (0x807, decode_sm70_arm190),
+        (0x808, decode_sm70_arm191),
+        (0x809, decode_sm70_arm192),
+        (0x80a, decode_sm70_arm193),
+        (0x80b, decode_sm70_arm194),
+        (0x80c, decode_sm70_arm195),
+        (0x810, decode_sm70_arm196),
+        (0x811, decode_sm70_arm197),
+        (0x812, decode_sm70_arm198),
+        (0x813, decode_sm70_arm199),
+        (0x814, decode_sm70_arm200),
+        (0x816, decode_sm70_arm201),
+        (0x817, decode_sm70_arm202),
+        (0x819, decode_sm70_arm203),
+        (0x81a, decode_sm70_arm204),
+        (0x81b, decode_sm70_arm205),
+        (0x81c, decode_sm70_arm206),
+        (0x820, decode_sm70_arm207),
+        (0x823, decode_sm70_arm208),
+        (0x824, decode_sm70_arm209),
+        (0x825, decode_sm70_arm210),
+        (0x827, decode_sm70_arm211),
+        (0x828, decode_sm70_arm212),
+        (0x82b, decode_sm70_arm213),
+        (0x82d, decode_sm70_arm214),
+        (0x82e, decode_sm70_arm215),
+        (0x831, decode_sm70_arm216),
+        (0x832, decode_sm70_arm217),
+        (0x835, decode_sm70_arm218),
+        (0x836, decode_sm70_arm219),
+        (0x838, decode_sm70_arm220),
+        (0x83b, decode_sm70_arm221),
+        (0x83e, decode_sm70_arm222),
+        (0x840, decode_sm70_arm223),
+        (0x843, decode_sm70_arm224),
+        (0x844, decode_sm70_arm225),
+        (0x845, decode_sm70_arm226),
+        (0x848, decode_sm70_arm227),
+        (0x849, decode_sm70_arm228),
+        (0x84a, decode_sm70_arm229),
+        (0x855, decode_sm70_arm230),
+        (0x856, decode_sm70_arm231),
+        (0x85a, decode_sm70_arm232),
+        (0x85e, decode_sm70_arm233),
+        (0x882, decode_sm70_arm234),
+        (0x883, decode_sm70_arm235),
+        (0x884, decode_sm70_arm236),
+        (0x886, decode_sm70_arm237),
+        (0x887, decode_sm70_arm238),
+        (0x88c, decode_sm70_arm239),
+        (0x890, decode_sm70_arm240),
+        (0x891, decode_sm70_arm241),
+        (0x892, decode_sm70_arm242),
+        (0x896, decode_sm70_arm243),
+        (0x897, decode_sm70_arm244),
+        (0x899, decode_sm70_arm245),
+        (0x89a, decode_sm70_arm246),
+        (0x8a4, decode_sm70_arm247),
+        (0x8a5, decode_sm70_arm248),
+        (0x8a6, decode_sm70_arm249),
+        (0x8bd, decode_sm70_arm250),
+        (0x8be, decode_sm70_arm251),
+        (0x8bf, decode_sm70_arm252),
+        (0x900, decode_sm70_arm253),
+        (0x901, decode_sm70_arm254),
+        (0x902, decode_sm70_arm255),
+        (0x904, decode_sm70_arm256),
+        (0x905, decode_sm70_arm257),
+        (0x906, decode_sm70_arm258),
+        (0x907, decode_sm70_arm259),
+        (0x908, decode_sm70_arm260),
+        (0x909, decode_sm70_arm261),
+        (0x910, decode_sm70_arm262),
+        (0x911, decode_sm70_arm263),
+        (0x912, decode_sm70_arm264),
+        (0x913, decode_sm70_arm265),
+        (0x918, decode_sm70_arm266),
+        (0x919, decode_sm70_arm267),
+        (0x91a, decode_sm70_arm268),
+        (0x91b, decode_sm70_arm269),
+        (0x91d, decode_sm70_arm270),
+        (0x920, decode_sm70_arm271),
+        (0x923, decode_sm70_arm272),
+        (0x924, decode_sm70_arm273),
+        (0x925, decode_sm70_arm274),
+        (0x941, decode_sm70_arm275),
+        (0x942, decode_sm70_arm276),
+        (0x943, decode_sm70_arm277),
+        (0x944, decode_sm70_arm278),
+        (0x945, decode_sm70_arm279),
+        (0x946, decode_sm70_arm280),
+        (0x947, decode_sm70_arm281),
+        (0x948, decode_sm70_arm282),
+        (0x949, decode_sm70_arm283),
+        (0x94d, decode_sm70_arm284),
+        (0x94e, decode_sm70_arm285),
+        (0x950, decode_sm70_arm286),
+        (0x956, decode_sm70_arm287),
+        (0x95c, decode_sm70_arm288),
+        (0x95d, decode_sm70_arm289),
+        (0x980, decode_sm70_arm290),
+        (0x981, decode_sm70_arm291),
+        (0x983, decode_sm70_arm292),
+        (0x984, decode_sm70_arm293),
+        (0x985, decode_sm70_arm294),
+        (0x986, decode_sm70_arm295),
+        (0x987, decode_sm70_arm294),
+        (0x988, decode_sm70_arm296),
+        (0x989, decode_sm70_arm297),
+        (0x98a, decode_sm70_arm298),
         (0x98c, decode_sm70_arm7),
-        (0x98e, decode_sm70_arm295),
-        (0x98f, decode_sm70_arm296),
-        (0x990, decode_sm70_arm297),
-        (0x991, decode_sm70_arm297),
-        (0x992, decode_sm70_arm298),
-        (0x993, decode_sm70_arm297),
-        (0x994, decode_sm70_arm297),
-        (0x995, decode_sm70_arm297),
-        (0x996, decode_sm70_arm297),
-        (0x997, decode_sm70_arm297),
-        (0x998, decode_sm70_arm297),
-        (0x999, decode_sm70_arm297),
-        (0x99a, decode_sm70_arm297),
-        (0x99b, decode_sm70_arm297),
-        (0x99c, decode_sm70_arm297),
-        (0x99d, decode_sm70_arm297),
-        (0x99e, decode_sm70_arm297),
-        (0x99f, decode_sm70_arm297),
-        (0x9a3, decode_sm70_arm299),
-        (0x9a6, decode_sm70_arm300),
+        (0x98e, decode_sm70_arm299),
+        (0x98f, decode_sm70_arm300),
+        (0x990, decode_sm70_arm301),
+        (0x991, decode_sm70_arm301),
+        (0x992, decode_sm70_arm302),
+        (0x993, decode_sm70_arm301),
+        (0x994, decode_sm70_arm301),
+        (0x995, decode_sm70_arm301),
+        (0x996, decode_sm70_arm301),
+        (0x997, decode_sm70_arm301),
+        (0x998, decode_sm70_arm301),
+        (0x999, decode_sm70_arm301),
+        (0x99a, decode_sm70_arm301),
+        (0x99b, decode_sm70_arm301),
+        (0x99c, decode_sm70_arm301),
+        (0x99d, decode_sm70_arm301),
+        (0x99e, decode_sm70_arm301),
+        (0x99f, decode_sm70_arm301),
+        (0x9a3, decode_sm70_arm303),
+        (0x9a6, decode_sm70_arm304),
         (0x9a7, decode_sm70_arm9),
-        (0x9a8, decode_sm70_arm294),
-        (0x9aa, decode_sm70_arm301),
-        (0x9ab, decode_sm70_arm302),
-        (0x9af, decode_sm70_arm303),
+        (0x9a8, decode_sm70_arm298),
+        (0x9aa, decode_sm70_arm305),
+        (0x9ab, decode_sm70_arm306),
+        (0x9af, decode_sm70_arm307),
         (0x9b0, decode_sm70_arm11),
-        (0x9b1, decode_sm70_arm304),
-        (0x9c3, decode_sm70_arm305),
-        (0x9c5, decode_sm70_arm306),
-        (0xa02, decode_sm70_arm307),
-        (0xa03, decode_sm70_arm308),
-        (0xa04, decode_sm70_arm309),
-        (0xa07, decode_sm70_arm310),
-        (0xa08, decode_sm70_arm311),
-        (0xa09, decode_sm70_arm312),
-        (0xa0a, decode_sm70_arm313),
-        (0xa0b, decode_sm70_arm314),
-        (0xa0c, decode_sm70_arm315),
-        (0xa10, decode_sm70_arm316),
-        (0xa11, decode_sm70_arm317),
-        (0xa12, decode_sm70_arm318),
-        (0xa13, decode_sm70_arm319),
-        (0xa14, decode_sm70_arm320),
-        (0xa16, decode_sm70_arm321),
-        (0xa17, decode_sm70_arm322),
-        (0xa19, decode_sm70_arm323),
-        (0xa1a, decode_sm70_arm324),
-        (0xa1b, decode_sm70_arm325),
-        (0xa1f, decode_sm70_arm326),
-        (0xa20, decode_sm70_arm327),
-        (0xa23, decode_sm70_arm328),
-        (0xa24, decode_sm70_arm329),
-        (0xa25, decode_sm70_arm330),
-        (0xa26, decode_sm70_arm331),
-        (0xa27, decode_sm70_arm332),
-        (0xa28, decode_sm70_arm333),
-        (0xa2b, decode_sm70_arm334),
-        (0xa31, decode_sm70_arm335),
-        (0xa32, decode_sm70_arm336),
-        (0xa35, decode_sm70_arm337),
-        (0xa36, decode_sm70_arm338),
-        (0xa38, decode_sm70_arm339),
-        (0xa3e, decode_sm70_arm340),
-        (0xa40, decode_sm70_arm341),
-        (0xa43, decode_sm70_arm342),
-        (0xa45, decode_sm70_arm343),
-        (0xa48, decode_sm70_arm344),
-        (0xab9, decode_sm70_arm345),
-        (0xb00, decode_sm70_arm346),
-        (0xb01, decode_sm70_arm347),
-        (0xb02, decode_sm70_arm348),
-        (0xb04, decode_sm70_arm349),
-        (0xb05, decode_sm70_arm350),
-        (0xb06, decode_sm70_arm351),
-        (0xb07, decode_sm70_arm352),
-        (0xb08, decode_sm70_arm353),
-        (0xb09, decode_sm70_arm354),
-        (0xb10, decode_sm70_arm355),
-        (0xb11, decode_sm70_arm356),
-        (0xb12, decode_sm70_arm357),
-        (0xb13, decode_sm70_arm358),
-        (0xb1d, decode_sm70_arm359),
-        (0xb48, decode_sm70_arm360),
-        (0xb56, decode_sm70_arm361),
-        (0xb5d, decode_sm70_arm362),
-        (0xb60, decode_sm70_arm363),
-        (0xb63, decode_sm70_arm364),
-        (0xb66, decode_sm70_arm365),
-        (0xb69, decode_sm70_arm366),
-        (0xb6c, decode_sm70_arm367),
-        (0xb6f, decode_sm70_arm368),
+        (0x9b1, decode_sm70_arm308),
+        (0x9c3, decode_sm70_arm309),
+        (0x9c5, decode_sm70_arm310),
+        (0xa02, decode_sm70_arm311),
+        (0xa03, decode_sm70_arm312),
+        (0xa04, decode_sm70_arm313),
+        (0xa07, decode_sm70_arm314),
+        (0xa08, decode_sm70_arm315),
+        (0xa09, decode_sm70_arm316),
+        (0xa0a, decode_sm70_arm317),
+        (0xa0b, decode_sm70_arm318),
+        (0xa0c, decode_sm70_arm319),
+        (0xa10, decode_sm70_arm320),
+        (0xa11, decode_sm70_arm321),
+        (0xa12, decode_sm70_arm322),
+        (0xa13, decode_sm70_arm323),
+        (0xa14, decode_sm70_arm324),
+        (0xa16, decode_sm70_arm325),
+        (0xa17, decode_sm70_arm326),
+        (0xa19, decode_sm70_arm327),
+        (0xa1a, decode_sm70_arm328),
+        (0xa1b, decode_sm70_arm329),
+        (0xa1f, decode_sm70_arm330),
+        (0xa20, decode_sm70_arm331),
+        (0xa23, decode_sm70_arm332),
+        (0xa24, decode_sm70_arm333),
+        (0xa25, decode_sm70_arm334),
+        (0xa26, decode_sm70_arm335),
+        (0xa27, decode_sm70_arm336),
+        (0xa28, decode_sm70_arm337),
+        (0xa2b, decode_sm70_arm338),
+        (0xa31, decode_sm70_arm339),
+        (0xa32, decode_sm70_arm340),
+        (0xa35, decode_sm70_arm341),
+        (0xa36, decode_sm70_arm342),
+        (0xa38, decode_sm70_arm343),
+        (0xa3e, decode_sm70_arm344),
+        (0xa40, decode_sm70_arm345),
+        (0xa43, decode_sm70_arm346),
+        (0xa45, decode_sm70_arm347),
+        (0xa48, decode_sm70_arm348),
+        (0xab9, decode_sm70_arm349),
+        (0xb00, decode_sm70_arm350),
+        (0xb01, decode_sm70_arm351),
+        (0xb02, decode_sm70_arm352),
+        (0xb04, decode_sm70_arm353),
+        (0xb05, decode_sm70_arm354),
+        (0xb06, decode_sm70_arm355),
+        (0xb07, decode_sm70_arm356),
+        (0xb08, decode_sm70_arm357),
+        (0xb09, decode_sm70_arm358),
+        (0xb10, decode_sm70_arm359),
+        (0xb11, decode_sm70_arm360),
+        (0xb12, decode_sm70_arm361),
+        (0xb13, decode_sm70_arm362),
+        (0xb1d, decode_sm70_arm363),
+        (0xb48, decode_sm70_arm364),
+        (0xb56, decode_sm70_arm365),
+        (0xb5d, decode_sm70_arm366),
+        (0xb60, decode_sm70_arm367),
+        (0xb63, decode_sm70_arm368),
+        (0xb66, decode_sm70_arm369),
+        (0xb69, decode_sm70_arm370),
+        (0xb6c, decode_sm70_arm371),
+        (0xb6f, decode_sm70_arm372),
         (0xb80, decode_sm70_arm1),
         (0xb81, decode_sm70_arm2),
-        (0xb82, decode_sm70_arm369),
+        (0xb82, decode_sm70_arm373),
         (0xb84, decode_sm70_arm3),
         (0xb85, decode_sm70_arm3),
         (0xb86, decode_sm70_arm4),
@@ -10756,88 +10956,88 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0xb88, decode_sm70_arm5),
         (0xb8a, decode_sm70_arm6),
         (0xb8c, decode_sm70_arm7),
-        (0xb90, decode_sm70_arm370),
-        (0xb91, decode_sm70_arm370),
-        (0xb92, decode_sm70_arm370),
-        (0xb93, decode_sm70_arm370),
-        (0xb94, decode_sm70_arm370),
-        (0xb95, decode_sm70_arm370),
-        (0xb96, decode_sm70_arm370),
-        (0xb97, decode_sm70_arm370),
-        (0xb98, decode_sm70_arm370),
-        (0xb99, decode_sm70_arm370),
-        (0xb9a, decode_sm70_arm370),
-        (0xb9b, decode_sm70_arm370),
-        (0xb9c, decode_sm70_arm370),
-        (0xb9d, decode_sm70_arm370),
-        (0xb9e, decode_sm70_arm370),
-        (0xb9f, decode_sm70_arm370),
+        (0xb90, decode_sm70_arm374),
+        (0xb91, decode_sm70_arm374),
+        (0xb92, decode_sm70_arm374),
+        (0xb93, decode_sm70_arm374),
+        (0xb94, decode_sm70_arm374),
+        (0xb95, decode_sm70_arm374),
+        (0xb96, decode_sm70_arm374),
+        (0xb97, decode_sm70_arm374),
+        (0xb98, decode_sm70_arm374),
+        (0xb99, decode_sm70_arm374),
+        (0xb9a, decode_sm70_arm374),
+        (0xb9b, decode_sm70_arm374),
+        (0xb9c, decode_sm70_arm374),
+        (0xb9d, decode_sm70_arm374),
+        (0xb9e, decode_sm70_arm374),
+        (0xb9f, decode_sm70_arm374),
         (0xba3, decode_sm70_arm8),
         (0xba7, decode_sm70_arm9),
         (0xba8, decode_sm70_arm6),
         (0xbaa, decode_sm70_arm10),
         (0xbb0, decode_sm70_arm11),
         (0xbb1, decode_sm70_arm12),
-        (0xc02, decode_sm70_arm371),
-        (0xc03, decode_sm70_arm372),
-        (0xc04, decode_sm70_arm373),
-        (0xc07, decode_sm70_arm374),
-        (0xc08, decode_sm70_arm375),
-        (0xc09, decode_sm70_arm376),
-        (0xc0a, decode_sm70_arm377),
-        (0xc0b, decode_sm70_arm378),
-        (0xc0c, decode_sm70_arm379),
-        (0xc10, decode_sm70_arm380),
-        (0xc11, decode_sm70_arm381),
-        (0xc12, decode_sm70_arm382),
-        (0xc13, decode_sm70_arm383),
-        (0xc14, decode_sm70_arm384),
-        (0xc16, decode_sm70_arm385),
-        (0xc17, decode_sm70_arm386),
-        (0xc19, decode_sm70_arm387),
-        (0xc1a, decode_sm70_arm388),
-        (0xc1b, decode_sm70_arm389),
-        (0xc20, decode_sm70_arm390),
-        (0xc23, decode_sm70_arm391),
-        (0xc24, decode_sm70_arm392),
-        (0xc25, decode_sm70_arm393),
-        (0xc26, decode_sm70_arm394),
-        (0xc27, decode_sm70_arm395),
-        (0xc28, decode_sm70_arm396),
-        (0xc2b, decode_sm70_arm397),
-        (0xc31, decode_sm70_arm398),
-        (0xc32, decode_sm70_arm399),
-        (0xc35, decode_sm70_arm400),
-        (0xc36, decode_sm70_arm401),
-        (0xc38, decode_sm70_arm402),
-        (0xc3e, decode_sm70_arm403),
-        (0xc40, decode_sm70_arm404),
-        (0xc43, decode_sm70_arm405),
-        (0xc45, decode_sm70_arm406),
-        (0xc48, decode_sm70_arm407),
-        (0xc49, decode_sm70_arm408),
-        (0xc4a, decode_sm70_arm409),
-        (0xc82, decode_sm70_arm410),
-        (0xc83, decode_sm70_arm411),
-        (0xc84, decode_sm70_arm412),
-        (0xd00, decode_sm70_arm413),
-        (0xd01, decode_sm70_arm414),
-        (0xd02, decode_sm70_arm415),
-        (0xd04, decode_sm70_arm416),
-        (0xd05, decode_sm70_arm417),
-        (0xd06, decode_sm70_arm418),
-        (0xd07, decode_sm70_arm419),
-        (0xd08, decode_sm70_arm420),
-        (0xd09, decode_sm70_arm421),
-        (0xd10, decode_sm70_arm422),
-        (0xd11, decode_sm70_arm423),
-        (0xd12, decode_sm70_arm424),
-        (0xd13, decode_sm70_arm425),
-        (0xd5d, decode_sm70_arm426),
-        (0xd61, decode_sm70_arm427),
-        (0xd64, decode_sm70_arm428),
-        (0xd67, decode_sm70_arm429),
-        (0xd6d, decode_sm70_arm430),
+        (0xc02, decode_sm70_arm375),
+        (0xc03, decode_sm70_arm376),
+        (0xc04, decode_sm70_arm377),
+        (0xc07, decode_sm70_arm378),
+        (0xc08, decode_sm70_arm379),
+        (0xc09, decode_sm70_arm380),
+        (0xc0a, decode_sm70_arm381),
+        (0xc0b, decode_sm70_arm382),
+        (0xc0c, decode_sm70_arm383),
+        (0xc10, decode_sm70_arm384),
+        (0xc11, decode_sm70_arm385),
+        (0xc12, decode_sm70_arm386),
+        (0xc13, decode_sm70_arm387),
+        (0xc14, decode_sm70_arm388),
+        (0xc16, decode_sm70_arm389),
+        (0xc17, decode_sm70_arm390),
+        (0xc19, decode_sm70_arm391),
+        (0xc1a, decode_sm70_arm392),
+        (0xc1b, decode_sm70_arm393),
+        (0xc20, decode_sm70_arm394),
+        (0xc23, decode_sm70_arm395),
+        (0xc24, decode_sm70_arm396),
+        (0xc25, decode_sm70_arm397),
+        (0xc26, decode_sm70_arm398),
+        (0xc27, decode_sm70_arm399),
+        (0xc28, decode_sm70_arm400),
+        (0xc2b, decode_sm70_arm401),
+        (0xc31, decode_sm70_arm402),
+        (0xc32, decode_sm70_arm403),
+        (0xc35, decode_sm70_arm404),
+        (0xc36, decode_sm70_arm405),
+        (0xc38, decode_sm70_arm406),
+        (0xc3e, decode_sm70_arm407),
+        (0xc40, decode_sm70_arm408),
+        (0xc43, decode_sm70_arm409),
+        (0xc45, decode_sm70_arm410),
+        (0xc48, decode_sm70_arm411),
+        (0xc49, decode_sm70_arm412),
+        (0xc4a, decode_sm70_arm413),
+        (0xc82, decode_sm70_arm414),
+        (0xc83, decode_sm70_arm415),
+        (0xc84, decode_sm70_arm416),
+        (0xd00, decode_sm70_arm417),
+        (0xd01, decode_sm70_arm418),
+        (0xd02, decode_sm70_arm419),
+        (0xd04, decode_sm70_arm420),
+        (0xd05, decode_sm70_arm421),
+        (0xd06, decode_sm70_arm422),
+        (0xd07, decode_sm70_arm423),
+        (0xd08, decode_sm70_arm424),
+        (0xd09, decode_sm70_arm425),
+        (0xd10, decode_sm70_arm426),
+        (0xd11, decode_sm70_arm427),
+        (0xd12, decode_sm70_arm428),
+        (0xd13, decode_sm70_arm429),
+        (0xd5d, decode_sm70_arm430),
+        (0xd61, decode_sm70_arm431),
+        (0xd64, decode_sm70_arm432),
+        (0xd67, decode_sm70_arm433),
+        (0xd6d, decode_sm70_arm434),
         (0xd80, decode_sm70_arm1),
         (0xd81, decode_sm70_arm2),
         (0xd84, decode_sm70_arm3),
@@ -10853,33 +11053,33 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0xdaa, decode_sm70_arm10),
         (0xdb0, decode_sm70_arm11),
         (0xdb1, decode_sm70_arm12),
-        (0xe07, decode_sm70_arm431),
-        (0xe14, decode_sm70_arm432),
-        (0xe16, decode_sm70_arm433),
-        (0xe19, decode_sm70_arm434),
-        (0xe21, decode_sm70_arm435),
-        (0xe23, decode_sm70_arm436),
-        (0xe24, decode_sm70_arm437),
-        (0xe25, decode_sm70_arm438),
-        (0xe27, decode_sm70_arm439),
-        (0xe29, decode_sm70_arm440),
-        (0xe2a, decode_sm70_arm441),
-        (0xe2b, decode_sm70_arm442),
-        (0xe30, decode_sm70_arm443),
-        (0xe31, decode_sm70_arm444),
-        (0xe33, decode_sm70_arm445),
-        (0xe34, decode_sm70_arm446),
-        (0xe35, decode_sm70_arm447),
-        (0xe43, decode_sm70_arm448),
-        (0xe49, decode_sm70_arm449),
-        (0xe4b, decode_sm70_arm450),
-        (0xf56, decode_sm70_arm451),
-        (0xf60, decode_sm70_arm452),
-        (0xf63, decode_sm70_arm453),
-        (0xf66, decode_sm70_arm454),
-        (0xf69, decode_sm70_arm455),
-        (0xf6c, decode_sm70_arm456),
-        (0xf6f, decode_sm70_arm457),
+        (0xe07, decode_sm70_arm435),
+        (0xe14, decode_sm70_arm436),
+        (0xe16, decode_sm70_arm437),
+        (0xe19, decode_sm70_arm438),
+        (0xe21, decode_sm70_arm439),
+        (0xe23, decode_sm70_arm440),
+        (0xe24, decode_sm70_arm441),
+        (0xe25, decode_sm70_arm442),
+        (0xe27, decode_sm70_arm443),
+        (0xe29, decode_sm70_arm444),
+        (0xe2a, decode_sm70_arm445),
+        (0xe2b, decode_sm70_arm446),
+        (0xe30, decode_sm70_arm447),
+        (0xe31, decode_sm70_arm448),
+        (0xe33, decode_sm70_arm449),
+        (0xe34, decode_sm70_arm450),
+        (0xe35, decode_sm70_arm451),
+        (0xe43, decode_sm70_arm452),
+        (0xe49, decode_sm70_arm453),
+        (0xe4b, decode_sm70_arm454),
+        (0xf56, decode_sm70_arm455),
+        (0xf60, decode_sm70_arm456),
+        (0xf63, decode_sm70_arm457),
+        (0xf66, decode_sm70_arm458),
+        (0xf69, decode_sm70_arm459),
+        (0xf6c, decode_sm70_arm460),
+        (0xf6f, decode_sm70_arm461),
         (0xf80, decode_sm70_arm1),
         (0xf81, decode_sm70_arm2),
         (0xf84, decode_sm70_arm3),
@@ -10887,30 +11087,30 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0xf86, decode_sm70_arm4),
         (0xf87, decode_sm70_arm3),
         (0xf88, decode_sm70_arm5),
-        (0xf89, decode_sm70_arm458),
+        (0xf89, decode_sm70_arm462),
         (0xf8a, decode_sm70_arm6),
         (0xf8c, decode_sm70_arm7),
-        (0xf90, decode_sm70_arm459),
-        (0xf91, decode_sm70_arm459),
-        (0xf92, decode_sm70_arm459),
-        (0xf93, decode_sm70_arm459),
-        (0xf94, decode_sm70_arm459),
-        (0xf95, decode_sm70_arm459),
-        (0xf96, decode_sm70_arm459),
-        (0xf97, decode_sm70_arm459),
-        (0xf98, decode_sm70_arm459),
-        (0xf99, decode_sm70_arm459),
-        (0xf9a, decode_sm70_arm459),
-        (0xf9b, decode_sm70_arm459),
-        (0xf9c, decode_sm70_arm459),
-        (0xf9d, decode_sm70_arm459),
-        (0xf9e, decode_sm70_arm459),
-        (0xf9f, decode_sm70_arm460),
+        (0xf90, decode_sm70_arm463),
+        (0xf91, decode_sm70_arm463),
+        (0xf92, decode_sm70_arm463),
+        (0xf93, decode_sm70_arm463),
+        (0xf94, decode_sm70_arm463),
+        (0xf95, decode_sm70_arm463),
+        (0xf96, decode_sm70_arm463),
+        (0xf97, decode_sm70_arm463),
+        (0xf98, decode_sm70_arm463),
+        (0xf99, decode_sm70_arm463),
+        (0xf9a, decode_sm70_arm463),
+        (0xf9b, decode_sm70_arm463),
+        (0xf9c, decode_sm70_arm463),
+        (0xf9d, decode_sm70_arm463),
+        (0xf9e, decode_sm70_arm463),
+        (0xf9f, decode_sm70_arm464),
         (0xfa3, decode_sm70_arm8),
         (0xfa7, decode_sm70_arm9),
         (0xfa8, decode_sm70_arm6),
         (0xfaa, decode_sm70_arm10),
-        (0xfae, decode_sm70_arm461),
+        (0xfae, decode_sm70_arm465),
         (0xfb0, decode_sm70_arm11),
         (0xfb1, decode_sm70_arm12),
     ],
@@ -12306,6 +12506,47 @@ fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
+        w & 0x8000000000000ffff000fff == 0xffff000321 && matches!(sm, 70 | 72 | 75 | 80 |
+        86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => decode_form:: < OpAld, 1 > (w,
+        sm)
+    );
+    try_form!(
+        w & 0x800000000000000ff000fff == 0xff000321 && matches!(sm, 70 | 72 | 75 | 80 |
+        86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => decode_form:: < OpAld, 0 > (w,
+        sm)
+    );
+    try_form!(
+        w & 0x8000000000000ff00000fff == 0xff00000321 && matches!(sm, 70 | 72 | 75 | 80 |
+        86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => decode_form:: < OpAld, 2 > (w,
+        sm)
+    );
+    try_form!(
+        w & 0x8000c000000000000000fff == 0x321 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
+        87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpAld, 3 >
+        (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x800000000000000ff000fff == 0xff000322 && matches!(sm, 70 | 72 | 75 | 80 |
+        86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => decode_form:: < OpAst, 0 > (w,
+        sm)
+    );
+    try_form!(
+        w & 0x80000ff0000000000000fff == 0xff0000000000000322 && matches!(sm, 70 | 72 |
+        75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => decode_form:: <
+        OpAst, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x8000c000000000000000fff == 0x322 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
+        87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpAst, 2 >
+        (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
         w & 0x8000000000000ff00000fff == 0xff00000324 && matches!(sm, 70 | 72 | 75 | 80 |
         86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => decode_form:: < OpOut, 1 > (w,
         sm)
@@ -12317,7 +12558,15 @@ fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x326 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
+        87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpIpa, 0 >
+        (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x343 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpCallAbsR, 0 > (w, sm)
@@ -12328,7 +12577,7 @@ fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x344 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpCallR, 0 > (w, sm)
@@ -12339,7 +12588,7 @@ fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff00ffff0fff == 0x348 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpWarpsync, 0 > (w, sm)
@@ -12354,21 +12603,21 @@ fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x352 && matches!(sm, 90 | 100 | 103 | 120 |
         121) => return decode_form:: < OpRpcmovW, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x353 && matches!(sm, 90 | 100 | 103 | 120 |
         121) => return decode_form:: < OpRpcmov, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffeffffffffffffff0000fff == 0x355 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpBmovR, 0
@@ -12376,7 +12625,7 @@ fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffefffffffffff00f0ff0fff == 0x356 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpBmov, 0
@@ -12384,7 +12633,7 @@ fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8080000ffffff0000000fff == 0x35d && matches!(sm, 90 | 100 | 103 | 120 |
         121) => decode_form:: < OpNanosleep, 0 > (w, sm)
@@ -12399,28 +12648,28 @@ fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0x800000000000361 && matches!(sm, 70 | 72 | 75 |
         80 | 86 | 87 | 88 | 89 | 90) => return decode_form:: < OpTexB, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0x800000000000364 && matches!(sm, 70 | 72 | 75 |
         80 | 86 | 87 | 88 | 89 | 90) => return decode_form:: < OpTld4B, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0x800000000000367 && matches!(sm, 70 | 72 | 75 |
         80 | 86 | 87 | 88 | 89 | 90) => return decode_form:: < OpTldB, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0x80000000000036a && matches!(sm, 70 | 72 | 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpTmmlB, 0 > (w, sm)
@@ -12431,14 +12680,14 @@ fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0x80000000000036d && matches!(sm, 70 | 72 | 75 |
         80 | 86 | 87 | 88 | 89 | 90) => return decode_form:: < OpTxdB, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0x800000000000370 && matches!(sm, 70 | 72 | 75 |
         80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -12446,7 +12695,7 @@ fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8ff1ff0000000000ff0fff == 0x387 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => decode_form:: < OpStl, 0 > (w,
@@ -12467,7 +12716,7 @@ fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff1ff0000000000ff0fff == 0x388 && matches!(sm, 70 | 72) =>
         decode_form:: < OpSts, 1 > (w, sm)
@@ -12490,7 +12739,7 @@ fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8011000000000000000fdd == 0x1000000000000000389 && matches!(sm, 90 |
         100 | 103 | 120 | 121) => decode_form:: < OpAtomgCas, 2 > (w, sm)
@@ -12513,7 +12762,7 @@ fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8011000000000000000fdd == 0x1000000000000000389 && matches!(sm, 90 |
         100 | 103 | 120 | 121) => decode_form:: < OpAtomgCas, 2 > (w, sm)
@@ -12528,7 +12777,7 @@ fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffe7ff9000000000000000fff == 0x38d && matches!(sm, 70 | 72) =>
         decode_form:: < OpAtomsCas, 1 > (w, sm)
@@ -12543,7 +12792,7 @@ fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x3a0 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpSured, 0 > (w, sm)
@@ -12558,7 +12807,7 @@ fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fdffffffffff00000fff == 0x3a1 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => decode_form:: < OpMatchAll, 0 >
@@ -12571,7 +12820,7 @@ fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x801f0000000000000000fff == 0x800000000000000000003ba && matches!(sm, 90) =>
         decode_form:: < OpUblkcp, 0 > (w, sm)
@@ -12586,7 +12835,7 @@ fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80010000000000000000fff == 0x800000000000000000003bc && matches!(sm, 90) =>
         decode_form:: < OpUblkpf, 0 > (w, sm)
@@ -12597,7 +12846,7 @@ fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1ffffffffffff00c00fff == 0x3c2 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89) => decode_form:: < OpR2ur, 0 > (w, sm)
@@ -12608,7 +12857,7 @@ fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x3c4 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90) => decode_form:: < OpRedux, 0 > (w, sm)
@@ -12619,7 +12868,7 @@ fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80002000000000000000fff == 0x3c6 && matches!(sm, 120 | 121) =>
         decode_form:: < OpFenceViewAsync, 2 > (w, sm)
@@ -12634,21 +12883,21 @@ fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x402 && matches!(sm, 120 | 121) => return
         decode_form:: < OpMov64i, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffe0000000000000fff == 0x407 && matches!(sm, 120 | 121) => return
         decode_form:: < OpSel64i, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107000000000000000fff == 0x100000000000000000411 && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => decode_form:: <
@@ -12661,7 +12910,7 @@ fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd000000000000000fff == 0x414 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103) => return decode_form:: < OpVabsdiff, 4 > (w,
@@ -12669,7 +12918,7 @@ fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x416 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpPrmt, 4
@@ -12677,7 +12926,7 @@ fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x419 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpShf, 4 >
@@ -12685,7 +12934,7 @@ fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x421 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpFadd, 1
@@ -12693,7 +12942,7 @@ fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x423 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpFfma, 4
@@ -12701,7 +12950,7 @@ fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => decode_form::
@@ -12714,7 +12963,7 @@ fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103) => decode_form:: < OpDadd, 1 > (w, sm)
@@ -12725,7 +12974,7 @@ fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff0000000000ff0fff == 0x42a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103) => decode_form:: < OpDsetp, 0 > (w, sm)
@@ -12736,7 +12985,7 @@ fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103) => decode_form:: < OpDfma, 4 > (w, sm)
@@ -12747,7 +12996,7 @@ fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0000000000000fff == 0x40000000000000000430 && matches!(sm, 86 |
         87 | 88 | 89) => decode_form:: < OpHadd2F32, 1 > (w, sm)
@@ -12770,7 +13019,7 @@ fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x431 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpHfma2, 4 > (w, sm)
@@ -12789,7 +13038,7 @@ fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e001f0000000000000fff == 0x433 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpHset2, 1 > (w, sm)
@@ -12800,7 +13049,7 @@ fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff800001f0000000000ff0fff == 0x434 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpHsetp2, 1 > (w, sm)
@@ -12811,7 +13060,7 @@ fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c000000000000000fff == 0x435 && matches!(sm, 80 | 86 | 87 | 88 |
         89) => decode_form:: < OpHfma2Mma, 4 > (w, sm)
@@ -12822,42 +13071,42 @@ fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x443 && matches!(sm, 86 | 87 | 88 | 89 | 90
         | 100 | 103 | 120 | 121) => return decode_form:: < OpF2ip, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x84000000000000000000fff == 0x44b && matches!(sm, 100 | 103) => return
         decode_form:: < OpFadd2Imm, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8020cff0000000000000fff == 0x80000ff0000000000000454 && matches!(sm, 120 |
         121) => return decode_form:: < OpUfadd, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80010000000000000000fff == 0x80000000000000000000455 && matches!(sm, 120 |
         121) => return decode_form:: < OpUffma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000482 && matches!(sm, 120 |
         121) => return decode_form:: < OpUmov64i, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80107000000000000000fff == 0x80100000000000000000491 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUleaHi, 2 > (w, sm)
@@ -12876,7 +13125,7 @@ fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000499 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUshf, 2 > (w, sm)
@@ -12887,7 +13136,7 @@ fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8000c000000000000000fff == 0x800000000000000000004a4 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUimad, 2 > (w, sm)
@@ -12906,7 +13155,7 @@ fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffc00300ffff0fff == 0x2000000000000000051d && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => decode_form:: <
@@ -12924,7 +13173,7 @@ fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547 && matches!(sm, 80
         | 86 | 87 | 88 | 89) => decode_form:: < OpBraUp, 0 > (w, sm)
@@ -12935,7 +13184,7 @@ fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x589 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 103 | 120 | 121) => decode_form:: < OpShfl, 1 > (w, sm)
@@ -12946,14 +13195,14 @@ fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffe7131000000000000ff0fff == 0x58d && matches!(sm, 100 | 103 | 120 | 121)
         => return decode_form:: < OpAtomsCastP, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x59f && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpSuredB, 0 > (w, sm)
@@ -12964,14 +13213,14 @@ fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x5ab && matches!(sm, 90 | 100 | 103 | 120 |
         121) => return decode_form:: < OpCgaerrbar, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80003000000000000000fff == 0x800010000000000000005b2 && matches!(sm, 90) =>
         decode_form:: < OpSyncsExch, 0 > (w, sm)
@@ -12982,49 +13231,49 @@ fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120 | 121) => return
         decode_form:: < OpSel64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm166(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00f80000ff00000fff == 0x614 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpVabsdiff, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm167(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0x616 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpPrmt, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0x619 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpShf, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm166(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x621 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm167(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm170(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0x623 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFfma, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm171(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpImad, 5 > (w, sm)
@@ -13036,7 +13285,7 @@ fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm172(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpImadWide, 4 > (w,
@@ -13049,35 +13298,35 @@ fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm170(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm173(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => return decode_form:: < OpImadHi, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm171(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm174(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0x629 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpDadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm172(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm175(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff380000ff00ff0fff == 0x62a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpDsetp, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm173(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm176(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0x62b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpDfma, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm174(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm177(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff080000ff00000fff == 0x40000000000000000630 && matches!(sm, 86 |
         87 | 88 | 89) => decode_form:: < OpHadd2F32, 2 > (w, sm)
@@ -13100,7 +13349,7 @@ fn decode_sm70_arm174(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm175(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm178(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0x631 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpHfma2, 5 > (w, sm)
@@ -13119,7 +13368,7 @@ fn decode_sm70_arm175(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm176(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm179(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e001f080000ff00000fff == 0x633 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpHset2, 2 > (w, sm)
@@ -13130,7 +13379,7 @@ fn decode_sm70_arm176(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm177(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm180(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff800001f080000ff00ff0fff == 0x634 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpHsetp2, 2 > (w, sm)
@@ -13141,7 +13390,7 @@ fn decode_sm70_arm177(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm178(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm181(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0x635 && matches!(sm, 80 | 86 | 87 | 88 |
         89) => decode_form:: < OpHfma2Mma, 5 > (w, sm)
@@ -13152,7 +13401,7 @@ fn decode_sm70_arm178(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm179(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm182(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x79f && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpSuredB3, 0 > (w, sm)
@@ -13163,7 +13412,7 @@ fn decode_sm70_arm179(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm180(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm183(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000007ac && matches!(sm, 120 |
         121) => decode_form:: < OpLdcu, 0 > (w, sm)
@@ -13174,7 +13423,7 @@ fn decode_sm70_arm180(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm181(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm184(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x801 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 103 | 120 | 121) => decode_form:: < OpPmtrig, 0 > (w, sm)
@@ -13185,7 +13434,7 @@ fn decode_sm70_arm181(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm182(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm185(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff0ff00000000ff000fff == 0x802 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpMov, 1 >
@@ -13193,7 +13442,7 @@ fn decode_sm70_arm182(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm183(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm186(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfff0000000000000fff == 0x803 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpP2r, 1 >
@@ -13201,7 +13450,7 @@ fn decode_sm70_arm183(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm184(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm187(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfff0000000000ff0fff == 0x804 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpR2p, 1 >
@@ -13209,7 +13458,7 @@ fn decode_sm70_arm184(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm185(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm188(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805 && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => decode_form:: <
@@ -13222,7 +13471,7 @@ fn decode_sm70_arm185(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm186(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm189(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871fcffffffffffff000fff == 0x806 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpVote, 0
@@ -13230,7 +13479,7 @@ fn decode_sm70_arm186(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm187(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm190(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x807 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpSel, 1 >
@@ -13238,7 +13487,7 @@ fn decode_sm70_arm187(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm188(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm191(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x808 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpFsel, 1
@@ -13246,7 +13495,7 @@ fn decode_sm70_arm188(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm189(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm192(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpFmnmx, 1 > (w, sm)
@@ -13261,7 +13510,7 @@ fn decode_sm70_arm189(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm190(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm193(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e00ff0000000000000fff == 0x80a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpFset, 1
@@ -13269,7 +13518,7 @@ fn decode_sm70_arm190(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm191(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm194(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff0000000000ff0fff == 0x80b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpFsetp, 1
@@ -13277,7 +13526,7 @@ fn decode_sm70_arm191(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm192(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm195(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800f0000000000ff0fff == 0x80c && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => decode_form:: < OpIsetp, 1 > (w,
@@ -13289,7 +13538,7 @@ fn decode_sm70_arm192(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm193(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm196(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016000000000000000fff == 0x810 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => decode_form:: < OpIadd3, 1 > (w,
@@ -13302,7 +13551,7 @@ fn decode_sm70_arm193(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm194(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm197(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811 && matches!(sm, 70 | 72
         | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => decode_form:: <
@@ -13325,7 +13574,7 @@ fn decode_sm70_arm194(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm195(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm198(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87000000000000000000fff == 0x812 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpLop3, 1
@@ -13333,7 +13582,7 @@ fn decode_sm70_arm195(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm196(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm199(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x813 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpIabs, 1
@@ -13341,7 +13590,7 @@ fn decode_sm70_arm196(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm197(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm200(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd000000000000000fff == 0x814 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103) => return decode_form:: < OpVabsdiff, 1 > (w,
@@ -13349,7 +13598,7 @@ fn decode_sm70_arm197(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm198(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm201(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x816 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpPrmt, 1
@@ -13357,7 +13606,7 @@ fn decode_sm70_arm198(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm199(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm202(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdff0000000000000fff == 0x817 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 103) => decode_form:: < OpImnmx, 1 > (w, sm)
@@ -13372,7 +13621,7 @@ fn decode_sm70_arm199(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm200(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm203(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x819 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpShf, 1 >
@@ -13380,7 +13629,7 @@ fn decode_sm70_arm200(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm201(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm204(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5ff0000000000000fff == 0x81a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpSgxt, 1
@@ -13388,7 +13637,7 @@ fn decode_sm70_arm201(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm202(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm205(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff7ff0000000000000fff == 0x81b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpBmsk, 1
@@ -13396,7 +13645,7 @@ fn decode_sm70_arm202(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm203(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm206(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000008ffffffffff000fff == 0x81c && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => decode_form:: < OpPlop3, 0 > (w,
@@ -13409,7 +13658,7 @@ fn decode_sm70_arm203(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm204(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm207(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return
@@ -13417,7 +13666,7 @@ fn decode_sm70_arm204(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm205(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm208(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x823 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpFfma, 1
@@ -13425,7 +13674,7 @@ fn decode_sm70_arm205(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm206(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm209(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => decode_form::
@@ -13438,7 +13687,7 @@ fn decode_sm70_arm206(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm207(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm210(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => decode_form::
@@ -13451,7 +13700,7 @@ fn decode_sm70_arm207(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm208(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm211(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -13459,7 +13708,7 @@ fn decode_sm70_arm208(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm209(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm212(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103) => decode_form:: < OpDmul, 1 > (w, sm)
@@ -13470,7 +13719,7 @@ fn decode_sm70_arm209(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm210(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm213(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103) => decode_form:: < OpDfma, 1 > (w, sm)
@@ -13481,21 +13730,21 @@ fn decode_sm70_arm210(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm211(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm214(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x82d && matches!(sm, 90 | 100 | 103 | 120 |
         121) => return decode_form:: < OpPreexit, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm212(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm215(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x82e && matches!(sm, 90 | 100 | 103 | 120 |
         121) => return decode_form:: < OpAcqbulk, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm213(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm216(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x831 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpHfma2, 1 > (w, sm)
@@ -13514,7 +13763,7 @@ fn decode_sm70_arm213(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm214(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm217(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff0000000000000fff == 0x832 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpHmul2, 1 > (w, sm)
@@ -13525,7 +13774,7 @@ fn decode_sm70_arm214(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm215(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm218(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff0000000000000fff == 0x835 && matches!(sm, 120 | 121) =>
         decode_form:: < OpIadd, 4 > (w, sm)
@@ -13552,7 +13801,7 @@ fn decode_sm70_arm215(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm216(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm219(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffdff0000000000000fff == 0x836 && matches!(sm, 90 | 100 | 103) =>
         decode_form:: < OpViadd, 1 > (w, sm)
@@ -13563,7 +13812,7 @@ fn decode_sm70_arm216(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm217(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm220(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x838 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpI2iSat, 1 > (w,
@@ -13571,7 +13820,7 @@ fn decode_sm70_arm217(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm218(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm221(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff == 0x83b && matches!(sm, 75 | 80 | 86 | 87 | 88 | 89 | 90) =>
         decode_form:: < OpLdsm, 0 > (w, sm)
@@ -13582,7 +13831,7 @@ fn decode_sm70_arm218(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm219(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm222(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffeeff6000000000000000fff == 0x4207000000000000000083e && matches!(sm,
         100 | 103 | 120 | 121) => decode_form:: < OpF2fpPack4, 1 > (w, sm)
@@ -13626,7 +13875,7 @@ fn decode_sm70_arm219(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm220(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm223(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff85cb3ff0000000000000fff == 0x840 && matches!(sm, 80) => decode_form:: <
         OpHmnmx2, 1 > (w, sm)
@@ -13645,14 +13894,14 @@ fn decode_sm70_arm220(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm221(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm224(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x843 && matches!(sm, 86 | 87 | 88 | 89 | 90
         | 100 | 103 | 120 | 121) => return decode_form:: < OpF2ip, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm222(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm225(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff == 0x844 && matches!(sm, 90) => decode_form:: < OpStsm, 0 > (w, sm)
     );
@@ -13662,7 +13911,7 @@ fn decode_sm70_arm222(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm223(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm226(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bff00000000ff000fff == 0x10000000000000000845 && matches!(sm, 86 |
         87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpI2fp, 1 >
@@ -13670,7 +13919,7 @@ fn decode_sm70_arm223(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm224(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm227(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
         => decode_form:: < OpVimnmx, 4 > (w, sm)
@@ -13685,49 +13934,49 @@ fn decode_sm70_arm224(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm225(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm228(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x849 && matches!(sm, 100 | 103) => return
         decode_form:: < OpFfma2Imm, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm226(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm229(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x84a && matches!(sm, 100 | 103) => return
         decode_form:: < OpFmul2Imm, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm227(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm230(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80010000000000000000fff == 0x80000000000000000000855 && matches!(sm, 120 |
         121) => return decode_form:: < OpUffma, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm228(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm231(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x87010000000000000000fff == 0x84000000000000000000856 && matches!(sm, 120 |
         121) => return decode_form:: < OpUfmul, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm229(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm232(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000085a && matches!(sm, 120 |
         121) => return decode_form:: < OpUi2f, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm230(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm233(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80038000000000000000fff == 0x8001000000000000000085e && matches!(sm, 120 |
         121) => return decode_form:: < OpUi2fp, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm231(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm234(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x882 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90) => decode_form:: < OpUmov, 0 > (w, sm)
@@ -13738,7 +13987,7 @@ fn decode_sm70_arm231(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm232(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm235(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfff00000000c0c00fff == 0x80000000000000000000883 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUp2ur, 0 > (w, sm)
@@ -13749,7 +13998,7 @@ fn decode_sm70_arm232(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm233(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm236(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfff00000000c0ff0fff == 0x80000000000000000000884 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUr2up, 0 > (w, sm)
@@ -13760,7 +14009,7 @@ fn decode_sm70_arm233(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm234(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm237(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871fcffffffffffffc00fff == 0x886 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90) => decode_form:: < OpVoteu, 0 > (w, sm)
@@ -13771,7 +14020,7 @@ fn decode_sm70_arm234(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm235(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm238(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000887 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUsel, 1 > (w, sm)
@@ -13782,7 +14031,7 @@ fn decode_sm70_arm235(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm236(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm239(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80100000000000000000fff == 0x8000000000000000000088c && matches!(sm, 120 |
         121) => decode_form:: < OpUisetp, 5 > (w, sm)
@@ -13801,7 +14050,7 @@ fn decode_sm70_arm236(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm237(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm240(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80006000000000000000fff == 0x80000000000000000000890 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUiadd3, 1 > (w, sm)
@@ -13820,7 +14069,7 @@ fn decode_sm70_arm237(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm238(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm241(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80107000000000000000fff == 0x80000000000000000000891 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUlea, 1 > (w, sm)
@@ -13855,7 +14104,7 @@ fn decode_sm70_arm238(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm239(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm242(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000892 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUlop3, 1 > (w, sm)
@@ -13866,7 +14115,7 @@ fn decode_sm70_arm239(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm240(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm243(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80001000000000000000fff == 0x80000000000000000000896 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUprmt, 1 > (w, sm)
@@ -13877,7 +14126,7 @@ fn decode_sm70_arm240(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm241(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm244(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80006000000000000000fff == 0x80000000000000000000897 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUiadd364, 1 > (w, sm)
@@ -13888,7 +14137,7 @@ fn decode_sm70_arm241(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm242(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm245(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000899 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUshf, 1 > (w, sm)
@@ -13899,7 +14148,7 @@ fn decode_sm70_arm242(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm243(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm246(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000089a && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUsgxt, 1 > (w, sm)
@@ -13910,7 +14159,7 @@ fn decode_sm70_arm243(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm244(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm247(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a4 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUimad, 1 > (w, sm)
@@ -13929,7 +14178,7 @@ fn decode_sm70_arm244(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm245(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm248(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a5 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUimadWide, 1 > (w, sm)
@@ -13948,14 +14197,14 @@ fn decode_sm70_arm245(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm246(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm249(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a6 && matches!(sm, 120 |
         121) => return decode_form:: < OpUimadHi, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm247(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm250(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008bd && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUflo, 1 > (w, sm)
@@ -13966,7 +14215,7 @@ fn decode_sm70_arm247(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm248(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm251(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008be && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUbrev, 1 > (w, sm)
@@ -13977,7 +14226,7 @@ fn decode_sm70_arm248(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm249(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm252(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008bf && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUpopc, 1 > (w, sm)
@@ -13988,7 +14237,7 @@ fn decode_sm70_arm249(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm250(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm253(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff00000000ff000fff == 0x900 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpFlo, 1 >
@@ -13996,7 +14245,7 @@ fn decode_sm70_arm250(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm251(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm254(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x901 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpBrev, 1
@@ -14004,7 +14253,7 @@ fn decode_sm70_arm251(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm252(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm255(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x902 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpFchk, 1
@@ -14012,7 +14261,7 @@ fn decode_sm70_arm252(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm253(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm256(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x904 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpF2f, 1 >
@@ -14020,7 +14269,7 @@ fn decode_sm70_arm253(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm254(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm257(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x905 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpF2i, 1 >
@@ -14028,7 +14277,7 @@ fn decode_sm70_arm254(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm255(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm258(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x906 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpI2f, 1 >
@@ -14036,7 +14285,7 @@ fn decode_sm70_arm255(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm256(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm259(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x907 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpFrnd, 1
@@ -14044,7 +14293,7 @@ fn decode_sm70_arm256(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm257(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm260(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70 | 72) =>
         decode_form:: < OpMufu, 1 > (w, sm)
@@ -14059,7 +14308,7 @@ fn decode_sm70_arm257(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm258(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm261(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x909 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpPopc, 1
@@ -14067,7 +14316,7 @@ fn decode_sm70_arm258(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm259(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm262(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x910 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpF2f64, 1
@@ -14075,7 +14324,7 @@ fn decode_sm70_arm259(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm260(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm263(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x911 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpF2i64, 1
@@ -14083,7 +14332,7 @@ fn decode_sm70_arm260(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm261(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm264(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x912 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpI2f64, 1
@@ -14091,7 +14340,7 @@ fn decode_sm70_arm261(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm262(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm265(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x913 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpFrnd64,
@@ -14099,7 +14348,7 @@ fn decode_sm70_arm262(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm263(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm266(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffffffffff0fff == 0x918 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpNop, 0 >
@@ -14107,7 +14356,7 @@ fn decode_sm70_arm263(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm264(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm267(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x919 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpS2r, 0 >
@@ -14115,7 +14364,7 @@ fn decode_sm70_arm264(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm265(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm268(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000803f00000fff == 0x80000000091a && matches!(sm, 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 103 | 120 | 121) => decode_form:: < OpDepbar, 0 > (w, sm)
@@ -14126,14 +14375,14 @@ fn decode_sm70_arm265(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm266(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm269(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x91b && matches!(sm, 90 | 100 | 103 | 120 |
         121) => return decode_form:: < OpEndcollective, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm267(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm270(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffffc3fff00ffff0fff == 0x2000000000000000091d && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => decode_form:: <
@@ -14157,7 +14406,7 @@ fn decode_sm70_arm267(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm268(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm271(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xff000fff == 0xff000920 && matches!(sm, 70 | 72 | 75 | 80 | 86 | 87 | 88 |
         89 | 90 | 100 | 103 | 120 | 121) => decode_form:: < OpAl2pAbs, 0 > (w, sm)
@@ -14168,7 +14417,15 @@ fn decode_sm70_arm268(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm269(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm272(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x923 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
+        87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpIsberd, 0
+        > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm273(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x924 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpOut, 2 >
@@ -14176,14 +14433,14 @@ fn decode_sm70_arm269(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm270(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm274(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff == 0x925 && matches!(sm, 70 | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 |
         100 | 103 | 120 | 121) => return decode_form:: < OpPixld, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm271(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm275(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x941 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => decode_form:: < OpBsync, 0 > (w, sm)
@@ -14194,7 +14451,7 @@ fn decode_sm70_arm271(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm272(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm276(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x942 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => decode_form:: < OpBreak, 0 > (w, sm)
@@ -14205,7 +14462,7 @@ fn decode_sm70_arm272(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm273(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm277(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83e000000000003ffff0fff == 0x943 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpCallAbs, 0 > (w, sm)
@@ -14216,7 +14473,7 @@ fn decode_sm70_arm273(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm274(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm278(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c000000000003ffff0fff == 0x944 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpCall, 0 > (w, sm)
@@ -14227,7 +14484,7 @@ fn decode_sm70_arm274(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm275(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm279(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff00000003fff00fff == 0x945 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => decode_form:: < OpBssy, 0 > (w, sm)
@@ -14238,7 +14495,7 @@ fn decode_sm70_arm275(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm276(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm280(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x946 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 103 | 120 | 121) => decode_form:: < OpYield, 0 > (w, sm)
@@ -14249,7 +14506,7 @@ fn decode_sm70_arm276(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm277(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm281(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpBra, 0 > (w, sm)
@@ -14272,7 +14529,7 @@ fn decode_sm70_arm277(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm278(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm282(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff00000000ffff0fff == 0x948 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpWarpsync, 2 > (w, sm)
@@ -14283,7 +14540,7 @@ fn decode_sm70_arm278(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm279(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm283(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x949 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89) => decode_form:: < OpBrx, 0 > (w, sm)
@@ -14294,7 +14551,7 @@ fn decode_sm70_arm279(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm280(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm284(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff86fffffffffffffffff0fff == 0x94d && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpExit, 0
@@ -14302,14 +14559,14 @@ fn decode_sm70_arm280(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm281(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm285(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x94e && matches!(sm, 90 | 100 | 103 | 120 |
         121) => return decode_form:: < OpLepc, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm282(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm286(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c000000000003c0ff0fff == 0x80000000000000000000950 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => decode_form:: < OpRet, 2 > (w, sm)
@@ -14352,7 +14609,7 @@ fn decode_sm70_arm282(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm283(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm287(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffefffff00000000f0ff0fff == 0x956 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpBmov, 1
@@ -14360,7 +14617,7 @@ fn decode_sm70_arm283(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm284(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm288(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x95c && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 103 | 120 | 121) => decode_form:: < OpBpt, 0 > (w, sm)
@@ -14371,7 +14628,7 @@ fn decode_sm70_arm284(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm285(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm289(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80800000000000000000fff == 0x95d && matches!(sm, 90 | 100 | 103 | 120 |
         121) => decode_form:: < OpNanosleep, 1 > (w, sm)
@@ -14386,7 +14643,7 @@ fn decode_sm70_arm285(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm286(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm290(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff38001ff0000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 |
         72) => decode_form:: < OpLdg, 7 > (w, sm)
@@ -14414,7 +14671,7 @@ fn decode_sm70_arm286(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm287(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm291(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffb8e01ff000000ff000001ff == 0xe01000000000000000181 && matches!(sm, 70 |
         72) => decode_form:: < OpLdg, 1 > (w, sm)
@@ -14467,7 +14724,7 @@ fn decode_sm70_arm287(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm288(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm292(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8ff1ff000000ff00000fff == 0x983 && matches!(sm, 70 | 72) =>
         decode_form:: < OpLdl, 1 > (w, sm)
@@ -14478,7 +14735,7 @@ fn decode_sm70_arm288(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm289(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm293(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffe1ff000000ff00000fff == 0x984 && matches!(sm, 70 | 72) =>
         decode_form:: < OpLds, 1 > (w, sm)
@@ -14522,7 +14779,7 @@ fn decode_sm70_arm289(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm290(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm294(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffb8e01000000000000ff0ffc == 0x80001000000000000000984 && matches!(sm,
         90) => decode_form:: < OpStg, 4 > (w, sm)
@@ -14554,7 +14811,7 @@ fn decode_sm70_arm290(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm291(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm295(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffb8e11ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 80 |
         86 | 87 | 88 | 89 | 90) => decode_form:: < OpStg, 2 > (w, sm)
@@ -14598,7 +14855,7 @@ fn decode_sm70_arm291(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm292(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm296(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff7ff31000000000000ff01ff == 0x188 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 103 | 120 | 121) => decode_form:: < OpSts, 0 > (w, sm)
@@ -14629,7 +14886,7 @@ fn decode_sm70_arm292(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm293(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm297(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x989 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 103 | 120 | 121) => decode_form:: < OpShfl, 2 > (w, sm)
@@ -14640,7 +14897,7 @@ fn decode_sm70_arm293(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm294(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm298(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80011000000000000000fdd == 0x80001000000000000000988 && matches!(sm,
         90) => decode_form:: < OpAtomg, 4 > (w, sm)
@@ -14667,7 +14924,7 @@ fn decode_sm70_arm294(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm295(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm299(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff40001000000000000000fff == 0x100000000000000098e && matches!(sm, 70 |
         72 | 75) => decode_form:: < OpRed, 0 > (w, sm)
@@ -14694,7 +14951,7 @@ fn decode_sm70_arm295(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm296(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm300(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800010000000000ff000fff == 0xff00098f && matches!(sm, 75) => decode_form::
         < OpCctlAll, 1 > (w, sm)
@@ -14721,7 +14978,7 @@ fn decode_sm70_arm296(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm297(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm301(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpSuld, 0 > (w, sm)
@@ -14772,7 +15029,7 @@ fn decode_sm70_arm297(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm298(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm302(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80002000000000000000fff == 0x992 && matches!(sm, 90 | 100 | 103 | 120 |
         121) => decode_form:: < OpMembar, 0 > (w, sm)
@@ -14835,7 +15092,7 @@ fn decode_sm70_arm298(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm299(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm303(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffc0001000000000000000fff == 0x800010000000000000009a3 && matches!(sm,
         90) => decode_form:: < OpAtomgF, 1 > (w, sm)
@@ -14850,7 +15107,7 @@ fn decode_sm70_arm299(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm300(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm304(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff40001000000000000000fff == 0x10000000000000009a6 && matches!(sm, 90 |
         100 | 103 | 120 | 121) => decode_form:: < OpRedgF, 0 > (w, sm)
@@ -14865,7 +15122,7 @@ fn decode_sm70_arm300(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm301(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm305(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffbf1f8ff000000ff000001ff == 0x1aa && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpQspc, 0 > (w, sm)
@@ -14908,7 +15165,7 @@ fn decode_sm70_arm301(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm302(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm306(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9ab && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 103 | 120 | 121) => decode_form:: < OpErrbar, 0 > (w, sm)
@@ -14919,14 +15176,14 @@ fn decode_sm70_arm302(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm303(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm307(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9af && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 103 | 120 | 121) => return decode_form:: < OpLdgdepbar, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm304(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm308(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80002000000000000000fff == 0x9b1 && matches!(sm, 90) => decode_form:: <
         OpSyncsCctlAll, 0 > (w, sm)
@@ -14945,7 +15202,7 @@ fn decode_sm70_arm304(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm305(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm309(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9c3 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90) => decode_form:: < OpS2ur, 0 > (w, sm)
@@ -14956,7 +15213,7 @@ fn decode_sm70_arm305(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm306(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm310(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80180000000800000000fff == 0x1000000008000000009c5 && matches!(sm, 90) =>
         decode_form:: < OpWarpgroupDepbar, 0 > (w, sm)
@@ -14967,42 +15224,42 @@ fn decode_sm70_arm306(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm307(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm311(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpMov, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm308(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm312(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcffff80000ff00000fff == 0xa03 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpP2r, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm309(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm313(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcffff80000ff00ff0fff == 0xa04 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpR2p, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm310(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm314(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpSel, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm311(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm315(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFsel, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm312(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm316(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpFmnmx, 2 > (w, sm)
@@ -15017,28 +15274,28 @@ fn decode_sm70_arm312(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm313(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm317(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e00ff380000ff00000fff == 0xa0a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFset, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm314(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm318(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFsetp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm315(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm319(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpIsetp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm316(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm320(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => decode_form:: < OpIadd3, 2 > (w, sm)
@@ -15050,7 +15307,7 @@ fn decode_sm70_arm316(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm317(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm321(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 72
         | 75 | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpLea, 2 > (w, sm)
@@ -15070,70 +15327,70 @@ fn decode_sm70_arm317(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm318(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm322(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpLop3, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm319(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm323(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpIabs, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm320(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm324(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00f80000ff00000fff == 0xa14 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpVabsdiff, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm321(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm325(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpPrmt, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm322(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm326(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90) => return decode_form:: < OpImnmx, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm323(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm327(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpShf, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm324(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm328(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5fff80000ff00000fff == 0xa1a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpSgxt, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm325(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm329(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff7fff80000ff00000fff == 0xa1b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpBmsk, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm326(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm330(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8010000380000ff00000fff == 0xa1f && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpPlop3Sign, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm327(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm331(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => return decode_form:: < OpFmul, 2 >
@@ -15141,14 +15398,14 @@ fn decode_sm70_arm327(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm328(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm332(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFfma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm329(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm333(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpImad, 2 > (w, sm)
@@ -15160,7 +15417,7 @@ fn decode_sm70_arm329(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm330(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm334(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpImadWide, 2 > (w,
@@ -15173,7 +15430,7 @@ fn decode_sm70_arm330(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm331(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm335(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff900f80000ff00000fff == 0xa26 && matches!(sm, 70 | 72) =>
         decode_form:: < OpIdp4a, 4 > (w, sm)
@@ -15192,28 +15449,28 @@ fn decode_sm70_arm331(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm332(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm336(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => return decode_form:: < OpImadHi, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm333(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm337(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpDmul, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm334(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm338(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpDfma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm335(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm339(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0xa31 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpHfma2, 2 > (w, sm)
@@ -15232,7 +15489,7 @@ fn decode_sm70_arm335(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm336(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm340(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff080000ff00000fff == 0xa32 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpHmul2, 2 > (w, sm)
@@ -15243,7 +15500,7 @@ fn decode_sm70_arm336(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm337(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm341(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0xa35 && matches!(sm, 80 | 86 | 87 | 88 |
         89) => decode_form:: < OpHfma2Mma, 2 > (w, sm)
@@ -15254,21 +15511,21 @@ fn decode_sm70_arm337(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm338(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm342(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffdff780000ff00000fff == 0xa36 && matches!(sm, 90) => return
         decode_form:: < OpViadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm339(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm343(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0xa38 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90) => return decode_form:: < OpI2iSat, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm340(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm344(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffeee4600f80000ff00000fff == 0xa3e && matches!(sm, 80 | 86 | 87 | 88 | 89
         | 90) => decode_form:: < OpF2fp, 2 > (w, sm)
@@ -15291,7 +15548,7 @@ fn decode_sm70_arm340(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm341(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm345(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff85cb3ff080000ff00000fff == 0xa40 && matches!(sm, 80) => decode_form:: <
         OpHmnmx2, 2 > (w, sm)
@@ -15310,84 +15567,84 @@ fn decode_sm70_arm341(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm342(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm346(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0xa43 && matches!(sm, 86 | 87 | 88 | 89 |
         90) => return decode_form:: < OpF2ip, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm343(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm347(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bfff80000ffff000fff == 0x10000000000000000a45 && matches!(sm, 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpI2fp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm344(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm348(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
         => return decode_form:: < OpVimnmx, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm345(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm349(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xab9 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90) => return decode_form:: < OpUldc, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm346(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm350(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFlo, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm347(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm351(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpBrev, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm348(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm352(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000380000ff00000fff == 0xb02 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFchk, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm349(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm353(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpF2f, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm350(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm354(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpF2i, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm351(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm355(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpI2f, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm352(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm356(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb07 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFrnd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm353(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm357(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70 | 72) =>
         decode_form:: < OpMufu, 2 > (w, sm)
@@ -15402,42 +15659,42 @@ fn decode_sm70_arm353(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm354(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm358(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpPopc, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm355(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm359(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpF2f64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm356(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm360(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpF2i64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm357(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm361(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpI2f64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm358(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm362(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff380000ffff000fff == 0xb13 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFrnd64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm359(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm363(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffffc0003ffffff0fff == 0x20000000000000000b1d && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => decode_form:: <
@@ -15455,21 +15712,21 @@ fn decode_sm70_arm359(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm360(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm364(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ffffff0fff == 0xb48 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => return decode_form:: < OpWarpsync, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm361(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm365(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffeffffff80000fff0ff0fff == 0xb56 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpBmov, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm362(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm366(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8080000f80000ff00000fff == 0xb5d && matches!(sm, 90) => decode_form:: <
         OpNanosleep, 2 > (w, sm)
@@ -15484,49 +15741,49 @@ fn decode_sm70_arm362(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm363(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm367(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb60 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpTex, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm364(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm368(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb63 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpTld4, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm365(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm369(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb66 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpTld, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm366(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm370(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb69 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpTmml, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm367(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm371(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb6c && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpTxd, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm368(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm372(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb6f && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpTxq, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm369(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm373(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xb82 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90 | 100 | 103 | 120 | 121) => decode_form:: < OpLdc, 0 > (w, sm)
@@ -15537,7 +15794,7 @@ fn decode_sm70_arm369(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm370(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm374(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpSuldB, 0 > (w, sm)
@@ -15572,7 +15829,7 @@ fn decode_sm70_arm370(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm371(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm375(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
         120 | 121) => decode_form:: < OpMov64, 1 > (w, sm)
@@ -15584,7 +15841,7 @@ fn decode_sm70_arm371(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm372(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm376(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffff0000000fff == 0x80000000000000000000c03 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -15592,7 +15849,7 @@ fn decode_sm70_arm372(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm373(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm377(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffff0000ff0fff == 0x80000000000000000000c04 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -15600,7 +15857,7 @@ fn decode_sm70_arm373(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm374(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm378(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -15608,7 +15865,7 @@ fn decode_sm70_arm374(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm375(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm379(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -15616,7 +15873,7 @@ fn decode_sm70_arm375(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm376(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm380(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
         75) => decode_form:: < OpFmnmx, 3 > (w, sm)
@@ -15632,7 +15889,7 @@ fn decode_sm70_arm376(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm377(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm381(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e00ff3fffff0000000fff == 0x80000000000000000000c0a && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -15640,7 +15897,7 @@ fn decode_sm70_arm377(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm378(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm382(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -15648,7 +15905,7 @@ fn decode_sm70_arm378(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm379(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm383(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => decode_form:: <
@@ -15660,7 +15917,7 @@ fn decode_sm70_arm379(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm380(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm384(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => decode_form:: <
@@ -15673,7 +15930,7 @@ fn decode_sm70_arm380(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm381(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm385(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => decode_form:: < OpLea,
@@ -15696,7 +15953,7 @@ fn decode_sm70_arm381(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm382(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm386(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -15704,7 +15961,7 @@ fn decode_sm70_arm382(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm383(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm387(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -15712,7 +15969,7 @@ fn decode_sm70_arm383(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm384(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm388(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000c14 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103) => return decode_form:: < OpVabsdiff,
@@ -15720,7 +15977,7 @@ fn decode_sm70_arm384(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm385(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm389(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -15728,7 +15985,7 @@ fn decode_sm70_arm385(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm386(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm390(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103) => decode_form:: < OpImnmx, 3 > (w,
@@ -15744,7 +16001,7 @@ fn decode_sm70_arm386(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm387(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm391(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -15752,7 +16009,7 @@ fn decode_sm70_arm387(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm388(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm392(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5ffffffff0000000fff == 0x80000000000000000000c1a && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -15760,7 +16017,7 @@ fn decode_sm70_arm388(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm389(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm393(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff7ffffffff0000000fff == 0x80000000000000000000c1b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -15768,7 +16025,7 @@ fn decode_sm70_arm389(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm390(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm394(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -15776,7 +16033,7 @@ fn decode_sm70_arm390(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm391(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm395(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -15784,7 +16041,7 @@ fn decode_sm70_arm391(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm392(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm396(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => decode_form:: < OpImad,
@@ -15797,7 +16054,7 @@ fn decode_sm70_arm392(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm393(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm397(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => decode_form:: <
@@ -15810,7 +16067,7 @@ fn decode_sm70_arm393(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm394(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm398(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff100ffffff0000000fff == 0x80000000000000000000c26 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => decode_form:: <
@@ -15823,7 +16080,7 @@ fn decode_sm70_arm394(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm395(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm399(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -15831,7 +16088,7 @@ fn decode_sm70_arm395(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm396(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm400(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103) => decode_form:: < OpDmul, 3 > (w, sm)
@@ -15842,7 +16099,7 @@ fn decode_sm70_arm396(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm397(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm401(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103) => decode_form:: < OpDfma, 3 > (w, sm)
@@ -15853,7 +16110,7 @@ fn decode_sm70_arm397(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm398(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm402(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000c31 && matches!(sm,
         75) => decode_form:: < OpHfma2, 3 > (w, sm)
@@ -15872,7 +16129,7 @@ fn decode_sm70_arm398(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm399(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm403(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x80000000000000000000c32 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => decode_form:: < OpHmul2, 3 > (w, sm)
@@ -15883,7 +16140,7 @@ fn decode_sm70_arm399(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm400(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm404(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
         120 | 121) => decode_form:: < OpIadd, 5 > (w, sm)
@@ -15910,14 +16167,14 @@ fn decode_sm70_arm400(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm401(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm405(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffdff7fffff0000000fff == 0x80000000000000000000c36 && matches!(sm, 90
         | 100 | 103) => return decode_form:: < OpViadd, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm402(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm406(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000c38 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -15925,7 +16182,7 @@ fn decode_sm70_arm402(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm403(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm407(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffeeff600ffffff0000000fff == 0xc2070000000000000000c3e && matches!(sm,
         100 | 103 | 120 | 121) => decode_form:: < OpF2fpPack4, 2 > (w, sm)
@@ -15970,7 +16227,7 @@ fn decode_sm70_arm403(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm404(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm408(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff85cb3ff0fffff0000000fff == 0x80000000000000000000c40 && matches!(sm,
         80) => decode_form:: < OpHmnmx2, 3 > (w, sm)
@@ -15989,7 +16246,7 @@ fn decode_sm70_arm404(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm405(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm409(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000c43 && matches!(sm, 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpF2ip, 3
@@ -15997,7 +16254,7 @@ fn decode_sm70_arm405(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm406(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm410(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bffffffff00ff000fff == 0x80010000000000000000c45 && matches!(sm, 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpI2fp, 3
@@ -16005,7 +16262,7 @@ fn decode_sm70_arm406(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm407(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm411(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
         90) => decode_form:: < OpVimnmx, 6 > (w, sm)
@@ -16020,21 +16277,21 @@ fn decode_sm70_arm407(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm408(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm412(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000c49 && matches!(sm, 100 |
         103) => return decode_form:: < OpFfma2, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm409(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm413(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000c4a && matches!(sm, 100 |
         103) => return decode_form:: < OpFmul2, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm410(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm414(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80100000000000000000fff == 0x80000000000000000000c82 && matches!(sm, 120 |
         121) => decode_form:: < OpUmov, 4 > (w, sm)
@@ -16053,7 +16310,7 @@ fn decode_sm70_arm410(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm411(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm415(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffffc0c0c00fff == 0x80000000000000000000c83 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUp2ur, 1 > (w, sm)
@@ -16064,7 +16321,7 @@ fn decode_sm70_arm411(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm412(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm416(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffffc0c0ff0fff == 0x80000000000000000000c84 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUr2up, 1 > (w, sm)
@@ -16075,7 +16332,7 @@ fn decode_sm70_arm412(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm413(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm417(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -16083,7 +16340,7 @@ fn decode_sm70_arm413(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm414(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm418(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -16091,7 +16348,7 @@ fn decode_sm70_arm414(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm415(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm419(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000003fffff0000000fff == 0x80000000000000000000d02 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -16099,7 +16356,7 @@ fn decode_sm70_arm415(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm416(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm420(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -16107,7 +16364,7 @@ fn decode_sm70_arm416(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm417(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm421(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -16115,7 +16372,7 @@ fn decode_sm70_arm417(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm418(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm422(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -16123,7 +16380,7 @@ fn decode_sm70_arm418(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm419(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm423(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d07 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -16131,7 +16388,7 @@ fn decode_sm70_arm419(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm420(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm424(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => decode_form:: < OpMufu, 6 > (w, sm)
@@ -16142,7 +16399,7 @@ fn decode_sm70_arm420(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm421(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm425(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -16150,7 +16407,7 @@ fn decode_sm70_arm421(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm422(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm426(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -16158,7 +16415,7 @@ fn decode_sm70_arm422(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm423(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm427(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -16166,7 +16423,7 @@ fn decode_sm70_arm423(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm424(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm428(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -16174,7 +16431,7 @@ fn decode_sm70_arm424(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm425(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm429(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff3fffff00ff000fff == 0x80000000000000000000d13 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -16182,7 +16439,7 @@ fn decode_sm70_arm425(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm426(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm430(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8080000ffffff0000000fff == 0x80000000000000000000d5d && matches!(sm, 90
         | 100 | 103 | 120 | 121) => decode_form:: < OpNanosleep, 3 > (w, sm)
@@ -16197,7 +16454,7 @@ fn decode_sm70_arm426(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm427(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm431(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d61 && matches!(sm, 100 |
         103) => decode_form:: < OpTexB, 1 > (w, sm)
@@ -16208,7 +16465,7 @@ fn decode_sm70_arm427(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm428(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm432(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d64 && matches!(sm, 100 |
         103) => decode_form:: < OpTld4B, 1 > (w, sm)
@@ -16219,7 +16476,7 @@ fn decode_sm70_arm428(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm429(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm433(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d67 && matches!(sm, 100 |
         103) => decode_form:: < OpTldB, 1 > (w, sm)
@@ -16230,7 +16487,7 @@ fn decode_sm70_arm429(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm430(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm434(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d6d && matches!(sm, 100 |
         103) => decode_form:: < OpTxdB, 1 > (w, sm)
@@ -16241,14 +16498,14 @@ fn decode_sm70_arm430(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm431(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm435(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
         120 | 121) => return decode_form:: < OpSel64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm432(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm436(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000e14 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103) => return decode_form:: < OpVabsdiff,
@@ -16256,7 +16513,7 @@ fn decode_sm70_arm432(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm433(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm437(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -16264,7 +16521,7 @@ fn decode_sm70_arm433(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm434(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm438(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -16272,7 +16529,7 @@ fn decode_sm70_arm434(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm435(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm439(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -16280,7 +16537,7 @@ fn decode_sm70_arm435(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm436(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm440(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -16288,7 +16545,7 @@ fn decode_sm70_arm436(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm437(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm441(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => decode_form:: < OpImad,
@@ -16301,7 +16558,7 @@ fn decode_sm70_arm437(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm438(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm442(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => decode_form:: <
@@ -16314,7 +16571,7 @@ fn decode_sm70_arm438(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm439(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm443(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -16322,7 +16579,7 @@ fn decode_sm70_arm439(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm440(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm444(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103) => decode_form:: < OpDadd, 3 > (w, sm)
@@ -16333,7 +16590,7 @@ fn decode_sm70_arm440(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm441(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm445(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103) => decode_form:: < OpDsetp, 2 > (w,
@@ -16345,7 +16602,7 @@ fn decode_sm70_arm441(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm442(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm446(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103) => decode_form:: < OpDfma, 6 > (w, sm)
@@ -16356,7 +16613,7 @@ fn decode_sm70_arm442(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm443(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm447(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x80040000000000000000e30 && matches!(sm, 86
         | 87 | 88 | 89) => decode_form:: < OpHadd2F32, 3 > (w, sm)
@@ -16379,7 +16636,7 @@ fn decode_sm70_arm443(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm444(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm448(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000e31 && matches!(sm,
         75) => decode_form:: < OpHfma2, 6 > (w, sm)
@@ -16398,7 +16655,7 @@ fn decode_sm70_arm444(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm445(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm449(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e001f0fffff0000000fff == 0x80000000000000000000e33 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => decode_form:: < OpHset2, 3 > (w, sm)
@@ -16409,7 +16666,7 @@ fn decode_sm70_arm445(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm446(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm450(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff800001f0fffff0000ff0fff == 0x80000000000000000000e34 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => decode_form:: < OpHsetp2, 3 > (w, sm)
@@ -16420,7 +16677,7 @@ fn decode_sm70_arm446(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm447(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm451(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c003fffff0000000fff == 0x80000000000000000000e35 && matches!(sm, 80
         | 86 | 87 | 88 | 89) => decode_form:: < OpHfma2Mma, 6 > (w, sm)
@@ -16431,7 +16688,7 @@ fn decode_sm70_arm447(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm448(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm452(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000e43 && matches!(sm, 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpF2ip, 5
@@ -16439,21 +16696,21 @@ fn decode_sm70_arm448(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm449(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm453(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000e49 && matches!(sm, 100 |
         103) => return decode_form:: < OpFfma2, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm450(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm454(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000e4b && matches!(sm, 100 |
         103) => return decode_form:: < OpFadd2, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm451(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm455(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffeffffffffffffff0f00fff == 0xf56 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpBmov, 3
@@ -16461,7 +16718,7 @@ fn decode_sm70_arm451(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm452(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm456(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f60 && matches!(sm, 120 |
         121) => decode_form:: < OpTexUr, 2 > (w, sm)
@@ -16476,7 +16733,7 @@ fn decode_sm70_arm452(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm453(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm457(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f63 && matches!(sm, 120 |
         121) => decode_form:: < OpTld4Ur, 2 > (w, sm)
@@ -16491,7 +16748,7 @@ fn decode_sm70_arm453(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm454(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm458(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f66 && matches!(sm, 120 |
         121) => decode_form:: < OpTldUr, 2 > (w, sm)
@@ -16506,7 +16763,7 @@ fn decode_sm70_arm454(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm455(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm459(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f69 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpTmmlUr, 0 > (w, sm)
@@ -16517,7 +16774,7 @@ fn decode_sm70_arm455(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm456(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm460(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f6c && matches!(sm, 120 |
         121) => decode_form:: < OpTxdUr, 2 > (w, sm)
@@ -16532,7 +16789,7 @@ fn decode_sm70_arm456(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm457(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm461(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f6f && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpTxqUr, 0 > (w, sm)
@@ -16543,7 +16800,7 @@ fn decode_sm70_arm457(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm458(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm462(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xf89 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 103 | 120 | 121) => decode_form:: < OpShfl, 3 > (w, sm)
@@ -16554,7 +16811,7 @@ fn decode_sm70_arm458(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm459(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm463(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100 |
         103) => decode_form:: < OpSuld, 4 > (w, sm)
@@ -16621,7 +16878,7 @@ fn decode_sm70_arm459(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm460(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm464(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f9f && matches!(sm, 100 |
         103) => decode_form:: < OpSured, 2 > (w, sm)
@@ -16704,7 +16961,7 @@ fn decode_sm70_arm460(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm461(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm465(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80800400000000000000fff == 0x80000400000000000000fae && matches!(sm,
         90) => decode_form:: < OpLdgsts, 1 > (w, sm)
@@ -16832,75 +17089,78 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0x313, print_sm70_arm100),
         (0x31c, print_sm70_arm101),
         (0x31d, print_sm70_arm102),
-        (0x324, print_sm70_arm103),
-        (0x343, print_sm70_arm104),
-        (0x344, print_sm70_arm105),
-        (0x348, print_sm70_arm106),
-        (0x352, print_sm70_arm107),
-        (0x353, print_sm70_arm108),
-        (0x355, print_sm70_arm109),
-        (0x356, print_sm70_arm110),
-        (0x35d, print_sm70_arm111),
-        (0x361, print_sm70_arm112),
-        (0x364, print_sm70_arm113),
-        (0x367, print_sm70_arm114),
-        (0x36a, print_sm70_arm115),
-        (0x36d, print_sm70_arm116),
-        (0x370, print_sm70_arm117),
+        (0x321, print_sm70_arm103),
+        (0x322, print_sm70_arm104),
+        (0x324, print_sm70_arm105),
+        (0x326, print_sm70_arm106),
+        (0x343, print_sm70_arm107),
+        (0x344, print_sm70_arm108),
+        (0x348, print_sm70_arm109),
+        (0x352, print_sm70_arm110),
+        (0x353, print_sm70_arm111),
+        (0x355, print_sm70_arm112),
+        (0x356, print_sm70_arm113),
+        (0x35d, print_sm70_arm114),
+        (0x361, print_sm70_arm115),
+        (0x364, print_sm70_arm116),
+        (0x367, print_sm70_arm117),
+        (0x36a, print_sm70_arm118),
+        (0x36d, print_sm70_arm119),
+        (0x370, print_sm70_arm120),
         (0x380, print_sm70_arm1),
         (0x381, print_sm70_arm2),
         (0x384, print_sm70_arm3),
         (0x385, print_sm70_arm3),
         (0x386, print_sm70_arm4),
-        (0x387, print_sm70_arm118),
-        (0x388, print_sm70_arm119),
-        (0x389, print_sm70_arm120),
+        (0x387, print_sm70_arm121),
+        (0x388, print_sm70_arm122),
+        (0x389, print_sm70_arm123),
         (0x38a, print_sm70_arm6),
-        (0x38b, print_sm70_arm121),
+        (0x38b, print_sm70_arm124),
         (0x38c, print_sm70_arm7),
-        (0x38d, print_sm70_arm122),
-        (0x3a0, print_sm70_arm123),
-        (0x3a1, print_sm70_arm124),
+        (0x38d, print_sm70_arm125),
+        (0x3a0, print_sm70_arm126),
+        (0x3a1, print_sm70_arm127),
         (0x3a3, print_sm70_arm8),
         (0x3a7, print_sm70_arm9),
         (0x3a8, print_sm70_arm6),
-        (0x3a9, print_sm70_arm121),
+        (0x3a9, print_sm70_arm124),
         (0x3aa, print_sm70_arm10),
-        (0x3ab, print_sm70_arm121),
+        (0x3ab, print_sm70_arm124),
         (0x3b0, print_sm70_arm11),
         (0x3b1, print_sm70_arm12),
-        (0x3ba, print_sm70_arm125),
-        (0x3bc, print_sm70_arm126),
-        (0x3c2, print_sm70_arm127),
-        (0x3c4, print_sm70_arm128),
-        (0x3c6, print_sm70_arm129),
-        (0x402, print_sm70_arm130),
-        (0x407, print_sm70_arm131),
-        (0x411, print_sm70_arm132),
-        (0x414, print_sm70_arm133),
-        (0x416, print_sm70_arm134),
-        (0x419, print_sm70_arm135),
-        (0x421, print_sm70_arm136),
-        (0x423, print_sm70_arm137),
-        (0x424, print_sm70_arm138),
-        (0x429, print_sm70_arm139),
-        (0x42a, print_sm70_arm140),
-        (0x42b, print_sm70_arm141),
-        (0x430, print_sm70_arm142),
-        (0x431, print_sm70_arm143),
-        (0x433, print_sm70_arm144),
-        (0x434, print_sm70_arm145),
-        (0x435, print_sm70_arm146),
-        (0x443, print_sm70_arm147),
-        (0x44b, print_sm70_arm148),
-        (0x454, print_sm70_arm149),
-        (0x455, print_sm70_arm150),
-        (0x482, print_sm70_arm151),
-        (0x491, print_sm70_arm152),
-        (0x499, print_sm70_arm153),
-        (0x4a4, print_sm70_arm154),
-        (0x51d, print_sm70_arm155),
-        (0x547, print_sm70_arm156),
+        (0x3ba, print_sm70_arm128),
+        (0x3bc, print_sm70_arm129),
+        (0x3c2, print_sm70_arm130),
+        (0x3c4, print_sm70_arm131),
+        (0x3c6, print_sm70_arm132),
+        (0x402, print_sm70_arm133),
+        (0x407, print_sm70_arm134),
+        (0x411, print_sm70_arm135),
+        (0x414, print_sm70_arm136),
+        (0x416, print_sm70_arm137),
+        (0x419, print_sm70_arm138),
+        (0x421, print_sm70_arm139),
+        (0x423, print_sm70_arm140),
+        (0x424, print_sm70_arm141),
+        (0x429, print_sm70_arm142),
+        (0x42a, print_sm70_arm143),
+        (0x42b, print_sm70_arm144),
+        (0x430, print_sm70_arm145),
+        (0x431, print_sm70_arm146),
+        (0x433, print_sm70_arm147),
+        (0x434, print_sm70_arm148),
+        (0x435, print_sm70_arm149),
+        (0x443, print_sm70_arm150),
+        (0x44b, print_sm70_arm151),
+        (0x454, print_sm70_arm152),
+        (0x455, print_sm70_arm153),
+        (0x482, print_sm70_arm154),
+        (0x491, print_sm70_arm155),
+        (0x499, print_sm70_arm156),
+        (0x4a4, print_sm70_arm157),
+        (0x51d, print_sm70_arm158),
+        (0x547, print_sm70_arm159),
         (0x580, print_sm70_arm1),
         (0x581, print_sm70_arm2),
         (0x584, print_sm70_arm3),
@@ -16908,36 +17168,36 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0x586, print_sm70_arm4),
         (0x587, print_sm70_arm3),
         (0x588, print_sm70_arm5),
-        (0x589, print_sm70_arm157),
+        (0x589, print_sm70_arm160),
         (0x58a, print_sm70_arm6),
         (0x58c, print_sm70_arm7),
-        (0x58d, print_sm70_arm158),
-        (0x59f, print_sm70_arm159),
+        (0x58d, print_sm70_arm161),
+        (0x59f, print_sm70_arm162),
         (0x5a3, print_sm70_arm8),
         (0x5a7, print_sm70_arm9),
         (0x5a8, print_sm70_arm6),
         (0x5aa, print_sm70_arm10),
-        (0x5ab, print_sm70_arm160),
+        (0x5ab, print_sm70_arm163),
         (0x5b0, print_sm70_arm11),
         (0x5b1, print_sm70_arm12),
-        (0x5b2, print_sm70_arm161),
-        (0x607, print_sm70_arm162),
-        (0x614, print_sm70_arm163),
-        (0x616, print_sm70_arm164),
-        (0x619, print_sm70_arm165),
-        (0x621, print_sm70_arm166),
-        (0x623, print_sm70_arm167),
-        (0x624, print_sm70_arm168),
-        (0x625, print_sm70_arm169),
-        (0x627, print_sm70_arm170),
-        (0x629, print_sm70_arm171),
-        (0x62a, print_sm70_arm172),
-        (0x62b, print_sm70_arm173),
-        (0x630, print_sm70_arm174),
-        (0x631, print_sm70_arm175),
-        (0x633, print_sm70_arm176),
-        (0x634, print_sm70_arm177),
-        (0x635, print_sm70_arm178),
+        (0x5b2, print_sm70_arm164),
+        (0x607, print_sm70_arm165),
+        (0x614, print_sm70_arm166),
+        (0x616, print_sm70_arm167),
+        (0x619, print_sm70_arm168),
+        (0x621, print_sm70_arm169),
+        (0x623, print_sm70_arm170),
+        (0x624, print_sm70_arm171),
+        (0x625, print_sm70_arm172),
+        (0x627, print_sm70_arm173),
+        (0x629, print_sm70_arm174),
+        (0x62a, print_sm70_arm175),
+        (0x62b, print_sm70_arm176),
+        (0x630, print_sm70_arm177),
+        (0x631, print_sm70_arm178),
+        (0x633, print_sm70_arm179),
+        (0x634, print_sm70_arm180),
+        (0x635, print_sm70_arm181),
         (0x780, print_sm70_arm1),
         (0x781, print_sm70_arm2),
         (0x784, print_sm70_arm3),
@@ -16947,224 +17207,225 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0x788, print_sm70_arm5),
         (0x78a, print_sm70_arm6),
         (0x78c, print_sm70_arm7),
-        (0x79f, print_sm70_arm179),
+        (0x79f, print_sm70_arm182),
         (0x7a3, print_sm70_arm8),
         (0x7a7, print_sm70_arm9),
         (0x7a8, print_sm70_arm6),
         (0x7aa, print_sm70_arm10),
-        (0x7ac, print_sm70_arm180),
+        (0x7ac, print_sm70_arm183),
         (0x7b0, print_sm70_arm11),
         (0x7b1, print_sm70_arm12),
-        (0x801, print_sm70_arm181),
-        (0x802, print_sm70_arm182),
-        (0x803, print_sm70_arm183),
-        (0x804, print_sm70_arm184),
-        (0x805, print_sm70_arm185),
-        (0x806, print_sm70_arm186),
-        (0x807, print_sm70_arm187),
-        (0x808, print_sm70_arm188),
-        (0x809, print_sm70_arm189),
-        (0x80a, print_sm70_arm190),
-        (0x80b, print_sm70_arm191),
-        (0x80c, print_sm70_arm192),
-        (0x810, print_sm70_arm193),
-        (0x811, print_sm70_arm194),
-        (0x812, print_sm70_arm195),
-        (0x813, print_sm70_arm196),
-        (0x814, print_sm70_arm197),
-        (0x816, print_sm70_arm198),
-        (0x817, print_sm70_arm199),
-        (0x819, print_sm70_arm200),
-        (0x81a, print_sm70_arm201),
-        (0x81b, print_sm70_arm202),
-        (0x81c, print_sm70_arm203),
-        (0x820, print_sm70_arm204),
-        (0x823, print_sm70_arm205),
-        (0x824, print_sm70_arm206),
-        (0x825, print_sm70_arm207),
-        (0x827, print_sm70_arm208),
-        (0x828, print_sm70_arm209),
-        (0x82b, print_sm70_arm210),
-        (0x82d, print_sm70_arm211),
-        (0x82e, print_sm70_arm212),
-        (0x831, print_sm70_arm213),
-        (0x832, print_sm70_arm214),
-        (0x835, print_sm70_arm215),
-        (0x836, print_sm70_arm216),
-        (0x838, print_sm70_arm217),
-        (0x83b, print_sm70_arm218),
-        (0x83e, print_sm70_arm219),
-        (0x840, print_sm70_arm220),
-        (0x843, print_sm70_arm221),
-        (0x844, print_sm70_arm222),
-        (0x845, print_sm70_arm223),
-        (0x848, print_sm70_arm224),
-        (0x849, print_sm70_arm225),
-        (0x84a, print_sm70_arm226),
-        (0x855, print_sm70_arm227),
-        (0x856, print_sm70_arm228),
-        (0x85a, print_sm70_arm229),
-        (0x85e, print_sm70_arm230),
-        (0x882, print_sm70_arm231),
-        (0x883, print_sm70_arm232),
-        (0x884, print_sm70_arm233),
-        (0x886, print_sm70_arm234),
-        (0x887, print_sm70_arm235),
-        (0x88c, print_sm70_arm236),
-        (0x890, print_sm70_arm237),
-        (0x891, print_sm70_arm238),
-        (0x892, print_sm70_arm239),
-        (0x896, print_sm70_arm240),
-        (0x897, print_sm70_arm241),
-        (0x899, print_sm70_arm242),
-        (0x89a, print_sm70_arm243),
-        (0x8a4, print_sm70_arm244),
-        (0x8a5, print_sm70_arm245),
-        (0x8a6, print_sm70_arm246),
-        (0x8bd, print_sm70_arm247),
-        (0x8be, print_sm70_arm248),
-        (0x8bf, print_sm70_arm249),
-        (0x900, print_sm70_arm250),
-        (0x901, print_sm70_arm251),
-        (0x902, print_sm70_arm252),
-        (0x904, print_sm70_arm253),
-        (0x905, print_sm70_arm254),
-        (0x906, print_sm70_arm255),
-        (0x907, print_sm70_arm256),
-        (0x908, print_sm70_arm257),
-        (0x909, print_sm70_arm258),
-        (0x910, print_sm70_arm259),
-        (0x911, print_sm70_arm260),
-        (0x912, print_sm70_arm261),
-        (0x913, print_sm70_arm262),
-        (0x918, print_sm70_arm263),
-        (0x919, print_sm70_arm264),
-        (0x91a, print_sm70_arm265),
-        (0x91b, print_sm70_arm266),
-        (0x91d, print_sm70_arm267),
-        (0x920, print_sm70_arm268),
-        (0x924, print_sm70_arm269),
-        (0x925, print_sm70_arm270),
-        (0x941, print_sm70_arm271),
-        (0x942, print_sm70_arm272),
-        (0x943, print_sm70_arm273),
-        (0x944, print_sm70_arm274),
-        (0x945, print_sm70_arm275),
-        (0x946, print_sm70_arm276),
-        (0x947, print_sm70_arm277),
-        (0x948, print_sm70_arm278),
-        (0x949, print_sm70_arm279),
-        (0x94d, print_sm70_arm280),
-        (0x94e, print_sm70_arm281),
-        (0x950, print_sm70_arm282),
-        (0x956, print_sm70_arm283),
-        (0x95c, print_sm70_arm284),
-        (0x95d, print_sm70_arm285),
-        (0x980, print_sm70_arm286),
-        (0x981, print_sm70_arm287),
-        (0x983, print_sm70_arm288),
-        (0x984, print_sm70_arm289),
-        (0x985, print_sm70_arm290),
-        (0x986, print_sm70_arm291),
-        (0x987, print_sm70_arm290),
-        (0x988, print_sm70_arm292),
-        (0x989, print_sm70_arm293),
-        (0x98a, print_sm70_arm294),
+        (0x801, print_sm70_arm184),
+        (0x802, print_sm70_arm185),
+        (0x803, print_sm70_arm186),
+        (0x804, print_sm70_arm187),
+        (0x805, print_sm70_arm188),
+        (0x806, print_sm70_arm189),
+        (0x807, print_sm70_arm190),
+        (0x808, print_sm70_arm191),
+        (0x809, print_sm70_arm192),
+        (0x80a, print_sm70_arm193),
+        (0x80b, print_sm70_arm194),
+        (0x80c, print_sm70_arm195),
+        (0x810, print_sm70_arm196),
+        (0x811, print_sm70_arm197),
+        (0x812, print_sm70_arm198),
+        (0x813, print_sm70_arm199),
+        (0x814, print_sm70_arm200),
+        (0x816, print_sm70_arm201),
+        (0x817, print_sm70_arm202),
+        (0x819, print_sm70_arm203),
+        (0x81a, print_sm70_arm204),
+        (0x81b, print_sm70_arm205),
+        (0x81c, print_sm70_arm206),
+        (0x820, print_sm70_arm207),
+        (0x823, print_sm70_arm208),
+        (0x824, print_sm70_arm209),
+        (0x825, print_sm70_arm210),
+        (0x827, print_sm70_arm211),
+        (0x828, print_sm70_arm212),
+        (0x82b, print_sm70_arm213),
+        (0x82d, print_sm70_arm214),
+        (0x82e, print_sm70_arm215),
+        (0x831, print_sm70_arm216),
+        (0x832, print_sm70_arm217),
+        (0x835, print_sm70_arm218),
+        (0x836, print_sm70_arm219),
+        (0x838, print_sm70_arm220),
+        (0x83b, print_sm70_arm221),
+        (0x83e, print_sm70_arm222),
+        (0x840, print_sm70_arm223),
+        (0x843, print_sm70_arm224),
+        (0x844, print_sm70_arm225),
+        (0x845, print_sm70_arm226),
+        (0x848, print_sm70_arm227),
+        (0x849, print_sm70_arm228),
+        (0x84a, print_sm70_arm229),
+        (0x855, print_sm70_arm230),
+        (0x856, print_sm70_arm231),
+        (0x85a, print_sm70_arm232),
+        (0x85e, print_sm70_arm233),
+        (0x882, print_sm70_arm234),
+        (0x883, print_sm70_arm235),
+        (0x884, print_sm70_arm236),
+        (0x886, print_sm70_arm237),
+        (0x887, print_sm70_arm238),
+        (0x88c, print_sm70_arm239),
+        (0x890, print_sm70_arm240),
+        (0x891, print_sm70_arm241),
+        (0x892, print_sm70_arm242),
+        (0x896, print_sm70_arm243),
+        (0x897, print_sm70_arm244),
+        (0x899, print_sm70_arm245),
+        (0x89a, print_sm70_arm246),
+        (0x8a4, print_sm70_arm247),
+        (0x8a5, print_sm70_arm248),
+        (0x8a6, print_sm70_arm249),
+        (0x8bd, print_sm70_arm250),
+        (0x8be, print_sm70_arm251),
+        (0x8bf, print_sm70_arm252),
+        (0x900, print_sm70_arm253),
+        (0x901, print_sm70_arm254),
+        (0x902, print_sm70_arm255),
+        (0x904, print_sm70_arm256),
+        (0x905, print_sm70_arm257),
+        (0x906, print_sm70_arm258),
+        (0x907, print_sm70_arm259),
+        (0x908, print_sm70_arm260),
+        (0x909, print_sm70_arm261),
+        (0x910, print_sm70_arm262),
+        (0x911, print_sm70_arm263),
+        (0x912, print_sm70_arm264),
+        (0x913, print_sm70_arm265),
+        (0x918, print_sm70_arm266),
+        (0x919, print_sm70_arm267),
+        (0x91a, print_sm70_arm268),
+        (0x91b, print_sm70_arm269),
+        (0x91d, print_sm70_arm270),
+        (0x920, print_sm70_arm271),
+        (0x923, print_sm70_arm272),
+        (0x924, print_sm70_arm273),
+        (0x925, print_sm70_arm274),
+        (0x941, print_sm70_arm275),
+        (0x942, print_sm70_arm276),
+        (0x943, print_sm70_arm277),
+        (0x944, print_sm70_arm278),
+        (0x945, print_sm70_arm279),
+        (0x946, print_sm70_arm280),
+        (0x947, print_sm70_arm281),
+        (0x948, print_sm70_arm282),
+        (0x949, print_sm70_arm283),
+        (0x94d, print_sm70_arm284),
+        (0x94e, print_sm70_arm285),
+        (0x950, print_sm70_arm286),
+        (0x956, print_sm70_arm287),
+        (0x95c, print_sm70_arm288),
+        (0x95d, print_sm70_arm289),
+        (0x980, print_sm70_arm290),
+        (0x981, print_sm70_arm291),
+        (0x983, print_sm70_arm292),
+        (0x984, print_sm70_arm293),
+        (0x985, print_sm70_arm294),
+        (0x986, print_sm70_arm295),
+        (0x987, print_sm70_arm294),
+        (0x988, print_sm70_arm296),
+        (0x989, print_sm70_arm297),
+        (0x98a, print_sm70_arm298),
         (0x98c, print_sm70_arm7),
-        (0x98e, print_sm70_arm295),
-        (0x98f, print_sm70_arm296),
-        (0x990, print_sm70_arm297),
-        (0x991, print_sm70_arm297),
-        (0x992, print_sm70_arm298),
-        (0x993, print_sm70_arm297),
-        (0x994, print_sm70_arm297),
-        (0x995, print_sm70_arm297),
-        (0x996, print_sm70_arm297),
-        (0x997, print_sm70_arm297),
-        (0x998, print_sm70_arm297),
-        (0x999, print_sm70_arm297),
-        (0x99a, print_sm70_arm297),
-        (0x99b, print_sm70_arm297),
-        (0x99c, print_sm70_arm297),
-        (0x99d, print_sm70_arm297),
-        (0x99e, print_sm70_arm297),
-        (0x99f, print_sm70_arm297),
-        (0x9a3, print_sm70_arm299),
-        (0x9a6, print_sm70_arm300),
+        (0x98e, print_sm70_arm299),
+        (0x98f, print_sm70_arm300),
+        (0x990, print_sm70_arm301),
+        (0x991, print_sm70_arm301),
+        (0x992, print_sm70_arm302),
+        (0x993, print_sm70_arm301),
+        (0x994, print_sm70_arm301),
+        (0x995, print_sm70_arm301),
+        (0x996, print_sm70_arm301),
+        (0x997, print_sm70_arm301),
+        (0x998, print_sm70_arm301),
+        (0x999, print_sm70_arm301),
+        (0x99a, print_sm70_arm301),
+        (0x99b, print_sm70_arm301),
+        (0x99c, print_sm70_arm301),
+        (0x99d, print_sm70_arm301),
+        (0x99e, print_sm70_arm301),
+        (0x99f, print_sm70_arm301),
+        (0x9a3, print_sm70_arm303),
+        (0x9a6, print_sm70_arm304),
         (0x9a7, print_sm70_arm9),
-        (0x9a8, print_sm70_arm294),
-        (0x9aa, print_sm70_arm301),
-        (0x9ab, print_sm70_arm302),
-        (0x9af, print_sm70_arm303),
+        (0x9a8, print_sm70_arm298),
+        (0x9aa, print_sm70_arm305),
+        (0x9ab, print_sm70_arm306),
+        (0x9af, print_sm70_arm307),
         (0x9b0, print_sm70_arm11),
-        (0x9b1, print_sm70_arm304),
-        (0x9c3, print_sm70_arm305),
-        (0x9c5, print_sm70_arm306),
-        (0xa02, print_sm70_arm307),
-        (0xa03, print_sm70_arm308),
-        (0xa04, print_sm70_arm309),
-        (0xa07, print_sm70_arm310),
-        (0xa08, print_sm70_arm311),
-        (0xa09, print_sm70_arm312),
-        (0xa0a, print_sm70_arm313),
-        (0xa0b, print_sm70_arm314),
-        (0xa0c, print_sm70_arm315),
-        (0xa10, print_sm70_arm316),
-        (0xa11, print_sm70_arm317),
-        (0xa12, print_sm70_arm318),
-        (0xa13, print_sm70_arm319),
-        (0xa14, print_sm70_arm320),
-        (0xa16, print_sm70_arm321),
-        (0xa17, print_sm70_arm322),
-        (0xa19, print_sm70_arm323),
-        (0xa1a, print_sm70_arm324),
-        (0xa1b, print_sm70_arm325),
-        (0xa1f, print_sm70_arm326),
-        (0xa20, print_sm70_arm327),
-        (0xa23, print_sm70_arm328),
-        (0xa24, print_sm70_arm329),
-        (0xa25, print_sm70_arm330),
-        (0xa26, print_sm70_arm331),
-        (0xa27, print_sm70_arm332),
-        (0xa28, print_sm70_arm333),
-        (0xa2b, print_sm70_arm334),
-        (0xa31, print_sm70_arm335),
-        (0xa32, print_sm70_arm336),
-        (0xa35, print_sm70_arm337),
-        (0xa36, print_sm70_arm338),
-        (0xa38, print_sm70_arm339),
-        (0xa3e, print_sm70_arm340),
-        (0xa40, print_sm70_arm341),
-        (0xa43, print_sm70_arm342),
-        (0xa45, print_sm70_arm343),
-        (0xa48, print_sm70_arm344),
-        (0xab9, print_sm70_arm345),
-        (0xb00, print_sm70_arm346),
-        (0xb01, print_sm70_arm347),
-        (0xb02, print_sm70_arm348),
-        (0xb04, print_sm70_arm349),
-        (0xb05, print_sm70_arm350),
-        (0xb06, print_sm70_arm351),
-        (0xb07, print_sm70_arm352),
-        (0xb08, print_sm70_arm353),
-        (0xb09, print_sm70_arm354),
-        (0xb10, print_sm70_arm355),
-        (0xb11, print_sm70_arm356),
-        (0xb12, print_sm70_arm357),
-        (0xb13, print_sm70_arm358),
-        (0xb1d, print_sm70_arm359),
-        (0xb48, print_sm70_arm360),
-        (0xb56, print_sm70_arm361),
-        (0xb5d, print_sm70_arm362),
-        (0xb60, print_sm70_arm363),
-        (0xb63, print_sm70_arm364),
-        (0xb66, print_sm70_arm365),
-        (0xb69, print_sm70_arm366),
-        (0xb6c, print_sm70_arm367),
-        (0xb6f, print_sm70_arm368),
+        (0x9b1, print_sm70_arm308),
+        (0x9c3, print_sm70_arm309),
+        (0x9c5, print_sm70_arm310),
+        (0xa02, print_sm70_arm311),
+        (0xa03, print_sm70_arm312),
+        (0xa04, print_sm70_arm313),
+        (0xa07, print_sm70_arm314),
+        (0xa08, print_sm70_arm315),
+        (0xa09, print_sm70_arm316),
+        (0xa0a, print_sm70_arm317),
+        (0xa0b, print_sm70_arm318),
+        (0xa0c, print_sm70_arm319),
+        (0xa10, print_sm70_arm320),
+        (0xa11, print_sm70_arm321),
+        (0xa12, print_sm70_arm322),
+        (0xa13, print_sm70_arm323),
+        (0xa14, print_sm70_arm324),
+        (0xa16, print_sm70_arm325),
+        (0xa17, print_sm70_arm326),
+        (0xa19, print_sm70_arm327),
+        (0xa1a, print_sm70_arm328),
+        (0xa1b, print_sm70_arm329),
+        (0xa1f, print_sm70_arm330),
+        (0xa20, print_sm70_arm331),
+        (0xa23, print_sm70_arm332),
+        (0xa24, print_sm70_arm333),
+        (0xa25, print_sm70_arm334),
+        (0xa26, print_sm70_arm335),
+        (0xa27, print_sm70_arm336),
+        (0xa28, print_sm70_arm337),
+        (0xa2b, print_sm70_arm338),
+        (0xa31, print_sm70_arm339),
+        (0xa32, print_sm70_arm340),
+        (0xa35, print_sm70_arm341),
+        (0xa36, print_sm70_arm342),
+        (0xa38, print_sm70_arm343),
+        (0xa3e, print_sm70_arm344),
+        (0xa40, print_sm70_arm345),
+        (0xa43, print_sm70_arm346),
+        (0xa45, print_sm70_arm347),
+        (0xa48, print_sm70_arm348),
+        (0xab9, print_sm70_arm349),
+        (0xb00, print_sm70_arm350),
+        (0xb01, print_sm70_arm351),
+        (0xb02, print_sm70_arm352),
+        (0xb04, print_sm70_arm353),
+        (0xb05, print_sm70_arm354),
+        (0xb06, print_sm70_arm355),
+        (0xb07, print_sm70_arm356),
+        (0xb08, print_sm70_arm357),
+        (0xb09, print_sm70_arm358),
+        (0xb10, print_sm70_arm359),
+        (0xb11, print_sm70_arm360),
+        (0xb12, print_sm70_arm361),
+        (0xb13, print_sm70_arm362),
+        (0xb1d, print_sm70_arm363),
+        (0xb48, print_sm70_arm364),
+        (0xb56, print_sm70_arm365),
+        (0xb5d, print_sm70_arm366),
+        (0xb60, print_sm70_arm367),
+        (0xb63, print_sm70_arm368),
+        (0xb66, print_sm70_arm369),
+        (0xb69, print_sm70_arm370),
+        (0xb6c, print_sm70_arm371),
+        (0xb6f, print_sm70_arm372),
         (0xb80, print_sm70_arm1),
         (0xb81, print_sm70_arm2),
-        (0xb82, print_sm70_arm369),
+        (0xb82, print_sm70_arm373),
         (0xb84, print_sm70_arm3),
         (0xb85, print_sm70_arm3),
         (0xb86, print_sm70_arm4),
@@ -17172,88 +17433,88 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0xb88, print_sm70_arm5),
         (0xb8a, print_sm70_arm6),
         (0xb8c, print_sm70_arm7),
-        (0xb90, print_sm70_arm370),
-        (0xb91, print_sm70_arm370),
-        (0xb92, print_sm70_arm370),
-        (0xb93, print_sm70_arm370),
-        (0xb94, print_sm70_arm370),
-        (0xb95, print_sm70_arm370),
-        (0xb96, print_sm70_arm370),
-        (0xb97, print_sm70_arm370),
-        (0xb98, print_sm70_arm370),
-        (0xb99, print_sm70_arm370),
-        (0xb9a, print_sm70_arm370),
-        (0xb9b, print_sm70_arm370),
-        (0xb9c, print_sm70_arm370),
-        (0xb9d, print_sm70_arm370),
-        (0xb9e, print_sm70_arm370),
-        (0xb9f, print_sm70_arm370),
+        (0xb90, print_sm70_arm374),
+        (0xb91, print_sm70_arm374),
+        (0xb92, print_sm70_arm374),
+        (0xb93, print_sm70_arm374),
+        (0xb94, print_sm70_arm374),
+        (0xb95, print_sm70_arm374),
+        (0xb96, print_sm70_arm374),
+        (0xb97, print_sm70_arm374),
+        (0xb98, print_sm70_arm374),
+        (0xb99, print_sm70_arm374),
+        (0xb9a, print_sm70_arm374),
+        (0xb9b, print_sm70_arm374),
+        (0xb9c, print_sm70_arm374),
+        (0xb9d, print_sm70_arm374),
+        (0xb9e, print_sm70_arm374),
+        (0xb9f, print_sm70_arm374),
         (0xba3, print_sm70_arm8),
         (0xba7, print_sm70_arm9),
         (0xba8, print_sm70_arm6),
         (0xbaa, print_sm70_arm10),
         (0xbb0, print_sm70_arm11),
         (0xbb1, print_sm70_arm12),
-        (0xc02, print_sm70_arm371),
-        (0xc03, print_sm70_arm372),
-        (0xc04, print_sm70_arm373),
-        (0xc07, print_sm70_arm374),
-        (0xc08, print_sm70_arm375),
-        (0xc09, print_sm70_arm376),
-        (0xc0a, print_sm70_arm377),
-        (0xc0b, print_sm70_arm378),
-        (0xc0c, print_sm70_arm379),
-        (0xc10, print_sm70_arm380),
-        (0xc11, print_sm70_arm381),
-        (0xc12, print_sm70_arm382),
-        (0xc13, print_sm70_arm383),
-        (0xc14, print_sm70_arm384),
-        (0xc16, print_sm70_arm385),
-        (0xc17, print_sm70_arm386),
-        (0xc19, print_sm70_arm387),
-        (0xc1a, print_sm70_arm388),
-        (0xc1b, print_sm70_arm389),
-        (0xc20, print_sm70_arm390),
-        (0xc23, print_sm70_arm391),
-        (0xc24, print_sm70_arm392),
-        (0xc25, print_sm70_arm393),
-        (0xc26, print_sm70_arm394),
-        (0xc27, print_sm70_arm395),
-        (0xc28, print_sm70_arm396),
-        (0xc2b, print_sm70_arm397),
-        (0xc31, print_sm70_arm398),
-        (0xc32, print_sm70_arm399),
-        (0xc35, print_sm70_arm400),
-        (0xc36, print_sm70_arm401),
-        (0xc38, print_sm70_arm402),
-        (0xc3e, print_sm70_arm403),
-        (0xc40, print_sm70_arm404),
-        (0xc43, print_sm70_arm405),
-        (0xc45, print_sm70_arm406),
-        (0xc48, print_sm70_arm407),
-        (0xc49, print_sm70_arm408),
-        (0xc4a, print_sm70_arm409),
-        (0xc82, print_sm70_arm410),
-        (0xc83, print_sm70_arm411),
-        (0xc84, print_sm70_arm412),
-        (0xd00, print_sm70_arm413),
-        (0xd01, print_sm70_arm414),
-        (0xd02, print_sm70_arm415),
-        (0xd04, print_sm70_arm416),
-        (0xd05, print_sm70_arm417),
-        (0xd06, print_sm70_arm418),
-        (0xd07, print_sm70_arm419),
-        (0xd08, print_sm70_arm420),
-        (0xd09, print_sm70_arm421),
-        (0xd10, print_sm70_arm422),
-        (0xd11, print_sm70_arm423),
-        (0xd12, print_sm70_arm424),
-        (0xd13, print_sm70_arm425),
-        (0xd5d, print_sm70_arm426),
-        (0xd61, print_sm70_arm427),
-        (0xd64, print_sm70_arm428),
-        (0xd67, print_sm70_arm429),
-        (0xd6d, print_sm70_arm430),
+        (0xc02, print_sm70_arm375),
+        (0xc03, print_sm70_arm376),
+        (0xc04, print_sm70_arm377),
+        (0xc07, print_sm70_arm378),
+        (0xc08, print_sm70_arm379),
+        (0xc09, print_sm70_arm380),
+        (0xc0a, print_sm70_arm381),
+        (0xc0b, print_sm70_arm382),
+        (0xc0c, print_sm70_arm383),
+        (0xc10, print_sm70_arm384),
+        (0xc11, print_sm70_arm385),
+        (0xc12, print_sm70_arm386),
+        (0xc13, print_sm70_arm387),
+        (0xc14, print_sm70_arm388),
+        (0xc16, print_sm70_arm389),
+        (0xc17, print_sm70_arm390),
+        (0xc19, print_sm70_arm391),
+        (0xc1a, print_sm70_arm392),
+        (0xc1b, print_sm70_arm393),
+        (0xc20, print_sm70_arm394),
+        (0xc23, print_sm70_arm395),
+        (0xc24, print_sm70_arm396),
+        (0xc25, print_sm70_arm397),
+        (0xc26, print_sm70_arm398),
+        (0xc27, print_sm70_arm399),
+        (0xc28, print_sm70_arm400),
+        (0xc2b, print_sm70_arm401),
+        (0xc31, print_sm70_arm402),
+        (0xc32, print_sm70_arm403),
+        (0xc35, print_sm70_arm404),
+        (0xc36, print_sm70_arm405),
+        (0xc38, print_sm70_arm406),
+        (0xc3e, print_sm70_arm407),
+        (0xc40, print_sm70_arm408),
+        (0xc43, print_sm70_arm409),
+        (0xc45, print_sm70_arm410),
+        (0xc48, print_sm70_arm411),
+        (0xc49, print_sm70_arm412),
+        (0xc4a, print_sm70_arm413),
+        (0xc82, print_sm70_arm414),
+        (0xc83, print_sm70_arm415),
+        (0xc84, print_sm70_arm416),
+        (0xd00, print_sm70_arm417),
+        (0xd01, print_sm70_arm418),
+        (0xd02, print_sm70_arm419),
+        (0xd04, print_sm70_arm420),
+        (0xd05, print_sm70_arm421),
+        (0xd06, print_sm70_arm422),
+        (0xd07, print_sm70_arm423),
+        (0xd08, print_sm70_arm424),
+        (0xd09, print_sm70_arm425),
+        (0xd10, print_sm70_arm426),
+        (0xd11, print_sm70_arm427),
+        (0xd12, print_sm70_arm428),
+        (0xd13, print_sm70_arm429),
+        (0xd5d, print_sm70_arm430),
+        (0xd61, print_sm70_arm431),
+        (0xd64, print_sm70_arm432),
+        (0xd67, print_sm70_arm433),
+        (0xd6d, print_sm70_arm434),
         (0xd80, print_sm70_arm1),
         (0xd81, print_sm70_arm2),
         (0xd84, print_sm70_arm3),
@@ -17269,33 +17530,33 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0xdaa, print_sm70_arm10),
         (0xdb0, print_sm70_arm11),
         (0xdb1, print_sm70_arm12),
-        (0xe07, print_sm70_arm431),
-        (0xe14, print_sm70_arm432),
-        (0xe16, print_sm70_arm433),
-        (0xe19, print_sm70_arm434),
-        (0xe21, print_sm70_arm435),
-        (0xe23, print_sm70_arm436),
-        (0xe24, print_sm70_arm437),
-        (0xe25, print_sm70_arm438),
-        (0xe27, print_sm70_arm439),
-        (0xe29, print_sm70_arm440),
-        (0xe2a, print_sm70_arm441),
-        (0xe2b, print_sm70_arm442),
-        (0xe30, print_sm70_arm443),
-        (0xe31, print_sm70_arm444),
-        (0xe33, print_sm70_arm445),
-        (0xe34, print_sm70_arm446),
-        (0xe35, print_sm70_arm447),
-        (0xe43, print_sm70_arm448),
-        (0xe49, print_sm70_arm449),
-        (0xe4b, print_sm70_arm450),
-        (0xf56, print_sm70_arm451),
-        (0xf60, print_sm70_arm452),
-        (0xf63, print_sm70_arm453),
-        (0xf66, print_sm70_arm454),
-        (0xf69, print_sm70_arm455),
-        (0xf6c, print_sm70_arm456),
-        (0xf6f, print_sm70_arm457),
+        (0xe07, print_sm70_arm435),
+        (0xe14, print_sm70_arm436),
+        (0xe16, print_sm70_arm437),
+        (0xe19, print_sm70_arm438),
+        (0xe21, print_sm70_arm439),
+        (0xe23, print_sm70_arm440),
+        (0xe24, print_sm70_arm441),
+        (0xe25, print_sm70_arm442),
+        (0xe27, print_sm70_arm443),
+        (0xe29, print_sm70_arm444),
+        (0xe2a, print_sm70_arm445),
+        (0xe2b, print_sm70_arm446),
+        (0xe30, print_sm70_arm447),
+        (0xe31, print_sm70_arm448),
+        (0xe33, print_sm70_arm449),
+        (0xe34, print_sm70_arm450),
+        (0xe35, print_sm70_arm451),
+        (0xe43, print_sm70_arm452),
+        (0xe49, print_sm70_arm453),
+        (0xe4b, print_sm70_arm454),
+        (0xf56, print_sm70_arm455),
+        (0xf60, print_sm70_arm456),
+        (0xf63, print_sm70_arm457),
+        (0xf66, print_sm70_arm458),
+        (0xf69, print_sm70_arm459),
+        (0xf6c, print_sm70_arm460),
+        (0xf6f, print_sm70_arm461),
         (0xf80, print_sm70_arm1),
         (0xf81, print_sm70_arm2),
         (0xf84, print_sm70_arm3),
@@ -17303,30 +17564,30 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0xf86, print_sm70_arm4),
         (0xf87, print_sm70_arm3),
         (0xf88, print_sm70_arm5),
-        (0xf89, print_sm70_arm458),
+        (0xf89, print_sm70_arm462),
         (0xf8a, print_sm70_arm6),
         (0xf8c, print_sm70_arm7),
-        (0xf90, print_sm70_arm459),
-        (0xf91, print_sm70_arm459),
-        (0xf92, print_sm70_arm459),
-        (0xf93, print_sm70_arm459),
-        (0xf94, print_sm70_arm459),
-        (0xf95, print_sm70_arm459),
-        (0xf96, print_sm70_arm459),
-        (0xf97, print_sm70_arm459),
-        (0xf98, print_sm70_arm459),
-        (0xf99, print_sm70_arm459),
-        (0xf9a, print_sm70_arm459),
-        (0xf9b, print_sm70_arm459),
-        (0xf9c, print_sm70_arm459),
-        (0xf9d, print_sm70_arm459),
-        (0xf9e, print_sm70_arm459),
-        (0xf9f, print_sm70_arm460),
+        (0xf90, print_sm70_arm463),
+        (0xf91, print_sm70_arm463),
+        (0xf92, print_sm70_arm463),
+        (0xf93, print_sm70_arm463),
+        (0xf94, print_sm70_arm463),
+        (0xf95, print_sm70_arm463),
+        (0xf96, print_sm70_arm463),
+        (0xf97, print_sm70_arm463),
+        (0xf98, print_sm70_arm463),
+        (0xf99, print_sm70_arm463),
+        (0xf9a, print_sm70_arm463),
+        (0xf9b, print_sm70_arm463),
+        (0xf9c, print_sm70_arm463),
+        (0xf9d, print_sm70_arm463),
+        (0xf9e, print_sm70_arm463),
+        (0xf9f, print_sm70_arm464),
         (0xfa3, print_sm70_arm8),
         (0xfa7, print_sm70_arm9),
         (0xfa8, print_sm70_arm6),
         (0xfaa, print_sm70_arm10),
-        (0xfae, print_sm70_arm461),
+        (0xfae, print_sm70_arm465),
         (0xfb0, print_sm70_arm11),
         (0xfb1, print_sm70_arm12),
     ],
@@ -18723,6 +18984,47 @@ fn print_sm70_arm102(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm103(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
+        w & 0x8000000000000ffff000fff == 0xffff000321 && matches!(sm, 70 | 72 | 75 | 80 |
+        86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => print_form:: < OpAld, 1 > (w,
+        sm, at, out)
+    );
+    try_form!(
+        w & 0x800000000000000ff000fff == 0xff000321 && matches!(sm, 70 | 72 | 75 | 80 |
+        86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => print_form:: < OpAld, 0 > (w,
+        sm, at, out)
+    );
+    try_form!(
+        w & 0x8000000000000ff00000fff == 0xff00000321 && matches!(sm, 70 | 72 | 75 | 80 |
+        86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => print_form:: < OpAld, 2 > (w,
+        sm, at, out)
+    );
+    try_form!(
+        w & 0x8000c000000000000000fff == 0x321 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
+        87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpAld, 3 >
+        (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm104(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x800000000000000ff000fff == 0xff000322 && matches!(sm, 70 | 72 | 75 | 80 |
+        86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => print_form:: < OpAst, 0 > (w,
+        sm, at, out)
+    );
+    try_form!(
+        w & 0x80000ff0000000000000fff == 0xff0000000000000322 && matches!(sm, 70 | 72 |
+        75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => print_form:: <
+        OpAst, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x8000c000000000000000fff == 0x322 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
+        87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpAst, 2 >
+        (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm105(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
         w & 0x8000000000000ff00000fff == 0xff00000324 && matches!(sm, 70 | 72 | 75 | 80 |
         86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => print_form:: < OpOut, 1 > (w,
         sm, at, out)
@@ -18734,7 +19036,15 @@ fn print_sm70_arm103(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm104(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm106(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x326 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
+        87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpIpa, 0 >
+        (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm107(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x343 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpCallAbsR, 0 > (w, sm, at, out)
@@ -18745,7 +19055,7 @@ fn print_sm70_arm104(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm105(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm108(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x344 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpCallR, 0 > (w, sm, at, out)
@@ -18756,7 +19066,7 @@ fn print_sm70_arm105(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm106(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff00ffff0fff == 0x348 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpWarpsync, 0 > (w, sm, at, out)
@@ -18771,21 +19081,21 @@ fn print_sm70_arm106(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm107(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm110(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x352 && matches!(sm, 90 | 100 | 103 | 120 |
         121) => return print_form:: < OpRpcmovW, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm108(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm111(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x353 && matches!(sm, 90 | 100 | 103 | 120 |
         121) => return print_form:: < OpRpcmov, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm112(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffeffffffffffffff0000fff == 0x355 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpBmovR, 0
@@ -18793,7 +19103,7 @@ fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm110(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm113(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffefffffffffff00f0ff0fff == 0x356 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpBmov, 0 >
@@ -18801,7 +19111,7 @@ fn print_sm70_arm110(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm111(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm114(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8080000ffffff0000000fff == 0x35d && matches!(sm, 90 | 100 | 103 | 120 |
         121) => print_form:: < OpNanosleep, 0 > (w, sm, at, out)
@@ -18816,7 +19126,7 @@ fn print_sm70_arm111(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm112(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm115(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0x800000000000361 && matches!(sm, 70 | 72 | 75 |
         80 | 86 | 87 | 88 | 89 | 90) => return print_form:: < OpTexB, 0 > (w, sm, at,
@@ -18824,7 +19134,7 @@ fn print_sm70_arm112(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm113(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm116(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0x800000000000364 && matches!(sm, 70 | 72 | 75 |
         80 | 86 | 87 | 88 | 89 | 90) => return print_form:: < OpTld4B, 0 > (w, sm, at,
@@ -18832,7 +19142,7 @@ fn print_sm70_arm113(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm114(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm117(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0x800000000000367 && matches!(sm, 70 | 72 | 75 |
         80 | 86 | 87 | 88 | 89 | 90) => return print_form:: < OpTldB, 0 > (w, sm, at,
@@ -18840,7 +19150,7 @@ fn print_sm70_arm114(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm115(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm118(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0x80000000000036a && matches!(sm, 70 | 72 | 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpTmmlB, 0 > (w, sm, at, out)
@@ -18851,7 +19161,7 @@ fn print_sm70_arm115(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm116(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm119(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0x80000000000036d && matches!(sm, 70 | 72 | 75 |
         80 | 86 | 87 | 88 | 89 | 90) => return print_form:: < OpTxdB, 0 > (w, sm, at,
@@ -18859,7 +19169,7 @@ fn print_sm70_arm116(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm117(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm120(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0x800000000000370 && matches!(sm, 70 | 72 | 75 |
         80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -18867,7 +19177,7 @@ fn print_sm70_arm117(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm118(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm121(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8ff1ff0000000000ff0fff == 0x387 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => print_form:: < OpStl, 0 > (w, sm,
@@ -18888,7 +19198,7 @@ fn print_sm70_arm118(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm119(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm122(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff1ff0000000000ff0fff == 0x388 && matches!(sm, 70 | 72) =>
         print_form:: < OpSts, 1 > (w, sm, at, out)
@@ -18911,7 +19221,7 @@ fn print_sm70_arm119(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm120(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm123(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8011000000000000000fdd == 0x1000000000000000389 && matches!(sm, 90 |
         100 | 103 | 120 | 121) => print_form:: < OpAtomgCas, 2 > (w, sm, at, out)
@@ -18934,7 +19244,7 @@ fn print_sm70_arm120(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm121(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm124(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8011000000000000000fdd == 0x1000000000000000389 && matches!(sm, 90 |
         100 | 103 | 120 | 121) => print_form:: < OpAtomgCas, 2 > (w, sm, at, out)
@@ -18949,7 +19259,7 @@ fn print_sm70_arm121(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm122(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm125(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffe7ff9000000000000000fff == 0x38d && matches!(sm, 70 | 72) =>
         print_form:: < OpAtomsCas, 1 > (w, sm, at, out)
@@ -18964,7 +19274,7 @@ fn print_sm70_arm122(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm123(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm126(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x3a0 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpSured, 0 > (w, sm, at, out)
@@ -18979,7 +19289,7 @@ fn print_sm70_arm123(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm124(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm127(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fdffffffffff00000fff == 0x3a1 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => print_form:: < OpMatchAll, 0 >
@@ -18992,7 +19302,7 @@ fn print_sm70_arm124(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm125(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm128(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x801f0000000000000000fff == 0x800000000000000000003ba && matches!(sm, 90) =>
         print_form:: < OpUblkcp, 0 > (w, sm, at, out)
@@ -19007,7 +19317,7 @@ fn print_sm70_arm125(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm126(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm129(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80010000000000000000fff == 0x800000000000000000003bc && matches!(sm, 90) =>
         print_form:: < OpUblkpf, 0 > (w, sm, at, out)
@@ -19018,7 +19328,7 @@ fn print_sm70_arm126(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm127(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm130(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1ffffffffffff00c00fff == 0x3c2 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89) => print_form:: < OpR2ur, 0 > (w, sm, at, out)
@@ -19029,7 +19339,7 @@ fn print_sm70_arm127(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm128(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm131(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x3c4 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90) => print_form:: < OpRedux, 0 > (w, sm, at, out)
@@ -19040,7 +19350,7 @@ fn print_sm70_arm128(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm129(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80002000000000000000fff == 0x3c6 && matches!(sm, 120 | 121) => print_form::
         < OpFenceViewAsync, 2 > (w, sm, at, out)
@@ -19055,21 +19365,21 @@ fn print_sm70_arm129(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm130(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm133(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x402 && matches!(sm, 120 | 121) => return
         print_form:: < OpMov64i, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm131(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffe0000000000000fff == 0x407 && matches!(sm, 120 | 121) => return
         print_form:: < OpSel64i, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107000000000000000fff == 0x100000000000000000411 && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => print_form:: <
@@ -19082,7 +19392,7 @@ fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm133(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd000000000000000fff == 0x414 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103) => return print_form:: < OpVabsdiff, 4 > (w, sm,
@@ -19090,7 +19400,7 @@ fn print_sm70_arm133(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x416 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpPrmt, 4 >
@@ -19098,7 +19408,7 @@ fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x419 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpShf, 4 >
@@ -19106,7 +19416,7 @@ fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x421 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpFadd, 1 >
@@ -19114,7 +19424,7 @@ fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x423 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpFfma, 4 >
@@ -19122,7 +19432,7 @@ fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => print_form::
@@ -19135,7 +19445,7 @@ fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103) => print_form:: < OpDadd, 1 > (w, sm, at, out)
@@ -19146,7 +19456,7 @@ fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff0000000000ff0fff == 0x42a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103) => print_form:: < OpDsetp, 0 > (w, sm, at, out)
@@ -19157,7 +19467,7 @@ fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103) => print_form:: < OpDfma, 4 > (w, sm, at, out)
@@ -19168,7 +19478,7 @@ fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0000000000000fff == 0x40000000000000000430 && matches!(sm, 86 |
         87 | 88 | 89) => print_form:: < OpHadd2F32, 1 > (w, sm, at, out)
@@ -19191,7 +19501,7 @@ fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x431 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpHfma2, 4 > (w, sm, at, out)
@@ -19210,7 +19520,7 @@ fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e001f0000000000000fff == 0x433 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpHset2, 1 > (w, sm, at, out)
@@ -19221,7 +19531,7 @@ fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff800001f0000000000ff0fff == 0x434 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpHsetp2, 1 > (w, sm, at, out)
@@ -19232,7 +19542,7 @@ fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c000000000000000fff == 0x435 && matches!(sm, 80 | 86 | 87 | 88 |
         89) => print_form:: < OpHfma2Mma, 4 > (w, sm, at, out)
@@ -19243,42 +19553,42 @@ fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x443 && matches!(sm, 86 | 87 | 88 | 89 | 90
         | 100 | 103 | 120 | 121) => return print_form:: < OpF2ip, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x84000000000000000000fff == 0x44b && matches!(sm, 100 | 103) => return
         print_form:: < OpFadd2Imm, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8020cff0000000000000fff == 0x80000ff0000000000000454 && matches!(sm, 120 |
         121) => return print_form:: < OpUfadd, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80010000000000000000fff == 0x80000000000000000000455 && matches!(sm, 120 |
         121) => return print_form:: < OpUffma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000482 && matches!(sm, 120 |
         121) => return print_form:: < OpUmov64i, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80107000000000000000fff == 0x80100000000000000000491 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUleaHi, 2 > (w, sm, at, out)
@@ -19297,7 +19607,7 @@ fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000499 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUshf, 2 > (w, sm, at, out)
@@ -19308,7 +19618,7 @@ fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8000c000000000000000fff == 0x800000000000000000004a4 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUimad, 2 > (w, sm, at, out)
@@ -19327,7 +19637,7 @@ fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffc00300ffff0fff == 0x2000000000000000051d && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => print_form:: <
@@ -19345,7 +19655,7 @@ fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547 && matches!(sm, 80
         | 86 | 87 | 88 | 89) => print_form:: < OpBraUp, 0 > (w, sm, at, out)
@@ -19356,7 +19666,7 @@ fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x589 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 103 | 120 | 121) => print_form:: < OpShfl, 1 > (w, sm, at, out)
@@ -19367,14 +19677,14 @@ fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm161(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffe7131000000000000ff0fff == 0x58d && matches!(sm, 100 | 103 | 120 | 121)
         => return print_form:: < OpAtomsCastP, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x59f && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpSuredB, 0 > (w, sm, at, out)
@@ -19385,14 +19695,14 @@ fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x5ab && matches!(sm, 90 | 100 | 103 | 120 |
         121) => return print_form:: < OpCgaerrbar, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm161(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80003000000000000000fff == 0x800010000000000000005b2 && matches!(sm, 90) =>
         print_form:: < OpSyncsExch, 0 > (w, sm, at, out)
@@ -19403,49 +19713,49 @@ fn print_sm70_arm161(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120 | 121) => return
         print_form:: < OpSel64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm166(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00f80000ff00000fff == 0x614 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpVabsdiff, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm167(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0x616 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpPrmt, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm168(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0x619 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpShf, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm166(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x621 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm167(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm170(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0x623 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFfma, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm168(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm171(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpImad, 5 > (w, sm,
@@ -19458,7 +19768,7 @@ fn print_sm70_arm168(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm172(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpImadWide, 4 > (w,
@@ -19471,7 +19781,7 @@ fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm170(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm173(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => return print_form:: < OpImadHi, 4 > (w, sm, at,
@@ -19479,28 +19789,28 @@ fn print_sm70_arm170(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm171(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0x629 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpDadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm172(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff380000ff00ff0fff == 0x62a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpDsetp, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm173(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm176(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0x62b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpDfma, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm177(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff080000ff00000fff == 0x40000000000000000630 && matches!(sm, 86 |
         87 | 88 | 89) => print_form:: < OpHadd2F32, 2 > (w, sm, at, out)
@@ -19523,7 +19833,7 @@ fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm178(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0x631 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpHfma2, 5 > (w, sm, at, out)
@@ -19542,7 +19852,7 @@ fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm176(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm179(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e001f080000ff00000fff == 0x633 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpHset2, 2 > (w, sm, at, out)
@@ -19553,7 +19863,7 @@ fn print_sm70_arm176(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm177(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm180(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff800001f080000ff00ff0fff == 0x634 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpHsetp2, 2 > (w, sm, at, out)
@@ -19564,7 +19874,7 @@ fn print_sm70_arm177(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm178(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0x635 && matches!(sm, 80 | 86 | 87 | 88 |
         89) => print_form:: < OpHfma2Mma, 5 > (w, sm, at, out)
@@ -19575,7 +19885,7 @@ fn print_sm70_arm178(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm179(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm182(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x79f && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpSuredB3, 0 > (w, sm, at, out)
@@ -19586,7 +19896,7 @@ fn print_sm70_arm179(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm180(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm183(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000007ac && matches!(sm, 120 |
         121) => print_form:: < OpLdcu, 0 > (w, sm, at, out)
@@ -19597,7 +19907,7 @@ fn print_sm70_arm180(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm184(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x801 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 103 | 120 | 121) => print_form:: < OpPmtrig, 0 > (w, sm, at, out)
@@ -19608,7 +19918,7 @@ fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm182(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm185(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff0ff00000000ff000fff == 0x802 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpMov, 1 >
@@ -19616,7 +19926,7 @@ fn print_sm70_arm182(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm183(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm186(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfff0000000000000fff == 0x803 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpP2r, 1 >
@@ -19624,7 +19934,7 @@ fn print_sm70_arm183(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm184(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm187(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfff0000000000ff0fff == 0x804 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpR2p, 1 >
@@ -19632,7 +19942,7 @@ fn print_sm70_arm184(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm185(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm188(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805 && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => print_form:: <
@@ -19645,7 +19955,7 @@ fn print_sm70_arm185(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm186(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm189(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871fcffffffffffff000fff == 0x806 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpVote, 0 >
@@ -19653,7 +19963,7 @@ fn print_sm70_arm186(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm187(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm190(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x807 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpSel, 1 >
@@ -19661,7 +19971,7 @@ fn print_sm70_arm187(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm188(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm191(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x808 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpFsel, 1 >
@@ -19669,7 +19979,7 @@ fn print_sm70_arm188(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm189(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm192(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpFmnmx, 1 > (w, sm, at, out)
@@ -19684,7 +19994,7 @@ fn print_sm70_arm189(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm190(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm193(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e00ff0000000000000fff == 0x80a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpFset, 1 >
@@ -19692,7 +20002,7 @@ fn print_sm70_arm190(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm191(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm194(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff0000000000ff0fff == 0x80b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpFsetp, 1
@@ -19700,7 +20010,7 @@ fn print_sm70_arm191(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm192(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm195(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800f0000000000ff0fff == 0x80c && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => print_form:: < OpIsetp, 1 > (w,
@@ -19712,7 +20022,7 @@ fn print_sm70_arm192(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm193(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm196(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016000000000000000fff == 0x810 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => print_form:: < OpIadd3, 1 > (w,
@@ -19725,7 +20035,7 @@ fn print_sm70_arm193(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm194(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm197(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811 && matches!(sm, 70 | 72
         | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => print_form:: <
@@ -19748,7 +20058,7 @@ fn print_sm70_arm194(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm195(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm198(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87000000000000000000fff == 0x812 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpLop3, 1 >
@@ -19756,7 +20066,7 @@ fn print_sm70_arm195(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm196(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm199(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x813 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpIabs, 1 >
@@ -19764,7 +20074,7 @@ fn print_sm70_arm196(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm197(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm200(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd000000000000000fff == 0x814 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103) => return print_form:: < OpVabsdiff, 1 > (w, sm,
@@ -19772,7 +20082,7 @@ fn print_sm70_arm197(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm198(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm201(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x816 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpPrmt, 1 >
@@ -19780,7 +20090,7 @@ fn print_sm70_arm198(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm199(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm202(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdff0000000000000fff == 0x817 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 103) => print_form:: < OpImnmx, 1 > (w, sm, at, out)
@@ -19795,7 +20105,7 @@ fn print_sm70_arm199(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm200(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm203(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x819 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpShf, 1 >
@@ -19803,7 +20113,7 @@ fn print_sm70_arm200(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm201(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm204(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5ff0000000000000fff == 0x81a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpSgxt, 1 >
@@ -19811,7 +20121,7 @@ fn print_sm70_arm201(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm202(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm205(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff7ff0000000000000fff == 0x81b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpBmsk, 1 >
@@ -19819,7 +20129,7 @@ fn print_sm70_arm202(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm203(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm206(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000008ffffffffff000fff == 0x81c && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => print_form:: < OpPlop3, 0 > (w,
@@ -19832,7 +20142,7 @@ fn print_sm70_arm203(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm204(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm207(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return
@@ -19840,7 +20150,7 @@ fn print_sm70_arm204(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm205(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm208(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x823 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpFfma, 1 >
@@ -19848,7 +20158,7 @@ fn print_sm70_arm205(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm206(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm209(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => print_form::
@@ -19861,7 +20171,7 @@ fn print_sm70_arm206(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm207(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm210(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => print_form::
@@ -19874,7 +20184,7 @@ fn print_sm70_arm207(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm208(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm211(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -19882,7 +20192,7 @@ fn print_sm70_arm208(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm209(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm212(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103) => print_form:: < OpDmul, 1 > (w, sm, at, out)
@@ -19893,7 +20203,7 @@ fn print_sm70_arm209(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm210(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm213(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103) => print_form:: < OpDfma, 1 > (w, sm, at, out)
@@ -19904,21 +20214,21 @@ fn print_sm70_arm210(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm211(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm214(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x82d && matches!(sm, 90 | 100 | 103 | 120 |
         121) => return print_form:: < OpPreexit, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm212(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm215(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x82e && matches!(sm, 90 | 100 | 103 | 120 |
         121) => return print_form:: < OpAcqbulk, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm213(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm216(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x831 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpHfma2, 1 > (w, sm, at, out)
@@ -19937,7 +20247,7 @@ fn print_sm70_arm213(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm214(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm217(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff0000000000000fff == 0x832 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpHmul2, 1 > (w, sm, at, out)
@@ -19948,7 +20258,7 @@ fn print_sm70_arm214(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm215(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm218(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff0000000000000fff == 0x835 && matches!(sm, 120 | 121) =>
         print_form:: < OpIadd, 4 > (w, sm, at, out)
@@ -19975,7 +20285,7 @@ fn print_sm70_arm215(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm216(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm219(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffdff0000000000000fff == 0x836 && matches!(sm, 90 | 100 | 103) =>
         print_form:: < OpViadd, 1 > (w, sm, at, out)
@@ -19986,7 +20296,7 @@ fn print_sm70_arm216(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm217(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm220(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x838 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpI2iSat, 1 > (w, sm,
@@ -19994,7 +20304,7 @@ fn print_sm70_arm217(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm218(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm221(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff == 0x83b && matches!(sm, 75 | 80 | 86 | 87 | 88 | 89 | 90) =>
         print_form:: < OpLdsm, 0 > (w, sm, at, out)
@@ -20005,7 +20315,7 @@ fn print_sm70_arm218(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm219(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm222(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffeeff6000000000000000fff == 0x4207000000000000000083e && matches!(sm,
         100 | 103 | 120 | 121) => print_form:: < OpF2fpPack4, 1 > (w, sm, at, out)
@@ -20049,7 +20359,7 @@ fn print_sm70_arm219(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm220(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm223(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff85cb3ff0000000000000fff == 0x840 && matches!(sm, 80) => print_form:: <
         OpHmnmx2, 1 > (w, sm, at, out)
@@ -20068,14 +20378,14 @@ fn print_sm70_arm220(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm221(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm224(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x843 && matches!(sm, 86 | 87 | 88 | 89 | 90
         | 100 | 103 | 120 | 121) => return print_form:: < OpF2ip, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm222(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm225(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff == 0x844 && matches!(sm, 90) => print_form:: < OpStsm, 0 > (w, sm, at,
         out)
@@ -20086,7 +20396,7 @@ fn print_sm70_arm222(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm223(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm226(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bff00000000ff000fff == 0x10000000000000000845 && matches!(sm, 86 |
         87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpI2fp, 1 >
@@ -20094,7 +20404,7 @@ fn print_sm70_arm223(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm224(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm227(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
         => print_form:: < OpVimnmx, 4 > (w, sm, at, out)
@@ -20109,49 +20419,49 @@ fn print_sm70_arm224(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm225(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm228(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x849 && matches!(sm, 100 | 103) => return
         print_form:: < OpFfma2Imm, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm226(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm229(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x84a && matches!(sm, 100 | 103) => return
         print_form:: < OpFmul2Imm, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm227(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm230(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80010000000000000000fff == 0x80000000000000000000855 && matches!(sm, 120 |
         121) => return print_form:: < OpUffma, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm228(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm231(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x87010000000000000000fff == 0x84000000000000000000856 && matches!(sm, 120 |
         121) => return print_form:: < OpUfmul, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm229(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm232(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000085a && matches!(sm, 120 |
         121) => return print_form:: < OpUi2f, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm230(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm233(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80038000000000000000fff == 0x8001000000000000000085e && matches!(sm, 120 |
         121) => return print_form:: < OpUi2fp, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm231(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm234(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x882 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90) => print_form:: < OpUmov, 0 > (w, sm, at, out)
@@ -20162,7 +20472,7 @@ fn print_sm70_arm231(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm232(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm235(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfff00000000c0c00fff == 0x80000000000000000000883 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUp2ur, 0 > (w, sm, at, out)
@@ -20173,7 +20483,7 @@ fn print_sm70_arm232(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm233(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm236(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfff00000000c0ff0fff == 0x80000000000000000000884 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUr2up, 0 > (w, sm, at, out)
@@ -20184,7 +20494,7 @@ fn print_sm70_arm233(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm234(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm237(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871fcffffffffffffc00fff == 0x886 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90) => print_form:: < OpVoteu, 0 > (w, sm, at, out)
@@ -20195,7 +20505,7 @@ fn print_sm70_arm234(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm235(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm238(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000887 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUsel, 1 > (w, sm, at, out)
@@ -20206,7 +20516,7 @@ fn print_sm70_arm235(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm236(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm239(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80100000000000000000fff == 0x8000000000000000000088c && matches!(sm, 120 |
         121) => print_form:: < OpUisetp, 5 > (w, sm, at, out)
@@ -20225,7 +20535,7 @@ fn print_sm70_arm236(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm237(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm240(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80006000000000000000fff == 0x80000000000000000000890 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUiadd3, 1 > (w, sm, at, out)
@@ -20244,7 +20554,7 @@ fn print_sm70_arm237(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm238(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm241(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80107000000000000000fff == 0x80000000000000000000891 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUlea, 1 > (w, sm, at, out)
@@ -20279,7 +20589,7 @@ fn print_sm70_arm238(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm239(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm242(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000892 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUlop3, 1 > (w, sm, at, out)
@@ -20290,7 +20600,7 @@ fn print_sm70_arm239(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm240(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm243(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80001000000000000000fff == 0x80000000000000000000896 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUprmt, 1 > (w, sm, at, out)
@@ -20301,7 +20611,7 @@ fn print_sm70_arm240(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm241(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm244(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80006000000000000000fff == 0x80000000000000000000897 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUiadd364, 1 > (w, sm, at, out)
@@ -20312,7 +20622,7 @@ fn print_sm70_arm241(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm242(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm245(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000899 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUshf, 1 > (w, sm, at, out)
@@ -20323,7 +20633,7 @@ fn print_sm70_arm242(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm243(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm246(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000089a && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUsgxt, 1 > (w, sm, at, out)
@@ -20334,7 +20644,7 @@ fn print_sm70_arm243(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm244(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm247(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a4 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUimad, 1 > (w, sm, at, out)
@@ -20353,7 +20663,7 @@ fn print_sm70_arm244(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm245(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm248(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a5 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUimadWide, 1 > (w, sm, at, out)
@@ -20372,14 +20682,14 @@ fn print_sm70_arm245(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm246(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm249(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a6 && matches!(sm, 120 |
         121) => return print_form:: < OpUimadHi, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm247(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm250(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008bd && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUflo, 1 > (w, sm, at, out)
@@ -20390,7 +20700,7 @@ fn print_sm70_arm247(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm248(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm251(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008be && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUbrev, 1 > (w, sm, at, out)
@@ -20401,7 +20711,7 @@ fn print_sm70_arm248(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm249(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm252(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008bf && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUpopc, 1 > (w, sm, at, out)
@@ -20412,7 +20722,7 @@ fn print_sm70_arm249(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm250(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm253(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff00000000ff000fff == 0x900 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpFlo, 1 >
@@ -20420,7 +20730,7 @@ fn print_sm70_arm250(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm251(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm254(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x901 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpBrev, 1 >
@@ -20428,7 +20738,7 @@ fn print_sm70_arm251(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm252(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm255(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x902 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpFchk, 1 >
@@ -20436,7 +20746,7 @@ fn print_sm70_arm252(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm253(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm256(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x904 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpF2f, 1 >
@@ -20444,7 +20754,7 @@ fn print_sm70_arm253(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm254(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm257(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x905 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpF2i, 1 >
@@ -20452,7 +20762,7 @@ fn print_sm70_arm254(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm255(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm258(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x906 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpI2f, 1 >
@@ -20460,7 +20770,7 @@ fn print_sm70_arm255(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm256(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm259(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x907 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpFrnd, 1 >
@@ -20468,7 +20778,7 @@ fn print_sm70_arm256(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm257(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm260(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70 | 72) =>
         print_form:: < OpMufu, 1 > (w, sm, at, out)
@@ -20483,7 +20793,7 @@ fn print_sm70_arm257(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm258(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm261(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x909 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpPopc, 1 >
@@ -20491,7 +20801,7 @@ fn print_sm70_arm258(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm259(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm262(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x910 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpF2f64, 1
@@ -20499,7 +20809,7 @@ fn print_sm70_arm259(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm260(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm263(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x911 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpF2i64, 1
@@ -20507,7 +20817,7 @@ fn print_sm70_arm260(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm261(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm264(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x912 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpI2f64, 1
@@ -20515,7 +20825,7 @@ fn print_sm70_arm261(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm262(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm265(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x913 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpFrnd64, 1
@@ -20523,7 +20833,7 @@ fn print_sm70_arm262(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm263(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm266(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffffffffff0fff == 0x918 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpNop, 0 >
@@ -20531,7 +20841,7 @@ fn print_sm70_arm263(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm264(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm267(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x919 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpS2r, 0 >
@@ -20539,7 +20849,7 @@ fn print_sm70_arm264(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm265(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm268(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000803f00000fff == 0x80000000091a && matches!(sm, 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 103 | 120 | 121) => print_form:: < OpDepbar, 0 > (w, sm, at,
@@ -20551,14 +20861,14 @@ fn print_sm70_arm265(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm266(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm269(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x91b && matches!(sm, 90 | 100 | 103 | 120 |
         121) => return print_form:: < OpEndcollective, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm267(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm270(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffffc3fff00ffff0fff == 0x2000000000000000091d && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => print_form:: <
@@ -20583,7 +20893,7 @@ fn print_sm70_arm267(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm268(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm271(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xff000fff == 0xff000920 && matches!(sm, 70 | 72 | 75 | 80 | 86 | 87 | 88 |
         89 | 90 | 100 | 103 | 120 | 121) => print_form:: < OpAl2pAbs, 0 > (w, sm, at,
@@ -20595,7 +20905,15 @@ fn print_sm70_arm268(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm269(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm272(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x923 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
+        87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpIsberd, 0 >
+        (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm273(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x924 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpOut, 2 >
@@ -20603,14 +20921,14 @@ fn print_sm70_arm269(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm270(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm274(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff == 0x925 && matches!(sm, 70 | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 |
         100 | 103 | 120 | 121) => return print_form:: < OpPixld, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm271(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm275(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x941 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => print_form:: < OpBsync, 0 > (w, sm, at, out)
@@ -20621,7 +20939,7 @@ fn print_sm70_arm271(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm272(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm276(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x942 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => print_form:: < OpBreak, 0 > (w, sm, at, out)
@@ -20632,7 +20950,7 @@ fn print_sm70_arm272(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm273(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm277(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83e000000000003ffff0fff == 0x943 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpCallAbs, 0 > (w, sm, at, out)
@@ -20643,7 +20961,7 @@ fn print_sm70_arm273(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm274(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm278(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c000000000003ffff0fff == 0x944 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpCall, 0 > (w, sm, at, out)
@@ -20654,7 +20972,7 @@ fn print_sm70_arm274(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm275(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm279(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff00000003fff00fff == 0x945 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => print_form:: < OpBssy, 0 > (w, sm, at, out)
@@ -20665,7 +20983,7 @@ fn print_sm70_arm275(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm276(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm280(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x946 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 103 | 120 | 121) => print_form:: < OpYield, 0 > (w, sm, at, out)
@@ -20676,7 +20994,7 @@ fn print_sm70_arm276(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm277(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm281(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpBra, 0 > (w, sm, at, out)
@@ -20699,7 +21017,7 @@ fn print_sm70_arm277(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm278(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm282(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff00000000ffff0fff == 0x948 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpWarpsync, 2 > (w, sm, at, out)
@@ -20710,7 +21028,7 @@ fn print_sm70_arm278(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm279(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm283(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x949 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89) => print_form:: < OpBrx, 0 > (w, sm, at, out)
@@ -20721,7 +21039,7 @@ fn print_sm70_arm279(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm280(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm284(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff86fffffffffffffffff0fff == 0x94d && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpExit, 0 >
@@ -20729,14 +21047,14 @@ fn print_sm70_arm280(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm281(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm285(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x94e && matches!(sm, 90 | 100 | 103 | 120 |
         121) => return print_form:: < OpLepc, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm282(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm286(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c000000000003c0ff0fff == 0x80000000000000000000950 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => print_form:: < OpRet, 2 > (w, sm, at, out)
@@ -20780,7 +21098,7 @@ fn print_sm70_arm282(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm283(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm287(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffefffff00000000f0ff0fff == 0x956 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpBmov, 1 >
@@ -20788,7 +21106,7 @@ fn print_sm70_arm283(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm284(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm288(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x95c && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 103 | 120 | 121) => print_form:: < OpBpt, 0 > (w, sm, at, out)
@@ -20799,7 +21117,7 @@ fn print_sm70_arm284(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm285(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm289(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80800000000000000000fff == 0x95d && matches!(sm, 90 | 100 | 103 | 120 |
         121) => print_form:: < OpNanosleep, 1 > (w, sm, at, out)
@@ -20814,7 +21132,7 @@ fn print_sm70_arm285(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm286(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm290(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff38001ff0000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 |
         72) => print_form:: < OpLdg, 7 > (w, sm, at, out)
@@ -20842,7 +21160,7 @@ fn print_sm70_arm286(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm287(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm291(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffb8e01ff000000ff000001ff == 0xe01000000000000000181 && matches!(sm, 70 |
         72) => print_form:: < OpLdg, 1 > (w, sm, at, out)
@@ -20895,7 +21213,7 @@ fn print_sm70_arm287(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm288(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm292(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8ff1ff000000ff00000fff == 0x983 && matches!(sm, 70 | 72) =>
         print_form:: < OpLdl, 1 > (w, sm, at, out)
@@ -20907,7 +21225,7 @@ fn print_sm70_arm288(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm289(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm293(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffe1ff000000ff00000fff == 0x984 && matches!(sm, 70 | 72) =>
         print_form:: < OpLds, 1 > (w, sm, at, out)
@@ -20951,7 +21269,7 @@ fn print_sm70_arm289(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm290(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm294(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffb8e01000000000000ff0ffc == 0x80001000000000000000984 && matches!(sm,
         90) => print_form:: < OpStg, 4 > (w, sm, at, out)
@@ -20983,7 +21301,7 @@ fn print_sm70_arm290(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm291(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm295(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffb8e11ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 80 |
         86 | 87 | 88 | 89 | 90) => print_form:: < OpStg, 2 > (w, sm, at, out)
@@ -21027,7 +21345,7 @@ fn print_sm70_arm291(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm292(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm296(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff7ff31000000000000ff01ff == 0x188 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 103 | 120 | 121) => print_form:: < OpSts, 0 > (w, sm, at, out)
@@ -21058,7 +21376,7 @@ fn print_sm70_arm292(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm293(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm297(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x989 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 103 | 120 | 121) => print_form:: < OpShfl, 2 > (w, sm, at, out)
@@ -21069,7 +21387,7 @@ fn print_sm70_arm293(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm294(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm298(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80011000000000000000fdd == 0x80001000000000000000988 && matches!(sm,
         90) => print_form:: < OpAtomg, 4 > (w, sm, at, out)
@@ -21096,7 +21414,7 @@ fn print_sm70_arm294(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm295(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm299(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff40001000000000000000fff == 0x100000000000000098e && matches!(sm, 70 |
         72 | 75) => print_form:: < OpRed, 0 > (w, sm, at, out)
@@ -21123,7 +21441,7 @@ fn print_sm70_arm295(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm296(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm300(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800010000000000ff000fff == 0xff00098f && matches!(sm, 75) => print_form:: <
         OpCctlAll, 1 > (w, sm, at, out)
@@ -21151,7 +21469,7 @@ fn print_sm70_arm296(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm297(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm301(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpSuld, 0 > (w, sm, at, out)
@@ -21202,7 +21520,7 @@ fn print_sm70_arm297(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm298(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm302(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80002000000000000000fff == 0x992 && matches!(sm, 90 | 100 | 103 | 120 |
         121) => print_form:: < OpMembar, 0 > (w, sm, at, out)
@@ -21265,7 +21583,7 @@ fn print_sm70_arm298(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm299(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm303(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffc0001000000000000000fff == 0x800010000000000000009a3 && matches!(sm,
         90) => print_form:: < OpAtomgF, 1 > (w, sm, at, out)
@@ -21280,7 +21598,7 @@ fn print_sm70_arm299(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm300(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm304(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff40001000000000000000fff == 0x10000000000000009a6 && matches!(sm, 90 |
         100 | 103 | 120 | 121) => print_form:: < OpRedgF, 0 > (w, sm, at, out)
@@ -21295,7 +21613,7 @@ fn print_sm70_arm300(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm301(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm305(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffbf1f8ff000000ff000001ff == 0x1aa && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpQspc, 0 > (w, sm, at, out)
@@ -21338,7 +21656,7 @@ fn print_sm70_arm301(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm302(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm306(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9ab && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 103 | 120 | 121) => print_form:: < OpErrbar, 0 > (w, sm, at, out)
@@ -21349,7 +21667,7 @@ fn print_sm70_arm302(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm303(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm307(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9af && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 103 | 120 | 121) => return print_form:: < OpLdgdepbar, 0 > (w, sm, at,
@@ -21357,7 +21675,7 @@ fn print_sm70_arm303(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm304(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm308(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80002000000000000000fff == 0x9b1 && matches!(sm, 90) => print_form:: <
         OpSyncsCctlAll, 0 > (w, sm, at, out)
@@ -21376,7 +21694,7 @@ fn print_sm70_arm304(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm305(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm309(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9c3 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90) => print_form:: < OpS2ur, 0 > (w, sm, at, out)
@@ -21387,7 +21705,7 @@ fn print_sm70_arm305(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm306(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm310(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80180000000800000000fff == 0x1000000008000000009c5 && matches!(sm, 90) =>
         print_form:: < OpWarpgroupDepbar, 0 > (w, sm, at, out)
@@ -21398,42 +21716,42 @@ fn print_sm70_arm306(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm307(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm311(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpMov, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm308(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm312(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcffff80000ff00000fff == 0xa03 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpP2r, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm309(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm313(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcffff80000ff00ff0fff == 0xa04 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpR2p, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm310(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm314(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpSel, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm311(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm315(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFsel, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm312(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm316(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpFmnmx, 2 > (w, sm, at, out)
@@ -21448,28 +21766,28 @@ fn print_sm70_arm312(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm313(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm317(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e00ff380000ff00000fff == 0xa0a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFset, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm314(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm318(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFsetp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm315(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm319(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpIsetp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm316(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm320(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => print_form:: < OpIadd3, 2 > (w, sm, at, out)
@@ -21481,7 +21799,7 @@ fn print_sm70_arm316(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm317(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm321(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 72
         | 75 | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpLea, 2 > (w, sm, at, out)
@@ -21503,70 +21821,70 @@ fn print_sm70_arm317(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm318(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm322(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpLop3, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm319(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm323(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpIabs, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm320(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm324(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00f80000ff00000fff == 0xa14 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpVabsdiff, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm321(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm325(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpPrmt, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm322(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm326(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90) => return print_form:: < OpImnmx, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm323(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm327(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpShf, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm324(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm328(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5fff80000ff00000fff == 0xa1a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpSgxt, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm325(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm329(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff7fff80000ff00000fff == 0xa1b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpBmsk, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm326(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm330(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8010000380000ff00000fff == 0xa1f && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpPlop3Sign, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm327(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm331(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => return print_form:: < OpFmul, 2 > (w,
@@ -21574,14 +21892,14 @@ fn print_sm70_arm327(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm328(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm332(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFfma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm329(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm333(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpImad, 2 > (w, sm,
@@ -21594,7 +21912,7 @@ fn print_sm70_arm329(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm330(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm334(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpImadWide, 2 > (w,
@@ -21607,7 +21925,7 @@ fn print_sm70_arm330(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm331(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm335(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff900f80000ff00000fff == 0xa26 && matches!(sm, 70 | 72) =>
         print_form:: < OpIdp4a, 4 > (w, sm, at, out)
@@ -21627,7 +21945,7 @@ fn print_sm70_arm331(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm332(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm336(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => return print_form:: < OpImadHi, 2 > (w, sm, at,
@@ -21635,21 +21953,21 @@ fn print_sm70_arm332(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm333(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm337(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpDmul, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm334(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm338(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpDfma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm335(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm339(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0xa31 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpHfma2, 2 > (w, sm, at, out)
@@ -21668,7 +21986,7 @@ fn print_sm70_arm335(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm336(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm340(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff080000ff00000fff == 0xa32 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpHmul2, 2 > (w, sm, at, out)
@@ -21679,7 +21997,7 @@ fn print_sm70_arm336(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm337(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm341(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0xa35 && matches!(sm, 80 | 86 | 87 | 88 |
         89) => print_form:: < OpHfma2Mma, 2 > (w, sm, at, out)
@@ -21690,21 +22008,21 @@ fn print_sm70_arm337(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm338(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm342(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffdff780000ff00000fff == 0xa36 && matches!(sm, 90) => return
         print_form:: < OpViadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm339(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm343(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0xa38 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90) => return print_form:: < OpI2iSat, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm340(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm344(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffeee4600f80000ff00000fff == 0xa3e && matches!(sm, 80 | 86 | 87 | 88 | 89
         | 90) => print_form:: < OpF2fp, 2 > (w, sm, at, out)
@@ -21727,7 +22045,7 @@ fn print_sm70_arm340(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm341(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm345(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff85cb3ff080000ff00000fff == 0xa40 && matches!(sm, 80) => print_form:: <
         OpHmnmx2, 2 > (w, sm, at, out)
@@ -21746,84 +22064,84 @@ fn print_sm70_arm341(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm342(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm346(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0xa43 && matches!(sm, 86 | 87 | 88 | 89 |
         90) => return print_form:: < OpF2ip, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm343(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm347(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bfff80000ffff000fff == 0x10000000000000000a45 && matches!(sm, 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpI2fp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm344(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm348(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
         => return print_form:: < OpVimnmx, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm345(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm349(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xab9 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90) => return print_form:: < OpUldc, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm346(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm350(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFlo, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm347(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm351(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpBrev, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm348(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm352(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000380000ff00000fff == 0xb02 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFchk, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm349(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm353(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpF2f, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm350(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm354(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpF2i, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm351(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm355(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpI2f, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm352(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm356(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb07 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFrnd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm353(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm357(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70 | 72) =>
         print_form:: < OpMufu, 2 > (w, sm, at, out)
@@ -21838,42 +22156,42 @@ fn print_sm70_arm353(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm354(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm358(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpPopc, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm355(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm359(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpF2f64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm356(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm360(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpF2i64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm357(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm361(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpI2f64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm358(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm362(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff380000ffff000fff == 0xb13 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFrnd64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm359(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm363(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffffc0003ffffff0fff == 0x20000000000000000b1d && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => print_form:: <
@@ -21891,21 +22209,21 @@ fn print_sm70_arm359(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm360(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm364(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ffffff0fff == 0xb48 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => return print_form:: < OpWarpsync, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm361(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm365(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffeffffff80000fff0ff0fff == 0xb56 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpBmov, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm362(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm366(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8080000f80000ff00000fff == 0xb5d && matches!(sm, 90) => print_form:: <
         OpNanosleep, 2 > (w, sm, at, out)
@@ -21920,49 +22238,49 @@ fn print_sm70_arm362(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm363(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm367(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb60 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpTex, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm364(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm368(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb63 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpTld4, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm365(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm369(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb66 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpTld, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm366(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm370(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb69 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpTmml, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm367(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm371(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb6c && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpTxd, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm368(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm372(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb6f && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpTxq, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm369(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm373(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xb82 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90 | 100 | 103 | 120 | 121) => print_form:: < OpLdc, 0 > (w, sm, at, out)
@@ -21973,7 +22291,7 @@ fn print_sm70_arm369(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm370(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm374(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpSuldB, 0 > (w, sm, at, out)
@@ -22008,7 +22326,7 @@ fn print_sm70_arm370(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm371(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm375(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
         120 | 121) => print_form:: < OpMov64, 1 > (w, sm, at, out)
@@ -22020,7 +22338,7 @@ fn print_sm70_arm371(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm372(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm376(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffff0000000fff == 0x80000000000000000000c03 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22028,7 +22346,7 @@ fn print_sm70_arm372(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm373(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm377(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffff0000ff0fff == 0x80000000000000000000c04 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22036,7 +22354,7 @@ fn print_sm70_arm373(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm374(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm378(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22044,7 +22362,7 @@ fn print_sm70_arm374(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm375(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm379(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22052,7 +22370,7 @@ fn print_sm70_arm375(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm376(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm380(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
         75) => print_form:: < OpFmnmx, 3 > (w, sm, at, out)
@@ -22068,7 +22386,7 @@ fn print_sm70_arm376(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm377(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm381(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e00ff3fffff0000000fff == 0x80000000000000000000c0a && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22076,7 +22394,7 @@ fn print_sm70_arm377(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm378(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm382(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22084,7 +22402,7 @@ fn print_sm70_arm378(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm379(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm383(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => print_form:: < OpIsetp,
@@ -22096,7 +22414,7 @@ fn print_sm70_arm379(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm380(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm384(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => print_form:: < OpIadd3,
@@ -22109,7 +22427,7 @@ fn print_sm70_arm380(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm381(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm385(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => print_form:: < OpLea, 3
@@ -22132,7 +22450,7 @@ fn print_sm70_arm381(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm382(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm386(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22140,7 +22458,7 @@ fn print_sm70_arm382(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm383(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm387(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22148,7 +22466,7 @@ fn print_sm70_arm383(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm384(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm388(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000c14 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103) => return print_form:: < OpVabsdiff, 3
@@ -22156,7 +22474,7 @@ fn print_sm70_arm384(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm385(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm389(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22164,7 +22482,7 @@ fn print_sm70_arm385(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm386(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm390(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103) => print_form:: < OpImnmx, 3 > (w, sm,
@@ -22180,7 +22498,7 @@ fn print_sm70_arm386(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm387(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm391(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22188,7 +22506,7 @@ fn print_sm70_arm387(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm388(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm392(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5ffffffff0000000fff == 0x80000000000000000000c1a && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22196,7 +22514,7 @@ fn print_sm70_arm388(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm389(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm393(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff7ffffffff0000000fff == 0x80000000000000000000c1b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22204,7 +22522,7 @@ fn print_sm70_arm389(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm390(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm394(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22212,7 +22530,7 @@ fn print_sm70_arm390(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm391(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm395(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22220,7 +22538,7 @@ fn print_sm70_arm391(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm392(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm396(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => print_form:: < OpImad,
@@ -22233,7 +22551,7 @@ fn print_sm70_arm392(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm393(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm397(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => print_form:: <
@@ -22246,7 +22564,7 @@ fn print_sm70_arm393(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm394(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm398(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff100ffffff0000000fff == 0x80000000000000000000c26 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => print_form:: < OpIdp4a,
@@ -22259,7 +22577,7 @@ fn print_sm70_arm394(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm395(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm399(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22267,7 +22585,7 @@ fn print_sm70_arm395(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm396(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm400(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103) => print_form:: < OpDmul, 3 > (w, sm,
@@ -22279,7 +22597,7 @@ fn print_sm70_arm396(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm397(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm401(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103) => print_form:: < OpDfma, 3 > (w, sm,
@@ -22291,7 +22609,7 @@ fn print_sm70_arm397(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm398(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm402(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000c31 && matches!(sm,
         75) => print_form:: < OpHfma2, 3 > (w, sm, at, out)
@@ -22310,7 +22628,7 @@ fn print_sm70_arm398(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm399(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm403(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x80000000000000000000c32 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => print_form:: < OpHmul2, 3 > (w, sm, at, out)
@@ -22321,7 +22639,7 @@ fn print_sm70_arm399(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm400(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm404(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
         120 | 121) => print_form:: < OpIadd, 5 > (w, sm, at, out)
@@ -22348,14 +22666,14 @@ fn print_sm70_arm400(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm401(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm405(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffdff7fffff0000000fff == 0x80000000000000000000c36 && matches!(sm, 90
         | 100 | 103) => return print_form:: < OpViadd, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm402(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm406(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000c38 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22363,7 +22681,7 @@ fn print_sm70_arm402(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm403(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm407(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffeeff600ffffff0000000fff == 0xc2070000000000000000c3e && matches!(sm,
         100 | 103 | 120 | 121) => print_form:: < OpF2fpPack4, 2 > (w, sm, at, out)
@@ -22408,7 +22726,7 @@ fn print_sm70_arm403(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm404(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm408(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff85cb3ff0fffff0000000fff == 0x80000000000000000000c40 && matches!(sm,
         80) => print_form:: < OpHmnmx2, 3 > (w, sm, at, out)
@@ -22428,7 +22746,7 @@ fn print_sm70_arm404(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm405(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm409(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000c43 && matches!(sm, 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpF2ip, 3 >
@@ -22436,7 +22754,7 @@ fn print_sm70_arm405(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm406(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm410(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bffffffff00ff000fff == 0x80010000000000000000c45 && matches!(sm, 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpI2fp, 3 >
@@ -22444,7 +22762,7 @@ fn print_sm70_arm406(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm407(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm411(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
         90) => print_form:: < OpVimnmx, 6 > (w, sm, at, out)
@@ -22459,21 +22777,21 @@ fn print_sm70_arm407(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm408(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm412(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000c49 && matches!(sm, 100 |
         103) => return print_form:: < OpFfma2, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm409(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm413(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000c4a && matches!(sm, 100 |
         103) => return print_form:: < OpFmul2, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm410(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm414(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80100000000000000000fff == 0x80000000000000000000c82 && matches!(sm, 120 |
         121) => print_form:: < OpUmov, 4 > (w, sm, at, out)
@@ -22492,7 +22810,7 @@ fn print_sm70_arm410(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm411(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm415(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffffc0c0c00fff == 0x80000000000000000000c83 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUp2ur, 1 > (w, sm, at, out)
@@ -22503,7 +22821,7 @@ fn print_sm70_arm411(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm412(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm416(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffffc0c0ff0fff == 0x80000000000000000000c84 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUr2up, 1 > (w, sm, at, out)
@@ -22514,7 +22832,7 @@ fn print_sm70_arm412(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm413(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm417(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22522,7 +22840,7 @@ fn print_sm70_arm413(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm414(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm418(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22530,7 +22848,7 @@ fn print_sm70_arm414(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm415(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm419(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000003fffff0000000fff == 0x80000000000000000000d02 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22538,7 +22856,7 @@ fn print_sm70_arm415(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm416(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm420(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22546,7 +22864,7 @@ fn print_sm70_arm416(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm417(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm421(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22554,7 +22872,7 @@ fn print_sm70_arm417(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm418(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm422(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22562,7 +22880,7 @@ fn print_sm70_arm418(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm419(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm423(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d07 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22570,7 +22888,7 @@ fn print_sm70_arm419(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm420(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm424(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => print_form:: < OpMufu, 6 > (w, sm, at, out)
@@ -22581,7 +22899,7 @@ fn print_sm70_arm420(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm421(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm425(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22589,7 +22907,7 @@ fn print_sm70_arm421(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm422(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm426(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22597,7 +22915,7 @@ fn print_sm70_arm422(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm423(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm427(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22605,7 +22923,7 @@ fn print_sm70_arm423(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm424(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm428(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22613,7 +22931,7 @@ fn print_sm70_arm424(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm425(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm429(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff3fffff00ff000fff == 0x80000000000000000000d13 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22621,7 +22939,7 @@ fn print_sm70_arm425(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm426(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm430(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8080000ffffff0000000fff == 0x80000000000000000000d5d && matches!(sm, 90
         | 100 | 103 | 120 | 121) => print_form:: < OpNanosleep, 3 > (w, sm, at, out)
@@ -22636,7 +22954,7 @@ fn print_sm70_arm426(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm427(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm431(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d61 && matches!(sm, 100 |
         103) => print_form:: < OpTexB, 1 > (w, sm, at, out)
@@ -22647,7 +22965,7 @@ fn print_sm70_arm427(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm428(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm432(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d64 && matches!(sm, 100 |
         103) => print_form:: < OpTld4B, 1 > (w, sm, at, out)
@@ -22658,7 +22976,7 @@ fn print_sm70_arm428(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm429(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm433(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d67 && matches!(sm, 100 |
         103) => print_form:: < OpTldB, 1 > (w, sm, at, out)
@@ -22669,7 +22987,7 @@ fn print_sm70_arm429(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm430(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm434(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d6d && matches!(sm, 100 |
         103) => print_form:: < OpTxdB, 1 > (w, sm, at, out)
@@ -22680,14 +22998,14 @@ fn print_sm70_arm430(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm431(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm435(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
         120 | 121) => return print_form:: < OpSel64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm432(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm436(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000e14 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103) => return print_form:: < OpVabsdiff, 6
@@ -22695,7 +23013,7 @@ fn print_sm70_arm432(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm433(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm437(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22703,7 +23021,7 @@ fn print_sm70_arm433(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm434(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm438(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22711,7 +23029,7 @@ fn print_sm70_arm434(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm435(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm439(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22719,7 +23037,7 @@ fn print_sm70_arm435(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm436(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm440(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22727,7 +23045,7 @@ fn print_sm70_arm436(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm437(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm441(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => print_form:: < OpImad,
@@ -22740,7 +23058,7 @@ fn print_sm70_arm437(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm438(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm442(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => print_form:: <
@@ -22753,7 +23071,7 @@ fn print_sm70_arm438(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm439(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm443(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22761,7 +23079,7 @@ fn print_sm70_arm439(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm440(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm444(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103) => print_form:: < OpDadd, 3 > (w, sm,
@@ -22773,7 +23091,7 @@ fn print_sm70_arm440(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm441(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm445(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103) => print_form:: < OpDsetp, 2 > (w, sm,
@@ -22785,7 +23103,7 @@ fn print_sm70_arm441(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm442(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm446(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103) => print_form:: < OpDfma, 6 > (w, sm,
@@ -22797,7 +23115,7 @@ fn print_sm70_arm442(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm443(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm447(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x80040000000000000000e30 && matches!(sm, 86
         | 87 | 88 | 89) => print_form:: < OpHadd2F32, 3 > (w, sm, at, out)
@@ -22820,7 +23138,7 @@ fn print_sm70_arm443(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm444(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm448(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000e31 && matches!(sm,
         75) => print_form:: < OpHfma2, 6 > (w, sm, at, out)
@@ -22839,7 +23157,7 @@ fn print_sm70_arm444(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm445(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm449(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e001f0fffff0000000fff == 0x80000000000000000000e33 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => print_form:: < OpHset2, 3 > (w, sm, at, out)
@@ -22850,7 +23168,7 @@ fn print_sm70_arm445(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm446(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm450(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff800001f0fffff0000ff0fff == 0x80000000000000000000e34 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => print_form:: < OpHsetp2, 3 > (w, sm, at, out)
@@ -22861,7 +23179,7 @@ fn print_sm70_arm446(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm447(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm451(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c003fffff0000000fff == 0x80000000000000000000e35 && matches!(sm, 80
         | 86 | 87 | 88 | 89) => print_form:: < OpHfma2Mma, 6 > (w, sm, at, out)
@@ -22872,7 +23190,7 @@ fn print_sm70_arm447(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm448(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm452(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000e43 && matches!(sm, 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpF2ip, 5 >
@@ -22880,21 +23198,21 @@ fn print_sm70_arm448(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm449(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm453(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000e49 && matches!(sm, 100 |
         103) => return print_form:: < OpFfma2, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm450(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm454(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000e4b && matches!(sm, 100 |
         103) => return print_form:: < OpFadd2, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm451(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm455(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffeffffffffffffff0f00fff == 0xf56 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpBmov, 3 >
@@ -22902,7 +23220,7 @@ fn print_sm70_arm451(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm452(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm456(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f60 && matches!(sm, 120 |
         121) => print_form:: < OpTexUr, 2 > (w, sm, at, out)
@@ -22917,7 +23235,7 @@ fn print_sm70_arm452(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm453(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm457(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f63 && matches!(sm, 120 |
         121) => print_form:: < OpTld4Ur, 2 > (w, sm, at, out)
@@ -22932,7 +23250,7 @@ fn print_sm70_arm453(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm454(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm458(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f66 && matches!(sm, 120 |
         121) => print_form:: < OpTldUr, 2 > (w, sm, at, out)
@@ -22947,7 +23265,7 @@ fn print_sm70_arm454(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm455(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm459(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f69 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpTmmlUr, 0 > (w, sm, at, out)
@@ -22958,7 +23276,7 @@ fn print_sm70_arm455(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm456(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm460(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f6c && matches!(sm, 120 |
         121) => print_form:: < OpTxdUr, 2 > (w, sm, at, out)
@@ -22973,7 +23291,7 @@ fn print_sm70_arm456(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm457(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm461(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f6f && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpTxqUr, 0 > (w, sm, at, out)
@@ -22984,7 +23302,7 @@ fn print_sm70_arm457(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm458(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm462(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xf89 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 103 | 120 | 121) => print_form:: < OpShfl, 3 > (w, sm, at, out)
@@ -22995,7 +23313,7 @@ fn print_sm70_arm458(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm459(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm463(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100 |
         103) => print_form:: < OpSuld, 4 > (w, sm, at, out)
@@ -23062,7 +23380,7 @@ fn print_sm70_arm459(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm460(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm464(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f9f && matches!(sm, 100 |
         103) => print_form:: < OpSured, 2 > (w, sm, at, out)
@@ -23145,7 +23463,7 @@ fn print_sm70_arm460(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm461(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm465(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80800400000000000000fff == 0x80000400000000000000fae && matches!(sm,
         90) => print_form:: < OpLdgsts, 1 > (w, sm, at, out)
@@ -23195,6 +23513,38 @@ pub const FORMS: &[FormInfo] = &[
         0xefa0000000000000, 0x60ffe80000000, 0, [GPR]
     ),
     form_info!(
+        "ald", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120,
+        121], 0x800000000000000ff000fff, 0xff000321, 0x1fff7ff63fffffc000000000000, 0,
+        [NONE, GPR]
+    ),
+    form_info!(
+        "ald", "fixed", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120,
+        121], 0x8000000000000ffff000fff, 0xffff000321, 0x1fff7ff63fffffc000000000000, 0,
+        [NONE, NONE]
+    ),
+    form_info!(
+        "ald", "fixed", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120,
+        121], 0x8000000000000ff00000fff, 0xff00000321, 0x1fff7ff43fffff8000000000000, 0,
+        [GPR, NONE]
+    ),
+    form_info!(
+        "ald", "fixed", 3, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120,
+        121], 0x8000c000000000000000fff, 0x321, 0x1fff7ff43ffffffff0000000000, 0, [GPR,
+        GPR]
+    ),
+    form_info!(
+        "ald_sm50", "fixed", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xfff800004000ff00,
+        0xefd800000000ff00, 0x6007e00000000, 0, [NONE, GPR]
+    ),
+    form_info!(
+        "ald_sm50", "fixed", 1, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
+        0xefd8000000000000, 0x6007e00000000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "ald_sm50", "fixed", 2, Sm50, [50, 52, 53, 60, 61, 62], 0xfff800007ff00000,
+        0xefd8000000000000, 0x6007e00000000, 0, [GPR, GPR]
+    ),
+    form_info!(
         "arrives", "fixed", 0, Sm70, [80, 86, 87, 88, 89], 0x8000f0000000000000001ff,
         0x8000a0000000000000001b0, 0x1fff7fff0c0000000ff00ff0000, 0, [GPR, UGPR]
     ),
@@ -23205,6 +23555,33 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "arrives", "fixed", 2, Sm70, [100, 103, 120, 121], 0x8000f0000000000000001ff,
         0x8000a0000000000000001b0, 0x1fff7ffc000000000ff00ff0000, 0, [GPR, UGPR]
+    ),
+    form_info!(
+        "ast", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120,
+        121], 0x800000000000000ff000fff, 0xff000322, 0x1fff7ffe300fffc000000ff0000, 0,
+        [NONE, GPR, GPR]
+    ),
+    form_info!(
+        "ast", "fixed", 1, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120,
+        121], 0x80000ff0000000000000fff, 0xff0000000000000322,
+        0x1fff7ffc300fff8000000ff0000, 0, [GPR, GPR, NONE]
+    ),
+    form_info!(
+        "ast", "fixed", 2, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120,
+        121], 0x8000c000000000000000fff, 0x322, 0x1fff7ffc300ffffff0000ff0000, 0, [GPR,
+        GPR, GPR]
+    ),
+    form_info!(
+        "ast_sm50", "fixed", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xfff800004000ff00,
+        0xeff000000000ff00, 0x6007f00000000, 0, [NONE, GPR, GPR]
+    ),
+    form_info!(
+        "ast_sm50", "fixed", 1, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
+        0xeff0000000000000, 0x6007f00000000, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "ast_sm50", "fixed", 2, Sm50, [50, 52, 53, 60, 61, 62], 0xfff800007ff00000,
+        0xeff0000000000000, 0x6007f00000000, 0, [GPR, GPR, GPR]
     ),
     form_info!(
         "atom", "fixed", 0, Sm50, [50], 0xff00000000000000, 0xed00000000000000, 0, 0,
@@ -26541,6 +26918,27 @@ pub const FORMS: &[FormInfo] = &[
         0x1f00000000000000, 0, 0, [GPR, IMM]
     ),
     form_info!(
+        "ipa", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120,
+        121], 0x80000000000000000000fff, 0x326, 0x1fff7f10f00ffffff00ff000000, 0, [GPR];
+        (70..= 121, [(0x20000000000000000000, 0)], 0, 0xff00000000, 0xff00000000)
+    ),
+    form_info!(
+        "ipa_idx_sm50", "fixed", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xff00004000000000,
+        0xe000004000000000, 0x3ff0000000, 0, [GPR, GPR, GPR, PRED]
+    ),
+    form_info!(
+        "ipa_sm50", "fixed", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xff0000400000ff00,
+        0xe00000000000ff00, 0, 0, [GPR, GPR, PRED]
+    ),
+    form_info!(
+        "isberd", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120,
+        121], 0x80000000000000000000fff, 0x923, 0x1fff7ff03ffffffffff00000000, 0, [GPR]
+    ),
+    form_info!(
+        "isberd", "fixed", 1, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
+        0xefd0000000000000, 0x67ff87ff00000, 0, [GPR]
+    ),
+    form_info!(
         "iscadd", "r", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xfffc707ff0000000,
         0x5c18000000000000, 0, 0, [GPR, GPR]
     ),
@@ -29562,7 +29960,11 @@ include!(concat!(env!("OUT_DIR"), "/", "op_al2p.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_al2p_abs.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_al2p_abs_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_al2p_sm50.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_ald.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_ald_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_arrives.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_ast.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_ast_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_atom.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_atom_cas.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_atomg.rs"));
@@ -29705,6 +30107,10 @@ include!(concat!(env!("OUT_DIR"), "/", "op_imnmx.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imnmx64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imul.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imul32i.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_ipa.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_ipa_idx_sm50.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_ipa_sm50.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_isberd.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iscadd.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iscadd32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iset.rs"));

@@ -77,11 +77,26 @@ impl OpAtomgF {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.ua.kind) {
-            (reg!(Gpr), reg!(Gpr), _) if smb & 0x7c000 != 0 && self.ua == Src::RZ => {
-                Some(0)
-            }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x4000 != 0 => Some(1),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x78000 != 0 => Some(2),
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                _,
+            ) if smb & 0x7c000 != 0 && self.ua == Src::RZ
+                && matches!(self.awidth, MemAddrWidth::None)
+                && matches!(self.amode, MemAddrMode::Reg) => Some(0),
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(UGpr),
+            ) if smb & 0x4000 != 0 && matches!(self.awidth, MemAddrWidth::B64)
+                && matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc) => Some(1),
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(UGpr),
+            ) if smb & 0x78000 != 0
+                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
+                && matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc) => Some(2),
             _ => None,
         }
     }
@@ -91,13 +106,30 @@ impl OpAtomgF {
     pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.ua.kind) {
-            (reg!(Gpr), reg!(Gpr), _) if smb & 0x7c000 != 0 && self.ua == Src::RZ => {
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                _,
+            ) if smb & 0x7c000 != 0 && self.ua == Src::RZ
+                && matches!(self.awidth, MemAddrWidth::None)
+                && matches!(self.amode, MemAddrMode::Reg) => {
                 self.encode_f0::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x4000 != 0 => {
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(UGpr),
+            ) if smb & 0x4000 != 0 && matches!(self.awidth, MemAddrWidth::B64)
+                && matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc) => {
                 self.encode_f1::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x78000 != 0 => {
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(UGpr),
+            ) if smb & 0x78000 != 0
+                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
+                && matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc) => {
                 self.encode_f2::<EncodeError>(sm, c)
             }
             _ => self.encode(sm, c),

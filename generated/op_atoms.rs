@@ -78,15 +78,29 @@ impl OpAtoms {
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x3e00 != 0 && self.ua == Src::reg(Reg::URZ) => Some(2),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x3e00 != 0 => Some(3),
+            ) if smb & 0x3e00 != 0 && self.ua == Src::reg(Reg::URZ)
+                && matches!(self.amode, MemAddrMode::Reg) => Some(2),
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(UGpr),
+            ) if smb & 0x3e00 != 0 && matches!(self.amode, MemAddrMode::Ur) => Some(3),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x7c000 != 0 && self.ua == Src::reg(Reg::URZ) => Some(4),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x4000 != 0 => Some(5),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x78000 != 0 => Some(6),
+            ) if smb & 0x7c000 != 0 && self.ua == Src::reg(Reg::URZ)
+                && matches!(self.amode, MemAddrMode::Reg) => Some(4),
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(UGpr),
+            ) if smb & 0x4000 != 0 && matches!(self.amode, MemAddrMode::Ur) => Some(5),
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(UGpr),
+            ) if smb & 0x78000 != 0 && matches!(self.amode, MemAddrMode::Ur) => Some(6),
             _ => None,
         }
     }

@@ -91,6 +91,8 @@ impl OpLdg {
                 _,
                 _,
             ) if smb & 0x100 != 0 && self.ua == Src::RZ && self.p == Src::PT
+                && matches!(self.awidth, MemAddrWidth::None)
+                && matches!(self.amode, MemAddrMode::Reg)
                 && matches!(self.space, AddrSpace::Global) => Some(0),
             (
                 reg!(Gpr),
@@ -103,30 +105,39 @@ impl OpLdg {
                 reg!(UGpr),
                 _,
             ) if smb & 0x100 != 0 && self.p == Src::PT
+                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
+                && matches!(self.amode, MemAddrMode::Ur)
                 && matches!(self.space, AddrSpace::Global) => Some(2),
             (
                 reg!(Gpr),
                 _,
                 _,
             ) if smb & 0x7fe00 != 0 && self.ua == Src::RZ && self.p == Src::PT
+                && matches!(self.awidth, MemAddrWidth::None)
+                && matches!(self.amode, MemAddrMode::Reg)
                 && matches!(self.space, AddrSpace::Global) => Some(3),
             (
                 reg!(Gpr),
                 reg!(UGpr),
                 _,
             ) if smb & 0x3e00 != 0 && self.p == Src::PT
+                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
                 && matches!(self.space, AddrSpace::Global) => Some(4),
             (
                 reg!(Gpr),
                 reg!(UGpr),
                 _,
             ) if smb & 0x100 != 0 && self.p == Src::PT
+                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
+                && matches!(self.amode, MemAddrMode::Ur)
                 && matches!(self.space, AddrSpace::Generic) => Some(5),
             (
                 reg!(Gpr),
                 _,
                 _,
             ) if smb & 0x100 != 0 && self.ua == Src::RZ && self.p == Src::PT
+                && matches!(self.awidth, MemAddrWidth::None)
+                && matches!(self.amode, MemAddrMode::Reg)
                 && matches!(self.space, AddrSpace::Generic) => Some(6),
             (
                 reg!(Gpr),
@@ -139,33 +150,44 @@ impl OpLdg {
                 _,
                 _,
             ) if smb & 0x7fe00 != 0 && self.ua == Src::RZ && self.p == Src::PT
+                && matches!(self.awidth, MemAddrWidth::None)
+                && matches!(self.amode, MemAddrMode::Reg)
                 && matches!(self.space, AddrSpace::Generic) => Some(8),
             (
                 reg!(Gpr),
                 reg!(UGpr),
                 _,
             ) if smb & 0x3e00 != 0 && self.p == Src::PT
+                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
                 && matches!(self.space, AddrSpace::Generic) => Some(9),
             (
                 reg!(Gpr),
                 reg!(UGpr),
                 _,
             ) if smb & 0x7c000 != 0 && self.p == Src::PT
+                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
+                && matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc)
                 && matches!(self.space, AddrSpace::Generic) => Some(10),
             (
                 reg!(Gpr),
                 reg!(UGpr),
                 _,
             ) if smb & 0x7c000 != 0 && self.p == Src::PT
+                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
+                && matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc)
                 && matches!(self.space, AddrSpace::Global) => Some(11),
             (
                 reg!(Gpr),
                 _,
                 _,
-            ) if smb & 0x3f != 0 && self.ua == Src::RZ && self.p == Src::PT => Some(12),
-            (reg!(Gpr), _, reg!(Pred)) if smb & 0x3f != 0 && self.ua == Src::RZ => {
-                Some(13)
-            }
+            ) if smb & 0x3f != 0 && self.ua == Src::RZ && self.p == Src::PT
+                && matches!(self.space, AddrSpace::Global) => Some(12),
+            (
+                reg!(Gpr),
+                _,
+                reg!(Pred),
+            ) if smb & 0x3f != 0 && self.ua == Src::RZ
+                && matches!(self.space, AddrSpace::Generic) => Some(13),
             _ => None,
         }
     }
@@ -180,6 +202,8 @@ impl OpLdg {
                 _,
                 _,
             ) if smb & 0x100 != 0 && self.ua == Src::RZ && self.p == Src::PT
+                && matches!(self.awidth, MemAddrWidth::None)
+                && matches!(self.amode, MemAddrMode::Reg)
                 && matches!(self.space, AddrSpace::Global) => {
                 self.encode_f0::<EncodeError>(sm, c)
             }
@@ -196,6 +220,8 @@ impl OpLdg {
                 reg!(UGpr),
                 _,
             ) if smb & 0x100 != 0 && self.p == Src::PT
+                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
+                && matches!(self.amode, MemAddrMode::Ur)
                 && matches!(self.space, AddrSpace::Global) => {
                 self.encode_f2::<EncodeError>(sm, c)
             }
@@ -204,6 +230,8 @@ impl OpLdg {
                 _,
                 _,
             ) if smb & 0x7fe00 != 0 && self.ua == Src::RZ && self.p == Src::PT
+                && matches!(self.awidth, MemAddrWidth::None)
+                && matches!(self.amode, MemAddrMode::Reg)
                 && matches!(self.space, AddrSpace::Global) => {
                 self.encode_f3::<EncodeError>(sm, c)
             }
@@ -212,6 +240,7 @@ impl OpLdg {
                 reg!(UGpr),
                 _,
             ) if smb & 0x3e00 != 0 && self.p == Src::PT
+                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
                 && matches!(self.space, AddrSpace::Global) => {
                 self.encode_f4::<EncodeError>(sm, c)
             }
@@ -220,6 +249,8 @@ impl OpLdg {
                 reg!(UGpr),
                 _,
             ) if smb & 0x100 != 0 && self.p == Src::PT
+                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
+                && matches!(self.amode, MemAddrMode::Ur)
                 && matches!(self.space, AddrSpace::Generic) => {
                 self.encode_f5::<EncodeError>(sm, c)
             }
@@ -228,6 +259,8 @@ impl OpLdg {
                 _,
                 _,
             ) if smb & 0x100 != 0 && self.ua == Src::RZ && self.p == Src::PT
+                && matches!(self.awidth, MemAddrWidth::None)
+                && matches!(self.amode, MemAddrMode::Reg)
                 && matches!(self.space, AddrSpace::Generic) => {
                 self.encode_f6::<EncodeError>(sm, c)
             }
@@ -244,6 +277,8 @@ impl OpLdg {
                 _,
                 _,
             ) if smb & 0x7fe00 != 0 && self.ua == Src::RZ && self.p == Src::PT
+                && matches!(self.awidth, MemAddrWidth::None)
+                && matches!(self.amode, MemAddrMode::Reg)
                 && matches!(self.space, AddrSpace::Generic) => {
                 self.encode_f8::<EncodeError>(sm, c)
             }
@@ -252,6 +287,7 @@ impl OpLdg {
                 reg!(UGpr),
                 _,
             ) if smb & 0x3e00 != 0 && self.p == Src::PT
+                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
                 && matches!(self.space, AddrSpace::Generic) => {
                 self.encode_f9::<EncodeError>(sm, c)
             }
@@ -260,6 +296,8 @@ impl OpLdg {
                 reg!(UGpr),
                 _,
             ) if smb & 0x7c000 != 0 && self.p == Src::PT
+                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
+                && matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc)
                 && matches!(self.space, AddrSpace::Generic) => {
                 self.encode_f10::<EncodeError>(sm, c)
             }
@@ -268,6 +306,8 @@ impl OpLdg {
                 reg!(UGpr),
                 _,
             ) if smb & 0x7c000 != 0 && self.p == Src::PT
+                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
+                && matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc)
                 && matches!(self.space, AddrSpace::Global) => {
                 self.encode_f11::<EncodeError>(sm, c)
             }
@@ -275,10 +315,16 @@ impl OpLdg {
                 reg!(Gpr),
                 _,
                 _,
-            ) if smb & 0x3f != 0 && self.ua == Src::RZ && self.p == Src::PT => {
+            ) if smb & 0x3f != 0 && self.ua == Src::RZ && self.p == Src::PT
+                && matches!(self.space, AddrSpace::Global) => {
                 self.encode_f12::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), _, reg!(Pred)) if smb & 0x3f != 0 && self.ua == Src::RZ => {
+            (
+                reg!(Gpr),
+                _,
+                reg!(Pred),
+            ) if smb & 0x3f != 0 && self.ua == Src::RZ
+                && matches!(self.space, AddrSpace::Generic) => {
                 self.encode_f13::<EncodeError>(sm, c)
             }
             _ => self.encode(sm, c),

@@ -43,9 +43,21 @@ impl OpOut {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x7ffc0 != 0 => Some(0),
-            (reg!(Gpr), _) if smb & 0x7ffc0 != 0 && self.b == Src::RZ => Some(1),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7ffc0 != 0 => Some(2),
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+            ) if smb & 0x7ffc0 != 0
+                && matches!(self.mode, OutMode::Emit | OutMode::EmitThenCut) => Some(0),
+            (
+                reg!(Gpr),
+                _,
+            ) if smb & 0x7ffc0 != 0 && self.b == Src::RZ
+                && matches!(self.mode, OutMode::Cut) => Some(1),
+            (
+                reg!(Gpr),
+                SrcKind::Imm(_),
+            ) if smb & 0x7ffc0 != 0
+                && matches!(self.mode, OutMode::Emit | OutMode::EmitThenCut) => Some(2),
             (reg!(Gpr), reg!(Gpr)) if smb & 0x3f != 0 => Some(3),
             (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3f != 0 => Some(4),
             (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x3f != 0 => Some(5),

@@ -62,10 +62,30 @@ impl OpQspc {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.ua.kind) {
-            (reg!(Gpr), _) if smb & 0x3fc0 != 0 && self.ua == Src::RZ => Some(0),
-            (reg!(Gpr), _) if smb & 0x7c000 != 0 && self.ua == Src::RZ => Some(1),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x3f00 != 0 => Some(2),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x7c000 != 0 => Some(3),
+            (
+                reg!(Gpr),
+                _,
+            ) if smb & 0x3fc0 != 0 && self.ua == Src::RZ
+                && matches!(self.awidth, MemAddrWidth::None)
+                && matches!(self.amode, MemAddrMode::Reg) => Some(0),
+            (
+                reg!(Gpr),
+                _,
+            ) if smb & 0x7c000 != 0 && self.ua == Src::RZ
+                && matches!(self.awidth, MemAddrWidth::None)
+                && matches!(self.amode, MemAddrMode::Reg) => Some(1),
+            (
+                reg!(Gpr),
+                reg!(UGpr),
+            ) if smb & 0x3f00 != 0
+                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
+                && matches!(self.amode, MemAddrMode::Ur) => Some(2),
+            (
+                reg!(Gpr),
+                reg!(UGpr),
+            ) if smb & 0x7c000 != 0
+                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
+                && matches!(self.amode, MemAddrMode::Ur) => Some(3),
             _ => None,
         }
     }

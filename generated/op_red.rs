@@ -81,15 +81,41 @@ impl OpRed {
             (reg!(Gpr), reg!(Gpr), _) if smb & 0x1c0 != 0 && self.ua == Src::RZ => {
                 Some(0)
             }
-            (reg!(Gpr), reg!(Gpr), _) if smb & 0x3e00 != 0 && self.ua == Src::RZ => {
-                Some(1)
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                _,
+            ) if smb & 0x3e00 != 0 && self.ua == Src::RZ
+                && matches!(self.awidth, MemAddrWidth::None) => Some(1),
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(UGpr),
+            ) if smb & 0x3e00 != 0
+                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64) => {
+                Some(2)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x3e00 != 0 => Some(2),
-            (reg!(Gpr), reg!(Gpr), _) if smb & 0x7c000 != 0 && self.ua == Src::RZ => {
-                Some(3)
-            }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x4000 != 0 => Some(4),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x78000 != 0 => Some(5),
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                _,
+            ) if smb & 0x7c000 != 0 && self.ua == Src::RZ
+                && matches!(self.awidth, MemAddrWidth::None)
+                && matches!(self.amode, MemAddrMode::Reg) => Some(3),
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(UGpr),
+            ) if smb & 0x4000 != 0
+                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
+                && matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc) => Some(4),
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(UGpr),
+            ) if smb & 0x78000 != 0
+                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
+                && matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc) => Some(5),
             _ => None,
         }
     }
@@ -102,19 +128,47 @@ impl OpRed {
             (reg!(Gpr), reg!(Gpr), _) if smb & 0x1c0 != 0 && self.ua == Src::RZ => {
                 self.encode_f0::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), _) if smb & 0x3e00 != 0 && self.ua == Src::RZ => {
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                _,
+            ) if smb & 0x3e00 != 0 && self.ua == Src::RZ
+                && matches!(self.awidth, MemAddrWidth::None) => {
                 self.encode_f1::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x3e00 != 0 => {
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(UGpr),
+            ) if smb & 0x3e00 != 0
+                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64) => {
                 self.encode_f2::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), _) if smb & 0x7c000 != 0 && self.ua == Src::RZ => {
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                _,
+            ) if smb & 0x7c000 != 0 && self.ua == Src::RZ
+                && matches!(self.awidth, MemAddrWidth::None)
+                && matches!(self.amode, MemAddrMode::Reg) => {
                 self.encode_f3::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x4000 != 0 => {
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(UGpr),
+            ) if smb & 0x4000 != 0
+                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
+                && matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc) => {
                 self.encode_f4::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x78000 != 0 => {
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(UGpr),
+            ) if smb & 0x78000 != 0
+                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
+                && matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc) => {
                 self.encode_f5::<EncodeError>(sm, c)
             }
             _ => self.encode(sm, c),

@@ -95,38 +95,51 @@ impl OpStg {
                 _,
                 _,
             ) if smb & 0x1c0 != 0 && self.ua == Src::RZ && self.p == Src::PT
+                && matches!(self.awidth, MemAddrWidth::None)
+                && matches!(self.amode, MemAddrMode::Reg)
                 && matches!(self.space, AddrSpace::Global) => Some(0),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
                 _,
-            ) if smb & 0x100 != 0 && self.p == Src::PT => Some(1),
+            ) if smb & 0x100 != 0 && self.p == Src::PT
+                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
+                && matches!(self.amode, MemAddrMode::Ur) => Some(1),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
                 _,
             ) if smb & 0x7e00 != 0 && self.ua == Src::RZ && self.p == Src::PT
+                && matches!(self.awidth, MemAddrWidth::None)
+                && matches!(self.amode, MemAddrMode::Reg)
                 && matches!(self.space, AddrSpace::Global) => Some(2),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
                 _,
-            ) if smb & 0x3e00 != 0 && self.p == Src::PT => Some(3),
+            ) if smb & 0x3e00 != 0 && self.p == Src::PT
+                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64) => {
+                Some(3)
+            }
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
                 _,
-            ) if smb & 0x4000 != 0 && self.p == Src::PT => Some(4),
+            ) if smb & 0x4000 != 0 && self.p == Src::PT
+                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
+                && matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc) => Some(4),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
                 _,
             ) if smb & 0x78000 != 0 && self.p == Src::PT
+                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
+                && matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc)
                 && matches!(self.space, AddrSpace::Global) => Some(5),
             (
                 reg!(Gpr),
@@ -134,6 +147,8 @@ impl OpStg {
                 reg!(UGpr),
                 _,
             ) if smb & 0x78000 != 0 && self.p == Src::PT
+                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
+                && matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc)
                 && matches!(self.space, AddrSpace::Generic) => Some(6),
             (
                 reg!(Gpr),
@@ -141,6 +156,8 @@ impl OpStg {
                 _,
                 _,
             ) if smb & 0x78000 != 0 && self.ua == Src::RZ && self.p == Src::PT
+                && matches!(self.awidth, MemAddrWidth::None)
+                && matches!(self.amode, MemAddrMode::Reg)
                 && matches!(self.space, AddrSpace::Global) => Some(7),
             (
                 reg!(Gpr),
@@ -148,6 +165,8 @@ impl OpStg {
                 _,
                 _,
             ) if smb & 0x1c0 != 0 && self.ua == Src::RZ && self.p == Src::PT
+                && matches!(self.awidth, MemAddrWidth::None)
+                && matches!(self.amode, MemAddrMode::Reg)
                 && matches!(self.space, AddrSpace::Generic) => Some(8),
             (
                 reg!(Gpr),
@@ -155,19 +174,23 @@ impl OpStg {
                 _,
                 _,
             ) if smb & 0x7fe00 != 0 && self.ua == Src::RZ && self.p == Src::PT
+                && matches!(self.awidth, MemAddrWidth::None)
+                && matches!(self.amode, MemAddrMode::Reg)
                 && matches!(self.space, AddrSpace::Generic) => Some(9),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
                 _,
-            ) if smb & 0x3f != 0 && self.ua == Src::RZ && self.p == Src::PT => Some(10),
+            ) if smb & 0x3f != 0 && self.ua == Src::RZ && self.p == Src::PT
+                && matches!(self.space, AddrSpace::Global) => Some(10),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
                 reg!(Pred),
-            ) if smb & 0x3f != 0 && self.ua == Src::RZ => Some(11),
+            ) if smb & 0x3f != 0 && self.ua == Src::RZ
+                && matches!(self.space, AddrSpace::Generic) => Some(11),
             _ => None,
         }
     }
@@ -183,6 +206,8 @@ impl OpStg {
                 _,
                 _,
             ) if smb & 0x1c0 != 0 && self.ua == Src::RZ && self.p == Src::PT
+                && matches!(self.awidth, MemAddrWidth::None)
+                && matches!(self.amode, MemAddrMode::Reg)
                 && matches!(self.space, AddrSpace::Global) => {
                 self.encode_f0::<EncodeError>(sm, c)
             }
@@ -191,7 +216,9 @@ impl OpStg {
                 reg!(Gpr),
                 reg!(UGpr),
                 _,
-            ) if smb & 0x100 != 0 && self.p == Src::PT => {
+            ) if smb & 0x100 != 0 && self.p == Src::PT
+                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
+                && matches!(self.amode, MemAddrMode::Ur) => {
                 self.encode_f1::<EncodeError>(sm, c)
             }
             (
@@ -200,6 +227,8 @@ impl OpStg {
                 _,
                 _,
             ) if smb & 0x7e00 != 0 && self.ua == Src::RZ && self.p == Src::PT
+                && matches!(self.awidth, MemAddrWidth::None)
+                && matches!(self.amode, MemAddrMode::Reg)
                 && matches!(self.space, AddrSpace::Global) => {
                 self.encode_f2::<EncodeError>(sm, c)
             }
@@ -208,7 +237,8 @@ impl OpStg {
                 reg!(Gpr),
                 reg!(UGpr),
                 _,
-            ) if smb & 0x3e00 != 0 && self.p == Src::PT => {
+            ) if smb & 0x3e00 != 0 && self.p == Src::PT
+                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64) => {
                 self.encode_f3::<EncodeError>(sm, c)
             }
             (
@@ -216,7 +246,9 @@ impl OpStg {
                 reg!(Gpr),
                 reg!(UGpr),
                 _,
-            ) if smb & 0x4000 != 0 && self.p == Src::PT => {
+            ) if smb & 0x4000 != 0 && self.p == Src::PT
+                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
+                && matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc) => {
                 self.encode_f4::<EncodeError>(sm, c)
             }
             (
@@ -225,6 +257,8 @@ impl OpStg {
                 reg!(UGpr),
                 _,
             ) if smb & 0x78000 != 0 && self.p == Src::PT
+                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
+                && matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc)
                 && matches!(self.space, AddrSpace::Global) => {
                 self.encode_f5::<EncodeError>(sm, c)
             }
@@ -234,6 +268,8 @@ impl OpStg {
                 reg!(UGpr),
                 _,
             ) if smb & 0x78000 != 0 && self.p == Src::PT
+                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
+                && matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc)
                 && matches!(self.space, AddrSpace::Generic) => {
                 self.encode_f6::<EncodeError>(sm, c)
             }
@@ -243,6 +279,8 @@ impl OpStg {
                 _,
                 _,
             ) if smb & 0x78000 != 0 && self.ua == Src::RZ && self.p == Src::PT
+                && matches!(self.awidth, MemAddrWidth::None)
+                && matches!(self.amode, MemAddrMode::Reg)
                 && matches!(self.space, AddrSpace::Global) => {
                 self.encode_f7::<EncodeError>(sm, c)
             }
@@ -252,6 +290,8 @@ impl OpStg {
                 _,
                 _,
             ) if smb & 0x1c0 != 0 && self.ua == Src::RZ && self.p == Src::PT
+                && matches!(self.awidth, MemAddrWidth::None)
+                && matches!(self.amode, MemAddrMode::Reg)
                 && matches!(self.space, AddrSpace::Generic) => {
                 self.encode_f8::<EncodeError>(sm, c)
             }
@@ -261,6 +301,8 @@ impl OpStg {
                 _,
                 _,
             ) if smb & 0x7fe00 != 0 && self.ua == Src::RZ && self.p == Src::PT
+                && matches!(self.awidth, MemAddrWidth::None)
+                && matches!(self.amode, MemAddrMode::Reg)
                 && matches!(self.space, AddrSpace::Generic) => {
                 self.encode_f9::<EncodeError>(sm, c)
             }
@@ -269,7 +311,8 @@ impl OpStg {
                 reg!(Gpr),
                 _,
                 _,
-            ) if smb & 0x3f != 0 && self.ua == Src::RZ && self.p == Src::PT => {
+            ) if smb & 0x3f != 0 && self.ua == Src::RZ && self.p == Src::PT
+                && matches!(self.space, AddrSpace::Global) => {
                 self.encode_f10::<EncodeError>(sm, c)
             }
             (
@@ -277,7 +320,8 @@ impl OpStg {
                 reg!(Gpr),
                 _,
                 reg!(Pred),
-            ) if smb & 0x3f != 0 && self.ua == Src::RZ => {
+            ) if smb & 0x3f != 0 && self.ua == Src::RZ
+                && matches!(self.space, AddrSpace::Generic) => {
                 self.encode_f11::<EncodeError>(sm, c)
             }
             _ => self.encode(sm, c),

@@ -285,6 +285,12 @@ fn decode_mod_field(spec: &Spec, m: &Modifier, f: &Field) -> TokenStream {
     let wdt = f.bits.width();
     match (&m.ty, &f.target) {
         (ModType::Bool, _) => flag_of(&f.bits),
+        (ModType::Int { signed: false, .. }, FieldTarget::Modifier { scale, .. })
+            if *scale != 1 =>
+        {
+            let sc = *scale;
+            quote!((#g as u32) * #sc)
+        }
         (ModType::Int { signed: false, .. }, _) => quote!(#g as u32),
         (ModType::Int { signed: true, .. }, FieldTarget::Modifier { scale, .. }) if *scale != 1 => {
             let sc = *scale as i64;

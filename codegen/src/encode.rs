@@ -286,8 +286,8 @@ fn encode_checks(spec: &Spec, op: &Op, f: &FormRef) -> Vec<TokenStream> {
 
 /// The value of modifier `idx`'s field: its bool, its enum value's code
 /// (`codes`: per value, `None` where the encoding lacks it), its integer
-/// fitted to `wdt` bits, or its branch offset (or a scaled signed
-/// integer, ATOMS's `off:x4`) in units of `scale`.
+/// fitted to `wdt` bits, or its branch offset (or a scaled integer,
+/// ATOMS's `off:x4`) in units of `scale`.
 fn modifier_value(
     op: &Op,
     idx: usize,
@@ -318,8 +318,17 @@ fn modifier_value(
             let table = code_table_name(op, idx, codes);
             quote!(self.#fld.code_in::<E>(Self::NAME, #mname, &Self::#table, sm)?)
         }
-        (ModType::Int { signed: false, .. }, _) => {
+        (ModType::Int { signed: false, .. }, _) if scale == 1 => {
             quote!(fit::<E>(Self::NAME, #mname, self.#fld as u128, #wdt)?)
+        }
+        (ModType::Int { signed: false, .. }, _) => {
+            let sc = scale as u128;
+            quote!({
+                if self.#fld as u128 % #sc != 0 {
+                    return Err(E::fail(Self::NAME, format_args!("{} must be a multiple of {}", #mname, #sc)));
+                }
+                fit::<E>(Self::NAME, #mname, self.#fld as u128 / #sc, #wdt)?
+            })
         }
         (ModType::Int { signed: true, .. }, _) if scale == 1 => {
             quote!(fit_signed::<E>(Self::NAME, #mname, self.#fld as i64, #wdt)?)

@@ -143,10 +143,11 @@ fn mnemonic_candidates(op: &Op, asm: &Asm) -> (Vec<TokenStream>, Vec<Option<usiz
 fn alias_set_modifiers(op: &Op, asm: &Asm) -> Vec<(usize, usize, i64)> {
     let printed = |m: usize| {
         asm.suffixes.contains(&m)
-            || asm
-                .operands
-                .iter()
-                .any(|o| o.item == AsmItem::Modifier(m) || o.suffixes.contains(&m))
+            || asm.operands.iter().any(|o| {
+                o.item == AsmItem::Modifier(m)
+                    || o.item == AsmItem::AttrOff(m)
+                    || o.suffixes.contains(&m)
+            })
     };
     let mut out = Vec::new();
     for (ai, a) in op.aliases.iter().enumerate() {
@@ -246,7 +247,7 @@ fn item_name(op: &Op, item: &AsmItem) -> String {
         AsmItem::Dst(i) => op.dsts[*i].name.clone(),
         AsmItem::Src(i) => op.srcs[*i].name.clone(),
         AsmItem::Mem(m) => op.srcs[m.base].name.clone(),
-        AsmItem::Modifier(i) => op.modifiers[*i].name.clone(),
+        AsmItem::Modifier(i) | AsmItem::AttrOff(i) => op.modifiers[*i].name.clone(),
     }
 }
 
@@ -375,6 +376,44 @@ fn operand_conv(spec: &Spec, op: &Op, item: &AsmItem) -> Conv {
         }
         AsmItem::Src(i) => src_conv(spec, op, *i, pred_fits(op.srcs[*i].ty.is_pred())),
         AsmItem::Modifier(i) => modifier_conv(spec, &op.modifiers[*i]),
+        AsmItem::AttrOff(i) => {
+            let n = op.modifiers[*i].name.clone();
+            Conv {
+                conv: Box::new(move |t| quote!(asm_try!(attr_off_operand(#t, #n)))),
+                once: true,
+                fits: quote!(matches!(tok.base, Base::Attr(..))),
+            }
+        }
+        AsmItem::Mem(m) if m.attr => {
+            let n = op.srcs[m.base].name.clone();
+            let bits = match m.off.map(|o| &op.modifiers[o].ty) {
+                Some(ModType::Int { bits, .. }) => (*bits).min(63),
+                _ => 63,
+            };
+            // `a[a]`: an address without an offset modifier takes none.
+            let no_off = m.off.is_none();
+            Conv {
+                conv: Box::new(move |t| {
+                    if no_off {
+                        quote!({
+                            let tok = #t;
+                            let v = asm_try!(attr_operand(tok, #n, #bits, sm));
+                            if v.1 != 0 {
+                                return Some(Err(AsmError {
+                                    col: tok.col,
+                                    message: format!("{} takes no offset", #n),
+                                }));
+                            }
+                            v
+                        })
+                    } else {
+                        quote!(asm_try!(attr_operand(#t, #n, #bits, sm)))
+                    }
+                }),
+                once: true,
+                fits: quote!(matches!(tok.base, Base::Attr(..))),
+            }
+        }
         AsmItem::Mem(m) if m.bank.is_some() => {
             let n = op.srcs[m.base].name.clone();
             let zero = src_default(&op.srcs[m.base]).unwrap_or(quote!(Src::RZ));
@@ -651,6 +690,7 @@ fn operand_step(
             assigned.push((AsmItem::Src(*i), quote!(#v.0)));
             assigned.push((AsmItem::Modifier(p), quote!(#v.1)));
         }
+        AsmItem::AttrOff(i) => assigned.push((AsmItem::Modifier(*i), quote!(#v))),
         item => assigned.push((item.clone(), quote!(#v))),
     }
     step
@@ -751,7 +791,7 @@ fn operand_default(spec: &Spec, op: &Op, item: &AsmItem) -> TokenStream {
             quote!((#s, 0u32))
         }
         AsmItem::Src(i) => src_default(&op.srcs[*i]).unwrap_or(quote!(Src::RZ)),
-        AsmItem::Modifier(i) => mod_default(spec, &op.modifiers[*i]),
+        AsmItem::Modifier(i) | AsmItem::AttrOff(i) => mod_default(spec, &op.modifiers[*i]),
         AsmItem::Mem(m) => {
             let s = src_default(&op.srcs[m.base]).unwrap_or(quote!(Src::RZ));
             let o = m

@@ -123,8 +123,21 @@ pub(crate) fn alias_cond(spec: &Spec, op: &Op, c: &AliasCond) -> TokenStream {
     }
 }
 
-/// Condition for an `[asm]` operand to be printed.
-pub(crate) fn asm_cond(spec: &Spec, op: &Op, o: &AsmOperand) -> TokenStream {
+/// Condition for operand `o` of the syntax whose operands are `ops` to
+/// be printed (`x? or y`: also when operand `y` is).
+pub(crate) fn asm_cond(spec: &Spec, op: &Op, ops: &[AsmOperand], o: &AsmOperand) -> TokenStream {
+    let own = own_cond(spec, op, ops, o);
+    match o.or_shown.and_then(|i| ops.get(i)) {
+        Some(other) => {
+            let other = asm_cond(spec, op, ops, other);
+            quote!((#own || #other))
+        }
+        None => own,
+    }
+}
+
+/// `asm_cond` without `or`.
+fn own_cond(spec: &Spec, op: &Op, ops: &[AsmOperand], o: &AsmOperand) -> TokenStream {
     match &o.cond {
         AsmCond::Always => quote!(true),
         AsmCond::If(m, flag) => {
@@ -135,9 +148,10 @@ pub(crate) fn asm_cond(spec: &Spec, op: &Op, o: &AsmOperand) -> TokenStream {
             let f = field(&op.modifiers[*m].name);
             let shown = AsmOperand {
                 cond: AsmCond::NotDefault,
+                or_shown: None,
                 ..o.clone()
             };
-            let not_default = asm_cond(spec, op, &shown);
+            let not_default = own_cond(spec, op, ops, &shown);
             quote!(self.#f == #flag && #not_default)
         }
         AsmCond::NotDefault => match &o.item {
@@ -164,7 +178,7 @@ pub(crate) fn asm_cond(spec: &Spec, op: &Op, o: &AsmOperand) -> TokenStream {
                 let def = mod_default(spec, m);
                 quote!(self.#f != #def)
             }
-            AsmItem::Mem(..) => quote!(true),
+            AsmItem::Mem(..) | AsmItem::AttrOff(..) => quote!(true),
         },
     }
 }
@@ -472,7 +486,7 @@ fn print_body(spec: &Spec, op: &Op, asm: &Asm) -> TokenStream {
     let mut before = Before::Nothing;
     let mut runtime_first = false;
     let operands: Vec<TokenStream> = asm.operands.iter().map(|o| {
-        let cond = asm_cond(spec, op, o);
+        let cond = asm_cond(spec, op, &asm.operands, o);
         let always = cond.to_string() == "true";
         let item = match &o.item {
             AsmItem::Dst(i) => {
@@ -534,7 +548,15 @@ fn print_body(spec: &Spec, op: &Op, asm: &Asm) -> TokenStream {
                     ModType::Bool => quote!(out.push_str(if self.#f { "1" } else { "0" })),
                 }
             }
+            AsmItem::Mem(m) if m.attr => {
+                let p = mem_print(spec, op, m);
+                quote!({ out.push('a'); #p })
+            }
             AsmItem::Mem(m) => mem_print(spec, op, m),
+            AsmItem::AttrOff(i) => {
+                let f = field(&op.modifiers[*i].name);
+                quote!({ out.push_str("a["); write_hex(out, self.#f as u64); out.push(']') })
+            }
         };
         // Modifiers printed right after the operand (`R2.CC`); a source's
         // swizzle is placed by `write_src_swizzled`.

@@ -1265,6 +1265,7 @@ mod tok {
     pub const MEM: u16 = 64;
     pub const WORD: u16 = 128;
     pub const BAR: u16 = 256;
+    pub const ATTR: u16 = 512;
 }
 
 /// The token classes operand `o` of `op` can print as.
@@ -1307,6 +1308,8 @@ fn token_class(op: &Op, o: &AsmOperand) -> u16 {
             ModType::Rel | ModType::Abs { .. } | ModType::Int { .. } => tok::NUM,
             ModType::Bool | ModType::Enum(_) => tok::WORD,
         },
+        AsmItem::Mem(m) if m.attr => tok::ATTR,
+        AsmItem::AttrOff(_) => tok::ATTR,
         AsmItem::Mem(..) => tok::MEM,
     }
 }

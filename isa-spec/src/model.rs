@@ -325,8 +325,13 @@ pub enum AsmItem {
     /// A memory address `[a+off]`: a register source and a signed integer
     /// modifier printed together (`[R4+0x10]`, `[R4]`, `[0x10]`, `[R4+-0x8]`),
     /// with Volta+'s optional parts (`[a.w+u+off] by mode`); with a bank, a
-    /// constant-bank address `c[bank][a+off]` (`c[0x3][R2+0x10]`).
+    /// constant-bank address `c[bank][a+off]` (`c[0x3][R2+0x10]`); with
+    /// `attr`, an attribute address `a[a+off]` (`a[R3+0x4]`).
     Mem(MemItem),
+    /// An attribute address without a base register, `a[off]`: the
+    /// unsigned integer modifier printed as `a[0x1f]`, also when zero
+    /// (`a[0x0]`, where `a[a+off]` on RZ prints `a[RZ]`).
+    AttrOff(usize),
 }
 
 /// The parts of a memory address operand (`AsmItem::Mem`).
@@ -356,6 +361,9 @@ pub struct MemItem {
     pub ur_else: Option<u8>,
     /// Unsigned integer modifier: the constant bank of `c[bank][a+off]`.
     pub bank: Option<usize>,
+    /// An attribute address `a[a+off]` / `a[a]` (ALD, AST, IPA): printed
+    /// and parsed as `[a+off]` with the prefix `a`.
+    pub attr: bool,
 }
 
 /// How a memory address's uniform register is used (the values of enum
@@ -404,6 +412,11 @@ pub struct AsmOperand {
     /// Separated from the previous operand by a blank, not a comma
     /// (`~target`: `RET.REL.NODEC R20 0x0`).
     pub blank: bool,
+    /// `x? or y`: an optional operand also printed at its default when the
+    /// earlier operand `y` (an index into the operands) is printed
+    /// (Maxwell IPA.IDX's predicate: `IPA.IDX.PASS R0, a[R3], R1, R2, PT`,
+    /// but `IPA.IDX.PASS R0, a[R3], R1` with `e` = RZ).
+    pub or_shown: Option<usize>,
     pub loc: Loc,
 }
 
@@ -654,17 +667,26 @@ impl Op {
                 .collect(),
         })
     }
-    /// Modifiers whose values tell `form` from another form of the op with
-    /// the same operand kinds on one of its SMs, with the values `form`
-    /// takes (empty when no other form shares its kinds).
+    /// Modifiers whose values tell `form` from another form of the op that
+    /// can take the same operands on one of its SMs, with the values
+    /// `form` takes (empty when no other form overlaps its kinds). Kinds
+    /// overlap where they are equal or one form does not encode the source
+    /// (it then holds its default: ALD's RZ-index forms beside the
+    /// indexed ones).
     pub fn form_value_guards(&self, spec: &Spec, form: &Form) -> Vec<(usize, Vec<usize>)> {
+        let overlap = |g: &Form| {
+            g.src_kinds
+                .iter()
+                .zip(&form.src_kinds)
+                .all(|(x, y)| x == y || x.is_none() || y.is_none())
+        };
         let twins: Vec<&Form> = self
             .encodings
             .iter()
             .flat_map(|e| &e.forms)
             .filter(|g| {
                 !std::ptr::eq(*g, form)
-                    && g.src_kinds == form.src_kinds
+                    && overlap(g)
                     && (g.sms.is_empty()
                         || form.sms.is_empty()
                         || g.sms.iter().any(|s| form.sms.contains(s)))

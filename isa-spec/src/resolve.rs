@@ -1410,6 +1410,17 @@ fn resolve_asm(
             Some(t) => (true, t),
             None => (false, text),
         };
+        let (text, or_shown) = match text.split_once(" or ") {
+            Some((t, other)) => match or_shown_index(op, &asm.operands, t, other.trim()) {
+                Ok(i) => (t, Some(i)),
+                Err(e) => {
+                    cx.err(Code::S1101, s, e);
+                    ok = false;
+                    continue;
+                }
+            },
+            None => (text, None),
+        };
         match parse_asm_operand(op, text) {
             Ok((item, cond, sfx)) => asm.operands.push(AsmOperand {
                 item,
@@ -1417,6 +1428,7 @@ fn resolve_asm(
                 suffixes: sfx,
                 blank,
                 loc: cx.loc(s),
+                or_shown,
             }),
             Err(e) => {
                 cx.err(Code::S1101, s, e);
@@ -1425,6 +1437,25 @@ fn resolve_asm(
         }
     }
     ok.then_some(asm)
+}
+
+/// `x? or y`: the index of the earlier operand `y` whose printing also
+/// prints `x` (which must be optional).
+fn or_shown_index(op: &Op, earlier: &[AsmOperand], x: &str, y: &str) -> Result<usize, String> {
+    if !x.ends_with('?') || x.contains(" if ") {
+        return Err(format!(
+            "`{x} or {y}`: only an optional operand `x?` takes `or`"
+        ));
+    }
+    let named = |o: &AsmOperand| match o.item {
+        AsmItem::Dst(i) => op.dsts[i].name == y,
+        AsmItem::Src(i) => op.srcs[i].name == y,
+        _ => false,
+    };
+    earlier
+        .iter()
+        .position(named)
+        .ok_or_else(|| format!("`{x} or {y}`: `{y}` is not an earlier operand"))
 }
 
 /// An op's `memory` table: what the access reads or writes, where, and how
@@ -1754,6 +1785,7 @@ fn parse_mem_item(op: &Op, s: &str) -> Result<MemItem, String> {
         mode: mode.map(enum_mod).transpose()?,
         ur_else,
         bank: None,
+        attr: false,
     };
     if item.off.is_none() && item.width.is_some() {
         return Err(bad());
@@ -1767,6 +1799,31 @@ fn parse_mem_item(op: &Op, s: &str) -> Result<MemItem, String> {
 }
 
 fn parse_asm_operand(op: &Op, s: &str) -> Result<(AsmItem, AsmCond, Vec<usize>), String> {
+    // `a[a+off]`, `a[a]`: an attribute address; `a[off]`: one without a
+    // base register, the offset an unsigned modifier.
+    if let Some(rest) = s.strip_prefix("a[") {
+        let inner = rest.strip_suffix(']').unwrap_or(rest).trim();
+        if op.src(inner).is_none() && !inner.contains('+') {
+            let m = op
+                .modifier(inner)
+                .filter(|&i| matches!(op.modifiers[i].ty, ModType::Int { signed: false, .. }))
+                .ok_or_else(|| {
+                    format!(
+                        "`{inner}` is not a source or unsigned integer modifier of `{}`",
+                        op.name
+                    )
+                })?;
+            return Ok((AsmItem::AttrOff(m), AsmCond::Always, Vec::new()));
+        }
+        let mut item = parse_mem_item(op, &s[1..])?;
+        if item.width.is_some() || item.ur.is_some() {
+            return Err(format!(
+                "attribute address `{s}` is not `a[SRC+OFFSET]` or `a[SRC]`"
+            ));
+        }
+        item.attr = true;
+        return Ok((AsmItem::Mem(item), AsmCond::Always, Vec::new()));
+    }
     // `c[bank][a+off]`: a constant-bank address, the bank an unsigned modifier.
     if let Some((bank, rest)) = s.strip_prefix("c[").and_then(|r| r.split_once(']')) {
         let b = op
@@ -2066,8 +2123,8 @@ fn src_slot_target(o: &Operand, i: usize, k: &str) -> Result<FieldTarget, String
 
 /// Modifier `i`: its codes in this encoding (the enum's own unless
 /// `value_overrides` renumbers them) and, for a `rel` offset, the scale
-/// it is stored in (`target:x4`: units of 4 bytes; a signed integer
-/// offset too: Maxwell's ATOMS keeps `off:x4`).
+/// it is stored in (`target:x4`: units of 4 bytes; an integer offset
+/// too: Maxwell's ATOMS keeps `off:x4`, Volta's IPA its attribute).
 fn modifier_target(
     op: &Op,
     enums: &[Enum],
@@ -2078,7 +2135,7 @@ fn modifier_target(
     let name = t.name;
     let scale = match (t.kind, &op.modifiers[i].ty) {
         (None, _) => 1,
-        (Some(k), ModType::Rel | ModType::Abs { .. } | ModType::Int { signed: true, .. }) => k
+        (Some(k), ModType::Rel | ModType::Abs { .. } | ModType::Int { .. }) => k
             .strip_prefix('x')
             .and_then(|n| n.parse::<u32>().ok())
             .filter(|n| n.is_power_of_two())

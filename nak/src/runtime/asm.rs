@@ -25,6 +25,9 @@ pub enum Base {
     /// A Volta+ address with a width, a uniform register or a descriptor:
     /// `[R2.64+0x10]`, `[R2.U32+UR4]`, `[UR4+0xc]`, `desc[UR4][R2.64]`.
     Addr(Box<MemAddr>),
+    /// An attribute address `a[R3+0x4]` (ALD, AST, IPA; RZ when only an
+    /// offset is given: `a[0x1f]`).
+    Attr(Reg, i64),
 }
 
 /// The parts of a Volta+ memory address token.
@@ -275,6 +278,14 @@ fn parse_operand(text: &str, col: usize) -> Result<Operand, AsmError> {
         t = &t[1..t.len() - 1];
     }
     let t = t.trim();
+    if let Some(inner) = t.strip_prefix("a[").and_then(|r| r.strip_suffix(']')) {
+        let inner = inner.trim();
+        let (r, off) = reg_plus_offset(inner)
+            .or_else(|| parse_i64(inner).map(|off| (Reg::RZ, off)))
+            .ok_or_else(|| err(col, format!("bad attribute address `{text}`")))?;
+        op.base = Base::Attr(r, off);
+        return Ok(op);
+    }
     if let Some(rest) = t.strip_prefix("desc[") {
         let bad = || err(col, format!("bad memory address `{text}`"));
         let (d, rest) = rest.split_once(']').ok_or_else(bad)?;
@@ -541,7 +552,9 @@ pub fn to_src(o: &Operand, style: ImmStyle) -> Option<Src> {
         // Infinities and NaNs are words to the tokenizer.
         Base::Word(w) if style.is_float() => SrcKind::Imm(imm_value(w, style)?),
         Base::Word(_) => return None,
-        Base::Mem(..) | Base::MemOther(..) | Base::CMem(..) | Base::Addr(..) => return None,
+        Base::Mem(..) | Base::MemOther(..) | Base::CMem(..) | Base::Addr(..) | Base::Attr(..) => {
+            return None;
+        }
     };
     Some(Src {
         kind,
@@ -826,6 +839,37 @@ pub fn mem_operand(
         _ => Err(err(
             tok.col,
             format!("{name} must be a memory address [R+offset]"),
+        )),
+    }
+}
+
+/// An attribute address `a[R3+0x4]` of source `name`: (register, byte
+/// offset), read as [`mem_operand`] reads `[R3+0x4]`.
+pub fn attr_operand(tok: &Operand, name: &str, bits: u32, sm: u32) -> Result<(Src, i32), AsmError> {
+    match &tok.base {
+        Base::Attr(r, off) => {
+            let t = Operand {
+                base: Base::Mem(*r, *off),
+                ..tok.clone()
+            };
+            mem_operand(&t, name, true, bits, sm)
+        }
+        _ => Err(err(
+            tok.col,
+            format!("{name} must be an attribute address a[R+offset]"),
+        )),
+    }
+}
+
+/// An attribute address without a base register, `a[0x1f]`: its offset.
+pub fn attr_off_operand(tok: &Operand, name: &str) -> Result<u32, AsmError> {
+    match &tok.base {
+        Base::Attr(r, off) if r.is_zero() => {
+            u32::try_from(*off).map_err(|_| err(tok.col, format!("bad offset for {name}")))
+        }
+        _ => Err(err(
+            tok.col,
+            format!("{name} must be an attribute address a[offset]"),
         )),
     }
 }

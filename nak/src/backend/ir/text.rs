@@ -410,7 +410,11 @@ pub fn parse_hw(line: &str, sm: u32) -> Result<(Op, Common), String> {
                 let w = w.trim_start_matches(['-', '+']);
                 w.starts_with("INF") || w.starts_with("QNAN") || w == "NAN"
             }
-            Base::Mem(..) | Base::MemOther(..) | Base::CMem(..) | Base::Addr(..) => false,
+            Base::Mem(..)
+            | Base::MemOther(..)
+            | Base::CMem(..)
+            | Base::Addr(..)
+            | Base::Attr(..) => false,
         })
         .map(|(i, _)| i)
         .take(8)
