@@ -384,36 +384,6 @@ fn operand_conv(spec: &Spec, op: &Op, item: &AsmItem) -> Conv {
                 fits: quote!(matches!(tok.base, Base::Attr(..))),
             }
         }
-        AsmItem::Mem(m) if m.attr => {
-            let n = op.srcs[m.base].name.clone();
-            let bits = match m.off.map(|o| &op.modifiers[o].ty) {
-                Some(ModType::Int { bits, .. }) => (*bits).min(63),
-                _ => 63,
-            };
-            // `a[a]`: an address without an offset modifier takes none.
-            let no_off = m.off.is_none();
-            Conv {
-                conv: Box::new(move |t| {
-                    if no_off {
-                        quote!({
-                            let tok = #t;
-                            let v = asm_try!(attr_operand(tok, #n, #bits, sm));
-                            if v.1 != 0 {
-                                return Some(Err(AsmError {
-                                    col: tok.col,
-                                    message: format!("{} takes no offset", #n),
-                                }));
-                            }
-                            v
-                        })
-                    } else {
-                        quote!(asm_try!(attr_operand(#t, #n, #bits, sm)))
-                    }
-                }),
-                once: true,
-                fits: quote!(matches!(tok.base, Base::Attr(..))),
-            }
-        }
         AsmItem::Mem(m) if m.bank.is_some() => {
             let n = op.srcs[m.base].name.clone();
             let zero = src_default(&op.srcs[m.base]).unwrap_or(quote!(Src::RZ));
@@ -423,38 +393,56 @@ fn operand_conv(spec: &Spec, op: &Op, item: &AsmItem) -> Conv {
                 fits: quote!(matches!(tok.base, Base::CMem(..) | Base::CBuf(..))),
             }
         }
-        AsmItem::Mem(m) if m.width.is_none() && m.ur.is_none() => {
-            let n = op.srcs[m.base].name.clone();
-            let reg = !op.srcs[m.base].ty.is_pred();
-            let bits = match m.off.map(|o| &op.modifiers[o].ty) {
-                Some(ModType::Int { bits, .. }) => (*bits).min(63),
-                _ => 63,
-            };
-            // `[a]`: an address without an offset modifier takes none.
-            let no_off = m.off.is_none();
-            Conv {
-                conv: Box::new(move |t| {
-                    if no_off {
-                        quote!({
-                            let tok = #t;
-                            let v = asm_try!(mem_operand(tok, #n, #reg, #bits, sm));
-                            if v.1 != 0 {
-                                return Some(Err(AsmError {
-                                    col: tok.col,
-                                    message: format!("{} takes no offset", #n),
-                                }));
-                            }
-                            v
-                        })
-                    } else {
-                        quote!(asm_try!(mem_operand(#t, #n, #reg, #bits, sm)))
-                    }
-                }),
-                once: true,
-                fits: quote!(matches!(tok.base, Base::Mem(..) | Base::MemOther(..))),
-            }
-        }
+        AsmItem::Mem(m) if m.width.is_none() && m.ur.is_none() => plain_mem_conv(op, m),
         AsmItem::Mem(m) => mem_addr_conv(spec, op, m),
+    }
+}
+
+/// `[a+off]`, `[a]` and the attribute addresses `a[a+off]`, `a[a]`: the
+/// base register and its offset (none for `[a]`, which rejects one).
+fn plain_mem_conv(op: &Op, m: &isa_spec::model::MemItem) -> Conv {
+    let n = op.srcs[m.base].name.clone();
+    let reg = !op.srcs[m.base].ty.is_pred();
+    let bits = match m.off.map(|o| &op.modifiers[o].ty) {
+        Some(ModType::Int { bits, .. }) => (*bits).min(63),
+        _ => 63,
+    };
+    let attr = m.attr;
+    let call = move |t: TokenStream| {
+        if attr {
+            quote!(attr_operand(#t, #n, #bits, sm))
+        } else {
+            quote!(mem_operand(#t, #n, #reg, #bits, sm))
+        }
+    };
+    let no_off = m.off.is_none();
+    let name = op.srcs[m.base].name.clone();
+    Conv {
+        conv: Box::new(move |t| {
+            if no_off {
+                let c = call(quote!(tok));
+                quote!({
+                    let tok = #t;
+                    let v = asm_try!(#c);
+                    if v.1 != 0 {
+                        return Some(Err(AsmError {
+                            col: tok.col,
+                            message: format!("{} takes no offset", #name),
+                        }));
+                    }
+                    v
+                })
+            } else {
+                let c = call(t);
+                quote!(asm_try!(#c))
+            }
+        }),
+        once: true,
+        fits: if attr {
+            quote!(matches!(tok.base, Base::Attr(..)))
+        } else {
+            quote!(matches!(tok.base, Base::Mem(..) | Base::MemOther(..)))
+        },
     }
 }
 
