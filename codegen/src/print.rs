@@ -126,7 +126,7 @@ pub(crate) fn alias_cond(spec: &Spec, op: &Op, c: &AliasCond) -> TokenStream {
 /// Condition for operand `o` of the syntax whose operands are `ops` to
 /// be printed (`x? or y`: also when operand `y` is).
 pub(crate) fn asm_cond(spec: &Spec, op: &Op, ops: &[AsmOperand], o: &AsmOperand) -> TokenStream {
-    let own = own_cond(spec, op, ops, o);
+    let own = own_cond(spec, op, o);
     match o.or_shown.and_then(|i| ops.get(i)) {
         Some(other) => {
             let other = asm_cond(spec, op, ops, other);
@@ -137,7 +137,7 @@ pub(crate) fn asm_cond(spec: &Spec, op: &Op, ops: &[AsmOperand], o: &AsmOperand)
 }
 
 /// `asm_cond` without `or`.
-fn own_cond(spec: &Spec, op: &Op, ops: &[AsmOperand], o: &AsmOperand) -> TokenStream {
+fn own_cond(spec: &Spec, op: &Op, o: &AsmOperand) -> TokenStream {
     match &o.cond {
         AsmCond::Always => quote!(true),
         AsmCond::If(m, flag) => {
@@ -151,7 +151,7 @@ fn own_cond(spec: &Spec, op: &Op, ops: &[AsmOperand], o: &AsmOperand) -> TokenSt
                 or_shown: None,
                 ..o.clone()
             };
-            let not_default = own_cond(spec, op, ops, &shown);
+            let not_default = own_cond(spec, op, &shown);
             quote!(self.#f == #flag && #not_default)
         }
         AsmCond::NotDefault => match &o.item {
