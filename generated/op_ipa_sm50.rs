@@ -15,13 +15,13 @@ pub struct OpIpaSm50 {
     pub e: Src,
     /// Source (pred). Predicate nvdisasm prints last (PT left out). (isa-spec/spec/ops/memory/ipa_sm50.toml:31)
     pub p: Src,
-    /// Modifier.  (isa-spec/spec/ops/memory/ipa_sm50.toml:37)
+    /// Modifier.  (isa-spec/spec/ops/memory/ipa_sm50.toml:38)
     pub interp: IpaInterp,
-    /// Modifier.  (isa-spec/spec/ops/memory/ipa_sm50.toml:41)
+    /// Modifier.  (isa-spec/spec/ops/memory/ipa_sm50.toml:42)
     pub sample: IpaSample,
-    /// Modifier.  (isa-spec/spec/ops/memory/ipa_sm50.toml:45)
+    /// Modifier.  (isa-spec/spec/ops/memory/ipa_sm50.toml:46)
     pub sat: bool,
-    /// Modifier. Attribute byte offset. (isa-spec/spec/ops/memory/ipa_sm50.toml:50)
+    /// Modifier. Attribute byte offset. (isa-spec/spec/ops/memory/ipa_sm50.toml:51)
     pub off: u32,
 }
 op_fields!(OpIpaSm50, [c, e, p], [d]);
@@ -35,7 +35,7 @@ impl OpIpaSm50 {
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("c", ValueType::F32),
         OperandInfo::new("e", ValueType::U32).with_default(Src::RZ),
-        OperandInfo::new("p", ValueType::Pred).with_default(Src::PT),
+        OperandInfo::new("p", ValueType::Pred).with_not().with_default(Src::PT),
     ];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::F32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
@@ -50,30 +50,32 @@ impl OpIpaSm50 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ipa_sm50.toml:59; form at isa-spec/spec/ops/memory/ipa_sm50.toml:59).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ipa_sm50.toml:60; form at isa-spec/spec/ops/memory/ipa_sm50.toml:60).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "e", &self.e, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0xe00000000000ff00;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 20;
         w |= fit::<E>(Self::NAME, "off", self.off as u128, 10u32)? << 28;
         w |= src_field::<E>(Self::NAME, "e", &self.e, RegFile::Gpr, 8u32, sm)? << 39;
-        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 4u32, sm)? << 47;
+        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 47;
+        w |= u128::from(self.p.not) << 50;
         w |= u128::from(self.sat) << 51;
         w |= (self.sample.index() as u128) << 52;
         w |= (self.interp.index() as u128) << 54;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ipa_sm50.toml:59; form at isa-spec/spec/ops/memory/ipa_sm50.toml:59).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ipa_sm50.toml:60; form at isa-spec/spec/ops/memory/ipa_sm50.toml:60).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         let e = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
-        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 47, 4), 7)?);
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 47, 3), 7)?)
+            .with_not(bit(w, 50));
         let interp: IpaInterp = IpaInterp::from_index(bits(w, 54, 2) as usize)?;
         let sample: IpaSample = IpaSample::from_index(bits(w, 52, 2) as usize)?;
         let sat: bool = bit(w, 51);
@@ -90,7 +92,7 @@ impl OpIpaSm50 {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `IPA` (isa-spec/spec/ops/memory/ipa_sm50.toml:54); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IPA` (isa-spec/spec/ops/memory/ipa_sm50.toml:55); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IPA"]])?;
         let mut cur = 0usize;
@@ -175,7 +177,7 @@ impl Forms for OpIpaSm50 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/ipa_sm50.toml:54.
+    /// Spec: isa-spec/spec/ops/memory/ipa_sm50.toml:55.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_c = false;
