@@ -1240,6 +1240,35 @@ pub enum FloType {
     S32,
 }
 enum_tables!(FloType, 8, [U32, S32], ["u32", "s32"], [".U32", ""], {});
+/// One lane of FSWZADD's lanes operand on SM75 and later, as nvdisasm 13 prints it: the sign of a, then of b (P plus, N minus, Z a left out). Codes found by flipping bits 32..40 of FSWZADD R2, R3, R0 (SM75): 1 prints PN, 2 NP, 3 ZP; Maxwell numbers PN and NP the other way round (fswz_op_sm50).
+///
+/// Spec: isa-spec/spec/enums/fswz_op.toml:1 (enum `fswz_op`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum FswzOp {
+    #[default]
+    Pp,
+    Pn,
+    Np,
+    Zp,
+}
+enum_tables!(
+    FswzOp, 8, [Pp, Pn, Np, Zp], ["pp", "pn", "np", "zp"], ["PP", "PN", "NP", "ZP"], {}
+);
+/// One lane of FSWZADD's lanes operand on SM50..SM62, as nvdisasm 11.8 prints it (see fswz_op): bits 28..36 flipped one at a time print code 1 as NP and 2 as PN, the reverse of SM75's order.
+///
+/// Spec: isa-spec/spec/enums/fswz_op_sm50.toml:1 (enum `fswz_op_sm50`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum FswzOpSm50 {
+    #[default]
+    Pp,
+    Np,
+    Pn,
+    Zp,
+}
+enum_tables!(
+    FswzOpSm50, 8, [Pp, Np, Pn, Zp], ["pp", "np", "pn", "zp"], ["PP", "NP", "PN", "ZP"],
+    {}
+);
 /// A source's half selector printed after its register (Maxwell/Pascal
 /// IADD3, two bits per source): the whole word, `.H0` or `.H1`. Code 3 prints
 /// `.???3` (nvdisasm 11.8, SM50..SM60): no instruction.
@@ -4528,6 +4557,10 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
         &[50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121],
     ),
     (
+        "FSWZADD",
+        &[50, 52, 53, 60, 61, 62, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121],
+    ),
+    (
         "HADD2",
         &[52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121],
     ),
@@ -4920,7 +4953,8 @@ define_ops! {
     FenceViewAsync(OpFenceViewAsync), Ffma(OpFfma), Ffma2(OpFfma2), Ffma2Imm(OpFfma2Imm),
     Ffma32i(OpFfma32i), Flo(OpFlo), Fmnmx(OpFmnmx), Fmul(OpFmul), Fmul2(OpFmul2),
     Fmul2Imm(OpFmul2Imm), Fmul32i(OpFmul32i), Frnd(OpFrnd), Frnd64(OpFrnd64),
-    Fsel(OpFsel), Fset(OpFset), Fsetp(OpFsetp), Hadd2(OpHadd2), Hadd2F32(OpHadd2F32),
+    Fsel(OpFsel), Fset(OpFset), Fsetp(OpFsetp), Fswzadd(OpFswzadd),
+    FswzaddSm50(OpFswzaddSm50), Hadd2(OpHadd2), Hadd2F32(OpHadd2F32),
     Hadd2Sm50(OpHadd2Sm50), Hfma2(OpHfma2), Hfma2Mma(OpHfma2Mma), Hfma2Sm50(OpHfma2Sm50),
     Hmma(OpHmma), Hmma444(OpHmma444), Hmma444F16(OpHmma444F16), Hmma884(OpHmma884),
     HmmaSp(OpHmmaSp), Hmnmx2(OpHmnmx2), Hmnmx2IsA(OpHmnmx2IsA), Hmul2(OpHmul2),
@@ -6201,6 +6235,10 @@ fn decode_sm50_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8000000000000 == 0x50c8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
         61 | 62) => decode_form:: < OpCs2rSm50, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x50f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => decode_form:: < OpFswzaddSm50, 0 > (w, sm)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x5080000000000000 && matches!(sm, 52 | 53 | 60 | 61 |
@@ -8949,6 +8987,10 @@ fn print_sm50_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         61 | 62) => print_form_bundled:: < OpCs2rSm50, 0 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfff8000000000000 == 0x50f8000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
+        61 | 62) => print_form_bundled:: < OpFswzaddSm50, 0 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfff8000000000000 == 0x5080000000000000 && matches!(sm, 52 | 53 | 60 | 61 |
         62) => print_form_bundled:: < OpMufu, 11 > (w, sm, at, out)
     );
@@ -10762,193 +10804,194 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0x81b, decode_sm70_arm205),
         (0x81c, decode_sm70_arm206),
         (0x820, decode_sm70_arm207),
-        (0x823, decode_sm70_arm208),
-        (0x824, decode_sm70_arm209),
-        (0x825, decode_sm70_arm210),
-        (0x827, decode_sm70_arm211),
-        (0x828, decode_sm70_arm212),
-        (0x82b, decode_sm70_arm213),
-        (0x82d, decode_sm70_arm214),
-        (0x82e, decode_sm70_arm215),
-        (0x831, decode_sm70_arm216),
-        (0x832, decode_sm70_arm217),
-        (0x835, decode_sm70_arm218),
-        (0x836, decode_sm70_arm219),
-        (0x838, decode_sm70_arm220),
-        (0x83b, decode_sm70_arm221),
-        (0x83e, decode_sm70_arm222),
-        (0x840, decode_sm70_arm223),
-        (0x843, decode_sm70_arm224),
-        (0x844, decode_sm70_arm225),
-        (0x845, decode_sm70_arm226),
-        (0x848, decode_sm70_arm227),
-        (0x849, decode_sm70_arm228),
-        (0x84a, decode_sm70_arm229),
-        (0x855, decode_sm70_arm230),
-        (0x856, decode_sm70_arm231),
-        (0x85a, decode_sm70_arm232),
-        (0x85e, decode_sm70_arm233),
-        (0x882, decode_sm70_arm234),
-        (0x883, decode_sm70_arm235),
-        (0x884, decode_sm70_arm236),
-        (0x886, decode_sm70_arm237),
-        (0x887, decode_sm70_arm238),
-        (0x88c, decode_sm70_arm239),
-        (0x890, decode_sm70_arm240),
-        (0x891, decode_sm70_arm241),
-        (0x892, decode_sm70_arm242),
-        (0x896, decode_sm70_arm243),
-        (0x897, decode_sm70_arm244),
-        (0x899, decode_sm70_arm245),
-        (0x89a, decode_sm70_arm246),
-        (0x8a4, decode_sm70_arm247),
-        (0x8a5, decode_sm70_arm248),
-        (0x8a6, decode_sm70_arm249),
-        (0x8bd, decode_sm70_arm250),
-        (0x8be, decode_sm70_arm251),
-        (0x8bf, decode_sm70_arm252),
-        (0x900, decode_sm70_arm253),
-        (0x901, decode_sm70_arm254),
-        (0x902, decode_sm70_arm255),
-        (0x904, decode_sm70_arm256),
-        (0x905, decode_sm70_arm257),
-        (0x906, decode_sm70_arm258),
-        (0x907, decode_sm70_arm259),
-        (0x908, decode_sm70_arm260),
-        (0x909, decode_sm70_arm261),
-        (0x910, decode_sm70_arm262),
-        (0x911, decode_sm70_arm263),
-        (0x912, decode_sm70_arm264),
-        (0x913, decode_sm70_arm265),
-        (0x918, decode_sm70_arm266),
-        (0x919, decode_sm70_arm267),
-        (0x91a, decode_sm70_arm268),
-        (0x91b, decode_sm70_arm269),
-        (0x91d, decode_sm70_arm270),
-        (0x920, decode_sm70_arm271),
-        (0x923, decode_sm70_arm272),
-        (0x924, decode_sm70_arm273),
-        (0x925, decode_sm70_arm274),
-        (0x941, decode_sm70_arm275),
-        (0x942, decode_sm70_arm276),
-        (0x943, decode_sm70_arm277),
-        (0x944, decode_sm70_arm278),
-        (0x945, decode_sm70_arm279),
-        (0x946, decode_sm70_arm280),
-        (0x947, decode_sm70_arm281),
-        (0x948, decode_sm70_arm282),
-        (0x949, decode_sm70_arm283),
-        (0x94d, decode_sm70_arm284),
-        (0x94e, decode_sm70_arm285),
-        (0x950, decode_sm70_arm286),
-        (0x956, decode_sm70_arm287),
-        (0x95c, decode_sm70_arm288),
-        (0x95d, decode_sm70_arm289),
-        (0x980, decode_sm70_arm290),
-        (0x981, decode_sm70_arm291),
-        (0x983, decode_sm70_arm292),
-        (0x984, decode_sm70_arm293),
-        (0x985, decode_sm70_arm294),
-        (0x986, decode_sm70_arm295),
-        (0x987, decode_sm70_arm294),
-        (0x988, decode_sm70_arm296),
-        (0x989, decode_sm70_arm297),
-        (0x98a, decode_sm70_arm298),
+        (0x822, decode_sm70_arm208),
+        (0x823, decode_sm70_arm209),
+        (0x824, decode_sm70_arm210),
+        (0x825, decode_sm70_arm211),
+        (0x827, decode_sm70_arm212),
+        (0x828, decode_sm70_arm213),
+        (0x82b, decode_sm70_arm214),
+        (0x82d, decode_sm70_arm215),
+        (0x82e, decode_sm70_arm216),
+        (0x831, decode_sm70_arm217),
+        (0x832, decode_sm70_arm218),
+        (0x835, decode_sm70_arm219),
+        (0x836, decode_sm70_arm220),
+        (0x838, decode_sm70_arm221),
+        (0x83b, decode_sm70_arm222),
+        (0x83e, decode_sm70_arm223),
+        (0x840, decode_sm70_arm224),
+        (0x843, decode_sm70_arm225),
+        (0x844, decode_sm70_arm226),
+        (0x845, decode_sm70_arm227),
+        (0x848, decode_sm70_arm228),
+        (0x849, decode_sm70_arm229),
+        (0x84a, decode_sm70_arm230),
+        (0x855, decode_sm70_arm231),
+        (0x856, decode_sm70_arm232),
+        (0x85a, decode_sm70_arm233),
+        (0x85e, decode_sm70_arm234),
+        (0x882, decode_sm70_arm235),
+        (0x883, decode_sm70_arm236),
+        (0x884, decode_sm70_arm237),
+        (0x886, decode_sm70_arm238),
+        (0x887, decode_sm70_arm239),
+        (0x88c, decode_sm70_arm240),
+        (0x890, decode_sm70_arm241),
+        (0x891, decode_sm70_arm242),
+        (0x892, decode_sm70_arm243),
+        (0x896, decode_sm70_arm244),
+        (0x897, decode_sm70_arm245),
+        (0x899, decode_sm70_arm246),
+        (0x89a, decode_sm70_arm247),
+        (0x8a4, decode_sm70_arm248),
+        (0x8a5, decode_sm70_arm249),
+        (0x8a6, decode_sm70_arm250),
+        (0x8bd, decode_sm70_arm251),
+        (0x8be, decode_sm70_arm252),
+        (0x8bf, decode_sm70_arm253),
+        (0x900, decode_sm70_arm254),
+        (0x901, decode_sm70_arm255),
+        (0x902, decode_sm70_arm256),
+        (0x904, decode_sm70_arm257),
+        (0x905, decode_sm70_arm258),
+        (0x906, decode_sm70_arm259),
+        (0x907, decode_sm70_arm260),
+        (0x908, decode_sm70_arm261),
+        (0x909, decode_sm70_arm262),
+        (0x910, decode_sm70_arm263),
+        (0x911, decode_sm70_arm264),
+        (0x912, decode_sm70_arm265),
+        (0x913, decode_sm70_arm266),
+        (0x918, decode_sm70_arm267),
+        (0x919, decode_sm70_arm268),
+        (0x91a, decode_sm70_arm269),
+        (0x91b, decode_sm70_arm270),
+        (0x91d, decode_sm70_arm271),
+        (0x920, decode_sm70_arm272),
+        (0x923, decode_sm70_arm273),
+        (0x924, decode_sm70_arm274),
+        (0x925, decode_sm70_arm275),
+        (0x941, decode_sm70_arm276),
+        (0x942, decode_sm70_arm277),
+        (0x943, decode_sm70_arm278),
+        (0x944, decode_sm70_arm279),
+        (0x945, decode_sm70_arm280),
+        (0x946, decode_sm70_arm281),
+        (0x947, decode_sm70_arm282),
+        (0x948, decode_sm70_arm283),
+        (0x949, decode_sm70_arm284),
+        (0x94d, decode_sm70_arm285),
+        (0x94e, decode_sm70_arm286),
+        (0x950, decode_sm70_arm287),
+        (0x956, decode_sm70_arm288),
+        (0x95c, decode_sm70_arm289),
+        (0x95d, decode_sm70_arm290),
+        (0x980, decode_sm70_arm291),
+        (0x981, decode_sm70_arm292),
+        (0x983, decode_sm70_arm293),
+        (0x984, decode_sm70_arm294),
+        (0x985, decode_sm70_arm295),
+        (0x986, decode_sm70_arm296),
+        (0x987, decode_sm70_arm295),
+        (0x988, decode_sm70_arm297),
+        (0x989, decode_sm70_arm298),
+        (0x98a, decode_sm70_arm299),
         (0x98c, decode_sm70_arm7),
-        (0x98e, decode_sm70_arm299),
-        (0x98f, decode_sm70_arm300),
-        (0x990, decode_sm70_arm301),
-        (0x991, decode_sm70_arm301),
-        (0x992, decode_sm70_arm302),
-        (0x993, decode_sm70_arm301),
-        (0x994, decode_sm70_arm301),
-        (0x995, decode_sm70_arm301),
-        (0x996, decode_sm70_arm301),
-        (0x997, decode_sm70_arm301),
-        (0x998, decode_sm70_arm301),
-        (0x999, decode_sm70_arm301),
-        (0x99a, decode_sm70_arm301),
-        (0x99b, decode_sm70_arm301),
-        (0x99c, decode_sm70_arm301),
-        (0x99d, decode_sm70_arm301),
-        (0x99e, decode_sm70_arm301),
-        (0x99f, decode_sm70_arm301),
-        (0x9a3, decode_sm70_arm303),
-        (0x9a6, decode_sm70_arm304),
+        (0x98e, decode_sm70_arm300),
+        (0x98f, decode_sm70_arm301),
+        (0x990, decode_sm70_arm302),
+        (0x991, decode_sm70_arm302),
+        (0x992, decode_sm70_arm303),
+        (0x993, decode_sm70_arm302),
+        (0x994, decode_sm70_arm302),
+        (0x995, decode_sm70_arm302),
+        (0x996, decode_sm70_arm302),
+        (0x997, decode_sm70_arm302),
+        (0x998, decode_sm70_arm302),
+        (0x999, decode_sm70_arm302),
+        (0x99a, decode_sm70_arm302),
+        (0x99b, decode_sm70_arm302),
+        (0x99c, decode_sm70_arm302),
+        (0x99d, decode_sm70_arm302),
+        (0x99e, decode_sm70_arm302),
+        (0x99f, decode_sm70_arm302),
+        (0x9a3, decode_sm70_arm304),
+        (0x9a6, decode_sm70_arm305),
         (0x9a7, decode_sm70_arm9),
-        (0x9a8, decode_sm70_arm298),
-        (0x9aa, decode_sm70_arm305),
-        (0x9ab, decode_sm70_arm306),
-        (0x9af, decode_sm70_arm307),
+        (0x9a8, decode_sm70_arm299),
+        (0x9aa, decode_sm70_arm306),
+        (0x9ab, decode_sm70_arm307),
+        (0x9af, decode_sm70_arm308),
         (0x9b0, decode_sm70_arm11),
-        (0x9b1, decode_sm70_arm308),
-        (0x9c3, decode_sm70_arm309),
-        (0x9c5, decode_sm70_arm310),
-        (0xa02, decode_sm70_arm311),
-        (0xa03, decode_sm70_arm312),
-        (0xa04, decode_sm70_arm313),
-        (0xa07, decode_sm70_arm314),
-        (0xa08, decode_sm70_arm315),
-        (0xa09, decode_sm70_arm316),
-        (0xa0a, decode_sm70_arm317),
-        (0xa0b, decode_sm70_arm318),
-        (0xa0c, decode_sm70_arm319),
-        (0xa10, decode_sm70_arm320),
-        (0xa11, decode_sm70_arm321),
-        (0xa12, decode_sm70_arm322),
-        (0xa13, decode_sm70_arm323),
-        (0xa14, decode_sm70_arm324),
-        (0xa16, decode_sm70_arm325),
-        (0xa17, decode_sm70_arm326),
-        (0xa19, decode_sm70_arm327),
-        (0xa1a, decode_sm70_arm328),
-        (0xa1b, decode_sm70_arm329),
-        (0xa1f, decode_sm70_arm330),
-        (0xa20, decode_sm70_arm331),
-        (0xa23, decode_sm70_arm332),
-        (0xa24, decode_sm70_arm333),
-        (0xa25, decode_sm70_arm334),
-        (0xa26, decode_sm70_arm335),
-        (0xa27, decode_sm70_arm336),
-        (0xa28, decode_sm70_arm337),
-        (0xa2b, decode_sm70_arm338),
-        (0xa31, decode_sm70_arm339),
-        (0xa32, decode_sm70_arm340),
-        (0xa35, decode_sm70_arm341),
-        (0xa36, decode_sm70_arm342),
-        (0xa38, decode_sm70_arm343),
-        (0xa3e, decode_sm70_arm344),
-        (0xa40, decode_sm70_arm345),
-        (0xa43, decode_sm70_arm346),
-        (0xa45, decode_sm70_arm347),
-        (0xa48, decode_sm70_arm348),
-        (0xab9, decode_sm70_arm349),
-        (0xb00, decode_sm70_arm350),
-        (0xb01, decode_sm70_arm351),
-        (0xb02, decode_sm70_arm352),
-        (0xb04, decode_sm70_arm353),
-        (0xb05, decode_sm70_arm354),
-        (0xb06, decode_sm70_arm355),
-        (0xb07, decode_sm70_arm356),
-        (0xb08, decode_sm70_arm357),
-        (0xb09, decode_sm70_arm358),
-        (0xb10, decode_sm70_arm359),
-        (0xb11, decode_sm70_arm360),
-        (0xb12, decode_sm70_arm361),
-        (0xb13, decode_sm70_arm362),
-        (0xb1d, decode_sm70_arm363),
-        (0xb48, decode_sm70_arm364),
-        (0xb56, decode_sm70_arm365),
-        (0xb5d, decode_sm70_arm366),
-        (0xb60, decode_sm70_arm367),
-        (0xb63, decode_sm70_arm368),
-        (0xb66, decode_sm70_arm369),
-        (0xb69, decode_sm70_arm370),
-        (0xb6c, decode_sm70_arm371),
-        (0xb6f, decode_sm70_arm372),
+        (0x9b1, decode_sm70_arm309),
+        (0x9c3, decode_sm70_arm310),
+        (0x9c5, decode_sm70_arm311),
+        (0xa02, decode_sm70_arm312),
+        (0xa03, decode_sm70_arm313),
+        (0xa04, decode_sm70_arm314),
+        (0xa07, decode_sm70_arm315),
+        (0xa08, decode_sm70_arm316),
+        (0xa09, decode_sm70_arm317),
+        (0xa0a, decode_sm70_arm318),
+        (0xa0b, decode_sm70_arm319),
+        (0xa0c, decode_sm70_arm320),
+        (0xa10, decode_sm70_arm321),
+        (0xa11, decode_sm70_arm322),
+        (0xa12, decode_sm70_arm323),
+        (0xa13, decode_sm70_arm324),
+        (0xa14, decode_sm70_arm325),
+        (0xa16, decode_sm70_arm326),
+        (0xa17, decode_sm70_arm327),
+        (0xa19, decode_sm70_arm328),
+        (0xa1a, decode_sm70_arm329),
+        (0xa1b, decode_sm70_arm330),
+        (0xa1f, decode_sm70_arm331),
+        (0xa20, decode_sm70_arm332),
+        (0xa23, decode_sm70_arm333),
+        (0xa24, decode_sm70_arm334),
+        (0xa25, decode_sm70_arm335),
+        (0xa26, decode_sm70_arm336),
+        (0xa27, decode_sm70_arm337),
+        (0xa28, decode_sm70_arm338),
+        (0xa2b, decode_sm70_arm339),
+        (0xa31, decode_sm70_arm340),
+        (0xa32, decode_sm70_arm341),
+        (0xa35, decode_sm70_arm342),
+        (0xa36, decode_sm70_arm343),
+        (0xa38, decode_sm70_arm344),
+        (0xa3e, decode_sm70_arm345),
+        (0xa40, decode_sm70_arm346),
+        (0xa43, decode_sm70_arm347),
+        (0xa45, decode_sm70_arm348),
+        (0xa48, decode_sm70_arm349),
+        (0xab9, decode_sm70_arm350),
+        (0xb00, decode_sm70_arm351),
+        (0xb01, decode_sm70_arm352),
+        (0xb02, decode_sm70_arm353),
+        (0xb04, decode_sm70_arm354),
+        (0xb05, decode_sm70_arm355),
+        (0xb06, decode_sm70_arm356),
+        (0xb07, decode_sm70_arm357),
+        (0xb08, decode_sm70_arm358),
+        (0xb09, decode_sm70_arm359),
+        (0xb10, decode_sm70_arm360),
+        (0xb11, decode_sm70_arm361),
+        (0xb12, decode_sm70_arm362),
+        (0xb13, decode_sm70_arm363),
+        (0xb1d, decode_sm70_arm364),
+        (0xb48, decode_sm70_arm365),
+        (0xb56, decode_sm70_arm366),
+        (0xb5d, decode_sm70_arm367),
+        (0xb60, decode_sm70_arm368),
+        (0xb63, decode_sm70_arm369),
+        (0xb66, decode_sm70_arm370),
+        (0xb69, decode_sm70_arm371),
+        (0xb6c, decode_sm70_arm372),
+        (0xb6f, decode_sm70_arm373),
         (0xb80, decode_sm70_arm1),
         (0xb81, decode_sm70_arm2),
-        (0xb82, decode_sm70_arm373),
+        (0xb82, decode_sm70_arm374),
         (0xb84, decode_sm70_arm3),
         (0xb85, decode_sm70_arm3),
         (0xb86, decode_sm70_arm4),
@@ -10956,88 +10999,88 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0xb88, decode_sm70_arm5),
         (0xb8a, decode_sm70_arm6),
         (0xb8c, decode_sm70_arm7),
-        (0xb90, decode_sm70_arm374),
-        (0xb91, decode_sm70_arm374),
-        (0xb92, decode_sm70_arm374),
-        (0xb93, decode_sm70_arm374),
-        (0xb94, decode_sm70_arm374),
-        (0xb95, decode_sm70_arm374),
-        (0xb96, decode_sm70_arm374),
-        (0xb97, decode_sm70_arm374),
-        (0xb98, decode_sm70_arm374),
-        (0xb99, decode_sm70_arm374),
-        (0xb9a, decode_sm70_arm374),
-        (0xb9b, decode_sm70_arm374),
-        (0xb9c, decode_sm70_arm374),
-        (0xb9d, decode_sm70_arm374),
-        (0xb9e, decode_sm70_arm374),
-        (0xb9f, decode_sm70_arm374),
+        (0xb90, decode_sm70_arm375),
+        (0xb91, decode_sm70_arm375),
+        (0xb92, decode_sm70_arm375),
+        (0xb93, decode_sm70_arm375),
+        (0xb94, decode_sm70_arm375),
+        (0xb95, decode_sm70_arm375),
+        (0xb96, decode_sm70_arm375),
+        (0xb97, decode_sm70_arm375),
+        (0xb98, decode_sm70_arm375),
+        (0xb99, decode_sm70_arm375),
+        (0xb9a, decode_sm70_arm375),
+        (0xb9b, decode_sm70_arm375),
+        (0xb9c, decode_sm70_arm375),
+        (0xb9d, decode_sm70_arm375),
+        (0xb9e, decode_sm70_arm375),
+        (0xb9f, decode_sm70_arm375),
         (0xba3, decode_sm70_arm8),
         (0xba7, decode_sm70_arm9),
         (0xba8, decode_sm70_arm6),
         (0xbaa, decode_sm70_arm10),
         (0xbb0, decode_sm70_arm11),
         (0xbb1, decode_sm70_arm12),
-        (0xc02, decode_sm70_arm375),
-        (0xc03, decode_sm70_arm376),
-        (0xc04, decode_sm70_arm377),
-        (0xc07, decode_sm70_arm378),
-        (0xc08, decode_sm70_arm379),
-        (0xc09, decode_sm70_arm380),
-        (0xc0a, decode_sm70_arm381),
-        (0xc0b, decode_sm70_arm382),
-        (0xc0c, decode_sm70_arm383),
-        (0xc10, decode_sm70_arm384),
-        (0xc11, decode_sm70_arm385),
-        (0xc12, decode_sm70_arm386),
-        (0xc13, decode_sm70_arm387),
-        (0xc14, decode_sm70_arm388),
-        (0xc16, decode_sm70_arm389),
-        (0xc17, decode_sm70_arm390),
-        (0xc19, decode_sm70_arm391),
-        (0xc1a, decode_sm70_arm392),
-        (0xc1b, decode_sm70_arm393),
-        (0xc20, decode_sm70_arm394),
-        (0xc23, decode_sm70_arm395),
-        (0xc24, decode_sm70_arm396),
-        (0xc25, decode_sm70_arm397),
-        (0xc26, decode_sm70_arm398),
-        (0xc27, decode_sm70_arm399),
-        (0xc28, decode_sm70_arm400),
-        (0xc2b, decode_sm70_arm401),
-        (0xc31, decode_sm70_arm402),
-        (0xc32, decode_sm70_arm403),
-        (0xc35, decode_sm70_arm404),
-        (0xc36, decode_sm70_arm405),
-        (0xc38, decode_sm70_arm406),
-        (0xc3e, decode_sm70_arm407),
-        (0xc40, decode_sm70_arm408),
-        (0xc43, decode_sm70_arm409),
-        (0xc45, decode_sm70_arm410),
-        (0xc48, decode_sm70_arm411),
-        (0xc49, decode_sm70_arm412),
-        (0xc4a, decode_sm70_arm413),
-        (0xc82, decode_sm70_arm414),
-        (0xc83, decode_sm70_arm415),
-        (0xc84, decode_sm70_arm416),
-        (0xd00, decode_sm70_arm417),
-        (0xd01, decode_sm70_arm418),
-        (0xd02, decode_sm70_arm419),
-        (0xd04, decode_sm70_arm420),
-        (0xd05, decode_sm70_arm421),
-        (0xd06, decode_sm70_arm422),
-        (0xd07, decode_sm70_arm423),
-        (0xd08, decode_sm70_arm424),
-        (0xd09, decode_sm70_arm425),
-        (0xd10, decode_sm70_arm426),
-        (0xd11, decode_sm70_arm427),
-        (0xd12, decode_sm70_arm428),
-        (0xd13, decode_sm70_arm429),
-        (0xd5d, decode_sm70_arm430),
-        (0xd61, decode_sm70_arm431),
-        (0xd64, decode_sm70_arm432),
-        (0xd67, decode_sm70_arm433),
-        (0xd6d, decode_sm70_arm434),
+        (0xc02, decode_sm70_arm376),
+        (0xc03, decode_sm70_arm377),
+        (0xc04, decode_sm70_arm378),
+        (0xc07, decode_sm70_arm379),
+        (0xc08, decode_sm70_arm380),
+        (0xc09, decode_sm70_arm381),
+        (0xc0a, decode_sm70_arm382),
+        (0xc0b, decode_sm70_arm383),
+        (0xc0c, decode_sm70_arm384),
+        (0xc10, decode_sm70_arm385),
+        (0xc11, decode_sm70_arm386),
+        (0xc12, decode_sm70_arm387),
+        (0xc13, decode_sm70_arm388),
+        (0xc14, decode_sm70_arm389),
+        (0xc16, decode_sm70_arm390),
+        (0xc17, decode_sm70_arm391),
+        (0xc19, decode_sm70_arm392),
+        (0xc1a, decode_sm70_arm393),
+        (0xc1b, decode_sm70_arm394),
+        (0xc20, decode_sm70_arm395),
+        (0xc23, decode_sm70_arm396),
+        (0xc24, decode_sm70_arm397),
+        (0xc25, decode_sm70_arm398),
+        (0xc26, decode_sm70_arm399),
+        (0xc27, decode_sm70_arm400),
+        (0xc28, decode_sm70_arm401),
+        (0xc2b, decode_sm70_arm402),
+        (0xc31, decode_sm70_arm403),
+        (0xc32, decode_sm70_arm404),
+        (0xc35, decode_sm70_arm405),
+        (0xc36, decode_sm70_arm406),
+        (0xc38, decode_sm70_arm407),
+        (0xc3e, decode_sm70_arm408),
+        (0xc40, decode_sm70_arm409),
+        (0xc43, decode_sm70_arm410),
+        (0xc45, decode_sm70_arm411),
+        (0xc48, decode_sm70_arm412),
+        (0xc49, decode_sm70_arm413),
+        (0xc4a, decode_sm70_arm414),
+        (0xc82, decode_sm70_arm415),
+        (0xc83, decode_sm70_arm416),
+        (0xc84, decode_sm70_arm417),
+        (0xd00, decode_sm70_arm418),
+        (0xd01, decode_sm70_arm419),
+        (0xd02, decode_sm70_arm420),
+        (0xd04, decode_sm70_arm421),
+        (0xd05, decode_sm70_arm422),
+        (0xd06, decode_sm70_arm423),
+        (0xd07, decode_sm70_arm424),
+        (0xd08, decode_sm70_arm425),
+        (0xd09, decode_sm70_arm426),
+        (0xd10, decode_sm70_arm427),
+        (0xd11, decode_sm70_arm428),
+        (0xd12, decode_sm70_arm429),
+        (0xd13, decode_sm70_arm430),
+        (0xd5d, decode_sm70_arm431),
+        (0xd61, decode_sm70_arm432),
+        (0xd64, decode_sm70_arm433),
+        (0xd67, decode_sm70_arm434),
+        (0xd6d, decode_sm70_arm435),
         (0xd80, decode_sm70_arm1),
         (0xd81, decode_sm70_arm2),
         (0xd84, decode_sm70_arm3),
@@ -11053,33 +11096,33 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0xdaa, decode_sm70_arm10),
         (0xdb0, decode_sm70_arm11),
         (0xdb1, decode_sm70_arm12),
-        (0xe07, decode_sm70_arm435),
-        (0xe14, decode_sm70_arm436),
-        (0xe16, decode_sm70_arm437),
-        (0xe19, decode_sm70_arm438),
-        (0xe21, decode_sm70_arm439),
-        (0xe23, decode_sm70_arm440),
-        (0xe24, decode_sm70_arm441),
-        (0xe25, decode_sm70_arm442),
-        (0xe27, decode_sm70_arm443),
-        (0xe29, decode_sm70_arm444),
-        (0xe2a, decode_sm70_arm445),
-        (0xe2b, decode_sm70_arm446),
-        (0xe30, decode_sm70_arm447),
-        (0xe31, decode_sm70_arm448),
-        (0xe33, decode_sm70_arm449),
-        (0xe34, decode_sm70_arm450),
-        (0xe35, decode_sm70_arm451),
-        (0xe43, decode_sm70_arm452),
-        (0xe49, decode_sm70_arm453),
-        (0xe4b, decode_sm70_arm454),
-        (0xf56, decode_sm70_arm455),
-        (0xf60, decode_sm70_arm456),
-        (0xf63, decode_sm70_arm457),
-        (0xf66, decode_sm70_arm458),
-        (0xf69, decode_sm70_arm459),
-        (0xf6c, decode_sm70_arm460),
-        (0xf6f, decode_sm70_arm461),
+        (0xe07, decode_sm70_arm436),
+        (0xe14, decode_sm70_arm437),
+        (0xe16, decode_sm70_arm438),
+        (0xe19, decode_sm70_arm439),
+        (0xe21, decode_sm70_arm440),
+        (0xe23, decode_sm70_arm441),
+        (0xe24, decode_sm70_arm442),
+        (0xe25, decode_sm70_arm443),
+        (0xe27, decode_sm70_arm444),
+        (0xe29, decode_sm70_arm445),
+        (0xe2a, decode_sm70_arm446),
+        (0xe2b, decode_sm70_arm447),
+        (0xe30, decode_sm70_arm448),
+        (0xe31, decode_sm70_arm449),
+        (0xe33, decode_sm70_arm450),
+        (0xe34, decode_sm70_arm451),
+        (0xe35, decode_sm70_arm452),
+        (0xe43, decode_sm70_arm453),
+        (0xe49, decode_sm70_arm454),
+        (0xe4b, decode_sm70_arm455),
+        (0xf56, decode_sm70_arm456),
+        (0xf60, decode_sm70_arm457),
+        (0xf63, decode_sm70_arm458),
+        (0xf66, decode_sm70_arm459),
+        (0xf69, decode_sm70_arm460),
+        (0xf6c, decode_sm70_arm461),
+        (0xf6f, decode_sm70_arm462),
         (0xf80, decode_sm70_arm1),
         (0xf81, decode_sm70_arm2),
         (0xf84, decode_sm70_arm3),
@@ -11087,30 +11130,30 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0xf86, decode_sm70_arm4),
         (0xf87, decode_sm70_arm3),
         (0xf88, decode_sm70_arm5),
-        (0xf89, decode_sm70_arm462),
+        (0xf89, decode_sm70_arm463),
         (0xf8a, decode_sm70_arm6),
         (0xf8c, decode_sm70_arm7),
-        (0xf90, decode_sm70_arm463),
-        (0xf91, decode_sm70_arm463),
-        (0xf92, decode_sm70_arm463),
-        (0xf93, decode_sm70_arm463),
-        (0xf94, decode_sm70_arm463),
-        (0xf95, decode_sm70_arm463),
-        (0xf96, decode_sm70_arm463),
-        (0xf97, decode_sm70_arm463),
-        (0xf98, decode_sm70_arm463),
-        (0xf99, decode_sm70_arm463),
-        (0xf9a, decode_sm70_arm463),
-        (0xf9b, decode_sm70_arm463),
-        (0xf9c, decode_sm70_arm463),
-        (0xf9d, decode_sm70_arm463),
-        (0xf9e, decode_sm70_arm463),
-        (0xf9f, decode_sm70_arm464),
+        (0xf90, decode_sm70_arm464),
+        (0xf91, decode_sm70_arm464),
+        (0xf92, decode_sm70_arm464),
+        (0xf93, decode_sm70_arm464),
+        (0xf94, decode_sm70_arm464),
+        (0xf95, decode_sm70_arm464),
+        (0xf96, decode_sm70_arm464),
+        (0xf97, decode_sm70_arm464),
+        (0xf98, decode_sm70_arm464),
+        (0xf99, decode_sm70_arm464),
+        (0xf9a, decode_sm70_arm464),
+        (0xf9b, decode_sm70_arm464),
+        (0xf9c, decode_sm70_arm464),
+        (0xf9d, decode_sm70_arm464),
+        (0xf9e, decode_sm70_arm464),
+        (0xf9f, decode_sm70_arm465),
         (0xfa3, decode_sm70_arm8),
         (0xfa7, decode_sm70_arm9),
         (0xfa8, decode_sm70_arm6),
         (0xfaa, decode_sm70_arm10),
-        (0xfae, decode_sm70_arm465),
+        (0xfae, decode_sm70_arm466),
         (0xfb0, decode_sm70_arm11),
         (0xfb1, decode_sm70_arm12),
     ],
@@ -13668,13 +13711,20 @@ fn decode_sm70_arm207(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm208(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
+        w & 0xfff == 0x822 && matches!(sm, 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 |
+        120 | 121) => return decode_form:: < OpFswzadd, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm209(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
         w & 0x1fffffe10000000000000000fff == 0x823 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpFfma, 1
         > (w, sm)
     );
     None
 }
-fn decode_sm70_arm209(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm210(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => decode_form::
@@ -13687,7 +13737,7 @@ fn decode_sm70_arm209(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm210(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm211(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => decode_form::
@@ -13700,7 +13750,7 @@ fn decode_sm70_arm210(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm211(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm212(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -13708,7 +13758,7 @@ fn decode_sm70_arm211(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm212(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm213(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103) => decode_form:: < OpDmul, 1 > (w, sm)
@@ -13719,7 +13769,7 @@ fn decode_sm70_arm212(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm213(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm214(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103) => decode_form:: < OpDfma, 1 > (w, sm)
@@ -13730,21 +13780,21 @@ fn decode_sm70_arm213(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm214(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm215(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x82d && matches!(sm, 90 | 100 | 103 | 120 |
         121) => return decode_form:: < OpPreexit, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm215(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm216(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x82e && matches!(sm, 90 | 100 | 103 | 120 |
         121) => return decode_form:: < OpAcqbulk, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm216(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm217(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x831 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpHfma2, 1 > (w, sm)
@@ -13763,7 +13813,7 @@ fn decode_sm70_arm216(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm217(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm218(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff0000000000000fff == 0x832 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpHmul2, 1 > (w, sm)
@@ -13774,7 +13824,7 @@ fn decode_sm70_arm217(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm218(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm219(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff0000000000000fff == 0x835 && matches!(sm, 120 | 121) =>
         decode_form:: < OpIadd, 4 > (w, sm)
@@ -13801,7 +13851,7 @@ fn decode_sm70_arm218(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm219(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm220(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffdff0000000000000fff == 0x836 && matches!(sm, 90 | 100 | 103) =>
         decode_form:: < OpViadd, 1 > (w, sm)
@@ -13812,7 +13862,7 @@ fn decode_sm70_arm219(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm220(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm221(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x838 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpI2iSat, 1 > (w,
@@ -13820,7 +13870,7 @@ fn decode_sm70_arm220(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm221(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm222(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff == 0x83b && matches!(sm, 75 | 80 | 86 | 87 | 88 | 89 | 90) =>
         decode_form:: < OpLdsm, 0 > (w, sm)
@@ -13831,7 +13881,7 @@ fn decode_sm70_arm221(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm222(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm223(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffeeff6000000000000000fff == 0x4207000000000000000083e && matches!(sm,
         100 | 103 | 120 | 121) => decode_form:: < OpF2fpPack4, 1 > (w, sm)
@@ -13875,7 +13925,7 @@ fn decode_sm70_arm222(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm223(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm224(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff85cb3ff0000000000000fff == 0x840 && matches!(sm, 80) => decode_form:: <
         OpHmnmx2, 1 > (w, sm)
@@ -13894,14 +13944,14 @@ fn decode_sm70_arm223(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm224(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm225(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x843 && matches!(sm, 86 | 87 | 88 | 89 | 90
         | 100 | 103 | 120 | 121) => return decode_form:: < OpF2ip, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm225(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm226(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff == 0x844 && matches!(sm, 90) => decode_form:: < OpStsm, 0 > (w, sm)
     );
@@ -13911,7 +13961,7 @@ fn decode_sm70_arm225(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm226(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm227(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bff00000000ff000fff == 0x10000000000000000845 && matches!(sm, 86 |
         87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpI2fp, 1 >
@@ -13919,7 +13969,7 @@ fn decode_sm70_arm226(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm227(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm228(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
         => decode_form:: < OpVimnmx, 4 > (w, sm)
@@ -13934,49 +13984,49 @@ fn decode_sm70_arm227(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm228(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm229(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x849 && matches!(sm, 100 | 103) => return
         decode_form:: < OpFfma2Imm, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm229(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm230(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x84a && matches!(sm, 100 | 103) => return
         decode_form:: < OpFmul2Imm, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm230(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm231(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80010000000000000000fff == 0x80000000000000000000855 && matches!(sm, 120 |
         121) => return decode_form:: < OpUffma, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm231(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm232(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x87010000000000000000fff == 0x84000000000000000000856 && matches!(sm, 120 |
         121) => return decode_form:: < OpUfmul, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm232(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm233(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000085a && matches!(sm, 120 |
         121) => return decode_form:: < OpUi2f, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm233(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm234(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80038000000000000000fff == 0x8001000000000000000085e && matches!(sm, 120 |
         121) => return decode_form:: < OpUi2fp, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm234(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm235(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x882 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90) => decode_form:: < OpUmov, 0 > (w, sm)
@@ -13987,7 +14037,7 @@ fn decode_sm70_arm234(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm235(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm236(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfff00000000c0c00fff == 0x80000000000000000000883 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUp2ur, 0 > (w, sm)
@@ -13998,7 +14048,7 @@ fn decode_sm70_arm235(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm236(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm237(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfff00000000c0ff0fff == 0x80000000000000000000884 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUr2up, 0 > (w, sm)
@@ -14009,7 +14059,7 @@ fn decode_sm70_arm236(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm237(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm238(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871fcffffffffffffc00fff == 0x886 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90) => decode_form:: < OpVoteu, 0 > (w, sm)
@@ -14020,7 +14070,7 @@ fn decode_sm70_arm237(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm238(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm239(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000887 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUsel, 1 > (w, sm)
@@ -14031,7 +14081,7 @@ fn decode_sm70_arm238(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm239(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm240(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80100000000000000000fff == 0x8000000000000000000088c && matches!(sm, 120 |
         121) => decode_form:: < OpUisetp, 5 > (w, sm)
@@ -14050,7 +14100,7 @@ fn decode_sm70_arm239(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm240(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm241(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80006000000000000000fff == 0x80000000000000000000890 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUiadd3, 1 > (w, sm)
@@ -14069,7 +14119,7 @@ fn decode_sm70_arm240(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm241(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm242(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80107000000000000000fff == 0x80000000000000000000891 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUlea, 1 > (w, sm)
@@ -14104,7 +14154,7 @@ fn decode_sm70_arm241(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm242(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm243(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000892 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUlop3, 1 > (w, sm)
@@ -14115,7 +14165,7 @@ fn decode_sm70_arm242(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm243(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm244(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80001000000000000000fff == 0x80000000000000000000896 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUprmt, 1 > (w, sm)
@@ -14126,7 +14176,7 @@ fn decode_sm70_arm243(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm244(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm245(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80006000000000000000fff == 0x80000000000000000000897 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUiadd364, 1 > (w, sm)
@@ -14137,7 +14187,7 @@ fn decode_sm70_arm244(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm245(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm246(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000899 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUshf, 1 > (w, sm)
@@ -14148,7 +14198,7 @@ fn decode_sm70_arm245(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm246(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm247(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000089a && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUsgxt, 1 > (w, sm)
@@ -14159,7 +14209,7 @@ fn decode_sm70_arm246(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm247(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm248(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a4 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUimad, 1 > (w, sm)
@@ -14178,7 +14228,7 @@ fn decode_sm70_arm247(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm248(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm249(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a5 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUimadWide, 1 > (w, sm)
@@ -14197,14 +14247,14 @@ fn decode_sm70_arm248(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm249(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm250(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a6 && matches!(sm, 120 |
         121) => return decode_form:: < OpUimadHi, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm250(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm251(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008bd && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUflo, 1 > (w, sm)
@@ -14215,7 +14265,7 @@ fn decode_sm70_arm250(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm251(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm252(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008be && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUbrev, 1 > (w, sm)
@@ -14226,7 +14276,7 @@ fn decode_sm70_arm251(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm252(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm253(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008bf && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUpopc, 1 > (w, sm)
@@ -14237,7 +14287,7 @@ fn decode_sm70_arm252(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm253(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm254(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff00000000ff000fff == 0x900 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpFlo, 1 >
@@ -14245,7 +14295,7 @@ fn decode_sm70_arm253(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm254(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm255(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x901 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpBrev, 1
@@ -14253,7 +14303,7 @@ fn decode_sm70_arm254(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm255(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm256(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x902 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpFchk, 1
@@ -14261,7 +14311,7 @@ fn decode_sm70_arm255(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm256(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm257(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x904 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpF2f, 1 >
@@ -14269,7 +14319,7 @@ fn decode_sm70_arm256(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm257(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm258(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x905 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpF2i, 1 >
@@ -14277,7 +14327,7 @@ fn decode_sm70_arm257(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm258(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm259(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x906 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpI2f, 1 >
@@ -14285,7 +14335,7 @@ fn decode_sm70_arm258(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm259(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm260(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x907 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpFrnd, 1
@@ -14293,7 +14343,7 @@ fn decode_sm70_arm259(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm260(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm261(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70 | 72) =>
         decode_form:: < OpMufu, 1 > (w, sm)
@@ -14308,7 +14358,7 @@ fn decode_sm70_arm260(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm261(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm262(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x909 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpPopc, 1
@@ -14316,7 +14366,7 @@ fn decode_sm70_arm261(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm262(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm263(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x910 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpF2f64, 1
@@ -14324,7 +14374,7 @@ fn decode_sm70_arm262(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm263(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm264(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x911 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpF2i64, 1
@@ -14332,7 +14382,7 @@ fn decode_sm70_arm263(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm264(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm265(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x912 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpI2f64, 1
@@ -14340,7 +14390,7 @@ fn decode_sm70_arm264(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm265(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm266(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x913 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpFrnd64,
@@ -14348,7 +14398,7 @@ fn decode_sm70_arm265(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm266(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm267(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffffffffff0fff == 0x918 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpNop, 0 >
@@ -14356,7 +14406,7 @@ fn decode_sm70_arm266(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm267(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm268(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x919 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpS2r, 0 >
@@ -14364,7 +14414,7 @@ fn decode_sm70_arm267(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm268(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm269(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000803f00000fff == 0x80000000091a && matches!(sm, 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 103 | 120 | 121) => decode_form:: < OpDepbar, 0 > (w, sm)
@@ -14375,14 +14425,14 @@ fn decode_sm70_arm268(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm269(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm270(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x91b && matches!(sm, 90 | 100 | 103 | 120 |
         121) => return decode_form:: < OpEndcollective, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm270(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm271(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffffc3fff00ffff0fff == 0x2000000000000000091d && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => decode_form:: <
@@ -14406,7 +14456,7 @@ fn decode_sm70_arm270(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm271(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm272(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xff000fff == 0xff000920 && matches!(sm, 70 | 72 | 75 | 80 | 86 | 87 | 88 |
         89 | 90 | 100 | 103 | 120 | 121) => decode_form:: < OpAl2pAbs, 0 > (w, sm)
@@ -14417,7 +14467,7 @@ fn decode_sm70_arm271(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm272(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm273(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x923 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpIsberd, 0
@@ -14425,7 +14475,7 @@ fn decode_sm70_arm272(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm273(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm274(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x924 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpOut, 2 >
@@ -14433,14 +14483,14 @@ fn decode_sm70_arm273(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm274(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm275(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff == 0x925 && matches!(sm, 70 | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 |
         100 | 103 | 120 | 121) => return decode_form:: < OpPixld, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm275(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm276(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x941 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => decode_form:: < OpBsync, 0 > (w, sm)
@@ -14451,7 +14501,7 @@ fn decode_sm70_arm275(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm276(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm277(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x942 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => decode_form:: < OpBreak, 0 > (w, sm)
@@ -14462,7 +14512,7 @@ fn decode_sm70_arm276(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm277(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm278(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83e000000000003ffff0fff == 0x943 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpCallAbs, 0 > (w, sm)
@@ -14473,7 +14523,7 @@ fn decode_sm70_arm277(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm278(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm279(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c000000000003ffff0fff == 0x944 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpCall, 0 > (w, sm)
@@ -14484,7 +14534,7 @@ fn decode_sm70_arm278(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm279(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm280(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff00000003fff00fff == 0x945 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => decode_form:: < OpBssy, 0 > (w, sm)
@@ -14495,7 +14545,7 @@ fn decode_sm70_arm279(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm280(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm281(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x946 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 103 | 120 | 121) => decode_form:: < OpYield, 0 > (w, sm)
@@ -14506,7 +14556,7 @@ fn decode_sm70_arm280(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm281(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm282(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpBra, 0 > (w, sm)
@@ -14529,7 +14579,7 @@ fn decode_sm70_arm281(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm282(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm283(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff00000000ffff0fff == 0x948 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpWarpsync, 2 > (w, sm)
@@ -14540,7 +14590,7 @@ fn decode_sm70_arm282(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm283(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm284(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x949 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89) => decode_form:: < OpBrx, 0 > (w, sm)
@@ -14551,7 +14601,7 @@ fn decode_sm70_arm283(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm284(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm285(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff86fffffffffffffffff0fff == 0x94d && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpExit, 0
@@ -14559,14 +14609,14 @@ fn decode_sm70_arm284(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm285(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm286(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x94e && matches!(sm, 90 | 100 | 103 | 120 |
         121) => return decode_form:: < OpLepc, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm286(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm287(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c000000000003c0ff0fff == 0x80000000000000000000950 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => decode_form:: < OpRet, 2 > (w, sm)
@@ -14609,7 +14659,7 @@ fn decode_sm70_arm286(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm287(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm288(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffefffff00000000f0ff0fff == 0x956 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpBmov, 1
@@ -14617,7 +14667,7 @@ fn decode_sm70_arm287(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm288(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm289(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x95c && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 103 | 120 | 121) => decode_form:: < OpBpt, 0 > (w, sm)
@@ -14628,7 +14678,7 @@ fn decode_sm70_arm288(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm289(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm290(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80800000000000000000fff == 0x95d && matches!(sm, 90 | 100 | 103 | 120 |
         121) => decode_form:: < OpNanosleep, 1 > (w, sm)
@@ -14643,7 +14693,7 @@ fn decode_sm70_arm289(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm290(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm291(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff38001ff0000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 |
         72) => decode_form:: < OpLdg, 7 > (w, sm)
@@ -14671,7 +14721,7 @@ fn decode_sm70_arm290(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm291(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm292(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffb8e01ff000000ff000001ff == 0xe01000000000000000181 && matches!(sm, 70 |
         72) => decode_form:: < OpLdg, 1 > (w, sm)
@@ -14724,7 +14774,7 @@ fn decode_sm70_arm291(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm292(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm293(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8ff1ff000000ff00000fff == 0x983 && matches!(sm, 70 | 72) =>
         decode_form:: < OpLdl, 1 > (w, sm)
@@ -14735,7 +14785,7 @@ fn decode_sm70_arm292(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm293(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm294(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffe1ff000000ff00000fff == 0x984 && matches!(sm, 70 | 72) =>
         decode_form:: < OpLds, 1 > (w, sm)
@@ -14779,7 +14829,7 @@ fn decode_sm70_arm293(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm294(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm295(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffb8e01000000000000ff0ffc == 0x80001000000000000000984 && matches!(sm,
         90) => decode_form:: < OpStg, 4 > (w, sm)
@@ -14811,7 +14861,7 @@ fn decode_sm70_arm294(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm295(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm296(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffb8e11ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 80 |
         86 | 87 | 88 | 89 | 90) => decode_form:: < OpStg, 2 > (w, sm)
@@ -14855,7 +14905,7 @@ fn decode_sm70_arm295(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm296(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm297(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff7ff31000000000000ff01ff == 0x188 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 103 | 120 | 121) => decode_form:: < OpSts, 0 > (w, sm)
@@ -14886,7 +14936,7 @@ fn decode_sm70_arm296(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm297(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm298(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x989 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 103 | 120 | 121) => decode_form:: < OpShfl, 2 > (w, sm)
@@ -14897,7 +14947,7 @@ fn decode_sm70_arm297(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm298(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm299(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80011000000000000000fdd == 0x80001000000000000000988 && matches!(sm,
         90) => decode_form:: < OpAtomg, 4 > (w, sm)
@@ -14924,7 +14974,7 @@ fn decode_sm70_arm298(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm299(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm300(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff40001000000000000000fff == 0x100000000000000098e && matches!(sm, 70 |
         72 | 75) => decode_form:: < OpRed, 0 > (w, sm)
@@ -14951,7 +15001,7 @@ fn decode_sm70_arm299(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm300(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm301(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800010000000000ff000fff == 0xff00098f && matches!(sm, 75) => decode_form::
         < OpCctlAll, 1 > (w, sm)
@@ -14978,7 +15028,7 @@ fn decode_sm70_arm300(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm301(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm302(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpSuld, 0 > (w, sm)
@@ -15029,7 +15079,7 @@ fn decode_sm70_arm301(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm302(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm303(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80002000000000000000fff == 0x992 && matches!(sm, 90 | 100 | 103 | 120 |
         121) => decode_form:: < OpMembar, 0 > (w, sm)
@@ -15092,7 +15142,7 @@ fn decode_sm70_arm302(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm303(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm304(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffc0001000000000000000fff == 0x800010000000000000009a3 && matches!(sm,
         90) => decode_form:: < OpAtomgF, 1 > (w, sm)
@@ -15107,7 +15157,7 @@ fn decode_sm70_arm303(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm304(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm305(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff40001000000000000000fff == 0x10000000000000009a6 && matches!(sm, 90 |
         100 | 103 | 120 | 121) => decode_form:: < OpRedgF, 0 > (w, sm)
@@ -15122,7 +15172,7 @@ fn decode_sm70_arm304(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm305(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm306(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffbf1f8ff000000ff000001ff == 0x1aa && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpQspc, 0 > (w, sm)
@@ -15165,7 +15215,7 @@ fn decode_sm70_arm305(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm306(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm307(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9ab && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 103 | 120 | 121) => decode_form:: < OpErrbar, 0 > (w, sm)
@@ -15176,14 +15226,14 @@ fn decode_sm70_arm306(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm307(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm308(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9af && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 103 | 120 | 121) => return decode_form:: < OpLdgdepbar, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm308(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm309(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80002000000000000000fff == 0x9b1 && matches!(sm, 90) => decode_form:: <
         OpSyncsCctlAll, 0 > (w, sm)
@@ -15202,7 +15252,7 @@ fn decode_sm70_arm308(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm309(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm310(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9c3 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90) => decode_form:: < OpS2ur, 0 > (w, sm)
@@ -15213,7 +15263,7 @@ fn decode_sm70_arm309(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm310(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm311(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80180000000800000000fff == 0x1000000008000000009c5 && matches!(sm, 90) =>
         decode_form:: < OpWarpgroupDepbar, 0 > (w, sm)
@@ -15224,42 +15274,42 @@ fn decode_sm70_arm310(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm311(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm312(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpMov, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm312(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm313(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcffff80000ff00000fff == 0xa03 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpP2r, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm313(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm314(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcffff80000ff00ff0fff == 0xa04 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpR2p, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm314(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm315(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpSel, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm315(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm316(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFsel, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm316(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm317(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpFmnmx, 2 > (w, sm)
@@ -15274,28 +15324,28 @@ fn decode_sm70_arm316(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm317(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm318(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e00ff380000ff00000fff == 0xa0a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFset, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm318(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm319(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFsetp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm319(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm320(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpIsetp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm320(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm321(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => decode_form:: < OpIadd3, 2 > (w, sm)
@@ -15307,7 +15357,7 @@ fn decode_sm70_arm320(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm321(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm322(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 72
         | 75 | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpLea, 2 > (w, sm)
@@ -15327,70 +15377,70 @@ fn decode_sm70_arm321(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm322(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm323(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpLop3, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm323(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm324(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpIabs, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm324(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm325(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00f80000ff00000fff == 0xa14 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpVabsdiff, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm325(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm326(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpPrmt, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm326(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm327(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90) => return decode_form:: < OpImnmx, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm327(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm328(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpShf, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm328(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm329(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5fff80000ff00000fff == 0xa1a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpSgxt, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm329(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm330(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff7fff80000ff00000fff == 0xa1b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpBmsk, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm330(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm331(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8010000380000ff00000fff == 0xa1f && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpPlop3Sign, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm331(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm332(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => return decode_form:: < OpFmul, 2 >
@@ -15398,14 +15448,14 @@ fn decode_sm70_arm331(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm332(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm333(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFfma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm333(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm334(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpImad, 2 > (w, sm)
@@ -15417,7 +15467,7 @@ fn decode_sm70_arm333(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm334(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm335(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpImadWide, 2 > (w,
@@ -15430,7 +15480,7 @@ fn decode_sm70_arm334(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm335(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm336(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff900f80000ff00000fff == 0xa26 && matches!(sm, 70 | 72) =>
         decode_form:: < OpIdp4a, 4 > (w, sm)
@@ -15449,28 +15499,28 @@ fn decode_sm70_arm335(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm336(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm337(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => return decode_form:: < OpImadHi, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm337(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm338(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpDmul, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm338(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm339(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpDfma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm339(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm340(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0xa31 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpHfma2, 2 > (w, sm)
@@ -15489,7 +15539,7 @@ fn decode_sm70_arm339(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm340(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm341(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff080000ff00000fff == 0xa32 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpHmul2, 2 > (w, sm)
@@ -15500,7 +15550,7 @@ fn decode_sm70_arm340(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm341(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm342(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0xa35 && matches!(sm, 80 | 86 | 87 | 88 |
         89) => decode_form:: < OpHfma2Mma, 2 > (w, sm)
@@ -15511,21 +15561,21 @@ fn decode_sm70_arm341(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm342(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm343(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffdff780000ff00000fff == 0xa36 && matches!(sm, 90) => return
         decode_form:: < OpViadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm343(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm344(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0xa38 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90) => return decode_form:: < OpI2iSat, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm344(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm345(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffeee4600f80000ff00000fff == 0xa3e && matches!(sm, 80 | 86 | 87 | 88 | 89
         | 90) => decode_form:: < OpF2fp, 2 > (w, sm)
@@ -15548,7 +15598,7 @@ fn decode_sm70_arm344(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm345(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm346(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff85cb3ff080000ff00000fff == 0xa40 && matches!(sm, 80) => decode_form:: <
         OpHmnmx2, 2 > (w, sm)
@@ -15567,84 +15617,84 @@ fn decode_sm70_arm345(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm346(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm347(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0xa43 && matches!(sm, 86 | 87 | 88 | 89 |
         90) => return decode_form:: < OpF2ip, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm347(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm348(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bfff80000ffff000fff == 0x10000000000000000a45 && matches!(sm, 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpI2fp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm348(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm349(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
         => return decode_form:: < OpVimnmx, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm349(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm350(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xab9 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90) => return decode_form:: < OpUldc, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm350(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm351(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFlo, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm351(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm352(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpBrev, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm352(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm353(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000380000ff00000fff == 0xb02 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFchk, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm353(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm354(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpF2f, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm354(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm355(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpF2i, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm355(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm356(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpI2f, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm356(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm357(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb07 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFrnd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm357(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm358(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70 | 72) =>
         decode_form:: < OpMufu, 2 > (w, sm)
@@ -15659,42 +15709,42 @@ fn decode_sm70_arm357(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm358(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm359(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpPopc, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm359(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm360(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpF2f64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm360(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm361(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpF2i64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm361(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm362(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpI2f64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm362(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm363(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff380000ffff000fff == 0xb13 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFrnd64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm363(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm364(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffffc0003ffffff0fff == 0x20000000000000000b1d && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => decode_form:: <
@@ -15712,21 +15762,21 @@ fn decode_sm70_arm363(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm364(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm365(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ffffff0fff == 0xb48 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => return decode_form:: < OpWarpsync, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm365(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm366(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffeffffff80000fff0ff0fff == 0xb56 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpBmov, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm366(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm367(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8080000f80000ff00000fff == 0xb5d && matches!(sm, 90) => decode_form:: <
         OpNanosleep, 2 > (w, sm)
@@ -15741,49 +15791,49 @@ fn decode_sm70_arm366(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm367(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm368(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb60 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpTex, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm368(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm369(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb63 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpTld4, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm369(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm370(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb66 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpTld, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm370(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm371(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb69 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpTmml, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm371(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm372(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb6c && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpTxd, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm372(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm373(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb6f && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpTxq, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm373(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm374(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xb82 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90 | 100 | 103 | 120 | 121) => decode_form:: < OpLdc, 0 > (w, sm)
@@ -15794,7 +15844,7 @@ fn decode_sm70_arm373(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm374(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm375(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpSuldB, 0 > (w, sm)
@@ -15829,7 +15879,7 @@ fn decode_sm70_arm374(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm375(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm376(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
         120 | 121) => decode_form:: < OpMov64, 1 > (w, sm)
@@ -15841,7 +15891,7 @@ fn decode_sm70_arm375(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm376(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm377(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffff0000000fff == 0x80000000000000000000c03 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -15849,7 +15899,7 @@ fn decode_sm70_arm376(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm377(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm378(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffff0000ff0fff == 0x80000000000000000000c04 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -15857,7 +15907,7 @@ fn decode_sm70_arm377(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm378(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm379(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -15865,7 +15915,7 @@ fn decode_sm70_arm378(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm379(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm380(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -15873,7 +15923,7 @@ fn decode_sm70_arm379(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm380(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm381(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
         75) => decode_form:: < OpFmnmx, 3 > (w, sm)
@@ -15889,7 +15939,7 @@ fn decode_sm70_arm380(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm381(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm382(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e00ff3fffff0000000fff == 0x80000000000000000000c0a && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -15897,7 +15947,7 @@ fn decode_sm70_arm381(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm382(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm383(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -15905,7 +15955,7 @@ fn decode_sm70_arm382(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm383(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm384(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => decode_form:: <
@@ -15917,7 +15967,7 @@ fn decode_sm70_arm383(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm384(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm385(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => decode_form:: <
@@ -15930,7 +15980,7 @@ fn decode_sm70_arm384(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm385(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm386(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => decode_form:: < OpLea,
@@ -15953,7 +16003,7 @@ fn decode_sm70_arm385(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm386(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm387(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -15961,7 +16011,7 @@ fn decode_sm70_arm386(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm387(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm388(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -15969,7 +16019,7 @@ fn decode_sm70_arm387(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm388(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm389(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000c14 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103) => return decode_form:: < OpVabsdiff,
@@ -15977,7 +16027,7 @@ fn decode_sm70_arm388(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm389(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm390(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -15985,7 +16035,7 @@ fn decode_sm70_arm389(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm390(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm391(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103) => decode_form:: < OpImnmx, 3 > (w,
@@ -16001,7 +16051,7 @@ fn decode_sm70_arm390(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm391(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm392(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -16009,7 +16059,7 @@ fn decode_sm70_arm391(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm392(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm393(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5ffffffff0000000fff == 0x80000000000000000000c1a && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -16017,7 +16067,7 @@ fn decode_sm70_arm392(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm393(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm394(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff7ffffffff0000000fff == 0x80000000000000000000c1b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -16025,7 +16075,7 @@ fn decode_sm70_arm393(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm394(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm395(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -16033,7 +16083,7 @@ fn decode_sm70_arm394(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm395(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm396(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -16041,7 +16091,7 @@ fn decode_sm70_arm395(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm396(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm397(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => decode_form:: < OpImad,
@@ -16054,7 +16104,7 @@ fn decode_sm70_arm396(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm397(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm398(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => decode_form:: <
@@ -16067,7 +16117,7 @@ fn decode_sm70_arm397(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm398(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm399(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff100ffffff0000000fff == 0x80000000000000000000c26 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => decode_form:: <
@@ -16080,7 +16130,7 @@ fn decode_sm70_arm398(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm399(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm400(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -16088,7 +16138,7 @@ fn decode_sm70_arm399(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm400(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm401(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103) => decode_form:: < OpDmul, 3 > (w, sm)
@@ -16099,7 +16149,7 @@ fn decode_sm70_arm400(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm401(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm402(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103) => decode_form:: < OpDfma, 3 > (w, sm)
@@ -16110,7 +16160,7 @@ fn decode_sm70_arm401(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm402(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm403(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000c31 && matches!(sm,
         75) => decode_form:: < OpHfma2, 3 > (w, sm)
@@ -16129,7 +16179,7 @@ fn decode_sm70_arm402(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm403(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm404(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x80000000000000000000c32 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => decode_form:: < OpHmul2, 3 > (w, sm)
@@ -16140,7 +16190,7 @@ fn decode_sm70_arm403(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm404(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm405(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
         120 | 121) => decode_form:: < OpIadd, 5 > (w, sm)
@@ -16167,14 +16217,14 @@ fn decode_sm70_arm404(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm405(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm406(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffdff7fffff0000000fff == 0x80000000000000000000c36 && matches!(sm, 90
         | 100 | 103) => return decode_form:: < OpViadd, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm406(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm407(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000c38 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -16182,7 +16232,7 @@ fn decode_sm70_arm406(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm407(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm408(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffeeff600ffffff0000000fff == 0xc2070000000000000000c3e && matches!(sm,
         100 | 103 | 120 | 121) => decode_form:: < OpF2fpPack4, 2 > (w, sm)
@@ -16227,7 +16277,7 @@ fn decode_sm70_arm407(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm408(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm409(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff85cb3ff0fffff0000000fff == 0x80000000000000000000c40 && matches!(sm,
         80) => decode_form:: < OpHmnmx2, 3 > (w, sm)
@@ -16246,7 +16296,7 @@ fn decode_sm70_arm408(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm409(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm410(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000c43 && matches!(sm, 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpF2ip, 3
@@ -16254,7 +16304,7 @@ fn decode_sm70_arm409(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm410(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm411(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bffffffff00ff000fff == 0x80010000000000000000c45 && matches!(sm, 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpI2fp, 3
@@ -16262,7 +16312,7 @@ fn decode_sm70_arm410(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm411(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm412(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
         90) => decode_form:: < OpVimnmx, 6 > (w, sm)
@@ -16277,21 +16327,21 @@ fn decode_sm70_arm411(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm412(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm413(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000c49 && matches!(sm, 100 |
         103) => return decode_form:: < OpFfma2, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm413(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm414(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000c4a && matches!(sm, 100 |
         103) => return decode_form:: < OpFmul2, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm414(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm415(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80100000000000000000fff == 0x80000000000000000000c82 && matches!(sm, 120 |
         121) => decode_form:: < OpUmov, 4 > (w, sm)
@@ -16310,7 +16360,7 @@ fn decode_sm70_arm414(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm415(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm416(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffffc0c0c00fff == 0x80000000000000000000c83 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUp2ur, 1 > (w, sm)
@@ -16321,7 +16371,7 @@ fn decode_sm70_arm415(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm416(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm417(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffffc0c0ff0fff == 0x80000000000000000000c84 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUr2up, 1 > (w, sm)
@@ -16332,7 +16382,7 @@ fn decode_sm70_arm416(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm417(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm418(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -16340,7 +16390,7 @@ fn decode_sm70_arm417(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm418(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm419(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -16348,7 +16398,7 @@ fn decode_sm70_arm418(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm419(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm420(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000003fffff0000000fff == 0x80000000000000000000d02 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -16356,7 +16406,7 @@ fn decode_sm70_arm419(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm420(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm421(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -16364,7 +16414,7 @@ fn decode_sm70_arm420(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm421(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm422(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -16372,7 +16422,7 @@ fn decode_sm70_arm421(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm422(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm423(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -16380,7 +16430,7 @@ fn decode_sm70_arm422(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm423(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm424(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d07 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -16388,7 +16438,7 @@ fn decode_sm70_arm423(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm424(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm425(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => decode_form:: < OpMufu, 6 > (w, sm)
@@ -16399,7 +16449,7 @@ fn decode_sm70_arm424(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm425(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm426(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -16407,7 +16457,7 @@ fn decode_sm70_arm425(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm426(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm427(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -16415,7 +16465,7 @@ fn decode_sm70_arm426(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm427(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm428(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -16423,7 +16473,7 @@ fn decode_sm70_arm427(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm428(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm429(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -16431,7 +16481,7 @@ fn decode_sm70_arm428(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm429(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm430(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff3fffff00ff000fff == 0x80000000000000000000d13 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -16439,7 +16489,7 @@ fn decode_sm70_arm429(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm430(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm431(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8080000ffffff0000000fff == 0x80000000000000000000d5d && matches!(sm, 90
         | 100 | 103 | 120 | 121) => decode_form:: < OpNanosleep, 3 > (w, sm)
@@ -16454,7 +16504,7 @@ fn decode_sm70_arm430(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm431(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm432(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d61 && matches!(sm, 100 |
         103) => decode_form:: < OpTexB, 1 > (w, sm)
@@ -16465,7 +16515,7 @@ fn decode_sm70_arm431(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm432(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm433(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d64 && matches!(sm, 100 |
         103) => decode_form:: < OpTld4B, 1 > (w, sm)
@@ -16476,7 +16526,7 @@ fn decode_sm70_arm432(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm433(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm434(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d67 && matches!(sm, 100 |
         103) => decode_form:: < OpTldB, 1 > (w, sm)
@@ -16487,7 +16537,7 @@ fn decode_sm70_arm433(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm434(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm435(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d6d && matches!(sm, 100 |
         103) => decode_form:: < OpTxdB, 1 > (w, sm)
@@ -16498,14 +16548,14 @@ fn decode_sm70_arm434(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm435(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm436(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
         120 | 121) => return decode_form:: < OpSel64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm436(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm437(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000e14 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103) => return decode_form:: < OpVabsdiff,
@@ -16513,7 +16563,7 @@ fn decode_sm70_arm436(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm437(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm438(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -16521,7 +16571,7 @@ fn decode_sm70_arm437(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm438(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm439(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -16529,7 +16579,7 @@ fn decode_sm70_arm438(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm439(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm440(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -16537,7 +16587,7 @@ fn decode_sm70_arm439(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm440(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm441(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -16545,7 +16595,7 @@ fn decode_sm70_arm440(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm441(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm442(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => decode_form:: < OpImad,
@@ -16558,7 +16608,7 @@ fn decode_sm70_arm441(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm442(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm443(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => decode_form:: <
@@ -16571,7 +16621,7 @@ fn decode_sm70_arm442(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm443(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm444(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: <
@@ -16579,7 +16629,7 @@ fn decode_sm70_arm443(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm444(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm445(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103) => decode_form:: < OpDadd, 3 > (w, sm)
@@ -16590,7 +16640,7 @@ fn decode_sm70_arm444(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm445(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm446(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103) => decode_form:: < OpDsetp, 2 > (w,
@@ -16602,7 +16652,7 @@ fn decode_sm70_arm445(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm446(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm447(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103) => decode_form:: < OpDfma, 6 > (w, sm)
@@ -16613,7 +16663,7 @@ fn decode_sm70_arm446(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm447(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm448(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x80040000000000000000e30 && matches!(sm, 86
         | 87 | 88 | 89) => decode_form:: < OpHadd2F32, 3 > (w, sm)
@@ -16636,7 +16686,7 @@ fn decode_sm70_arm447(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm448(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm449(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000e31 && matches!(sm,
         75) => decode_form:: < OpHfma2, 6 > (w, sm)
@@ -16655,7 +16705,7 @@ fn decode_sm70_arm448(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm449(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm450(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e001f0fffff0000000fff == 0x80000000000000000000e33 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => decode_form:: < OpHset2, 3 > (w, sm)
@@ -16666,7 +16716,7 @@ fn decode_sm70_arm449(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm450(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm451(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff800001f0fffff0000ff0fff == 0x80000000000000000000e34 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => decode_form:: < OpHsetp2, 3 > (w, sm)
@@ -16677,7 +16727,7 @@ fn decode_sm70_arm450(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm451(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm452(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c003fffff0000000fff == 0x80000000000000000000e35 && matches!(sm, 80
         | 86 | 87 | 88 | 89) => decode_form:: < OpHfma2Mma, 6 > (w, sm)
@@ -16688,7 +16738,7 @@ fn decode_sm70_arm451(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm452(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm453(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000e43 && matches!(sm, 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpF2ip, 5
@@ -16696,21 +16746,21 @@ fn decode_sm70_arm452(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm453(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm454(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000e49 && matches!(sm, 100 |
         103) => return decode_form:: < OpFfma2, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm454(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm455(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000e4b && matches!(sm, 100 |
         103) => return decode_form:: < OpFadd2, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm455(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm456(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffeffffffffffffff0f00fff == 0xf56 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return decode_form:: < OpBmov, 3
@@ -16718,7 +16768,7 @@ fn decode_sm70_arm455(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm456(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm457(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f60 && matches!(sm, 120 |
         121) => decode_form:: < OpTexUr, 2 > (w, sm)
@@ -16733,7 +16783,7 @@ fn decode_sm70_arm456(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm457(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm458(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f63 && matches!(sm, 120 |
         121) => decode_form:: < OpTld4Ur, 2 > (w, sm)
@@ -16748,7 +16798,7 @@ fn decode_sm70_arm457(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm458(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm459(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f66 && matches!(sm, 120 |
         121) => decode_form:: < OpTldUr, 2 > (w, sm)
@@ -16763,7 +16813,7 @@ fn decode_sm70_arm458(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm459(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm460(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f69 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpTmmlUr, 0 > (w, sm)
@@ -16774,7 +16824,7 @@ fn decode_sm70_arm459(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm460(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm461(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f6c && matches!(sm, 120 |
         121) => decode_form:: < OpTxdUr, 2 > (w, sm)
@@ -16789,7 +16839,7 @@ fn decode_sm70_arm460(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm461(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm462(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f6f && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpTxqUr, 0 > (w, sm)
@@ -16800,7 +16850,7 @@ fn decode_sm70_arm461(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm462(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm463(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xf89 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 103 | 120 | 121) => decode_form:: < OpShfl, 3 > (w, sm)
@@ -16811,7 +16861,7 @@ fn decode_sm70_arm462(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm463(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm464(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100 |
         103) => decode_form:: < OpSuld, 4 > (w, sm)
@@ -16878,7 +16928,7 @@ fn decode_sm70_arm463(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm464(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm465(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f9f && matches!(sm, 100 |
         103) => decode_form:: < OpSured, 2 > (w, sm)
@@ -16961,7 +17011,7 @@ fn decode_sm70_arm464(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm465(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm466(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80800400000000000000fff == 0x80000400000000000000fae && matches!(sm,
         90) => decode_form:: < OpLdgsts, 1 > (w, sm)
@@ -17239,193 +17289,194 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0x81b, print_sm70_arm205),
         (0x81c, print_sm70_arm206),
         (0x820, print_sm70_arm207),
-        (0x823, print_sm70_arm208),
-        (0x824, print_sm70_arm209),
-        (0x825, print_sm70_arm210),
-        (0x827, print_sm70_arm211),
-        (0x828, print_sm70_arm212),
-        (0x82b, print_sm70_arm213),
-        (0x82d, print_sm70_arm214),
-        (0x82e, print_sm70_arm215),
-        (0x831, print_sm70_arm216),
-        (0x832, print_sm70_arm217),
-        (0x835, print_sm70_arm218),
-        (0x836, print_sm70_arm219),
-        (0x838, print_sm70_arm220),
-        (0x83b, print_sm70_arm221),
-        (0x83e, print_sm70_arm222),
-        (0x840, print_sm70_arm223),
-        (0x843, print_sm70_arm224),
-        (0x844, print_sm70_arm225),
-        (0x845, print_sm70_arm226),
-        (0x848, print_sm70_arm227),
-        (0x849, print_sm70_arm228),
-        (0x84a, print_sm70_arm229),
-        (0x855, print_sm70_arm230),
-        (0x856, print_sm70_arm231),
-        (0x85a, print_sm70_arm232),
-        (0x85e, print_sm70_arm233),
-        (0x882, print_sm70_arm234),
-        (0x883, print_sm70_arm235),
-        (0x884, print_sm70_arm236),
-        (0x886, print_sm70_arm237),
-        (0x887, print_sm70_arm238),
-        (0x88c, print_sm70_arm239),
-        (0x890, print_sm70_arm240),
-        (0x891, print_sm70_arm241),
-        (0x892, print_sm70_arm242),
-        (0x896, print_sm70_arm243),
-        (0x897, print_sm70_arm244),
-        (0x899, print_sm70_arm245),
-        (0x89a, print_sm70_arm246),
-        (0x8a4, print_sm70_arm247),
-        (0x8a5, print_sm70_arm248),
-        (0x8a6, print_sm70_arm249),
-        (0x8bd, print_sm70_arm250),
-        (0x8be, print_sm70_arm251),
-        (0x8bf, print_sm70_arm252),
-        (0x900, print_sm70_arm253),
-        (0x901, print_sm70_arm254),
-        (0x902, print_sm70_arm255),
-        (0x904, print_sm70_arm256),
-        (0x905, print_sm70_arm257),
-        (0x906, print_sm70_arm258),
-        (0x907, print_sm70_arm259),
-        (0x908, print_sm70_arm260),
-        (0x909, print_sm70_arm261),
-        (0x910, print_sm70_arm262),
-        (0x911, print_sm70_arm263),
-        (0x912, print_sm70_arm264),
-        (0x913, print_sm70_arm265),
-        (0x918, print_sm70_arm266),
-        (0x919, print_sm70_arm267),
-        (0x91a, print_sm70_arm268),
-        (0x91b, print_sm70_arm269),
-        (0x91d, print_sm70_arm270),
-        (0x920, print_sm70_arm271),
-        (0x923, print_sm70_arm272),
-        (0x924, print_sm70_arm273),
-        (0x925, print_sm70_arm274),
-        (0x941, print_sm70_arm275),
-        (0x942, print_sm70_arm276),
-        (0x943, print_sm70_arm277),
-        (0x944, print_sm70_arm278),
-        (0x945, print_sm70_arm279),
-        (0x946, print_sm70_arm280),
-        (0x947, print_sm70_arm281),
-        (0x948, print_sm70_arm282),
-        (0x949, print_sm70_arm283),
-        (0x94d, print_sm70_arm284),
-        (0x94e, print_sm70_arm285),
-        (0x950, print_sm70_arm286),
-        (0x956, print_sm70_arm287),
-        (0x95c, print_sm70_arm288),
-        (0x95d, print_sm70_arm289),
-        (0x980, print_sm70_arm290),
-        (0x981, print_sm70_arm291),
-        (0x983, print_sm70_arm292),
-        (0x984, print_sm70_arm293),
-        (0x985, print_sm70_arm294),
-        (0x986, print_sm70_arm295),
-        (0x987, print_sm70_arm294),
-        (0x988, print_sm70_arm296),
-        (0x989, print_sm70_arm297),
-        (0x98a, print_sm70_arm298),
+        (0x822, print_sm70_arm208),
+        (0x823, print_sm70_arm209),
+        (0x824, print_sm70_arm210),
+        (0x825, print_sm70_arm211),
+        (0x827, print_sm70_arm212),
+        (0x828, print_sm70_arm213),
+        (0x82b, print_sm70_arm214),
+        (0x82d, print_sm70_arm215),
+        (0x82e, print_sm70_arm216),
+        (0x831, print_sm70_arm217),
+        (0x832, print_sm70_arm218),
+        (0x835, print_sm70_arm219),
+        (0x836, print_sm70_arm220),
+        (0x838, print_sm70_arm221),
+        (0x83b, print_sm70_arm222),
+        (0x83e, print_sm70_arm223),
+        (0x840, print_sm70_arm224),
+        (0x843, print_sm70_arm225),
+        (0x844, print_sm70_arm226),
+        (0x845, print_sm70_arm227),
+        (0x848, print_sm70_arm228),
+        (0x849, print_sm70_arm229),
+        (0x84a, print_sm70_arm230),
+        (0x855, print_sm70_arm231),
+        (0x856, print_sm70_arm232),
+        (0x85a, print_sm70_arm233),
+        (0x85e, print_sm70_arm234),
+        (0x882, print_sm70_arm235),
+        (0x883, print_sm70_arm236),
+        (0x884, print_sm70_arm237),
+        (0x886, print_sm70_arm238),
+        (0x887, print_sm70_arm239),
+        (0x88c, print_sm70_arm240),
+        (0x890, print_sm70_arm241),
+        (0x891, print_sm70_arm242),
+        (0x892, print_sm70_arm243),
+        (0x896, print_sm70_arm244),
+        (0x897, print_sm70_arm245),
+        (0x899, print_sm70_arm246),
+        (0x89a, print_sm70_arm247),
+        (0x8a4, print_sm70_arm248),
+        (0x8a5, print_sm70_arm249),
+        (0x8a6, print_sm70_arm250),
+        (0x8bd, print_sm70_arm251),
+        (0x8be, print_sm70_arm252),
+        (0x8bf, print_sm70_arm253),
+        (0x900, print_sm70_arm254),
+        (0x901, print_sm70_arm255),
+        (0x902, print_sm70_arm256),
+        (0x904, print_sm70_arm257),
+        (0x905, print_sm70_arm258),
+        (0x906, print_sm70_arm259),
+        (0x907, print_sm70_arm260),
+        (0x908, print_sm70_arm261),
+        (0x909, print_sm70_arm262),
+        (0x910, print_sm70_arm263),
+        (0x911, print_sm70_arm264),
+        (0x912, print_sm70_arm265),
+        (0x913, print_sm70_arm266),
+        (0x918, print_sm70_arm267),
+        (0x919, print_sm70_arm268),
+        (0x91a, print_sm70_arm269),
+        (0x91b, print_sm70_arm270),
+        (0x91d, print_sm70_arm271),
+        (0x920, print_sm70_arm272),
+        (0x923, print_sm70_arm273),
+        (0x924, print_sm70_arm274),
+        (0x925, print_sm70_arm275),
+        (0x941, print_sm70_arm276),
+        (0x942, print_sm70_arm277),
+        (0x943, print_sm70_arm278),
+        (0x944, print_sm70_arm279),
+        (0x945, print_sm70_arm280),
+        (0x946, print_sm70_arm281),
+        (0x947, print_sm70_arm282),
+        (0x948, print_sm70_arm283),
+        (0x949, print_sm70_arm284),
+        (0x94d, print_sm70_arm285),
+        (0x94e, print_sm70_arm286),
+        (0x950, print_sm70_arm287),
+        (0x956, print_sm70_arm288),
+        (0x95c, print_sm70_arm289),
+        (0x95d, print_sm70_arm290),
+        (0x980, print_sm70_arm291),
+        (0x981, print_sm70_arm292),
+        (0x983, print_sm70_arm293),
+        (0x984, print_sm70_arm294),
+        (0x985, print_sm70_arm295),
+        (0x986, print_sm70_arm296),
+        (0x987, print_sm70_arm295),
+        (0x988, print_sm70_arm297),
+        (0x989, print_sm70_arm298),
+        (0x98a, print_sm70_arm299),
         (0x98c, print_sm70_arm7),
-        (0x98e, print_sm70_arm299),
-        (0x98f, print_sm70_arm300),
-        (0x990, print_sm70_arm301),
-        (0x991, print_sm70_arm301),
-        (0x992, print_sm70_arm302),
-        (0x993, print_sm70_arm301),
-        (0x994, print_sm70_arm301),
-        (0x995, print_sm70_arm301),
-        (0x996, print_sm70_arm301),
-        (0x997, print_sm70_arm301),
-        (0x998, print_sm70_arm301),
-        (0x999, print_sm70_arm301),
-        (0x99a, print_sm70_arm301),
-        (0x99b, print_sm70_arm301),
-        (0x99c, print_sm70_arm301),
-        (0x99d, print_sm70_arm301),
-        (0x99e, print_sm70_arm301),
-        (0x99f, print_sm70_arm301),
-        (0x9a3, print_sm70_arm303),
-        (0x9a6, print_sm70_arm304),
+        (0x98e, print_sm70_arm300),
+        (0x98f, print_sm70_arm301),
+        (0x990, print_sm70_arm302),
+        (0x991, print_sm70_arm302),
+        (0x992, print_sm70_arm303),
+        (0x993, print_sm70_arm302),
+        (0x994, print_sm70_arm302),
+        (0x995, print_sm70_arm302),
+        (0x996, print_sm70_arm302),
+        (0x997, print_sm70_arm302),
+        (0x998, print_sm70_arm302),
+        (0x999, print_sm70_arm302),
+        (0x99a, print_sm70_arm302),
+        (0x99b, print_sm70_arm302),
+        (0x99c, print_sm70_arm302),
+        (0x99d, print_sm70_arm302),
+        (0x99e, print_sm70_arm302),
+        (0x99f, print_sm70_arm302),
+        (0x9a3, print_sm70_arm304),
+        (0x9a6, print_sm70_arm305),
         (0x9a7, print_sm70_arm9),
-        (0x9a8, print_sm70_arm298),
-        (0x9aa, print_sm70_arm305),
-        (0x9ab, print_sm70_arm306),
-        (0x9af, print_sm70_arm307),
+        (0x9a8, print_sm70_arm299),
+        (0x9aa, print_sm70_arm306),
+        (0x9ab, print_sm70_arm307),
+        (0x9af, print_sm70_arm308),
         (0x9b0, print_sm70_arm11),
-        (0x9b1, print_sm70_arm308),
-        (0x9c3, print_sm70_arm309),
-        (0x9c5, print_sm70_arm310),
-        (0xa02, print_sm70_arm311),
-        (0xa03, print_sm70_arm312),
-        (0xa04, print_sm70_arm313),
-        (0xa07, print_sm70_arm314),
-        (0xa08, print_sm70_arm315),
-        (0xa09, print_sm70_arm316),
-        (0xa0a, print_sm70_arm317),
-        (0xa0b, print_sm70_arm318),
-        (0xa0c, print_sm70_arm319),
-        (0xa10, print_sm70_arm320),
-        (0xa11, print_sm70_arm321),
-        (0xa12, print_sm70_arm322),
-        (0xa13, print_sm70_arm323),
-        (0xa14, print_sm70_arm324),
-        (0xa16, print_sm70_arm325),
-        (0xa17, print_sm70_arm326),
-        (0xa19, print_sm70_arm327),
-        (0xa1a, print_sm70_arm328),
-        (0xa1b, print_sm70_arm329),
-        (0xa1f, print_sm70_arm330),
-        (0xa20, print_sm70_arm331),
-        (0xa23, print_sm70_arm332),
-        (0xa24, print_sm70_arm333),
-        (0xa25, print_sm70_arm334),
-        (0xa26, print_sm70_arm335),
-        (0xa27, print_sm70_arm336),
-        (0xa28, print_sm70_arm337),
-        (0xa2b, print_sm70_arm338),
-        (0xa31, print_sm70_arm339),
-        (0xa32, print_sm70_arm340),
-        (0xa35, print_sm70_arm341),
-        (0xa36, print_sm70_arm342),
-        (0xa38, print_sm70_arm343),
-        (0xa3e, print_sm70_arm344),
-        (0xa40, print_sm70_arm345),
-        (0xa43, print_sm70_arm346),
-        (0xa45, print_sm70_arm347),
-        (0xa48, print_sm70_arm348),
-        (0xab9, print_sm70_arm349),
-        (0xb00, print_sm70_arm350),
-        (0xb01, print_sm70_arm351),
-        (0xb02, print_sm70_arm352),
-        (0xb04, print_sm70_arm353),
-        (0xb05, print_sm70_arm354),
-        (0xb06, print_sm70_arm355),
-        (0xb07, print_sm70_arm356),
-        (0xb08, print_sm70_arm357),
-        (0xb09, print_sm70_arm358),
-        (0xb10, print_sm70_arm359),
-        (0xb11, print_sm70_arm360),
-        (0xb12, print_sm70_arm361),
-        (0xb13, print_sm70_arm362),
-        (0xb1d, print_sm70_arm363),
-        (0xb48, print_sm70_arm364),
-        (0xb56, print_sm70_arm365),
-        (0xb5d, print_sm70_arm366),
-        (0xb60, print_sm70_arm367),
-        (0xb63, print_sm70_arm368),
-        (0xb66, print_sm70_arm369),
-        (0xb69, print_sm70_arm370),
-        (0xb6c, print_sm70_arm371),
-        (0xb6f, print_sm70_arm372),
+        (0x9b1, print_sm70_arm309),
+        (0x9c3, print_sm70_arm310),
+        (0x9c5, print_sm70_arm311),
+        (0xa02, print_sm70_arm312),
+        (0xa03, print_sm70_arm313),
+        (0xa04, print_sm70_arm314),
+        (0xa07, print_sm70_arm315),
+        (0xa08, print_sm70_arm316),
+        (0xa09, print_sm70_arm317),
+        (0xa0a, print_sm70_arm318),
+        (0xa0b, print_sm70_arm319),
+        (0xa0c, print_sm70_arm320),
+        (0xa10, print_sm70_arm321),
+        (0xa11, print_sm70_arm322),
+        (0xa12, print_sm70_arm323),
+        (0xa13, print_sm70_arm324),
+        (0xa14, print_sm70_arm325),
+        (0xa16, print_sm70_arm326),
+        (0xa17, print_sm70_arm327),
+        (0xa19, print_sm70_arm328),
+        (0xa1a, print_sm70_arm329),
+        (0xa1b, print_sm70_arm330),
+        (0xa1f, print_sm70_arm331),
+        (0xa20, print_sm70_arm332),
+        (0xa23, print_sm70_arm333),
+        (0xa24, print_sm70_arm334),
+        (0xa25, print_sm70_arm335),
+        (0xa26, print_sm70_arm336),
+        (0xa27, print_sm70_arm337),
+        (0xa28, print_sm70_arm338),
+        (0xa2b, print_sm70_arm339),
+        (0xa31, print_sm70_arm340),
+        (0xa32, print_sm70_arm341),
+        (0xa35, print_sm70_arm342),
+        (0xa36, print_sm70_arm343),
+        (0xa38, print_sm70_arm344),
+        (0xa3e, print_sm70_arm345),
+        (0xa40, print_sm70_arm346),
+        (0xa43, print_sm70_arm347),
+        (0xa45, print_sm70_arm348),
+        (0xa48, print_sm70_arm349),
+        (0xab9, print_sm70_arm350),
+        (0xb00, print_sm70_arm351),
+        (0xb01, print_sm70_arm352),
+        (0xb02, print_sm70_arm353),
+        (0xb04, print_sm70_arm354),
+        (0xb05, print_sm70_arm355),
+        (0xb06, print_sm70_arm356),
+        (0xb07, print_sm70_arm357),
+        (0xb08, print_sm70_arm358),
+        (0xb09, print_sm70_arm359),
+        (0xb10, print_sm70_arm360),
+        (0xb11, print_sm70_arm361),
+        (0xb12, print_sm70_arm362),
+        (0xb13, print_sm70_arm363),
+        (0xb1d, print_sm70_arm364),
+        (0xb48, print_sm70_arm365),
+        (0xb56, print_sm70_arm366),
+        (0xb5d, print_sm70_arm367),
+        (0xb60, print_sm70_arm368),
+        (0xb63, print_sm70_arm369),
+        (0xb66, print_sm70_arm370),
+        (0xb69, print_sm70_arm371),
+        (0xb6c, print_sm70_arm372),
+        (0xb6f, print_sm70_arm373),
         (0xb80, print_sm70_arm1),
         (0xb81, print_sm70_arm2),
-        (0xb82, print_sm70_arm373),
+        (0xb82, print_sm70_arm374),
         (0xb84, print_sm70_arm3),
         (0xb85, print_sm70_arm3),
         (0xb86, print_sm70_arm4),
@@ -17433,88 +17484,88 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0xb88, print_sm70_arm5),
         (0xb8a, print_sm70_arm6),
         (0xb8c, print_sm70_arm7),
-        (0xb90, print_sm70_arm374),
-        (0xb91, print_sm70_arm374),
-        (0xb92, print_sm70_arm374),
-        (0xb93, print_sm70_arm374),
-        (0xb94, print_sm70_arm374),
-        (0xb95, print_sm70_arm374),
-        (0xb96, print_sm70_arm374),
-        (0xb97, print_sm70_arm374),
-        (0xb98, print_sm70_arm374),
-        (0xb99, print_sm70_arm374),
-        (0xb9a, print_sm70_arm374),
-        (0xb9b, print_sm70_arm374),
-        (0xb9c, print_sm70_arm374),
-        (0xb9d, print_sm70_arm374),
-        (0xb9e, print_sm70_arm374),
-        (0xb9f, print_sm70_arm374),
+        (0xb90, print_sm70_arm375),
+        (0xb91, print_sm70_arm375),
+        (0xb92, print_sm70_arm375),
+        (0xb93, print_sm70_arm375),
+        (0xb94, print_sm70_arm375),
+        (0xb95, print_sm70_arm375),
+        (0xb96, print_sm70_arm375),
+        (0xb97, print_sm70_arm375),
+        (0xb98, print_sm70_arm375),
+        (0xb99, print_sm70_arm375),
+        (0xb9a, print_sm70_arm375),
+        (0xb9b, print_sm70_arm375),
+        (0xb9c, print_sm70_arm375),
+        (0xb9d, print_sm70_arm375),
+        (0xb9e, print_sm70_arm375),
+        (0xb9f, print_sm70_arm375),
         (0xba3, print_sm70_arm8),
         (0xba7, print_sm70_arm9),
         (0xba8, print_sm70_arm6),
         (0xbaa, print_sm70_arm10),
         (0xbb0, print_sm70_arm11),
         (0xbb1, print_sm70_arm12),
-        (0xc02, print_sm70_arm375),
-        (0xc03, print_sm70_arm376),
-        (0xc04, print_sm70_arm377),
-        (0xc07, print_sm70_arm378),
-        (0xc08, print_sm70_arm379),
-        (0xc09, print_sm70_arm380),
-        (0xc0a, print_sm70_arm381),
-        (0xc0b, print_sm70_arm382),
-        (0xc0c, print_sm70_arm383),
-        (0xc10, print_sm70_arm384),
-        (0xc11, print_sm70_arm385),
-        (0xc12, print_sm70_arm386),
-        (0xc13, print_sm70_arm387),
-        (0xc14, print_sm70_arm388),
-        (0xc16, print_sm70_arm389),
-        (0xc17, print_sm70_arm390),
-        (0xc19, print_sm70_arm391),
-        (0xc1a, print_sm70_arm392),
-        (0xc1b, print_sm70_arm393),
-        (0xc20, print_sm70_arm394),
-        (0xc23, print_sm70_arm395),
-        (0xc24, print_sm70_arm396),
-        (0xc25, print_sm70_arm397),
-        (0xc26, print_sm70_arm398),
-        (0xc27, print_sm70_arm399),
-        (0xc28, print_sm70_arm400),
-        (0xc2b, print_sm70_arm401),
-        (0xc31, print_sm70_arm402),
-        (0xc32, print_sm70_arm403),
-        (0xc35, print_sm70_arm404),
-        (0xc36, print_sm70_arm405),
-        (0xc38, print_sm70_arm406),
-        (0xc3e, print_sm70_arm407),
-        (0xc40, print_sm70_arm408),
-        (0xc43, print_sm70_arm409),
-        (0xc45, print_sm70_arm410),
-        (0xc48, print_sm70_arm411),
-        (0xc49, print_sm70_arm412),
-        (0xc4a, print_sm70_arm413),
-        (0xc82, print_sm70_arm414),
-        (0xc83, print_sm70_arm415),
-        (0xc84, print_sm70_arm416),
-        (0xd00, print_sm70_arm417),
-        (0xd01, print_sm70_arm418),
-        (0xd02, print_sm70_arm419),
-        (0xd04, print_sm70_arm420),
-        (0xd05, print_sm70_arm421),
-        (0xd06, print_sm70_arm422),
-        (0xd07, print_sm70_arm423),
-        (0xd08, print_sm70_arm424),
-        (0xd09, print_sm70_arm425),
-        (0xd10, print_sm70_arm426),
-        (0xd11, print_sm70_arm427),
-        (0xd12, print_sm70_arm428),
-        (0xd13, print_sm70_arm429),
-        (0xd5d, print_sm70_arm430),
-        (0xd61, print_sm70_arm431),
-        (0xd64, print_sm70_arm432),
-        (0xd67, print_sm70_arm433),
-        (0xd6d, print_sm70_arm434),
+        (0xc02, print_sm70_arm376),
+        (0xc03, print_sm70_arm377),
+        (0xc04, print_sm70_arm378),
+        (0xc07, print_sm70_arm379),
+        (0xc08, print_sm70_arm380),
+        (0xc09, print_sm70_arm381),
+        (0xc0a, print_sm70_arm382),
+        (0xc0b, print_sm70_arm383),
+        (0xc0c, print_sm70_arm384),
+        (0xc10, print_sm70_arm385),
+        (0xc11, print_sm70_arm386),
+        (0xc12, print_sm70_arm387),
+        (0xc13, print_sm70_arm388),
+        (0xc14, print_sm70_arm389),
+        (0xc16, print_sm70_arm390),
+        (0xc17, print_sm70_arm391),
+        (0xc19, print_sm70_arm392),
+        (0xc1a, print_sm70_arm393),
+        (0xc1b, print_sm70_arm394),
+        (0xc20, print_sm70_arm395),
+        (0xc23, print_sm70_arm396),
+        (0xc24, print_sm70_arm397),
+        (0xc25, print_sm70_arm398),
+        (0xc26, print_sm70_arm399),
+        (0xc27, print_sm70_arm400),
+        (0xc28, print_sm70_arm401),
+        (0xc2b, print_sm70_arm402),
+        (0xc31, print_sm70_arm403),
+        (0xc32, print_sm70_arm404),
+        (0xc35, print_sm70_arm405),
+        (0xc36, print_sm70_arm406),
+        (0xc38, print_sm70_arm407),
+        (0xc3e, print_sm70_arm408),
+        (0xc40, print_sm70_arm409),
+        (0xc43, print_sm70_arm410),
+        (0xc45, print_sm70_arm411),
+        (0xc48, print_sm70_arm412),
+        (0xc49, print_sm70_arm413),
+        (0xc4a, print_sm70_arm414),
+        (0xc82, print_sm70_arm415),
+        (0xc83, print_sm70_arm416),
+        (0xc84, print_sm70_arm417),
+        (0xd00, print_sm70_arm418),
+        (0xd01, print_sm70_arm419),
+        (0xd02, print_sm70_arm420),
+        (0xd04, print_sm70_arm421),
+        (0xd05, print_sm70_arm422),
+        (0xd06, print_sm70_arm423),
+        (0xd07, print_sm70_arm424),
+        (0xd08, print_sm70_arm425),
+        (0xd09, print_sm70_arm426),
+        (0xd10, print_sm70_arm427),
+        (0xd11, print_sm70_arm428),
+        (0xd12, print_sm70_arm429),
+        (0xd13, print_sm70_arm430),
+        (0xd5d, print_sm70_arm431),
+        (0xd61, print_sm70_arm432),
+        (0xd64, print_sm70_arm433),
+        (0xd67, print_sm70_arm434),
+        (0xd6d, print_sm70_arm435),
         (0xd80, print_sm70_arm1),
         (0xd81, print_sm70_arm2),
         (0xd84, print_sm70_arm3),
@@ -17530,33 +17581,33 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0xdaa, print_sm70_arm10),
         (0xdb0, print_sm70_arm11),
         (0xdb1, print_sm70_arm12),
-        (0xe07, print_sm70_arm435),
-        (0xe14, print_sm70_arm436),
-        (0xe16, print_sm70_arm437),
-        (0xe19, print_sm70_arm438),
-        (0xe21, print_sm70_arm439),
-        (0xe23, print_sm70_arm440),
-        (0xe24, print_sm70_arm441),
-        (0xe25, print_sm70_arm442),
-        (0xe27, print_sm70_arm443),
-        (0xe29, print_sm70_arm444),
-        (0xe2a, print_sm70_arm445),
-        (0xe2b, print_sm70_arm446),
-        (0xe30, print_sm70_arm447),
-        (0xe31, print_sm70_arm448),
-        (0xe33, print_sm70_arm449),
-        (0xe34, print_sm70_arm450),
-        (0xe35, print_sm70_arm451),
-        (0xe43, print_sm70_arm452),
-        (0xe49, print_sm70_arm453),
-        (0xe4b, print_sm70_arm454),
-        (0xf56, print_sm70_arm455),
-        (0xf60, print_sm70_arm456),
-        (0xf63, print_sm70_arm457),
-        (0xf66, print_sm70_arm458),
-        (0xf69, print_sm70_arm459),
-        (0xf6c, print_sm70_arm460),
-        (0xf6f, print_sm70_arm461),
+        (0xe07, print_sm70_arm436),
+        (0xe14, print_sm70_arm437),
+        (0xe16, print_sm70_arm438),
+        (0xe19, print_sm70_arm439),
+        (0xe21, print_sm70_arm440),
+        (0xe23, print_sm70_arm441),
+        (0xe24, print_sm70_arm442),
+        (0xe25, print_sm70_arm443),
+        (0xe27, print_sm70_arm444),
+        (0xe29, print_sm70_arm445),
+        (0xe2a, print_sm70_arm446),
+        (0xe2b, print_sm70_arm447),
+        (0xe30, print_sm70_arm448),
+        (0xe31, print_sm70_arm449),
+        (0xe33, print_sm70_arm450),
+        (0xe34, print_sm70_arm451),
+        (0xe35, print_sm70_arm452),
+        (0xe43, print_sm70_arm453),
+        (0xe49, print_sm70_arm454),
+        (0xe4b, print_sm70_arm455),
+        (0xf56, print_sm70_arm456),
+        (0xf60, print_sm70_arm457),
+        (0xf63, print_sm70_arm458),
+        (0xf66, print_sm70_arm459),
+        (0xf69, print_sm70_arm460),
+        (0xf6c, print_sm70_arm461),
+        (0xf6f, print_sm70_arm462),
         (0xf80, print_sm70_arm1),
         (0xf81, print_sm70_arm2),
         (0xf84, print_sm70_arm3),
@@ -17564,30 +17615,30 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0xf86, print_sm70_arm4),
         (0xf87, print_sm70_arm3),
         (0xf88, print_sm70_arm5),
-        (0xf89, print_sm70_arm462),
+        (0xf89, print_sm70_arm463),
         (0xf8a, print_sm70_arm6),
         (0xf8c, print_sm70_arm7),
-        (0xf90, print_sm70_arm463),
-        (0xf91, print_sm70_arm463),
-        (0xf92, print_sm70_arm463),
-        (0xf93, print_sm70_arm463),
-        (0xf94, print_sm70_arm463),
-        (0xf95, print_sm70_arm463),
-        (0xf96, print_sm70_arm463),
-        (0xf97, print_sm70_arm463),
-        (0xf98, print_sm70_arm463),
-        (0xf99, print_sm70_arm463),
-        (0xf9a, print_sm70_arm463),
-        (0xf9b, print_sm70_arm463),
-        (0xf9c, print_sm70_arm463),
-        (0xf9d, print_sm70_arm463),
-        (0xf9e, print_sm70_arm463),
-        (0xf9f, print_sm70_arm464),
+        (0xf90, print_sm70_arm464),
+        (0xf91, print_sm70_arm464),
+        (0xf92, print_sm70_arm464),
+        (0xf93, print_sm70_arm464),
+        (0xf94, print_sm70_arm464),
+        (0xf95, print_sm70_arm464),
+        (0xf96, print_sm70_arm464),
+        (0xf97, print_sm70_arm464),
+        (0xf98, print_sm70_arm464),
+        (0xf99, print_sm70_arm464),
+        (0xf9a, print_sm70_arm464),
+        (0xf9b, print_sm70_arm464),
+        (0xf9c, print_sm70_arm464),
+        (0xf9d, print_sm70_arm464),
+        (0xf9e, print_sm70_arm464),
+        (0xf9f, print_sm70_arm465),
         (0xfa3, print_sm70_arm8),
         (0xfa7, print_sm70_arm9),
         (0xfa8, print_sm70_arm6),
         (0xfaa, print_sm70_arm10),
-        (0xfae, print_sm70_arm465),
+        (0xfae, print_sm70_arm466),
         (0xfb0, print_sm70_arm11),
         (0xfb1, print_sm70_arm12),
     ],
@@ -20152,13 +20203,20 @@ fn print_sm70_arm207(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm208(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
+        w & 0xfff == 0x822 && matches!(sm, 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 |
+        120 | 121) => return print_form:: < OpFswzadd, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm209(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
         w & 0x1fffffe10000000000000000fff == 0x823 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpFfma, 1 >
         (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm209(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm210(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => print_form::
@@ -20171,7 +20229,7 @@ fn print_sm70_arm209(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm210(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm211(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => print_form::
@@ -20184,7 +20242,7 @@ fn print_sm70_arm210(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm211(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm212(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -20192,7 +20250,7 @@ fn print_sm70_arm211(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm212(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm213(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103) => print_form:: < OpDmul, 1 > (w, sm, at, out)
@@ -20203,7 +20261,7 @@ fn print_sm70_arm212(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm213(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm214(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103) => print_form:: < OpDfma, 1 > (w, sm, at, out)
@@ -20214,21 +20272,21 @@ fn print_sm70_arm213(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm214(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm215(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x82d && matches!(sm, 90 | 100 | 103 | 120 |
         121) => return print_form:: < OpPreexit, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm215(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm216(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x82e && matches!(sm, 90 | 100 | 103 | 120 |
         121) => return print_form:: < OpAcqbulk, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm216(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm217(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x831 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpHfma2, 1 > (w, sm, at, out)
@@ -20247,7 +20305,7 @@ fn print_sm70_arm216(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm217(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm218(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff0000000000000fff == 0x832 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpHmul2, 1 > (w, sm, at, out)
@@ -20258,7 +20316,7 @@ fn print_sm70_arm217(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm218(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm219(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff0000000000000fff == 0x835 && matches!(sm, 120 | 121) =>
         print_form:: < OpIadd, 4 > (w, sm, at, out)
@@ -20285,7 +20343,7 @@ fn print_sm70_arm218(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm219(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm220(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffdff0000000000000fff == 0x836 && matches!(sm, 90 | 100 | 103) =>
         print_form:: < OpViadd, 1 > (w, sm, at, out)
@@ -20296,7 +20354,7 @@ fn print_sm70_arm219(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm220(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm221(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x838 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpI2iSat, 1 > (w, sm,
@@ -20304,7 +20362,7 @@ fn print_sm70_arm220(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm221(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm222(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff == 0x83b && matches!(sm, 75 | 80 | 86 | 87 | 88 | 89 | 90) =>
         print_form:: < OpLdsm, 0 > (w, sm, at, out)
@@ -20315,7 +20373,7 @@ fn print_sm70_arm221(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm222(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm223(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffeeff6000000000000000fff == 0x4207000000000000000083e && matches!(sm,
         100 | 103 | 120 | 121) => print_form:: < OpF2fpPack4, 1 > (w, sm, at, out)
@@ -20359,7 +20417,7 @@ fn print_sm70_arm222(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm223(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm224(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff85cb3ff0000000000000fff == 0x840 && matches!(sm, 80) => print_form:: <
         OpHmnmx2, 1 > (w, sm, at, out)
@@ -20378,14 +20436,14 @@ fn print_sm70_arm223(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm224(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm225(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x843 && matches!(sm, 86 | 87 | 88 | 89 | 90
         | 100 | 103 | 120 | 121) => return print_form:: < OpF2ip, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm225(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm226(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff == 0x844 && matches!(sm, 90) => print_form:: < OpStsm, 0 > (w, sm, at,
         out)
@@ -20396,7 +20454,7 @@ fn print_sm70_arm225(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm226(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm227(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bff00000000ff000fff == 0x10000000000000000845 && matches!(sm, 86 |
         87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpI2fp, 1 >
@@ -20404,7 +20462,7 @@ fn print_sm70_arm226(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm227(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm228(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
         => print_form:: < OpVimnmx, 4 > (w, sm, at, out)
@@ -20419,49 +20477,49 @@ fn print_sm70_arm227(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm228(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm229(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x849 && matches!(sm, 100 | 103) => return
         print_form:: < OpFfma2Imm, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm229(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm230(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x84a && matches!(sm, 100 | 103) => return
         print_form:: < OpFmul2Imm, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm230(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm231(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80010000000000000000fff == 0x80000000000000000000855 && matches!(sm, 120 |
         121) => return print_form:: < OpUffma, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm231(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm232(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x87010000000000000000fff == 0x84000000000000000000856 && matches!(sm, 120 |
         121) => return print_form:: < OpUfmul, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm232(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm233(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000085a && matches!(sm, 120 |
         121) => return print_form:: < OpUi2f, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm233(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm234(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80038000000000000000fff == 0x8001000000000000000085e && matches!(sm, 120 |
         121) => return print_form:: < OpUi2fp, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm234(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm235(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x882 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90) => print_form:: < OpUmov, 0 > (w, sm, at, out)
@@ -20472,7 +20530,7 @@ fn print_sm70_arm234(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm235(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm236(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfff00000000c0c00fff == 0x80000000000000000000883 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUp2ur, 0 > (w, sm, at, out)
@@ -20483,7 +20541,7 @@ fn print_sm70_arm235(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm236(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm237(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfff00000000c0ff0fff == 0x80000000000000000000884 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUr2up, 0 > (w, sm, at, out)
@@ -20494,7 +20552,7 @@ fn print_sm70_arm236(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm237(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm238(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871fcffffffffffffc00fff == 0x886 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90) => print_form:: < OpVoteu, 0 > (w, sm, at, out)
@@ -20505,7 +20563,7 @@ fn print_sm70_arm237(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm238(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm239(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000887 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUsel, 1 > (w, sm, at, out)
@@ -20516,7 +20574,7 @@ fn print_sm70_arm238(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm239(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm240(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80100000000000000000fff == 0x8000000000000000000088c && matches!(sm, 120 |
         121) => print_form:: < OpUisetp, 5 > (w, sm, at, out)
@@ -20535,7 +20593,7 @@ fn print_sm70_arm239(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm240(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm241(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80006000000000000000fff == 0x80000000000000000000890 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUiadd3, 1 > (w, sm, at, out)
@@ -20554,7 +20612,7 @@ fn print_sm70_arm240(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm241(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm242(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80107000000000000000fff == 0x80000000000000000000891 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUlea, 1 > (w, sm, at, out)
@@ -20589,7 +20647,7 @@ fn print_sm70_arm241(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm242(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm243(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000892 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUlop3, 1 > (w, sm, at, out)
@@ -20600,7 +20658,7 @@ fn print_sm70_arm242(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm243(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm244(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80001000000000000000fff == 0x80000000000000000000896 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUprmt, 1 > (w, sm, at, out)
@@ -20611,7 +20669,7 @@ fn print_sm70_arm243(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm244(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm245(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80006000000000000000fff == 0x80000000000000000000897 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUiadd364, 1 > (w, sm, at, out)
@@ -20622,7 +20680,7 @@ fn print_sm70_arm244(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm245(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm246(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000899 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUshf, 1 > (w, sm, at, out)
@@ -20633,7 +20691,7 @@ fn print_sm70_arm245(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm246(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm247(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000089a && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUsgxt, 1 > (w, sm, at, out)
@@ -20644,7 +20702,7 @@ fn print_sm70_arm246(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm247(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm248(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a4 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUimad, 1 > (w, sm, at, out)
@@ -20663,7 +20721,7 @@ fn print_sm70_arm247(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm248(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm249(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a5 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUimadWide, 1 > (w, sm, at, out)
@@ -20682,14 +20740,14 @@ fn print_sm70_arm248(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm249(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm250(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a6 && matches!(sm, 120 |
         121) => return print_form:: < OpUimadHi, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm250(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm251(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008bd && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUflo, 1 > (w, sm, at, out)
@@ -20700,7 +20758,7 @@ fn print_sm70_arm250(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm251(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm252(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008be && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUbrev, 1 > (w, sm, at, out)
@@ -20711,7 +20769,7 @@ fn print_sm70_arm251(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm252(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm253(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008bf && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUpopc, 1 > (w, sm, at, out)
@@ -20722,7 +20780,7 @@ fn print_sm70_arm252(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm253(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm254(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff00000000ff000fff == 0x900 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpFlo, 1 >
@@ -20730,7 +20788,7 @@ fn print_sm70_arm253(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm254(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm255(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x901 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpBrev, 1 >
@@ -20738,7 +20796,7 @@ fn print_sm70_arm254(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm255(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm256(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x902 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpFchk, 1 >
@@ -20746,7 +20804,7 @@ fn print_sm70_arm255(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm256(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm257(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x904 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpF2f, 1 >
@@ -20754,7 +20812,7 @@ fn print_sm70_arm256(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm257(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm258(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x905 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpF2i, 1 >
@@ -20762,7 +20820,7 @@ fn print_sm70_arm257(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm258(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm259(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x906 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpI2f, 1 >
@@ -20770,7 +20828,7 @@ fn print_sm70_arm258(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm259(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm260(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x907 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpFrnd, 1 >
@@ -20778,7 +20836,7 @@ fn print_sm70_arm259(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm260(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm261(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70 | 72) =>
         print_form:: < OpMufu, 1 > (w, sm, at, out)
@@ -20793,7 +20851,7 @@ fn print_sm70_arm260(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm261(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm262(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x909 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpPopc, 1 >
@@ -20801,7 +20859,7 @@ fn print_sm70_arm261(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm262(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm263(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x910 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpF2f64, 1
@@ -20809,7 +20867,7 @@ fn print_sm70_arm262(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm263(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm264(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x911 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpF2i64, 1
@@ -20817,7 +20875,7 @@ fn print_sm70_arm263(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm264(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm265(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x912 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpI2f64, 1
@@ -20825,7 +20883,7 @@ fn print_sm70_arm264(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm265(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm266(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x913 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpFrnd64, 1
@@ -20833,7 +20891,7 @@ fn print_sm70_arm265(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm266(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm267(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffffffffff0fff == 0x918 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpNop, 0 >
@@ -20841,7 +20899,7 @@ fn print_sm70_arm266(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm267(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm268(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x919 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpS2r, 0 >
@@ -20849,7 +20907,7 @@ fn print_sm70_arm267(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm268(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm269(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000803f00000fff == 0x80000000091a && matches!(sm, 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 103 | 120 | 121) => print_form:: < OpDepbar, 0 > (w, sm, at,
@@ -20861,14 +20919,14 @@ fn print_sm70_arm268(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm269(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm270(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x91b && matches!(sm, 90 | 100 | 103 | 120 |
         121) => return print_form:: < OpEndcollective, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm270(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm271(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffffc3fff00ffff0fff == 0x2000000000000000091d && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => print_form:: <
@@ -20893,7 +20951,7 @@ fn print_sm70_arm270(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm271(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm272(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xff000fff == 0xff000920 && matches!(sm, 70 | 72 | 75 | 80 | 86 | 87 | 88 |
         89 | 90 | 100 | 103 | 120 | 121) => print_form:: < OpAl2pAbs, 0 > (w, sm, at,
@@ -20905,7 +20963,7 @@ fn print_sm70_arm271(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm272(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm273(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x923 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpIsberd, 0 >
@@ -20913,7 +20971,7 @@ fn print_sm70_arm272(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm273(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm274(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x924 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpOut, 2 >
@@ -20921,14 +20979,14 @@ fn print_sm70_arm273(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm274(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm275(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff == 0x925 && matches!(sm, 70 | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 |
         100 | 103 | 120 | 121) => return print_form:: < OpPixld, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm275(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm276(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x941 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => print_form:: < OpBsync, 0 > (w, sm, at, out)
@@ -20939,7 +20997,7 @@ fn print_sm70_arm275(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm276(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm277(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x942 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => print_form:: < OpBreak, 0 > (w, sm, at, out)
@@ -20950,7 +21008,7 @@ fn print_sm70_arm276(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm277(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm278(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83e000000000003ffff0fff == 0x943 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpCallAbs, 0 > (w, sm, at, out)
@@ -20961,7 +21019,7 @@ fn print_sm70_arm277(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm278(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm279(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c000000000003ffff0fff == 0x944 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpCall, 0 > (w, sm, at, out)
@@ -20972,7 +21030,7 @@ fn print_sm70_arm278(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm279(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm280(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff00000003fff00fff == 0x945 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => print_form:: < OpBssy, 0 > (w, sm, at, out)
@@ -20983,7 +21041,7 @@ fn print_sm70_arm279(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm280(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm281(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x946 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 103 | 120 | 121) => print_form:: < OpYield, 0 > (w, sm, at, out)
@@ -20994,7 +21052,7 @@ fn print_sm70_arm280(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm281(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm282(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpBra, 0 > (w, sm, at, out)
@@ -21017,7 +21075,7 @@ fn print_sm70_arm281(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm282(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm283(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff00000000ffff0fff == 0x948 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpWarpsync, 2 > (w, sm, at, out)
@@ -21028,7 +21086,7 @@ fn print_sm70_arm282(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm283(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm284(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x949 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89) => print_form:: < OpBrx, 0 > (w, sm, at, out)
@@ -21039,7 +21097,7 @@ fn print_sm70_arm283(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm284(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm285(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff86fffffffffffffffff0fff == 0x94d && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpExit, 0 >
@@ -21047,14 +21105,14 @@ fn print_sm70_arm284(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm285(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm286(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x94e && matches!(sm, 90 | 100 | 103 | 120 |
         121) => return print_form:: < OpLepc, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm286(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm287(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c000000000003c0ff0fff == 0x80000000000000000000950 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => print_form:: < OpRet, 2 > (w, sm, at, out)
@@ -21098,7 +21156,7 @@ fn print_sm70_arm286(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm287(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm288(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffefffff00000000f0ff0fff == 0x956 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpBmov, 1 >
@@ -21106,7 +21164,7 @@ fn print_sm70_arm287(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm288(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm289(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x95c && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 103 | 120 | 121) => print_form:: < OpBpt, 0 > (w, sm, at, out)
@@ -21117,7 +21175,7 @@ fn print_sm70_arm288(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm289(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm290(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80800000000000000000fff == 0x95d && matches!(sm, 90 | 100 | 103 | 120 |
         121) => print_form:: < OpNanosleep, 1 > (w, sm, at, out)
@@ -21132,7 +21190,7 @@ fn print_sm70_arm289(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm290(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm291(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff38001ff0000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 |
         72) => print_form:: < OpLdg, 7 > (w, sm, at, out)
@@ -21160,7 +21218,7 @@ fn print_sm70_arm290(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm291(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm292(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffb8e01ff000000ff000001ff == 0xe01000000000000000181 && matches!(sm, 70 |
         72) => print_form:: < OpLdg, 1 > (w, sm, at, out)
@@ -21213,7 +21271,7 @@ fn print_sm70_arm291(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm292(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm293(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8ff1ff000000ff00000fff == 0x983 && matches!(sm, 70 | 72) =>
         print_form:: < OpLdl, 1 > (w, sm, at, out)
@@ -21225,7 +21283,7 @@ fn print_sm70_arm292(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm293(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm294(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffe1ff000000ff00000fff == 0x984 && matches!(sm, 70 | 72) =>
         print_form:: < OpLds, 1 > (w, sm, at, out)
@@ -21269,7 +21327,7 @@ fn print_sm70_arm293(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm294(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm295(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffb8e01000000000000ff0ffc == 0x80001000000000000000984 && matches!(sm,
         90) => print_form:: < OpStg, 4 > (w, sm, at, out)
@@ -21301,7 +21359,7 @@ fn print_sm70_arm294(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm295(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm296(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffb8e11ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 80 |
         86 | 87 | 88 | 89 | 90) => print_form:: < OpStg, 2 > (w, sm, at, out)
@@ -21345,7 +21403,7 @@ fn print_sm70_arm295(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm296(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm297(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff7ff31000000000000ff01ff == 0x188 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 103 | 120 | 121) => print_form:: < OpSts, 0 > (w, sm, at, out)
@@ -21376,7 +21434,7 @@ fn print_sm70_arm296(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm297(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm298(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x989 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 103 | 120 | 121) => print_form:: < OpShfl, 2 > (w, sm, at, out)
@@ -21387,7 +21445,7 @@ fn print_sm70_arm297(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm298(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm299(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80011000000000000000fdd == 0x80001000000000000000988 && matches!(sm,
         90) => print_form:: < OpAtomg, 4 > (w, sm, at, out)
@@ -21414,7 +21472,7 @@ fn print_sm70_arm298(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm299(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm300(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff40001000000000000000fff == 0x100000000000000098e && matches!(sm, 70 |
         72 | 75) => print_form:: < OpRed, 0 > (w, sm, at, out)
@@ -21441,7 +21499,7 @@ fn print_sm70_arm299(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm300(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm301(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800010000000000ff000fff == 0xff00098f && matches!(sm, 75) => print_form:: <
         OpCctlAll, 1 > (w, sm, at, out)
@@ -21469,7 +21527,7 @@ fn print_sm70_arm300(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm301(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm302(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpSuld, 0 > (w, sm, at, out)
@@ -21520,7 +21578,7 @@ fn print_sm70_arm301(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm302(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm303(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80002000000000000000fff == 0x992 && matches!(sm, 90 | 100 | 103 | 120 |
         121) => print_form:: < OpMembar, 0 > (w, sm, at, out)
@@ -21583,7 +21641,7 @@ fn print_sm70_arm302(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm303(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm304(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffc0001000000000000000fff == 0x800010000000000000009a3 && matches!(sm,
         90) => print_form:: < OpAtomgF, 1 > (w, sm, at, out)
@@ -21598,7 +21656,7 @@ fn print_sm70_arm303(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm304(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm305(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff40001000000000000000fff == 0x10000000000000009a6 && matches!(sm, 90 |
         100 | 103 | 120 | 121) => print_form:: < OpRedgF, 0 > (w, sm, at, out)
@@ -21613,7 +21671,7 @@ fn print_sm70_arm304(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm305(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm306(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffbf1f8ff000000ff000001ff == 0x1aa && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpQspc, 0 > (w, sm, at, out)
@@ -21656,7 +21714,7 @@ fn print_sm70_arm305(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm306(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm307(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9ab && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 103 | 120 | 121) => print_form:: < OpErrbar, 0 > (w, sm, at, out)
@@ -21667,7 +21725,7 @@ fn print_sm70_arm306(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm307(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm308(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9af && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 103 | 120 | 121) => return print_form:: < OpLdgdepbar, 0 > (w, sm, at,
@@ -21675,7 +21733,7 @@ fn print_sm70_arm307(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm308(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm309(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80002000000000000000fff == 0x9b1 && matches!(sm, 90) => print_form:: <
         OpSyncsCctlAll, 0 > (w, sm, at, out)
@@ -21694,7 +21752,7 @@ fn print_sm70_arm308(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm309(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm310(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9c3 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90) => print_form:: < OpS2ur, 0 > (w, sm, at, out)
@@ -21705,7 +21763,7 @@ fn print_sm70_arm309(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm310(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm311(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80180000000800000000fff == 0x1000000008000000009c5 && matches!(sm, 90) =>
         print_form:: < OpWarpgroupDepbar, 0 > (w, sm, at, out)
@@ -21716,42 +21774,42 @@ fn print_sm70_arm310(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm311(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm312(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpMov, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm312(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm313(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcffff80000ff00000fff == 0xa03 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpP2r, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm313(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm314(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcffff80000ff00ff0fff == 0xa04 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpR2p, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm314(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm315(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpSel, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm315(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm316(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFsel, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm316(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm317(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpFmnmx, 2 > (w, sm, at, out)
@@ -21766,28 +21824,28 @@ fn print_sm70_arm316(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm317(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm318(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e00ff380000ff00000fff == 0xa0a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFset, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm318(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm319(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFsetp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm319(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm320(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpIsetp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm320(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm321(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => print_form:: < OpIadd3, 2 > (w, sm, at, out)
@@ -21799,7 +21857,7 @@ fn print_sm70_arm320(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm321(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm322(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 72
         | 75 | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpLea, 2 > (w, sm, at, out)
@@ -21821,70 +21879,70 @@ fn print_sm70_arm321(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm322(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm323(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpLop3, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm323(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm324(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpIabs, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm324(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm325(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00f80000ff00000fff == 0xa14 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpVabsdiff, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm325(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm326(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpPrmt, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm326(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm327(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90) => return print_form:: < OpImnmx, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm327(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm328(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpShf, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm328(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm329(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5fff80000ff00000fff == 0xa1a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpSgxt, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm329(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm330(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff7fff80000ff00000fff == 0xa1b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpBmsk, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm330(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm331(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8010000380000ff00000fff == 0xa1f && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpPlop3Sign, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm331(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm332(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => return print_form:: < OpFmul, 2 > (w,
@@ -21892,14 +21950,14 @@ fn print_sm70_arm331(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm332(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm333(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFfma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm333(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm334(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpImad, 2 > (w, sm,
@@ -21912,7 +21970,7 @@ fn print_sm70_arm333(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm334(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm335(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpImadWide, 2 > (w,
@@ -21925,7 +21983,7 @@ fn print_sm70_arm334(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm335(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm336(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff900f80000ff00000fff == 0xa26 && matches!(sm, 70 | 72) =>
         print_form:: < OpIdp4a, 4 > (w, sm, at, out)
@@ -21945,7 +22003,7 @@ fn print_sm70_arm335(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm336(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm337(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => return print_form:: < OpImadHi, 2 > (w, sm, at,
@@ -21953,21 +22011,21 @@ fn print_sm70_arm336(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm337(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm338(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpDmul, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm338(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm339(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpDfma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm339(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm340(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0xa31 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpHfma2, 2 > (w, sm, at, out)
@@ -21986,7 +22044,7 @@ fn print_sm70_arm339(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm340(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm341(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff080000ff00000fff == 0xa32 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpHmul2, 2 > (w, sm, at, out)
@@ -21997,7 +22055,7 @@ fn print_sm70_arm340(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm341(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm342(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0xa35 && matches!(sm, 80 | 86 | 87 | 88 |
         89) => print_form:: < OpHfma2Mma, 2 > (w, sm, at, out)
@@ -22008,21 +22066,21 @@ fn print_sm70_arm341(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm342(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm343(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffdff780000ff00000fff == 0xa36 && matches!(sm, 90) => return
         print_form:: < OpViadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm343(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm344(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0xa38 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90) => return print_form:: < OpI2iSat, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm344(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm345(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffeee4600f80000ff00000fff == 0xa3e && matches!(sm, 80 | 86 | 87 | 88 | 89
         | 90) => print_form:: < OpF2fp, 2 > (w, sm, at, out)
@@ -22045,7 +22103,7 @@ fn print_sm70_arm344(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm345(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm346(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff85cb3ff080000ff00000fff == 0xa40 && matches!(sm, 80) => print_form:: <
         OpHmnmx2, 2 > (w, sm, at, out)
@@ -22064,84 +22122,84 @@ fn print_sm70_arm345(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm346(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm347(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0xa43 && matches!(sm, 86 | 87 | 88 | 89 |
         90) => return print_form:: < OpF2ip, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm347(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm348(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bfff80000ffff000fff == 0x10000000000000000a45 && matches!(sm, 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpI2fp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm348(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm349(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
         => return print_form:: < OpVimnmx, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm349(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm350(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xab9 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90) => return print_form:: < OpUldc, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm350(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm351(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFlo, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm351(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm352(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpBrev, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm352(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm353(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000380000ff00000fff == 0xb02 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFchk, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm353(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm354(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpF2f, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm354(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm355(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpF2i, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm355(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm356(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpI2f, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm356(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm357(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb07 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFrnd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm357(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm358(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70 | 72) =>
         print_form:: < OpMufu, 2 > (w, sm, at, out)
@@ -22156,42 +22214,42 @@ fn print_sm70_arm357(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm358(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm359(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpPopc, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm359(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm360(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpF2f64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm360(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm361(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpF2i64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm361(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm362(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpI2f64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm362(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm363(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff380000ffff000fff == 0xb13 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFrnd64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm363(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm364(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffffc0003ffffff0fff == 0x20000000000000000b1d && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => print_form:: <
@@ -22209,21 +22267,21 @@ fn print_sm70_arm363(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm364(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm365(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ffffff0fff == 0xb48 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => return print_form:: < OpWarpsync, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm365(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm366(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffeffffff80000fff0ff0fff == 0xb56 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpBmov, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm366(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm367(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8080000f80000ff00000fff == 0xb5d && matches!(sm, 90) => print_form:: <
         OpNanosleep, 2 > (w, sm, at, out)
@@ -22238,49 +22296,49 @@ fn print_sm70_arm366(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm367(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm368(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb60 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpTex, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm368(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm369(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb63 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpTld4, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm369(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm370(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb66 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpTld, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm370(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm371(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb69 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpTmml, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm371(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm372(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb6c && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpTxd, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm372(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm373(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb6f && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpTxq, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm373(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm374(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xb82 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90 | 100 | 103 | 120 | 121) => print_form:: < OpLdc, 0 > (w, sm, at, out)
@@ -22291,7 +22349,7 @@ fn print_sm70_arm373(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm374(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm375(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpSuldB, 0 > (w, sm, at, out)
@@ -22326,7 +22384,7 @@ fn print_sm70_arm374(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm375(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm376(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
         120 | 121) => print_form:: < OpMov64, 1 > (w, sm, at, out)
@@ -22338,7 +22396,7 @@ fn print_sm70_arm375(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm376(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm377(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffff0000000fff == 0x80000000000000000000c03 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22346,7 +22404,7 @@ fn print_sm70_arm376(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm377(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm378(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffff0000ff0fff == 0x80000000000000000000c04 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22354,7 +22412,7 @@ fn print_sm70_arm377(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm378(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm379(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22362,7 +22420,7 @@ fn print_sm70_arm378(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm379(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm380(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22370,7 +22428,7 @@ fn print_sm70_arm379(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm380(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm381(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
         75) => print_form:: < OpFmnmx, 3 > (w, sm, at, out)
@@ -22386,7 +22444,7 @@ fn print_sm70_arm380(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm381(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm382(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e00ff3fffff0000000fff == 0x80000000000000000000c0a && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22394,7 +22452,7 @@ fn print_sm70_arm381(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm382(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm383(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22402,7 +22460,7 @@ fn print_sm70_arm382(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm383(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm384(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => print_form:: < OpIsetp,
@@ -22414,7 +22472,7 @@ fn print_sm70_arm383(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm384(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm385(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => print_form:: < OpIadd3,
@@ -22427,7 +22485,7 @@ fn print_sm70_arm384(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm385(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm386(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => print_form:: < OpLea, 3
@@ -22450,7 +22508,7 @@ fn print_sm70_arm385(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm386(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm387(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22458,7 +22516,7 @@ fn print_sm70_arm386(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm387(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm388(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22466,7 +22524,7 @@ fn print_sm70_arm387(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm388(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm389(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000c14 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103) => return print_form:: < OpVabsdiff, 3
@@ -22474,7 +22532,7 @@ fn print_sm70_arm388(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm389(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm390(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22482,7 +22540,7 @@ fn print_sm70_arm389(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm390(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm391(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103) => print_form:: < OpImnmx, 3 > (w, sm,
@@ -22498,7 +22556,7 @@ fn print_sm70_arm390(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm391(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm392(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22506,7 +22564,7 @@ fn print_sm70_arm391(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm392(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm393(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5ffffffff0000000fff == 0x80000000000000000000c1a && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22514,7 +22572,7 @@ fn print_sm70_arm392(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm393(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm394(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff7ffffffff0000000fff == 0x80000000000000000000c1b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22522,7 +22580,7 @@ fn print_sm70_arm393(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm394(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm395(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22530,7 +22588,7 @@ fn print_sm70_arm394(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm395(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm396(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22538,7 +22596,7 @@ fn print_sm70_arm395(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm396(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm397(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => print_form:: < OpImad,
@@ -22551,7 +22609,7 @@ fn print_sm70_arm396(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm397(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm398(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => print_form:: <
@@ -22564,7 +22622,7 @@ fn print_sm70_arm397(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm398(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm399(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff100ffffff0000000fff == 0x80000000000000000000c26 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => print_form:: < OpIdp4a,
@@ -22577,7 +22635,7 @@ fn print_sm70_arm398(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm399(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm400(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22585,7 +22643,7 @@ fn print_sm70_arm399(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm400(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm401(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103) => print_form:: < OpDmul, 3 > (w, sm,
@@ -22597,7 +22655,7 @@ fn print_sm70_arm400(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm401(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm402(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103) => print_form:: < OpDfma, 3 > (w, sm,
@@ -22609,7 +22667,7 @@ fn print_sm70_arm401(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm402(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm403(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000c31 && matches!(sm,
         75) => print_form:: < OpHfma2, 3 > (w, sm, at, out)
@@ -22628,7 +22686,7 @@ fn print_sm70_arm402(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm403(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm404(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x80000000000000000000c32 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => print_form:: < OpHmul2, 3 > (w, sm, at, out)
@@ -22639,7 +22697,7 @@ fn print_sm70_arm403(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm404(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm405(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
         120 | 121) => print_form:: < OpIadd, 5 > (w, sm, at, out)
@@ -22666,14 +22724,14 @@ fn print_sm70_arm404(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm405(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm406(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffdff7fffff0000000fff == 0x80000000000000000000c36 && matches!(sm, 90
         | 100 | 103) => return print_form:: < OpViadd, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm406(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm407(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000c38 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22681,7 +22739,7 @@ fn print_sm70_arm406(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm407(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm408(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffeeff600ffffff0000000fff == 0xc2070000000000000000c3e && matches!(sm,
         100 | 103 | 120 | 121) => print_form:: < OpF2fpPack4, 2 > (w, sm, at, out)
@@ -22726,7 +22784,7 @@ fn print_sm70_arm407(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm408(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm409(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff85cb3ff0fffff0000000fff == 0x80000000000000000000c40 && matches!(sm,
         80) => print_form:: < OpHmnmx2, 3 > (w, sm, at, out)
@@ -22746,7 +22804,7 @@ fn print_sm70_arm408(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm409(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm410(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000c43 && matches!(sm, 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpF2ip, 3 >
@@ -22754,7 +22812,7 @@ fn print_sm70_arm409(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm410(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm411(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bffffffff00ff000fff == 0x80010000000000000000c45 && matches!(sm, 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpI2fp, 3 >
@@ -22762,7 +22820,7 @@ fn print_sm70_arm410(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm411(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm412(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
         90) => print_form:: < OpVimnmx, 6 > (w, sm, at, out)
@@ -22777,21 +22835,21 @@ fn print_sm70_arm411(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm412(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm413(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000c49 && matches!(sm, 100 |
         103) => return print_form:: < OpFfma2, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm413(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm414(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000c4a && matches!(sm, 100 |
         103) => return print_form:: < OpFmul2, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm414(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm415(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80100000000000000000fff == 0x80000000000000000000c82 && matches!(sm, 120 |
         121) => print_form:: < OpUmov, 4 > (w, sm, at, out)
@@ -22810,7 +22868,7 @@ fn print_sm70_arm414(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm415(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm416(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffffc0c0c00fff == 0x80000000000000000000c83 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUp2ur, 1 > (w, sm, at, out)
@@ -22821,7 +22879,7 @@ fn print_sm70_arm415(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm416(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm417(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffffc0c0ff0fff == 0x80000000000000000000c84 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUr2up, 1 > (w, sm, at, out)
@@ -22832,7 +22890,7 @@ fn print_sm70_arm416(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm417(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm418(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22840,7 +22898,7 @@ fn print_sm70_arm417(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm418(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm419(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22848,7 +22906,7 @@ fn print_sm70_arm418(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm419(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm420(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000003fffff0000000fff == 0x80000000000000000000d02 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22856,7 +22914,7 @@ fn print_sm70_arm419(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm420(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm421(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22864,7 +22922,7 @@ fn print_sm70_arm420(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm421(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm422(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22872,7 +22930,7 @@ fn print_sm70_arm421(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm422(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm423(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22880,7 +22938,7 @@ fn print_sm70_arm422(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm423(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm424(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d07 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22888,7 +22946,7 @@ fn print_sm70_arm423(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm424(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm425(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => print_form:: < OpMufu, 6 > (w, sm, at, out)
@@ -22899,7 +22957,7 @@ fn print_sm70_arm424(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm425(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm426(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22907,7 +22965,7 @@ fn print_sm70_arm425(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm426(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm427(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22915,7 +22973,7 @@ fn print_sm70_arm426(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm427(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm428(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22923,7 +22981,7 @@ fn print_sm70_arm427(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm428(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm429(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22931,7 +22989,7 @@ fn print_sm70_arm428(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm429(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm430(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff3fffff00ff000fff == 0x80000000000000000000d13 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -22939,7 +22997,7 @@ fn print_sm70_arm429(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm430(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm431(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8080000ffffff0000000fff == 0x80000000000000000000d5d && matches!(sm, 90
         | 100 | 103 | 120 | 121) => print_form:: < OpNanosleep, 3 > (w, sm, at, out)
@@ -22954,7 +23012,7 @@ fn print_sm70_arm430(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm431(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm432(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d61 && matches!(sm, 100 |
         103) => print_form:: < OpTexB, 1 > (w, sm, at, out)
@@ -22965,7 +23023,7 @@ fn print_sm70_arm431(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm432(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm433(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d64 && matches!(sm, 100 |
         103) => print_form:: < OpTld4B, 1 > (w, sm, at, out)
@@ -22976,7 +23034,7 @@ fn print_sm70_arm432(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm433(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm434(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d67 && matches!(sm, 100 |
         103) => print_form:: < OpTldB, 1 > (w, sm, at, out)
@@ -22987,7 +23045,7 @@ fn print_sm70_arm433(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm434(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm435(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d6d && matches!(sm, 100 |
         103) => print_form:: < OpTxdB, 1 > (w, sm, at, out)
@@ -22998,14 +23056,14 @@ fn print_sm70_arm434(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm435(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm436(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
         120 | 121) => return print_form:: < OpSel64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm436(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm437(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000e14 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103) => return print_form:: < OpVabsdiff, 6
@@ -23013,7 +23071,7 @@ fn print_sm70_arm436(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm437(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm438(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -23021,7 +23079,7 @@ fn print_sm70_arm437(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm438(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm439(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -23029,7 +23087,7 @@ fn print_sm70_arm438(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm439(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm440(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -23037,7 +23095,7 @@ fn print_sm70_arm439(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm440(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm441(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -23045,7 +23103,7 @@ fn print_sm70_arm440(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm441(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm442(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => print_form:: < OpImad,
@@ -23058,7 +23116,7 @@ fn print_sm70_arm441(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm442(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm443(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => print_form:: <
@@ -23071,7 +23129,7 @@ fn print_sm70_arm442(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm443(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm444(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: <
@@ -23079,7 +23137,7 @@ fn print_sm70_arm443(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm444(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm445(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103) => print_form:: < OpDadd, 3 > (w, sm,
@@ -23091,7 +23149,7 @@ fn print_sm70_arm444(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm445(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm446(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103) => print_form:: < OpDsetp, 2 > (w, sm,
@@ -23103,7 +23161,7 @@ fn print_sm70_arm445(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm446(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm447(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 103) => print_form:: < OpDfma, 6 > (w, sm,
@@ -23115,7 +23173,7 @@ fn print_sm70_arm446(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm447(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm448(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x80040000000000000000e30 && matches!(sm, 86
         | 87 | 88 | 89) => print_form:: < OpHadd2F32, 3 > (w, sm, at, out)
@@ -23138,7 +23196,7 @@ fn print_sm70_arm447(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm448(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm449(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000e31 && matches!(sm,
         75) => print_form:: < OpHfma2, 6 > (w, sm, at, out)
@@ -23157,7 +23215,7 @@ fn print_sm70_arm448(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm449(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm450(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e001f0fffff0000000fff == 0x80000000000000000000e33 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => print_form:: < OpHset2, 3 > (w, sm, at, out)
@@ -23168,7 +23226,7 @@ fn print_sm70_arm449(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm450(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm451(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff800001f0fffff0000ff0fff == 0x80000000000000000000e34 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => print_form:: < OpHsetp2, 3 > (w, sm, at, out)
@@ -23179,7 +23237,7 @@ fn print_sm70_arm450(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm451(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm452(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c003fffff0000000fff == 0x80000000000000000000e35 && matches!(sm, 80
         | 86 | 87 | 88 | 89) => print_form:: < OpHfma2Mma, 6 > (w, sm, at, out)
@@ -23190,7 +23248,7 @@ fn print_sm70_arm451(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm452(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm453(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000e43 && matches!(sm, 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpF2ip, 5 >
@@ -23198,21 +23256,21 @@ fn print_sm70_arm452(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm453(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm454(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000e49 && matches!(sm, 100 |
         103) => return print_form:: < OpFfma2, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm454(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm455(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000e4b && matches!(sm, 100 |
         103) => return print_form:: < OpFadd2, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm455(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm456(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffeffffffffffffff0f00fff == 0xf56 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 103 | 120 | 121) => return print_form:: < OpBmov, 3 >
@@ -23220,7 +23278,7 @@ fn print_sm70_arm455(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm456(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm457(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f60 && matches!(sm, 120 |
         121) => print_form:: < OpTexUr, 2 > (w, sm, at, out)
@@ -23235,7 +23293,7 @@ fn print_sm70_arm456(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm457(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm458(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f63 && matches!(sm, 120 |
         121) => print_form:: < OpTld4Ur, 2 > (w, sm, at, out)
@@ -23250,7 +23308,7 @@ fn print_sm70_arm457(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm458(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm459(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f66 && matches!(sm, 120 |
         121) => print_form:: < OpTldUr, 2 > (w, sm, at, out)
@@ -23265,7 +23323,7 @@ fn print_sm70_arm458(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm459(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm460(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f69 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpTmmlUr, 0 > (w, sm, at, out)
@@ -23276,7 +23334,7 @@ fn print_sm70_arm459(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm460(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm461(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f6c && matches!(sm, 120 |
         121) => print_form:: < OpTxdUr, 2 > (w, sm, at, out)
@@ -23291,7 +23349,7 @@ fn print_sm70_arm460(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm461(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm462(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f6f && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpTxqUr, 0 > (w, sm, at, out)
@@ -23302,7 +23360,7 @@ fn print_sm70_arm461(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm462(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm463(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xf89 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 103 | 120 | 121) => print_form:: < OpShfl, 3 > (w, sm, at, out)
@@ -23313,7 +23371,7 @@ fn print_sm70_arm462(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm463(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm464(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100 |
         103) => print_form:: < OpSuld, 4 > (w, sm, at, out)
@@ -23380,7 +23438,7 @@ fn print_sm70_arm463(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm464(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm465(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f9f && matches!(sm, 100 |
         103) => print_form:: < OpSured, 2 > (w, sm, at, out)
@@ -23463,7 +23521,7 @@ fn print_sm70_arm464(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm465(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm466(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80800400000000000000fff == 0x80000400000000000000fae && matches!(sm,
         90) => print_form:: < OpLdgsts, 1 > (w, sm, at, out)
@@ -25365,6 +25423,14 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "fsetp", "c", 6, Sm50, [50, 52, 53, 60, 61, 62], 0xfff0000000000000,
         0x4bb0000000000000, 0, 0, [GPR, CBUF, PRED]
+    ),
+    form_info!(
+        "fswzadd", "fixed", 0, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121],
+        0xfff, 0x822, 0x1fffffe1f00ffffff0000000000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "fswzadd_sm50", "fixed", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
+        0x50f8000000000000, 0x76e3000000000, 0, [GPR, GPR]
     ),
     form_info!(
         "hadd2", "rrr", 0, Sm70, [70, 72, 75, 80], 0x1fffffe90ff0fffff0000000fff, 0x230,
@@ -30060,6 +30126,8 @@ include!(concat!(env!("OUT_DIR"), "/", "op_frnd64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fsel.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fset.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fsetp.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_fswzadd.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_fswzadd_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_hadd2.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_hadd2_f32.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_hadd2_sm50.rs"));

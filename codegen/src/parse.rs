@@ -6,7 +6,7 @@ use crate::Error;
 use crate::encode::forms;
 use crate::names::{enum_type, field, ident};
 use crate::print::imm_style;
-use crate::shared::{dst_default, mod_default, src_default};
+use crate::shared::{dst_default, lane_texts, mod_default, src_default};
 use isa_spec::model::*;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
@@ -581,6 +581,12 @@ fn optional_src_fits(
 fn modifier_conv(spec: &Spec, m: &Modifier) -> Conv {
     let n = m.name.clone();
     let conv: Box<dyn Fn(TokenStream) -> TokenStream> = match &m.ty {
+        _ if m.lanes.is_some() => {
+            let (bits, count, texts) = lane_texts(spec, m);
+            Box::new(move |t| {
+                quote!(asm_try!(lanes_operand(#t, #n, #bits, #count, &[#(#texts),*])))
+            })
+        }
         ModType::Int { signed: false, .. } => {
             Box::new(move |t| quote!(asm_try!(uint_operand(#t, #n))))
         }

@@ -4,7 +4,7 @@
 use crate::Error;
 use crate::encode::forms;
 use crate::names::field;
-use crate::shared::{dst_default, mod_default, src_default};
+use crate::shared::{dst_default, lane_texts, mod_default, src_default};
 use isa_spec::model::*;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
@@ -534,6 +534,12 @@ fn print_body(spec: &Spec, op: &Op, asm: &Asm) -> TokenStream {
                         write_src_part(out, &self.#f, #r, style, view, #sel, #part_style)
                     })
                 }
+            }
+            AsmItem::Modifier(i) if op.modifiers[*i].lanes.is_some() => {
+                let m = &op.modifiers[*i];
+                let f = field(&m.name);
+                let (bits, count, texts) = lane_texts(spec, m);
+                quote!(write_lanes(out, self.#f, #bits, #count, &[#(#texts),*]))
             }
             AsmItem::Modifier(i) => {
                 let m = &op.modifiers[*i];

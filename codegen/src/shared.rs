@@ -199,3 +199,18 @@ pub(crate) fn narrow_offset_forms(op: &Op, off: usize) -> Option<(Vec<Literal>, 
         .collect();
     Some((ids, nb))
 }
+
+/// A `lanes` modifier's lane width, lane count and texts by code (the
+/// lint has checked that every code has one).
+pub(crate) fn lane_texts(spec: &Spec, m: &Modifier) -> (u32, u32, Vec<String>) {
+    let Some(l) = m.lanes else {
+        return (0, 0, Vec::new());
+    };
+    let mut values: Vec<_> = spec.enums[l.en].values.iter().collect();
+    values.sort_by_key(|v| v.code);
+    (
+        l.bits,
+        l.count,
+        values.iter().map(|v| v.text.clone()).collect(),
+    )
+}

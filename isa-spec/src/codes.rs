@@ -53,6 +53,7 @@ codes! {
     S0106 Error "a family's common field that is not guard, guard.not, ctrl, =N or ?";
     S0107 Error "a `registers` entry that names no register file or SM, or an index that is not a register";
     S0108 Error "an op file in a class folder (`ops/<class>/`) that is not its class";
+    S0109 Error "a `lanes` modifier that is not unsigned and a whole number of lanes wide, or whose enum lacks a code or has texts of unequal length";
     S0201 Error "two fields of one form overlap";
     S0301 Error "a fixed or enum value does not fit its bits";
     S0302 Error "an encoding value override names an unknown enum value";

@@ -1304,6 +1304,7 @@ fn token_class(op: &Op, o: &AsmOperand) -> u16 {
                 class
             }
         }
+        AsmItem::Modifier(m) if op.modifiers[m].lanes.is_some() => tok::WORD,
         AsmItem::Modifier(m) => match op.modifiers[m].ty {
             ModType::Rel | ModType::Abs { .. } | ModType::Int { .. } => tok::NUM,
             ModType::Bool | ModType::Enum(_) => tok::WORD,

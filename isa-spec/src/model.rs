@@ -314,7 +314,37 @@ pub struct Modifier {
     pub exists_on: Option<Vec<u32>>,
     /// Where `families`/`sms` are declared (else the name).
     pub exists_loc: Loc,
+    /// An unsigned modifier printed lane by lane (`lanes = "ENUM"`).
+    pub lanes: Option<Lanes>,
     pub loc: Loc,
+}
+
+/// How a `lanes` modifier prints: `count` lanes of `bits` bits each, the
+/// most significant first, each as the text of the value of enum `en`
+/// whose code it holds (every code has a value; all texts are equally
+/// long, so the parser cuts the word without lookahead).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lanes {
+    pub en: usize,
+    pub bits: u32,
+    pub count: u32,
+}
+
+impl Lanes {
+    /// The text of `value` (the modifier's bits), lane by lane.
+    pub fn text(&self, spec: &Spec, value: u64) -> String {
+        (0..self.count)
+            .rev()
+            .map(|i| {
+                let code = (value >> (i * self.bits)) & ((1 << self.bits) - 1);
+                let e = &spec.enums[self.en];
+                e.values
+                    .iter()
+                    .find(|v| v.code == code)
+                    .map_or("?", |v| v.text.as_str())
+            })
+            .collect()
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

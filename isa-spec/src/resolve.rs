@@ -818,6 +818,10 @@ fn resolve_modifiers(
             continue;
         };
         let default = modifier_default(cx, r.default.as_ref(), &ty, names.enums);
+        let lanes = r
+            .lanes
+            .as_ref()
+            .and_then(|l| modifier_lanes(cx, l, &ty, names.enums));
         modifiers.push(Modifier {
             name: r.name.get_ref().clone(),
             ty,
@@ -835,10 +839,62 @@ fn resolve_modifiers(
                 .map(|f| cx.loc(f))
                 .or_else(|| r.sms.as_ref().map(|s| cx.loc(s)))
                 .unwrap_or_else(|| cx.loc(&r.name)),
+            lanes,
             loc: cx.loc(&r.name),
         });
     }
     modifiers
+}
+
+/// `lanes = "ENUM"` on a modifier of type `ty`: the lane layout, or
+/// `None` with S0104/S0109 reported. A lane is as wide as the enum's
+/// codes; every code of that width needs a value, all texts one length.
+fn modifier_lanes(cx: &mut Ctx, l: &S<String>, ty: &ModType, enums: &[Enum]) -> Option<Lanes> {
+    let Some(en) = enums.iter().position(|e| &e.name == l.get_ref()) else {
+        cx.err(Code::S0104, l, format!("unknown enum `{}`", l.get_ref()));
+        return None;
+    };
+    let e = &enums[en];
+    let ModType::Int {
+        bits: total,
+        signed: false,
+    } = *ty
+    else {
+        cx.err(
+            Code::S0109,
+            l,
+            "`lanes` needs an unsigned integer modifier (`uN`)",
+        );
+        return None;
+    };
+    let codes = e.values.len() as u64;
+    let bits = codes.next_power_of_two().trailing_zeros();
+    let full = codes.is_power_of_two() && (0..codes).all(|c| e.values.iter().any(|v| v.code == c));
+    let len = e.values.first().map_or(0, |v| v.text.len());
+    if !full
+        || len == 0
+        || e.values
+            .iter()
+            .any(|v| v.text.len() != len || !v.sm_texts.is_empty())
+    {
+        let msg = format!(
+            "enum `{}` must give every code 0..={} one value, all texts non-empty, equally long and the same on every SM",
+            e.name,
+            (1u64 << bits) - 1
+        );
+        cx.err(Code::S0109, l, msg);
+        return None;
+    }
+    if bits == 0 || total % bits != 0 {
+        let msg = format!("u{total} is not a whole number of {bits}-bit lanes");
+        cx.err(Code::S0109, l, msg);
+        return None;
+    }
+    Some(Lanes {
+        en,
+        bits,
+        count: total / bits,
+    })
 }
 
 /// A modifier's type: `bool`, `rel`, `enum:NAME`, `uN` (1..=32) or `iN`

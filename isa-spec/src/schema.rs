@@ -297,6 +297,9 @@ pub struct ModifierDef {
     /// SMs on which it exists, e.g. `"75.."` (default: every SM); with
     /// `families`, both must hold.
     pub sms: Option<S<String>>,
+    /// An enum whose texts print an unsigned modifier lane by lane, the
+    /// most significant lane first (FSWZADD's `PPPPPNPP`: four 2-bit lanes).
+    pub lanes: Option<S<String>>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -20,10 +20,10 @@
 use crate::runtime::asm::{
     AsmError, Base, Line, Operands, Parsed, abs_operand, asm_try, attr_off_operand, attr_operand,
     bar_dst_operand, bool_operand, check_operand_count, cmem_operand, disp_operand, dst_operand,
-    enum_operand, int_operand, is_pred_token, mem_addr_operand, mem_operand, mem_scale, mem_width,
-    parse_i64, parse_u64, parsed, rel_operand, reuse_ctrl, src_operand, src_token_fits,
-    strip_any_mnemonic, strip_which_mnemonic, take_enum_suffix, take_suffix, to_dst, to_src,
-    uint_operand,
+    enum_operand, int_operand, is_pred_token, lanes_operand, mem_addr_operand, mem_operand,
+    mem_scale, mem_width, parse_i64, parse_u64, parsed, rel_operand, reuse_ctrl, src_operand,
+    src_token_fits, strip_any_mnemonic, strip_which_mnemonic, take_enum_suffix, take_suffix,
+    to_dst, to_src, uint_operand,
 };
 use crate::runtime::decode::{
     At, Forms, bit, bits, cbuf_at, common_at, decode_form, guard_of, parts_by_form, print_form,
@@ -52,8 +52,8 @@ use crate::runtime::line_buf::{LineBuf, line_text, text_chunks};
 use crate::runtime::mem::{MemAccess, MemKind, MemOp, MemSpace, src_data_reg};
 use crate::runtime::operand::{CBuf, Reg, RegFile, SlotKind, Src, SrcKind, reg};
 use crate::runtime::print::{
-    ImmStyle, write_cmem, write_guard, write_hex, write_mem, write_mem_addr, write_mem_scaled,
-    write_reg, write_signed_hex, write_src, write_src_part, write_src_swizzled,
+    ImmStyle, write_cmem, write_guard, write_hex, write_lanes, write_mem, write_mem_addr,
+    write_mem_scaled, write_reg, write_signed_hex, write_src, write_src_part, write_src_swizzled,
 };
 use crate::runtime::view::{PartStyle, View};
 use std::fmt::Write as _;

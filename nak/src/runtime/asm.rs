@@ -760,6 +760,39 @@ pub fn uint_operand(tok: &Operand, name: &str) -> Result<u32, AsmError> {
         .ok_or_else(|| err(tok.col, format!("bad number for {name}")))
 }
 
+/// A modifier written lane by lane (`PPPPPNPP`): the word cut into
+/// `count` texts of one length, the most significant lane first, each
+/// replaced by its code in `texts` (see `write_lanes`).
+pub fn lanes_operand(
+    tok: &Operand,
+    name: &str,
+    bits: u32,
+    count: u32,
+    texts: &[&str],
+) -> Result<u32, AsmError> {
+    let bad = || {
+        let each = texts.join(", ");
+        err(
+            tok.col,
+            format!("bad value for {name}: {count} lanes, each one of {each}"),
+        )
+    };
+    let Base::Word(w) = &tok.base else {
+        return Err(bad());
+    };
+    let len = texts.first().map_or(0, |t| t.len());
+    if len == 0 || w.len() != len * count as usize || !w.is_ascii() {
+        return Err(bad());
+    }
+    w.as_bytes().chunks(len).try_fold(0u32, |v, lane| {
+        let code = texts
+            .iter()
+            .position(|t| t.as_bytes() == lane)
+            .ok_or_else(bad)?;
+        Ok((v << bits) | code as u32)
+    })
+}
+
 /// An absolute code address `name` (`CALL.ABS 0x1000`): unsigned, 64 bits.
 pub fn abs_operand(tok: &Operand, name: &str) -> Result<u64, AsmError> {
     let t = number(tok, name, "an address")?;

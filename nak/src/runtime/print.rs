@@ -186,6 +186,16 @@ fn write_hex_wide(out: &mut LineBuf, v: u64) {
     out.push_chunk(&shifted.to_le_bytes(), n);
 }
 
+/// A modifier printed lane by lane (`lanes = "ENUM"` in the spec): `count`
+/// lanes of `bits` bits, the most significant first, lane code `c` as
+/// `texts[c]` (FSWZADD's `PPPPPNPP`).
+pub fn write_lanes(out: &mut LineBuf, v: u32, bits: u32, count: u32, texts: &[&str]) {
+    for i in (0..count).rev() {
+        let code = (v >> (i * bits)) & ((1 << bits) - 1);
+        out.push_str(texts.get(code as usize).copied().unwrap_or("?"));
+    }
+}
+
 #[inline]
 pub fn write_signed_hex(out: &mut LineBuf, v: i64) {
     if v < 0 {
