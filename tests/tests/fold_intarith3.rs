@@ -1,8 +1,10 @@
-//! Fold tests for IMNMX, VIMNMX, IABS and LEA (SM70+), against references
+//! Fold tests for IMNMX, VIMNMX, VIADDMNMX, IABS and LEA (SM70+), against references
 //! written independently of the spec's fold expressions.
 
 use isa_tests::rng::Rng;
-use nak::isa::{ImnmxX, IntType, OpIabs, OpImnmx, OpLea, OpLeaHiX, OpVimnmx, VimnmxType};
+use nak::isa::{
+    ImnmxX, IntType, OpIabs, OpImnmx, OpLea, OpLeaHiX, OpViaddmnmx, OpVimnmx, VimnmxType,
+};
 use nak::runtime::fold::Value;
 use nak::runtime::operand::{Reg, Src};
 
@@ -283,5 +285,60 @@ fn lea_hi_x_adds_the_high_word() {
         let want = (x + ((u128::from(bhi) << 32) | u128::from(blo))) as u64;
         assert_eq!(u(o.vals[0]), want as u32);
         assert_eq!(u(h.vals[0]), (want >> 32) as u32, "{lo:#x} {hi:#x} {shift}");
+    }
+}
+
+/// Reference for VIADDMNMX: the lanes of a + b (each lane wrapping on its
+/// own), then VIMNMX's reference with c.
+fn viaddmnmx_ref(ty: VimnmxType, relu: bool, a: u32, b: u32, c: u32, min: bool) -> u32 {
+    let sum = match ty {
+        VimnmxType::S16x2 | VimnmxType::U16x2 => {
+            let lo = (a as u16).wrapping_add(b as u16);
+            let hi = ((a >> 16) as u16).wrapping_add((b >> 16) as u16);
+            u32::from(lo) | u32::from(hi) << 16
+        }
+        _ => a.wrapping_add(b),
+    };
+    vimnmx_ref(ty, relu, sum, c, min)
+}
+
+#[test]
+fn viaddmnmx() {
+    let tys = [
+        VimnmxType::S32,
+        VimnmxType::U32,
+        VimnmxType::S16x2,
+        VimnmxType::U16x2,
+    ];
+    let mut rng = Rng(0x5eed_add_0f_f00d);
+    for ty in tys {
+        for relu in [false, true] {
+            pairs(|a, b| {
+                let c = rng.u32();
+                for min in [true, false] {
+                    let op = OpViaddmnmx {
+                        d: Reg::gpr(0),
+                        a: r(1),
+                        b: r(2),
+                        c: r(3),
+                        p: Src::reg(Reg::pred(0)),
+                        ty,
+                        relu,
+                    };
+                    let vals = [
+                        Value::U32(a),
+                        Value::U32(b),
+                        Value::U32(c),
+                        Value::Pred(min),
+                    ];
+                    let out = op.fold(90, &vals).unwrap();
+                    assert_eq!(
+                        u(out.vals[0]),
+                        viaddmnmx_ref(ty, relu, a, b, c, min),
+                        "{ty:?} relu={relu} {a:#x} {b:#x} {c:#x} min={min}"
+                    );
+                }
+            });
+        }
     }
 }
