@@ -310,7 +310,7 @@ fn viaddmnmx() {
         VimnmxType::S16x2,
         VimnmxType::U16x2,
     ];
-    let mut rng = Rng(0x5eed_add_0f_f00d);
+    let mut rng = Rng(0x0005_eeda_dd0f_f00d);
     for ty in tys {
         for relu in [false, true] {
             pairs(|a, b| {
