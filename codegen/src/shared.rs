@@ -206,11 +206,6 @@ pub(crate) fn lane_texts(spec: &Spec, m: &Modifier) -> (u32, u32, Vec<String>) {
     let Some(l) = m.lanes else {
         return (0, 0, Vec::new());
     };
-    let mut values: Vec<_> = spec.enums[l.en].values.iter().collect();
-    values.sort_by_key(|v| v.code);
-    (
-        l.bits,
-        l.count,
-        values.iter().map(|v| v.text.clone()).collect(),
-    )
+    let texts = l.texts(spec).into_iter().map(str::to_string).collect();
+    (l.bits, l.count, texts)
 }

@@ -331,18 +331,20 @@ pub struct Lanes {
 }
 
 impl Lanes {
+    /// Each lane code's text, by code (the lint checked every code has one).
+    pub fn texts<'a>(&self, spec: &'a Spec) -> Vec<&'a str> {
+        let mut values: Vec<_> = spec.enums[self.en].values.iter().collect();
+        values.sort_by_key(|v| v.code);
+        values.iter().map(|v| v.text.as_str()).collect()
+    }
+
     /// The text of `value` (the modifier's bits), lane by lane.
     pub fn text(&self, spec: &Spec, value: u64) -> String {
+        let texts = self.texts(spec);
         (0..self.count)
             .rev()
-            .map(|i| {
-                let code = (value >> (i * self.bits)) & ((1 << self.bits) - 1);
-                let e = &spec.enums[self.en];
-                e.values
-                    .iter()
-                    .find(|v| v.code == code)
-                    .map_or("?", |v| v.text.as_str())
-            })
+            .map(|i| (value >> (i * self.bits)) & ((1 << self.bits) - 1))
+            .map(|code| texts.get(code as usize).copied().unwrap_or("?"))
             .collect()
     }
 }

@@ -140,11 +140,10 @@ fn text(spec: &Spec, op: &Op, form: &isa_spec::model::Form, vals: &[usize], sm: 
                 .to_string(),
             ),
             AsmItem::Src(s) => form.src_kinds[s].map(|k| src_text(k, op.srcs[s].ty).to_string()),
+            AsmItem::Modifier(m) if op.modifiers[m].lanes.is_some() => {
+                op.modifiers[m].lanes.map(|l| l.text(spec, 1))
+            }
             AsmItem::Modifier(m) => Some(match op.modifiers[m].ty {
-                _ if op.modifiers[m].lanes.is_some() => op.modifiers[m]
-                    .lanes
-                    .map(|l| l.text(spec, 1))
-                    .unwrap_or_default(),
                 ModType::Enum(_) | ModType::Bool => value_text(spec, op, m, vals[m], sm),
                 ModType::Rel | ModType::Abs { .. } => "0x100".to_string(),
                 ModType::Int { .. } => "0x1".to_string(),
