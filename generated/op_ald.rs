@@ -4,7 +4,7 @@
 
 /// `ALD`: Load size/4 attribute words at attribute address a + off (of vertex vtx) into d and the registers after it.
 ///
-/// Spec: isa-spec/spec/ops/memory/ald.toml:16 (op `ald`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/ald.toml:16 (op `ald`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpAld {
     /// Destination (u32). (isa-spec/spec/ops/memory/ald.toml:21)
@@ -30,7 +30,7 @@ impl OpAld {
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32).with_default(Src::RZ),
@@ -54,26 +54,28 @@ impl OpAld {
             (
                 _,
                 reg!(Gpr),
-            ) if smb & 0x7ffc0 != 0 && self.a == Src::RZ
+            ) if smb & 0x1fffc0 != 0 && self.a == Src::RZ
                 && matches!(self.access, AttrAccess::Plain) => Some(0),
             (
                 _,
                 _,
-            ) if smb & 0x7ffc0 != 0 && self.a == Src::RZ && self.vtx == Src::RZ
+            ) if smb & 0x1fffc0 != 0 && self.a == Src::RZ && self.vtx == Src::RZ
                 && matches!(self.access, AttrAccess::Patch) => Some(1),
             (
                 reg!(Gpr),
                 _,
-            ) if smb & 0x7ffc0 != 0 && self.vtx == Src::RZ
+            ) if smb & 0x1fffc0 != 0 && self.vtx == Src::RZ
                 && matches!(self.access, AttrAccess::Patch) => Some(2),
             (
                 reg!(Gpr),
                 reg!(Gpr),
-            ) if smb & 0x7ffc0 != 0 && matches!(self.access, AttrAccess::Phys) => Some(3),
+            ) if smb & 0x1fffc0 != 0 && matches!(self.access, AttrAccess::Phys) => {
+                Some(3)
+            }
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/memory/ald.toml:61; form at isa-spec/spec/ops/memory/ald.toml:61).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ald.toml:61; form at isa-spec/spec/ops/memory/ald.toml:61).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "a", self.a == Src::RZ, sm)?;
@@ -89,7 +91,7 @@ impl OpAld {
         w |= u128::from(self.o) << 79;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/memory/ald.toml:86; form at isa-spec/spec/ops/memory/ald.toml:86).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ald.toml:86; form at isa-spec/spec/ops/memory/ald.toml:86).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "a", self.a == Src::RZ, sm)?;
@@ -104,7 +106,7 @@ impl OpAld {
         w |= u128::from(self.o) << 79;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/memory/ald.toml:97; form at isa-spec/spec/ops/memory/ald.toml:97).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ald.toml:97; form at isa-spec/spec/ops/memory/ald.toml:97).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -131,7 +133,7 @@ impl OpAld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/memory/ald.toml:108; form at isa-spec/spec/ops/memory/ald.toml:108).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ald.toml:108; form at isa-spec/spec/ops/memory/ald.toml:108).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -368,14 +370,18 @@ impl Forms for OpAld {
         out.push_str(", ");
         {
             out.push('a');
-            write_mem(
-                out,
-                &self.a,
-                reuse_a,
-                self.off as i64,
-                if matches!(self.form_id(sm), Some(0 | 1)) { 10u32 } else { 11u32 },
-                sm,
-            )
+            if self.off == 0 && matches!(self.a.kind, SrcKind::Reg(r) if r.is_zero()) {
+                out.push_str("[0x0]");
+            } else {
+                write_mem(
+                    out,
+                    &self.a,
+                    reuse_a,
+                    self.off as i64,
+                    if matches!(self.form_id(sm), Some(0 | 1)) { 10u32 } else { 11u32 },
+                    sm,
+                )
+            }
         };
         if self.vtx != Src::RZ {
             out.push_str(", ");

@@ -4,7 +4,7 @@
 
 /// `AST`: Store size/4 attribute words from b and the registers after it at attribute address a + off (of vertex vtx).
 ///
-/// Spec: isa-spec/spec/ops/memory/ast.toml:10 (op `ast`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/ast.toml:10 (op `ast`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpAst {
     /// Source (u32). Attribute index register (RZ: the offset alone); with .PHYS, a physical address from AL2P. (isa-spec/spec/ops/memory/ast.toml:15)
@@ -28,7 +28,7 @@ impl OpAst {
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32).with_default(Src::RZ),
@@ -54,7 +54,7 @@ impl OpAst {
                 _,
                 reg!(Gpr),
                 reg!(Gpr),
-            ) if smb & 0x7ffc0 != 0 && self.a == Src::RZ
+            ) if smb & 0x1fffc0 != 0 && self.a == Src::RZ
                 && matches!(self.access, AttrAccess::Plain | AttrAccess::Patch) => {
                 Some(0)
             }
@@ -62,17 +62,19 @@ impl OpAst {
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x7ffc0 != 0 && self.vtx == Src::RZ
+            ) if smb & 0x1fffc0 != 0 && self.vtx == Src::RZ
                 && matches!(self.access, AttrAccess::Patch) => Some(1),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(Gpr),
-            ) if smb & 0x7ffc0 != 0 && matches!(self.access, AttrAccess::Phys) => Some(2),
+            ) if smb & 0x1fffc0 != 0 && matches!(self.access, AttrAccess::Phys) => {
+                Some(2)
+            }
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/memory/ast.toml:50; form at isa-spec/spec/ops/memory/ast.toml:50).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ast.toml:50; form at isa-spec/spec/ops/memory/ast.toml:50).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "a", self.a == Src::RZ, sm)?;
@@ -88,7 +90,7 @@ impl OpAst {
                 << 76;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/memory/ast.toml:73; form at isa-spec/spec/ops/memory/ast.toml:73).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ast.toml:73; form at isa-spec/spec/ops/memory/ast.toml:73).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -115,7 +117,7 @@ impl OpAst {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/memory/ast.toml:88; form at isa-spec/spec/ops/memory/ast.toml:88).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ast.toml:88; form at isa-spec/spec/ops/memory/ast.toml:88).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -312,14 +314,18 @@ impl Forms for OpAst {
         out.push_str(" ");
         {
             out.push('a');
-            write_mem(
-                out,
-                &self.a,
-                reuse_a,
-                self.off as i64,
-                if matches!(self.form_id(sm), Some(0)) { 10u32 } else { 11u32 },
-                sm,
-            )
+            if self.off == 0 && matches!(self.a.kind, SrcKind::Reg(r) if r.is_zero()) {
+                out.push_str("[0x0]");
+            } else {
+                write_mem(
+                    out,
+                    &self.a,
+                    reuse_a,
+                    self.off as i64,
+                    if matches!(self.form_id(sm), Some(0)) { 10u32 } else { 11u32 },
+                    sm,
+                )
+            }
         };
         out.push_str(", ");
         write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));

@@ -4,7 +4,7 @@
 
 /// `ATOMS.ARRIVE.64`: Arrive on the 64-bit shared-memory barrier object at a * scale + ua + off; d = its state.
 ///
-/// Spec: isa-spec/spec/ops/memory/atoms_arrive.toml:17 (op `atoms_arrive`). SMs: 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/atoms_arrive.toml:17 (op `atoms_arrive`). SMs: 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpAtomsArrive {
     /// Destination (u32). The barrier state (the first of 2 registers). (isa-spec/spec/ops/memory/atoms_arrive.toml:22)
@@ -27,7 +27,9 @@ impl OpAtomsArrive {
     pub const MNEMONIC: &'static str = "ATOMS.ARRIVE.64";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[80, 86, 87, 88, 89, 90, 100, 103, 120, 121];
+    pub const SMS: &'static [u32] = &[
+        80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("ua", ValueType::U32).with_default(Src::reg(Reg::URZ)),
@@ -45,7 +47,7 @@ impl OpAtomsArrive {
         match (self.a.kind, self.ua.kind) {
             (reg!(Gpr), reg!(UGpr)) if smb & 0x3e00 != 0 => Some(0),
             (reg!(Gpr), reg!(UGpr)) if smb & 0x4000 != 0 => Some(1),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x78000 != 0 => Some(2),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x1f8000 != 0 => Some(2),
             _ => None,
         }
     }
@@ -77,7 +79,7 @@ impl OpAtomsArrive {
         w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/memory/atoms_arrive.toml:96; form at isa-spec/spec/ops/memory/atoms_arrive.toml:96).
+    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/atoms_arrive.toml:96; form at isa-spec/spec/ops/memory/atoms_arrive.toml:96).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -36,7 +36,7 @@ impl OpCredux {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind,) {
-            (reg!(Gpr),) if smb & 0x18000 != 0 => Some(0),
+            (reg!(Gpr),) if smb & 0x28000 != 0 => Some(0),
             _ => None,
         }
     }

@@ -65,11 +65,11 @@ impl OpFfma2Imm {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x18000 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x28000 != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `rir` on SM [100, 103] (isa-spec/spec/ops/alu/ffma2_imm.toml:63; form at isa-spec/spec/ops/alu/ffma2_imm.toml:67).
+    /// Form `rir` on SM [100, 103] (isa-spec/spec/ops/alu/ffma2_imm.toml:63; form at isa-spec/spec/ops/alu/ffma2_imm.toml:68).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -141,7 +141,7 @@ impl OpFfma2Imm {
         w |= code_of(&[0, 1, 2, 4, 5, 6], self.csel.index()) << 84;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/ffma2_imm.toml:63; form at isa-spec/spec/ops/alu/ffma2_imm.toml:67).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/ffma2_imm.toml:63; form at isa-spec/spec/ops/alu/ffma2_imm.toml:68).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -342,7 +342,7 @@ impl Forms for OpFfma2Imm {
             self.asel.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 103u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );
@@ -361,7 +361,7 @@ impl Forms for OpFfma2Imm {
             self.csel.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 103u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );

@@ -60,11 +60,11 @@ impl OpFmul2Imm {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x18000 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x28000 != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `rir` on SM [100, 103] (isa-spec/spec/ops/alu/fmul2_imm.toml:51; form at isa-spec/spec/ops/alu/fmul2_imm.toml:55).
+    /// Form `rir` on SM [100, 103] (isa-spec/spec/ops/alu/fmul2_imm.toml:51; form at isa-spec/spec/ops/alu/fmul2_imm.toml:56).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -119,7 +119,7 @@ impl OpFmul2Imm {
         w |= code_of(&[0, 1, 2, 4, 5, 6], self.asel.index()) << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fmul2_imm.toml:51; form at isa-spec/spec/ops/alu/fmul2_imm.toml:55).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/fmul2_imm.toml:51; form at isa-spec/spec/ops/alu/fmul2_imm.toml:56).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -269,7 +269,7 @@ impl Forms for OpFmul2Imm {
             self.asel.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 103u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );

@@ -47,9 +47,9 @@ impl OpIadd {
             (reg!(Gpr), reg!(Gpr)) if smb & 0x3f != 0 => Some(0),
             (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3f != 0 => Some(1),
             (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x3f != 0 => Some(2),
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x60000 != 0 => Some(3),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x60000 != 0 => Some(4),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x60000 != 0 => Some(5),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x180000 != 0 => Some(3),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x180000 != 0 => Some(4),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x180000 != 0 => Some(5),
             _ => None,
         }
     }

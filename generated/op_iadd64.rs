@@ -40,9 +40,9 @@ impl OpIadd64 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x60000 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x60000 != 0 => Some(1),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x60000 != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x180000 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x180000 != 0 => Some(1),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x180000 != 0 => Some(2),
             _ => None,
         }
     }

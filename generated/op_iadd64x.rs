@@ -43,9 +43,9 @@ impl OpIadd64x {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.ci.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x60000 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x60000 != 0 => Some(1),
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x60000 != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x180000 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x180000 != 0 => Some(1),
+            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x180000 != 0 => Some(2),
             _ => None,
         }
     }

@@ -4,7 +4,7 @@
 
 /// `IMNMX`: 32-bit integer minimum/maximum, selected by a predicate (true: min). Maxwell/Pascal, SM75..SM100 and SM120 (ptxas emits VIMNMX on SM90/100); SM120's 64-bit form is imnmx64.
 ///
-/// Spec: isa-spec/spec/ops/alu/imnmx.toml:2 (op `imnmx`). SMs: 50, 52, 53, 60, 61, 62, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/imnmx.toml:2 (op `imnmx`). SMs: 50, 52, 53, 60, 61, 62, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpImnmx {
     /// Destination (u32). (isa-spec/spec/ops/alu/imnmx.toml:7)
@@ -36,7 +36,7 @@ impl OpImnmx {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        50, 52, 53, 60, 61, 62, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+        50, 52, 53, 60, 61, 62, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
@@ -62,13 +62,13 @@ impl OpImnmx {
                 reg!(Gpr),
                 reg!(Pred),
                 _,
-            ) if smb & 0x1ff00 != 0 && self.q == Src::FALSE => Some(0),
+            ) if smb & 0x7ff00 != 0 && self.q == Src::FALSE => Some(0),
             (
                 reg!(Gpr),
                 SrcKind::Imm(_),
                 reg!(Pred),
                 _,
-            ) if smb & 0x1ff00 != 0 && self.q == Src::FALSE => Some(1),
+            ) if smb & 0x7ff00 != 0 && self.q == Src::FALSE => Some(1),
             (
                 reg!(Gpr),
                 SrcKind::CBuf(_),
@@ -80,8 +80,8 @@ impl OpImnmx {
                 reg!(UGpr),
                 reg!(Pred),
                 _,
-            ) if smb & 0x1ff00 != 0 && self.q == Src::FALSE => Some(3),
-            (reg!(Gpr), reg!(Gpr), reg!(Pred), reg!(Pred)) if smb & 0x60000 != 0 => {
+            ) if smb & 0x7ff00 != 0 && self.q == Src::FALSE => Some(3),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred), reg!(Pred)) if smb & 0x180000 != 0 => {
                 Some(4)
             }
             (
@@ -89,8 +89,8 @@ impl OpImnmx {
                 SrcKind::Imm(_),
                 reg!(Pred),
                 reg!(Pred),
-            ) if smb & 0x60000 != 0 => Some(5),
-            (reg!(Gpr), reg!(UGpr), reg!(Pred), reg!(Pred)) if smb & 0x60000 != 0 => {
+            ) if smb & 0x180000 != 0 => Some(5),
+            (reg!(Gpr), reg!(UGpr), reg!(Pred), reg!(Pred)) if smb & 0x180000 != 0 => {
                 Some(6)
             }
             (
@@ -133,14 +133,14 @@ impl OpImnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/alu/imnmx.toml:86; form at isa-spec/spec/ops/alu/imnmx.toml:91).
+    /// Form `rrr` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/imnmx.toml:86; form at isa-spec/spec/ops/alu/imnmx.toml:91).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x217 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/alu/imnmx.toml:86; form at isa-spec/spec/ops/alu/imnmx.toml:91).
+    /// Form `rir` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/imnmx.toml:86; form at isa-spec/spec/ops/alu/imnmx.toml:91).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x817 | self.encode_e0::<E>(sm, c)?;
@@ -155,7 +155,7 @@ impl OpImnmx {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/alu/imnmx.toml:86; form at isa-spec/spec/ops/alu/imnmx.toml:91).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/imnmx.toml:86; form at isa-spec/spec/ops/alu/imnmx.toml:91).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c17 | self.encode_e0::<E>(sm, c)?;

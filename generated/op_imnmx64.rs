@@ -51,7 +51,7 @@ impl OpImnmx64 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.p.kind, self.q.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Pred), reg!(Pred)) if smb & 0x60000 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(Pred), reg!(Pred)) if smb & 0x180000 != 0 => {
                 Some(0)
             }
             (
@@ -59,8 +59,8 @@ impl OpImnmx64 {
                 SrcKind::Imm(_),
                 reg!(Pred),
                 reg!(Pred),
-            ) if smb & 0x60000 != 0 => Some(1),
-            (reg!(Gpr), reg!(UGpr), reg!(Pred), reg!(Pred)) if smb & 0x60000 != 0 => {
+            ) if smb & 0x180000 != 0 => Some(1),
+            (reg!(Gpr), reg!(UGpr), reg!(Pred), reg!(Pred)) if smb & 0x180000 != 0 => {
                 Some(2)
             }
             _ => None,

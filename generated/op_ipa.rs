@@ -4,7 +4,7 @@
 
 /// `IPA`: d = fragment input attribute off as interp says, sampled at the centroid or offset by e; pd: a predicate output.
 ///
-/// Spec: isa-spec/spec/ops/memory/ipa.toml:10 (op `ipa`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/ipa.toml:10 (op `ipa`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIpa {
     /// Destination (f32). (isa-spec/spec/ops/memory/ipa.toml:15)
@@ -30,7 +30,7 @@ impl OpIpa {
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("e", ValueType::U32).with_default(Src::RZ),
@@ -47,11 +47,11 @@ impl OpIpa {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.e.kind,) {
-            (reg!(Gpr),) if smb & 0x7ffc0 != 0 => Some(0),
+            (reg!(Gpr),) if smb & 0x1fffc0 != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/memory/ipa.toml:54; form at isa-spec/spec/ops/memory/ipa.toml:54).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ipa.toml:54; form at isa-spec/spec/ops/memory/ipa.toml:54).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "e", &self.e, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `ISBERD`: d = the stage-buffer entry at address a (what `mode` names, `size` wide; .O the output buffer, .SKEW skewed).
 ///
-/// Spec: isa-spec/spec/ops/memory/isberd.toml:7 (op `isberd`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/isberd.toml:7 (op `isberd`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIsberd {
     /// Destination (u32). (isa-spec/spec/ops/memory/isberd.toml:12)
@@ -28,7 +28,8 @@ impl OpIsberd {
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
+        120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[OperandInfo::new("a", ValueType::U32)];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
@@ -40,12 +41,12 @@ impl OpIsberd {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind,) {
-            (reg!(Gpr),) if smb & 0x7ffc0 != 0 => Some(0),
+            (reg!(Gpr),) if smb & 0x1fffc0 != 0 => Some(0),
             (reg!(Gpr),) if smb & 0x3f != 0 => Some(1),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/memory/isberd.toml:46; form at isa-spec/spec/ops/memory/isberd.toml:46).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/isberd.toml:46; form at isa-spec/spec/ops/memory/isberd.toml:46).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

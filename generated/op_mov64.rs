@@ -34,8 +34,8 @@ impl OpMov64 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
-            (reg!(Gpr),) if smb & 0x60000 != 0 => Some(0),
-            (reg!(UGpr),) if smb & 0x60000 != 0 => Some(1),
+            (reg!(Gpr),) if smb & 0x180000 != 0 => Some(0),
+            (reg!(UGpr),) if smb & 0x180000 != 0 => Some(1),
             _ => None,
         }
     }

@@ -4,7 +4,7 @@
 
 /// `OUT`: Emit a vertex and/or cut the primitive of the output stream: d = the new output handle from handle a and b.
 ///
-/// Spec: isa-spec/spec/ops/memory/out.toml:11 (op `out`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/out.toml:11 (op `out`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpOut {
     /// Destination (u32). (isa-spec/spec/ops/memory/out.toml:16)
@@ -24,7 +24,8 @@ impl OpOut {
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
+        120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
@@ -46,17 +47,17 @@ impl OpOut {
             (
                 reg!(Gpr),
                 reg!(Gpr),
-            ) if smb & 0x7ffc0 != 0
+            ) if smb & 0x1fffc0 != 0
                 && matches!(self.mode, OutMode::Emit | OutMode::EmitThenCut) => Some(0),
             (
                 reg!(Gpr),
                 _,
-            ) if smb & 0x7ffc0 != 0 && self.b == Src::RZ
+            ) if smb & 0x1fffc0 != 0 && self.b == Src::RZ
                 && matches!(self.mode, OutMode::Cut) => Some(1),
             (
                 reg!(Gpr),
                 SrcKind::Imm(_),
-            ) if smb & 0x7ffc0 != 0
+            ) if smb & 0x1fffc0 != 0
                 && matches!(self.mode, OutMode::Emit | OutMode::EmitThenCut) => Some(2),
             (reg!(Gpr), reg!(Gpr)) if smb & 0x3f != 0 => Some(3),
             (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3f != 0 => Some(4),
@@ -64,7 +65,7 @@ impl OpOut {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/memory/out.toml:39; form at isa-spec/spec/ops/memory/out.toml:39).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/out.toml:39; form at isa-spec/spec/ops/memory/out.toml:39).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -76,7 +77,7 @@ impl OpOut {
         w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/memory/out.toml:57; form at isa-spec/spec/ops/memory/out.toml:57).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/out.toml:57; form at isa-spec/spec/ops/memory/out.toml:57).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -87,7 +88,7 @@ impl OpOut {
         w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES1, sm)? << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121] (isa-spec/spec/ops/memory/out.toml:67; form at isa-spec/spec/ops/memory/out.toml:67).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/out.toml:67; form at isa-spec/spec/ops/memory/out.toml:67).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

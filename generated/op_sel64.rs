@@ -40,8 +40,8 @@ impl OpSel64 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.cond.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x60000 != 0 => Some(0),
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x60000 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x180000 != 0 => Some(0),
+            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x180000 != 0 => Some(1),
             _ => None,
         }
     }

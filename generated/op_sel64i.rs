@@ -39,7 +39,7 @@ impl OpSel64i {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.cond.kind) {
-            (reg!(Gpr), reg!(Pred)) if smb & 0x60000 != 0 => Some(0),
+            (reg!(Gpr), reg!(Pred)) if smb & 0x180000 != 0 => Some(0),
             _ => None,
         }
     }

@@ -4,7 +4,7 @@
 
 /// `SULD`: Load from the surface h at the coordinates a (and the registers after it) into d (and the registers after it).
 ///
-/// Spec: isa-spec/spec/ops/memory/suld.toml:14 (op `suld`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/suld.toml:14 (op `suld`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSuld {
     /// Destination (pred). Predicate output (nvdisasm prints it before d when not PT). (isa-spec/spec/ops/memory/suld.toml:19)
@@ -44,7 +44,8 @@ impl OpSuld {
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
+        120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
@@ -107,46 +108,46 @@ impl OpSuld {
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x1fe00 != 0 && self.u2 == Src::reg(Reg::URZ)
+            ) if smb & 0x7fe00 != 0 && self.u2 == Src::reg(Reg::URZ)
                 && matches!(self.mode, SuMode::D) => Some(2),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x1fe00 != 0 && self.u2 == Src::reg(Reg::URZ)
+            ) if smb & 0x7fe00 != 0 && self.u2 == Src::reg(Reg::URZ)
                 && matches!(self.mode, SuMode::P) => Some(3),
             (
                 reg!(Gpr),
                 reg!(UGpr),
                 _,
-            ) if smb & 0x18000 != 0 && self.u2 == Src::reg(Reg::URZ)
+            ) if smb & 0x78000 != 0 && self.u2 == Src::reg(Reg::URZ)
                 && matches!(self.mode, SuMode::D) => Some(4),
             (
                 reg!(Gpr),
                 reg!(UGpr),
                 _,
-            ) if smb & 0x18000 != 0 && self.u2 == Src::reg(Reg::URZ)
+            ) if smb & 0x78000 != 0 && self.u2 == Src::reg(Reg::URZ)
                 && matches!(self.mode, SuMode::P) => Some(5),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x60000 != 0 && matches!(self.mode, SuMode::D) => Some(6),
+            ) if smb & 0x180000 != 0 && matches!(self.mode, SuMode::D) => Some(6),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x60000 != 0 && matches!(self.mode, SuMode::P) => Some(7),
+            ) if smb & 0x180000 != 0 && matches!(self.mode, SuMode::P) => Some(7),
             (
                 reg!(Gpr),
                 reg!(UGpr),
                 reg!(UGpr),
-            ) if smb & 0x60000 != 0 && matches!(self.mode, SuMode::D) => Some(8),
+            ) if smb & 0x180000 != 0 && matches!(self.mode, SuMode::D) => Some(8),
             (
                 reg!(Gpr),
                 reg!(UGpr),
                 reg!(UGpr),
-            ) if smb & 0x60000 != 0 && matches!(self.mode, SuMode::P) => Some(9),
+            ) if smb & 0x180000 != 0 && matches!(self.mode, SuMode::P) => Some(9),
             (
                 reg!(Gpr),
                 reg!(Gpr),
@@ -288,7 +289,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/memory/suld.toml:166; form at isa-spec/spec/ops/memory/suld.toml:166).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/memory/suld.toml:166; form at isa-spec/spec/ops/memory/suld.toml:166).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -333,7 +334,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/memory/suld.toml:209; form at isa-spec/spec/ops/memory/suld.toml:209).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/memory/suld.toml:209; form at isa-spec/spec/ops/memory/suld.toml:209).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -378,7 +379,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/memory/suld.toml:220; form at isa-spec/spec/ops/memory/suld.toml:220).
+    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/suld.toml:220; form at isa-spec/spec/ops/memory/suld.toml:220).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -414,7 +415,7 @@ impl OpSuld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/memory/suld.toml:237; form at isa-spec/spec/ops/memory/suld.toml:237).
+    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/suld.toml:237; form at isa-spec/spec/ops/memory/suld.toml:237).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

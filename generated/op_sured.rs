@@ -4,7 +4,7 @@
 
 /// `SURED`: Atomically combine b (and the registers after it) into the surface h at the coordinates a, with no result.
 ///
-/// Spec: isa-spec/spec/ops/memory/sured.toml:15 (op `sured`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/sured.toml:15 (op `sured`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSured {
     /// Source (u32). First coordinate register. (isa-spec/spec/ops/memory/sured.toml:20)
@@ -42,7 +42,8 @@ impl OpSured {
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
+        120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
@@ -92,17 +93,17 @@ impl OpSured {
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x1fe00 != 0 && self.u2 == Src::reg(Reg::URZ) => Some(1),
+            ) if smb & 0x7fe00 != 0 && self.u2 == Src::reg(Reg::URZ) => Some(1),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
                 _,
-            ) if smb & 0x18000 != 0 && self.u2 == Src::reg(Reg::URZ) => Some(2),
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x60000 != 0 => {
+            ) if smb & 0x78000 != 0 && self.u2 == Src::reg(Reg::URZ) => Some(2),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x180000 != 0 => {
                 Some(3)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(UGpr)) if smb & 0x60000 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(UGpr)) if smb & 0x180000 != 0 => {
                 Some(4)
             }
             (
@@ -209,7 +210,7 @@ impl OpSured {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/memory/sured.toml:152; form at isa-spec/spec/ops/memory/sured.toml:152).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/memory/sured.toml:152; form at isa-spec/spec/ops/memory/sured.toml:152).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -254,7 +255,7 @@ impl OpSured {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/memory/sured.toml:197; form at isa-spec/spec/ops/memory/sured.toml:197).
+    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/sured.toml:197; form at isa-spec/spec/ops/memory/sured.toml:197).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `SUST`: Store b (and the registers after it) to the surface h at the coordinates a (and the registers after it).
 ///
-/// Spec: isa-spec/spec/ops/memory/sust.toml:15 (op `sust`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/sust.toml:15 (op `sust`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSust {
     /// Source (u32). First coordinate register. (isa-spec/spec/ops/memory/sust.toml:20)
@@ -42,7 +42,8 @@ impl OpSust {
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
+        120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
@@ -106,53 +107,53 @@ impl OpSust {
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x1fe00 != 0 && self.u2 == Src::reg(Reg::URZ)
+            ) if smb & 0x7fe00 != 0 && self.u2 == Src::reg(Reg::URZ)
                 && matches!(self.mode, SuMode::D) => Some(2),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x1fe00 != 0 && self.u2 == Src::reg(Reg::URZ)
+            ) if smb & 0x7fe00 != 0 && self.u2 == Src::reg(Reg::URZ)
                 && matches!(self.mode, SuMode::P) => Some(3),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
                 _,
-            ) if smb & 0x18000 != 0 && self.u2 == Src::reg(Reg::URZ)
+            ) if smb & 0x78000 != 0 && self.u2 == Src::reg(Reg::URZ)
                 && matches!(self.mode, SuMode::D) => Some(4),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
                 _,
-            ) if smb & 0x18000 != 0 && self.u2 == Src::reg(Reg::URZ)
+            ) if smb & 0x78000 != 0 && self.u2 == Src::reg(Reg::URZ)
                 && matches!(self.mode, SuMode::P) => Some(5),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x60000 != 0 && matches!(self.mode, SuMode::D) => Some(6),
+            ) if smb & 0x180000 != 0 && matches!(self.mode, SuMode::D) => Some(6),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x60000 != 0 && matches!(self.mode, SuMode::P) => Some(7),
+            ) if smb & 0x180000 != 0 && matches!(self.mode, SuMode::P) => Some(7),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
                 reg!(UGpr),
-            ) if smb & 0x60000 != 0 && matches!(self.mode, SuMode::D) => Some(8),
+            ) if smb & 0x180000 != 0 && matches!(self.mode, SuMode::D) => Some(8),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
                 reg!(UGpr),
-            ) if smb & 0x60000 != 0 && matches!(self.mode, SuMode::P) => Some(9),
+            ) if smb & 0x180000 != 0 && matches!(self.mode, SuMode::P) => Some(9),
             (
                 reg!(Gpr),
                 reg!(Gpr),
@@ -274,7 +275,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/memory/sust.toml:164; form at isa-spec/spec/ops/memory/sust.toml:164).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/memory/sust.toml:164; form at isa-spec/spec/ops/memory/sust.toml:164).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -319,7 +320,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/memory/sust.toml:207; form at isa-spec/spec/ops/memory/sust.toml:207).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/memory/sust.toml:207; form at isa-spec/spec/ops/memory/sust.toml:207).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -364,7 +365,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/memory/sust.toml:218; form at isa-spec/spec/ops/memory/sust.toml:218).
+    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/sust.toml:218; form at isa-spec/spec/ops/memory/sust.toml:218).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -400,7 +401,7 @@ impl OpSust {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/memory/sust.toml:234; form at isa-spec/spec/ops/memory/sust.toml:234).
+    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/sust.toml:234; form at isa-spec/spec/ops/memory/sust.toml:234).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `SYNCS.EXCH.64`: Exchange the 64-bit shared-memory barrier object at a + off with b (uniform registers); d = its old value.
 ///
-/// Spec: isa-spec/spec/ops/memory/syncs_exch.toml:17 (op `syncs_exch`). SMs: 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/syncs_exch.toml:17 (op `syncs_exch`). SMs: 90, 100, 101, 103, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSyncsExch {
     /// Destination (u32). The old value (the first of 2 uniform registers; URZ: discarded). (isa-spec/spec/ops/memory/syncs_exch.toml:22)
@@ -23,7 +23,7 @@ impl OpSyncsExch {
     pub const MNEMONIC: &'static str = "SYNCS.EXCH.64";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[90, 100, 103, 120, 121];
+    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 110, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32),
@@ -38,7 +38,7 @@ impl OpSyncsExch {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
             (reg!(UGpr), reg!(UGpr)) if smb & 0x4000 != 0 => Some(0),
-            (reg!(UGpr), reg!(UGpr)) if smb & 0x78000 != 0 => Some(1),
+            (reg!(UGpr), reg!(UGpr)) if smb & 0x1f8000 != 0 => Some(1),
             _ => None,
         }
     }
@@ -58,7 +58,7 @@ impl OpSyncsExch {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/memory/syncs_exch.toml:67; form at isa-spec/spec/ops/memory/syncs_exch.toml:67).
+    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/syncs_exch.toml:67; form at isa-spec/spec/ops/memory/syncs_exch.toml:67).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `TLD`: Fetch the texel at the integer coordinates a, b (and the registers after them) into d2, d (and the registers after them).
 ///
-/// Spec: isa-spec/spec/ops/memory/tld_b.toml:10 (op `tld_b`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/tld_b.toml:10 (op `tld_b`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTldB {
     /// Destination (pred). Fault predicate (nvdisasm prints it first when not PT). (isa-spec/spec/ops/memory/tld_b.toml:15)
@@ -52,7 +52,7 @@ impl OpTldB {
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
@@ -95,8 +95,8 @@ impl OpTldB {
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x18000 != 0 && self.u2 == Src::reg(Reg::URZ) => Some(1),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x60000 != 0 => Some(2),
+            ) if smb & 0x78000 != 0 && self.u2 == Src::reg(Reg::URZ) => Some(1),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x180000 != 0 => Some(2),
             _ => None,
         }
     }
@@ -153,7 +153,7 @@ impl OpTldB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/memory/tld_b.toml:154; form at isa-spec/spec/ops/memory/tld_b.toml:154).
+    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/tld_b.toml:154; form at isa-spec/spec/ops/memory/tld_b.toml:154).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `TLD`: Fetch the texel at the integer coordinates a, b (and the registers after them) into d2, d (and the registers after them).
 ///
-/// Spec: isa-spec/spec/ops/memory/tld_ur.toml:11 (op `tld_ur`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/tld_ur.toml:11 (op `tld_ur`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTldUr {
     /// Destination (pred). Fault predicate (nvdisasm prints it first when not PT). (isa-spec/spec/ops/memory/tld_ur.toml:16)
@@ -51,7 +51,9 @@ impl OpTldUr {
     pub const MNEMONIC: &'static str = "TLD";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121];
+    pub const SMS: &'static [u32] = &[
+        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32).with_default(Src::RZ),
@@ -85,8 +87,8 @@ impl OpTldUr {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.h.kind) {
             (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x7f00 != 0 => Some(0),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x18000 != 0 => Some(1),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x60000 != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x78000 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x180000 != 0 => Some(2),
             _ => None,
         }
     }
@@ -143,7 +145,7 @@ impl OpTldUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/memory/tld_ur.toml:162; form at isa-spec/spec/ops/memory/tld_ur.toml:162).
+    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/tld_ur.toml:162; form at isa-spec/spec/ops/memory/tld_ur.toml:162).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

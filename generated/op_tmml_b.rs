@@ -4,7 +4,7 @@
 
 /// `TMML`: Compute the level of detail of a texture sample at the coordinates a, b (and the registers after them) into d2, d.
 ///
-/// Spec: isa-spec/spec/ops/memory/tmml_b.toml:7 (op `tmml_b`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/tmml_b.toml:7 (op `tmml_b`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTmmlB {
     /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/memory/tmml_b.toml:12)
@@ -36,7 +36,7 @@ impl OpTmmlB {
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121,
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
@@ -57,7 +57,7 @@ impl OpTmmlB {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
             (reg!(Gpr), reg!(Gpr)) if smb & 0x7fc0 != 0 => Some(0),
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x78000 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x1f8000 != 0 => Some(1),
             _ => None,
         }
     }
@@ -104,7 +104,7 @@ impl OpTmmlB {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/memory/tmml_b.toml:90; form at isa-spec/spec/ops/memory/tmml_b.toml:90).
+    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/tmml_b.toml:90; form at isa-spec/spec/ops/memory/tmml_b.toml:90).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `TMML`: Compute the level of detail of a texture sample at the coordinates a, b (and the registers after them) into d2, d.
 ///
-/// Spec: isa-spec/spec/ops/memory/tmml_ur.toml:7 (op `tmml_ur`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/tmml_ur.toml:7 (op `tmml_ur`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTmmlUr {
     /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/memory/tmml_ur.toml:12)
@@ -37,7 +37,9 @@ impl OpTmmlUr {
     pub const MNEMONIC: &'static str = "TMML";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121];
+    pub const SMS: &'static [u32] = &[
+        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32).with_default(Src::RZ),
@@ -58,7 +60,7 @@ impl OpTmmlUr {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.h.kind) {
             (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x7f00 != 0 => Some(0),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x78000 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x1f8000 != 0 => Some(1),
             _ => None,
         }
     }
@@ -106,7 +108,7 @@ impl OpTmmlUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/memory/tmml_ur.toml:103; form at isa-spec/spec/ops/memory/tmml_ur.toml:103).
+    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/tmml_ur.toml:103; form at isa-spec/spec/ops/memory/tmml_ur.toml:103).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

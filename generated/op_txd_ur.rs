@@ -4,7 +4,7 @@
 
 /// `TXD`: Sample the texture with explicit derivatives at the coordinates a, b (and the registers after them) into d2, d (and the registers after them).
 ///
-/// Spec: isa-spec/spec/ops/memory/txd_ur.toml:11 (op `txd_ur`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/txd_ur.toml:11 (op `txd_ur`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTxdUr {
     /// Destination (pred). Fault predicate (nvdisasm prints it first when not PT). (isa-spec/spec/ops/memory/txd_ur.toml:16)
@@ -45,7 +45,9 @@ impl OpTxdUr {
     pub const MNEMONIC: &'static str = "TXD";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121];
+    pub const SMS: &'static [u32] = &[
+        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32),
@@ -75,8 +77,8 @@ impl OpTxdUr {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.h.kind) {
             (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x7f00 != 0 => Some(0),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x18000 != 0 => Some(1),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x60000 != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x78000 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x180000 != 0 => Some(2),
             _ => None,
         }
     }
@@ -130,7 +132,7 @@ impl OpTxdUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/memory/txd_ur.toml:144; form at isa-spec/spec/ops/memory/txd_ur.toml:144).
+    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/txd_ur.toml:144; form at isa-spec/spec/ops/memory/txd_ur.toml:144).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `TXQ`: Read the field `query` of the texture's header or sampler into d2, d (and the registers after them), for the LOD in a.
 ///
-/// Spec: isa-spec/spec/ops/memory/txq_ur.toml:10 (op `txq_ur`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/txq_ur.toml:10 (op `txq_ur`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpTxqUr {
     /// Destination (u32). Second destination (64..72), printed first; RZ when unused. (isa-spec/spec/ops/memory/txq_ur.toml:15)
@@ -31,7 +31,9 @@ impl OpTxqUr {
     pub const MNEMONIC: &'static str = "TXQ";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[75, 80, 86, 87, 88, 89, 90, 100, 103, 120, 121];
+    pub const SMS: &'static [u32] = &[
+        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("h", ValueType::U32),
@@ -49,7 +51,7 @@ impl OpTxqUr {
         let smb = sm_bit(sm);
         match (self.a.kind, self.h.kind) {
             (reg!(Gpr), reg!(UGpr)) if smb & 0x7f00 != 0 => Some(0),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x78000 != 0 => Some(1),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x1f8000 != 0 => Some(1),
             _ => None,
         }
     }
@@ -81,7 +83,7 @@ impl OpTxqUr {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/memory/txq_ur.toml:81; form at isa-spec/spec/ops/memory/txq_ur.toml:81).
+    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/txq_ur.toml:81; form at isa-spec/spec/ops/memory/txq_ur.toml:81).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

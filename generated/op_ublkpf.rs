@@ -4,7 +4,7 @@
 
 /// `UBLKPF.L2`: Prefetch b bytes of global memory at a into L2, asynchronously (uniform registers).
 ///
-/// Spec: isa-spec/spec/ops/memory/ublkpf.toml:13 (op `ublkpf`). SMs: 90, 100, 103, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/ublkpf.toml:13 (op `ublkpf`). SMs: 90, 100, 101, 103, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUblkpf {
     /// Source (u32). Global address. (isa-spec/spec/ops/memory/ublkpf.toml:18)
@@ -19,7 +19,7 @@ impl OpUblkpf {
     pub const MNEMONIC: &'static str = "UBLKPF.L2";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[90, 100, 103, 120, 121];
+    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 110, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32),
@@ -34,7 +34,7 @@ impl OpUblkpf {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
             (reg!(UGpr), reg!(UGpr)) if smb & 0x4000 != 0 => Some(0),
-            (reg!(UGpr), reg!(UGpr)) if smb & 0x78000 != 0 => Some(1),
+            (reg!(UGpr), reg!(UGpr)) if smb & 0x1f8000 != 0 => Some(1),
             _ => None,
         }
     }
@@ -52,7 +52,7 @@ impl OpUblkpf {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 103, 120, 121] (isa-spec/spec/ops/memory/ublkpf.toml:50; form at isa-spec/spec/ops/memory/ublkpf.toml:50).
+    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ublkpf.toml:50; form at isa-spec/spec/ops/memory/ublkpf.toml:50).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `VABSDIFF`: Absolute difference of a and b (both signed or both unsigned 32-bit), plus c, mod 2^32.
 ///
-/// Spec: isa-spec/spec/ops/alu/vabsdiff.toml:5 (op `vabsdiff`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103.
+/// Spec: isa-spec/spec/ops/alu/vabsdiff.toml:5 (op `vabsdiff`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpVabsdiff {
     /// Destination (u32). (isa-spec/spec/ops/alu/vabsdiff.toml:10)
@@ -27,7 +27,9 @@ impl OpVabsdiff {
     pub const MNEMONIC: &'static str = "VABSDIFF";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103];
+    pub const SMS: &'static [u32] = &[
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32),
         OperandInfo::new("b", ValueType::B32),
@@ -45,13 +47,13 @@ impl OpVabsdiff {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x1ffc0 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x1ffc0 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x7ffc0 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x7ffc0 != 0 => Some(1),
             (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x7fc0 != 0 => Some(2),
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x1ff00 != 0 => Some(3),
-            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_)) if smb & 0x1ffc0 != 0 => Some(4),
+            (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x7ff00 != 0 => Some(3),
+            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7ffc0 != 0 => Some(4),
             (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7fc0 != 0 => Some(5),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x1ff00 != 0 => Some(6),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x7ff00 != 0 => Some(6),
             _ => None,
         }
     }
@@ -68,7 +70,7 @@ impl OpVabsdiff {
         w |= dst_field::<E>(Self::NAME, "pd0", self.pd0, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/alu/vabsdiff.toml:67; form at isa-spec/spec/ops/alu/vabsdiff.toml:71).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/vabsdiff.toml:67; form at isa-spec/spec/ops/alu/vabsdiff.toml:71).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x214 | self.encode_e0::<E>(sm, c)?;
@@ -76,7 +78,7 @@ impl OpVabsdiff {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/alu/vabsdiff.toml:67; form at isa-spec/spec/ops/alu/vabsdiff.toml:71).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/vabsdiff.toml:67; form at isa-spec/spec/ops/alu/vabsdiff.toml:71).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x814 | self.encode_e0::<E>(sm, c)?;
@@ -93,7 +95,7 @@ impl OpVabsdiff {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/alu/vabsdiff.toml:67; form at isa-spec/spec/ops/alu/vabsdiff.toml:71).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/vabsdiff.toml:67; form at isa-spec/spec/ops/alu/vabsdiff.toml:71).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c14 | self.encode_e0::<E>(sm, c)?;
@@ -101,7 +103,7 @@ impl OpVabsdiff {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/alu/vabsdiff.toml:67; form at isa-spec/spec/ops/alu/vabsdiff.toml:71).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/vabsdiff.toml:67; form at isa-spec/spec/ops/alu/vabsdiff.toml:71).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x414 | self.encode_e0::<E>(sm, c)?;
@@ -118,7 +120,7 @@ impl OpVabsdiff {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 103] (isa-spec/spec/ops/alu/vabsdiff.toml:67; form at isa-spec/spec/ops/alu/vabsdiff.toml:71).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/vabsdiff.toml:67; form at isa-spec/spec/ops/alu/vabsdiff.toml:71).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000e14 | self.encode_e0::<E>(sm, c)?;

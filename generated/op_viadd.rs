@@ -37,10 +37,10 @@ impl OpViadd {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x1c000 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x1c000 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x2c000 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x2c000 != 0 => Some(1),
             (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x4000 != 0 => Some(2),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x1c000 != 0 => Some(3),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x2c000 != 0 => Some(3),
             _ => None,
         }
     }
@@ -54,7 +54,7 @@ impl OpViadd {
         w |= u128::from(self.x2) << 73;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viadd.toml:42; form at isa-spec/spec/ops/alu/viadd.toml:46).
+    /// Form `rrr` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viadd.toml:42; form at isa-spec/spec/ops/alu/viadd.toml:47).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -63,7 +63,7 @@ impl OpViadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viadd.toml:42; form at isa-spec/spec/ops/alu/viadd.toml:46).
+    /// Form `rir` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viadd.toml:42; form at isa-spec/spec/ops/alu/viadd.toml:47).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -71,7 +71,7 @@ impl OpViadd {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/viadd.toml:42; form at isa-spec/spec/ops/alu/viadd.toml:46).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/viadd.toml:42; form at isa-spec/spec/ops/alu/viadd.toml:47).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -81,7 +81,7 @@ impl OpViadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viadd.toml:42; form at isa-spec/spec/ops/alu/viadd.toml:46).
+    /// Form `rur` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viadd.toml:42; form at isa-spec/spec/ops/alu/viadd.toml:47).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -98,7 +98,7 @@ impl OpViadd {
         let x2: bool = bit(w, 73);
         Some(Self { d, a, b: Src::RZ, x2 })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/viadd.toml:42; form at isa-spec/spec/ops/alu/viadd.toml:46).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/viadd.toml:42; form at isa-spec/spec/ops/alu/viadd.toml:47).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -106,21 +106,21 @@ impl OpViadd {
             .with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/viadd.toml:42; form at isa-spec/spec/ops/alu/viadd.toml:46).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/viadd.toml:42; form at isa-spec/spec/ops/alu/viadd.toml:47).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/viadd.toml:42; form at isa-spec/spec/ops/alu/viadd.toml:46).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/viadd.toml:42; form at isa-spec/spec/ops/alu/viadd.toml:47).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/viadd.toml:42; form at isa-spec/spec/ops/alu/viadd.toml:46).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/viadd.toml:42; form at isa-spec/spec/ops/alu/viadd.toml:47).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;

@@ -47,25 +47,25 @@ impl OpViaddmnmx {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind, self.p.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x1c000 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x2c000 != 0 => {
                 Some(0)
             }
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0x1c000 != 0 => {
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0x2c000 != 0 => {
                 Some(1)
             }
             (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr), reg!(Pred)) if smb & 0x4000 != 0 => {
                 Some(2)
             }
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0x1c000 != 0 => {
+            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0x2c000 != 0 => {
                 Some(3)
             }
-            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x1c000 != 0 => {
+            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x2c000 != 0 => {
                 Some(4)
             }
             (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x4000 != 0 => {
                 Some(5)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x1c000 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x2c000 != 0 => {
                 Some(6)
             }
             _ => None,
@@ -86,7 +86,7 @@ impl OpViaddmnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:90).
+    /// Form `rrr` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:91).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -97,7 +97,7 @@ impl OpViaddmnmx {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:90).
+    /// Form `rir` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:91).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -107,7 +107,7 @@ impl OpViaddmnmx {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:90).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:91).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -119,7 +119,7 @@ impl OpViaddmnmx {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:90).
+    /// Form `rur` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:91).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -130,7 +130,7 @@ impl OpViaddmnmx {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rri` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:90).
+    /// Form `rri` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:91).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -141,7 +141,7 @@ impl OpViaddmnmx {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:90).
+    /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:91).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -153,7 +153,7 @@ impl OpViaddmnmx {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `rru` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:90).
+    /// Form `rru` on SM [90, 100, 103] (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:91).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -189,7 +189,7 @@ impl OpViaddmnmx {
             relu,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:90).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:91).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -198,7 +198,7 @@ impl OpViaddmnmx {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7fe4000000000000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:90).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:91).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -206,7 +206,7 @@ impl OpViaddmnmx {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7fe4000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:90).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:91).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -214,7 +214,7 @@ impl OpViaddmnmx {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7fe4000000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:90).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:91).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -222,7 +222,7 @@ impl OpViaddmnmx {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7fe4000000000000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:90).
+    /// Form `rri`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:91).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -231,7 +231,7 @@ impl OpViaddmnmx {
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7fe4000000000000000000)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:90).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:91).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -240,7 +240,7 @@ impl OpViaddmnmx {
         o.c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x7fe4000000000000000000)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:90).
+    /// Form `rru`'s fields (isa-spec/spec/ops/alu/viaddmnmx.toml:86; form at isa-spec/spec/ops/alu/viaddmnmx.toml:91).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;

@@ -52,16 +52,16 @@ impl OpVimnmx {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.p.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x18000 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x18000 != 0 => Some(1),
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x18000 != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x28000 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x28000 != 0 => Some(1),
+            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x28000 != 0 => Some(2),
             (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x4000 != 0 => Some(3),
             (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x4000 != 0 => Some(4),
             (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x4000 != 0 => Some(5),
             (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x4000 != 0 => Some(6),
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x60000 != 0 => Some(7),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x60000 != 0 => Some(8),
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x60000 != 0 => Some(9),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x180000 != 0 => Some(7),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x180000 != 0 => Some(8),
+            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x180000 != 0 => Some(9),
             _ => None,
         }
     }
@@ -82,28 +82,28 @@ impl OpVimnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [100, 103] (isa-spec/spec/ops/alu/vimnmx.toml:88; form at isa-spec/spec/ops/alu/vimnmx.toml:112).
+    /// Form `rrr` on SM [100, 103] (isa-spec/spec/ops/alu/vimnmx.toml:88; form at isa-spec/spec/ops/alu/vimnmx.toml:113).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x248 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [100, 103] (isa-spec/spec/ops/alu/vimnmx.toml:88; form at isa-spec/spec/ops/alu/vimnmx.toml:112).
+    /// Form `rir` on SM [100, 103] (isa-spec/spec/ops/alu/vimnmx.toml:88; form at isa-spec/spec/ops/alu/vimnmx.toml:113).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x848 | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [100, 103] (isa-spec/spec/ops/alu/vimnmx.toml:88; form at isa-spec/spec/ops/alu/vimnmx.toml:112).
+    /// Form `rur` on SM [100, 103] (isa-spec/spec/ops/alu/vimnmx.toml:88; form at isa-spec/spec/ops/alu/vimnmx.toml:113).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c48 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/vimnmx.toml:96 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/vimnmx.toml:97 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -120,21 +120,21 @@ impl OpVimnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90] (isa-spec/spec/ops/alu/vimnmx.toml:96; form at isa-spec/spec/ops/alu/vimnmx.toml:112).
+    /// Form `rrr` on SM [90] (isa-spec/spec/ops/alu/vimnmx.toml:97; form at isa-spec/spec/ops/alu/vimnmx.toml:113).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x7e00000000000000000248 | self.encode_e1::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [90] (isa-spec/spec/ops/alu/vimnmx.toml:96; form at isa-spec/spec/ops/alu/vimnmx.toml:112).
+    /// Form `rir` on SM [90] (isa-spec/spec/ops/alu/vimnmx.toml:97; form at isa-spec/spec/ops/alu/vimnmx.toml:113).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x7e00000000000000000848 | self.encode_e1::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/vimnmx.toml:96; form at isa-spec/spec/ops/alu/vimnmx.toml:112).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/vimnmx.toml:97; form at isa-spec/spec/ops/alu/vimnmx.toml:113).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x7e00000000000000000a48 | self.encode_e1::<E>(sm, c)?;
@@ -142,14 +142,14 @@ impl OpVimnmx {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [90] (isa-spec/spec/ops/alu/vimnmx.toml:96; form at isa-spec/spec/ops/alu/vimnmx.toml:112).
+    /// Form `rur` on SM [90] (isa-spec/spec/ops/alu/vimnmx.toml:97; form at isa-spec/spec/ops/alu/vimnmx.toml:113).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x87e00000000000000000c48 | self.encode_e1::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/alu/vimnmx.toml:107 pack alike.
+    /// What all forms of isa-spec/spec/ops/alu/vimnmx.toml:108 pack alike.
     #[inline(always)]
     fn encode_e2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -166,21 +166,21 @@ impl OpVimnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/vimnmx.toml:107; form at isa-spec/spec/ops/alu/vimnmx.toml:112).
+    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/vimnmx.toml:108; form at isa-spec/spec/ops/alu/vimnmx.toml:113).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x7e00000000000000000248 | self.encode_e2::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/alu/vimnmx.toml:107; form at isa-spec/spec/ops/alu/vimnmx.toml:112).
+    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/alu/vimnmx.toml:108; form at isa-spec/spec/ops/alu/vimnmx.toml:113).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x7e00000000000000000848 | self.encode_e2::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/alu/vimnmx.toml:107; form at isa-spec/spec/ops/alu/vimnmx.toml:112).
+    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/alu/vimnmx.toml:108; form at isa-spec/spec/ops/alu/vimnmx.toml:113).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x87e00000000000000000c48 | self.encode_e2::<E>(sm, c)?;
@@ -215,28 +215,28 @@ impl OpVimnmx {
             relu,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:88; form at isa-spec/spec/ops/alu/vimnmx.toml:112).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:88; form at isa-spec/spec/ops/alu/vimnmx.toml:113).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:88; form at isa-spec/spec/ops/alu/vimnmx.toml:112).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:88; form at isa-spec/spec/ops/alu/vimnmx.toml:113).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:88; form at isa-spec/spec/ops/alu/vimnmx.toml:112).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:88; form at isa-spec/spec/ops/alu/vimnmx.toml:113).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/vimnmx.toml:96 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/vimnmx.toml:97 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -264,35 +264,35 @@ impl OpVimnmx {
             relu,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:96; form at isa-spec/spec/ops/alu/vimnmx.toml:112).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:97; form at isa-spec/spec/ops/alu/vimnmx.toml:113).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:96; form at isa-spec/spec/ops/alu/vimnmx.toml:112).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:97; form at isa-spec/spec/ops/alu/vimnmx.toml:113).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:96; form at isa-spec/spec/ops/alu/vimnmx.toml:112).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:97; form at isa-spec/spec/ops/alu/vimnmx.toml:113).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:96; form at isa-spec/spec/ops/alu/vimnmx.toml:112).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:97; form at isa-spec/spec/ops/alu/vimnmx.toml:113).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/alu/vimnmx.toml:107 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/alu/vimnmx.toml:108 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -322,21 +322,21 @@ impl OpVimnmx {
             relu,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:107; form at isa-spec/spec/ops/alu/vimnmx.toml:112).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:108; form at isa-spec/spec/ops/alu/vimnmx.toml:113).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:107; form at isa-spec/spec/ops/alu/vimnmx.toml:112).
+    /// Form `rir`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:108; form at isa-spec/spec/ops/alu/vimnmx.toml:113).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:107; form at isa-spec/spec/ops/alu/vimnmx.toml:112).
+    /// Form `rur`'s fields (isa-spec/spec/ops/alu/vimnmx.toml:108; form at isa-spec/spec/ops/alu/vimnmx.toml:113).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e2(w, sm)?;

@@ -199,7 +199,10 @@ fn decode_src(spec: &Spec, op: &Op, form: &Form, i: usize) -> Option<TokenStream
                 |t| matches!(t, FieldTarget::SrcReg { idx, .. } if *idx == i),
             )
             .expect("reg field");
-            let r = reg_of(spec, form, k, &f.bits);
+            let r = match f.target {
+                FieldTarget::SrcReg { inv: true, .. } => inv_reg_of(spec, form, k, &f.bits),
+                _ => reg_of(spec, form, k, &f.bits),
+            };
             quote!(Src::reg(#r))
         }
     })

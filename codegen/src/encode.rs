@@ -384,12 +384,18 @@ fn field_value(op: &Op, fl: &Field) -> Option<TokenStream> {
                 v
             })
         }
-        FieldTarget::SrcReg { idx, kind } => {
+        FieldTarget::SrcReg { idx, kind, inv } => {
             let s = &op.srcs[*idx];
             let fld = field(&s.name);
             let sname = &s.name;
             let file = file_tokens(*kind);
-            Some(quote!(src_field::<E>(Self::NAME, #sname, &self.#fld, #file, #wdt, sm)?))
+            let v = quote!(src_field::<E>(Self::NAME, #sname, &self.#fld, #file, #wdt, sm)?);
+            Some(if *inv {
+                let m = u128_lit((1u128 << wdt) - 1);
+                quote!((#v ^ #m))
+            } else {
+                v
+            })
         }
         FieldTarget::SrcImm { idx, packing } => {
             let s = &op.srcs[*idx];

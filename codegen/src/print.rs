@@ -556,7 +556,23 @@ fn print_body(spec: &Spec, op: &Op, asm: &Asm) -> TokenStream {
             }
             AsmItem::Mem(m) if m.attr => {
                 let p = mem_print(spec, op, m);
-                quote!({ out.push('a'); #p })
+                let as_offset = op.encodings.iter().any(|e| spec.families[e.family].attr_rz_as_offset);
+                match (as_offset, m.off) {
+                    // `a[0x0]` where the reference prints RZ without an offset so.
+                    (true, Some(moff)) => {
+                        let b = field(&op.srcs[m.base].name);
+                        let off = field(&op.modifiers[moff].name);
+                        quote!({
+                            out.push('a');
+                            if self.#off == 0 && matches!(self.#b.kind, SrcKind::Reg(r) if r.is_zero()) {
+                                out.push_str("[0x0]");
+                            } else {
+                                #p
+                            }
+                        })
+                    }
+                    _ => quote!({ out.push('a'); #p }),
+                }
             }
             AsmItem::Mem(m) => mem_print(spec, op, m),
             AsmItem::AttrOff(i) => {

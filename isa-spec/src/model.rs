@@ -53,6 +53,9 @@ pub struct Family {
     /// The reference prints a register's swizzle inside its bars and a
     /// constant without a blank (`[family.<name>.reference]`).
     pub swizzle_in_bars: bool,
+    /// The reference prints an attribute address on RZ without an offset
+    /// as `a[0x0]`, not `a[RZ]`.
+    pub attr_rz_as_offset: bool,
     /// SMs where the reference prints an RZ base added to a uniform
     /// register, with its width (`[RZ.U32+UR4]`), instead of leaving it out.
     pub rz_base_with_ur: Vec<u32>,
@@ -892,6 +895,8 @@ pub enum FieldTarget {
     SrcReg {
         idx: usize,
         kind: SlotKindClass,
+        /// A predicate's index stored complemented (`"87..90" = "p.inv"`).
+        inv: bool,
     },
     SrcImm {
         idx: usize,

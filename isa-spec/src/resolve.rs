@@ -80,32 +80,41 @@ pub fn parse_bits(s: &str) -> Result<Bits, String> {
     Ok(Bits { ranges })
 }
 
-/// Parse an SM range (`"75.."`, `"70..89"`, `"..90"`, `"80"`) against a family's SM list.
+/// Parse SM ranges (`"75.."`, `"70..89"`, `"..90"`, `"80"`, or a comma list
+/// of them: `"100, 103"`, for an SM that lacks an op its neighbours have)
+/// against a family's SM list.
 pub fn parse_sms(s: &str, family: &[u32]) -> Result<Vec<u32>, String> {
-    let (lo, hi) = if let Some((a, b)) = s.split_once("..") {
-        let lo = if a.trim().is_empty() {
-            0
-        } else {
-            a.trim().parse().map_err(|_| format!("bad SM `{a}`"))?
-        };
-        let hi = if b.trim().is_empty() {
-            u32::MAX
-        } else {
-            b.trim().parse().map_err(|_| format!("bad SM `{b}`"))?
-        };
-        (lo, hi)
-    } else {
-        let v: u32 = s.trim().parse().map_err(|_| format!("bad SM `{s}`"))?;
-        (v, v)
+    let mut out = Vec::new();
+    for part in s.split(',') {
+        let (lo, hi) = parse_sm_range(part)?;
+        out.extend(family.iter().copied().filter(|&sm| sm >= lo && sm <= hi));
+    }
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
+}
+
+/// One range of an `sms` list: `75..`, `..90`, `80..89`, `90`.
+fn parse_sm_range(s: &str) -> Result<(u32, u32), String> {
+    let bound = |t: &str, empty: u32| -> Result<u32, String> {
+        let t = t.trim();
+        if t.is_empty() {
+            return Ok(empty);
+        }
+        t.parse().map_err(|_| format!("bad SM `{t}`"))
+    };
+    let (lo, hi) = match s.split_once("..") {
+        Some((a, b)) => (bound(a, 0)?, bound(b, u32::MAX)?),
+        None if s.trim().is_empty() => return Err("empty SM range in a list".to_string()),
+        None => {
+            let v = bound(s, 0)?;
+            (v, v)
+        }
     };
     if hi < lo {
-        return Err(format!("SM range `{s}` is reversed"));
+        return Err(format!("SM range `{}` is reversed", s.trim()));
     }
-    Ok(family
-        .iter()
-        .copied()
-        .filter(|&sm| sm >= lo && sm <= hi)
-        .collect())
+    Ok((lo, hi))
 }
 
 fn parse_int(s: &str) -> Option<u128> {
@@ -176,6 +185,10 @@ pub(crate) fn resolve_family(
                 .reference
                 .as_ref()
                 .is_some_and(|r| r.get_ref().swizzle_in_bars),
+            attr_rz_as_offset: d
+                .reference
+                .as_ref()
+                .is_some_and(|r| r.get_ref().attr_rz_as_offset),
             rz_base_with_ur,
             loc: cx.loc(def),
         },
@@ -2074,7 +2087,8 @@ struct TargetName<'a> {
 
 /// Destination `i`: a register of the written kind, by default the one
 /// its type lives in. Destinations have one part, `.inv`: the field holds
-/// the predicate's index complemented (`"30..33" = "pd.inv"`).
+/// the predicate's index complemented (`"30..33" = "pd.inv"`); predicate
+/// sources take it too.
 fn dst_target(op: &Op, i: usize, t: &TargetName) -> Result<FieldTarget, String> {
     let inv = match t.part {
         None => false,
@@ -2119,13 +2133,31 @@ fn src_target(op: &Op, i: usize, t: &TargetName) -> Result<FieldTarget, String> 
                 t.name
             ));
         }
-        Some(p) => return Err(format!("unknown part `{p}` (neg, abs, not)")),
+        Some("inv") => {}
+        Some(p) => return Err(format!("unknown part `{p}` (neg, abs, not, inv)")),
         None => {}
     }
     let k = t
         .kind
         .unwrap_or(if o.ty.is_pred() { "pred" } else { "gpr" });
-    src_slot_target(o, i, k)
+    let target = src_slot_target(o, i, k)?;
+    if t.part != Some("inv") {
+        return Ok(target);
+    }
+    // `.inv`: the index stored complemented, as a destination's (LDG.256's
+    // and HGMMA's trailing predicates: 0 is PT).
+    match target {
+        FieldTarget::SrcReg { idx, kind, .. }
+            if matches!(kind, SlotKindClass::Pred | SlotKindClass::Upred) =>
+        {
+            Ok(FieldTarget::SrcReg {
+                idx,
+                kind,
+                inv: true,
+            })
+        }
+        _ => Err(format!("`.inv` of `{}`: predicate registers only", t.name)),
+    }
 }
 
 /// Source `i` (operand `o`) stored as slot kind `k`: an immediate and how
@@ -2170,7 +2202,11 @@ fn src_slot_target(o: &Operand, i: usize, k: &str) -> Result<FieldTarget, String
         "cbuf.soffset4" => Ok(cbuf_offset(4, true)),
         k => SlotKindClass::parse(k)
             .filter(|k| !matches!(k, SlotKindClass::Imm | SlotKindClass::Cbuf))
-            .map(|k| FieldTarget::SrcReg { idx: i, kind: k })
+            .map(|k| FieldTarget::SrcReg {
+                idx: i,
+                kind: k,
+                inv: false,
+            })
             .ok_or_else(|| {
                 format!("unknown kind `{k}` (gpr, ugpr, pred, upred, bar, imm, imms, imm20, imm20h, cbuf.index, cbuf.offset, cbuf.offset4, cbuf.soffset, cbuf.soffset4)")
             }),
@@ -2935,6 +2971,7 @@ fn reuse_of(
         if let FieldTarget::SrcReg {
             idx,
             kind: SlotKindClass::Gpr,
+            ..
         } = f.target
         {
             let by_slot = f
@@ -2986,7 +3023,7 @@ fn src_kinds_of(op: &Op, fields: &[Field]) -> Vec<Option<SlotKindClass>> {
     let mut v = vec![None; op.srcs.len()];
     for f in fields {
         match f.target {
-            FieldTarget::SrcReg { idx, kind } => v[idx] = Some(kind),
+            FieldTarget::SrcReg { idx, kind, .. } => v[idx] = Some(kind),
             FieldTarget::SrcImm { idx, .. } => v[idx] = Some(SlotKindClass::Imm),
             FieldTarget::SrcCbuf { idx, .. } => v[idx] = Some(SlotKindClass::Cbuf),
             _ => {}

@@ -67,6 +67,10 @@ pub struct ReferenceDef {
     /// brackets (Pascal's HADD2), not after the bars.
     #[serde(default)]
     pub swizzle_in_bars: bool,
+    /// The reference prints an attribute address on the zero register
+    /// without an offset as the offset (`a[0x0]`), not as `a[RZ]`.
+    #[serde(default)]
+    pub attr_rz_as_offset: bool,
     /// SM range where the reference prints a zero-register base added to
     /// a uniform register with its width (`[RZ.U32+UR4+0x30]`); elsewhere
     /// it leaves both out (`[UR4+0x30]`).
