@@ -1789,6 +1789,76 @@ enum_tables!(
     LdcuMode, 16, [None, Texunpack, Hdrunpack], ["none", "texunpack", "hdrunpack"], ["",
     ".TEXUNPACK", ".HDRUNPACK"], {}
 );
+/// Reduction of LDGMC (multimem load-reduce) as nvdisasm 13 prints it.
+/// Integer form (bits 87..91): ADD 0, MIN 1, MAX 2, AND 5, OR 6, XOR 7 (the
+/// codes of atom_op; 3, 4 and 8..15 print INVALIDn). Float form (bits
+/// 88..90): ADD 0, MIN 1, MAX 2, and code 3, which SM90 prints `.F32ADD`
+/// and SM100 on `.HPADD` (presumably PTX's .acc::f32 / .acc::f16 add; kept
+/// as two values, each on its SMs only, since the meaning may differ;
+/// HPADD's own code here is a placeholder: the float encodings of SM100 on
+/// put it at 3).
+///
+/// Spec: isa-spec/spec/enums/ldgmc_op.toml:1 (enum `ldgmc_op`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum LdgmcOp {
+    #[default]
+    Add,
+    Min,
+    Max,
+    And,
+    Or,
+    Xor,
+    F32add,
+    Hpadd,
+}
+enum_tables!(
+    LdgmcOp, 8, [Add, Min, Max, And, Or, Xor, F32add, Hpadd], ["add", "min", "max",
+    "and", "or", "xor", "f32add", "hpadd"], [".ADD", ".MIN", ".MAX", ".AND", ".OR",
+    ".XOR", ".F32ADD", ".HPADD"], {}
+);
+/// Element type of LDGMC (multimem load-reduce) as nvdisasm 13 prints it.
+/// Integer types (opcode 0x9a4, bits 73..76): unsigned 32-bit prints `.32`
+/// (unlike atom_type's nothing), `.S32`, `.64`, `.S64`. Float types (opcode
+/// 0x9a5, bits 73..77 and 87): packed F16/BF16 in 2, 4 or 8 lanes, F32 in 1,
+/// 2 or 4 lanes, F64, all `.RN` (no `.FTZ` forms), and from SM100 the FP8
+/// types E5M2/E4M3 in 4, 8 or 16 lanes. Codes are set per encoding.
+///
+/// Spec: isa-spec/spec/enums/ldgmc_type.toml:1 (enum `ldgmc_type`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum LdgmcType {
+    #[default]
+    B32,
+    S32,
+    B64,
+    S64,
+    F16x2Rn,
+    F16x4Rn,
+    F16x8Rn,
+    Bf16x2Rn,
+    Bf16x4Rn,
+    Bf16x8Rn,
+    F32Rn,
+    F32x2Rn,
+    F32x4Rn,
+    F64Rn,
+    E5m2x4Rn,
+    E5m2x8Rn,
+    E5m2x16Rn,
+    E4m3x4Rn,
+    E4m3x8Rn,
+    E4m3x16Rn,
+}
+enum_tables!(
+    LdgmcType, 16, [B32, S32, B64, S64, F16x2Rn, F16x4Rn, F16x8Rn, Bf16x2Rn, Bf16x4Rn,
+    Bf16x8Rn, F32Rn, F32x2Rn, F32x4Rn, F64Rn, E5m2x4Rn, E5m2x8Rn, E5m2x16Rn, E4m3x4Rn,
+    E4m3x8Rn, E4m3x16Rn], ["b32", "s32", "b64", "s64", "f16x2_rn", "f16x4_rn",
+    "f16x8_rn", "bf16x2_rn", "bf16x4_rn", "bf16x8_rn", "f32_rn", "f32x2_rn", "f32x4_rn",
+    "f64_rn", "e5m2x4_rn", "e5m2x8_rn", "e5m2x16_rn", "e4m3x4_rn", "e4m3x8_rn",
+    "e4m3x16_rn"], [".32", ".S32", ".64", ".S64", ".F16x2.RN", ".F16x4.RN", ".F16x8.RN",
+    ".BF16x2.RN", ".BF16x4.RN", ".BF16x8.RN", ".F32.RN", ".F32x2.RN", ".F32x4.RN",
+    ".F64.RN", ".E5M2x4.RN", ".E5M2x8.RN", ".E5M2x16.RN", ".E4M3x4.RN", ".E4M3x8.RN",
+    ".E4M3x16.RN"], {}
+);
 /// LDGSTS's L1 bypass (bit 81 on SM80..SM90, nvdisasm 13 sweep: clear
 /// prints .BYPASS, set prints nothing).
 ///
@@ -2013,6 +2083,24 @@ enum_tables!(
     MemCache, 8, [None, Ef, El, Lu, Eu, Na, Cg, Ci, Cv, Cs, Wt], ["none", "ef", "el",
     "lu", "eu", "na", "cg", "ci", "cv", "cs", "wt"], ["", ".EF", ".EL", ".LU", ".EU",
     ".NA", ".CG", ".CI", ".CV", ".CS", ".WT"], {}
+);
+/// L2 eviction priority of SM100+'s 256-bit global access (LDG/STG
+/// .256, opcodes 0x97e/0x97f, bits 81..83; bit 83 is ignored): .EFL2
+/// (evict first), .ENL2 (evict normal, what ptxas writes), .ELL2 (evict
+/// last); always printed. Code 3 prints INVALID3 on SM100..SM110 and, for
+/// LDG only, `.RML2.256.???1.???0` on SM120/SM121 (nvdisasm 13): left out.
+///
+/// Spec: isa-spec/spec/enums/mem_l2_evict.toml:1 (enum `mem_l2_evict`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum MemL2Evict {
+    #[default]
+    Enl2,
+    Efl2,
+    Ell2,
+}
+enum_tables!(
+    MemL2Evict, 8, [Enl2, Efl2, Ell2], ["enl2", "efl2", "ell2"], [".ENL2", ".EFL2",
+    ".ELL2"], {}
 );
 /// L2 prefetch size hint of a global load on SM70..SM75 (bits 68..70).
 ///
@@ -2370,6 +2458,17 @@ enum_tables!(
     "s16", "b64", "b128", "u128"], ["", ".U8", ".S8", ".U16", ".S16", ".64", ".128",
     ".U.128"], {}
 );
+/// Access size of SM100+'s two-register-group global access (LDG/STG
+/// opcodes 0x97e/0x97f): always 32 bytes, printed `.256`; no bit of the
+/// word gives another size (bits 73..76 below 4 are rejected).
+///
+/// Spec: isa-spec/spec/enums/mem_size256.toml:1 (enum `mem_size256`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum MemSize256 {
+    #[default]
+    B256,
+}
+enum_tables!(MemSize256, 8, [B256], ["b256"], [".256"], {});
 /// Width of a base register that is always a 64-bit pair (LDGSTS's
 /// global address: nvdisasm 13 prints `.64` on SM80..SM120, no bit of the
 /// word gives another width, and an RZ base prints `[RZ.64+...]`).
@@ -4029,6 +4128,48 @@ pub enum UpredFile {
     Upr,
 }
 enum_tables!(UpredFile, 8, [Upr], ["upr"], ["UPR"], {});
+/// TMA tensor dimensionality (bits 79..82): .1D .. .5D.
+///
+/// Spec: isa-spec/spec/enums/utma_dim.toml:3 (enum `utma_dim`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum UtmaDim {
+    #[default]
+    D1,
+    D2,
+    D3,
+    D4,
+    D5,
+}
+enum_tables!(
+    UtmaDim, 8, [D1, D2, D3, D4, D5], ["d1", "d2", "d3", "d4", "d5"], [".1D", ".2D",
+    ".3D", ".4D", ".5D"], {}
+);
+/// TMA mode of the forms without an offset/mask register: tile (none) or .GATHER4.
+///
+/// Spec: isa-spec/spec/enums/utma_mode2.toml:6 (enum `utma_mode2`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum UtmaMode2 {
+    #[default]
+    Tile,
+    Gather4,
+}
+enum_tables!(UtmaMode2, 8, [Tile, Gather4], ["tile", "gather4"], ["", ".GATHER4"], {});
+/// UTMALDG (register form) load mode: tile (none), .IM2COL, .W128, .W, .GATHER4.
+///
+/// Spec: isa-spec/spec/enums/utmaldg_mode.toml:6 (enum `utmaldg_mode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum UtmaldgMode {
+    #[default]
+    Tile,
+    Im2col,
+    W128,
+    W,
+    Gather4,
+}
+enum_tables!(
+    UtmaldgMode, 8, [Tile, Im2col, W128, W, Gather4], ["tile", "im2col", "w128", "w",
+    "gather4"], ["", ".IM2COL", ".W128", ".W", ".GATHER4"], {}
+);
 /// SM120 VIADD's lane layout and signedness (bits 73..76; swept with nvdisasm 13, SM120: 6 and 7 print `.INVALIDn`).
 ///
 /// Spec: isa-spec/spec/enums/viadd_type.toml:1 (enum `viadd_type`).
@@ -4617,6 +4758,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
             110, 120, 121,
         ],
     ),
+    ("FMNMX3", &[100, 101, 103, 110]),
     (
         "FMUL",
         &[
@@ -4778,6 +4920,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
         ],
     ),
     ("LDGDEPBAR", &[80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121]),
+    ("LDGMC", &[90, 100, 101, 103, 110, 120, 121]),
     ("LDGSTS", &[80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121]),
     (
         "LDL",
@@ -4903,6 +5046,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
             110, 120, 121,
         ],
     ),
+    ("REDAS", &[90, 100, 101, 103, 110, 120, 121]),
     ("REDG", &[90, 100, 101, 103, 110, 120, 121]),
     ("REDUX", &[80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121]),
     (
@@ -4954,6 +5098,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
             110, 120, 121,
         ],
     ),
+    ("STAS", &[90, 100, 101, 103, 110, 120, 121]),
     (
         "STG",
         &[
@@ -5065,6 +5210,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("USGXT", &[75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121]),
     ("USHF", &[75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121]),
     ("UTMACMDFLUSH", &[90, 100, 101, 103, 110, 120, 121]),
+    ("UTMALDG", &[90, 100, 101, 103, 110, 120, 121]),
     (
         "VABSDIFF",
         &[50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110],
@@ -5202,7 +5348,7 @@ define_ops! {
     F2iSm50(OpF2iSm50), F2ip(OpF2ip), Fadd(OpFadd), Fadd2(OpFadd2), Fadd2Imm(OpFadd2Imm),
     Fadd32i(OpFadd32i), Fchk(OpFchk), Fcmp(OpFcmp), FenceViewAsync(OpFenceViewAsync),
     Ffma(OpFfma), Ffma2(OpFfma2), Ffma2Imm(OpFfma2Imm), Ffma32i(OpFfma32i), Flo(OpFlo),
-    Fmnmx(OpFmnmx), Fmul(OpFmul), Fmul2(OpFmul2), Fmul2Imm(OpFmul2Imm),
+    Fmnmx(OpFmnmx), Fmnmx3(OpFmnmx3), Fmul(OpFmul), Fmul2(OpFmul2), Fmul2Imm(OpFmul2Imm),
     Fmul32i(OpFmul32i), Frnd(OpFrnd), Frnd64(OpFrnd64), Fsel(OpFsel), Fset(OpFset),
     Fsetp(OpFsetp), Fswzadd(OpFswzadd), FswzaddSm50(OpFswzaddSm50), Hadd2(OpHadd2),
     Hadd2F32(OpHadd2F32), Hadd2Sm50(OpHadd2Sm50), Hfma2(OpHfma2), Hfma2Mma(OpHfma2Mma),
@@ -5218,41 +5364,42 @@ define_ops! {
     Imul32i(OpImul32i), Ipa(OpIpa), IpaIdxSm50(OpIpaIdxSm50), IpaSm50(OpIpaSm50),
     Isberd(OpIsberd), Iscadd(OpIscadd), Iscadd32i(OpIscadd32i), Iset(OpIset),
     Isetp(OpIsetp), Isetp64(OpIsetp64), Kil(OpKil), Ldc(OpLdc), Ldcu(OpLdcu), Ldg(OpLdg),
-    Ldgdepbar(OpLdgdepbar), Ldgsts(OpLdgsts), Ldl(OpLdl), Lds(OpLds), Ldsm(OpLdsm),
-    Lea(OpLea), LeaHi(OpLeaHi), LeaHiSm50(OpLeaHiSm50), LeaHiX(OpLeaHiX),
-    LeaSm50(OpLeaSm50), LeaX(OpLeaX), Lepc(OpLepc), Lop(OpLop), Lop3(OpLop3),
-    Lop32i(OpLop32i), MatchAll(OpMatchAll), MatchAny(OpMatchAny), Membar(OpMembar),
-    MembarSm50(OpMembarSm50), Mov(OpMov), Mov32i(OpMov32i), Mov64(OpMov64),
-    Mov64i(OpMov64i), Movm(OpMovm), Mufu(OpMufu), Nanosleep(OpNanosleep), Nop(OpNop),
-    Out(OpOut), P2r(OpP2r), Pbk(OpPbk), Pcnt(OpPcnt), Pixld(OpPixld),
-    PixldSm50(OpPixldSm50), Plop3(OpPlop3), Plop3Sign(OpPlop3Sign), Pmtrig(OpPmtrig),
-    Popc(OpPopc), Preexit(OpPreexit), Pret(OpPret), Prmt(OpPrmt), Pset(OpPset),
-    Psetp(OpPsetp), Qmma(OpQmma), QmmaSp(OpQmmaSp), Qspc(OpQspc), R2p(OpR2p),
-    R2ur(OpR2ur), R2urOr(OpR2urOr), Red(OpRed), RedSm50(OpRedSm50), RedgF(OpRedgF),
-    Redux(OpRedux), Ret(OpRet), RetAbs(OpRetAbs), RetSm50(OpRetSm50), Rpcmov(OpRpcmov),
-    RpcmovW(OpRpcmovW), Rro(OpRro), S2r(OpS2r), S2ur(OpS2ur), Sel(OpSel), Sel64(OpSel64),
-    Sel64i(OpSel64i), Sgxt(OpSgxt), Shf(OpShf), Shfl(OpShfl), Shl(OpShl), Shr(OpShr),
-    Ssy(OpSsy), Stg(OpStg), Stl(OpStl), Sts(OpSts), Stsm(OpStsm), Suld(OpSuld),
-    SuldB(OpSuldB), SuldUr(OpSuldUr), Sured(OpSured), SuredB(OpSuredB),
-    SuredB3(OpSuredB3), SuredUr(OpSuredUr), Sust(OpSust), SustB(OpSustB),
-    SustUr(OpSustUr), Sync(OpSync), SyncsArrive(OpSyncsArrive), SyncsCctl(OpSyncsCctl),
-    SyncsCctlAll(OpSyncsCctlAll), SyncsExch(OpSyncsExch), SyncsPhasechk(OpSyncsPhasechk),
-    Tex(OpTex), TexB(OpTexB), TexBSm50(OpTexBSm50), TexSm50(OpTexSm50), TexUr(OpTexUr),
-    TexsSm50(OpTexsSm50), Tld(OpTld), Tld4(OpTld4), Tld4B(OpTld4B),
-    Tld4BSm50(OpTld4BSm50), Tld4Sm50(OpTld4Sm50), Tld4Ur(OpTld4Ur),
-    Tld4sSm50(OpTld4sSm50), TldB(OpTldB), TldBSm50(OpTldBSm50), TldSm50(OpTldSm50),
-    TldUr(OpTldUr), TldsSm50(OpTldsSm50), Tmml(OpTmml), TmmlB(OpTmmlB), TmmlUr(OpTmmlUr),
-    Txd(OpTxd), TxdB(OpTxdB), TxdBSm50(OpTxdBSm50), TxdSm50(OpTxdSm50), TxdUr(OpTxdUr),
-    Txq(OpTxq), TxqB(OpTxqB), TxqSm50(OpTxqSm50), TxqUr(OpTxqUr), Ublkcp(OpUblkcp),
-    Ublkpf(OpUblkpf), Ubrev(OpUbrev), UcgabarArv(OpUcgabarArv),
-    UcgabarWait(OpUcgabarWait), Uf2f(OpUf2f), Ufadd(OpUfadd), Uffma(OpUffma),
-    Uflo(OpUflo), Ufmul(OpUfmul), Ui2f(OpUi2f), Ui2fp(OpUi2fp), Uiadd3(OpUiadd3),
-    Uiadd364(OpUiadd364), Uiadd3x(OpUiadd3x), Uimad(OpUimad), UimadHi(OpUimadHi),
-    UimadWide(OpUimadWide), UimadWideX(OpUimadWideX), Uimadx(OpUimadx), Uisetp(OpUisetp),
-    Uisetp64(OpUisetp64), Uldc(OpUldc), Ulea(OpUlea), UleaHi(OpUleaHi),
-    UleaHiX(OpUleaHiX), UleaX(OpUleaX), Ulop3(OpUlop3), Umov(OpUmov), Umov64(OpUmov64),
-    Umov64i(OpUmov64i), Up2ur(OpUp2ur), Upopc(OpUpopc), Uprmt(OpUprmt), Ur2up(OpUr2up),
-    Usel(OpUsel), Usgxt(OpUsgxt), Ushf(OpUshf), Utmacmdflush(OpUtmacmdflush),
+    Ldg256(OpLdg256), Ldgdepbar(OpLdgdepbar), Ldgmc(OpLdgmc), Ldgsts(OpLdgsts),
+    Ldl(OpLdl), Lds(OpLds), Ldsm(OpLdsm), Lea(OpLea), LeaHi(OpLeaHi),
+    LeaHiSm50(OpLeaHiSm50), LeaHiX(OpLeaHiX), LeaSm50(OpLeaSm50), LeaX(OpLeaX),
+    Lepc(OpLepc), Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i), MatchAll(OpMatchAll),
+    MatchAny(OpMatchAny), Membar(OpMembar), MembarSm50(OpMembarSm50), Mov(OpMov),
+    Mov32i(OpMov32i), Mov64(OpMov64), Mov64i(OpMov64i), Movm(OpMovm), Mufu(OpMufu),
+    Nanosleep(OpNanosleep), Nop(OpNop), Out(OpOut), P2r(OpP2r), Pbk(OpPbk), Pcnt(OpPcnt),
+    Pixld(OpPixld), PixldSm50(OpPixldSm50), Plop3(OpPlop3), Plop3Sign(OpPlop3Sign),
+    Pmtrig(OpPmtrig), Popc(OpPopc), Preexit(OpPreexit), Pret(OpPret), Prmt(OpPrmt),
+    Pset(OpPset), Psetp(OpPsetp), Qmma(OpQmma), QmmaSp(OpQmmaSp), Qspc(OpQspc),
+    R2p(OpR2p), R2ur(OpR2ur), R2urOr(OpR2urOr), Red(OpRed), RedSm50(OpRedSm50),
+    Redas(OpRedas), RedgF(OpRedgF), Redux(OpRedux), Ret(OpRet), RetAbs(OpRetAbs),
+    RetSm50(OpRetSm50), Rpcmov(OpRpcmov), RpcmovW(OpRpcmovW), Rro(OpRro), S2r(OpS2r),
+    S2ur(OpS2ur), Sel(OpSel), Sel64(OpSel64), Sel64i(OpSel64i), Sgxt(OpSgxt), Shf(OpShf),
+    Shfl(OpShfl), Shl(OpShl), Shr(OpShr), Ssy(OpSsy), Stas(OpStas), Stg(OpStg),
+    Stg256(OpStg256), Stl(OpStl), Sts(OpSts), Stsm(OpStsm), Suld(OpSuld), SuldB(OpSuldB),
+    SuldUr(OpSuldUr), Sured(OpSured), SuredB(OpSuredB), SuredB3(OpSuredB3),
+    SuredUr(OpSuredUr), Sust(OpSust), SustB(OpSustB), SustUr(OpSustUr), Sync(OpSync),
+    SyncsArrive(OpSyncsArrive), SyncsCctl(OpSyncsCctl), SyncsCctlAll(OpSyncsCctlAll),
+    SyncsExch(OpSyncsExch), SyncsPhasechk(OpSyncsPhasechk), Tex(OpTex), TexB(OpTexB),
+    TexBSm50(OpTexBSm50), TexSm50(OpTexSm50), TexUr(OpTexUr), TexsSm50(OpTexsSm50),
+    Tld(OpTld), Tld4(OpTld4), Tld4B(OpTld4B), Tld4BSm50(OpTld4BSm50),
+    Tld4Sm50(OpTld4Sm50), Tld4Ur(OpTld4Ur), Tld4sSm50(OpTld4sSm50), TldB(OpTldB),
+    TldBSm50(OpTldBSm50), TldSm50(OpTldSm50), TldUr(OpTldUr), TldsSm50(OpTldsSm50),
+    Tmml(OpTmml), TmmlB(OpTmmlB), TmmlUr(OpTmmlUr), Txd(OpTxd), TxdB(OpTxdB),
+    TxdBSm50(OpTxdBSm50), TxdSm50(OpTxdSm50), TxdUr(OpTxdUr), Txq(OpTxq), TxqB(OpTxqB),
+    TxqSm50(OpTxqSm50), TxqUr(OpTxqUr), Ublkcp(OpUblkcp), Ublkpf(OpUblkpf),
+    Ubrev(OpUbrev), UcgabarArv(OpUcgabarArv), UcgabarWait(OpUcgabarWait), Uf2f(OpUf2f),
+    Ufadd(OpUfadd), Uffma(OpUffma), Uflo(OpUflo), Ufmul(OpUfmul), Ui2f(OpUi2f),
+    Ui2fp(OpUi2fp), Uiadd3(OpUiadd3), Uiadd364(OpUiadd364), Uiadd3x(OpUiadd3x),
+    Uimad(OpUimad), UimadHi(OpUimadHi), UimadWide(OpUimadWide), UimadWideX(OpUimadWideX),
+    Uimadx(OpUimadx), Uisetp(OpUisetp), Uisetp64(OpUisetp64), Uldc(OpUldc), Ulea(OpUlea),
+    UleaHi(OpUleaHi), UleaHiX(OpUleaHiX), UleaX(OpUleaX), Ulop3(OpUlop3), Umov(OpUmov),
+    Umov64(OpUmov64), Umov64i(OpUmov64i), Up2ur(OpUp2ur), Upopc(OpUpopc), Uprmt(OpUprmt),
+    Ur2up(OpUr2up), Usel(OpUsel), Usgxt(OpUsgxt), Ushf(OpUshf),
+    Utmacmdflush(OpUtmacmdflush), Utmaldg(OpUtmaldg), UtmaldgUr(OpUtmaldgUr),
     Vabsdiff(OpVabsdiff), VabsdiffSm50(OpVabsdiffSm50), Viadd(OpViadd),
     ViaddTyped(OpViaddTyped), Viaddmnmx(OpViaddmnmx), Vimnmx(OpVimnmx), Vote(OpVote),
     Voteu(OpVoteu), Warpgroup(OpWarpgroup), WarpgroupDepbar(OpWarpgroupDepbar),
@@ -10816,171 +10963,177 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0x1aa, decode_sm70_arm10),
         (0x1b0, decode_sm70_arm11),
         (0x1b1, decode_sm70_arm12),
-        (0x202, decode_sm70_arm13),
-        (0x203, decode_sm70_arm14),
-        (0x204, decode_sm70_arm15),
-        (0x207, decode_sm70_arm16),
-        (0x208, decode_sm70_arm17),
-        (0x209, decode_sm70_arm18),
-        (0x20a, decode_sm70_arm19),
-        (0x20b, decode_sm70_arm20),
-        (0x20c, decode_sm70_arm21),
-        (0x210, decode_sm70_arm22),
-        (0x211, decode_sm70_arm23),
-        (0x212, decode_sm70_arm24),
-        (0x213, decode_sm70_arm25),
-        (0x214, decode_sm70_arm26),
-        (0x216, decode_sm70_arm27),
-        (0x217, decode_sm70_arm28),
-        (0x219, decode_sm70_arm29),
-        (0x21a, decode_sm70_arm30),
-        (0x21b, decode_sm70_arm31),
-        (0x21f, decode_sm70_arm32),
-        (0x220, decode_sm70_arm33),
-        (0x221, decode_sm70_arm34),
-        (0x223, decode_sm70_arm35),
-        (0x224, decode_sm70_arm36),
-        (0x225, decode_sm70_arm37),
-        (0x226, decode_sm70_arm38),
-        (0x227, decode_sm70_arm39),
-        (0x228, decode_sm70_arm40),
-        (0x229, decode_sm70_arm41),
-        (0x22a, decode_sm70_arm42),
-        (0x22b, decode_sm70_arm43),
-        (0x230, decode_sm70_arm44),
-        (0x231, decode_sm70_arm45),
-        (0x232, decode_sm70_arm46),
-        (0x233, decode_sm70_arm47),
-        (0x234, decode_sm70_arm48),
-        (0x235, decode_sm70_arm49),
-        (0x236, decode_sm70_arm50),
-        (0x237, decode_sm70_arm51),
-        (0x238, decode_sm70_arm52),
-        (0x23a, decode_sm70_arm53),
-        (0x23c, decode_sm70_arm54),
-        (0x23d, decode_sm70_arm55),
-        (0x23e, decode_sm70_arm56),
-        (0x23f, decode_sm70_arm57),
-        (0x240, decode_sm70_arm58),
-        (0x243, decode_sm70_arm59),
-        (0x245, decode_sm70_arm60),
-        (0x246, decode_sm70_arm61),
-        (0x248, decode_sm70_arm62),
-        (0x249, decode_sm70_arm63),
-        (0x24a, decode_sm70_arm64),
-        (0x24b, decode_sm70_arm65),
-        (0x254, decode_sm70_arm66),
-        (0x255, decode_sm70_arm67),
-        (0x256, decode_sm70_arm68),
-        (0x25a, decode_sm70_arm69),
-        (0x25b, decode_sm70_arm70),
-        (0x25e, decode_sm70_arm71),
-        (0x27a, decode_sm70_arm72),
-        (0x287, decode_sm70_arm73),
-        (0x28c, decode_sm70_arm74),
-        (0x290, decode_sm70_arm75),
-        (0x291, decode_sm70_arm76),
-        (0x292, decode_sm70_arm77),
-        (0x296, decode_sm70_arm78),
-        (0x297, decode_sm70_arm79),
-        (0x299, decode_sm70_arm80),
-        (0x29a, decode_sm70_arm81),
-        (0x2a4, decode_sm70_arm82),
-        (0x2a5, decode_sm70_arm83),
-        (0x2a6, decode_sm70_arm84),
-        (0x2bd, decode_sm70_arm85),
-        (0x2be, decode_sm70_arm86),
-        (0x2bf, decode_sm70_arm87),
-        (0x2ca, decode_sm70_arm88),
-        (0x2cc, decode_sm70_arm89),
-        (0x300, decode_sm70_arm90),
-        (0x301, decode_sm70_arm91),
-        (0x302, decode_sm70_arm92),
-        (0x304, decode_sm70_arm93),
-        (0x305, decode_sm70_arm94),
-        (0x306, decode_sm70_arm95),
-        (0x307, decode_sm70_arm96),
-        (0x308, decode_sm70_arm97),
-        (0x309, decode_sm70_arm98),
-        (0x310, decode_sm70_arm99),
-        (0x311, decode_sm70_arm100),
-        (0x312, decode_sm70_arm101),
-        (0x313, decode_sm70_arm102),
-        (0x31c, decode_sm70_arm103),
-        (0x31d, decode_sm70_arm104),
-        (0x321, decode_sm70_arm105),
-        (0x322, decode_sm70_arm106),
-        (0x324, decode_sm70_arm107),
-        (0x326, decode_sm70_arm108),
-        (0x343, decode_sm70_arm109),
-        (0x344, decode_sm70_arm110),
-        (0x348, decode_sm70_arm111),
-        (0x352, decode_sm70_arm112),
-        (0x353, decode_sm70_arm113),
-        (0x355, decode_sm70_arm114),
-        (0x356, decode_sm70_arm115),
-        (0x35d, decode_sm70_arm116),
-        (0x361, decode_sm70_arm117),
-        (0x364, decode_sm70_arm118),
-        (0x367, decode_sm70_arm119),
-        (0x36a, decode_sm70_arm120),
-        (0x36d, decode_sm70_arm121),
-        (0x370, decode_sm70_arm122),
+        (0x1bd, decode_sm70_arm13),
+        (0x1be, decode_sm70_arm14),
+        (0x202, decode_sm70_arm15),
+        (0x203, decode_sm70_arm16),
+        (0x204, decode_sm70_arm17),
+        (0x207, decode_sm70_arm18),
+        (0x208, decode_sm70_arm19),
+        (0x209, decode_sm70_arm20),
+        (0x20a, decode_sm70_arm21),
+        (0x20b, decode_sm70_arm22),
+        (0x20c, decode_sm70_arm23),
+        (0x210, decode_sm70_arm24),
+        (0x211, decode_sm70_arm25),
+        (0x212, decode_sm70_arm26),
+        (0x213, decode_sm70_arm27),
+        (0x214, decode_sm70_arm28),
+        (0x216, decode_sm70_arm29),
+        (0x217, decode_sm70_arm30),
+        (0x219, decode_sm70_arm31),
+        (0x21a, decode_sm70_arm32),
+        (0x21b, decode_sm70_arm33),
+        (0x21f, decode_sm70_arm34),
+        (0x220, decode_sm70_arm35),
+        (0x221, decode_sm70_arm36),
+        (0x223, decode_sm70_arm37),
+        (0x224, decode_sm70_arm38),
+        (0x225, decode_sm70_arm39),
+        (0x226, decode_sm70_arm40),
+        (0x227, decode_sm70_arm41),
+        (0x228, decode_sm70_arm42),
+        (0x229, decode_sm70_arm43),
+        (0x22a, decode_sm70_arm44),
+        (0x22b, decode_sm70_arm45),
+        (0x230, decode_sm70_arm46),
+        (0x231, decode_sm70_arm47),
+        (0x232, decode_sm70_arm48),
+        (0x233, decode_sm70_arm49),
+        (0x234, decode_sm70_arm50),
+        (0x235, decode_sm70_arm51),
+        (0x236, decode_sm70_arm52),
+        (0x237, decode_sm70_arm53),
+        (0x238, decode_sm70_arm54),
+        (0x23a, decode_sm70_arm55),
+        (0x23c, decode_sm70_arm56),
+        (0x23d, decode_sm70_arm57),
+        (0x23e, decode_sm70_arm58),
+        (0x23f, decode_sm70_arm59),
+        (0x240, decode_sm70_arm60),
+        (0x243, decode_sm70_arm61),
+        (0x245, decode_sm70_arm62),
+        (0x246, decode_sm70_arm63),
+        (0x248, decode_sm70_arm64),
+        (0x249, decode_sm70_arm65),
+        (0x24a, decode_sm70_arm66),
+        (0x24b, decode_sm70_arm67),
+        (0x254, decode_sm70_arm68),
+        (0x255, decode_sm70_arm69),
+        (0x256, decode_sm70_arm70),
+        (0x25a, decode_sm70_arm71),
+        (0x25b, decode_sm70_arm72),
+        (0x25e, decode_sm70_arm73),
+        (0x276, decode_sm70_arm74),
+        (0x27a, decode_sm70_arm75),
+        (0x287, decode_sm70_arm76),
+        (0x28c, decode_sm70_arm77),
+        (0x290, decode_sm70_arm78),
+        (0x291, decode_sm70_arm79),
+        (0x292, decode_sm70_arm80),
+        (0x296, decode_sm70_arm81),
+        (0x297, decode_sm70_arm82),
+        (0x299, decode_sm70_arm83),
+        (0x29a, decode_sm70_arm84),
+        (0x2a4, decode_sm70_arm85),
+        (0x2a5, decode_sm70_arm86),
+        (0x2a6, decode_sm70_arm87),
+        (0x2bd, decode_sm70_arm88),
+        (0x2be, decode_sm70_arm89),
+        (0x2bf, decode_sm70_arm90),
+        (0x2ca, decode_sm70_arm91),
+        (0x2cc, decode_sm70_arm92),
+        (0x300, decode_sm70_arm93),
+        (0x301, decode_sm70_arm94),
+        (0x302, decode_sm70_arm95),
+        (0x304, decode_sm70_arm96),
+        (0x305, decode_sm70_arm97),
+        (0x306, decode_sm70_arm98),
+        (0x307, decode_sm70_arm99),
+        (0x308, decode_sm70_arm100),
+        (0x309, decode_sm70_arm101),
+        (0x310, decode_sm70_arm102),
+        (0x311, decode_sm70_arm103),
+        (0x312, decode_sm70_arm104),
+        (0x313, decode_sm70_arm105),
+        (0x31c, decode_sm70_arm106),
+        (0x31d, decode_sm70_arm107),
+        (0x321, decode_sm70_arm108),
+        (0x322, decode_sm70_arm109),
+        (0x324, decode_sm70_arm110),
+        (0x326, decode_sm70_arm111),
+        (0x343, decode_sm70_arm112),
+        (0x344, decode_sm70_arm113),
+        (0x348, decode_sm70_arm114),
+        (0x352, decode_sm70_arm115),
+        (0x353, decode_sm70_arm116),
+        (0x355, decode_sm70_arm117),
+        (0x356, decode_sm70_arm118),
+        (0x35d, decode_sm70_arm119),
+        (0x361, decode_sm70_arm120),
+        (0x364, decode_sm70_arm121),
+        (0x367, decode_sm70_arm122),
+        (0x36a, decode_sm70_arm123),
+        (0x36d, decode_sm70_arm124),
+        (0x370, decode_sm70_arm125),
         (0x380, decode_sm70_arm1),
         (0x381, decode_sm70_arm2),
         (0x384, decode_sm70_arm3),
         (0x385, decode_sm70_arm3),
         (0x386, decode_sm70_arm4),
-        (0x387, decode_sm70_arm123),
-        (0x388, decode_sm70_arm124),
-        (0x389, decode_sm70_arm125),
+        (0x387, decode_sm70_arm126),
+        (0x388, decode_sm70_arm127),
+        (0x389, decode_sm70_arm128),
         (0x38a, decode_sm70_arm6),
-        (0x38b, decode_sm70_arm126),
+        (0x38b, decode_sm70_arm129),
         (0x38c, decode_sm70_arm7),
-        (0x38d, decode_sm70_arm127),
-        (0x3a0, decode_sm70_arm128),
-        (0x3a1, decode_sm70_arm129),
+        (0x38d, decode_sm70_arm130),
+        (0x3a0, decode_sm70_arm131),
+        (0x3a1, decode_sm70_arm132),
         (0x3a3, decode_sm70_arm8),
         (0x3a7, decode_sm70_arm9),
         (0x3a8, decode_sm70_arm6),
-        (0x3a9, decode_sm70_arm126),
+        (0x3a9, decode_sm70_arm129),
         (0x3aa, decode_sm70_arm10),
-        (0x3ab, decode_sm70_arm126),
+        (0x3ab, decode_sm70_arm129),
         (0x3b0, decode_sm70_arm11),
         (0x3b1, decode_sm70_arm12),
-        (0x3ba, decode_sm70_arm130),
-        (0x3bc, decode_sm70_arm131),
-        (0x3c2, decode_sm70_arm132),
-        (0x3c4, decode_sm70_arm133),
-        (0x3c6, decode_sm70_arm134),
-        (0x402, decode_sm70_arm135),
-        (0x407, decode_sm70_arm136),
-        (0x411, decode_sm70_arm137),
-        (0x414, decode_sm70_arm138),
-        (0x416, decode_sm70_arm139),
-        (0x419, decode_sm70_arm140),
-        (0x421, decode_sm70_arm141),
-        (0x423, decode_sm70_arm142),
-        (0x424, decode_sm70_arm143),
-        (0x429, decode_sm70_arm144),
-        (0x42a, decode_sm70_arm145),
-        (0x42b, decode_sm70_arm146),
-        (0x430, decode_sm70_arm147),
-        (0x431, decode_sm70_arm148),
-        (0x433, decode_sm70_arm149),
-        (0x434, decode_sm70_arm150),
-        (0x435, decode_sm70_arm151),
-        (0x443, decode_sm70_arm152),
-        (0x446, decode_sm70_arm153),
-        (0x44b, decode_sm70_arm154),
-        (0x454, decode_sm70_arm155),
-        (0x455, decode_sm70_arm156),
-        (0x482, decode_sm70_arm157),
-        (0x491, decode_sm70_arm158),
-        (0x499, decode_sm70_arm159),
-        (0x4a4, decode_sm70_arm160),
-        (0x51d, decode_sm70_arm161),
-        (0x547, decode_sm70_arm162),
+        (0x3b4, decode_sm70_arm133),
+        (0x3ba, decode_sm70_arm134),
+        (0x3bc, decode_sm70_arm135),
+        (0x3bd, decode_sm70_arm13),
+        (0x3be, decode_sm70_arm14),
+        (0x3c2, decode_sm70_arm136),
+        (0x3c4, decode_sm70_arm137),
+        (0x3c6, decode_sm70_arm138),
+        (0x402, decode_sm70_arm139),
+        (0x407, decode_sm70_arm140),
+        (0x411, decode_sm70_arm141),
+        (0x414, decode_sm70_arm142),
+        (0x416, decode_sm70_arm143),
+        (0x419, decode_sm70_arm144),
+        (0x421, decode_sm70_arm145),
+        (0x423, decode_sm70_arm146),
+        (0x424, decode_sm70_arm147),
+        (0x429, decode_sm70_arm148),
+        (0x42a, decode_sm70_arm149),
+        (0x42b, decode_sm70_arm150),
+        (0x430, decode_sm70_arm151),
+        (0x431, decode_sm70_arm152),
+        (0x433, decode_sm70_arm153),
+        (0x434, decode_sm70_arm154),
+        (0x435, decode_sm70_arm155),
+        (0x443, decode_sm70_arm156),
+        (0x446, decode_sm70_arm157),
+        (0x44b, decode_sm70_arm158),
+        (0x454, decode_sm70_arm159),
+        (0x455, decode_sm70_arm160),
+        (0x482, decode_sm70_arm161),
+        (0x491, decode_sm70_arm162),
+        (0x499, decode_sm70_arm163),
+        (0x4a4, decode_sm70_arm164),
+        (0x51d, decode_sm70_arm165),
+        (0x547, decode_sm70_arm166),
         (0x580, decode_sm70_arm1),
         (0x581, decode_sm70_arm2),
         (0x584, decode_sm70_arm3),
@@ -10988,37 +11141,40 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0x586, decode_sm70_arm4),
         (0x587, decode_sm70_arm3),
         (0x588, decode_sm70_arm5),
-        (0x589, decode_sm70_arm163),
+        (0x589, decode_sm70_arm167),
         (0x58a, decode_sm70_arm6),
         (0x58c, decode_sm70_arm7),
-        (0x58d, decode_sm70_arm164),
-        (0x59f, decode_sm70_arm165),
+        (0x58d, decode_sm70_arm168),
+        (0x59f, decode_sm70_arm169),
         (0x5a3, decode_sm70_arm8),
         (0x5a7, decode_sm70_arm9),
         (0x5a8, decode_sm70_arm6),
         (0x5aa, decode_sm70_arm10),
-        (0x5ab, decode_sm70_arm166),
+        (0x5ab, decode_sm70_arm170),
         (0x5b0, decode_sm70_arm11),
         (0x5b1, decode_sm70_arm12),
-        (0x5b2, decode_sm70_arm167),
-        (0x607, decode_sm70_arm168),
-        (0x614, decode_sm70_arm169),
-        (0x616, decode_sm70_arm170),
-        (0x619, decode_sm70_arm171),
-        (0x621, decode_sm70_arm172),
-        (0x623, decode_sm70_arm173),
-        (0x624, decode_sm70_arm174),
-        (0x625, decode_sm70_arm175),
-        (0x627, decode_sm70_arm176),
-        (0x629, decode_sm70_arm177),
-        (0x62a, decode_sm70_arm178),
-        (0x62b, decode_sm70_arm179),
-        (0x630, decode_sm70_arm180),
-        (0x631, decode_sm70_arm181),
-        (0x633, decode_sm70_arm182),
-        (0x634, decode_sm70_arm183),
-        (0x635, decode_sm70_arm184),
-        (0x646, decode_sm70_arm185),
+        (0x5b2, decode_sm70_arm171),
+        (0x5b4, decode_sm70_arm172),
+        (0x5bd, decode_sm70_arm13),
+        (0x5be, decode_sm70_arm14),
+        (0x607, decode_sm70_arm173),
+        (0x614, decode_sm70_arm174),
+        (0x616, decode_sm70_arm175),
+        (0x619, decode_sm70_arm176),
+        (0x621, decode_sm70_arm177),
+        (0x623, decode_sm70_arm178),
+        (0x624, decode_sm70_arm179),
+        (0x625, decode_sm70_arm180),
+        (0x627, decode_sm70_arm181),
+        (0x629, decode_sm70_arm182),
+        (0x62a, decode_sm70_arm183),
+        (0x62b, decode_sm70_arm184),
+        (0x630, decode_sm70_arm185),
+        (0x631, decode_sm70_arm186),
+        (0x633, decode_sm70_arm187),
+        (0x634, decode_sm70_arm188),
+        (0x635, decode_sm70_arm189),
+        (0x646, decode_sm70_arm190),
         (0x780, decode_sm70_arm1),
         (0x781, decode_sm70_arm2),
         (0x784, decode_sm70_arm3),
@@ -11028,232 +11184,241 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0x788, decode_sm70_arm5),
         (0x78a, decode_sm70_arm6),
         (0x78c, decode_sm70_arm7),
-        (0x79f, decode_sm70_arm186),
+        (0x79f, decode_sm70_arm191),
         (0x7a3, decode_sm70_arm8),
         (0x7a7, decode_sm70_arm9),
         (0x7a8, decode_sm70_arm6),
         (0x7aa, decode_sm70_arm10),
-        (0x7ac, decode_sm70_arm187),
+        (0x7ac, decode_sm70_arm192),
         (0x7b0, decode_sm70_arm11),
         (0x7b1, decode_sm70_arm12),
-        (0x801, decode_sm70_arm188),
-        (0x802, decode_sm70_arm189),
-        (0x803, decode_sm70_arm190),
-        (0x804, decode_sm70_arm191),
-        (0x805, decode_sm70_arm192),
-        (0x806, decode_sm70_arm193),
-        (0x807, decode_sm70_arm194),
-        (0x808, decode_sm70_arm195),
-        (0x809, decode_sm70_arm196),
-        (0x80a, decode_sm70_arm197),
-        (0x80b, decode_sm70_arm198),
-        (0x80c, decode_sm70_arm199),
-        (0x810, decode_sm70_arm200),
-        (0x811, decode_sm70_arm201),
-        (0x812, decode_sm70_arm202),
-        (0x813, decode_sm70_arm203),
-        (0x814, decode_sm70_arm204),
-        (0x816, decode_sm70_arm205),
-        (0x817, decode_sm70_arm206),
-        (0x819, decode_sm70_arm207),
-        (0x81a, decode_sm70_arm208),
-        (0x81b, decode_sm70_arm209),
-        (0x81c, decode_sm70_arm210),
-        (0x820, decode_sm70_arm211),
-        (0x822, decode_sm70_arm212),
-        (0x823, decode_sm70_arm213),
-        (0x824, decode_sm70_arm214),
-        (0x825, decode_sm70_arm215),
-        (0x827, decode_sm70_arm216),
-        (0x828, decode_sm70_arm217),
-        (0x82b, decode_sm70_arm218),
-        (0x82d, decode_sm70_arm219),
-        (0x82e, decode_sm70_arm220),
-        (0x82f, decode_sm70_arm221),
-        (0x831, decode_sm70_arm222),
-        (0x832, decode_sm70_arm223),
-        (0x835, decode_sm70_arm224),
-        (0x836, decode_sm70_arm225),
-        (0x838, decode_sm70_arm226),
-        (0x83b, decode_sm70_arm227),
-        (0x83e, decode_sm70_arm228),
-        (0x840, decode_sm70_arm229),
-        (0x843, decode_sm70_arm230),
-        (0x844, decode_sm70_arm231),
-        (0x845, decode_sm70_arm232),
-        (0x846, decode_sm70_arm233),
-        (0x848, decode_sm70_arm234),
-        (0x849, decode_sm70_arm235),
-        (0x84a, decode_sm70_arm236),
-        (0x855, decode_sm70_arm237),
-        (0x856, decode_sm70_arm238),
-        (0x85a, decode_sm70_arm239),
-        (0x85b, decode_sm70_arm240),
-        (0x85e, decode_sm70_arm241),
-        (0x882, decode_sm70_arm242),
-        (0x883, decode_sm70_arm243),
-        (0x884, decode_sm70_arm244),
-        (0x886, decode_sm70_arm245),
-        (0x887, decode_sm70_arm246),
-        (0x88c, decode_sm70_arm247),
-        (0x890, decode_sm70_arm248),
-        (0x891, decode_sm70_arm249),
-        (0x892, decode_sm70_arm250),
-        (0x896, decode_sm70_arm251),
-        (0x897, decode_sm70_arm252),
-        (0x899, decode_sm70_arm253),
-        (0x89a, decode_sm70_arm254),
-        (0x8a4, decode_sm70_arm255),
-        (0x8a5, decode_sm70_arm256),
-        (0x8a6, decode_sm70_arm257),
-        (0x8bd, decode_sm70_arm258),
-        (0x8be, decode_sm70_arm259),
-        (0x8bf, decode_sm70_arm260),
-        (0x900, decode_sm70_arm261),
-        (0x901, decode_sm70_arm262),
-        (0x902, decode_sm70_arm263),
-        (0x904, decode_sm70_arm264),
-        (0x905, decode_sm70_arm265),
-        (0x906, decode_sm70_arm266),
-        (0x907, decode_sm70_arm267),
-        (0x908, decode_sm70_arm268),
-        (0x909, decode_sm70_arm269),
-        (0x910, decode_sm70_arm270),
-        (0x911, decode_sm70_arm271),
-        (0x912, decode_sm70_arm272),
-        (0x913, decode_sm70_arm273),
-        (0x918, decode_sm70_arm274),
-        (0x919, decode_sm70_arm275),
-        (0x91a, decode_sm70_arm276),
-        (0x91b, decode_sm70_arm277),
-        (0x91d, decode_sm70_arm278),
-        (0x920, decode_sm70_arm279),
-        (0x923, decode_sm70_arm280),
-        (0x924, decode_sm70_arm281),
-        (0x925, decode_sm70_arm282),
-        (0x941, decode_sm70_arm283),
-        (0x942, decode_sm70_arm284),
-        (0x943, decode_sm70_arm285),
-        (0x944, decode_sm70_arm286),
-        (0x945, decode_sm70_arm287),
-        (0x946, decode_sm70_arm288),
-        (0x947, decode_sm70_arm289),
-        (0x948, decode_sm70_arm290),
-        (0x949, decode_sm70_arm291),
-        (0x94d, decode_sm70_arm292),
-        (0x94e, decode_sm70_arm293),
-        (0x950, decode_sm70_arm294),
-        (0x956, decode_sm70_arm295),
-        (0x95c, decode_sm70_arm296),
-        (0x95d, decode_sm70_arm297),
-        (0x980, decode_sm70_arm298),
-        (0x981, decode_sm70_arm299),
-        (0x983, decode_sm70_arm300),
-        (0x984, decode_sm70_arm301),
-        (0x985, decode_sm70_arm302),
-        (0x986, decode_sm70_arm303),
-        (0x987, decode_sm70_arm302),
-        (0x988, decode_sm70_arm304),
-        (0x989, decode_sm70_arm305),
-        (0x98a, decode_sm70_arm306),
+        (0x7bd, decode_sm70_arm13),
+        (0x7be, decode_sm70_arm14),
+        (0x801, decode_sm70_arm193),
+        (0x802, decode_sm70_arm194),
+        (0x803, decode_sm70_arm195),
+        (0x804, decode_sm70_arm196),
+        (0x805, decode_sm70_arm197),
+        (0x806, decode_sm70_arm198),
+        (0x807, decode_sm70_arm199),
+        (0x808, decode_sm70_arm200),
+        (0x809, decode_sm70_arm201),
+        (0x80a, decode_sm70_arm202),
+        (0x80b, decode_sm70_arm203),
+        (0x80c, decode_sm70_arm204),
+        (0x810, decode_sm70_arm205),
+        (0x811, decode_sm70_arm206),
+        (0x812, decode_sm70_arm207),
+        (0x813, decode_sm70_arm208),
+        (0x814, decode_sm70_arm209),
+        (0x816, decode_sm70_arm210),
+        (0x817, decode_sm70_arm211),
+        (0x819, decode_sm70_arm212),
+        (0x81a, decode_sm70_arm213),
+        (0x81b, decode_sm70_arm214),
+        (0x81c, decode_sm70_arm215),
+        (0x820, decode_sm70_arm216),
+        (0x822, decode_sm70_arm217),
+        (0x823, decode_sm70_arm218),
+        (0x824, decode_sm70_arm219),
+        (0x825, decode_sm70_arm220),
+        (0x827, decode_sm70_arm221),
+        (0x828, decode_sm70_arm222),
+        (0x82b, decode_sm70_arm223),
+        (0x82d, decode_sm70_arm224),
+        (0x82e, decode_sm70_arm225),
+        (0x82f, decode_sm70_arm226),
+        (0x831, decode_sm70_arm227),
+        (0x832, decode_sm70_arm228),
+        (0x835, decode_sm70_arm229),
+        (0x836, decode_sm70_arm230),
+        (0x838, decode_sm70_arm231),
+        (0x83b, decode_sm70_arm232),
+        (0x83e, decode_sm70_arm233),
+        (0x840, decode_sm70_arm234),
+        (0x843, decode_sm70_arm235),
+        (0x844, decode_sm70_arm236),
+        (0x845, decode_sm70_arm237),
+        (0x846, decode_sm70_arm238),
+        (0x848, decode_sm70_arm239),
+        (0x849, decode_sm70_arm240),
+        (0x84a, decode_sm70_arm241),
+        (0x855, decode_sm70_arm242),
+        (0x856, decode_sm70_arm243),
+        (0x85a, decode_sm70_arm244),
+        (0x85b, decode_sm70_arm245),
+        (0x85e, decode_sm70_arm246),
+        (0x876, decode_sm70_arm247),
+        (0x882, decode_sm70_arm248),
+        (0x883, decode_sm70_arm249),
+        (0x884, decode_sm70_arm250),
+        (0x886, decode_sm70_arm251),
+        (0x887, decode_sm70_arm252),
+        (0x88c, decode_sm70_arm253),
+        (0x890, decode_sm70_arm254),
+        (0x891, decode_sm70_arm255),
+        (0x892, decode_sm70_arm256),
+        (0x896, decode_sm70_arm257),
+        (0x897, decode_sm70_arm258),
+        (0x899, decode_sm70_arm259),
+        (0x89a, decode_sm70_arm260),
+        (0x8a4, decode_sm70_arm261),
+        (0x8a5, decode_sm70_arm262),
+        (0x8a6, decode_sm70_arm263),
+        (0x8bd, decode_sm70_arm264),
+        (0x8be, decode_sm70_arm265),
+        (0x8bf, decode_sm70_arm266),
+        (0x900, decode_sm70_arm267),
+        (0x901, decode_sm70_arm268),
+        (0x902, decode_sm70_arm269),
+        (0x904, decode_sm70_arm270),
+        (0x905, decode_sm70_arm271),
+        (0x906, decode_sm70_arm272),
+        (0x907, decode_sm70_arm273),
+        (0x908, decode_sm70_arm274),
+        (0x909, decode_sm70_arm275),
+        (0x910, decode_sm70_arm276),
+        (0x911, decode_sm70_arm277),
+        (0x912, decode_sm70_arm278),
+        (0x913, decode_sm70_arm279),
+        (0x918, decode_sm70_arm280),
+        (0x919, decode_sm70_arm281),
+        (0x91a, decode_sm70_arm282),
+        (0x91b, decode_sm70_arm283),
+        (0x91d, decode_sm70_arm284),
+        (0x920, decode_sm70_arm285),
+        (0x923, decode_sm70_arm286),
+        (0x924, decode_sm70_arm287),
+        (0x925, decode_sm70_arm288),
+        (0x941, decode_sm70_arm289),
+        (0x942, decode_sm70_arm290),
+        (0x943, decode_sm70_arm291),
+        (0x944, decode_sm70_arm292),
+        (0x945, decode_sm70_arm293),
+        (0x946, decode_sm70_arm294),
+        (0x947, decode_sm70_arm295),
+        (0x948, decode_sm70_arm296),
+        (0x949, decode_sm70_arm297),
+        (0x94d, decode_sm70_arm298),
+        (0x94e, decode_sm70_arm299),
+        (0x950, decode_sm70_arm300),
+        (0x956, decode_sm70_arm301),
+        (0x95c, decode_sm70_arm302),
+        (0x95d, decode_sm70_arm303),
+        (0x97e, decode_sm70_arm304),
+        (0x97f, decode_sm70_arm305),
+        (0x980, decode_sm70_arm306),
+        (0x981, decode_sm70_arm307),
+        (0x983, decode_sm70_arm308),
+        (0x984, decode_sm70_arm309),
+        (0x985, decode_sm70_arm310),
+        (0x986, decode_sm70_arm311),
+        (0x987, decode_sm70_arm310),
+        (0x988, decode_sm70_arm312),
+        (0x989, decode_sm70_arm313),
+        (0x98a, decode_sm70_arm314),
         (0x98c, decode_sm70_arm7),
-        (0x98e, decode_sm70_arm307),
-        (0x98f, decode_sm70_arm308),
-        (0x990, decode_sm70_arm309),
-        (0x991, decode_sm70_arm309),
-        (0x992, decode_sm70_arm310),
-        (0x993, decode_sm70_arm309),
-        (0x994, decode_sm70_arm309),
-        (0x995, decode_sm70_arm309),
-        (0x996, decode_sm70_arm309),
-        (0x997, decode_sm70_arm309),
-        (0x998, decode_sm70_arm309),
-        (0x999, decode_sm70_arm309),
-        (0x99a, decode_sm70_arm309),
-        (0x99b, decode_sm70_arm309),
-        (0x99c, decode_sm70_arm309),
-        (0x99d, decode_sm70_arm309),
-        (0x99e, decode_sm70_arm309),
-        (0x99f, decode_sm70_arm309),
-        (0x9a3, decode_sm70_arm311),
-        (0x9a6, decode_sm70_arm312),
+        (0x98e, decode_sm70_arm315),
+        (0x98f, decode_sm70_arm316),
+        (0x990, decode_sm70_arm317),
+        (0x991, decode_sm70_arm317),
+        (0x992, decode_sm70_arm318),
+        (0x993, decode_sm70_arm317),
+        (0x994, decode_sm70_arm317),
+        (0x995, decode_sm70_arm317),
+        (0x996, decode_sm70_arm317),
+        (0x997, decode_sm70_arm317),
+        (0x998, decode_sm70_arm317),
+        (0x999, decode_sm70_arm317),
+        (0x99a, decode_sm70_arm317),
+        (0x99b, decode_sm70_arm317),
+        (0x99c, decode_sm70_arm317),
+        (0x99d, decode_sm70_arm317),
+        (0x99e, decode_sm70_arm317),
+        (0x99f, decode_sm70_arm317),
+        (0x9a3, decode_sm70_arm319),
+        (0x9a4, decode_sm70_arm320),
+        (0x9a5, decode_sm70_arm321),
+        (0x9a6, decode_sm70_arm322),
         (0x9a7, decode_sm70_arm9),
-        (0x9a8, decode_sm70_arm306),
-        (0x9aa, decode_sm70_arm313),
-        (0x9ab, decode_sm70_arm314),
-        (0x9af, decode_sm70_arm315),
+        (0x9a8, decode_sm70_arm314),
+        (0x9aa, decode_sm70_arm323),
+        (0x9ab, decode_sm70_arm324),
+        (0x9af, decode_sm70_arm325),
         (0x9b0, decode_sm70_arm11),
-        (0x9b1, decode_sm70_arm316),
-        (0x9b7, decode_sm70_arm317),
-        (0x9c3, decode_sm70_arm318),
-        (0x9c5, decode_sm70_arm319),
-        (0x9c7, decode_sm70_arm320),
-        (0xa02, decode_sm70_arm321),
-        (0xa03, decode_sm70_arm322),
-        (0xa04, decode_sm70_arm323),
-        (0xa07, decode_sm70_arm324),
-        (0xa08, decode_sm70_arm325),
-        (0xa09, decode_sm70_arm326),
-        (0xa0a, decode_sm70_arm327),
-        (0xa0b, decode_sm70_arm328),
-        (0xa0c, decode_sm70_arm329),
-        (0xa10, decode_sm70_arm330),
-        (0xa11, decode_sm70_arm331),
-        (0xa12, decode_sm70_arm332),
-        (0xa13, decode_sm70_arm333),
-        (0xa14, decode_sm70_arm334),
-        (0xa16, decode_sm70_arm335),
-        (0xa17, decode_sm70_arm336),
-        (0xa19, decode_sm70_arm337),
-        (0xa1a, decode_sm70_arm338),
-        (0xa1b, decode_sm70_arm339),
-        (0xa1f, decode_sm70_arm340),
-        (0xa20, decode_sm70_arm341),
-        (0xa23, decode_sm70_arm342),
-        (0xa24, decode_sm70_arm343),
-        (0xa25, decode_sm70_arm344),
-        (0xa26, decode_sm70_arm345),
-        (0xa27, decode_sm70_arm346),
-        (0xa28, decode_sm70_arm347),
-        (0xa2b, decode_sm70_arm348),
-        (0xa31, decode_sm70_arm349),
-        (0xa32, decode_sm70_arm350),
-        (0xa35, decode_sm70_arm351),
-        (0xa36, decode_sm70_arm352),
-        (0xa38, decode_sm70_arm353),
-        (0xa3e, decode_sm70_arm354),
-        (0xa40, decode_sm70_arm355),
-        (0xa43, decode_sm70_arm356),
-        (0xa45, decode_sm70_arm357),
-        (0xa46, decode_sm70_arm358),
-        (0xa48, decode_sm70_arm359),
-        (0xab9, decode_sm70_arm360),
-        (0xb00, decode_sm70_arm361),
-        (0xb01, decode_sm70_arm362),
-        (0xb02, decode_sm70_arm363),
-        (0xb04, decode_sm70_arm364),
-        (0xb05, decode_sm70_arm365),
-        (0xb06, decode_sm70_arm366),
-        (0xb07, decode_sm70_arm367),
-        (0xb08, decode_sm70_arm368),
-        (0xb09, decode_sm70_arm369),
-        (0xb10, decode_sm70_arm370),
-        (0xb11, decode_sm70_arm371),
-        (0xb12, decode_sm70_arm372),
-        (0xb13, decode_sm70_arm373),
-        (0xb1d, decode_sm70_arm374),
-        (0xb48, decode_sm70_arm375),
-        (0xb56, decode_sm70_arm376),
-        (0xb5d, decode_sm70_arm377),
-        (0xb60, decode_sm70_arm378),
-        (0xb63, decode_sm70_arm379),
-        (0xb66, decode_sm70_arm380),
-        (0xb69, decode_sm70_arm381),
-        (0xb6c, decode_sm70_arm382),
-        (0xb6f, decode_sm70_arm383),
+        (0x9b1, decode_sm70_arm326),
+        (0x9b7, decode_sm70_arm327),
+        (0x9bd, decode_sm70_arm13),
+        (0x9be, decode_sm70_arm14),
+        (0x9c3, decode_sm70_arm328),
+        (0x9c5, decode_sm70_arm329),
+        (0x9c7, decode_sm70_arm330),
+        (0xa02, decode_sm70_arm331),
+        (0xa03, decode_sm70_arm332),
+        (0xa04, decode_sm70_arm333),
+        (0xa07, decode_sm70_arm334),
+        (0xa08, decode_sm70_arm335),
+        (0xa09, decode_sm70_arm336),
+        (0xa0a, decode_sm70_arm337),
+        (0xa0b, decode_sm70_arm338),
+        (0xa0c, decode_sm70_arm339),
+        (0xa10, decode_sm70_arm340),
+        (0xa11, decode_sm70_arm341),
+        (0xa12, decode_sm70_arm342),
+        (0xa13, decode_sm70_arm343),
+        (0xa14, decode_sm70_arm344),
+        (0xa16, decode_sm70_arm345),
+        (0xa17, decode_sm70_arm346),
+        (0xa19, decode_sm70_arm347),
+        (0xa1a, decode_sm70_arm348),
+        (0xa1b, decode_sm70_arm349),
+        (0xa1f, decode_sm70_arm350),
+        (0xa20, decode_sm70_arm351),
+        (0xa23, decode_sm70_arm352),
+        (0xa24, decode_sm70_arm353),
+        (0xa25, decode_sm70_arm354),
+        (0xa26, decode_sm70_arm355),
+        (0xa27, decode_sm70_arm356),
+        (0xa28, decode_sm70_arm357),
+        (0xa2b, decode_sm70_arm358),
+        (0xa31, decode_sm70_arm359),
+        (0xa32, decode_sm70_arm360),
+        (0xa35, decode_sm70_arm361),
+        (0xa36, decode_sm70_arm362),
+        (0xa38, decode_sm70_arm363),
+        (0xa3e, decode_sm70_arm364),
+        (0xa40, decode_sm70_arm365),
+        (0xa43, decode_sm70_arm366),
+        (0xa45, decode_sm70_arm367),
+        (0xa46, decode_sm70_arm368),
+        (0xa48, decode_sm70_arm369),
+        (0xab9, decode_sm70_arm370),
+        (0xb00, decode_sm70_arm371),
+        (0xb01, decode_sm70_arm372),
+        (0xb02, decode_sm70_arm373),
+        (0xb04, decode_sm70_arm374),
+        (0xb05, decode_sm70_arm375),
+        (0xb06, decode_sm70_arm376),
+        (0xb07, decode_sm70_arm377),
+        (0xb08, decode_sm70_arm378),
+        (0xb09, decode_sm70_arm379),
+        (0xb10, decode_sm70_arm380),
+        (0xb11, decode_sm70_arm381),
+        (0xb12, decode_sm70_arm382),
+        (0xb13, decode_sm70_arm383),
+        (0xb1d, decode_sm70_arm384),
+        (0xb48, decode_sm70_arm385),
+        (0xb56, decode_sm70_arm386),
+        (0xb5d, decode_sm70_arm387),
+        (0xb60, decode_sm70_arm388),
+        (0xb63, decode_sm70_arm389),
+        (0xb66, decode_sm70_arm390),
+        (0xb69, decode_sm70_arm391),
+        (0xb6c, decode_sm70_arm392),
+        (0xb6f, decode_sm70_arm393),
         (0xb80, decode_sm70_arm1),
         (0xb81, decode_sm70_arm2),
-        (0xb82, decode_sm70_arm384),
+        (0xb82, decode_sm70_arm394),
         (0xb84, decode_sm70_arm3),
         (0xb85, decode_sm70_arm3),
         (0xb86, decode_sm70_arm4),
@@ -11261,89 +11426,92 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0xb88, decode_sm70_arm5),
         (0xb8a, decode_sm70_arm6),
         (0xb8c, decode_sm70_arm7),
-        (0xb90, decode_sm70_arm385),
-        (0xb91, decode_sm70_arm385),
-        (0xb92, decode_sm70_arm385),
-        (0xb93, decode_sm70_arm385),
-        (0xb94, decode_sm70_arm385),
-        (0xb95, decode_sm70_arm385),
-        (0xb96, decode_sm70_arm385),
-        (0xb97, decode_sm70_arm385),
-        (0xb98, decode_sm70_arm385),
-        (0xb99, decode_sm70_arm385),
-        (0xb9a, decode_sm70_arm385),
-        (0xb9b, decode_sm70_arm385),
-        (0xb9c, decode_sm70_arm385),
-        (0xb9d, decode_sm70_arm385),
-        (0xb9e, decode_sm70_arm385),
-        (0xb9f, decode_sm70_arm385),
+        (0xb90, decode_sm70_arm395),
+        (0xb91, decode_sm70_arm395),
+        (0xb92, decode_sm70_arm395),
+        (0xb93, decode_sm70_arm395),
+        (0xb94, decode_sm70_arm395),
+        (0xb95, decode_sm70_arm395),
+        (0xb96, decode_sm70_arm395),
+        (0xb97, decode_sm70_arm395),
+        (0xb98, decode_sm70_arm395),
+        (0xb99, decode_sm70_arm395),
+        (0xb9a, decode_sm70_arm395),
+        (0xb9b, decode_sm70_arm395),
+        (0xb9c, decode_sm70_arm395),
+        (0xb9d, decode_sm70_arm395),
+        (0xb9e, decode_sm70_arm395),
+        (0xb9f, decode_sm70_arm395),
         (0xba3, decode_sm70_arm8),
         (0xba7, decode_sm70_arm9),
         (0xba8, decode_sm70_arm6),
         (0xbaa, decode_sm70_arm10),
         (0xbb0, decode_sm70_arm11),
         (0xbb1, decode_sm70_arm12),
-        (0xc02, decode_sm70_arm386),
-        (0xc03, decode_sm70_arm387),
-        (0xc04, decode_sm70_arm388),
-        (0xc07, decode_sm70_arm389),
-        (0xc08, decode_sm70_arm390),
-        (0xc09, decode_sm70_arm391),
-        (0xc0a, decode_sm70_arm392),
-        (0xc0b, decode_sm70_arm393),
-        (0xc0c, decode_sm70_arm394),
-        (0xc10, decode_sm70_arm395),
-        (0xc11, decode_sm70_arm396),
-        (0xc12, decode_sm70_arm397),
-        (0xc13, decode_sm70_arm398),
-        (0xc14, decode_sm70_arm399),
-        (0xc16, decode_sm70_arm400),
-        (0xc17, decode_sm70_arm401),
-        (0xc19, decode_sm70_arm402),
-        (0xc1a, decode_sm70_arm403),
-        (0xc1b, decode_sm70_arm404),
-        (0xc20, decode_sm70_arm405),
-        (0xc23, decode_sm70_arm406),
-        (0xc24, decode_sm70_arm407),
-        (0xc25, decode_sm70_arm408),
-        (0xc26, decode_sm70_arm409),
-        (0xc27, decode_sm70_arm410),
-        (0xc28, decode_sm70_arm411),
-        (0xc2b, decode_sm70_arm412),
-        (0xc31, decode_sm70_arm413),
-        (0xc32, decode_sm70_arm414),
-        (0xc35, decode_sm70_arm415),
-        (0xc36, decode_sm70_arm416),
-        (0xc38, decode_sm70_arm417),
-        (0xc3e, decode_sm70_arm418),
-        (0xc40, decode_sm70_arm419),
-        (0xc43, decode_sm70_arm420),
-        (0xc45, decode_sm70_arm421),
-        (0xc46, decode_sm70_arm422),
-        (0xc48, decode_sm70_arm423),
-        (0xc49, decode_sm70_arm424),
-        (0xc4a, decode_sm70_arm425),
-        (0xc82, decode_sm70_arm426),
-        (0xc83, decode_sm70_arm427),
-        (0xc84, decode_sm70_arm428),
-        (0xd00, decode_sm70_arm429),
-        (0xd01, decode_sm70_arm430),
-        (0xd02, decode_sm70_arm431),
-        (0xd04, decode_sm70_arm432),
-        (0xd05, decode_sm70_arm433),
-        (0xd06, decode_sm70_arm434),
-        (0xd07, decode_sm70_arm435),
-        (0xd08, decode_sm70_arm436),
-        (0xd09, decode_sm70_arm437),
-        (0xd10, decode_sm70_arm438),
-        (0xd11, decode_sm70_arm439),
-        (0xd12, decode_sm70_arm440),
-        (0xd13, decode_sm70_arm441),
-        (0xd5d, decode_sm70_arm442),
-        (0xd61, decode_sm70_arm443),
-        (0xd64, decode_sm70_arm444),
-        (0xd67, decode_sm70_arm445),
-        (0xd6d, decode_sm70_arm446),
+        (0xbbd, decode_sm70_arm13),
+        (0xbbe, decode_sm70_arm14),
+        (0xc02, decode_sm70_arm396),
+        (0xc03, decode_sm70_arm397),
+        (0xc04, decode_sm70_arm398),
+        (0xc07, decode_sm70_arm399),
+        (0xc08, decode_sm70_arm400),
+        (0xc09, decode_sm70_arm401),
+        (0xc0a, decode_sm70_arm402),
+        (0xc0b, decode_sm70_arm403),
+        (0xc0c, decode_sm70_arm404),
+        (0xc10, decode_sm70_arm405),
+        (0xc11, decode_sm70_arm406),
+        (0xc12, decode_sm70_arm407),
+        (0xc13, decode_sm70_arm408),
+        (0xc14, decode_sm70_arm409),
+        (0xc16, decode_sm70_arm410),
+        (0xc17, decode_sm70_arm411),
+        (0xc19, decode_sm70_arm412),
+        (0xc1a, decode_sm70_arm413),
+        (0xc1b, decode_sm70_arm414),
+        (0xc20, decode_sm70_arm415),
+        (0xc23, decode_sm70_arm416),
+        (0xc24, decode_sm70_arm417),
+        (0xc25, decode_sm70_arm418),
+        (0xc26, decode_sm70_arm419),
+        (0xc27, decode_sm70_arm420),
+        (0xc28, decode_sm70_arm421),
+        (0xc2b, decode_sm70_arm422),
+        (0xc31, decode_sm70_arm423),
+        (0xc32, decode_sm70_arm424),
+        (0xc35, decode_sm70_arm425),
+        (0xc36, decode_sm70_arm426),
+        (0xc38, decode_sm70_arm427),
+        (0xc3e, decode_sm70_arm428),
+        (0xc40, decode_sm70_arm429),
+        (0xc43, decode_sm70_arm430),
+        (0xc45, decode_sm70_arm431),
+        (0xc46, decode_sm70_arm432),
+        (0xc48, decode_sm70_arm433),
+        (0xc49, decode_sm70_arm434),
+        (0xc4a, decode_sm70_arm435),
+        (0xc76, decode_sm70_arm436),
+        (0xc82, decode_sm70_arm437),
+        (0xc83, decode_sm70_arm438),
+        (0xc84, decode_sm70_arm439),
+        (0xd00, decode_sm70_arm440),
+        (0xd01, decode_sm70_arm441),
+        (0xd02, decode_sm70_arm442),
+        (0xd04, decode_sm70_arm443),
+        (0xd05, decode_sm70_arm444),
+        (0xd06, decode_sm70_arm445),
+        (0xd07, decode_sm70_arm446),
+        (0xd08, decode_sm70_arm447),
+        (0xd09, decode_sm70_arm448),
+        (0xd10, decode_sm70_arm449),
+        (0xd11, decode_sm70_arm450),
+        (0xd12, decode_sm70_arm451),
+        (0xd13, decode_sm70_arm452),
+        (0xd5d, decode_sm70_arm453),
+        (0xd61, decode_sm70_arm454),
+        (0xd64, decode_sm70_arm455),
+        (0xd67, decode_sm70_arm456),
+        (0xd6d, decode_sm70_arm457),
         (0xd80, decode_sm70_arm1),
         (0xd81, decode_sm70_arm2),
         (0xd84, decode_sm70_arm3),
@@ -11359,35 +11527,37 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0xdaa, decode_sm70_arm10),
         (0xdb0, decode_sm70_arm11),
         (0xdb1, decode_sm70_arm12),
-        (0xdc7, decode_sm70_arm447),
-        (0xe07, decode_sm70_arm448),
-        (0xe14, decode_sm70_arm449),
-        (0xe16, decode_sm70_arm450),
-        (0xe19, decode_sm70_arm451),
-        (0xe21, decode_sm70_arm452),
-        (0xe23, decode_sm70_arm453),
-        (0xe24, decode_sm70_arm454),
-        (0xe25, decode_sm70_arm455),
-        (0xe27, decode_sm70_arm456),
-        (0xe29, decode_sm70_arm457),
-        (0xe2a, decode_sm70_arm458),
-        (0xe2b, decode_sm70_arm459),
-        (0xe30, decode_sm70_arm460),
-        (0xe31, decode_sm70_arm461),
-        (0xe33, decode_sm70_arm462),
-        (0xe34, decode_sm70_arm463),
-        (0xe35, decode_sm70_arm464),
-        (0xe43, decode_sm70_arm465),
-        (0xe46, decode_sm70_arm466),
-        (0xe49, decode_sm70_arm467),
-        (0xe4b, decode_sm70_arm468),
-        (0xf56, decode_sm70_arm469),
-        (0xf60, decode_sm70_arm470),
-        (0xf63, decode_sm70_arm471),
-        (0xf66, decode_sm70_arm472),
-        (0xf69, decode_sm70_arm473),
-        (0xf6c, decode_sm70_arm474),
-        (0xf6f, decode_sm70_arm475),
+        (0xdbd, decode_sm70_arm13),
+        (0xdbe, decode_sm70_arm14),
+        (0xdc7, decode_sm70_arm458),
+        (0xe07, decode_sm70_arm459),
+        (0xe14, decode_sm70_arm460),
+        (0xe16, decode_sm70_arm461),
+        (0xe19, decode_sm70_arm462),
+        (0xe21, decode_sm70_arm463),
+        (0xe23, decode_sm70_arm464),
+        (0xe24, decode_sm70_arm465),
+        (0xe25, decode_sm70_arm466),
+        (0xe27, decode_sm70_arm467),
+        (0xe29, decode_sm70_arm468),
+        (0xe2a, decode_sm70_arm469),
+        (0xe2b, decode_sm70_arm470),
+        (0xe30, decode_sm70_arm471),
+        (0xe31, decode_sm70_arm472),
+        (0xe33, decode_sm70_arm473),
+        (0xe34, decode_sm70_arm474),
+        (0xe35, decode_sm70_arm475),
+        (0xe43, decode_sm70_arm476),
+        (0xe46, decode_sm70_arm477),
+        (0xe49, decode_sm70_arm478),
+        (0xe4b, decode_sm70_arm479),
+        (0xf56, decode_sm70_arm480),
+        (0xf60, decode_sm70_arm481),
+        (0xf63, decode_sm70_arm482),
+        (0xf66, decode_sm70_arm483),
+        (0xf69, decode_sm70_arm484),
+        (0xf6c, decode_sm70_arm485),
+        (0xf6f, decode_sm70_arm486),
         (0xf80, decode_sm70_arm1),
         (0xf81, decode_sm70_arm2),
         (0xf84, decode_sm70_arm3),
@@ -11395,32 +11565,34 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0xf86, decode_sm70_arm4),
         (0xf87, decode_sm70_arm3),
         (0xf88, decode_sm70_arm5),
-        (0xf89, decode_sm70_arm476),
+        (0xf89, decode_sm70_arm487),
         (0xf8a, decode_sm70_arm6),
         (0xf8c, decode_sm70_arm7),
-        (0xf90, decode_sm70_arm477),
-        (0xf91, decode_sm70_arm477),
-        (0xf92, decode_sm70_arm477),
-        (0xf93, decode_sm70_arm477),
-        (0xf94, decode_sm70_arm477),
-        (0xf95, decode_sm70_arm477),
-        (0xf96, decode_sm70_arm477),
-        (0xf97, decode_sm70_arm477),
-        (0xf98, decode_sm70_arm477),
-        (0xf99, decode_sm70_arm477),
-        (0xf9a, decode_sm70_arm477),
-        (0xf9b, decode_sm70_arm477),
-        (0xf9c, decode_sm70_arm477),
-        (0xf9d, decode_sm70_arm477),
-        (0xf9e, decode_sm70_arm477),
-        (0xf9f, decode_sm70_arm478),
+        (0xf90, decode_sm70_arm488),
+        (0xf91, decode_sm70_arm488),
+        (0xf92, decode_sm70_arm488),
+        (0xf93, decode_sm70_arm488),
+        (0xf94, decode_sm70_arm488),
+        (0xf95, decode_sm70_arm488),
+        (0xf96, decode_sm70_arm488),
+        (0xf97, decode_sm70_arm488),
+        (0xf98, decode_sm70_arm488),
+        (0xf99, decode_sm70_arm488),
+        (0xf9a, decode_sm70_arm488),
+        (0xf9b, decode_sm70_arm488),
+        (0xf9c, decode_sm70_arm488),
+        (0xf9d, decode_sm70_arm488),
+        (0xf9e, decode_sm70_arm488),
+        (0xf9f, decode_sm70_arm489),
         (0xfa3, decode_sm70_arm8),
         (0xfa7, decode_sm70_arm9),
         (0xfa8, decode_sm70_arm6),
         (0xfaa, decode_sm70_arm10),
-        (0xfae, decode_sm70_arm479),
+        (0xfae, decode_sm70_arm490),
         (0xfb0, decode_sm70_arm11),
         (0xfb1, decode_sm70_arm12),
+        (0xfbd, decode_sm70_arm13),
+        (0xfbe, decode_sm70_arm14),
     ],
     decode_none,
 );
@@ -11676,6 +11848,44 @@ fn decode_sm70_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
+        w & 0xc01e03f00000000000001ff == 0xc00003f00000000000001bd && matches!(sm, 90) =>
+        decode_form:: < OpStas, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xc0000ff00000000000001ff == 0xc0000ff00000000000001bd && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => decode_form:: < OpStas, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x801e00000000000000001ff == 0x800000000000000000001bd && matches!(sm, 90) =>
+        decode_form:: < OpStas, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x800000000000000000001ff == 0x800000000000000000001bd && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => return decode_form:: < OpStas, 3 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x801e13f00000000000001ff == 0x800013f00000000000001be && matches!(sm, 90) =>
+        decode_form:: < OpRedas, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80001ff00000000000001ff == 0x80001ff00000000000001be && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => decode_form:: < OpRedas, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x801e00000000000000001ff == 0x800000000000000000001be && matches!(sm, 90) =>
+        decode_form:: < OpRedas, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x800000000000000000001ff == 0x800000000000000000001be && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => return decode_form:: < OpRedas, 3 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x10f000000000000000202 && matches!(sm, 120
         | 121) => decode_form:: < OpMov64, 0 > (w, sm)
     );
@@ -11686,7 +11896,7 @@ fn decode_sm70_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffff0000000fff == 0x203 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -11694,7 +11904,7 @@ fn decode_sm70_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffff0000ff0fff == 0x204 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -11702,7 +11912,7 @@ fn decode_sm70_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x207 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -11710,7 +11920,7 @@ fn decode_sm70_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x208 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -11718,7 +11928,7 @@ fn decode_sm70_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x209 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpFmnmx, 0 > (w, sm)
@@ -11734,7 +11944,7 @@ fn decode_sm70_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e00ff3fffff0000000fff == 0x20a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -11742,7 +11952,7 @@ fn decode_sm70_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x20b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -11750,7 +11960,7 @@ fn decode_sm70_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x20c && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: <
@@ -11762,7 +11972,7 @@ fn decode_sm70_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x210 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: <
@@ -11775,7 +11985,7 @@ fn decode_sm70_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0xff0000000000000211 && matches!(sm, 70 | 72
         | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -11798,7 +12008,7 @@ fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x212 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -11806,7 +12016,7 @@ fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x213 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -11814,7 +12024,7 @@ fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x214 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => return decode_form:: <
@@ -11822,7 +12032,7 @@ fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x216 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -11830,7 +12040,7 @@ fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x217 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpImnmx, 0 > (w, sm)
@@ -11845,7 +12055,7 @@ fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x219 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -11853,7 +12063,7 @@ fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5ffffffff0000000fff == 0x21a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -11861,7 +12071,7 @@ fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff7ffffffff0000000fff == 0x21b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -11869,7 +12079,7 @@ fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100000000000000000fff == 0x21f && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -11877,7 +12087,7 @@ fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x4000000000000000000220 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -11885,7 +12095,7 @@ fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x221 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -11893,7 +12103,7 @@ fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x223 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -11901,7 +12111,7 @@ fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0x78e00000000000000000224 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -11914,7 +12124,7 @@ fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000225 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -11927,7 +12137,7 @@ fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff900ffffff0000000fff == 0x226 && matches!(sm, 70 | 72) =>
         decode_form:: < OpIdp4a, 3 > (w, sm)
@@ -11948,7 +12158,7 @@ fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000227 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -11956,7 +12166,7 @@ fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x228 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpDmul, 0 > (w,
@@ -11968,7 +12178,7 @@ fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000ffffffff00000fff == 0x229 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpDadd, 0 > (w,
@@ -11980,7 +12190,7 @@ fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x22a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpDsetp, 3 > (w,
@@ -11992,7 +12202,7 @@ fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x22b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpDfma, 0 > (w,
@@ -12004,7 +12214,7 @@ fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x40000000000000000230 && matches!(sm, 86 |
         87 | 88 | 89) => decode_form:: < OpHadd2F32, 0 > (w, sm)
@@ -12027,7 +12237,7 @@ fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x231 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpHfma2, 0 > (w, sm)
@@ -12046,7 +12256,7 @@ fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x232 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpHmul2, 0 > (w, sm)
@@ -12057,7 +12267,7 @@ fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e001f0fffff0000000fff == 0x233 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpHset2, 0 > (w, sm)
@@ -12068,7 +12278,7 @@ fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff800001f0fffff0000ff0fff == 0x234 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpHsetp2, 0 > (w, sm)
@@ -12079,7 +12289,7 @@ fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x235 && matches!(sm, 120 | 121) =>
         decode_form:: < OpIadd, 3 > (w, sm)
@@ -12106,7 +12316,7 @@ fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffdff7fffff0000000fff == 0x236 && matches!(sm, 90 | 100 | 103) =>
         decode_form:: < OpViadd, 0 > (w, sm)
@@ -12133,7 +12343,7 @@ fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf8001000004000000000fff == 0x1000000000000000237 && matches!(sm, 90) =>
         decode_form:: < OpImmaSp, 1 > (w, sm)
@@ -12172,7 +12382,7 @@ fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x238 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: <
@@ -12180,7 +12390,7 @@ fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x23a && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90) => decode_form:: < OpMovm, 0 > (w, sm)
@@ -12191,7 +12401,7 @@ fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf8202000004000000000fff == 0x200000000000000023c && matches!(sm, 90 | 100 |
         101 | 103 | 110) => decode_form:: < OpHmmaSp, 0 > (w, sm)
@@ -12222,7 +12432,7 @@ fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf8100000000000000000fff == 0x10000000000000000023d && matches!(sm, 90) =>
         decode_form:: < OpBmma, 1 > (w, sm)
@@ -12233,7 +12443,7 @@ fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffeeff600ffffff0000000fff == 0x4207000000000000000023e && matches!(sm,
         100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpF2fpPack4, 0 > (w, sm)
@@ -12277,7 +12487,7 @@ fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf8000000000000000000fff == 0x23f && matches!(sm, 90) => decode_form:: <
         OpDmma, 1 > (w, sm)
@@ -12296,7 +12506,7 @@ fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff85cb3ff0fffff0000000fff == 0x240 && matches!(sm, 80) => decode_form:: <
         OpHmnmx2, 0 > (w, sm)
@@ -12315,7 +12525,7 @@ fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x243 && matches!(sm, 86 | 87 | 88 | 89 | 90
         | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: < OpF2ip, 0 > (w,
@@ -12323,7 +12533,7 @@ fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bffffffff00ff000fff == 0x10000000000000000245 && matches!(sm, 86 |
         87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: <
@@ -12331,14 +12541,14 @@ fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80008007fffff0000000fff == 0x246 && matches!(sm, 90 | 100 | 103) =>
         return decode_form:: < OpViaddmnmx, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
         => decode_form:: < OpVimnmx, 3 > (w, sm)
@@ -12353,70 +12563,77 @@ fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x249 && matches!(sm, 100 | 103) => return
         decode_form:: < OpFfma2, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x24a && matches!(sm, 100 | 103) => return
         decode_form:: < OpFmul2, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x24b && matches!(sm, 100 | 103) => return
         decode_form:: < OpFadd2, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8020000c000000000000fff == 0x80000000000000000000254 && matches!(sm, 120 |
         121) => return decode_form:: < OpUfadd, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80010000000000000000fff == 0x80000000000000000000255 && matches!(sm, 120 |
         121) => return decode_form:: < OpUffma, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x87010000000000000000fff == 0x84000000000000000000256 && matches!(sm, 120 |
         121) => return decode_form:: < OpUfmul, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000025a && matches!(sm, 120 |
         121) => return decode_form:: < OpUi2f, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000025b && matches!(sm, 120 |
         121) => return decode_form:: < OpUf2f, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80038000000000000000fff == 0x8001000000000000000025e && matches!(sm, 120 |
         121) => return decode_form:: < OpUi2fp, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x276 && matches!(sm, 100 | 101 | 103 | 110) =>
+        return decode_form:: < OpFmnmx3, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf8106000004000000000fff == 0x10400000000000000027a && matches!(sm, 89) =>
         decode_form:: < OpQmmaSp, 0 > (w, sm)
@@ -12435,7 +12652,7 @@ fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8000000c000000000000fff == 0x80000000000000000000287 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUsel, 0 > (w, sm)
@@ -12446,7 +12663,7 @@ fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8010000c000000000000fff == 0x8000000000000000000028c && matches!(sm, 120 |
         121) => decode_form:: < OpUisetp, 4 > (w, sm)
@@ -12465,7 +12682,7 @@ fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80006004000000000000fff == 0x80000000000000000000290 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUiadd3, 0 > (w, sm)
@@ -12484,7 +12701,7 @@ fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80107004000000000000fff == 0x80000000000000000000291 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUlea, 0 > (w, sm)
@@ -12519,7 +12736,7 @@ fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8000000c000000000000fff == 0x80000000000000000000292 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUlop3, 0 > (w, sm)
@@ -12530,7 +12747,7 @@ fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8000100c000000000000fff == 0x80000000000000000000296 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUprmt, 0 > (w, sm)
@@ -12541,7 +12758,7 @@ fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80006004000000000000fff == 0x80000000000000000000297 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUiadd364, 0 > (w, sm)
@@ -12552,7 +12769,7 @@ fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8000000c000000000000fff == 0x80000000000000000000299 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUshf, 0 > (w, sm)
@@ -12563,7 +12780,7 @@ fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000029a && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUsgxt, 0 > (w, sm)
@@ -12574,7 +12791,7 @@ fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8000400c000000000000fff == 0x800000000000000000002a4 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUimad, 0 > (w, sm)
@@ -12593,7 +12810,7 @@ fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8000400c000000000000fff == 0x800000000000000000002a5 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUimadWide, 0 > (w, sm)
@@ -12612,14 +12829,14 @@ fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8000400c000000000000fff == 0x800000000000000000002a6 && matches!(sm, 120 |
         121) => return decode_form:: < OpUimadHi, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000002bd && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUflo, 0 > (w, sm)
@@ -12630,7 +12847,7 @@ fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000002be && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUbrev, 0 > (w, sm)
@@ -12641,7 +12858,7 @@ fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000002bf && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUpopc, 0 > (w, sm)
@@ -12652,7 +12869,7 @@ fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1ffffffffffff00000fff == 0x2ca && matches!(sm, 90) => decode_form:: <
         OpR2ur, 1 > (w, sm)
@@ -12671,14 +12888,14 @@ fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x2cc && matches!(sm, 100 | 103) => return
         decode_form:: < OpCredux, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x300 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -12686,7 +12903,7 @@ fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x301 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -12694,7 +12911,7 @@ fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000003fffff0000000fff == 0x302 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -12702,7 +12919,7 @@ fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x304 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -12710,7 +12927,7 @@ fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x305 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -12718,7 +12935,7 @@ fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x306 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -12726,7 +12943,7 @@ fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x307 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -12734,7 +12951,7 @@ fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70 | 72) =>
         decode_form:: < OpMufu, 0 > (w, sm)
@@ -12749,7 +12966,7 @@ fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x309 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -12757,7 +12974,7 @@ fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x310 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -12765,7 +12982,7 @@ fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x311 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -12773,7 +12990,7 @@ fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x312 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -12781,7 +12998,7 @@ fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff3fffff00ff000fff == 0x313 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -12789,7 +13006,7 @@ fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800c0000000000000000fff == 0x31c && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpB2r, 0 > (w, sm)
@@ -12818,7 +13035,7 @@ fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ffff0fff == 0x2000000000000000031d && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -12836,7 +13053,7 @@ fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8000000000000ffff000fff == 0xffff000321 && matches!(sm, 70 | 72 | 75 | 80 |
         86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: <
@@ -12859,7 +13076,7 @@ fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800000000000000ff000fff == 0xff000322 && matches!(sm, 70 | 72 | 75 | 80 |
         86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: <
@@ -12877,7 +13094,7 @@ fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8000000000000ff00000fff == 0xff00000324 && matches!(sm, 70 | 72 | 75 | 80 |
         86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: <
@@ -12890,7 +13107,7 @@ fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x326 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: <
@@ -12898,7 +13115,7 @@ fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x343 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpCallAbsR, 0 > (w, sm)
@@ -12909,7 +13126,7 @@ fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x344 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpCallR, 0 > (w, sm)
@@ -12920,7 +13137,7 @@ fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff00ffff0fff == 0x348 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpWarpsync, 0 > (w, sm)
@@ -12935,21 +13152,21 @@ fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x352 && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => return decode_form:: < OpRpcmovW, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x353 && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => return decode_form:: < OpRpcmov, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffeffffffffffffff0000fff == 0x355 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -12957,7 +13174,7 @@ fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffefffffffffff00f0ff0fff == 0x356 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -12965,7 +13182,7 @@ fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8080000ffffff0000000fff == 0x35d && matches!(sm, 90 | 100 | 101 | 103 |
         110 | 120 | 121) => decode_form:: < OpNanosleep, 0 > (w, sm)
@@ -12980,28 +13197,28 @@ fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0x800000000000361 && matches!(sm, 70 | 72 | 75 |
         80 | 86 | 87 | 88 | 89 | 90) => return decode_form:: < OpTexB, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0x800000000000364 && matches!(sm, 70 | 72 | 75 |
         80 | 86 | 87 | 88 | 89 | 90) => return decode_form:: < OpTld4B, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0x800000000000367 && matches!(sm, 70 | 72 | 75 |
         80 | 86 | 87 | 88 | 89 | 90) => return decode_form:: < OpTldB, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0x80000000000036a && matches!(sm, 70 | 72 | 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpTmmlB, 0 > (w, sm)
@@ -13012,14 +13229,14 @@ fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0x80000000000036d && matches!(sm, 70 | 72 | 75 |
         80 | 86 | 87 | 88 | 89 | 90) => return decode_form:: < OpTxdB, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0x800000000000370 && matches!(sm, 70 | 72 | 75 |
         80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -13027,7 +13244,7 @@ fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8ff1ff0000000000ff0fff == 0x387 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: <
@@ -13048,7 +13265,7 @@ fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff1ff0000000000ff0fff == 0x388 && matches!(sm, 70 | 72) =>
         decode_form:: < OpSts, 1 > (w, sm)
@@ -13072,7 +13289,7 @@ fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8011000000000000000fdd == 0x1000000000000000389 && matches!(sm, 90 |
         100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpAtomgCas, 2 > (w, sm)
@@ -13095,7 +13312,7 @@ fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8011000000000000000fdd == 0x1000000000000000389 && matches!(sm, 90 |
         100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpAtomgCas, 2 > (w, sm)
@@ -13110,7 +13327,7 @@ fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffe7ff9000000000000000fff == 0x38d && matches!(sm, 70 | 72) =>
         decode_form:: < OpAtomsCas, 1 > (w, sm)
@@ -13125,7 +13342,7 @@ fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x3a0 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpSured, 0 > (w, sm)
@@ -13140,7 +13357,7 @@ fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fdffffffffff00000fff == 0x3a1 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: <
@@ -13153,7 +13370,22 @@ fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x82010000000000000000fff == 0x800000000000000000003b4 && matches!(sm, 120 |
+        121) => decode_form:: < OpUtmaldgUr, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80010000000000000000fff == 0x800000000000000000003b4 && matches!(sm, 90) =>
+        decode_form:: < OpUtmaldgUr, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80010000000000000000fff == 0x800000000000000000003b4 && matches!(sm, 100 |
+        101 | 103 | 110) => return decode_form:: < OpUtmaldgUr, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x801f0000000000000000fff == 0x800000000000000000003ba && matches!(sm, 90) =>
         decode_form:: < OpUblkcp, 0 > (w, sm)
@@ -13168,7 +13400,7 @@ fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80010000000000000000fff == 0x800000000000000000003bc && matches!(sm, 90) =>
         decode_form:: < OpUblkpf, 0 > (w, sm)
@@ -13179,7 +13411,7 @@ fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1ffffffffffff00c00fff == 0x3c2 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89) => decode_form:: < OpR2ur, 0 > (w, sm)
@@ -13190,7 +13422,7 @@ fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x3c4 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90) => decode_form:: < OpRedux, 0 > (w, sm)
@@ -13201,7 +13433,7 @@ fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80002000000000000000fff == 0x3c6 && matches!(sm, 120 | 121) =>
         decode_form:: < OpFenceViewAsync, 2 > (w, sm)
@@ -13216,21 +13448,21 @@ fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x402 && matches!(sm, 120 | 121) => return
         decode_form:: < OpMov64i, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffe0000000000000fff == 0x407 && matches!(sm, 120 | 121) => return
         decode_form:: < OpSel64i, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107000000000000000fff == 0x100000000000000000411 && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -13243,7 +13475,7 @@ fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd000000000000000fff == 0x414 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => return decode_form:: <
@@ -13251,7 +13483,7 @@ fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x416 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -13259,7 +13491,7 @@ fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x419 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -13267,7 +13499,7 @@ fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x421 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -13275,7 +13507,7 @@ fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x423 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -13283,7 +13515,7 @@ fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -13296,7 +13528,7 @@ fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpDadd, 1 > (w,
@@ -13308,7 +13540,7 @@ fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff0000000000ff0fff == 0x42a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpDsetp, 0 > (w,
@@ -13320,7 +13552,7 @@ fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpDfma, 4 > (w,
@@ -13332,7 +13564,7 @@ fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0000000000000fff == 0x40000000000000000430 && matches!(sm, 86 |
         87 | 88 | 89) => decode_form:: < OpHadd2F32, 1 > (w, sm)
@@ -13355,7 +13587,7 @@ fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x431 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpHfma2, 4 > (w, sm)
@@ -13374,7 +13606,7 @@ fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e001f0000000000000fff == 0x433 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpHset2, 1 > (w, sm)
@@ -13385,7 +13617,7 @@ fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff800001f0000000000ff0fff == 0x434 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpHsetp2, 1 > (w, sm)
@@ -13396,7 +13628,7 @@ fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c000000000000000fff == 0x435 && matches!(sm, 80 | 86 | 87 | 88 |
         89) => decode_form:: < OpHfma2Mma, 4 > (w, sm)
@@ -13407,7 +13639,7 @@ fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x443 && matches!(sm, 86 | 87 | 88 | 89 | 90
         | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: < OpF2ip, 4 > (w,
@@ -13415,42 +13647,42 @@ fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x446 && matches!(sm, 90 | 100 | 103) =>
         return decode_form:: < OpViaddmnmx, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x84000000000000000000fff == 0x44b && matches!(sm, 100 | 103) => return
         decode_form:: < OpFadd2Imm, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8020cff0000000000000fff == 0x80000ff0000000000000454 && matches!(sm, 120 |
         121) => return decode_form:: < OpUfadd, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80010000000000000000fff == 0x80000000000000000000455 && matches!(sm, 120 |
         121) => return decode_form:: < OpUffma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000482 && matches!(sm, 120 |
         121) => return decode_form:: < OpUmov64i, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80107000000000000000fff == 0x80100000000000000000491 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUleaHi, 2 > (w, sm)
@@ -13469,7 +13701,7 @@ fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000499 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUshf, 2 > (w, sm)
@@ -13480,7 +13712,7 @@ fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8000c000000000000000fff == 0x800000000000000000004a4 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUimad, 2 > (w, sm)
@@ -13499,7 +13731,7 @@ fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffc00300ffff0fff == 0x2000000000000000051d && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -13517,7 +13749,7 @@ fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm166(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547 && matches!(sm, 80
         | 86 | 87 | 88 | 89) => decode_form:: < OpBraUp, 0 > (w, sm)
@@ -13529,7 +13761,7 @@ fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm167(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x589 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpShfl, 1 > (w, sm)
@@ -13540,14 +13772,14 @@ fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffe7131000000000000ff0fff == 0x58d && matches!(sm, 100 | 101 | 103 | 110
         | 120 | 121) => return decode_form:: < OpAtomsCastP, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x59f && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpSuredB, 0 > (w, sm)
@@ -13558,14 +13790,14 @@ fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm166(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm170(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x5ab && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => return decode_form:: < OpCgaerrbar, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm167(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm171(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80003000000000000000fff == 0x800010000000000000005b2 && matches!(sm, 90) =>
         decode_form:: < OpSyncsExch, 0 > (w, sm)
@@ -13576,49 +13808,64 @@ fn decode_sm70_arm167(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm172(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x82010000000000000000fff == 0x800000000000000000005b4 && matches!(sm, 120 |
+        121) => decode_form:: < OpUtmaldg, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80010000000000000000fff == 0x800000000000000000005b4 && matches!(sm, 90) =>
+        decode_form:: < OpUtmaldg, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80010000000000000000fff == 0x800000000000000000005b4 && matches!(sm, 100 |
+        101 | 103 | 110) => return decode_form:: < OpUtmaldg, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm173(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120 | 121) => return
         decode_form:: < OpSel64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm174(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00f80000ff00000fff == 0x614 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpVabsdiff, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm170(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm175(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0x616 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpPrmt, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm171(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm176(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0x619 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpShf, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm172(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm177(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x621 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm173(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm178(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0x623 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFfma, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm174(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm179(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpImad, 5 > (w, sm)
@@ -13630,7 +13877,7 @@ fn decode_sm70_arm174(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm175(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm180(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpImadWide, 4 > (w,
@@ -13643,35 +13890,35 @@ fn decode_sm70_arm175(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm176(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm181(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => return decode_form:: < OpImadHi, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm177(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm182(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0x629 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpDadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm178(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm183(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff380000ff00ff0fff == 0x62a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpDsetp, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm179(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm184(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0x62b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpDfma, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm180(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm185(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff080000ff00000fff == 0x40000000000000000630 && matches!(sm, 86 |
         87 | 88 | 89) => decode_form:: < OpHadd2F32, 2 > (w, sm)
@@ -13694,7 +13941,7 @@ fn decode_sm70_arm180(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm181(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm186(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0x631 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpHfma2, 5 > (w, sm)
@@ -13713,7 +13960,7 @@ fn decode_sm70_arm181(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm182(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm187(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e001f080000ff00000fff == 0x633 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpHset2, 2 > (w, sm)
@@ -13724,7 +13971,7 @@ fn decode_sm70_arm182(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm183(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm188(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff800001f080000ff00ff0fff == 0x634 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpHsetp2, 2 > (w, sm)
@@ -13735,7 +13982,7 @@ fn decode_sm70_arm183(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm184(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm189(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0x635 && matches!(sm, 80 | 86 | 87 | 88 |
         89) => decode_form:: < OpHfma2Mma, 5 > (w, sm)
@@ -13746,14 +13993,14 @@ fn decode_sm70_arm184(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm185(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm190(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0x646 && matches!(sm, 90) => return
         decode_form:: < OpViaddmnmx, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm186(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm191(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x79f && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpSuredB3, 0 > (w, sm)
@@ -13764,7 +14011,7 @@ fn decode_sm70_arm186(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm187(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm192(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000007ac && matches!(sm, 120 |
         121) => decode_form:: < OpLdcu, 0 > (w, sm)
@@ -13775,7 +14022,7 @@ fn decode_sm70_arm187(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm188(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm193(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x801 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpPmtrig, 0 > (w, sm)
@@ -13786,7 +14033,7 @@ fn decode_sm70_arm188(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm189(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm194(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff0ff00000000ff000fff == 0x802 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -13794,7 +14041,7 @@ fn decode_sm70_arm189(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm190(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm195(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfff0000000000000fff == 0x803 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -13802,7 +14049,7 @@ fn decode_sm70_arm190(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm191(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm196(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfff0000000000ff0fff == 0x804 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -13810,7 +14057,7 @@ fn decode_sm70_arm191(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm192(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm197(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805 && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -13823,7 +14070,7 @@ fn decode_sm70_arm192(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm193(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm198(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871fcffffffffffff000fff == 0x806 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -13831,7 +14078,7 @@ fn decode_sm70_arm193(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm194(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm199(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x807 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -13839,7 +14086,7 @@ fn decode_sm70_arm194(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm195(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm200(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x808 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -13847,7 +14094,7 @@ fn decode_sm70_arm195(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm196(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm201(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpFmnmx, 1 > (w, sm)
@@ -13863,7 +14110,7 @@ fn decode_sm70_arm196(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm197(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm202(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e00ff0000000000000fff == 0x80a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -13871,7 +14118,7 @@ fn decode_sm70_arm197(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm198(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm203(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff0000000000ff0fff == 0x80b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -13879,7 +14126,7 @@ fn decode_sm70_arm198(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm199(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm204(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800f0000000000ff0fff == 0x80c && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: <
@@ -13891,7 +14138,7 @@ fn decode_sm70_arm199(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm200(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm205(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016000000000000000fff == 0x810 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: <
@@ -13904,7 +14151,7 @@ fn decode_sm70_arm200(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm201(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm206(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811 && matches!(sm, 70 | 72
         | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -13927,7 +14174,7 @@ fn decode_sm70_arm201(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm202(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm207(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87000000000000000000fff == 0x812 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -13935,7 +14182,7 @@ fn decode_sm70_arm202(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm203(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm208(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x813 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -13943,7 +14190,7 @@ fn decode_sm70_arm203(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm204(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm209(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd000000000000000fff == 0x814 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => return decode_form:: <
@@ -13951,7 +14198,7 @@ fn decode_sm70_arm204(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm205(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm210(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x816 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -13959,7 +14206,7 @@ fn decode_sm70_arm205(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm206(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm211(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdff0000000000000fff == 0x817 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpImnmx, 1 > (w, sm)
@@ -13974,7 +14221,7 @@ fn decode_sm70_arm206(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm207(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm212(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x819 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -13982,7 +14229,7 @@ fn decode_sm70_arm207(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm208(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm213(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5ff0000000000000fff == 0x81a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -13990,7 +14237,7 @@ fn decode_sm70_arm208(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm209(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm214(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff7ff0000000000000fff == 0x81b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -13998,7 +14245,7 @@ fn decode_sm70_arm209(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm210(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm215(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000008ffffffffff000fff == 0x81c && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: <
@@ -14011,7 +14258,7 @@ fn decode_sm70_arm210(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm211(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm216(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -14019,14 +14266,14 @@ fn decode_sm70_arm211(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm212(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm217(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff == 0x822 && matches!(sm, 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 |
         103 | 110 | 120 | 121) => return decode_form:: < OpFswzadd, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm213(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm218(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x823 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14034,7 +14281,7 @@ fn decode_sm70_arm213(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm214(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm219(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -14047,7 +14294,7 @@ fn decode_sm70_arm214(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm215(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm220(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -14060,7 +14307,7 @@ fn decode_sm70_arm215(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm216(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm221(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -14068,7 +14315,7 @@ fn decode_sm70_arm216(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm217(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm222(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpDmul, 1 > (w,
@@ -14080,7 +14327,7 @@ fn decode_sm70_arm217(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm218(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm223(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpDfma, 1 > (w,
@@ -14092,21 +14339,21 @@ fn decode_sm70_arm218(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm219(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm224(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x82d && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => return decode_form:: < OpPreexit, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm220(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm225(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x82e && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => return decode_form:: < OpAcqbulk, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm221(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm226(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x82f && matches!(sm, 90) => decode_form:: <
         OpElect, 0 > (w, sm)
@@ -14125,7 +14372,7 @@ fn decode_sm70_arm221(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm222(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm227(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x831 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpHfma2, 1 > (w, sm)
@@ -14144,7 +14391,7 @@ fn decode_sm70_arm222(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm223(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm228(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff0000000000000fff == 0x832 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpHmul2, 1 > (w, sm)
@@ -14155,7 +14402,7 @@ fn decode_sm70_arm223(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm224(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm229(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff0000000000000fff == 0x835 && matches!(sm, 120 | 121) =>
         decode_form:: < OpIadd, 4 > (w, sm)
@@ -14182,7 +14429,7 @@ fn decode_sm70_arm224(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm225(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm230(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffdff0000000000000fff == 0x836 && matches!(sm, 90 | 100 | 103) =>
         decode_form:: < OpViadd, 1 > (w, sm)
@@ -14193,7 +14440,7 @@ fn decode_sm70_arm225(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm226(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm231(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x838 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: <
@@ -14201,7 +14448,7 @@ fn decode_sm70_arm226(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm227(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm232(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff == 0x83b && matches!(sm, 75 | 80 | 86 | 87 | 88 | 89 | 90) =>
         decode_form:: < OpLdsm, 0 > (w, sm)
@@ -14212,7 +14459,7 @@ fn decode_sm70_arm227(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm228(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm233(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffeeff6000000000000000fff == 0x4207000000000000000083e && matches!(sm,
         100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpF2fpPack4, 1 > (w, sm)
@@ -14256,7 +14503,7 @@ fn decode_sm70_arm228(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm229(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm234(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff85cb3ff0000000000000fff == 0x840 && matches!(sm, 80) => decode_form:: <
         OpHmnmx2, 1 > (w, sm)
@@ -14275,7 +14522,7 @@ fn decode_sm70_arm229(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm230(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm235(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x843 && matches!(sm, 86 | 87 | 88 | 89 | 90
         | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: < OpF2ip, 1 > (w,
@@ -14283,7 +14530,7 @@ fn decode_sm70_arm230(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm231(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm236(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff == 0x844 && matches!(sm, 90) => decode_form:: < OpStsm, 0 > (w, sm)
     );
@@ -14293,7 +14540,7 @@ fn decode_sm70_arm231(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm232(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm237(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bff00000000ff000fff == 0x10000000000000000845 && matches!(sm, 86 |
         87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: <
@@ -14301,14 +14548,14 @@ fn decode_sm70_arm232(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm233(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm238(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80008000000000000000fff == 0x846 && matches!(sm, 90 | 100 | 103) =>
         return decode_form:: < OpViaddmnmx, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm234(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm239(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
         => decode_form:: < OpVimnmx, 4 > (w, sm)
@@ -14323,56 +14570,63 @@ fn decode_sm70_arm234(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm235(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm240(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x849 && matches!(sm, 100 | 103) => return
         decode_form:: < OpFfma2Imm, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm236(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm241(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x84a && matches!(sm, 100 | 103) => return
         decode_form:: < OpFmul2Imm, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm237(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm242(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80010000000000000000fff == 0x80000000000000000000855 && matches!(sm, 120 |
         121) => return decode_form:: < OpUffma, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm238(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm243(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x87010000000000000000fff == 0x84000000000000000000856 && matches!(sm, 120 |
         121) => return decode_form:: < OpUfmul, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm239(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm244(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000085a && matches!(sm, 120 |
         121) => return decode_form:: < OpUi2f, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm240(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm245(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000085b && matches!(sm, 120 |
         121) => return decode_form:: < OpUf2f, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm241(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm246(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80038000000000000000fff == 0x8001000000000000000085e && matches!(sm, 120 |
         121) => return decode_form:: < OpUi2fp, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm242(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm247(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x876 && matches!(sm, 100 | 101 | 103 | 110) =>
+        return decode_form:: < OpFmnmx3, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm248(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x882 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90) => decode_form:: < OpUmov, 0 > (w, sm)
@@ -14383,7 +14637,7 @@ fn decode_sm70_arm242(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm243(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm249(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfff00000000c0c00fff == 0x80000000000000000000883 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUp2ur, 0 > (w, sm)
@@ -14394,7 +14648,7 @@ fn decode_sm70_arm243(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm244(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm250(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfff00000000c0ff0fff == 0x80000000000000000000884 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUr2up, 0 > (w, sm)
@@ -14405,7 +14659,7 @@ fn decode_sm70_arm244(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm245(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm251(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871fcffffffffffffc00fff == 0x886 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90) => decode_form:: < OpVoteu, 0 > (w, sm)
@@ -14416,7 +14670,7 @@ fn decode_sm70_arm245(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm246(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm252(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000887 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUsel, 1 > (w, sm)
@@ -14427,7 +14681,7 @@ fn decode_sm70_arm246(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm247(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm253(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80100000000000000000fff == 0x8000000000000000000088c && matches!(sm, 120 |
         121) => decode_form:: < OpUisetp, 5 > (w, sm)
@@ -14446,7 +14700,7 @@ fn decode_sm70_arm247(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm248(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm254(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80006000000000000000fff == 0x80000000000000000000890 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUiadd3, 1 > (w, sm)
@@ -14465,7 +14719,7 @@ fn decode_sm70_arm248(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm249(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm255(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80107000000000000000fff == 0x80000000000000000000891 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUlea, 1 > (w, sm)
@@ -14500,7 +14754,7 @@ fn decode_sm70_arm249(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm250(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm256(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000892 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUlop3, 1 > (w, sm)
@@ -14511,7 +14765,7 @@ fn decode_sm70_arm250(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm251(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm257(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80001000000000000000fff == 0x80000000000000000000896 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUprmt, 1 > (w, sm)
@@ -14522,7 +14776,7 @@ fn decode_sm70_arm251(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm252(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm258(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80006000000000000000fff == 0x80000000000000000000897 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUiadd364, 1 > (w, sm)
@@ -14533,7 +14787,7 @@ fn decode_sm70_arm252(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm253(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm259(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000899 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUshf, 1 > (w, sm)
@@ -14544,7 +14798,7 @@ fn decode_sm70_arm253(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm254(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm260(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000089a && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUsgxt, 1 > (w, sm)
@@ -14555,7 +14809,7 @@ fn decode_sm70_arm254(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm255(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm261(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a4 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUimad, 1 > (w, sm)
@@ -14574,7 +14828,7 @@ fn decode_sm70_arm255(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm256(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm262(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a5 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUimadWide, 1 > (w, sm)
@@ -14593,14 +14847,14 @@ fn decode_sm70_arm256(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm257(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm263(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a6 && matches!(sm, 120 |
         121) => return decode_form:: < OpUimadHi, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm258(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm264(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008bd && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUflo, 1 > (w, sm)
@@ -14611,7 +14865,7 @@ fn decode_sm70_arm258(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm259(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm265(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008be && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUbrev, 1 > (w, sm)
@@ -14622,7 +14876,7 @@ fn decode_sm70_arm259(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm260(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm266(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008bf && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUpopc, 1 > (w, sm)
@@ -14633,7 +14887,7 @@ fn decode_sm70_arm260(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm261(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm267(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff00000000ff000fff == 0x900 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14641,7 +14895,7 @@ fn decode_sm70_arm261(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm262(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm268(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x901 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14649,7 +14903,7 @@ fn decode_sm70_arm262(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm263(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm269(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x902 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14657,7 +14911,7 @@ fn decode_sm70_arm263(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm264(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm270(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x904 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14665,7 +14919,7 @@ fn decode_sm70_arm264(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm265(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm271(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x905 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14673,7 +14927,7 @@ fn decode_sm70_arm265(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm266(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm272(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x906 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14681,7 +14935,7 @@ fn decode_sm70_arm266(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm267(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm273(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x907 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14689,7 +14943,7 @@ fn decode_sm70_arm267(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm268(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm274(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70 | 72) =>
         decode_form:: < OpMufu, 1 > (w, sm)
@@ -14704,7 +14958,7 @@ fn decode_sm70_arm268(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm269(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm275(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x909 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14712,7 +14966,7 @@ fn decode_sm70_arm269(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm270(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm276(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x910 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14720,7 +14974,7 @@ fn decode_sm70_arm270(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm271(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm277(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x911 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14728,7 +14982,7 @@ fn decode_sm70_arm271(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm272(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm278(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x912 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14736,7 +14990,7 @@ fn decode_sm70_arm272(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm273(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm279(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x913 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14744,7 +14998,7 @@ fn decode_sm70_arm273(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm274(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm280(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffffffffff0fff == 0x918 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14752,7 +15006,7 @@ fn decode_sm70_arm274(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm275(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm281(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x919 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14760,7 +15014,7 @@ fn decode_sm70_arm275(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm276(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm282(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000803f00000fff == 0x80000000091a && matches!(sm, 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpDepbar, 0 >
@@ -14772,14 +15026,14 @@ fn decode_sm70_arm276(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm277(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm283(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x91b && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => return decode_form:: < OpEndcollective, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm278(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm284(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffffc3fff00ffff0fff == 0x2000000000000000091d && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -14804,7 +15058,7 @@ fn decode_sm70_arm278(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm279(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm285(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xff000fff == 0xff000920 && matches!(sm, 70 | 72 | 75 | 80 | 86 | 87 | 88 |
         89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpAl2pAbs, 0 >
@@ -14816,7 +15070,7 @@ fn decode_sm70_arm279(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm280(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm286(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x923 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: <
@@ -14824,7 +15078,7 @@ fn decode_sm70_arm280(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm281(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm287(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x924 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: <
@@ -14832,14 +15086,14 @@ fn decode_sm70_arm281(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm282(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm288(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff == 0x925 && matches!(sm, 70 | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 |
         100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: < OpPixld, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm283(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm289(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x941 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => decode_form:: < OpBsync, 0 > (w, sm)
@@ -14850,7 +15104,7 @@ fn decode_sm70_arm283(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm284(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm290(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x942 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => decode_form:: < OpBreak, 0 > (w, sm)
@@ -14861,7 +15115,7 @@ fn decode_sm70_arm284(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm285(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm291(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83e000000000003ffff0fff == 0x943 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpCallAbs, 0 > (w, sm)
@@ -14872,7 +15126,7 @@ fn decode_sm70_arm285(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm286(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm292(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c000000000003ffff0fff == 0x944 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpCall, 0 > (w, sm)
@@ -14883,7 +15137,7 @@ fn decode_sm70_arm286(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm287(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm293(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff00000003fff00fff == 0x945 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => decode_form:: < OpBssy, 0 > (w, sm)
@@ -14894,7 +15148,7 @@ fn decode_sm70_arm287(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm288(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm294(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x946 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpYield, 0 > (w, sm)
@@ -14905,7 +15159,7 @@ fn decode_sm70_arm288(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm289(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm295(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpBra, 0 > (w, sm)
@@ -14928,7 +15182,7 @@ fn decode_sm70_arm289(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm290(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm296(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff00000000ffff0fff == 0x948 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpWarpsync, 2 > (w, sm)
@@ -14939,7 +15193,7 @@ fn decode_sm70_arm290(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm291(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm297(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x949 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89) => decode_form:: < OpBrx, 0 > (w, sm)
@@ -14950,7 +15204,7 @@ fn decode_sm70_arm291(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm292(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm298(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff86fffffffffffffffff0fff == 0x94d && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14958,14 +15212,14 @@ fn decode_sm70_arm292(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm293(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm299(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x94e && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => return decode_form:: < OpLepc, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm294(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm300(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c000000000003c0ff0fff == 0x80000000000000000000950 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => decode_form:: < OpRet, 2 > (w, sm)
@@ -15009,7 +15263,7 @@ fn decode_sm70_arm294(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm295(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm301(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffefffff00000000f0ff0fff == 0x956 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -15017,7 +15271,7 @@ fn decode_sm70_arm295(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm296(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm302(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x95c && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpBpt, 0 > (w, sm)
@@ -15028,7 +15282,7 @@ fn decode_sm70_arm296(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm297(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm303(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80800000000000000000fff == 0x95d && matches!(sm, 90 | 100 | 101 | 103 |
         110 | 120 | 121) => decode_form:: < OpNanosleep, 1 > (w, sm)
@@ -15043,7 +15297,21 @@ fn decode_sm70_arm297(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm298(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm304(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80008000000000000000fff == 0x8000800000000000000097e && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => return decode_form:: < OpLdg256, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm305(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80008000000000000000fff == 0x8000800000000000000097f && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => return decode_form:: < OpStg256, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm306(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff38001ff0000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 |
         72) => decode_form:: < OpLdg, 7 > (w, sm)
@@ -15071,7 +15339,7 @@ fn decode_sm70_arm298(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm299(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm307(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffb8e01ff000000ff000001ff == 0xe01000000000000000181 && matches!(sm, 70 |
         72) => decode_form:: < OpLdg, 1 > (w, sm)
@@ -15124,7 +15392,7 @@ fn decode_sm70_arm299(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm300(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm308(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8ff1ff000000ff00000fff == 0x983 && matches!(sm, 70 | 72) =>
         decode_form:: < OpLdl, 1 > (w, sm)
@@ -15136,7 +15404,7 @@ fn decode_sm70_arm300(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm301(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm309(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffe1ff000000ff00000fff == 0x984 && matches!(sm, 70 | 72) =>
         decode_form:: < OpLds, 1 > (w, sm)
@@ -15180,7 +15448,7 @@ fn decode_sm70_arm301(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm302(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm310(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffb8e01000000000000ff0ffc == 0x80001000000000000000984 && matches!(sm,
         90) => decode_form:: < OpStg, 4 > (w, sm)
@@ -15212,7 +15480,7 @@ fn decode_sm70_arm302(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm303(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm311(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffb8e11ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 80 |
         86 | 87 | 88 | 89 | 90) => decode_form:: < OpStg, 2 > (w, sm)
@@ -15256,7 +15524,7 @@ fn decode_sm70_arm303(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm304(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm312(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff7ff31000000000000ff01ff == 0x188 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpSts, 0 > (w,
@@ -15288,7 +15556,7 @@ fn decode_sm70_arm304(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm305(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm313(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x989 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpShfl, 2 > (w, sm)
@@ -15299,7 +15567,7 @@ fn decode_sm70_arm305(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm306(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm314(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80011000000000000000fdd == 0x80001000000000000000988 && matches!(sm,
         90) => decode_form:: < OpAtomg, 4 > (w, sm)
@@ -15326,7 +15594,7 @@ fn decode_sm70_arm306(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm307(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm315(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff40001000000000000000fff == 0x100000000000000098e && matches!(sm, 70 |
         72 | 75) => decode_form:: < OpRed, 0 > (w, sm)
@@ -15353,7 +15621,7 @@ fn decode_sm70_arm307(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm308(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm316(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800010000000000ff000fff == 0xff00098f && matches!(sm, 75) => decode_form::
         < OpCctlAll, 1 > (w, sm)
@@ -15381,7 +15649,7 @@ fn decode_sm70_arm308(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm309(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm317(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpSuld, 0 > (w, sm)
@@ -15432,7 +15700,7 @@ fn decode_sm70_arm309(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm310(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm318(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80002000000000000000fff == 0x992 && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => decode_form:: < OpMembar, 0 > (w, sm)
@@ -15495,7 +15763,7 @@ fn decode_sm70_arm310(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm311(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm319(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffc0001000000000000000fff == 0x800010000000000000009a3 && matches!(sm,
         90) => decode_form:: < OpAtomgF, 1 > (w, sm)
@@ -15511,7 +15779,29 @@ fn decode_sm70_arm311(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm312(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm320(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80001000000000000000fff == 0x800010000000000000009a4 && matches!(sm, 90) =>
+        decode_form:: < OpLdgmc, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80001000000000000000fff == 0x800010000000000000009a4 && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => return decode_form:: < OpLdgmc, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm321(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80001000000000000000fff == 0x800010000000000000009a5 && matches!(sm, 90) =>
+        decode_form:: < OpLdgmc, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80001000000000000000fff == 0x800010000000000000009a5 && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => return decode_form:: < OpLdgmc, 3 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm322(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff40001000000000000000fff == 0x10000000000000009a6 && matches!(sm, 90 |
         100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpRedgF, 0 > (w, sm)
@@ -15526,7 +15816,7 @@ fn decode_sm70_arm312(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm313(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm323(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffbf1f8ff000000ff000001ff == 0x1aa && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpQspc, 0 > (w, sm)
@@ -15569,7 +15859,7 @@ fn decode_sm70_arm313(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm314(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm324(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9ab && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpErrbar, 0 > (w, sm)
@@ -15580,7 +15870,7 @@ fn decode_sm70_arm314(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm315(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm325(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9af && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: < OpLdgdepbar, 0
@@ -15588,7 +15878,7 @@ fn decode_sm70_arm315(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm316(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm326(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80002000000000000000fff == 0x9b1 && matches!(sm, 90) => decode_form:: <
         OpSyncsCctlAll, 0 > (w, sm)
@@ -15607,14 +15897,14 @@ fn decode_sm70_arm316(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm317(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm327(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9b7 && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => return decode_form:: < OpUtmacmdflush, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm318(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm328(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9c3 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90) => decode_form:: < OpS2ur, 0 > (w, sm)
@@ -15625,7 +15915,7 @@ fn decode_sm70_arm318(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm319(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm329(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80180000000800000000fff == 0x1000000008000000009c5 && matches!(sm, 90) =>
         decode_form:: < OpWarpgroupDepbar, 0 > (w, sm)
@@ -15636,7 +15926,7 @@ fn decode_sm70_arm319(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm320(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm330(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80001000000000000000fff == 0x800000000000000000009c7 && matches!(sm, 90 |
         100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: < OpUcgabarArv, 0 >
@@ -15644,42 +15934,42 @@ fn decode_sm70_arm320(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm321(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm331(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpMov, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm322(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm332(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcffff80000ff00000fff == 0xa03 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpP2r, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm323(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm333(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcffff80000ff00ff0fff == 0xa04 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpR2p, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm324(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm334(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpSel, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm325(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm335(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFsel, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm326(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm336(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpFmnmx, 2 > (w, sm)
@@ -15694,28 +15984,28 @@ fn decode_sm70_arm326(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm327(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm337(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e00ff380000ff00000fff == 0xa0a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFset, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm328(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm338(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFsetp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm329(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm339(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpIsetp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm330(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm340(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => decode_form:: < OpIadd3, 2 > (w, sm)
@@ -15727,7 +16017,7 @@ fn decode_sm70_arm330(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm331(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm341(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 72
         | 75 | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpLea, 2 > (w, sm)
@@ -15747,70 +16037,70 @@ fn decode_sm70_arm331(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm332(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm342(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpLop3, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm333(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm343(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpIabs, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm334(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm344(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00f80000ff00000fff == 0xa14 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpVabsdiff, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm335(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm345(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpPrmt, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm336(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm346(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90) => return decode_form:: < OpImnmx, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm337(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm347(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpShf, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm338(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm348(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5fff80000ff00000fff == 0xa1a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpSgxt, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm339(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm349(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff7fff80000ff00000fff == 0xa1b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpBmsk, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm340(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm350(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8010000380000ff00000fff == 0xa1f && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpPlop3Sign, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm341(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm351(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => return decode_form:: < OpFmul, 2 >
@@ -15818,14 +16108,14 @@ fn decode_sm70_arm341(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm342(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm352(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFfma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm343(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm353(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpImad, 2 > (w, sm)
@@ -15837,7 +16127,7 @@ fn decode_sm70_arm343(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm344(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm354(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpImadWide, 2 > (w,
@@ -15850,7 +16140,7 @@ fn decode_sm70_arm344(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm345(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm355(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff900f80000ff00000fff == 0xa26 && matches!(sm, 70 | 72) =>
         decode_form:: < OpIdp4a, 4 > (w, sm)
@@ -15869,28 +16159,28 @@ fn decode_sm70_arm345(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm346(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm356(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => return decode_form:: < OpImadHi, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm347(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm357(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpDmul, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm348(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm358(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpDfma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm349(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm359(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0xa31 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpHfma2, 2 > (w, sm)
@@ -15909,7 +16199,7 @@ fn decode_sm70_arm349(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm350(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm360(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff080000ff00000fff == 0xa32 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpHmul2, 2 > (w, sm)
@@ -15920,7 +16210,7 @@ fn decode_sm70_arm350(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm351(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm361(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0xa35 && matches!(sm, 80 | 86 | 87 | 88 |
         89) => decode_form:: < OpHfma2Mma, 2 > (w, sm)
@@ -15931,21 +16221,21 @@ fn decode_sm70_arm351(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm352(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm362(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffdff780000ff00000fff == 0xa36 && matches!(sm, 90) => return
         decode_form:: < OpViadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm353(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm363(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0xa38 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90) => return decode_form:: < OpI2iSat, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm354(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm364(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffeee4600f80000ff00000fff == 0xa3e && matches!(sm, 80 | 86 | 87 | 88 | 89
         | 90) => decode_form:: < OpF2fp, 2 > (w, sm)
@@ -15968,7 +16258,7 @@ fn decode_sm70_arm354(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm355(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm365(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff85cb3ff080000ff00000fff == 0xa40 && matches!(sm, 80) => decode_form:: <
         OpHmnmx2, 2 > (w, sm)
@@ -15987,91 +16277,91 @@ fn decode_sm70_arm355(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm356(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm366(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0xa43 && matches!(sm, 86 | 87 | 88 | 89 |
         90) => return decode_form:: < OpF2ip, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm357(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm367(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bfff80000ffff000fff == 0x10000000000000000a45 && matches!(sm, 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpI2fp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm358(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm368(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000800780000ff00000fff == 0xa46 && matches!(sm, 90) => return
         decode_form:: < OpViaddmnmx, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm359(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm369(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
         => return decode_form:: < OpVimnmx, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm360(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm370(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xab9 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90) => return decode_form:: < OpUldc, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm361(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm371(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFlo, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm362(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm372(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpBrev, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm363(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm373(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000380000ff00000fff == 0xb02 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFchk, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm364(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm374(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpF2f, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm365(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm375(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpF2i, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm366(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm376(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpI2f, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm367(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm377(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb07 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFrnd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm368(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm378(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70 | 72) =>
         decode_form:: < OpMufu, 2 > (w, sm)
@@ -16086,42 +16376,42 @@ fn decode_sm70_arm368(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm369(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm379(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpPopc, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm370(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm380(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpF2f64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm371(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm381(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpF2i64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm372(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm382(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpI2f64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm373(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm383(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff380000ffff000fff == 0xb13 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFrnd64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm374(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm384(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffffc0003ffffff0fff == 0x20000000000000000b1d && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -16139,21 +16429,21 @@ fn decode_sm70_arm374(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm375(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm385(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ffffff0fff == 0xb48 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => return decode_form:: < OpWarpsync, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm376(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm386(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffeffffff80000fff0ff0fff == 0xb56 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpBmov, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm377(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm387(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8080000f80000ff00000fff == 0xb5d && matches!(sm, 90) => decode_form:: <
         OpNanosleep, 2 > (w, sm)
@@ -16168,49 +16458,49 @@ fn decode_sm70_arm377(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm378(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm388(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb60 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpTex, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm379(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm389(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb63 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpTld4, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm380(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm390(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb66 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpTld, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm381(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm391(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb69 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpTmml, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm382(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm392(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb6c && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpTxd, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm383(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm393(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb6f && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpTxq, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm384(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm394(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xb82 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpLdc, 0 > (w,
@@ -16222,7 +16512,7 @@ fn decode_sm70_arm384(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm385(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm395(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpSuldB, 0 > (w, sm)
@@ -16257,7 +16547,7 @@ fn decode_sm70_arm385(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm386(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm396(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
         120 | 121) => decode_form:: < OpMov64, 1 > (w, sm)
@@ -16269,7 +16559,7 @@ fn decode_sm70_arm386(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm387(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm397(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffff0000000fff == 0x80000000000000000000c03 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16277,7 +16567,7 @@ fn decode_sm70_arm387(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm388(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm398(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffff0000ff0fff == 0x80000000000000000000c04 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16285,7 +16575,7 @@ fn decode_sm70_arm388(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm389(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm399(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16293,7 +16583,7 @@ fn decode_sm70_arm389(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm390(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm400(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16301,7 +16591,7 @@ fn decode_sm70_arm390(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm391(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm401(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
         75) => decode_form:: < OpFmnmx, 3 > (w, sm)
@@ -16317,7 +16607,7 @@ fn decode_sm70_arm391(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm392(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm402(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e00ff3fffff0000000fff == 0x80000000000000000000c0a && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16325,7 +16615,7 @@ fn decode_sm70_arm392(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm393(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm403(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16333,7 +16623,7 @@ fn decode_sm70_arm393(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm394(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm404(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -16345,7 +16635,7 @@ fn decode_sm70_arm394(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm395(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm405(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -16358,7 +16648,7 @@ fn decode_sm70_arm395(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm396(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm406(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -16381,7 +16671,7 @@ fn decode_sm70_arm396(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm397(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm407(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16389,7 +16679,7 @@ fn decode_sm70_arm397(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm398(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm408(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16397,7 +16687,7 @@ fn decode_sm70_arm398(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm399(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm409(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000c14 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => return decode_form:: <
@@ -16405,7 +16695,7 @@ fn decode_sm70_arm399(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm400(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm410(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16413,7 +16703,7 @@ fn decode_sm70_arm400(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm401(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm411(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: <
@@ -16429,7 +16719,7 @@ fn decode_sm70_arm401(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm402(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm412(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16437,7 +16727,7 @@ fn decode_sm70_arm402(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm403(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm413(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5ffffffff0000000fff == 0x80000000000000000000c1a && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16445,7 +16735,7 @@ fn decode_sm70_arm403(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm404(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm414(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff7ffffffff0000000fff == 0x80000000000000000000c1b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16453,7 +16743,7 @@ fn decode_sm70_arm404(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm405(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm415(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16461,7 +16751,7 @@ fn decode_sm70_arm405(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm406(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm416(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16469,7 +16759,7 @@ fn decode_sm70_arm406(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm407(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm417(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -16482,7 +16772,7 @@ fn decode_sm70_arm407(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm408(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm418(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -16495,7 +16785,7 @@ fn decode_sm70_arm408(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm409(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm419(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff100ffffff0000000fff == 0x80000000000000000000c26 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -16508,7 +16798,7 @@ fn decode_sm70_arm409(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm410(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm420(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16516,7 +16806,7 @@ fn decode_sm70_arm410(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm411(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm421(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpDmul,
@@ -16528,7 +16818,7 @@ fn decode_sm70_arm411(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm412(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm422(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpDfma,
@@ -16540,7 +16830,7 @@ fn decode_sm70_arm412(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm413(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm423(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000c31 && matches!(sm,
         75) => decode_form:: < OpHfma2, 3 > (w, sm)
@@ -16560,7 +16850,7 @@ fn decode_sm70_arm413(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm414(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm424(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x80000000000000000000c32 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => decode_form:: < OpHmul2, 3 > (w, sm)
@@ -16572,7 +16862,7 @@ fn decode_sm70_arm414(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm415(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm425(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
         120 | 121) => decode_form:: < OpIadd, 5 > (w, sm)
@@ -16599,14 +16889,14 @@ fn decode_sm70_arm415(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm416(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm426(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffdff7fffff0000000fff == 0x80000000000000000000c36 && matches!(sm, 90
         | 100 | 103) => return decode_form:: < OpViadd, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm417(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm427(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000c38 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16614,7 +16904,7 @@ fn decode_sm70_arm417(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm418(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm428(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffeeff600ffffff0000000fff == 0xc2070000000000000000c3e && matches!(sm,
         100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpF2fpPack4, 2 > (w, sm)
@@ -16659,7 +16949,7 @@ fn decode_sm70_arm418(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm419(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm429(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff85cb3ff0fffff0000000fff == 0x80000000000000000000c40 && matches!(sm,
         80) => decode_form:: < OpHmnmx2, 3 > (w, sm)
@@ -16679,7 +16969,7 @@ fn decode_sm70_arm419(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm420(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm430(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000c43 && matches!(sm, 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -16687,7 +16977,7 @@ fn decode_sm70_arm420(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm421(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm431(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bffffffff00ff000fff == 0x80010000000000000000c45 && matches!(sm, 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -16695,14 +16985,14 @@ fn decode_sm70_arm421(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm422(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm432(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80008007fffff0000000fff == 0x80000000000000000000c46 && matches!(sm, 90
         | 100 | 103) => return decode_form:: < OpViaddmnmx, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm423(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm433(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
         90) => decode_form:: < OpVimnmx, 6 > (w, sm)
@@ -16717,21 +17007,28 @@ fn decode_sm70_arm423(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm424(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm434(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000c49 && matches!(sm, 100 |
         103) => return decode_form:: < OpFfma2, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm425(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm435(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000c4a && matches!(sm, 100 |
         103) => return decode_form:: < OpFmul2, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm426(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm436(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000c76 && matches!(sm, 100 |
+        101 | 103 | 110) => return decode_form:: < OpFmnmx3, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm437(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80100000000000000000fff == 0x80000000000000000000c82 && matches!(sm, 120 |
         121) => decode_form:: < OpUmov, 4 > (w, sm)
@@ -16750,7 +17047,7 @@ fn decode_sm70_arm426(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm427(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm438(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffffc0c0c00fff == 0x80000000000000000000c83 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUp2ur, 1 > (w, sm)
@@ -16761,7 +17058,7 @@ fn decode_sm70_arm427(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm428(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm439(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffffc0c0ff0fff == 0x80000000000000000000c84 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUr2up, 1 > (w, sm)
@@ -16772,7 +17069,7 @@ fn decode_sm70_arm428(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm429(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm440(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16780,7 +17077,7 @@ fn decode_sm70_arm429(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm430(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm441(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16788,7 +17085,7 @@ fn decode_sm70_arm430(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm431(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm442(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000003fffff0000000fff == 0x80000000000000000000d02 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16796,7 +17093,7 @@ fn decode_sm70_arm431(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm432(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm443(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16804,7 +17101,7 @@ fn decode_sm70_arm432(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm433(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm444(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16812,7 +17109,7 @@ fn decode_sm70_arm433(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm434(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm445(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16820,7 +17117,7 @@ fn decode_sm70_arm434(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm435(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm446(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d07 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16828,7 +17125,7 @@ fn decode_sm70_arm435(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm436(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm447(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => decode_form:: < OpMufu, 6 > (w, sm)
@@ -16840,7 +17137,7 @@ fn decode_sm70_arm436(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm437(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm448(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16848,7 +17145,7 @@ fn decode_sm70_arm437(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm438(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm449(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16856,7 +17153,7 @@ fn decode_sm70_arm438(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm439(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm450(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16864,7 +17161,7 @@ fn decode_sm70_arm439(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm440(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm451(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16872,7 +17169,7 @@ fn decode_sm70_arm440(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm441(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm452(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff3fffff00ff000fff == 0x80000000000000000000d13 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16880,7 +17177,7 @@ fn decode_sm70_arm441(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm442(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm453(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8080000ffffff0000000fff == 0x80000000000000000000d5d && matches!(sm, 90
         | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpNanosleep, 3 > (w, sm)
@@ -16895,7 +17192,7 @@ fn decode_sm70_arm442(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm443(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm454(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d61 && matches!(sm, 100 |
         101 | 103 | 110) => decode_form:: < OpTexB, 1 > (w, sm)
@@ -16906,7 +17203,7 @@ fn decode_sm70_arm443(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm444(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm455(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d64 && matches!(sm, 100 |
         101 | 103 | 110) => decode_form:: < OpTld4B, 1 > (w, sm)
@@ -16917,7 +17214,7 @@ fn decode_sm70_arm444(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm445(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm456(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d67 && matches!(sm, 100 |
         101 | 103 | 110) => decode_form:: < OpTldB, 1 > (w, sm)
@@ -16928,7 +17225,7 @@ fn decode_sm70_arm445(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm446(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm457(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d6d && matches!(sm, 100 |
         101 | 103 | 110) => decode_form:: < OpTxdB, 1 > (w, sm)
@@ -16939,7 +17236,7 @@ fn decode_sm70_arm446(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm447(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm458(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000dc7 && matches!(sm, 90 |
         100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: < OpUcgabarWait, 0 >
@@ -16947,14 +17244,14 @@ fn decode_sm70_arm447(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm448(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm459(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
         120 | 121) => return decode_form:: < OpSel64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm449(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm460(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000e14 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => return decode_form:: <
@@ -16962,7 +17259,7 @@ fn decode_sm70_arm449(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm450(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm461(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16970,7 +17267,7 @@ fn decode_sm70_arm450(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm451(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm462(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16978,7 +17275,7 @@ fn decode_sm70_arm451(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm452(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm463(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16986,7 +17283,7 @@ fn decode_sm70_arm452(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm453(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm464(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16994,7 +17291,7 @@ fn decode_sm70_arm453(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm454(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm465(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -17007,7 +17304,7 @@ fn decode_sm70_arm454(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm455(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm466(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -17020,7 +17317,7 @@ fn decode_sm70_arm455(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm456(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm467(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17028,7 +17325,7 @@ fn decode_sm70_arm456(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm457(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm468(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpDadd,
@@ -17040,7 +17337,7 @@ fn decode_sm70_arm457(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm458(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm469(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: <
@@ -17052,7 +17349,7 @@ fn decode_sm70_arm458(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm459(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm470(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpDfma,
@@ -17064,7 +17361,7 @@ fn decode_sm70_arm459(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm460(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm471(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x80040000000000000000e30 && matches!(sm, 86
         | 87 | 88 | 89) => decode_form:: < OpHadd2F32, 3 > (w, sm)
@@ -17088,7 +17385,7 @@ fn decode_sm70_arm460(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm461(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm472(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000e31 && matches!(sm,
         75) => decode_form:: < OpHfma2, 6 > (w, sm)
@@ -17108,7 +17405,7 @@ fn decode_sm70_arm461(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm462(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm473(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e001f0fffff0000000fff == 0x80000000000000000000e33 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => decode_form:: < OpHset2, 3 > (w, sm)
@@ -17120,7 +17417,7 @@ fn decode_sm70_arm462(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm463(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm474(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff800001f0fffff0000ff0fff == 0x80000000000000000000e34 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => decode_form:: < OpHsetp2, 3 > (w, sm)
@@ -17132,7 +17429,7 @@ fn decode_sm70_arm463(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm464(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm475(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c003fffff0000000fff == 0x80000000000000000000e35 && matches!(sm, 80
         | 86 | 87 | 88 | 89) => decode_form:: < OpHfma2Mma, 6 > (w, sm)
@@ -17143,7 +17440,7 @@ fn decode_sm70_arm464(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm465(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm476(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000e43 && matches!(sm, 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -17151,28 +17448,28 @@ fn decode_sm70_arm465(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm466(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm477(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000e46 && matches!(sm, 90
         | 100 | 103) => return decode_form:: < OpViaddmnmx, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm467(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm478(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000e49 && matches!(sm, 100 |
         103) => return decode_form:: < OpFfma2, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm468(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm479(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000e4b && matches!(sm, 100 |
         103) => return decode_form:: < OpFadd2, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm469(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm480(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffeffffffffffffff0f00fff == 0xf56 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -17180,7 +17477,7 @@ fn decode_sm70_arm469(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm470(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm481(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f60 && matches!(sm, 120 |
         121) => decode_form:: < OpTexUr, 2 > (w, sm)
@@ -17195,7 +17492,7 @@ fn decode_sm70_arm470(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm471(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm482(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f63 && matches!(sm, 120 |
         121) => decode_form:: < OpTld4Ur, 2 > (w, sm)
@@ -17210,7 +17507,7 @@ fn decode_sm70_arm471(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm472(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm483(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f66 && matches!(sm, 120 |
         121) => decode_form:: < OpTldUr, 2 > (w, sm)
@@ -17225,7 +17522,7 @@ fn decode_sm70_arm472(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm473(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm484(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f69 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpTmmlUr, 0 > (w, sm)
@@ -17236,7 +17533,7 @@ fn decode_sm70_arm473(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm474(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm485(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f6c && matches!(sm, 120 |
         121) => decode_form:: < OpTxdUr, 2 > (w, sm)
@@ -17251,7 +17548,7 @@ fn decode_sm70_arm474(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm475(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm486(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f6f && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpTxqUr, 0 > (w, sm)
@@ -17262,7 +17559,7 @@ fn decode_sm70_arm475(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm476(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm487(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xf89 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpShfl, 3 > (w, sm)
@@ -17273,7 +17570,7 @@ fn decode_sm70_arm476(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm477(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm488(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100 |
         101 | 103 | 110) => decode_form:: < OpSuld, 4 > (w, sm)
@@ -17340,7 +17637,7 @@ fn decode_sm70_arm477(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm478(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm489(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f9f && matches!(sm, 100 |
         101 | 103 | 110) => decode_form:: < OpSured, 2 > (w, sm)
@@ -17423,7 +17720,7 @@ fn decode_sm70_arm478(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm479(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm490(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80800400000000000000fff == 0x80000400000000000000fae && matches!(sm,
         90) => decode_form:: < OpLdgsts, 1 > (w, sm)
@@ -17462,171 +17759,177 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0x1aa, print_sm70_arm10),
         (0x1b0, print_sm70_arm11),
         (0x1b1, print_sm70_arm12),
-        (0x202, print_sm70_arm13),
-        (0x203, print_sm70_arm14),
-        (0x204, print_sm70_arm15),
-        (0x207, print_sm70_arm16),
-        (0x208, print_sm70_arm17),
-        (0x209, print_sm70_arm18),
-        (0x20a, print_sm70_arm19),
-        (0x20b, print_sm70_arm20),
-        (0x20c, print_sm70_arm21),
-        (0x210, print_sm70_arm22),
-        (0x211, print_sm70_arm23),
-        (0x212, print_sm70_arm24),
-        (0x213, print_sm70_arm25),
-        (0x214, print_sm70_arm26),
-        (0x216, print_sm70_arm27),
-        (0x217, print_sm70_arm28),
-        (0x219, print_sm70_arm29),
-        (0x21a, print_sm70_arm30),
-        (0x21b, print_sm70_arm31),
-        (0x21f, print_sm70_arm32),
-        (0x220, print_sm70_arm33),
-        (0x221, print_sm70_arm34),
-        (0x223, print_sm70_arm35),
-        (0x224, print_sm70_arm36),
-        (0x225, print_sm70_arm37),
-        (0x226, print_sm70_arm38),
-        (0x227, print_sm70_arm39),
-        (0x228, print_sm70_arm40),
-        (0x229, print_sm70_arm41),
-        (0x22a, print_sm70_arm42),
-        (0x22b, print_sm70_arm43),
-        (0x230, print_sm70_arm44),
-        (0x231, print_sm70_arm45),
-        (0x232, print_sm70_arm46),
-        (0x233, print_sm70_arm47),
-        (0x234, print_sm70_arm48),
-        (0x235, print_sm70_arm49),
-        (0x236, print_sm70_arm50),
-        (0x237, print_sm70_arm51),
-        (0x238, print_sm70_arm52),
-        (0x23a, print_sm70_arm53),
-        (0x23c, print_sm70_arm54),
-        (0x23d, print_sm70_arm55),
-        (0x23e, print_sm70_arm56),
-        (0x23f, print_sm70_arm57),
-        (0x240, print_sm70_arm58),
-        (0x243, print_sm70_arm59),
-        (0x245, print_sm70_arm60),
-        (0x246, print_sm70_arm61),
-        (0x248, print_sm70_arm62),
-        (0x249, print_sm70_arm63),
-        (0x24a, print_sm70_arm64),
-        (0x24b, print_sm70_arm65),
-        (0x254, print_sm70_arm66),
-        (0x255, print_sm70_arm67),
-        (0x256, print_sm70_arm68),
-        (0x25a, print_sm70_arm69),
-        (0x25b, print_sm70_arm70),
-        (0x25e, print_sm70_arm71),
-        (0x27a, print_sm70_arm72),
-        (0x287, print_sm70_arm73),
-        (0x28c, print_sm70_arm74),
-        (0x290, print_sm70_arm75),
-        (0x291, print_sm70_arm76),
-        (0x292, print_sm70_arm77),
-        (0x296, print_sm70_arm78),
-        (0x297, print_sm70_arm79),
-        (0x299, print_sm70_arm80),
-        (0x29a, print_sm70_arm81),
-        (0x2a4, print_sm70_arm82),
-        (0x2a5, print_sm70_arm83),
-        (0x2a6, print_sm70_arm84),
-        (0x2bd, print_sm70_arm85),
-        (0x2be, print_sm70_arm86),
-        (0x2bf, print_sm70_arm87),
-        (0x2ca, print_sm70_arm88),
-        (0x2cc, print_sm70_arm89),
-        (0x300, print_sm70_arm90),
-        (0x301, print_sm70_arm91),
-        (0x302, print_sm70_arm92),
-        (0x304, print_sm70_arm93),
-        (0x305, print_sm70_arm94),
-        (0x306, print_sm70_arm95),
-        (0x307, print_sm70_arm96),
-        (0x308, print_sm70_arm97),
-        (0x309, print_sm70_arm98),
-        (0x310, print_sm70_arm99),
-        (0x311, print_sm70_arm100),
-        (0x312, print_sm70_arm101),
-        (0x313, print_sm70_arm102),
-        (0x31c, print_sm70_arm103),
-        (0x31d, print_sm70_arm104),
-        (0x321, print_sm70_arm105),
-        (0x322, print_sm70_arm106),
-        (0x324, print_sm70_arm107),
-        (0x326, print_sm70_arm108),
-        (0x343, print_sm70_arm109),
-        (0x344, print_sm70_arm110),
-        (0x348, print_sm70_arm111),
-        (0x352, print_sm70_arm112),
-        (0x353, print_sm70_arm113),
-        (0x355, print_sm70_arm114),
-        (0x356, print_sm70_arm115),
-        (0x35d, print_sm70_arm116),
-        (0x361, print_sm70_arm117),
-        (0x364, print_sm70_arm118),
-        (0x367, print_sm70_arm119),
-        (0x36a, print_sm70_arm120),
-        (0x36d, print_sm70_arm121),
-        (0x370, print_sm70_arm122),
+        (0x1bd, print_sm70_arm13),
+        (0x1be, print_sm70_arm14),
+        (0x202, print_sm70_arm15),
+        (0x203, print_sm70_arm16),
+        (0x204, print_sm70_arm17),
+        (0x207, print_sm70_arm18),
+        (0x208, print_sm70_arm19),
+        (0x209, print_sm70_arm20),
+        (0x20a, print_sm70_arm21),
+        (0x20b, print_sm70_arm22),
+        (0x20c, print_sm70_arm23),
+        (0x210, print_sm70_arm24),
+        (0x211, print_sm70_arm25),
+        (0x212, print_sm70_arm26),
+        (0x213, print_sm70_arm27),
+        (0x214, print_sm70_arm28),
+        (0x216, print_sm70_arm29),
+        (0x217, print_sm70_arm30),
+        (0x219, print_sm70_arm31),
+        (0x21a, print_sm70_arm32),
+        (0x21b, print_sm70_arm33),
+        (0x21f, print_sm70_arm34),
+        (0x220, print_sm70_arm35),
+        (0x221, print_sm70_arm36),
+        (0x223, print_sm70_arm37),
+        (0x224, print_sm70_arm38),
+        (0x225, print_sm70_arm39),
+        (0x226, print_sm70_arm40),
+        (0x227, print_sm70_arm41),
+        (0x228, print_sm70_arm42),
+        (0x229, print_sm70_arm43),
+        (0x22a, print_sm70_arm44),
+        (0x22b, print_sm70_arm45),
+        (0x230, print_sm70_arm46),
+        (0x231, print_sm70_arm47),
+        (0x232, print_sm70_arm48),
+        (0x233, print_sm70_arm49),
+        (0x234, print_sm70_arm50),
+        (0x235, print_sm70_arm51),
+        (0x236, print_sm70_arm52),
+        (0x237, print_sm70_arm53),
+        (0x238, print_sm70_arm54),
+        (0x23a, print_sm70_arm55),
+        (0x23c, print_sm70_arm56),
+        (0x23d, print_sm70_arm57),
+        (0x23e, print_sm70_arm58),
+        (0x23f, print_sm70_arm59),
+        (0x240, print_sm70_arm60),
+        (0x243, print_sm70_arm61),
+        (0x245, print_sm70_arm62),
+        (0x246, print_sm70_arm63),
+        (0x248, print_sm70_arm64),
+        (0x249, print_sm70_arm65),
+        (0x24a, print_sm70_arm66),
+        (0x24b, print_sm70_arm67),
+        (0x254, print_sm70_arm68),
+        (0x255, print_sm70_arm69),
+        (0x256, print_sm70_arm70),
+        (0x25a, print_sm70_arm71),
+        (0x25b, print_sm70_arm72),
+        (0x25e, print_sm70_arm73),
+        (0x276, print_sm70_arm74),
+        (0x27a, print_sm70_arm75),
+        (0x287, print_sm70_arm76),
+        (0x28c, print_sm70_arm77),
+        (0x290, print_sm70_arm78),
+        (0x291, print_sm70_arm79),
+        (0x292, print_sm70_arm80),
+        (0x296, print_sm70_arm81),
+        (0x297, print_sm70_arm82),
+        (0x299, print_sm70_arm83),
+        (0x29a, print_sm70_arm84),
+        (0x2a4, print_sm70_arm85),
+        (0x2a5, print_sm70_arm86),
+        (0x2a6, print_sm70_arm87),
+        (0x2bd, print_sm70_arm88),
+        (0x2be, print_sm70_arm89),
+        (0x2bf, print_sm70_arm90),
+        (0x2ca, print_sm70_arm91),
+        (0x2cc, print_sm70_arm92),
+        (0x300, print_sm70_arm93),
+        (0x301, print_sm70_arm94),
+        (0x302, print_sm70_arm95),
+        (0x304, print_sm70_arm96),
+        (0x305, print_sm70_arm97),
+        (0x306, print_sm70_arm98),
+        (0x307, print_sm70_arm99),
+        (0x308, print_sm70_arm100),
+        (0x309, print_sm70_arm101),
+        (0x310, print_sm70_arm102),
+        (0x311, print_sm70_arm103),
+        (0x312, print_sm70_arm104),
+        (0x313, print_sm70_arm105),
+        (0x31c, print_sm70_arm106),
+        (0x31d, print_sm70_arm107),
+        (0x321, print_sm70_arm108),
+        (0x322, print_sm70_arm109),
+        (0x324, print_sm70_arm110),
+        (0x326, print_sm70_arm111),
+        (0x343, print_sm70_arm112),
+        (0x344, print_sm70_arm113),
+        (0x348, print_sm70_arm114),
+        (0x352, print_sm70_arm115),
+        (0x353, print_sm70_arm116),
+        (0x355, print_sm70_arm117),
+        (0x356, print_sm70_arm118),
+        (0x35d, print_sm70_arm119),
+        (0x361, print_sm70_arm120),
+        (0x364, print_sm70_arm121),
+        (0x367, print_sm70_arm122),
+        (0x36a, print_sm70_arm123),
+        (0x36d, print_sm70_arm124),
+        (0x370, print_sm70_arm125),
         (0x380, print_sm70_arm1),
         (0x381, print_sm70_arm2),
         (0x384, print_sm70_arm3),
         (0x385, print_sm70_arm3),
         (0x386, print_sm70_arm4),
-        (0x387, print_sm70_arm123),
-        (0x388, print_sm70_arm124),
-        (0x389, print_sm70_arm125),
+        (0x387, print_sm70_arm126),
+        (0x388, print_sm70_arm127),
+        (0x389, print_sm70_arm128),
         (0x38a, print_sm70_arm6),
-        (0x38b, print_sm70_arm126),
+        (0x38b, print_sm70_arm129),
         (0x38c, print_sm70_arm7),
-        (0x38d, print_sm70_arm127),
-        (0x3a0, print_sm70_arm128),
-        (0x3a1, print_sm70_arm129),
+        (0x38d, print_sm70_arm130),
+        (0x3a0, print_sm70_arm131),
+        (0x3a1, print_sm70_arm132),
         (0x3a3, print_sm70_arm8),
         (0x3a7, print_sm70_arm9),
         (0x3a8, print_sm70_arm6),
-        (0x3a9, print_sm70_arm126),
+        (0x3a9, print_sm70_arm129),
         (0x3aa, print_sm70_arm10),
-        (0x3ab, print_sm70_arm126),
+        (0x3ab, print_sm70_arm129),
         (0x3b0, print_sm70_arm11),
         (0x3b1, print_sm70_arm12),
-        (0x3ba, print_sm70_arm130),
-        (0x3bc, print_sm70_arm131),
-        (0x3c2, print_sm70_arm132),
-        (0x3c4, print_sm70_arm133),
-        (0x3c6, print_sm70_arm134),
-        (0x402, print_sm70_arm135),
-        (0x407, print_sm70_arm136),
-        (0x411, print_sm70_arm137),
-        (0x414, print_sm70_arm138),
-        (0x416, print_sm70_arm139),
-        (0x419, print_sm70_arm140),
-        (0x421, print_sm70_arm141),
-        (0x423, print_sm70_arm142),
-        (0x424, print_sm70_arm143),
-        (0x429, print_sm70_arm144),
-        (0x42a, print_sm70_arm145),
-        (0x42b, print_sm70_arm146),
-        (0x430, print_sm70_arm147),
-        (0x431, print_sm70_arm148),
-        (0x433, print_sm70_arm149),
-        (0x434, print_sm70_arm150),
-        (0x435, print_sm70_arm151),
-        (0x443, print_sm70_arm152),
-        (0x446, print_sm70_arm153),
-        (0x44b, print_sm70_arm154),
-        (0x454, print_sm70_arm155),
-        (0x455, print_sm70_arm156),
-        (0x482, print_sm70_arm157),
-        (0x491, print_sm70_arm158),
-        (0x499, print_sm70_arm159),
-        (0x4a4, print_sm70_arm160),
-        (0x51d, print_sm70_arm161),
-        (0x547, print_sm70_arm162),
+        (0x3b4, print_sm70_arm133),
+        (0x3ba, print_sm70_arm134),
+        (0x3bc, print_sm70_arm135),
+        (0x3bd, print_sm70_arm13),
+        (0x3be, print_sm70_arm14),
+        (0x3c2, print_sm70_arm136),
+        (0x3c4, print_sm70_arm137),
+        (0x3c6, print_sm70_arm138),
+        (0x402, print_sm70_arm139),
+        (0x407, print_sm70_arm140),
+        (0x411, print_sm70_arm141),
+        (0x414, print_sm70_arm142),
+        (0x416, print_sm70_arm143),
+        (0x419, print_sm70_arm144),
+        (0x421, print_sm70_arm145),
+        (0x423, print_sm70_arm146),
+        (0x424, print_sm70_arm147),
+        (0x429, print_sm70_arm148),
+        (0x42a, print_sm70_arm149),
+        (0x42b, print_sm70_arm150),
+        (0x430, print_sm70_arm151),
+        (0x431, print_sm70_arm152),
+        (0x433, print_sm70_arm153),
+        (0x434, print_sm70_arm154),
+        (0x435, print_sm70_arm155),
+        (0x443, print_sm70_arm156),
+        (0x446, print_sm70_arm157),
+        (0x44b, print_sm70_arm158),
+        (0x454, print_sm70_arm159),
+        (0x455, print_sm70_arm160),
+        (0x482, print_sm70_arm161),
+        (0x491, print_sm70_arm162),
+        (0x499, print_sm70_arm163),
+        (0x4a4, print_sm70_arm164),
+        (0x51d, print_sm70_arm165),
+        (0x547, print_sm70_arm166),
         (0x580, print_sm70_arm1),
         (0x581, print_sm70_arm2),
         (0x584, print_sm70_arm3),
@@ -17634,37 +17937,40 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0x586, print_sm70_arm4),
         (0x587, print_sm70_arm3),
         (0x588, print_sm70_arm5),
-        (0x589, print_sm70_arm163),
+        (0x589, print_sm70_arm167),
         (0x58a, print_sm70_arm6),
         (0x58c, print_sm70_arm7),
-        (0x58d, print_sm70_arm164),
-        (0x59f, print_sm70_arm165),
+        (0x58d, print_sm70_arm168),
+        (0x59f, print_sm70_arm169),
         (0x5a3, print_sm70_arm8),
         (0x5a7, print_sm70_arm9),
         (0x5a8, print_sm70_arm6),
         (0x5aa, print_sm70_arm10),
-        (0x5ab, print_sm70_arm166),
+        (0x5ab, print_sm70_arm170),
         (0x5b0, print_sm70_arm11),
         (0x5b1, print_sm70_arm12),
-        (0x5b2, print_sm70_arm167),
-        (0x607, print_sm70_arm168),
-        (0x614, print_sm70_arm169),
-        (0x616, print_sm70_arm170),
-        (0x619, print_sm70_arm171),
-        (0x621, print_sm70_arm172),
-        (0x623, print_sm70_arm173),
-        (0x624, print_sm70_arm174),
-        (0x625, print_sm70_arm175),
-        (0x627, print_sm70_arm176),
-        (0x629, print_sm70_arm177),
-        (0x62a, print_sm70_arm178),
-        (0x62b, print_sm70_arm179),
-        (0x630, print_sm70_arm180),
-        (0x631, print_sm70_arm181),
-        (0x633, print_sm70_arm182),
-        (0x634, print_sm70_arm183),
-        (0x635, print_sm70_arm184),
-        (0x646, print_sm70_arm185),
+        (0x5b2, print_sm70_arm171),
+        (0x5b4, print_sm70_arm172),
+        (0x5bd, print_sm70_arm13),
+        (0x5be, print_sm70_arm14),
+        (0x607, print_sm70_arm173),
+        (0x614, print_sm70_arm174),
+        (0x616, print_sm70_arm175),
+        (0x619, print_sm70_arm176),
+        (0x621, print_sm70_arm177),
+        (0x623, print_sm70_arm178),
+        (0x624, print_sm70_arm179),
+        (0x625, print_sm70_arm180),
+        (0x627, print_sm70_arm181),
+        (0x629, print_sm70_arm182),
+        (0x62a, print_sm70_arm183),
+        (0x62b, print_sm70_arm184),
+        (0x630, print_sm70_arm185),
+        (0x631, print_sm70_arm186),
+        (0x633, print_sm70_arm187),
+        (0x634, print_sm70_arm188),
+        (0x635, print_sm70_arm189),
+        (0x646, print_sm70_arm190),
         (0x780, print_sm70_arm1),
         (0x781, print_sm70_arm2),
         (0x784, print_sm70_arm3),
@@ -17674,232 +17980,241 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0x788, print_sm70_arm5),
         (0x78a, print_sm70_arm6),
         (0x78c, print_sm70_arm7),
-        (0x79f, print_sm70_arm186),
+        (0x79f, print_sm70_arm191),
         (0x7a3, print_sm70_arm8),
         (0x7a7, print_sm70_arm9),
         (0x7a8, print_sm70_arm6),
         (0x7aa, print_sm70_arm10),
-        (0x7ac, print_sm70_arm187),
+        (0x7ac, print_sm70_arm192),
         (0x7b0, print_sm70_arm11),
         (0x7b1, print_sm70_arm12),
-        (0x801, print_sm70_arm188),
-        (0x802, print_sm70_arm189),
-        (0x803, print_sm70_arm190),
-        (0x804, print_sm70_arm191),
-        (0x805, print_sm70_arm192),
-        (0x806, print_sm70_arm193),
-        (0x807, print_sm70_arm194),
-        (0x808, print_sm70_arm195),
-        (0x809, print_sm70_arm196),
-        (0x80a, print_sm70_arm197),
-        (0x80b, print_sm70_arm198),
-        (0x80c, print_sm70_arm199),
-        (0x810, print_sm70_arm200),
-        (0x811, print_sm70_arm201),
-        (0x812, print_sm70_arm202),
-        (0x813, print_sm70_arm203),
-        (0x814, print_sm70_arm204),
-        (0x816, print_sm70_arm205),
-        (0x817, print_sm70_arm206),
-        (0x819, print_sm70_arm207),
-        (0x81a, print_sm70_arm208),
-        (0x81b, print_sm70_arm209),
-        (0x81c, print_sm70_arm210),
-        (0x820, print_sm70_arm211),
-        (0x822, print_sm70_arm212),
-        (0x823, print_sm70_arm213),
-        (0x824, print_sm70_arm214),
-        (0x825, print_sm70_arm215),
-        (0x827, print_sm70_arm216),
-        (0x828, print_sm70_arm217),
-        (0x82b, print_sm70_arm218),
-        (0x82d, print_sm70_arm219),
-        (0x82e, print_sm70_arm220),
-        (0x82f, print_sm70_arm221),
-        (0x831, print_sm70_arm222),
-        (0x832, print_sm70_arm223),
-        (0x835, print_sm70_arm224),
-        (0x836, print_sm70_arm225),
-        (0x838, print_sm70_arm226),
-        (0x83b, print_sm70_arm227),
-        (0x83e, print_sm70_arm228),
-        (0x840, print_sm70_arm229),
-        (0x843, print_sm70_arm230),
-        (0x844, print_sm70_arm231),
-        (0x845, print_sm70_arm232),
-        (0x846, print_sm70_arm233),
-        (0x848, print_sm70_arm234),
-        (0x849, print_sm70_arm235),
-        (0x84a, print_sm70_arm236),
-        (0x855, print_sm70_arm237),
-        (0x856, print_sm70_arm238),
-        (0x85a, print_sm70_arm239),
-        (0x85b, print_sm70_arm240),
-        (0x85e, print_sm70_arm241),
-        (0x882, print_sm70_arm242),
-        (0x883, print_sm70_arm243),
-        (0x884, print_sm70_arm244),
-        (0x886, print_sm70_arm245),
-        (0x887, print_sm70_arm246),
-        (0x88c, print_sm70_arm247),
-        (0x890, print_sm70_arm248),
-        (0x891, print_sm70_arm249),
-        (0x892, print_sm70_arm250),
-        (0x896, print_sm70_arm251),
-        (0x897, print_sm70_arm252),
-        (0x899, print_sm70_arm253),
-        (0x89a, print_sm70_arm254),
-        (0x8a4, print_sm70_arm255),
-        (0x8a5, print_sm70_arm256),
-        (0x8a6, print_sm70_arm257),
-        (0x8bd, print_sm70_arm258),
-        (0x8be, print_sm70_arm259),
-        (0x8bf, print_sm70_arm260),
-        (0x900, print_sm70_arm261),
-        (0x901, print_sm70_arm262),
-        (0x902, print_sm70_arm263),
-        (0x904, print_sm70_arm264),
-        (0x905, print_sm70_arm265),
-        (0x906, print_sm70_arm266),
-        (0x907, print_sm70_arm267),
-        (0x908, print_sm70_arm268),
-        (0x909, print_sm70_arm269),
-        (0x910, print_sm70_arm270),
-        (0x911, print_sm70_arm271),
-        (0x912, print_sm70_arm272),
-        (0x913, print_sm70_arm273),
-        (0x918, print_sm70_arm274),
-        (0x919, print_sm70_arm275),
-        (0x91a, print_sm70_arm276),
-        (0x91b, print_sm70_arm277),
-        (0x91d, print_sm70_arm278),
-        (0x920, print_sm70_arm279),
-        (0x923, print_sm70_arm280),
-        (0x924, print_sm70_arm281),
-        (0x925, print_sm70_arm282),
-        (0x941, print_sm70_arm283),
-        (0x942, print_sm70_arm284),
-        (0x943, print_sm70_arm285),
-        (0x944, print_sm70_arm286),
-        (0x945, print_sm70_arm287),
-        (0x946, print_sm70_arm288),
-        (0x947, print_sm70_arm289),
-        (0x948, print_sm70_arm290),
-        (0x949, print_sm70_arm291),
-        (0x94d, print_sm70_arm292),
-        (0x94e, print_sm70_arm293),
-        (0x950, print_sm70_arm294),
-        (0x956, print_sm70_arm295),
-        (0x95c, print_sm70_arm296),
-        (0x95d, print_sm70_arm297),
-        (0x980, print_sm70_arm298),
-        (0x981, print_sm70_arm299),
-        (0x983, print_sm70_arm300),
-        (0x984, print_sm70_arm301),
-        (0x985, print_sm70_arm302),
-        (0x986, print_sm70_arm303),
-        (0x987, print_sm70_arm302),
-        (0x988, print_sm70_arm304),
-        (0x989, print_sm70_arm305),
-        (0x98a, print_sm70_arm306),
+        (0x7bd, print_sm70_arm13),
+        (0x7be, print_sm70_arm14),
+        (0x801, print_sm70_arm193),
+        (0x802, print_sm70_arm194),
+        (0x803, print_sm70_arm195),
+        (0x804, print_sm70_arm196),
+        (0x805, print_sm70_arm197),
+        (0x806, print_sm70_arm198),
+        (0x807, print_sm70_arm199),
+        (0x808, print_sm70_arm200),
+        (0x809, print_sm70_arm201),
+        (0x80a, print_sm70_arm202),
+        (0x80b, print_sm70_arm203),
+        (0x80c, print_sm70_arm204),
+        (0x810, print_sm70_arm205),
+        (0x811, print_sm70_arm206),
+        (0x812, print_sm70_arm207),
+        (0x813, print_sm70_arm208),
+        (0x814, print_sm70_arm209),
+        (0x816, print_sm70_arm210),
+        (0x817, print_sm70_arm211),
+        (0x819, print_sm70_arm212),
+        (0x81a, print_sm70_arm213),
+        (0x81b, print_sm70_arm214),
+        (0x81c, print_sm70_arm215),
+        (0x820, print_sm70_arm216),
+        (0x822, print_sm70_arm217),
+        (0x823, print_sm70_arm218),
+        (0x824, print_sm70_arm219),
+        (0x825, print_sm70_arm220),
+        (0x827, print_sm70_arm221),
+        (0x828, print_sm70_arm222),
+        (0x82b, print_sm70_arm223),
+        (0x82d, print_sm70_arm224),
+        (0x82e, print_sm70_arm225),
+        (0x82f, print_sm70_arm226),
+        (0x831, print_sm70_arm227),
+        (0x832, print_sm70_arm228),
+        (0x835, print_sm70_arm229),
+        (0x836, print_sm70_arm230),
+        (0x838, print_sm70_arm231),
+        (0x83b, print_sm70_arm232),
+        (0x83e, print_sm70_arm233),
+        (0x840, print_sm70_arm234),
+        (0x843, print_sm70_arm235),
+        (0x844, print_sm70_arm236),
+        (0x845, print_sm70_arm237),
+        (0x846, print_sm70_arm238),
+        (0x848, print_sm70_arm239),
+        (0x849, print_sm70_arm240),
+        (0x84a, print_sm70_arm241),
+        (0x855, print_sm70_arm242),
+        (0x856, print_sm70_arm243),
+        (0x85a, print_sm70_arm244),
+        (0x85b, print_sm70_arm245),
+        (0x85e, print_sm70_arm246),
+        (0x876, print_sm70_arm247),
+        (0x882, print_sm70_arm248),
+        (0x883, print_sm70_arm249),
+        (0x884, print_sm70_arm250),
+        (0x886, print_sm70_arm251),
+        (0x887, print_sm70_arm252),
+        (0x88c, print_sm70_arm253),
+        (0x890, print_sm70_arm254),
+        (0x891, print_sm70_arm255),
+        (0x892, print_sm70_arm256),
+        (0x896, print_sm70_arm257),
+        (0x897, print_sm70_arm258),
+        (0x899, print_sm70_arm259),
+        (0x89a, print_sm70_arm260),
+        (0x8a4, print_sm70_arm261),
+        (0x8a5, print_sm70_arm262),
+        (0x8a6, print_sm70_arm263),
+        (0x8bd, print_sm70_arm264),
+        (0x8be, print_sm70_arm265),
+        (0x8bf, print_sm70_arm266),
+        (0x900, print_sm70_arm267),
+        (0x901, print_sm70_arm268),
+        (0x902, print_sm70_arm269),
+        (0x904, print_sm70_arm270),
+        (0x905, print_sm70_arm271),
+        (0x906, print_sm70_arm272),
+        (0x907, print_sm70_arm273),
+        (0x908, print_sm70_arm274),
+        (0x909, print_sm70_arm275),
+        (0x910, print_sm70_arm276),
+        (0x911, print_sm70_arm277),
+        (0x912, print_sm70_arm278),
+        (0x913, print_sm70_arm279),
+        (0x918, print_sm70_arm280),
+        (0x919, print_sm70_arm281),
+        (0x91a, print_sm70_arm282),
+        (0x91b, print_sm70_arm283),
+        (0x91d, print_sm70_arm284),
+        (0x920, print_sm70_arm285),
+        (0x923, print_sm70_arm286),
+        (0x924, print_sm70_arm287),
+        (0x925, print_sm70_arm288),
+        (0x941, print_sm70_arm289),
+        (0x942, print_sm70_arm290),
+        (0x943, print_sm70_arm291),
+        (0x944, print_sm70_arm292),
+        (0x945, print_sm70_arm293),
+        (0x946, print_sm70_arm294),
+        (0x947, print_sm70_arm295),
+        (0x948, print_sm70_arm296),
+        (0x949, print_sm70_arm297),
+        (0x94d, print_sm70_arm298),
+        (0x94e, print_sm70_arm299),
+        (0x950, print_sm70_arm300),
+        (0x956, print_sm70_arm301),
+        (0x95c, print_sm70_arm302),
+        (0x95d, print_sm70_arm303),
+        (0x97e, print_sm70_arm304),
+        (0x97f, print_sm70_arm305),
+        (0x980, print_sm70_arm306),
+        (0x981, print_sm70_arm307),
+        (0x983, print_sm70_arm308),
+        (0x984, print_sm70_arm309),
+        (0x985, print_sm70_arm310),
+        (0x986, print_sm70_arm311),
+        (0x987, print_sm70_arm310),
+        (0x988, print_sm70_arm312),
+        (0x989, print_sm70_arm313),
+        (0x98a, print_sm70_arm314),
         (0x98c, print_sm70_arm7),
-        (0x98e, print_sm70_arm307),
-        (0x98f, print_sm70_arm308),
-        (0x990, print_sm70_arm309),
-        (0x991, print_sm70_arm309),
-        (0x992, print_sm70_arm310),
-        (0x993, print_sm70_arm309),
-        (0x994, print_sm70_arm309),
-        (0x995, print_sm70_arm309),
-        (0x996, print_sm70_arm309),
-        (0x997, print_sm70_arm309),
-        (0x998, print_sm70_arm309),
-        (0x999, print_sm70_arm309),
-        (0x99a, print_sm70_arm309),
-        (0x99b, print_sm70_arm309),
-        (0x99c, print_sm70_arm309),
-        (0x99d, print_sm70_arm309),
-        (0x99e, print_sm70_arm309),
-        (0x99f, print_sm70_arm309),
-        (0x9a3, print_sm70_arm311),
-        (0x9a6, print_sm70_arm312),
+        (0x98e, print_sm70_arm315),
+        (0x98f, print_sm70_arm316),
+        (0x990, print_sm70_arm317),
+        (0x991, print_sm70_arm317),
+        (0x992, print_sm70_arm318),
+        (0x993, print_sm70_arm317),
+        (0x994, print_sm70_arm317),
+        (0x995, print_sm70_arm317),
+        (0x996, print_sm70_arm317),
+        (0x997, print_sm70_arm317),
+        (0x998, print_sm70_arm317),
+        (0x999, print_sm70_arm317),
+        (0x99a, print_sm70_arm317),
+        (0x99b, print_sm70_arm317),
+        (0x99c, print_sm70_arm317),
+        (0x99d, print_sm70_arm317),
+        (0x99e, print_sm70_arm317),
+        (0x99f, print_sm70_arm317),
+        (0x9a3, print_sm70_arm319),
+        (0x9a4, print_sm70_arm320),
+        (0x9a5, print_sm70_arm321),
+        (0x9a6, print_sm70_arm322),
         (0x9a7, print_sm70_arm9),
-        (0x9a8, print_sm70_arm306),
-        (0x9aa, print_sm70_arm313),
-        (0x9ab, print_sm70_arm314),
-        (0x9af, print_sm70_arm315),
+        (0x9a8, print_sm70_arm314),
+        (0x9aa, print_sm70_arm323),
+        (0x9ab, print_sm70_arm324),
+        (0x9af, print_sm70_arm325),
         (0x9b0, print_sm70_arm11),
-        (0x9b1, print_sm70_arm316),
-        (0x9b7, print_sm70_arm317),
-        (0x9c3, print_sm70_arm318),
-        (0x9c5, print_sm70_arm319),
-        (0x9c7, print_sm70_arm320),
-        (0xa02, print_sm70_arm321),
-        (0xa03, print_sm70_arm322),
-        (0xa04, print_sm70_arm323),
-        (0xa07, print_sm70_arm324),
-        (0xa08, print_sm70_arm325),
-        (0xa09, print_sm70_arm326),
-        (0xa0a, print_sm70_arm327),
-        (0xa0b, print_sm70_arm328),
-        (0xa0c, print_sm70_arm329),
-        (0xa10, print_sm70_arm330),
-        (0xa11, print_sm70_arm331),
-        (0xa12, print_sm70_arm332),
-        (0xa13, print_sm70_arm333),
-        (0xa14, print_sm70_arm334),
-        (0xa16, print_sm70_arm335),
-        (0xa17, print_sm70_arm336),
-        (0xa19, print_sm70_arm337),
-        (0xa1a, print_sm70_arm338),
-        (0xa1b, print_sm70_arm339),
-        (0xa1f, print_sm70_arm340),
-        (0xa20, print_sm70_arm341),
-        (0xa23, print_sm70_arm342),
-        (0xa24, print_sm70_arm343),
-        (0xa25, print_sm70_arm344),
-        (0xa26, print_sm70_arm345),
-        (0xa27, print_sm70_arm346),
-        (0xa28, print_sm70_arm347),
-        (0xa2b, print_sm70_arm348),
-        (0xa31, print_sm70_arm349),
-        (0xa32, print_sm70_arm350),
-        (0xa35, print_sm70_arm351),
-        (0xa36, print_sm70_arm352),
-        (0xa38, print_sm70_arm353),
-        (0xa3e, print_sm70_arm354),
-        (0xa40, print_sm70_arm355),
-        (0xa43, print_sm70_arm356),
-        (0xa45, print_sm70_arm357),
-        (0xa46, print_sm70_arm358),
-        (0xa48, print_sm70_arm359),
-        (0xab9, print_sm70_arm360),
-        (0xb00, print_sm70_arm361),
-        (0xb01, print_sm70_arm362),
-        (0xb02, print_sm70_arm363),
-        (0xb04, print_sm70_arm364),
-        (0xb05, print_sm70_arm365),
-        (0xb06, print_sm70_arm366),
-        (0xb07, print_sm70_arm367),
-        (0xb08, print_sm70_arm368),
-        (0xb09, print_sm70_arm369),
-        (0xb10, print_sm70_arm370),
-        (0xb11, print_sm70_arm371),
-        (0xb12, print_sm70_arm372),
-        (0xb13, print_sm70_arm373),
-        (0xb1d, print_sm70_arm374),
-        (0xb48, print_sm70_arm375),
-        (0xb56, print_sm70_arm376),
-        (0xb5d, print_sm70_arm377),
-        (0xb60, print_sm70_arm378),
-        (0xb63, print_sm70_arm379),
-        (0xb66, print_sm70_arm380),
-        (0xb69, print_sm70_arm381),
-        (0xb6c, print_sm70_arm382),
-        (0xb6f, print_sm70_arm383),
+        (0x9b1, print_sm70_arm326),
+        (0x9b7, print_sm70_arm327),
+        (0x9bd, print_sm70_arm13),
+        (0x9be, print_sm70_arm14),
+        (0x9c3, print_sm70_arm328),
+        (0x9c5, print_sm70_arm329),
+        (0x9c7, print_sm70_arm330),
+        (0xa02, print_sm70_arm331),
+        (0xa03, print_sm70_arm332),
+        (0xa04, print_sm70_arm333),
+        (0xa07, print_sm70_arm334),
+        (0xa08, print_sm70_arm335),
+        (0xa09, print_sm70_arm336),
+        (0xa0a, print_sm70_arm337),
+        (0xa0b, print_sm70_arm338),
+        (0xa0c, print_sm70_arm339),
+        (0xa10, print_sm70_arm340),
+        (0xa11, print_sm70_arm341),
+        (0xa12, print_sm70_arm342),
+        (0xa13, print_sm70_arm343),
+        (0xa14, print_sm70_arm344),
+        (0xa16, print_sm70_arm345),
+        (0xa17, print_sm70_arm346),
+        (0xa19, print_sm70_arm347),
+        (0xa1a, print_sm70_arm348),
+        (0xa1b, print_sm70_arm349),
+        (0xa1f, print_sm70_arm350),
+        (0xa20, print_sm70_arm351),
+        (0xa23, print_sm70_arm352),
+        (0xa24, print_sm70_arm353),
+        (0xa25, print_sm70_arm354),
+        (0xa26, print_sm70_arm355),
+        (0xa27, print_sm70_arm356),
+        (0xa28, print_sm70_arm357),
+        (0xa2b, print_sm70_arm358),
+        (0xa31, print_sm70_arm359),
+        (0xa32, print_sm70_arm360),
+        (0xa35, print_sm70_arm361),
+        (0xa36, print_sm70_arm362),
+        (0xa38, print_sm70_arm363),
+        (0xa3e, print_sm70_arm364),
+        (0xa40, print_sm70_arm365),
+        (0xa43, print_sm70_arm366),
+        (0xa45, print_sm70_arm367),
+        (0xa46, print_sm70_arm368),
+        (0xa48, print_sm70_arm369),
+        (0xab9, print_sm70_arm370),
+        (0xb00, print_sm70_arm371),
+        (0xb01, print_sm70_arm372),
+        (0xb02, print_sm70_arm373),
+        (0xb04, print_sm70_arm374),
+        (0xb05, print_sm70_arm375),
+        (0xb06, print_sm70_arm376),
+        (0xb07, print_sm70_arm377),
+        (0xb08, print_sm70_arm378),
+        (0xb09, print_sm70_arm379),
+        (0xb10, print_sm70_arm380),
+        (0xb11, print_sm70_arm381),
+        (0xb12, print_sm70_arm382),
+        (0xb13, print_sm70_arm383),
+        (0xb1d, print_sm70_arm384),
+        (0xb48, print_sm70_arm385),
+        (0xb56, print_sm70_arm386),
+        (0xb5d, print_sm70_arm387),
+        (0xb60, print_sm70_arm388),
+        (0xb63, print_sm70_arm389),
+        (0xb66, print_sm70_arm390),
+        (0xb69, print_sm70_arm391),
+        (0xb6c, print_sm70_arm392),
+        (0xb6f, print_sm70_arm393),
         (0xb80, print_sm70_arm1),
         (0xb81, print_sm70_arm2),
-        (0xb82, print_sm70_arm384),
+        (0xb82, print_sm70_arm394),
         (0xb84, print_sm70_arm3),
         (0xb85, print_sm70_arm3),
         (0xb86, print_sm70_arm4),
@@ -17907,89 +18222,92 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0xb88, print_sm70_arm5),
         (0xb8a, print_sm70_arm6),
         (0xb8c, print_sm70_arm7),
-        (0xb90, print_sm70_arm385),
-        (0xb91, print_sm70_arm385),
-        (0xb92, print_sm70_arm385),
-        (0xb93, print_sm70_arm385),
-        (0xb94, print_sm70_arm385),
-        (0xb95, print_sm70_arm385),
-        (0xb96, print_sm70_arm385),
-        (0xb97, print_sm70_arm385),
-        (0xb98, print_sm70_arm385),
-        (0xb99, print_sm70_arm385),
-        (0xb9a, print_sm70_arm385),
-        (0xb9b, print_sm70_arm385),
-        (0xb9c, print_sm70_arm385),
-        (0xb9d, print_sm70_arm385),
-        (0xb9e, print_sm70_arm385),
-        (0xb9f, print_sm70_arm385),
+        (0xb90, print_sm70_arm395),
+        (0xb91, print_sm70_arm395),
+        (0xb92, print_sm70_arm395),
+        (0xb93, print_sm70_arm395),
+        (0xb94, print_sm70_arm395),
+        (0xb95, print_sm70_arm395),
+        (0xb96, print_sm70_arm395),
+        (0xb97, print_sm70_arm395),
+        (0xb98, print_sm70_arm395),
+        (0xb99, print_sm70_arm395),
+        (0xb9a, print_sm70_arm395),
+        (0xb9b, print_sm70_arm395),
+        (0xb9c, print_sm70_arm395),
+        (0xb9d, print_sm70_arm395),
+        (0xb9e, print_sm70_arm395),
+        (0xb9f, print_sm70_arm395),
         (0xba3, print_sm70_arm8),
         (0xba7, print_sm70_arm9),
         (0xba8, print_sm70_arm6),
         (0xbaa, print_sm70_arm10),
         (0xbb0, print_sm70_arm11),
         (0xbb1, print_sm70_arm12),
-        (0xc02, print_sm70_arm386),
-        (0xc03, print_sm70_arm387),
-        (0xc04, print_sm70_arm388),
-        (0xc07, print_sm70_arm389),
-        (0xc08, print_sm70_arm390),
-        (0xc09, print_sm70_arm391),
-        (0xc0a, print_sm70_arm392),
-        (0xc0b, print_sm70_arm393),
-        (0xc0c, print_sm70_arm394),
-        (0xc10, print_sm70_arm395),
-        (0xc11, print_sm70_arm396),
-        (0xc12, print_sm70_arm397),
-        (0xc13, print_sm70_arm398),
-        (0xc14, print_sm70_arm399),
-        (0xc16, print_sm70_arm400),
-        (0xc17, print_sm70_arm401),
-        (0xc19, print_sm70_arm402),
-        (0xc1a, print_sm70_arm403),
-        (0xc1b, print_sm70_arm404),
-        (0xc20, print_sm70_arm405),
-        (0xc23, print_sm70_arm406),
-        (0xc24, print_sm70_arm407),
-        (0xc25, print_sm70_arm408),
-        (0xc26, print_sm70_arm409),
-        (0xc27, print_sm70_arm410),
-        (0xc28, print_sm70_arm411),
-        (0xc2b, print_sm70_arm412),
-        (0xc31, print_sm70_arm413),
-        (0xc32, print_sm70_arm414),
-        (0xc35, print_sm70_arm415),
-        (0xc36, print_sm70_arm416),
-        (0xc38, print_sm70_arm417),
-        (0xc3e, print_sm70_arm418),
-        (0xc40, print_sm70_arm419),
-        (0xc43, print_sm70_arm420),
-        (0xc45, print_sm70_arm421),
-        (0xc46, print_sm70_arm422),
-        (0xc48, print_sm70_arm423),
-        (0xc49, print_sm70_arm424),
-        (0xc4a, print_sm70_arm425),
-        (0xc82, print_sm70_arm426),
-        (0xc83, print_sm70_arm427),
-        (0xc84, print_sm70_arm428),
-        (0xd00, print_sm70_arm429),
-        (0xd01, print_sm70_arm430),
-        (0xd02, print_sm70_arm431),
-        (0xd04, print_sm70_arm432),
-        (0xd05, print_sm70_arm433),
-        (0xd06, print_sm70_arm434),
-        (0xd07, print_sm70_arm435),
-        (0xd08, print_sm70_arm436),
-        (0xd09, print_sm70_arm437),
-        (0xd10, print_sm70_arm438),
-        (0xd11, print_sm70_arm439),
-        (0xd12, print_sm70_arm440),
-        (0xd13, print_sm70_arm441),
-        (0xd5d, print_sm70_arm442),
-        (0xd61, print_sm70_arm443),
-        (0xd64, print_sm70_arm444),
-        (0xd67, print_sm70_arm445),
-        (0xd6d, print_sm70_arm446),
+        (0xbbd, print_sm70_arm13),
+        (0xbbe, print_sm70_arm14),
+        (0xc02, print_sm70_arm396),
+        (0xc03, print_sm70_arm397),
+        (0xc04, print_sm70_arm398),
+        (0xc07, print_sm70_arm399),
+        (0xc08, print_sm70_arm400),
+        (0xc09, print_sm70_arm401),
+        (0xc0a, print_sm70_arm402),
+        (0xc0b, print_sm70_arm403),
+        (0xc0c, print_sm70_arm404),
+        (0xc10, print_sm70_arm405),
+        (0xc11, print_sm70_arm406),
+        (0xc12, print_sm70_arm407),
+        (0xc13, print_sm70_arm408),
+        (0xc14, print_sm70_arm409),
+        (0xc16, print_sm70_arm410),
+        (0xc17, print_sm70_arm411),
+        (0xc19, print_sm70_arm412),
+        (0xc1a, print_sm70_arm413),
+        (0xc1b, print_sm70_arm414),
+        (0xc20, print_sm70_arm415),
+        (0xc23, print_sm70_arm416),
+        (0xc24, print_sm70_arm417),
+        (0xc25, print_sm70_arm418),
+        (0xc26, print_sm70_arm419),
+        (0xc27, print_sm70_arm420),
+        (0xc28, print_sm70_arm421),
+        (0xc2b, print_sm70_arm422),
+        (0xc31, print_sm70_arm423),
+        (0xc32, print_sm70_arm424),
+        (0xc35, print_sm70_arm425),
+        (0xc36, print_sm70_arm426),
+        (0xc38, print_sm70_arm427),
+        (0xc3e, print_sm70_arm428),
+        (0xc40, print_sm70_arm429),
+        (0xc43, print_sm70_arm430),
+        (0xc45, print_sm70_arm431),
+        (0xc46, print_sm70_arm432),
+        (0xc48, print_sm70_arm433),
+        (0xc49, print_sm70_arm434),
+        (0xc4a, print_sm70_arm435),
+        (0xc76, print_sm70_arm436),
+        (0xc82, print_sm70_arm437),
+        (0xc83, print_sm70_arm438),
+        (0xc84, print_sm70_arm439),
+        (0xd00, print_sm70_arm440),
+        (0xd01, print_sm70_arm441),
+        (0xd02, print_sm70_arm442),
+        (0xd04, print_sm70_arm443),
+        (0xd05, print_sm70_arm444),
+        (0xd06, print_sm70_arm445),
+        (0xd07, print_sm70_arm446),
+        (0xd08, print_sm70_arm447),
+        (0xd09, print_sm70_arm448),
+        (0xd10, print_sm70_arm449),
+        (0xd11, print_sm70_arm450),
+        (0xd12, print_sm70_arm451),
+        (0xd13, print_sm70_arm452),
+        (0xd5d, print_sm70_arm453),
+        (0xd61, print_sm70_arm454),
+        (0xd64, print_sm70_arm455),
+        (0xd67, print_sm70_arm456),
+        (0xd6d, print_sm70_arm457),
         (0xd80, print_sm70_arm1),
         (0xd81, print_sm70_arm2),
         (0xd84, print_sm70_arm3),
@@ -18005,35 +18323,37 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0xdaa, print_sm70_arm10),
         (0xdb0, print_sm70_arm11),
         (0xdb1, print_sm70_arm12),
-        (0xdc7, print_sm70_arm447),
-        (0xe07, print_sm70_arm448),
-        (0xe14, print_sm70_arm449),
-        (0xe16, print_sm70_arm450),
-        (0xe19, print_sm70_arm451),
-        (0xe21, print_sm70_arm452),
-        (0xe23, print_sm70_arm453),
-        (0xe24, print_sm70_arm454),
-        (0xe25, print_sm70_arm455),
-        (0xe27, print_sm70_arm456),
-        (0xe29, print_sm70_arm457),
-        (0xe2a, print_sm70_arm458),
-        (0xe2b, print_sm70_arm459),
-        (0xe30, print_sm70_arm460),
-        (0xe31, print_sm70_arm461),
-        (0xe33, print_sm70_arm462),
-        (0xe34, print_sm70_arm463),
-        (0xe35, print_sm70_arm464),
-        (0xe43, print_sm70_arm465),
-        (0xe46, print_sm70_arm466),
-        (0xe49, print_sm70_arm467),
-        (0xe4b, print_sm70_arm468),
-        (0xf56, print_sm70_arm469),
-        (0xf60, print_sm70_arm470),
-        (0xf63, print_sm70_arm471),
-        (0xf66, print_sm70_arm472),
-        (0xf69, print_sm70_arm473),
-        (0xf6c, print_sm70_arm474),
-        (0xf6f, print_sm70_arm475),
+        (0xdbd, print_sm70_arm13),
+        (0xdbe, print_sm70_arm14),
+        (0xdc7, print_sm70_arm458),
+        (0xe07, print_sm70_arm459),
+        (0xe14, print_sm70_arm460),
+        (0xe16, print_sm70_arm461),
+        (0xe19, print_sm70_arm462),
+        (0xe21, print_sm70_arm463),
+        (0xe23, print_sm70_arm464),
+        (0xe24, print_sm70_arm465),
+        (0xe25, print_sm70_arm466),
+        (0xe27, print_sm70_arm467),
+        (0xe29, print_sm70_arm468),
+        (0xe2a, print_sm70_arm469),
+        (0xe2b, print_sm70_arm470),
+        (0xe30, print_sm70_arm471),
+        (0xe31, print_sm70_arm472),
+        (0xe33, print_sm70_arm473),
+        (0xe34, print_sm70_arm474),
+        (0xe35, print_sm70_arm475),
+        (0xe43, print_sm70_arm476),
+        (0xe46, print_sm70_arm477),
+        (0xe49, print_sm70_arm478),
+        (0xe4b, print_sm70_arm479),
+        (0xf56, print_sm70_arm480),
+        (0xf60, print_sm70_arm481),
+        (0xf63, print_sm70_arm482),
+        (0xf66, print_sm70_arm483),
+        (0xf69, print_sm70_arm484),
+        (0xf6c, print_sm70_arm485),
+        (0xf6f, print_sm70_arm486),
         (0xf80, print_sm70_arm1),
         (0xf81, print_sm70_arm2),
         (0xf84, print_sm70_arm3),
@@ -18041,32 +18361,34 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0xf86, print_sm70_arm4),
         (0xf87, print_sm70_arm3),
         (0xf88, print_sm70_arm5),
-        (0xf89, print_sm70_arm476),
+        (0xf89, print_sm70_arm487),
         (0xf8a, print_sm70_arm6),
         (0xf8c, print_sm70_arm7),
-        (0xf90, print_sm70_arm477),
-        (0xf91, print_sm70_arm477),
-        (0xf92, print_sm70_arm477),
-        (0xf93, print_sm70_arm477),
-        (0xf94, print_sm70_arm477),
-        (0xf95, print_sm70_arm477),
-        (0xf96, print_sm70_arm477),
-        (0xf97, print_sm70_arm477),
-        (0xf98, print_sm70_arm477),
-        (0xf99, print_sm70_arm477),
-        (0xf9a, print_sm70_arm477),
-        (0xf9b, print_sm70_arm477),
-        (0xf9c, print_sm70_arm477),
-        (0xf9d, print_sm70_arm477),
-        (0xf9e, print_sm70_arm477),
-        (0xf9f, print_sm70_arm478),
+        (0xf90, print_sm70_arm488),
+        (0xf91, print_sm70_arm488),
+        (0xf92, print_sm70_arm488),
+        (0xf93, print_sm70_arm488),
+        (0xf94, print_sm70_arm488),
+        (0xf95, print_sm70_arm488),
+        (0xf96, print_sm70_arm488),
+        (0xf97, print_sm70_arm488),
+        (0xf98, print_sm70_arm488),
+        (0xf99, print_sm70_arm488),
+        (0xf9a, print_sm70_arm488),
+        (0xf9b, print_sm70_arm488),
+        (0xf9c, print_sm70_arm488),
+        (0xf9d, print_sm70_arm488),
+        (0xf9e, print_sm70_arm488),
+        (0xf9f, print_sm70_arm489),
         (0xfa3, print_sm70_arm8),
         (0xfa7, print_sm70_arm9),
         (0xfa8, print_sm70_arm6),
         (0xfaa, print_sm70_arm10),
-        (0xfae, print_sm70_arm479),
+        (0xfae, print_sm70_arm490),
         (0xfb0, print_sm70_arm11),
         (0xfb1, print_sm70_arm12),
+        (0xfbd, print_sm70_arm13),
+        (0xfbe, print_sm70_arm14),
     ],
     print_none,
 );
@@ -18332,6 +18654,46 @@ fn print_sm70_arm12(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm70_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
+        w & 0xc01e03f00000000000001ff == 0xc00003f00000000000001bd && matches!(sm, 90) =>
+        print_form:: < OpStas, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xc0000ff00000000000001ff == 0xc0000ff00000000000001bd && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => print_form:: < OpStas, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x801e00000000000000001ff == 0x800000000000000000001bd && matches!(sm, 90) =>
+        print_form:: < OpStas, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x800000000000000000001ff == 0x800000000000000000001bd && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => return print_form:: < OpStas, 3 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x801e13f00000000000001ff == 0x800013f00000000000001be && matches!(sm, 90) =>
+        print_form:: < OpRedas, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80001ff00000000000001ff == 0x80001ff00000000000001be && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => print_form:: < OpRedas, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x801e00000000000000001ff == 0x800000000000000000001be && matches!(sm, 90) =>
+        print_form:: < OpRedas, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x800000000000000000001ff == 0x800000000000000000001be && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => return print_form:: < OpRedas, 3 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x10f000000000000000202 && matches!(sm, 120
         | 121) => print_form:: < OpMov64, 0 > (w, sm, at, out)
     );
@@ -18342,7 +18704,7 @@ fn print_sm70_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffff0000000fff == 0x203 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -18350,7 +18712,7 @@ fn print_sm70_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffff0000ff0fff == 0x204 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -18358,7 +18720,7 @@ fn print_sm70_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x207 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -18366,7 +18728,7 @@ fn print_sm70_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x208 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -18374,7 +18736,7 @@ fn print_sm70_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x209 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpFmnmx, 0 > (w, sm, at, out)
@@ -18390,7 +18752,7 @@ fn print_sm70_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e00ff3fffff0000000fff == 0x20a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -18398,7 +18760,7 @@ fn print_sm70_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x20b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -18406,7 +18768,7 @@ fn print_sm70_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x20c && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: <
@@ -18418,7 +18780,7 @@ fn print_sm70_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x210 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: <
@@ -18431,7 +18793,7 @@ fn print_sm70_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0xff0000000000000211 && matches!(sm, 70 | 72
         | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -18454,7 +18816,7 @@ fn print_sm70_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x212 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -18462,7 +18824,7 @@ fn print_sm70_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x213 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -18470,7 +18832,7 @@ fn print_sm70_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x214 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => return print_form:: < OpVabsdiff,
@@ -18478,7 +18840,7 @@ fn print_sm70_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x216 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -18486,7 +18848,7 @@ fn print_sm70_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x217 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpImnmx, 0 > (w, sm, at,
@@ -18502,7 +18864,7 @@ fn print_sm70_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x219 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -18510,7 +18872,7 @@ fn print_sm70_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5ffffffff0000000fff == 0x21a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -18518,7 +18880,7 @@ fn print_sm70_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff7ffffffff0000000fff == 0x21b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -18526,7 +18888,7 @@ fn print_sm70_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100000000000000000fff == 0x21f && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -18534,7 +18896,7 @@ fn print_sm70_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x4000000000000000000220 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -18542,7 +18904,7 @@ fn print_sm70_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x221 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -18550,7 +18912,7 @@ fn print_sm70_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x223 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -18558,7 +18920,7 @@ fn print_sm70_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0x78e00000000000000000224 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -18571,7 +18933,7 @@ fn print_sm70_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000225 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -18584,7 +18946,7 @@ fn print_sm70_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff900ffffff0000000fff == 0x226 && matches!(sm, 70 | 72) =>
         print_form:: < OpIdp4a, 3 > (w, sm, at, out)
@@ -18605,7 +18967,7 @@ fn print_sm70_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000227 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -18613,7 +18975,7 @@ fn print_sm70_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x228 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpDmul, 0 > (w,
@@ -18625,7 +18987,7 @@ fn print_sm70_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000ffffffff00000fff == 0x229 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpDadd, 0 > (w,
@@ -18637,7 +18999,7 @@ fn print_sm70_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x22a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpDsetp, 3 > (w,
@@ -18649,7 +19011,7 @@ fn print_sm70_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm45(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x22b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpDfma, 0 > (w,
@@ -18661,7 +19023,7 @@ fn print_sm70_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x40000000000000000230 && matches!(sm, 86 |
         87 | 88 | 89) => print_form:: < OpHadd2F32, 0 > (w, sm, at, out)
@@ -18685,7 +19047,7 @@ fn print_sm70_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm45(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x231 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpHfma2, 0 > (w, sm, at, out)
@@ -18704,7 +19066,7 @@ fn print_sm70_arm45(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x232 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpHmul2, 0 > (w, sm, at, out)
@@ -18715,7 +19077,7 @@ fn print_sm70_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e001f0fffff0000000fff == 0x233 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpHset2, 0 > (w, sm, at, out)
@@ -18726,7 +19088,7 @@ fn print_sm70_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff800001f0fffff0000ff0fff == 0x234 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpHsetp2, 0 > (w, sm, at, out)
@@ -18737,7 +19099,7 @@ fn print_sm70_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x235 && matches!(sm, 120 | 121) =>
         print_form:: < OpIadd, 3 > (w, sm, at, out)
@@ -18764,7 +19126,7 @@ fn print_sm70_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffdff7fffff0000000fff == 0x236 && matches!(sm, 90 | 100 | 103) =>
         print_form:: < OpViadd, 0 > (w, sm, at, out)
@@ -18791,7 +19153,7 @@ fn print_sm70_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf8001000004000000000fff == 0x1000000000000000237 && matches!(sm, 90) =>
         print_form:: < OpImmaSp, 1 > (w, sm, at, out)
@@ -18830,7 +19192,7 @@ fn print_sm70_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x238 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: < OpI2iSat,
@@ -18838,7 +19200,7 @@ fn print_sm70_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x23a && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90) => print_form:: < OpMovm, 0 > (w, sm, at, out)
@@ -18849,7 +19211,7 @@ fn print_sm70_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf8202000004000000000fff == 0x200000000000000023c && matches!(sm, 90 | 100 |
         101 | 103 | 110) => print_form:: < OpHmmaSp, 0 > (w, sm, at, out)
@@ -18880,7 +19242,7 @@ fn print_sm70_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf8100000000000000000fff == 0x10000000000000000023d && matches!(sm, 90) =>
         print_form:: < OpBmma, 1 > (w, sm, at, out)
@@ -18891,7 +19253,7 @@ fn print_sm70_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffeeff600ffffff0000000fff == 0x4207000000000000000023e && matches!(sm,
         100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpF2fpPack4, 0 > (w, sm, at,
@@ -18941,7 +19303,7 @@ fn print_sm70_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf8000000000000000000fff == 0x23f && matches!(sm, 90) => print_form:: <
         OpDmma, 1 > (w, sm, at, out)
@@ -18960,7 +19322,7 @@ fn print_sm70_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff85cb3ff0fffff0000000fff == 0x240 && matches!(sm, 80) => print_form:: <
         OpHmnmx2, 0 > (w, sm, at, out)
@@ -18980,7 +19342,7 @@ fn print_sm70_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x243 && matches!(sm, 86 | 87 | 88 | 89 | 90
         | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: < OpF2ip, 0 > (w, sm,
@@ -18988,7 +19350,7 @@ fn print_sm70_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bffffffff00ff000fff == 0x10000000000000000245 && matches!(sm, 86 |
         87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -18996,14 +19358,14 @@ fn print_sm70_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80008007fffff0000000fff == 0x246 && matches!(sm, 90 | 100 | 103) =>
         return print_form:: < OpViaddmnmx, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
         => print_form:: < OpVimnmx, 3 > (w, sm, at, out)
@@ -19018,70 +19380,77 @@ fn print_sm70_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm65(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x249 && matches!(sm, 100 | 103) => return
         print_form:: < OpFfma2, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x24a && matches!(sm, 100 | 103) => return
         print_form:: < OpFmul2, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm65(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm67(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x24b && matches!(sm, 100 | 103) => return
         print_form:: < OpFadd2, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm68(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8020000c000000000000fff == 0x80000000000000000000254 && matches!(sm, 120 |
         121) => return print_form:: < OpUfadd, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm67(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm69(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80010000000000000000fff == 0x80000000000000000000255 && matches!(sm, 120 |
         121) => return print_form:: < OpUffma, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm68(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm70(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x87010000000000000000fff == 0x84000000000000000000256 && matches!(sm, 120 |
         121) => return print_form:: < OpUfmul, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm69(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm71(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000025a && matches!(sm, 120 |
         121) => return print_form:: < OpUi2f, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm70(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm72(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000025b && matches!(sm, 120 |
         121) => return print_form:: < OpUf2f, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm71(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm73(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80038000000000000000fff == 0x8001000000000000000025e && matches!(sm, 120 |
         121) => return print_form:: < OpUi2fp, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm72(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm74(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x276 && matches!(sm, 100 | 101 | 103 | 110) =>
+        return print_form:: < OpFmnmx3, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm75(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf8106000004000000000fff == 0x10400000000000000027a && matches!(sm, 89) =>
         print_form:: < OpQmmaSp, 0 > (w, sm, at, out)
@@ -19100,7 +19469,7 @@ fn print_sm70_arm72(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm73(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm76(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8000000c000000000000fff == 0x80000000000000000000287 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUsel, 0 > (w, sm, at, out)
@@ -19112,7 +19481,7 @@ fn print_sm70_arm73(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm74(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm77(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8010000c000000000000fff == 0x8000000000000000000028c && matches!(sm, 120 |
         121) => print_form:: < OpUisetp, 4 > (w, sm, at, out)
@@ -19131,7 +19500,7 @@ fn print_sm70_arm74(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm75(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm78(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80006004000000000000fff == 0x80000000000000000000290 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUiadd3, 0 > (w, sm, at, out)
@@ -19151,7 +19520,7 @@ fn print_sm70_arm75(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm76(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm79(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80107004000000000000fff == 0x80000000000000000000291 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUlea, 0 > (w, sm, at, out)
@@ -19187,7 +19556,7 @@ fn print_sm70_arm76(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm77(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm80(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8000000c000000000000fff == 0x80000000000000000000292 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUlop3, 0 > (w, sm, at, out)
@@ -19199,7 +19568,7 @@ fn print_sm70_arm77(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm78(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm81(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8000100c000000000000fff == 0x80000000000000000000296 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUprmt, 0 > (w, sm, at, out)
@@ -19211,7 +19580,7 @@ fn print_sm70_arm78(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm79(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm82(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80006004000000000000fff == 0x80000000000000000000297 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUiadd364, 0 > (w, sm, at, out)
@@ -19223,7 +19592,7 @@ fn print_sm70_arm79(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm80(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm83(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8000000c000000000000fff == 0x80000000000000000000299 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUshf, 0 > (w, sm, at, out)
@@ -19235,7 +19604,7 @@ fn print_sm70_arm80(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm81(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm84(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000029a && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUsgxt, 0 > (w, sm, at, out)
@@ -19247,7 +19616,7 @@ fn print_sm70_arm81(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm82(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm85(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8000400c000000000000fff == 0x800000000000000000002a4 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUimad, 0 > (w, sm, at, out)
@@ -19267,7 +19636,7 @@ fn print_sm70_arm82(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm83(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm86(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8000400c000000000000fff == 0x800000000000000000002a5 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUimadWide, 0 > (w, sm, at, out)
@@ -19287,14 +19656,14 @@ fn print_sm70_arm83(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm84(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm87(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8000400c000000000000fff == 0x800000000000000000002a6 && matches!(sm, 120 |
         121) => return print_form:: < OpUimadHi, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm85(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm88(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000002bd && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUflo, 0 > (w, sm, at, out)
@@ -19306,7 +19675,7 @@ fn print_sm70_arm85(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm86(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm89(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000002be && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUbrev, 0 > (w, sm, at, out)
@@ -19318,7 +19687,7 @@ fn print_sm70_arm86(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm87(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm90(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000002bf && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUpopc, 0 > (w, sm, at, out)
@@ -19330,7 +19699,7 @@ fn print_sm70_arm87(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm88(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm91(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1ffffffffffff00000fff == 0x2ca && matches!(sm, 90) => print_form:: <
         OpR2ur, 1 > (w, sm, at, out)
@@ -19350,14 +19719,14 @@ fn print_sm70_arm88(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm89(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm92(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x2cc && matches!(sm, 100 | 103) => return
         print_form:: < OpCredux, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm90(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm93(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x300 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -19365,7 +19734,7 @@ fn print_sm70_arm90(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm91(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm94(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x301 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -19373,7 +19742,7 @@ fn print_sm70_arm91(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm92(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm95(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000003fffff0000000fff == 0x302 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -19381,7 +19750,7 @@ fn print_sm70_arm92(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm93(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm96(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x304 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -19389,7 +19758,7 @@ fn print_sm70_arm93(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm94(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm97(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x305 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -19397,7 +19766,7 @@ fn print_sm70_arm94(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm95(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm98(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x306 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -19405,7 +19774,7 @@ fn print_sm70_arm95(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm96(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm99(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x307 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -19413,7 +19782,7 @@ fn print_sm70_arm96(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm97(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm100(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70 | 72) =>
         print_form:: < OpMufu, 0 > (w, sm, at, out)
@@ -19428,7 +19797,7 @@ fn print_sm70_arm97(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm98(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm101(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x309 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -19436,7 +19805,7 @@ fn print_sm70_arm98(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm99(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm102(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x310 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -19444,7 +19813,7 @@ fn print_sm70_arm99(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm100(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm103(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x311 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -19452,7 +19821,7 @@ fn print_sm70_arm100(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm101(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm104(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x312 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -19460,7 +19829,7 @@ fn print_sm70_arm101(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm102(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm105(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff3fffff00ff000fff == 0x313 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -19468,7 +19837,7 @@ fn print_sm70_arm102(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm103(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm106(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800c0000000000000000fff == 0x31c && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpB2r, 0 > (w, sm, at,
@@ -19498,7 +19867,7 @@ fn print_sm70_arm103(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm104(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm107(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ffff0fff == 0x2000000000000000031d && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -19516,7 +19885,7 @@ fn print_sm70_arm104(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm105(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm108(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8000000000000ffff000fff == 0xffff000321 && matches!(sm, 70 | 72 | 75 | 80 |
         86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: <
@@ -19539,7 +19908,7 @@ fn print_sm70_arm105(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm106(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800000000000000ff000fff == 0xff000322 && matches!(sm, 70 | 72 | 75 | 80 |
         86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: <
@@ -19557,7 +19926,7 @@ fn print_sm70_arm106(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm107(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm110(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8000000000000ff00000fff == 0xff00000324 && matches!(sm, 70 | 72 | 75 | 80 |
         86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: <
@@ -19570,7 +19939,7 @@ fn print_sm70_arm107(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm108(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm111(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x326 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -19578,7 +19947,7 @@ fn print_sm70_arm108(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm112(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x343 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpCallAbsR, 0 > (w, sm, at, out)
@@ -19589,7 +19958,7 @@ fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm110(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm113(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x344 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpCallR, 0 > (w, sm, at, out)
@@ -19600,7 +19969,7 @@ fn print_sm70_arm110(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm111(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm114(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff00ffff0fff == 0x348 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpWarpsync, 0 > (w, sm, at, out)
@@ -19615,21 +19984,21 @@ fn print_sm70_arm111(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm112(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm115(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x352 && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => return print_form:: < OpRpcmovW, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm113(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm116(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x353 && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => return print_form:: < OpRpcmov, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm114(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm117(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffeffffffffffffff0000fff == 0x355 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -19637,7 +20006,7 @@ fn print_sm70_arm114(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm115(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm118(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffefffffffffff00f0ff0fff == 0x356 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -19645,7 +20014,7 @@ fn print_sm70_arm115(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm116(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm119(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8080000ffffff0000000fff == 0x35d && matches!(sm, 90 | 100 | 101 | 103 |
         110 | 120 | 121) => print_form:: < OpNanosleep, 0 > (w, sm, at, out)
@@ -19660,7 +20029,7 @@ fn print_sm70_arm116(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm117(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm120(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0x800000000000361 && matches!(sm, 70 | 72 | 75 |
         80 | 86 | 87 | 88 | 89 | 90) => return print_form:: < OpTexB, 0 > (w, sm, at,
@@ -19668,7 +20037,7 @@ fn print_sm70_arm117(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm118(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm121(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0x800000000000364 && matches!(sm, 70 | 72 | 75 |
         80 | 86 | 87 | 88 | 89 | 90) => return print_form:: < OpTld4B, 0 > (w, sm, at,
@@ -19676,7 +20045,7 @@ fn print_sm70_arm118(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm119(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm122(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0x800000000000367 && matches!(sm, 70 | 72 | 75 |
         80 | 86 | 87 | 88 | 89 | 90) => return print_form:: < OpTldB, 0 > (w, sm, at,
@@ -19684,7 +20053,7 @@ fn print_sm70_arm119(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm120(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm123(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0x80000000000036a && matches!(sm, 70 | 72 | 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpTmmlB, 0 > (w, sm, at, out)
@@ -19695,7 +20064,7 @@ fn print_sm70_arm120(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm121(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm124(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0x80000000000036d && matches!(sm, 70 | 72 | 75 |
         80 | 86 | 87 | 88 | 89 | 90) => return print_form:: < OpTxdB, 0 > (w, sm, at,
@@ -19703,7 +20072,7 @@ fn print_sm70_arm121(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm122(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm125(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0x800000000000370 && matches!(sm, 70 | 72 | 75 |
         80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -19711,7 +20080,7 @@ fn print_sm70_arm122(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm123(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm126(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8ff1ff0000000000ff0fff == 0x387 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpStl,
@@ -19732,7 +20101,7 @@ fn print_sm70_arm123(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm124(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm127(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff1ff0000000000ff0fff == 0x388 && matches!(sm, 70 | 72) =>
         print_form:: < OpSts, 1 > (w, sm, at, out)
@@ -19757,7 +20126,7 @@ fn print_sm70_arm124(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm125(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm128(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8011000000000000000fdd == 0x1000000000000000389 && matches!(sm, 90 |
         100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpAtomgCas, 2 > (w, sm, at,
@@ -19782,7 +20151,7 @@ fn print_sm70_arm125(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm126(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm129(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8011000000000000000fdd == 0x1000000000000000389 && matches!(sm, 90 |
         100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpAtomgCas, 2 > (w, sm, at,
@@ -19798,7 +20167,7 @@ fn print_sm70_arm126(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm127(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm130(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffe7ff9000000000000000fff == 0x38d && matches!(sm, 70 | 72) =>
         print_form:: < OpAtomsCas, 1 > (w, sm, at, out)
@@ -19813,7 +20182,7 @@ fn print_sm70_arm127(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm128(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm131(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x3a0 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpSured, 0 > (w, sm, at, out)
@@ -19828,7 +20197,7 @@ fn print_sm70_arm128(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm129(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fdffffffffff00000fff == 0x3a1 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: <
@@ -19841,7 +20210,22 @@ fn print_sm70_arm129(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm130(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm133(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x82010000000000000000fff == 0x800000000000000000003b4 && matches!(sm, 120 |
+        121) => print_form:: < OpUtmaldgUr, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80010000000000000000fff == 0x800000000000000000003b4 && matches!(sm, 90) =>
+        print_form:: < OpUtmaldgUr, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80010000000000000000fff == 0x800000000000000000003b4 && matches!(sm, 100 |
+        101 | 103 | 110) => return print_form:: < OpUtmaldgUr, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x801f0000000000000000fff == 0x800000000000000000003ba && matches!(sm, 90) =>
         print_form:: < OpUblkcp, 0 > (w, sm, at, out)
@@ -19856,7 +20240,7 @@ fn print_sm70_arm130(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm131(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80010000000000000000fff == 0x800000000000000000003bc && matches!(sm, 90) =>
         print_form:: < OpUblkpf, 0 > (w, sm, at, out)
@@ -19868,7 +20252,7 @@ fn print_sm70_arm131(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1ffffffffffff00c00fff == 0x3c2 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89) => print_form:: < OpR2ur, 0 > (w, sm, at, out)
@@ -19879,7 +20263,7 @@ fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm133(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x3c4 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90) => print_form:: < OpRedux, 0 > (w, sm, at, out)
@@ -19890,7 +20274,7 @@ fn print_sm70_arm133(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80002000000000000000fff == 0x3c6 && matches!(sm, 120 | 121) => print_form::
         < OpFenceViewAsync, 2 > (w, sm, at, out)
@@ -19905,21 +20289,21 @@ fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x402 && matches!(sm, 120 | 121) => return
         print_form:: < OpMov64i, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffe0000000000000fff == 0x407 && matches!(sm, 120 | 121) => return
         print_form:: < OpSel64i, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107000000000000000fff == 0x100000000000000000411 && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -19932,7 +20316,7 @@ fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd000000000000000fff == 0x414 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => return print_form:: < OpVabsdiff,
@@ -19940,7 +20324,7 @@ fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x416 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -19948,7 +20332,7 @@ fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x419 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -19956,7 +20340,7 @@ fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x421 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -19964,7 +20348,7 @@ fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x423 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -19972,7 +20356,7 @@ fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -19985,7 +20369,7 @@ fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpDadd, 1 > (w,
@@ -19997,7 +20381,7 @@ fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff0000000000ff0fff == 0x42a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpDsetp, 0 > (w,
@@ -20009,7 +20393,7 @@ fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpDfma, 4 > (w,
@@ -20021,7 +20405,7 @@ fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0000000000000fff == 0x40000000000000000430 && matches!(sm, 86 |
         87 | 88 | 89) => print_form:: < OpHadd2F32, 1 > (w, sm, at, out)
@@ -20045,7 +20429,7 @@ fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x431 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpHfma2, 4 > (w, sm, at, out)
@@ -20064,7 +20448,7 @@ fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e001f0000000000000fff == 0x433 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpHset2, 1 > (w, sm, at, out)
@@ -20075,7 +20459,7 @@ fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff800001f0000000000ff0fff == 0x434 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpHsetp2, 1 > (w, sm, at, out)
@@ -20086,7 +20470,7 @@ fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c000000000000000fff == 0x435 && matches!(sm, 80 | 86 | 87 | 88 |
         89) => print_form:: < OpHfma2Mma, 4 > (w, sm, at, out)
@@ -20097,7 +20481,7 @@ fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x443 && matches!(sm, 86 | 87 | 88 | 89 | 90
         | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: < OpF2ip, 4 > (w, sm,
@@ -20105,42 +20489,42 @@ fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x446 && matches!(sm, 90 | 100 | 103) =>
         return print_form:: < OpViaddmnmx, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x84000000000000000000fff == 0x44b && matches!(sm, 100 | 103) => return
         print_form:: < OpFadd2Imm, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8020cff0000000000000fff == 0x80000ff0000000000000454 && matches!(sm, 120 |
         121) => return print_form:: < OpUfadd, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80010000000000000000fff == 0x80000000000000000000455 && matches!(sm, 120 |
         121) => return print_form:: < OpUffma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm161(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000482 && matches!(sm, 120 |
         121) => return print_form:: < OpUmov64i, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80107000000000000000fff == 0x80100000000000000000491 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUleaHi, 2 > (w, sm, at, out)
@@ -20160,7 +20544,7 @@ fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000499 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUshf, 2 > (w, sm, at, out)
@@ -20172,7 +20556,7 @@ fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8000c000000000000000fff == 0x800000000000000000004a4 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUimad, 2 > (w, sm, at, out)
@@ -20192,7 +20576,7 @@ fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm161(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffc00300ffff0fff == 0x2000000000000000051d && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -20210,7 +20594,7 @@ fn print_sm70_arm161(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm166(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547 && matches!(sm, 80
         | 86 | 87 | 88 | 89) => print_form:: < OpBraUp, 0 > (w, sm, at, out)
@@ -20222,7 +20606,7 @@ fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm167(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x589 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpShfl, 1 > (w, sm, at,
@@ -20234,14 +20618,14 @@ fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm168(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffe7131000000000000ff0fff == 0x58d && matches!(sm, 100 | 101 | 103 | 110
         | 120 | 121) => return print_form:: < OpAtomsCastP, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x59f && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpSuredB, 0 > (w, sm, at, out)
@@ -20252,14 +20636,14 @@ fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm166(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm170(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x5ab && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => return print_form:: < OpCgaerrbar, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm167(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm171(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80003000000000000000fff == 0x800010000000000000005b2 && matches!(sm, 90) =>
         print_form:: < OpSyncsExch, 0 > (w, sm, at, out)
@@ -20271,49 +20655,64 @@ fn print_sm70_arm167(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm168(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm172(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x82010000000000000000fff == 0x800000000000000000005b4 && matches!(sm, 120 |
+        121) => print_form:: < OpUtmaldg, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80010000000000000000fff == 0x800000000000000000005b4 && matches!(sm, 90) =>
+        print_form:: < OpUtmaldg, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80010000000000000000fff == 0x800000000000000000005b4 && matches!(sm, 100 |
+        101 | 103 | 110) => return print_form:: < OpUtmaldg, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm173(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120 | 121) => return
         print_form:: < OpSel64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00f80000ff00000fff == 0x614 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpVabsdiff, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm170(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0x616 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpPrmt, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm171(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm176(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0x619 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpShf, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm172(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm177(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x621 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm173(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm178(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0x623 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFfma, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm179(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpImad, 5 > (w, sm,
@@ -20326,7 +20725,7 @@ fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm180(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpImadWide, 4 > (w,
@@ -20339,7 +20738,7 @@ fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm176(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => return print_form:: < OpImadHi, 4 > (w, sm, at,
@@ -20347,28 +20746,28 @@ fn print_sm70_arm176(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm177(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm182(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0x629 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpDadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm178(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm183(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff380000ff00ff0fff == 0x62a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpDsetp, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm179(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm184(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0x62b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpDfma, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm180(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm185(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff080000ff00000fff == 0x40000000000000000630 && matches!(sm, 86 |
         87 | 88 | 89) => print_form:: < OpHadd2F32, 2 > (w, sm, at, out)
@@ -20391,7 +20790,7 @@ fn print_sm70_arm180(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm186(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0x631 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpHfma2, 5 > (w, sm, at, out)
@@ -20410,7 +20809,7 @@ fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm182(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm187(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e001f080000ff00000fff == 0x633 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpHset2, 2 > (w, sm, at, out)
@@ -20421,7 +20820,7 @@ fn print_sm70_arm182(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm183(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm188(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff800001f080000ff00ff0fff == 0x634 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpHsetp2, 2 > (w, sm, at, out)
@@ -20432,7 +20831,7 @@ fn print_sm70_arm183(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm184(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm189(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0x635 && matches!(sm, 80 | 86 | 87 | 88 |
         89) => print_form:: < OpHfma2Mma, 5 > (w, sm, at, out)
@@ -20443,14 +20842,14 @@ fn print_sm70_arm184(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm185(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm190(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0x646 && matches!(sm, 90) => return
         print_form:: < OpViaddmnmx, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm186(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm191(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x79f && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpSuredB3, 0 > (w, sm, at, out)
@@ -20461,7 +20860,7 @@ fn print_sm70_arm186(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm187(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm192(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000007ac && matches!(sm, 120 |
         121) => print_form:: < OpLdcu, 0 > (w, sm, at, out)
@@ -20472,7 +20871,7 @@ fn print_sm70_arm187(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm188(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm193(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x801 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpPmtrig, 0 > (w, sm,
@@ -20484,7 +20883,7 @@ fn print_sm70_arm188(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm189(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm194(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff0ff00000000ff000fff == 0x802 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -20492,7 +20891,7 @@ fn print_sm70_arm189(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm190(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm195(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfff0000000000000fff == 0x803 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -20500,7 +20899,7 @@ fn print_sm70_arm190(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm191(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm196(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfff0000000000ff0fff == 0x804 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -20508,7 +20907,7 @@ fn print_sm70_arm191(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm192(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm197(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805 && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -20521,7 +20920,7 @@ fn print_sm70_arm192(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm193(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm198(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871fcffffffffffff000fff == 0x806 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -20529,7 +20928,7 @@ fn print_sm70_arm193(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm194(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm199(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x807 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -20537,7 +20936,7 @@ fn print_sm70_arm194(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm195(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm200(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x808 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -20545,7 +20944,7 @@ fn print_sm70_arm195(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm196(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm201(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpFmnmx, 1 > (w, sm, at, out)
@@ -20561,7 +20960,7 @@ fn print_sm70_arm196(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm197(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm202(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e00ff0000000000000fff == 0x80a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -20569,7 +20968,7 @@ fn print_sm70_arm197(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm198(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm203(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff0000000000ff0fff == 0x80b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -20577,7 +20976,7 @@ fn print_sm70_arm198(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm199(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm204(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800f0000000000ff0fff == 0x80c && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: <
@@ -20589,7 +20988,7 @@ fn print_sm70_arm199(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm200(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm205(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016000000000000000fff == 0x810 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: <
@@ -20602,7 +21001,7 @@ fn print_sm70_arm200(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm201(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm206(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811 && matches!(sm, 70 | 72
         | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -20625,7 +21024,7 @@ fn print_sm70_arm201(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm202(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm207(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87000000000000000000fff == 0x812 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -20633,7 +21032,7 @@ fn print_sm70_arm202(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm203(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm208(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x813 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -20641,7 +21040,7 @@ fn print_sm70_arm203(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm204(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm209(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd000000000000000fff == 0x814 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => return print_form:: < OpVabsdiff,
@@ -20649,7 +21048,7 @@ fn print_sm70_arm204(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm205(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm210(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x816 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -20657,7 +21056,7 @@ fn print_sm70_arm205(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm206(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm211(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdff0000000000000fff == 0x817 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpImnmx, 1 > (w, sm, at,
@@ -20673,7 +21072,7 @@ fn print_sm70_arm206(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm207(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm212(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x819 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -20681,7 +21080,7 @@ fn print_sm70_arm207(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm208(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm213(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5ff0000000000000fff == 0x81a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -20689,7 +21088,7 @@ fn print_sm70_arm208(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm209(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm214(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff7ff0000000000000fff == 0x81b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -20697,7 +21096,7 @@ fn print_sm70_arm209(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm210(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm215(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000008ffffffffff000fff == 0x81c && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: <
@@ -20710,7 +21109,7 @@ fn print_sm70_arm210(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm211(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm216(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -20718,14 +21117,14 @@ fn print_sm70_arm211(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm212(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm217(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff == 0x822 && matches!(sm, 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 |
         103 | 110 | 120 | 121) => return print_form:: < OpFswzadd, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm213(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm218(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x823 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -20733,7 +21132,7 @@ fn print_sm70_arm213(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm214(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm219(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -20746,7 +21145,7 @@ fn print_sm70_arm214(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm215(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm220(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -20759,7 +21158,7 @@ fn print_sm70_arm215(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm216(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm221(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -20767,7 +21166,7 @@ fn print_sm70_arm216(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm217(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm222(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpDmul, 1 > (w,
@@ -20779,7 +21178,7 @@ fn print_sm70_arm217(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm218(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm223(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpDfma, 1 > (w,
@@ -20791,21 +21190,21 @@ fn print_sm70_arm218(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm219(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm224(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x82d && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => return print_form:: < OpPreexit, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm220(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm225(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x82e && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => return print_form:: < OpAcqbulk, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm221(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm226(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x82f && matches!(sm, 90) => print_form:: <
         OpElect, 0 > (w, sm, at, out)
@@ -20825,7 +21224,7 @@ fn print_sm70_arm221(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm222(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm227(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x831 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpHfma2, 1 > (w, sm, at, out)
@@ -20844,7 +21243,7 @@ fn print_sm70_arm222(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm223(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm228(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff0000000000000fff == 0x832 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpHmul2, 1 > (w, sm, at, out)
@@ -20855,7 +21254,7 @@ fn print_sm70_arm223(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm224(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm229(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff0000000000000fff == 0x835 && matches!(sm, 120 | 121) =>
         print_form:: < OpIadd, 4 > (w, sm, at, out)
@@ -20882,7 +21281,7 @@ fn print_sm70_arm224(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm225(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm230(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffdff0000000000000fff == 0x836 && matches!(sm, 90 | 100 | 103) =>
         print_form:: < OpViadd, 1 > (w, sm, at, out)
@@ -20893,7 +21292,7 @@ fn print_sm70_arm225(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm226(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm231(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x838 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: < OpI2iSat,
@@ -20901,7 +21300,7 @@ fn print_sm70_arm226(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm227(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm232(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff == 0x83b && matches!(sm, 75 | 80 | 86 | 87 | 88 | 89 | 90) =>
         print_form:: < OpLdsm, 0 > (w, sm, at, out)
@@ -20912,7 +21311,7 @@ fn print_sm70_arm227(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm228(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm233(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffeeff6000000000000000fff == 0x4207000000000000000083e && matches!(sm,
         100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpF2fpPack4, 1 > (w, sm, at,
@@ -20962,7 +21361,7 @@ fn print_sm70_arm228(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm229(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm234(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff85cb3ff0000000000000fff == 0x840 && matches!(sm, 80) => print_form:: <
         OpHmnmx2, 1 > (w, sm, at, out)
@@ -20982,7 +21381,7 @@ fn print_sm70_arm229(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm230(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm235(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x843 && matches!(sm, 86 | 87 | 88 | 89 | 90
         | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: < OpF2ip, 1 > (w, sm,
@@ -20990,7 +21389,7 @@ fn print_sm70_arm230(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm231(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm236(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff == 0x844 && matches!(sm, 90) => print_form:: < OpStsm, 0 > (w, sm, at,
         out)
@@ -21001,7 +21400,7 @@ fn print_sm70_arm231(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm232(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm237(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bff00000000ff000fff == 0x10000000000000000845 && matches!(sm, 86 |
         87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21009,14 +21408,14 @@ fn print_sm70_arm232(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm233(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm238(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80008000000000000000fff == 0x846 && matches!(sm, 90 | 100 | 103) =>
         return print_form:: < OpViaddmnmx, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm234(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm239(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
         => print_form:: < OpVimnmx, 4 > (w, sm, at, out)
@@ -21031,56 +21430,63 @@ fn print_sm70_arm234(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm235(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm240(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x849 && matches!(sm, 100 | 103) => return
         print_form:: < OpFfma2Imm, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm236(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm241(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x84a && matches!(sm, 100 | 103) => return
         print_form:: < OpFmul2Imm, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm237(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm242(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80010000000000000000fff == 0x80000000000000000000855 && matches!(sm, 120 |
         121) => return print_form:: < OpUffma, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm238(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm243(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x87010000000000000000fff == 0x84000000000000000000856 && matches!(sm, 120 |
         121) => return print_form:: < OpUfmul, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm239(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm244(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000085a && matches!(sm, 120 |
         121) => return print_form:: < OpUi2f, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm240(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm245(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000085b && matches!(sm, 120 |
         121) => return print_form:: < OpUf2f, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm241(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm246(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80038000000000000000fff == 0x8001000000000000000085e && matches!(sm, 120 |
         121) => return print_form:: < OpUi2fp, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm242(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm247(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x876 && matches!(sm, 100 | 101 | 103 | 110) =>
+        return print_form:: < OpFmnmx3, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm248(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x882 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90) => print_form:: < OpUmov, 0 > (w, sm, at, out)
@@ -21091,7 +21497,7 @@ fn print_sm70_arm242(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm243(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm249(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfff00000000c0c00fff == 0x80000000000000000000883 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUp2ur, 0 > (w, sm, at, out)
@@ -21103,7 +21509,7 @@ fn print_sm70_arm243(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm244(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm250(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfff00000000c0ff0fff == 0x80000000000000000000884 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUr2up, 0 > (w, sm, at, out)
@@ -21115,7 +21521,7 @@ fn print_sm70_arm244(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm245(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm251(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871fcffffffffffffc00fff == 0x886 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90) => print_form:: < OpVoteu, 0 > (w, sm, at, out)
@@ -21126,7 +21532,7 @@ fn print_sm70_arm245(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm246(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm252(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000887 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUsel, 1 > (w, sm, at, out)
@@ -21138,7 +21544,7 @@ fn print_sm70_arm246(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm247(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm253(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80100000000000000000fff == 0x8000000000000000000088c && matches!(sm, 120 |
         121) => print_form:: < OpUisetp, 5 > (w, sm, at, out)
@@ -21157,7 +21563,7 @@ fn print_sm70_arm247(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm248(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm254(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80006000000000000000fff == 0x80000000000000000000890 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUiadd3, 1 > (w, sm, at, out)
@@ -21177,7 +21583,7 @@ fn print_sm70_arm248(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm249(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm255(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80107000000000000000fff == 0x80000000000000000000891 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUlea, 1 > (w, sm, at, out)
@@ -21213,7 +21619,7 @@ fn print_sm70_arm249(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm250(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm256(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000892 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUlop3, 1 > (w, sm, at, out)
@@ -21225,7 +21631,7 @@ fn print_sm70_arm250(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm251(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm257(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80001000000000000000fff == 0x80000000000000000000896 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUprmt, 1 > (w, sm, at, out)
@@ -21237,7 +21643,7 @@ fn print_sm70_arm251(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm252(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm258(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80006000000000000000fff == 0x80000000000000000000897 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUiadd364, 1 > (w, sm, at, out)
@@ -21249,7 +21655,7 @@ fn print_sm70_arm252(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm253(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm259(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000899 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUshf, 1 > (w, sm, at, out)
@@ -21261,7 +21667,7 @@ fn print_sm70_arm253(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm254(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm260(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000089a && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUsgxt, 1 > (w, sm, at, out)
@@ -21273,7 +21679,7 @@ fn print_sm70_arm254(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm255(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm261(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a4 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUimad, 1 > (w, sm, at, out)
@@ -21293,7 +21699,7 @@ fn print_sm70_arm255(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm256(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm262(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a5 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUimadWide, 1 > (w, sm, at, out)
@@ -21313,14 +21719,14 @@ fn print_sm70_arm256(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm257(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm263(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a6 && matches!(sm, 120 |
         121) => return print_form:: < OpUimadHi, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm258(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm264(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008bd && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUflo, 1 > (w, sm, at, out)
@@ -21332,7 +21738,7 @@ fn print_sm70_arm258(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm259(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm265(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008be && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUbrev, 1 > (w, sm, at, out)
@@ -21344,7 +21750,7 @@ fn print_sm70_arm259(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm260(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm266(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008bf && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUpopc, 1 > (w, sm, at, out)
@@ -21356,7 +21762,7 @@ fn print_sm70_arm260(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm261(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm267(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff00000000ff000fff == 0x900 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21364,7 +21770,7 @@ fn print_sm70_arm261(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm262(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm268(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x901 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21372,7 +21778,7 @@ fn print_sm70_arm262(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm263(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm269(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x902 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21380,7 +21786,7 @@ fn print_sm70_arm263(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm264(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm270(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x904 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21388,7 +21794,7 @@ fn print_sm70_arm264(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm265(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm271(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x905 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21396,7 +21802,7 @@ fn print_sm70_arm265(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm266(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm272(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x906 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21404,7 +21810,7 @@ fn print_sm70_arm266(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm267(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm273(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x907 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21412,7 +21818,7 @@ fn print_sm70_arm267(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm268(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm274(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70 | 72) =>
         print_form:: < OpMufu, 1 > (w, sm, at, out)
@@ -21427,7 +21833,7 @@ fn print_sm70_arm268(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm269(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm275(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x909 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21435,7 +21841,7 @@ fn print_sm70_arm269(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm270(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm276(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x910 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21443,7 +21849,7 @@ fn print_sm70_arm270(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm271(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm277(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x911 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21451,7 +21857,7 @@ fn print_sm70_arm271(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm272(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm278(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x912 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21459,7 +21865,7 @@ fn print_sm70_arm272(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm273(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm279(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x913 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21467,7 +21873,7 @@ fn print_sm70_arm273(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm274(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm280(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffffffffff0fff == 0x918 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21475,7 +21881,7 @@ fn print_sm70_arm274(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm275(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm281(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x919 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21483,7 +21889,7 @@ fn print_sm70_arm275(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm276(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm282(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000803f00000fff == 0x80000000091a && matches!(sm, 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpDepbar, 0 >
@@ -21495,14 +21901,14 @@ fn print_sm70_arm276(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm277(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm283(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x91b && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => return print_form:: < OpEndcollective, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm278(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm284(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffffc3fff00ffff0fff == 0x2000000000000000091d && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -21528,7 +21934,7 @@ fn print_sm70_arm278(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm279(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm285(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xff000fff == 0xff000920 && matches!(sm, 70 | 72 | 75 | 80 | 86 | 87 | 88 |
         89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpAl2pAbs, 0 > (w,
@@ -21541,7 +21947,7 @@ fn print_sm70_arm279(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm280(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm286(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x923 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21549,7 +21955,7 @@ fn print_sm70_arm280(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm281(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm287(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x924 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21557,7 +21963,7 @@ fn print_sm70_arm281(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm282(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm288(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff == 0x925 && matches!(sm, 70 | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 |
         100 | 101 | 103 | 110 | 120 | 121) => return print_form:: < OpPixld, 0 > (w, sm,
@@ -21565,7 +21971,7 @@ fn print_sm70_arm282(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm283(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm289(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x941 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => print_form:: < OpBsync, 0 > (w, sm, at, out)
@@ -21576,7 +21982,7 @@ fn print_sm70_arm283(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm284(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm290(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x942 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => print_form:: < OpBreak, 0 > (w, sm, at, out)
@@ -21587,7 +21993,7 @@ fn print_sm70_arm284(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm285(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm291(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83e000000000003ffff0fff == 0x943 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpCallAbs, 0 > (w, sm, at, out)
@@ -21598,7 +22004,7 @@ fn print_sm70_arm285(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm286(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm292(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c000000000003ffff0fff == 0x944 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpCall, 0 > (w, sm, at, out)
@@ -21609,7 +22015,7 @@ fn print_sm70_arm286(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm287(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm293(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff00000003fff00fff == 0x945 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => print_form:: < OpBssy, 0 > (w, sm, at, out)
@@ -21620,7 +22026,7 @@ fn print_sm70_arm287(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm288(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm294(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x946 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpYield, 0 > (w, sm,
@@ -21632,7 +22038,7 @@ fn print_sm70_arm288(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm289(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm295(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpBra, 0 > (w, sm, at, out)
@@ -21656,7 +22062,7 @@ fn print_sm70_arm289(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm290(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm296(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff00000000ffff0fff == 0x948 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpWarpsync, 2 > (w, sm, at, out)
@@ -21667,7 +22073,7 @@ fn print_sm70_arm290(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm291(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm297(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x949 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89) => print_form:: < OpBrx, 0 > (w, sm, at, out)
@@ -21678,7 +22084,7 @@ fn print_sm70_arm291(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm292(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm298(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff86fffffffffffffffff0fff == 0x94d && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21686,14 +22092,14 @@ fn print_sm70_arm292(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm293(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm299(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x94e && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => return print_form:: < OpLepc, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm294(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm300(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c000000000003c0ff0fff == 0x80000000000000000000950 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => print_form:: < OpRet, 2 > (w, sm, at, out)
@@ -21739,7 +22145,7 @@ fn print_sm70_arm294(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm295(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm301(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffefffff00000000f0ff0fff == 0x956 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21747,7 +22153,7 @@ fn print_sm70_arm295(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm296(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm302(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x95c && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpBpt, 0 > (w, sm, at,
@@ -21759,7 +22165,7 @@ fn print_sm70_arm296(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm297(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm303(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80800000000000000000fff == 0x95d && matches!(sm, 90 | 100 | 101 | 103 |
         110 | 120 | 121) => print_form:: < OpNanosleep, 1 > (w, sm, at, out)
@@ -21774,7 +22180,23 @@ fn print_sm70_arm297(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm298(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm304(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80008000000000000000fff == 0x8000800000000000000097e && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => return print_form:: < OpLdg256, 0 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm305(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80008000000000000000fff == 0x8000800000000000000097f && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => return print_form:: < OpStg256, 0 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm306(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff38001ff0000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 |
         72) => print_form:: < OpLdg, 7 > (w, sm, at, out)
@@ -21803,7 +22225,7 @@ fn print_sm70_arm298(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm299(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm307(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffb8e01ff000000ff000001ff == 0xe01000000000000000181 && matches!(sm, 70 |
         72) => print_form:: < OpLdg, 1 > (w, sm, at, out)
@@ -21858,7 +22280,7 @@ fn print_sm70_arm299(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm300(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm308(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8ff1ff000000ff00000fff == 0x983 && matches!(sm, 70 | 72) =>
         print_form:: < OpLdl, 1 > (w, sm, at, out)
@@ -21870,7 +22292,7 @@ fn print_sm70_arm300(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm301(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm309(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffe1ff000000ff00000fff == 0x984 && matches!(sm, 70 | 72) =>
         print_form:: < OpLds, 1 > (w, sm, at, out)
@@ -21915,7 +22337,7 @@ fn print_sm70_arm301(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm302(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm310(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffb8e01000000000000ff0ffc == 0x80001000000000000000984 && matches!(sm,
         90) => print_form:: < OpStg, 4 > (w, sm, at, out)
@@ -21947,7 +22369,7 @@ fn print_sm70_arm302(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm303(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm311(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffb8e11ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 80 |
         86 | 87 | 88 | 89 | 90) => print_form:: < OpStg, 2 > (w, sm, at, out)
@@ -21991,7 +22413,7 @@ fn print_sm70_arm303(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm304(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm312(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff7ff31000000000000ff01ff == 0x188 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpSts, 0 > (w,
@@ -22025,7 +22447,7 @@ fn print_sm70_arm304(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm305(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm313(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x989 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpShfl, 2 > (w, sm, at,
@@ -22037,7 +22459,7 @@ fn print_sm70_arm305(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm306(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm314(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80011000000000000000fdd == 0x80001000000000000000988 && matches!(sm,
         90) => print_form:: < OpAtomg, 4 > (w, sm, at, out)
@@ -22066,7 +22488,7 @@ fn print_sm70_arm306(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm307(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm315(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff40001000000000000000fff == 0x100000000000000098e && matches!(sm, 70 |
         72 | 75) => print_form:: < OpRed, 0 > (w, sm, at, out)
@@ -22093,7 +22515,7 @@ fn print_sm70_arm307(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm308(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm316(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800010000000000ff000fff == 0xff00098f && matches!(sm, 75) => print_form:: <
         OpCctlAll, 1 > (w, sm, at, out)
@@ -22122,7 +22544,7 @@ fn print_sm70_arm308(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm309(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm317(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpSuld, 0 > (w, sm, at, out)
@@ -22173,7 +22595,7 @@ fn print_sm70_arm309(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm310(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm318(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80002000000000000000fff == 0x992 && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => print_form:: < OpMembar, 0 > (w, sm, at, out)
@@ -22236,7 +22658,7 @@ fn print_sm70_arm310(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm311(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm319(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffc0001000000000000000fff == 0x800010000000000000009a3 && matches!(sm,
         90) => print_form:: < OpAtomgF, 1 > (w, sm, at, out)
@@ -22253,7 +22675,31 @@ fn print_sm70_arm311(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm312(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm320(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80001000000000000000fff == 0x800010000000000000009a4 && matches!(sm, 90) =>
+        print_form:: < OpLdgmc, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80001000000000000000fff == 0x800010000000000000009a4 && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => return print_form:: < OpLdgmc, 2 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm321(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80001000000000000000fff == 0x800010000000000000009a5 && matches!(sm, 90) =>
+        print_form:: < OpLdgmc, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80001000000000000000fff == 0x800010000000000000009a5 && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => return print_form:: < OpLdgmc, 3 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm322(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff40001000000000000000fff == 0x10000000000000009a6 && matches!(sm, 90 |
         100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpRedgF, 0 > (w, sm, at,
@@ -22270,7 +22716,7 @@ fn print_sm70_arm312(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm313(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm323(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffbf1f8ff000000ff000001ff == 0x1aa && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpQspc, 0 > (w, sm, at, out)
@@ -22316,7 +22762,7 @@ fn print_sm70_arm313(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm314(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm324(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9ab && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpErrbar, 0 > (w, sm,
@@ -22328,7 +22774,7 @@ fn print_sm70_arm314(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm315(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm325(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9af && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: < OpLdgdepbar, 0 >
@@ -22336,7 +22782,7 @@ fn print_sm70_arm315(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm316(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm326(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80002000000000000000fff == 0x9b1 && matches!(sm, 90) => print_form:: <
         OpSyncsCctlAll, 0 > (w, sm, at, out)
@@ -22356,14 +22802,14 @@ fn print_sm70_arm316(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm317(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm327(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9b7 && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => return print_form:: < OpUtmacmdflush, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm318(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm328(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9c3 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90) => print_form:: < OpS2ur, 0 > (w, sm, at, out)
@@ -22374,7 +22820,7 @@ fn print_sm70_arm318(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm319(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm329(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80180000000800000000fff == 0x1000000008000000009c5 && matches!(sm, 90) =>
         print_form:: < OpWarpgroupDepbar, 0 > (w, sm, at, out)
@@ -22385,7 +22831,7 @@ fn print_sm70_arm319(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm320(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm330(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80001000000000000000fff == 0x800000000000000000009c7 && matches!(sm, 90 |
         100 | 101 | 103 | 110 | 120 | 121) => return print_form:: < OpUcgabarArv, 0 > (w,
@@ -22393,42 +22839,42 @@ fn print_sm70_arm320(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm321(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm331(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpMov, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm322(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm332(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcffff80000ff00000fff == 0xa03 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpP2r, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm323(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm333(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcffff80000ff00ff0fff == 0xa04 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpR2p, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm324(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm334(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpSel, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm325(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm335(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFsel, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm326(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm336(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpFmnmx, 2 > (w, sm, at, out)
@@ -22443,28 +22889,28 @@ fn print_sm70_arm326(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm327(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm337(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e00ff380000ff00000fff == 0xa0a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFset, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm328(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm338(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFsetp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm329(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm339(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpIsetp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm330(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm340(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => print_form:: < OpIadd3, 2 > (w, sm, at, out)
@@ -22476,7 +22922,7 @@ fn print_sm70_arm330(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm331(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm341(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 72
         | 75 | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpLea, 2 > (w, sm, at, out)
@@ -22498,70 +22944,70 @@ fn print_sm70_arm331(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm332(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm342(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpLop3, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm333(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm343(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpIabs, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm334(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm344(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00f80000ff00000fff == 0xa14 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpVabsdiff, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm335(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm345(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpPrmt, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm336(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm346(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90) => return print_form:: < OpImnmx, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm337(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm347(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpShf, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm338(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm348(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5fff80000ff00000fff == 0xa1a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpSgxt, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm339(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm349(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff7fff80000ff00000fff == 0xa1b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpBmsk, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm340(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm350(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8010000380000ff00000fff == 0xa1f && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpPlop3Sign, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm341(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm351(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => return print_form:: < OpFmul, 2 > (w,
@@ -22569,14 +23015,14 @@ fn print_sm70_arm341(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm342(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm352(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFfma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm343(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm353(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpImad, 2 > (w, sm,
@@ -22589,7 +23035,7 @@ fn print_sm70_arm343(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm344(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm354(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpImadWide, 2 > (w,
@@ -22602,7 +23048,7 @@ fn print_sm70_arm344(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm345(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm355(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff900f80000ff00000fff == 0xa26 && matches!(sm, 70 | 72) =>
         print_form:: < OpIdp4a, 4 > (w, sm, at, out)
@@ -22622,7 +23068,7 @@ fn print_sm70_arm345(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm346(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm356(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => return print_form:: < OpImadHi, 2 > (w, sm, at,
@@ -22630,21 +23076,21 @@ fn print_sm70_arm346(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm347(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm357(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpDmul, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm348(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm358(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpDfma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm349(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm359(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0xa31 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpHfma2, 2 > (w, sm, at, out)
@@ -22663,7 +23109,7 @@ fn print_sm70_arm349(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm350(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm360(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff080000ff00000fff == 0xa32 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpHmul2, 2 > (w, sm, at, out)
@@ -22674,7 +23120,7 @@ fn print_sm70_arm350(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm351(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm361(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0xa35 && matches!(sm, 80 | 86 | 87 | 88 |
         89) => print_form:: < OpHfma2Mma, 2 > (w, sm, at, out)
@@ -22685,21 +23131,21 @@ fn print_sm70_arm351(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm352(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm362(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffdff780000ff00000fff == 0xa36 && matches!(sm, 90) => return
         print_form:: < OpViadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm353(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm363(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0xa38 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90) => return print_form:: < OpI2iSat, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm354(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm364(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffeee4600f80000ff00000fff == 0xa3e && matches!(sm, 80 | 86 | 87 | 88 | 89
         | 90) => print_form:: < OpF2fp, 2 > (w, sm, at, out)
@@ -22722,7 +23168,7 @@ fn print_sm70_arm354(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm355(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm365(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff85cb3ff080000ff00000fff == 0xa40 && matches!(sm, 80) => print_form:: <
         OpHmnmx2, 2 > (w, sm, at, out)
@@ -22741,91 +23187,91 @@ fn print_sm70_arm355(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm356(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm366(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0xa43 && matches!(sm, 86 | 87 | 88 | 89 |
         90) => return print_form:: < OpF2ip, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm357(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm367(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bfff80000ffff000fff == 0x10000000000000000a45 && matches!(sm, 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpI2fp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm358(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm368(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000800780000ff00000fff == 0xa46 && matches!(sm, 90) => return
         print_form:: < OpViaddmnmx, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm359(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm369(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
         => return print_form:: < OpVimnmx, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm360(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm370(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xab9 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90) => return print_form:: < OpUldc, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm361(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm371(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFlo, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm362(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm372(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpBrev, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm363(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm373(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000380000ff00000fff == 0xb02 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFchk, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm364(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm374(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpF2f, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm365(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm375(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpF2i, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm366(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm376(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpI2f, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm367(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm377(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb07 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFrnd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm368(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm378(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70 | 72) =>
         print_form:: < OpMufu, 2 > (w, sm, at, out)
@@ -22840,42 +23286,42 @@ fn print_sm70_arm368(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm369(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm379(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpPopc, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm370(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm380(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpF2f64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm371(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm381(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpF2i64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm372(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm382(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpI2f64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm373(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm383(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff380000ffff000fff == 0xb13 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFrnd64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm374(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm384(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffffc0003ffffff0fff == 0x20000000000000000b1d && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -22893,21 +23339,21 @@ fn print_sm70_arm374(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm375(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm385(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ffffff0fff == 0xb48 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => return print_form:: < OpWarpsync, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm376(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm386(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffeffffff80000fff0ff0fff == 0xb56 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpBmov, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm377(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm387(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8080000f80000ff00000fff == 0xb5d && matches!(sm, 90) => print_form:: <
         OpNanosleep, 2 > (w, sm, at, out)
@@ -22922,49 +23368,49 @@ fn print_sm70_arm377(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm378(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm388(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb60 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpTex, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm379(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm389(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb63 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpTld4, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm380(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm390(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb66 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpTld, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm381(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm391(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb69 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpTmml, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm382(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm392(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb6c && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpTxd, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm383(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm393(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb6f && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpTxq, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm384(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm394(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xb82 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpLdc, 0 > (w, sm,
@@ -22976,7 +23422,7 @@ fn print_sm70_arm384(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm385(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm395(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpSuldB, 0 > (w, sm, at, out)
@@ -23011,7 +23457,7 @@ fn print_sm70_arm385(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm386(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm396(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
         120 | 121) => print_form:: < OpMov64, 1 > (w, sm, at, out)
@@ -23023,7 +23469,7 @@ fn print_sm70_arm386(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm387(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm397(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffff0000000fff == 0x80000000000000000000c03 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23031,7 +23477,7 @@ fn print_sm70_arm387(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm388(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm398(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffff0000ff0fff == 0x80000000000000000000c04 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23039,7 +23485,7 @@ fn print_sm70_arm388(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm389(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm399(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23047,7 +23493,7 @@ fn print_sm70_arm389(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm390(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm400(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23055,7 +23501,7 @@ fn print_sm70_arm390(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm391(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm401(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
         75) => print_form:: < OpFmnmx, 3 > (w, sm, at, out)
@@ -23071,7 +23517,7 @@ fn print_sm70_arm391(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm392(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm402(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e00ff3fffff0000000fff == 0x80000000000000000000c0a && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23079,7 +23525,7 @@ fn print_sm70_arm392(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm393(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm403(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23087,7 +23533,7 @@ fn print_sm70_arm393(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm394(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm404(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -23099,7 +23545,7 @@ fn print_sm70_arm394(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm395(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm405(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -23112,7 +23558,7 @@ fn print_sm70_arm395(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm396(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm406(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -23135,7 +23581,7 @@ fn print_sm70_arm396(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm397(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm407(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23143,7 +23589,7 @@ fn print_sm70_arm397(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm398(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm408(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23151,7 +23597,7 @@ fn print_sm70_arm398(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm399(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm409(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000c14 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => return print_form:: <
@@ -23159,7 +23605,7 @@ fn print_sm70_arm399(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm400(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm410(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23167,7 +23613,7 @@ fn print_sm70_arm400(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm401(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm411(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpImnmx,
@@ -23183,7 +23629,7 @@ fn print_sm70_arm401(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm402(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm412(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23191,7 +23637,7 @@ fn print_sm70_arm402(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm403(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm413(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5ffffffff0000000fff == 0x80000000000000000000c1a && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23199,7 +23645,7 @@ fn print_sm70_arm403(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm404(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm414(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff7ffffffff0000000fff == 0x80000000000000000000c1b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23207,7 +23653,7 @@ fn print_sm70_arm404(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm405(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm415(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23215,7 +23661,7 @@ fn print_sm70_arm405(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm406(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm416(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23223,7 +23669,7 @@ fn print_sm70_arm406(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm407(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm417(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -23236,7 +23682,7 @@ fn print_sm70_arm407(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm408(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm418(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -23249,7 +23695,7 @@ fn print_sm70_arm408(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm409(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm419(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff100ffffff0000000fff == 0x80000000000000000000c26 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -23262,7 +23708,7 @@ fn print_sm70_arm409(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm410(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm420(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23270,7 +23716,7 @@ fn print_sm70_arm410(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm411(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm421(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpDmul,
@@ -23282,7 +23728,7 @@ fn print_sm70_arm411(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm412(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm422(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpDfma,
@@ -23294,7 +23740,7 @@ fn print_sm70_arm412(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm413(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm423(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000c31 && matches!(sm,
         75) => print_form:: < OpHfma2, 3 > (w, sm, at, out)
@@ -23314,7 +23760,7 @@ fn print_sm70_arm413(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm414(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm424(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x80000000000000000000c32 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => print_form:: < OpHmul2, 3 > (w, sm, at, out)
@@ -23326,7 +23772,7 @@ fn print_sm70_arm414(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm415(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm425(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
         120 | 121) => print_form:: < OpIadd, 5 > (w, sm, at, out)
@@ -23353,14 +23799,14 @@ fn print_sm70_arm415(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm416(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm426(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffdff7fffff0000000fff == 0x80000000000000000000c36 && matches!(sm, 90
         | 100 | 103) => return print_form:: < OpViadd, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm417(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm427(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000c38 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23368,7 +23814,7 @@ fn print_sm70_arm417(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm418(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm428(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffeeff600ffffff0000000fff == 0xc2070000000000000000c3e && matches!(sm,
         100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpF2fpPack4, 2 > (w, sm, at,
@@ -23418,7 +23864,7 @@ fn print_sm70_arm418(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm419(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm429(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff85cb3ff0fffff0000000fff == 0x80000000000000000000c40 && matches!(sm,
         80) => print_form:: < OpHmnmx2, 3 > (w, sm, at, out)
@@ -23439,7 +23885,7 @@ fn print_sm70_arm419(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm420(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm430(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000c43 && matches!(sm, 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -23447,7 +23893,7 @@ fn print_sm70_arm420(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm421(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm431(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bffffffff00ff000fff == 0x80010000000000000000c45 && matches!(sm, 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -23455,14 +23901,14 @@ fn print_sm70_arm421(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm422(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm432(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80008007fffff0000000fff == 0x80000000000000000000c46 && matches!(sm, 90
         | 100 | 103) => return print_form:: < OpViaddmnmx, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm423(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm433(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
         90) => print_form:: < OpVimnmx, 6 > (w, sm, at, out)
@@ -23477,21 +23923,28 @@ fn print_sm70_arm423(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm424(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm434(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000c49 && matches!(sm, 100 |
         103) => return print_form:: < OpFfma2, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm425(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm435(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000c4a && matches!(sm, 100 |
         103) => return print_form:: < OpFmul2, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm426(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm436(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000c76 && matches!(sm, 100 |
+        101 | 103 | 110) => return print_form:: < OpFmnmx3, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm437(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80100000000000000000fff == 0x80000000000000000000c82 && matches!(sm, 120 |
         121) => print_form:: < OpUmov, 4 > (w, sm, at, out)
@@ -23510,7 +23963,7 @@ fn print_sm70_arm426(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm427(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm438(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffffc0c0c00fff == 0x80000000000000000000c83 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUp2ur, 1 > (w, sm, at, out)
@@ -23522,7 +23975,7 @@ fn print_sm70_arm427(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm428(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm439(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffffc0c0ff0fff == 0x80000000000000000000c84 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUr2up, 1 > (w, sm, at, out)
@@ -23534,7 +23987,7 @@ fn print_sm70_arm428(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm429(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm440(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23542,7 +23995,7 @@ fn print_sm70_arm429(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm430(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm441(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23550,7 +24003,7 @@ fn print_sm70_arm430(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm431(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm442(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000003fffff0000000fff == 0x80000000000000000000d02 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23558,7 +24011,7 @@ fn print_sm70_arm431(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm432(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm443(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23566,7 +24019,7 @@ fn print_sm70_arm432(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm433(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm444(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23574,7 +24027,7 @@ fn print_sm70_arm433(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm434(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm445(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23582,7 +24035,7 @@ fn print_sm70_arm434(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm435(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm446(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d07 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23590,7 +24043,7 @@ fn print_sm70_arm435(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm436(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm447(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => print_form:: < OpMufu, 6 > (w, sm, at, out)
@@ -23602,7 +24055,7 @@ fn print_sm70_arm436(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm437(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm448(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23610,7 +24063,7 @@ fn print_sm70_arm437(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm438(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm449(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23618,7 +24071,7 @@ fn print_sm70_arm438(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm439(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm450(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23626,7 +24079,7 @@ fn print_sm70_arm439(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm440(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm451(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23634,7 +24087,7 @@ fn print_sm70_arm440(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm441(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm452(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff3fffff00ff000fff == 0x80000000000000000000d13 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23642,7 +24095,7 @@ fn print_sm70_arm441(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm442(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm453(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8080000ffffff0000000fff == 0x80000000000000000000d5d && matches!(sm, 90
         | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpNanosleep, 3 > (w, sm,
@@ -23658,7 +24111,7 @@ fn print_sm70_arm442(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm443(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm454(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d61 && matches!(sm, 100 |
         101 | 103 | 110) => print_form:: < OpTexB, 1 > (w, sm, at, out)
@@ -23669,7 +24122,7 @@ fn print_sm70_arm443(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm444(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm455(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d64 && matches!(sm, 100 |
         101 | 103 | 110) => print_form:: < OpTld4B, 1 > (w, sm, at, out)
@@ -23680,7 +24133,7 @@ fn print_sm70_arm444(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm445(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm456(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d67 && matches!(sm, 100 |
         101 | 103 | 110) => print_form:: < OpTldB, 1 > (w, sm, at, out)
@@ -23691,7 +24144,7 @@ fn print_sm70_arm445(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm446(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm457(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d6d && matches!(sm, 100 |
         101 | 103 | 110) => print_form:: < OpTxdB, 1 > (w, sm, at, out)
@@ -23702,7 +24155,7 @@ fn print_sm70_arm446(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm447(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm458(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000dc7 && matches!(sm, 90 |
         100 | 101 | 103 | 110 | 120 | 121) => return print_form:: < OpUcgabarWait, 0 >
@@ -23710,14 +24163,14 @@ fn print_sm70_arm447(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm448(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm459(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
         120 | 121) => return print_form:: < OpSel64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm449(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm460(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000e14 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => return print_form:: <
@@ -23725,7 +24178,7 @@ fn print_sm70_arm449(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm450(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm461(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23733,7 +24186,7 @@ fn print_sm70_arm450(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm451(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm462(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23741,7 +24194,7 @@ fn print_sm70_arm451(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm452(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm463(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23749,7 +24202,7 @@ fn print_sm70_arm452(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm453(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm464(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23757,7 +24210,7 @@ fn print_sm70_arm453(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm454(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm465(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -23770,7 +24223,7 @@ fn print_sm70_arm454(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm455(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm466(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -23783,7 +24236,7 @@ fn print_sm70_arm455(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm456(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm467(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23791,7 +24244,7 @@ fn print_sm70_arm456(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm457(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm468(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpDadd,
@@ -23803,7 +24256,7 @@ fn print_sm70_arm457(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm458(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm469(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpDsetp,
@@ -23815,7 +24268,7 @@ fn print_sm70_arm458(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm459(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm470(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpDfma,
@@ -23827,7 +24280,7 @@ fn print_sm70_arm459(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm460(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm471(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x80040000000000000000e30 && matches!(sm, 86
         | 87 | 88 | 89) => print_form:: < OpHadd2F32, 3 > (w, sm, at, out)
@@ -23852,7 +24305,7 @@ fn print_sm70_arm460(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm461(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm472(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000e31 && matches!(sm,
         75) => print_form:: < OpHfma2, 6 > (w, sm, at, out)
@@ -23872,7 +24325,7 @@ fn print_sm70_arm461(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm462(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm473(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e001f0fffff0000000fff == 0x80000000000000000000e33 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => print_form:: < OpHset2, 3 > (w, sm, at, out)
@@ -23884,7 +24337,7 @@ fn print_sm70_arm462(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm463(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm474(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff800001f0fffff0000ff0fff == 0x80000000000000000000e34 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => print_form:: < OpHsetp2, 3 > (w, sm, at, out)
@@ -23896,7 +24349,7 @@ fn print_sm70_arm463(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm464(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm475(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c003fffff0000000fff == 0x80000000000000000000e35 && matches!(sm, 80
         | 86 | 87 | 88 | 89) => print_form:: < OpHfma2Mma, 6 > (w, sm, at, out)
@@ -23907,7 +24360,7 @@ fn print_sm70_arm464(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm465(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm476(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000e43 && matches!(sm, 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -23915,28 +24368,28 @@ fn print_sm70_arm465(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm466(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm477(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000e46 && matches!(sm, 90
         | 100 | 103) => return print_form:: < OpViaddmnmx, 6 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm467(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm478(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000e49 && matches!(sm, 100 |
         103) => return print_form:: < OpFfma2, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm468(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm479(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000e4b && matches!(sm, 100 |
         103) => return print_form:: < OpFadd2, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm469(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm480(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffeffffffffffffff0f00fff == 0xf56 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -23944,7 +24397,7 @@ fn print_sm70_arm469(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm470(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm481(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f60 && matches!(sm, 120 |
         121) => print_form:: < OpTexUr, 2 > (w, sm, at, out)
@@ -23959,7 +24412,7 @@ fn print_sm70_arm470(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm471(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm482(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f63 && matches!(sm, 120 |
         121) => print_form:: < OpTld4Ur, 2 > (w, sm, at, out)
@@ -23974,7 +24427,7 @@ fn print_sm70_arm471(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm472(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm483(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f66 && matches!(sm, 120 |
         121) => print_form:: < OpTldUr, 2 > (w, sm, at, out)
@@ -23989,7 +24442,7 @@ fn print_sm70_arm472(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm473(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm484(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f69 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpTmmlUr, 0 > (w, sm, at, out)
@@ -24001,7 +24454,7 @@ fn print_sm70_arm473(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm474(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm485(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f6c && matches!(sm, 120 |
         121) => print_form:: < OpTxdUr, 2 > (w, sm, at, out)
@@ -24016,7 +24469,7 @@ fn print_sm70_arm474(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm475(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm486(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f6f && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpTxqUr, 0 > (w, sm, at, out)
@@ -24028,7 +24481,7 @@ fn print_sm70_arm475(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm476(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm487(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xf89 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpShfl, 3 > (w, sm, at,
@@ -24040,7 +24493,7 @@ fn print_sm70_arm476(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm477(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm488(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100 |
         101 | 103 | 110) => print_form:: < OpSuld, 4 > (w, sm, at, out)
@@ -24107,7 +24560,7 @@ fn print_sm70_arm477(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm478(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm489(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f9f && matches!(sm, 100 |
         101 | 103 | 110) => print_form:: < OpSured, 2 > (w, sm, at, out)
@@ -24190,7 +24643,7 @@ fn print_sm70_arm478(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm479(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm490(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80800400000000000000fff == 0x80000400000000000000fae && matches!(sm,
         90) => print_form:: < OpLdgsts, 1 > (w, sm, at, out)
@@ -25923,6 +26376,22 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "fmnmx", "c", 14, Sm50, [50, 52, 53, 60, 61, 62], 0xfffc880000000000,
         0x4c60000000000000, 0, 0, [GPR, CBUF, PRED]
+    ),
+    form_info!(
+        "fmnmx3", "rrr", 0, Sm70, [100, 101, 103, 110], 0x80000000000000000000fff, 0x276,
+        0x1fff07cf0003fffff0000000000, 0, [GPR, GPR, GPR, PRED]
+    ),
+    form_info!(
+        "fmnmx3", "rir", 1, Sm70, [100, 101, 103, 110], 0x80000000000000000000fff, 0x876,
+        0x1fff07cf0000000000000000000, 0, [GPR, IMM, GPR, PRED]; (100..= 110,
+        [(0x7fc0000000000000, 0x7fc0000000000000)], 0, 0x3fffff00000000,
+        0x3fffff00000000), (100..= 110, [(0x7fc0000000000000, 0x7f80000000000000)],
+        0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000)
+    ),
+    form_info!(
+        "fmnmx3", "rur", 2, Sm70, [100, 101, 103, 110], 0x80000000000000000000fff,
+        0x80000000000000000000c76, 0x1fff07cf0003fffff0000000000, 0, [GPR, UGPR, GPR,
+        PRED]
     ),
     form_info!(
         "fmul", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
@@ -27895,8 +28364,31 @@ pub const FORMS: &[FormInfo] = &[
         0x10000000000000, 0, 0, [GPR, NONE, PRED]
     ),
     form_info!(
+        "ldg_256", "fixed", 0, Sm70, [100, 101, 103, 110, 120, 121],
+        0x80008000000000000000fff, 0x8000800000000000000097e,
+        0x1fff00800000000000000000000, 0, [GPR, UGPR, PRED]
+    ),
+    form_info!(
         "ldgdepbar", "fixed", 0, Sm70, [80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120,
         121], 0x80000000000000000000fff, 0x9af, 0x1fff7ffffffffffffffffff0000, 0, []
+    ),
+    form_info!(
+        "ldgmc", "fixed", 0, Sm70, [90], 0x80001000000000000000fff,
+        0x800010000000000000009a4, 0x1fff07e1000000000ff00000000, 0, [GPR, UGPR]
+    ),
+    form_info!(
+        "ldgmc", "fixed", 1, Sm70, [90], 0x80001000000000000000fff,
+        0x800010000000000000009a5, 0x1fff47e0000000000ff00000000, 0, [GPR, UGPR]
+    ),
+    form_info!(
+        "ldgmc", "fixed", 2, Sm70, [100, 101, 103, 110, 120, 121],
+        0x80001000000000000000fff, 0x800010000000000000009a4,
+        0x1fff0781000000000ff00000000, 0, [GPR, UGPR]
+    ),
+    form_info!(
+        "ldgmc", "fixed", 3, Sm70, [100, 101, 103, 110, 120, 121],
+        0x80001000000000000000fff, 0x800010000000000000009a5,
+        0x1fff4780000000000ff00000000, 0, [GPR, UGPR]
     ),
     form_info!(
         "ldgsts", "fixed", 0, Sm70, [80, 86, 87, 88, 89], 0x1dff80800400000000000000fff,
@@ -28788,6 +29280,24 @@ pub const FORMS: &[FormInfo] = &[
         0xebf8000000000000, 0x600000c000000, 0, [GPR, GPR]
     ),
     form_info!(
+        "redas", "fixed", 0, Sm70, [90], 0x801e13f00000000000001ff,
+        0x800013f00000000000001be, 0x1fff07e10c00000000000ff0000, 0, [GPR, GPR, NONE]
+    ),
+    form_info!(
+        "redas", "fixed", 1, Sm70, [90], 0x801e00000000000000001ff,
+        0x800000000000000000001be, 0x1fff07e10c00000000000ff0000, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "redas", "fixed", 2, Sm70, [100, 101, 103, 110, 120, 121],
+        0x80001ff00000000000001ff, 0x80001ff00000000000001be,
+        0x1fff07ff0000000000000ff0000, 0, [GPR, GPR, NONE]
+    ),
+    form_info!(
+        "redas", "fixed", 3, Sm70, [100, 101, 103, 110, 120, 121],
+        0x800000000000000000001ff, 0x800000000000000000001be,
+        0x1fff07ff0000000000000ff0000, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
         "redg_f", "fixed", 0, Sm70, [90, 100, 101, 103, 110, 120, 121],
         0x1fff40001000000000000000fff, 0x10000000000000009a6, 0xe00ff0000000000ff0000, 0,
         [GPR, GPR, NONE]
@@ -29066,6 +29576,24 @@ pub const FORMS: &[FormInfo] = &[
         0xe290000000000000, 0xf0000, 0, []
     ),
     form_info!(
+        "stas", "fixed", 0, Sm70, [90], 0xc01e03f00000000000001ff,
+        0xc00003f00000000000001bd, 0x1fff3fe11c00000000000ff0000, 0, [GPR, GPR, NONE]
+    ),
+    form_info!(
+        "stas", "fixed", 1, Sm70, [90], 0x801e00000000000000001ff,
+        0x800000000000000000001bd, 0x1fff3fe11c00000000000ff0000, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "stas", "fixed", 2, Sm70, [100, 101, 103, 110, 120, 121],
+        0xc0000ff00000000000001ff, 0xc0000ff00000000000001bd,
+        0x1fff3fff1000000000000ff0000, 0, [GPR, GPR, NONE]
+    ),
+    form_info!(
+        "stas", "fixed", 3, Sm70, [100, 101, 103, 110, 120, 121],
+        0x800000000000000000001ff, 0x800000000000000000001bd,
+        0x1fff3fff1000000000000ff0000, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
         "stg", "fixed", 0, Sm70, [70, 72, 75], 0x1fffb8e01ff0000000000ff01ff,
         0x1000000000000000186, 0, 0, [GPR, GPR, NONE, NONE]
     ),
@@ -29121,6 +29649,11 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "stg", "fixed", 11, Sm50, [50, 52, 53, 60, 61, 62], 0x10000000000000,
         0x10000000000000, 0, 0, [GPR, GPR, NONE, PRED]
+    ),
+    form_info!(
+        "stg_256", "fixed", 0, Sm70, [100, 101, 103, 110, 120, 121],
+        0x80008000000000000000fff, 0x8000800000000000000097f,
+        0x1fff08807000000000000000000, 0, [GPR, GPR, GPR, UGPR]
     ),
     form_info!(
         "stl", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
@@ -30591,6 +31124,30 @@ pub const FORMS: &[FormInfo] = &[
         0x80000000000000000000fff, 0x9b7, 0x1fff7ffffffffffffffffff0000, 0, []
     ),
     form_info!(
+        "utmaldg", "fixed", 0, Sm70, [90], 0x80010000000000000000fff,
+        0x800000000000000000005b4, 0x1fff7fc6fffffffffc0c0ff0000, 0, [UGPR, UGPR]
+    ),
+    form_info!(
+        "utmaldg", "fixed", 1, Sm70, [120, 121], 0x82010000000000000000fff,
+        0x800000000000000000005b4, 0x1fff7c06fffffffff0000ff0000, 0, [UGPR, UGPR]
+    ),
+    form_info!(
+        "utmaldg", "fixed", 2, Sm70, [100, 101, 103, 110], 0x80010000000000000000fff,
+        0x800000000000000000005b4, 0x1fff7c06fffffffff0000ff0000, 0, [UGPR, UGPR]
+    ),
+    form_info!(
+        "utmaldg_ur", "fixed", 0, Sm70, [90], 0x80010000000000000000fff,
+        0x800000000000000000003b4, 0x1fff7f867c0ffffffc0c0ff0000, 0, [UGPR, UGPR, UGPR]
+    ),
+    form_info!(
+        "utmaldg_ur", "fixed", 1, Sm70, [120, 121], 0x82010000000000000000fff,
+        0x800000000000000000003b4, 0x1fff7c06700ffffff0000ff0000, 0, [UGPR, UGPR, UGPR]
+    ),
+    form_info!(
+        "utmaldg_ur", "fixed", 2, Sm70, [100, 101, 103, 110], 0x80010000000000000000fff,
+        0x800000000000000000003b4, 0x1fff7c06700ffffff0000ff0000, 0, [UGPR, UGPR, UGPR]
+    ),
+    form_info!(
         "vabsdiff", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
         110], 0x1fffff1fd00ffffff0000000fff, 0x214, 0, 0, [GPR, GPR, GPR]
     ),
@@ -30943,6 +31500,7 @@ include!(concat!(env!("OUT_DIR"), "/", "op_ffma2_imm.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ffma32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_flo.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fmnmx.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_fmnmx3.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fmul.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fmul2.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fmul2_imm.rs"));
@@ -31014,7 +31572,9 @@ include!(concat!(env!("OUT_DIR"), "/", "op_kil.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ldc.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ldcu.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ldg.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_ldg_256.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ldgdepbar.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_ldgmc.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ldgsts.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ldl.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lds.rs"));
@@ -31064,6 +31624,7 @@ include!(concat!(env!("OUT_DIR"), "/", "op_r2ur.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_r2ur_or.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_red.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_red_sm50.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_redas.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_redg_f.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_redux.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ret.rs"));
@@ -31083,7 +31644,9 @@ include!(concat!(env!("OUT_DIR"), "/", "op_shfl.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_shl.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_shr.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ssy.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_stas.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_stg.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_stg_256.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_stl.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_sts.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_stsm.rs"));
@@ -31172,6 +31735,8 @@ include!(concat!(env!("OUT_DIR"), "/", "op_usel.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_usgxt.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ushf.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_utmacmdflush.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_utmaldg.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_utmaldg_ur.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_vabsdiff.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_vabsdiff_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_viadd.rs"));

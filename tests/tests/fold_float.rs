@@ -1,4 +1,4 @@
-//! Fold semantics of the float ops (FADD, FMUL, FFMA, FMNMX, FSETP, FSEL,
+//! Fold semantics of the float ops (FADD, FMUL, FFMA, FMNMX, FMNMX3, FSETP, FSEL,
 //! MUFU, FADD32I, FMUL32I) against references written independently.
 
 use isa_tests::rng::Rng;
@@ -505,4 +505,61 @@ fn mufu_loose() {
         f(MufuOp::Rcp64h, f32::from_bits(0x4000_0000)).to_bits(),
         0x3fe0_0000
     );
+}
+
+/// FMNMX3 by an independent reference: NaN inputs are skipped, all NaN
+/// give the canonical NaN, and -0 orders below +0.
+fn fmnmx3_ref(v: [u32; 3], min: bool) -> u32 {
+    let key = |x: u32| -> i64 {
+        // Sign-magnitude to a total order on the non-NaN floats.
+        let m = i64::from(x & 0x7fff_ffff);
+        if x >> 31 == 1 { -m - 1 } else { m }
+    };
+    let nums = v.into_iter().filter(|&x| !f32::from_bits(x).is_nan());
+    let pick = if min {
+        nums.min_by_key(|&x| key(x))
+    } else {
+        nums.max_by_key(|&x| key(x))
+    };
+    pick.unwrap_or(QNAN)
+}
+
+#[test]
+fn fmnmx3_matches_reference() {
+    let fold = |v: [u32; 3], min: bool| {
+        let op = OpFmnmx3 {
+            d: Reg::gpr(0),
+            a: r(1),
+            b: r(2),
+            c: r(3),
+            p: Src::PT,
+            ftz: false,
+            nan: false,
+        };
+        let ins = [
+            Value::U32(v[0]),
+            Value::U32(v[1]),
+            Value::U32(v[2]),
+            Value::Pred(min),
+        ];
+        u(op.fold(100, &ins).unwrap().as_slice()[0])
+    };
+    let e = edge();
+    for &a in &e {
+        for &b in &e {
+            for &c in &[e[0], e[3], e[e.len() - 1], 0x7fc0_0000, 0x8000_0000] {
+                for min in [true, false] {
+                    let v = [a, b, c];
+                    assert_eq!(fold(v, min), fmnmx3_ref(v, min), "{v:08x?} min={min}");
+                }
+            }
+        }
+    }
+    let mut g = Rng(7);
+    for _ in 0..3000 {
+        let v = [g.moderate(), g.moderate(), g.moderate()].map(f32::to_bits);
+        for min in [true, false] {
+            assert_eq!(fold(v, min), fmnmx3_ref(v, min), "{v:08x?} min={min}");
+        }
+    }
 }
