@@ -4154,6 +4154,16 @@ pub enum UtmaMode2 {
     Gather4,
 }
 enum_tables!(UtmaMode2, 8, [Tile, Gather4], ["tile", "gather4"], ["", ".GATHER4"], {});
+/// UTMACCTL's operation on the tensor map at an address: .IV (invalidate), .PF (prefetch).
+///
+/// Spec: isa-spec/spec/enums/utmacctl_op.toml:6 (enum `utmacctl_op`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum UtmacctlOp {
+    #[default]
+    Iv,
+    Pf,
+}
+enum_tables!(UtmacctlOp, 8, [Iv, Pf], ["iv", "pf"], [".IV", ".PF"], {});
 /// UTMALDG (register form) load mode: tile (none), .IM2COL, .W128, .W, .GATHER4.
 ///
 /// Spec: isa-spec/spec/enums/utmaldg_mode.toml:6 (enum `utmaldg_mode`).
@@ -4169,6 +4179,54 @@ pub enum UtmaldgMode {
 enum_tables!(
     UtmaldgMode, 8, [Tile, Im2col, W128, W, Gather4], ["tile", "im2col", "w128", "w",
     "gather4"], ["", ".IM2COL", ".W128", ".W", ".GATHER4"], {}
+);
+/// UTMAPF.L2 (register form) mode: .IM2COL, .W128, .W.
+///
+/// Spec: isa-spec/spec/enums/utmapf_mode.toml:9 (enum `utmapf_mode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum UtmapfMode {
+    #[default]
+    Im2col,
+    W128,
+    W,
+}
+enum_tables!(
+    UtmapfMode, 8, [Im2col, W128, W], ["im2col", "w128", "w"], [".IM2COL", ".W128",
+    ".W"], {}
+);
+/// UTMAREDG reduction: .ADD .MIN .MAX .INC .DEC .AND .OR .XOR.
+///
+/// Spec: isa-spec/spec/enums/utmaredg_op.toml:5 (enum `utmaredg_op`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum UtmaredgOp {
+    #[default]
+    Add,
+    Min,
+    Max,
+    Inc,
+    Dec,
+    And,
+    Or,
+    Xor,
+}
+enum_tables!(
+    UtmaredgOp, 8, [Add, Min, Max, Inc, Dec, And, Or, Xor], ["add", "min", "max", "inc",
+    "dec", "and", "or", "xor"], [".ADD", ".MIN", ".MAX", ".INC", ".DEC", ".AND", ".OR",
+    ".XOR"], {}
+);
+/// UTMASTG mode: tile (none), .IM2COL, .SCATTER4.
+///
+/// Spec: isa-spec/spec/enums/utmastg_mode.toml:6 (enum `utmastg_mode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum UtmastgMode {
+    #[default]
+    Tile,
+    Im2col,
+    Scatter4,
+}
+enum_tables!(
+    UtmastgMode, 16, [Tile, Im2col, Scatter4], ["tile", "im2col", "scatter4"], ["",
+    ".IM2COL", ".SCATTER4"], {}
 );
 /// SM120 VIADD's lane layout and signedness (bits 73..76; swept with nvdisasm 13, SM120: 6 and 7 print `.INVALIDn`).
 ///
@@ -5209,8 +5267,12 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("USEL", &[75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121]),
     ("USGXT", &[75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121]),
     ("USHF", &[75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121]),
+    ("UTMACCTL", &[90, 100, 101, 103, 110, 120, 121]),
     ("UTMACMDFLUSH", &[90, 100, 101, 103, 110, 120, 121]),
     ("UTMALDG", &[90, 100, 101, 103, 110, 120, 121]),
+    ("UTMAPF", &[90, 100, 101, 103, 110, 120, 121]),
+    ("UTMAREDG", &[90, 100, 101, 103, 110, 120, 121]),
+    ("UTMASTG", &[90, 100, 101, 103, 110, 120, 121]),
     (
         "VABSDIFF",
         &[50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110],
@@ -5398,12 +5460,14 @@ define_ops! {
     Uimadx(OpUimadx), Uisetp(OpUisetp), Uisetp64(OpUisetp64), Uldc(OpUldc), Ulea(OpUlea),
     UleaHi(OpUleaHi), UleaHiX(OpUleaHiX), UleaX(OpUleaX), Ulop3(OpUlop3), Umov(OpUmov),
     Umov64(OpUmov64), Umov64i(OpUmov64i), Up2ur(OpUp2ur), Upopc(OpUpopc), Uprmt(OpUprmt),
-    Ur2up(OpUr2up), Usel(OpUsel), Usgxt(OpUsgxt), Ushf(OpUshf),
-    Utmacmdflush(OpUtmacmdflush), Utmaldg(OpUtmaldg), UtmaldgUr(OpUtmaldgUr),
-    Vabsdiff(OpVabsdiff), VabsdiffSm50(OpVabsdiffSm50), Viadd(OpViadd),
-    ViaddTyped(OpViaddTyped), Viaddmnmx(OpViaddmnmx), Vimnmx(OpVimnmx), Vote(OpVote),
-    Voteu(OpVoteu), Warpgroup(OpWarpgroup), WarpgroupDepbar(OpWarpgroupDepbar),
-    Warpsync(OpWarpsync), WarpsyncAll(OpWarpsyncAll), Xmad(OpXmad), Yield(OpYield)
+    Ur2up(OpUr2up), Usel(OpUsel), Usgxt(OpUsgxt), Ushf(OpUshf), Utmacctl(OpUtmacctl),
+    UtmacctlAll(OpUtmacctlAll), Utmacmdflush(OpUtmacmdflush), Utmaldg(OpUtmaldg),
+    UtmaldgUr(OpUtmaldgUr), Utmapf(OpUtmapf), UtmapfUr(OpUtmapfUr), Utmaredg(OpUtmaredg),
+    Utmastg(OpUtmastg), Vabsdiff(OpVabsdiff), VabsdiffSm50(OpVabsdiffSm50),
+    Viadd(OpViadd), ViaddTyped(OpViaddTyped), Viaddmnmx(OpViaddmnmx), Vimnmx(OpVimnmx),
+    Vote(OpVote), Voteu(OpVoteu), Warpgroup(OpWarpgroup),
+    WarpgroupDepbar(OpWarpgroupDepbar), Warpsync(OpWarpsync), WarpsyncAll(OpWarpsyncAll),
+    Xmad(OpXmad), Yield(OpYield)
 }
 /// Decode one instruction word; `None` for a word no op of the spec matches.
 #[inline]
@@ -11099,41 +11163,44 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0x3b0, decode_sm70_arm11),
         (0x3b1, decode_sm70_arm12),
         (0x3b4, decode_sm70_arm133),
-        (0x3ba, decode_sm70_arm134),
-        (0x3bc, decode_sm70_arm135),
+        (0x3b5, decode_sm70_arm134),
+        (0x3b6, decode_sm70_arm135),
+        (0x3b8, decode_sm70_arm136),
+        (0x3ba, decode_sm70_arm137),
+        (0x3bc, decode_sm70_arm138),
         (0x3bd, decode_sm70_arm13),
         (0x3be, decode_sm70_arm14),
-        (0x3c2, decode_sm70_arm136),
-        (0x3c4, decode_sm70_arm137),
-        (0x3c6, decode_sm70_arm138),
-        (0x402, decode_sm70_arm139),
-        (0x407, decode_sm70_arm140),
-        (0x411, decode_sm70_arm141),
-        (0x414, decode_sm70_arm142),
-        (0x416, decode_sm70_arm143),
-        (0x419, decode_sm70_arm144),
-        (0x421, decode_sm70_arm145),
-        (0x423, decode_sm70_arm146),
-        (0x424, decode_sm70_arm147),
-        (0x429, decode_sm70_arm148),
-        (0x42a, decode_sm70_arm149),
-        (0x42b, decode_sm70_arm150),
-        (0x430, decode_sm70_arm151),
-        (0x431, decode_sm70_arm152),
-        (0x433, decode_sm70_arm153),
-        (0x434, decode_sm70_arm154),
-        (0x435, decode_sm70_arm155),
-        (0x443, decode_sm70_arm156),
-        (0x446, decode_sm70_arm157),
-        (0x44b, decode_sm70_arm158),
-        (0x454, decode_sm70_arm159),
-        (0x455, decode_sm70_arm160),
-        (0x482, decode_sm70_arm161),
-        (0x491, decode_sm70_arm162),
-        (0x499, decode_sm70_arm163),
-        (0x4a4, decode_sm70_arm164),
-        (0x51d, decode_sm70_arm165),
-        (0x547, decode_sm70_arm166),
+        (0x3c2, decode_sm70_arm139),
+        (0x3c4, decode_sm70_arm140),
+        (0x3c6, decode_sm70_arm141),
+        (0x402, decode_sm70_arm142),
+        (0x407, decode_sm70_arm143),
+        (0x411, decode_sm70_arm144),
+        (0x414, decode_sm70_arm145),
+        (0x416, decode_sm70_arm146),
+        (0x419, decode_sm70_arm147),
+        (0x421, decode_sm70_arm148),
+        (0x423, decode_sm70_arm149),
+        (0x424, decode_sm70_arm150),
+        (0x429, decode_sm70_arm151),
+        (0x42a, decode_sm70_arm152),
+        (0x42b, decode_sm70_arm153),
+        (0x430, decode_sm70_arm154),
+        (0x431, decode_sm70_arm155),
+        (0x433, decode_sm70_arm156),
+        (0x434, decode_sm70_arm157),
+        (0x435, decode_sm70_arm158),
+        (0x443, decode_sm70_arm159),
+        (0x446, decode_sm70_arm160),
+        (0x44b, decode_sm70_arm161),
+        (0x454, decode_sm70_arm162),
+        (0x455, decode_sm70_arm163),
+        (0x482, decode_sm70_arm164),
+        (0x491, decode_sm70_arm165),
+        (0x499, decode_sm70_arm166),
+        (0x4a4, decode_sm70_arm167),
+        (0x51d, decode_sm70_arm168),
+        (0x547, decode_sm70_arm169),
         (0x580, decode_sm70_arm1),
         (0x581, decode_sm70_arm2),
         (0x584, decode_sm70_arm3),
@@ -11141,40 +11208,41 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0x586, decode_sm70_arm4),
         (0x587, decode_sm70_arm3),
         (0x588, decode_sm70_arm5),
-        (0x589, decode_sm70_arm167),
+        (0x589, decode_sm70_arm170),
         (0x58a, decode_sm70_arm6),
         (0x58c, decode_sm70_arm7),
-        (0x58d, decode_sm70_arm168),
-        (0x59f, decode_sm70_arm169),
+        (0x58d, decode_sm70_arm171),
+        (0x59f, decode_sm70_arm172),
         (0x5a3, decode_sm70_arm8),
         (0x5a7, decode_sm70_arm9),
         (0x5a8, decode_sm70_arm6),
         (0x5aa, decode_sm70_arm10),
-        (0x5ab, decode_sm70_arm170),
+        (0x5ab, decode_sm70_arm173),
         (0x5b0, decode_sm70_arm11),
         (0x5b1, decode_sm70_arm12),
-        (0x5b2, decode_sm70_arm171),
-        (0x5b4, decode_sm70_arm172),
+        (0x5b2, decode_sm70_arm174),
+        (0x5b4, decode_sm70_arm175),
+        (0x5b8, decode_sm70_arm176),
         (0x5bd, decode_sm70_arm13),
         (0x5be, decode_sm70_arm14),
-        (0x607, decode_sm70_arm173),
-        (0x614, decode_sm70_arm174),
-        (0x616, decode_sm70_arm175),
-        (0x619, decode_sm70_arm176),
-        (0x621, decode_sm70_arm177),
-        (0x623, decode_sm70_arm178),
-        (0x624, decode_sm70_arm179),
-        (0x625, decode_sm70_arm180),
-        (0x627, decode_sm70_arm181),
-        (0x629, decode_sm70_arm182),
-        (0x62a, decode_sm70_arm183),
-        (0x62b, decode_sm70_arm184),
-        (0x630, decode_sm70_arm185),
-        (0x631, decode_sm70_arm186),
-        (0x633, decode_sm70_arm187),
-        (0x634, decode_sm70_arm188),
-        (0x635, decode_sm70_arm189),
-        (0x646, decode_sm70_arm190),
+        (0x607, decode_sm70_arm177),
+        (0x614, decode_sm70_arm178),
+        (0x616, decode_sm70_arm179),
+        (0x619, decode_sm70_arm180),
+        (0x621, decode_sm70_arm181),
+        (0x623, decode_sm70_arm182),
+        (0x624, decode_sm70_arm183),
+        (0x625, decode_sm70_arm184),
+        (0x627, decode_sm70_arm185),
+        (0x629, decode_sm70_arm186),
+        (0x62a, decode_sm70_arm187),
+        (0x62b, decode_sm70_arm188),
+        (0x630, decode_sm70_arm189),
+        (0x631, decode_sm70_arm190),
+        (0x633, decode_sm70_arm191),
+        (0x634, decode_sm70_arm192),
+        (0x635, decode_sm70_arm193),
+        (0x646, decode_sm70_arm194),
         (0x780, decode_sm70_arm1),
         (0x781, decode_sm70_arm2),
         (0x784, decode_sm70_arm3),
@@ -11184,241 +11252,242 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0x788, decode_sm70_arm5),
         (0x78a, decode_sm70_arm6),
         (0x78c, decode_sm70_arm7),
-        (0x79f, decode_sm70_arm191),
+        (0x79f, decode_sm70_arm195),
         (0x7a3, decode_sm70_arm8),
         (0x7a7, decode_sm70_arm9),
         (0x7a8, decode_sm70_arm6),
         (0x7aa, decode_sm70_arm10),
-        (0x7ac, decode_sm70_arm192),
+        (0x7ac, decode_sm70_arm196),
         (0x7b0, decode_sm70_arm11),
         (0x7b1, decode_sm70_arm12),
         (0x7bd, decode_sm70_arm13),
         (0x7be, decode_sm70_arm14),
-        (0x801, decode_sm70_arm193),
-        (0x802, decode_sm70_arm194),
-        (0x803, decode_sm70_arm195),
-        (0x804, decode_sm70_arm196),
-        (0x805, decode_sm70_arm197),
-        (0x806, decode_sm70_arm198),
-        (0x807, decode_sm70_arm199),
-        (0x808, decode_sm70_arm200),
-        (0x809, decode_sm70_arm201),
-        (0x80a, decode_sm70_arm202),
-        (0x80b, decode_sm70_arm203),
-        (0x80c, decode_sm70_arm204),
-        (0x810, decode_sm70_arm205),
-        (0x811, decode_sm70_arm206),
-        (0x812, decode_sm70_arm207),
-        (0x813, decode_sm70_arm208),
-        (0x814, decode_sm70_arm209),
-        (0x816, decode_sm70_arm210),
-        (0x817, decode_sm70_arm211),
-        (0x819, decode_sm70_arm212),
-        (0x81a, decode_sm70_arm213),
-        (0x81b, decode_sm70_arm214),
-        (0x81c, decode_sm70_arm215),
-        (0x820, decode_sm70_arm216),
-        (0x822, decode_sm70_arm217),
-        (0x823, decode_sm70_arm218),
-        (0x824, decode_sm70_arm219),
-        (0x825, decode_sm70_arm220),
-        (0x827, decode_sm70_arm221),
-        (0x828, decode_sm70_arm222),
-        (0x82b, decode_sm70_arm223),
-        (0x82d, decode_sm70_arm224),
-        (0x82e, decode_sm70_arm225),
-        (0x82f, decode_sm70_arm226),
-        (0x831, decode_sm70_arm227),
-        (0x832, decode_sm70_arm228),
-        (0x835, decode_sm70_arm229),
-        (0x836, decode_sm70_arm230),
-        (0x838, decode_sm70_arm231),
-        (0x83b, decode_sm70_arm232),
-        (0x83e, decode_sm70_arm233),
-        (0x840, decode_sm70_arm234),
-        (0x843, decode_sm70_arm235),
-        (0x844, decode_sm70_arm236),
-        (0x845, decode_sm70_arm237),
-        (0x846, decode_sm70_arm238),
-        (0x848, decode_sm70_arm239),
-        (0x849, decode_sm70_arm240),
-        (0x84a, decode_sm70_arm241),
-        (0x855, decode_sm70_arm242),
-        (0x856, decode_sm70_arm243),
-        (0x85a, decode_sm70_arm244),
-        (0x85b, decode_sm70_arm245),
-        (0x85e, decode_sm70_arm246),
-        (0x876, decode_sm70_arm247),
-        (0x882, decode_sm70_arm248),
-        (0x883, decode_sm70_arm249),
-        (0x884, decode_sm70_arm250),
-        (0x886, decode_sm70_arm251),
-        (0x887, decode_sm70_arm252),
-        (0x88c, decode_sm70_arm253),
-        (0x890, decode_sm70_arm254),
-        (0x891, decode_sm70_arm255),
-        (0x892, decode_sm70_arm256),
-        (0x896, decode_sm70_arm257),
-        (0x897, decode_sm70_arm258),
-        (0x899, decode_sm70_arm259),
-        (0x89a, decode_sm70_arm260),
-        (0x8a4, decode_sm70_arm261),
-        (0x8a5, decode_sm70_arm262),
-        (0x8a6, decode_sm70_arm263),
-        (0x8bd, decode_sm70_arm264),
-        (0x8be, decode_sm70_arm265),
-        (0x8bf, decode_sm70_arm266),
-        (0x900, decode_sm70_arm267),
-        (0x901, decode_sm70_arm268),
-        (0x902, decode_sm70_arm269),
-        (0x904, decode_sm70_arm270),
-        (0x905, decode_sm70_arm271),
-        (0x906, decode_sm70_arm272),
-        (0x907, decode_sm70_arm273),
-        (0x908, decode_sm70_arm274),
-        (0x909, decode_sm70_arm275),
-        (0x910, decode_sm70_arm276),
-        (0x911, decode_sm70_arm277),
-        (0x912, decode_sm70_arm278),
-        (0x913, decode_sm70_arm279),
-        (0x918, decode_sm70_arm280),
-        (0x919, decode_sm70_arm281),
-        (0x91a, decode_sm70_arm282),
-        (0x91b, decode_sm70_arm283),
-        (0x91d, decode_sm70_arm284),
-        (0x920, decode_sm70_arm285),
-        (0x923, decode_sm70_arm286),
-        (0x924, decode_sm70_arm287),
-        (0x925, decode_sm70_arm288),
-        (0x941, decode_sm70_arm289),
-        (0x942, decode_sm70_arm290),
-        (0x943, decode_sm70_arm291),
-        (0x944, decode_sm70_arm292),
-        (0x945, decode_sm70_arm293),
-        (0x946, decode_sm70_arm294),
-        (0x947, decode_sm70_arm295),
-        (0x948, decode_sm70_arm296),
-        (0x949, decode_sm70_arm297),
-        (0x94d, decode_sm70_arm298),
-        (0x94e, decode_sm70_arm299),
-        (0x950, decode_sm70_arm300),
-        (0x956, decode_sm70_arm301),
-        (0x95c, decode_sm70_arm302),
-        (0x95d, decode_sm70_arm303),
-        (0x97e, decode_sm70_arm304),
-        (0x97f, decode_sm70_arm305),
-        (0x980, decode_sm70_arm306),
-        (0x981, decode_sm70_arm307),
-        (0x983, decode_sm70_arm308),
-        (0x984, decode_sm70_arm309),
-        (0x985, decode_sm70_arm310),
-        (0x986, decode_sm70_arm311),
-        (0x987, decode_sm70_arm310),
-        (0x988, decode_sm70_arm312),
-        (0x989, decode_sm70_arm313),
-        (0x98a, decode_sm70_arm314),
+        (0x801, decode_sm70_arm197),
+        (0x802, decode_sm70_arm198),
+        (0x803, decode_sm70_arm199),
+        (0x804, decode_sm70_arm200),
+        (0x805, decode_sm70_arm201),
+        (0x806, decode_sm70_arm202),
+        (0x807, decode_sm70_arm203),
+        (0x808, decode_sm70_arm204),
+        (0x809, decode_sm70_arm205),
+        (0x80a, decode_sm70_arm206),
+        (0x80b, decode_sm70_arm207),
+        (0x80c, decode_sm70_arm208),
+        (0x810, decode_sm70_arm209),
+        (0x811, decode_sm70_arm210),
+        (0x812, decode_sm70_arm211),
+        (0x813, decode_sm70_arm212),
+        (0x814, decode_sm70_arm213),
+        (0x816, decode_sm70_arm214),
+        (0x817, decode_sm70_arm215),
+        (0x819, decode_sm70_arm216),
+        (0x81a, decode_sm70_arm217),
+        (0x81b, decode_sm70_arm218),
+        (0x81c, decode_sm70_arm219),
+        (0x820, decode_sm70_arm220),
+        (0x822, decode_sm70_arm221),
+        (0x823, decode_sm70_arm222),
+        (0x824, decode_sm70_arm223),
+        (0x825, decode_sm70_arm224),
+        (0x827, decode_sm70_arm225),
+        (0x828, decode_sm70_arm226),
+        (0x82b, decode_sm70_arm227),
+        (0x82d, decode_sm70_arm228),
+        (0x82e, decode_sm70_arm229),
+        (0x82f, decode_sm70_arm230),
+        (0x831, decode_sm70_arm231),
+        (0x832, decode_sm70_arm232),
+        (0x835, decode_sm70_arm233),
+        (0x836, decode_sm70_arm234),
+        (0x838, decode_sm70_arm235),
+        (0x83b, decode_sm70_arm236),
+        (0x83e, decode_sm70_arm237),
+        (0x840, decode_sm70_arm238),
+        (0x843, decode_sm70_arm239),
+        (0x844, decode_sm70_arm240),
+        (0x845, decode_sm70_arm241),
+        (0x846, decode_sm70_arm242),
+        (0x848, decode_sm70_arm243),
+        (0x849, decode_sm70_arm244),
+        (0x84a, decode_sm70_arm245),
+        (0x855, decode_sm70_arm246),
+        (0x856, decode_sm70_arm247),
+        (0x85a, decode_sm70_arm248),
+        (0x85b, decode_sm70_arm249),
+        (0x85e, decode_sm70_arm250),
+        (0x876, decode_sm70_arm251),
+        (0x882, decode_sm70_arm252),
+        (0x883, decode_sm70_arm253),
+        (0x884, decode_sm70_arm254),
+        (0x886, decode_sm70_arm255),
+        (0x887, decode_sm70_arm256),
+        (0x88c, decode_sm70_arm257),
+        (0x890, decode_sm70_arm258),
+        (0x891, decode_sm70_arm259),
+        (0x892, decode_sm70_arm260),
+        (0x896, decode_sm70_arm261),
+        (0x897, decode_sm70_arm262),
+        (0x899, decode_sm70_arm263),
+        (0x89a, decode_sm70_arm264),
+        (0x8a4, decode_sm70_arm265),
+        (0x8a5, decode_sm70_arm266),
+        (0x8a6, decode_sm70_arm267),
+        (0x8bd, decode_sm70_arm268),
+        (0x8be, decode_sm70_arm269),
+        (0x8bf, decode_sm70_arm270),
+        (0x900, decode_sm70_arm271),
+        (0x901, decode_sm70_arm272),
+        (0x902, decode_sm70_arm273),
+        (0x904, decode_sm70_arm274),
+        (0x905, decode_sm70_arm275),
+        (0x906, decode_sm70_arm276),
+        (0x907, decode_sm70_arm277),
+        (0x908, decode_sm70_arm278),
+        (0x909, decode_sm70_arm279),
+        (0x910, decode_sm70_arm280),
+        (0x911, decode_sm70_arm281),
+        (0x912, decode_sm70_arm282),
+        (0x913, decode_sm70_arm283),
+        (0x918, decode_sm70_arm284),
+        (0x919, decode_sm70_arm285),
+        (0x91a, decode_sm70_arm286),
+        (0x91b, decode_sm70_arm287),
+        (0x91d, decode_sm70_arm288),
+        (0x920, decode_sm70_arm289),
+        (0x923, decode_sm70_arm290),
+        (0x924, decode_sm70_arm291),
+        (0x925, decode_sm70_arm292),
+        (0x941, decode_sm70_arm293),
+        (0x942, decode_sm70_arm294),
+        (0x943, decode_sm70_arm295),
+        (0x944, decode_sm70_arm296),
+        (0x945, decode_sm70_arm297),
+        (0x946, decode_sm70_arm298),
+        (0x947, decode_sm70_arm299),
+        (0x948, decode_sm70_arm300),
+        (0x949, decode_sm70_arm301),
+        (0x94d, decode_sm70_arm302),
+        (0x94e, decode_sm70_arm303),
+        (0x950, decode_sm70_arm304),
+        (0x956, decode_sm70_arm305),
+        (0x95c, decode_sm70_arm306),
+        (0x95d, decode_sm70_arm307),
+        (0x97e, decode_sm70_arm308),
+        (0x97f, decode_sm70_arm309),
+        (0x980, decode_sm70_arm310),
+        (0x981, decode_sm70_arm311),
+        (0x983, decode_sm70_arm312),
+        (0x984, decode_sm70_arm313),
+        (0x985, decode_sm70_arm314),
+        (0x986, decode_sm70_arm315),
+        (0x987, decode_sm70_arm314),
+        (0x988, decode_sm70_arm316),
+        (0x989, decode_sm70_arm317),
+        (0x98a, decode_sm70_arm318),
         (0x98c, decode_sm70_arm7),
-        (0x98e, decode_sm70_arm315),
-        (0x98f, decode_sm70_arm316),
-        (0x990, decode_sm70_arm317),
-        (0x991, decode_sm70_arm317),
-        (0x992, decode_sm70_arm318),
-        (0x993, decode_sm70_arm317),
-        (0x994, decode_sm70_arm317),
-        (0x995, decode_sm70_arm317),
-        (0x996, decode_sm70_arm317),
-        (0x997, decode_sm70_arm317),
-        (0x998, decode_sm70_arm317),
-        (0x999, decode_sm70_arm317),
-        (0x99a, decode_sm70_arm317),
-        (0x99b, decode_sm70_arm317),
-        (0x99c, decode_sm70_arm317),
-        (0x99d, decode_sm70_arm317),
-        (0x99e, decode_sm70_arm317),
-        (0x99f, decode_sm70_arm317),
-        (0x9a3, decode_sm70_arm319),
-        (0x9a4, decode_sm70_arm320),
-        (0x9a5, decode_sm70_arm321),
-        (0x9a6, decode_sm70_arm322),
+        (0x98e, decode_sm70_arm319),
+        (0x98f, decode_sm70_arm320),
+        (0x990, decode_sm70_arm321),
+        (0x991, decode_sm70_arm321),
+        (0x992, decode_sm70_arm322),
+        (0x993, decode_sm70_arm321),
+        (0x994, decode_sm70_arm321),
+        (0x995, decode_sm70_arm321),
+        (0x996, decode_sm70_arm321),
+        (0x997, decode_sm70_arm321),
+        (0x998, decode_sm70_arm321),
+        (0x999, decode_sm70_arm321),
+        (0x99a, decode_sm70_arm321),
+        (0x99b, decode_sm70_arm321),
+        (0x99c, decode_sm70_arm321),
+        (0x99d, decode_sm70_arm321),
+        (0x99e, decode_sm70_arm321),
+        (0x99f, decode_sm70_arm321),
+        (0x9a3, decode_sm70_arm323),
+        (0x9a4, decode_sm70_arm324),
+        (0x9a5, decode_sm70_arm325),
+        (0x9a6, decode_sm70_arm326),
         (0x9a7, decode_sm70_arm9),
-        (0x9a8, decode_sm70_arm314),
-        (0x9aa, decode_sm70_arm323),
-        (0x9ab, decode_sm70_arm324),
-        (0x9af, decode_sm70_arm325),
+        (0x9a8, decode_sm70_arm318),
+        (0x9aa, decode_sm70_arm327),
+        (0x9ab, decode_sm70_arm328),
+        (0x9af, decode_sm70_arm329),
         (0x9b0, decode_sm70_arm11),
-        (0x9b1, decode_sm70_arm326),
-        (0x9b7, decode_sm70_arm327),
+        (0x9b1, decode_sm70_arm330),
+        (0x9b7, decode_sm70_arm331),
+        (0x9b9, decode_sm70_arm332),
         (0x9bd, decode_sm70_arm13),
         (0x9be, decode_sm70_arm14),
-        (0x9c3, decode_sm70_arm328),
-        (0x9c5, decode_sm70_arm329),
-        (0x9c7, decode_sm70_arm330),
-        (0xa02, decode_sm70_arm331),
-        (0xa03, decode_sm70_arm332),
-        (0xa04, decode_sm70_arm333),
-        (0xa07, decode_sm70_arm334),
-        (0xa08, decode_sm70_arm335),
-        (0xa09, decode_sm70_arm336),
-        (0xa0a, decode_sm70_arm337),
-        (0xa0b, decode_sm70_arm338),
-        (0xa0c, decode_sm70_arm339),
-        (0xa10, decode_sm70_arm340),
-        (0xa11, decode_sm70_arm341),
-        (0xa12, decode_sm70_arm342),
-        (0xa13, decode_sm70_arm343),
-        (0xa14, decode_sm70_arm344),
-        (0xa16, decode_sm70_arm345),
-        (0xa17, decode_sm70_arm346),
-        (0xa19, decode_sm70_arm347),
-        (0xa1a, decode_sm70_arm348),
-        (0xa1b, decode_sm70_arm349),
-        (0xa1f, decode_sm70_arm350),
-        (0xa20, decode_sm70_arm351),
-        (0xa23, decode_sm70_arm352),
-        (0xa24, decode_sm70_arm353),
-        (0xa25, decode_sm70_arm354),
-        (0xa26, decode_sm70_arm355),
-        (0xa27, decode_sm70_arm356),
-        (0xa28, decode_sm70_arm357),
-        (0xa2b, decode_sm70_arm358),
-        (0xa31, decode_sm70_arm359),
-        (0xa32, decode_sm70_arm360),
-        (0xa35, decode_sm70_arm361),
-        (0xa36, decode_sm70_arm362),
-        (0xa38, decode_sm70_arm363),
-        (0xa3e, decode_sm70_arm364),
-        (0xa40, decode_sm70_arm365),
-        (0xa43, decode_sm70_arm366),
-        (0xa45, decode_sm70_arm367),
-        (0xa46, decode_sm70_arm368),
-        (0xa48, decode_sm70_arm369),
-        (0xab9, decode_sm70_arm370),
-        (0xb00, decode_sm70_arm371),
-        (0xb01, decode_sm70_arm372),
-        (0xb02, decode_sm70_arm373),
-        (0xb04, decode_sm70_arm374),
-        (0xb05, decode_sm70_arm375),
-        (0xb06, decode_sm70_arm376),
-        (0xb07, decode_sm70_arm377),
-        (0xb08, decode_sm70_arm378),
-        (0xb09, decode_sm70_arm379),
-        (0xb10, decode_sm70_arm380),
-        (0xb11, decode_sm70_arm381),
-        (0xb12, decode_sm70_arm382),
-        (0xb13, decode_sm70_arm383),
-        (0xb1d, decode_sm70_arm384),
-        (0xb48, decode_sm70_arm385),
-        (0xb56, decode_sm70_arm386),
-        (0xb5d, decode_sm70_arm387),
-        (0xb60, decode_sm70_arm388),
-        (0xb63, decode_sm70_arm389),
-        (0xb66, decode_sm70_arm390),
-        (0xb69, decode_sm70_arm391),
-        (0xb6c, decode_sm70_arm392),
-        (0xb6f, decode_sm70_arm393),
+        (0x9c3, decode_sm70_arm333),
+        (0x9c5, decode_sm70_arm334),
+        (0x9c7, decode_sm70_arm335),
+        (0xa02, decode_sm70_arm336),
+        (0xa03, decode_sm70_arm337),
+        (0xa04, decode_sm70_arm338),
+        (0xa07, decode_sm70_arm339),
+        (0xa08, decode_sm70_arm340),
+        (0xa09, decode_sm70_arm341),
+        (0xa0a, decode_sm70_arm342),
+        (0xa0b, decode_sm70_arm343),
+        (0xa0c, decode_sm70_arm344),
+        (0xa10, decode_sm70_arm345),
+        (0xa11, decode_sm70_arm346),
+        (0xa12, decode_sm70_arm347),
+        (0xa13, decode_sm70_arm348),
+        (0xa14, decode_sm70_arm349),
+        (0xa16, decode_sm70_arm350),
+        (0xa17, decode_sm70_arm351),
+        (0xa19, decode_sm70_arm352),
+        (0xa1a, decode_sm70_arm353),
+        (0xa1b, decode_sm70_arm354),
+        (0xa1f, decode_sm70_arm355),
+        (0xa20, decode_sm70_arm356),
+        (0xa23, decode_sm70_arm357),
+        (0xa24, decode_sm70_arm358),
+        (0xa25, decode_sm70_arm359),
+        (0xa26, decode_sm70_arm360),
+        (0xa27, decode_sm70_arm361),
+        (0xa28, decode_sm70_arm362),
+        (0xa2b, decode_sm70_arm363),
+        (0xa31, decode_sm70_arm364),
+        (0xa32, decode_sm70_arm365),
+        (0xa35, decode_sm70_arm366),
+        (0xa36, decode_sm70_arm367),
+        (0xa38, decode_sm70_arm368),
+        (0xa3e, decode_sm70_arm369),
+        (0xa40, decode_sm70_arm370),
+        (0xa43, decode_sm70_arm371),
+        (0xa45, decode_sm70_arm372),
+        (0xa46, decode_sm70_arm373),
+        (0xa48, decode_sm70_arm374),
+        (0xab9, decode_sm70_arm375),
+        (0xb00, decode_sm70_arm376),
+        (0xb01, decode_sm70_arm377),
+        (0xb02, decode_sm70_arm378),
+        (0xb04, decode_sm70_arm379),
+        (0xb05, decode_sm70_arm380),
+        (0xb06, decode_sm70_arm381),
+        (0xb07, decode_sm70_arm382),
+        (0xb08, decode_sm70_arm383),
+        (0xb09, decode_sm70_arm384),
+        (0xb10, decode_sm70_arm385),
+        (0xb11, decode_sm70_arm386),
+        (0xb12, decode_sm70_arm387),
+        (0xb13, decode_sm70_arm388),
+        (0xb1d, decode_sm70_arm389),
+        (0xb48, decode_sm70_arm390),
+        (0xb56, decode_sm70_arm391),
+        (0xb5d, decode_sm70_arm392),
+        (0xb60, decode_sm70_arm393),
+        (0xb63, decode_sm70_arm394),
+        (0xb66, decode_sm70_arm395),
+        (0xb69, decode_sm70_arm396),
+        (0xb6c, decode_sm70_arm397),
+        (0xb6f, decode_sm70_arm398),
         (0xb80, decode_sm70_arm1),
         (0xb81, decode_sm70_arm2),
-        (0xb82, decode_sm70_arm394),
+        (0xb82, decode_sm70_arm399),
         (0xb84, decode_sm70_arm3),
         (0xb85, decode_sm70_arm3),
         (0xb86, decode_sm70_arm4),
@@ -11426,22 +11495,22 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0xb88, decode_sm70_arm5),
         (0xb8a, decode_sm70_arm6),
         (0xb8c, decode_sm70_arm7),
-        (0xb90, decode_sm70_arm395),
-        (0xb91, decode_sm70_arm395),
-        (0xb92, decode_sm70_arm395),
-        (0xb93, decode_sm70_arm395),
-        (0xb94, decode_sm70_arm395),
-        (0xb95, decode_sm70_arm395),
-        (0xb96, decode_sm70_arm395),
-        (0xb97, decode_sm70_arm395),
-        (0xb98, decode_sm70_arm395),
-        (0xb99, decode_sm70_arm395),
-        (0xb9a, decode_sm70_arm395),
-        (0xb9b, decode_sm70_arm395),
-        (0xb9c, decode_sm70_arm395),
-        (0xb9d, decode_sm70_arm395),
-        (0xb9e, decode_sm70_arm395),
-        (0xb9f, decode_sm70_arm395),
+        (0xb90, decode_sm70_arm400),
+        (0xb91, decode_sm70_arm400),
+        (0xb92, decode_sm70_arm400),
+        (0xb93, decode_sm70_arm400),
+        (0xb94, decode_sm70_arm400),
+        (0xb95, decode_sm70_arm400),
+        (0xb96, decode_sm70_arm400),
+        (0xb97, decode_sm70_arm400),
+        (0xb98, decode_sm70_arm400),
+        (0xb99, decode_sm70_arm400),
+        (0xb9a, decode_sm70_arm400),
+        (0xb9b, decode_sm70_arm400),
+        (0xb9c, decode_sm70_arm400),
+        (0xb9d, decode_sm70_arm400),
+        (0xb9e, decode_sm70_arm400),
+        (0xb9f, decode_sm70_arm400),
         (0xba3, decode_sm70_arm8),
         (0xba7, decode_sm70_arm9),
         (0xba8, decode_sm70_arm6),
@@ -11450,68 +11519,68 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0xbb1, decode_sm70_arm12),
         (0xbbd, decode_sm70_arm13),
         (0xbbe, decode_sm70_arm14),
-        (0xc02, decode_sm70_arm396),
-        (0xc03, decode_sm70_arm397),
-        (0xc04, decode_sm70_arm398),
-        (0xc07, decode_sm70_arm399),
-        (0xc08, decode_sm70_arm400),
-        (0xc09, decode_sm70_arm401),
-        (0xc0a, decode_sm70_arm402),
-        (0xc0b, decode_sm70_arm403),
-        (0xc0c, decode_sm70_arm404),
-        (0xc10, decode_sm70_arm405),
-        (0xc11, decode_sm70_arm406),
-        (0xc12, decode_sm70_arm407),
-        (0xc13, decode_sm70_arm408),
-        (0xc14, decode_sm70_arm409),
-        (0xc16, decode_sm70_arm410),
-        (0xc17, decode_sm70_arm411),
-        (0xc19, decode_sm70_arm412),
-        (0xc1a, decode_sm70_arm413),
-        (0xc1b, decode_sm70_arm414),
-        (0xc20, decode_sm70_arm415),
-        (0xc23, decode_sm70_arm416),
-        (0xc24, decode_sm70_arm417),
-        (0xc25, decode_sm70_arm418),
-        (0xc26, decode_sm70_arm419),
-        (0xc27, decode_sm70_arm420),
-        (0xc28, decode_sm70_arm421),
-        (0xc2b, decode_sm70_arm422),
-        (0xc31, decode_sm70_arm423),
-        (0xc32, decode_sm70_arm424),
-        (0xc35, decode_sm70_arm425),
-        (0xc36, decode_sm70_arm426),
-        (0xc38, decode_sm70_arm427),
-        (0xc3e, decode_sm70_arm428),
-        (0xc40, decode_sm70_arm429),
-        (0xc43, decode_sm70_arm430),
-        (0xc45, decode_sm70_arm431),
-        (0xc46, decode_sm70_arm432),
-        (0xc48, decode_sm70_arm433),
-        (0xc49, decode_sm70_arm434),
-        (0xc4a, decode_sm70_arm435),
-        (0xc76, decode_sm70_arm436),
-        (0xc82, decode_sm70_arm437),
-        (0xc83, decode_sm70_arm438),
-        (0xc84, decode_sm70_arm439),
-        (0xd00, decode_sm70_arm440),
-        (0xd01, decode_sm70_arm441),
-        (0xd02, decode_sm70_arm442),
-        (0xd04, decode_sm70_arm443),
-        (0xd05, decode_sm70_arm444),
-        (0xd06, decode_sm70_arm445),
-        (0xd07, decode_sm70_arm446),
-        (0xd08, decode_sm70_arm447),
-        (0xd09, decode_sm70_arm448),
-        (0xd10, decode_sm70_arm449),
-        (0xd11, decode_sm70_arm450),
-        (0xd12, decode_sm70_arm451),
-        (0xd13, decode_sm70_arm452),
-        (0xd5d, decode_sm70_arm453),
-        (0xd61, decode_sm70_arm454),
-        (0xd64, decode_sm70_arm455),
-        (0xd67, decode_sm70_arm456),
-        (0xd6d, decode_sm70_arm457),
+        (0xc02, decode_sm70_arm401),
+        (0xc03, decode_sm70_arm402),
+        (0xc04, decode_sm70_arm403),
+        (0xc07, decode_sm70_arm404),
+        (0xc08, decode_sm70_arm405),
+        (0xc09, decode_sm70_arm406),
+        (0xc0a, decode_sm70_arm407),
+        (0xc0b, decode_sm70_arm408),
+        (0xc0c, decode_sm70_arm409),
+        (0xc10, decode_sm70_arm410),
+        (0xc11, decode_sm70_arm411),
+        (0xc12, decode_sm70_arm412),
+        (0xc13, decode_sm70_arm413),
+        (0xc14, decode_sm70_arm414),
+        (0xc16, decode_sm70_arm415),
+        (0xc17, decode_sm70_arm416),
+        (0xc19, decode_sm70_arm417),
+        (0xc1a, decode_sm70_arm418),
+        (0xc1b, decode_sm70_arm419),
+        (0xc20, decode_sm70_arm420),
+        (0xc23, decode_sm70_arm421),
+        (0xc24, decode_sm70_arm422),
+        (0xc25, decode_sm70_arm423),
+        (0xc26, decode_sm70_arm424),
+        (0xc27, decode_sm70_arm425),
+        (0xc28, decode_sm70_arm426),
+        (0xc2b, decode_sm70_arm427),
+        (0xc31, decode_sm70_arm428),
+        (0xc32, decode_sm70_arm429),
+        (0xc35, decode_sm70_arm430),
+        (0xc36, decode_sm70_arm431),
+        (0xc38, decode_sm70_arm432),
+        (0xc3e, decode_sm70_arm433),
+        (0xc40, decode_sm70_arm434),
+        (0xc43, decode_sm70_arm435),
+        (0xc45, decode_sm70_arm436),
+        (0xc46, decode_sm70_arm437),
+        (0xc48, decode_sm70_arm438),
+        (0xc49, decode_sm70_arm439),
+        (0xc4a, decode_sm70_arm440),
+        (0xc76, decode_sm70_arm441),
+        (0xc82, decode_sm70_arm442),
+        (0xc83, decode_sm70_arm443),
+        (0xc84, decode_sm70_arm444),
+        (0xd00, decode_sm70_arm445),
+        (0xd01, decode_sm70_arm446),
+        (0xd02, decode_sm70_arm447),
+        (0xd04, decode_sm70_arm448),
+        (0xd05, decode_sm70_arm449),
+        (0xd06, decode_sm70_arm450),
+        (0xd07, decode_sm70_arm451),
+        (0xd08, decode_sm70_arm452),
+        (0xd09, decode_sm70_arm453),
+        (0xd10, decode_sm70_arm454),
+        (0xd11, decode_sm70_arm455),
+        (0xd12, decode_sm70_arm456),
+        (0xd13, decode_sm70_arm457),
+        (0xd5d, decode_sm70_arm458),
+        (0xd61, decode_sm70_arm459),
+        (0xd64, decode_sm70_arm460),
+        (0xd67, decode_sm70_arm461),
+        (0xd6d, decode_sm70_arm462),
         (0xd80, decode_sm70_arm1),
         (0xd81, decode_sm70_arm2),
         (0xd84, decode_sm70_arm3),
@@ -11529,35 +11598,35 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0xdb1, decode_sm70_arm12),
         (0xdbd, decode_sm70_arm13),
         (0xdbe, decode_sm70_arm14),
-        (0xdc7, decode_sm70_arm458),
-        (0xe07, decode_sm70_arm459),
-        (0xe14, decode_sm70_arm460),
-        (0xe16, decode_sm70_arm461),
-        (0xe19, decode_sm70_arm462),
-        (0xe21, decode_sm70_arm463),
-        (0xe23, decode_sm70_arm464),
-        (0xe24, decode_sm70_arm465),
-        (0xe25, decode_sm70_arm466),
-        (0xe27, decode_sm70_arm467),
-        (0xe29, decode_sm70_arm468),
-        (0xe2a, decode_sm70_arm469),
-        (0xe2b, decode_sm70_arm470),
-        (0xe30, decode_sm70_arm471),
-        (0xe31, decode_sm70_arm472),
-        (0xe33, decode_sm70_arm473),
-        (0xe34, decode_sm70_arm474),
-        (0xe35, decode_sm70_arm475),
-        (0xe43, decode_sm70_arm476),
-        (0xe46, decode_sm70_arm477),
-        (0xe49, decode_sm70_arm478),
-        (0xe4b, decode_sm70_arm479),
-        (0xf56, decode_sm70_arm480),
-        (0xf60, decode_sm70_arm481),
-        (0xf63, decode_sm70_arm482),
-        (0xf66, decode_sm70_arm483),
-        (0xf69, decode_sm70_arm484),
-        (0xf6c, decode_sm70_arm485),
-        (0xf6f, decode_sm70_arm486),
+        (0xdc7, decode_sm70_arm463),
+        (0xe07, decode_sm70_arm464),
+        (0xe14, decode_sm70_arm465),
+        (0xe16, decode_sm70_arm466),
+        (0xe19, decode_sm70_arm467),
+        (0xe21, decode_sm70_arm468),
+        (0xe23, decode_sm70_arm469),
+        (0xe24, decode_sm70_arm470),
+        (0xe25, decode_sm70_arm471),
+        (0xe27, decode_sm70_arm472),
+        (0xe29, decode_sm70_arm473),
+        (0xe2a, decode_sm70_arm474),
+        (0xe2b, decode_sm70_arm475),
+        (0xe30, decode_sm70_arm476),
+        (0xe31, decode_sm70_arm477),
+        (0xe33, decode_sm70_arm478),
+        (0xe34, decode_sm70_arm479),
+        (0xe35, decode_sm70_arm480),
+        (0xe43, decode_sm70_arm481),
+        (0xe46, decode_sm70_arm482),
+        (0xe49, decode_sm70_arm483),
+        (0xe4b, decode_sm70_arm484),
+        (0xf56, decode_sm70_arm485),
+        (0xf60, decode_sm70_arm486),
+        (0xf63, decode_sm70_arm487),
+        (0xf66, decode_sm70_arm488),
+        (0xf69, decode_sm70_arm489),
+        (0xf6c, decode_sm70_arm490),
+        (0xf6f, decode_sm70_arm491),
         (0xf80, decode_sm70_arm1),
         (0xf81, decode_sm70_arm2),
         (0xf84, decode_sm70_arm3),
@@ -11565,30 +11634,30 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0xf86, decode_sm70_arm4),
         (0xf87, decode_sm70_arm3),
         (0xf88, decode_sm70_arm5),
-        (0xf89, decode_sm70_arm487),
+        (0xf89, decode_sm70_arm492),
         (0xf8a, decode_sm70_arm6),
         (0xf8c, decode_sm70_arm7),
-        (0xf90, decode_sm70_arm488),
-        (0xf91, decode_sm70_arm488),
-        (0xf92, decode_sm70_arm488),
-        (0xf93, decode_sm70_arm488),
-        (0xf94, decode_sm70_arm488),
-        (0xf95, decode_sm70_arm488),
-        (0xf96, decode_sm70_arm488),
-        (0xf97, decode_sm70_arm488),
-        (0xf98, decode_sm70_arm488),
-        (0xf99, decode_sm70_arm488),
-        (0xf9a, decode_sm70_arm488),
-        (0xf9b, decode_sm70_arm488),
-        (0xf9c, decode_sm70_arm488),
-        (0xf9d, decode_sm70_arm488),
-        (0xf9e, decode_sm70_arm488),
-        (0xf9f, decode_sm70_arm489),
+        (0xf90, decode_sm70_arm493),
+        (0xf91, decode_sm70_arm493),
+        (0xf92, decode_sm70_arm493),
+        (0xf93, decode_sm70_arm493),
+        (0xf94, decode_sm70_arm493),
+        (0xf95, decode_sm70_arm493),
+        (0xf96, decode_sm70_arm493),
+        (0xf97, decode_sm70_arm493),
+        (0xf98, decode_sm70_arm493),
+        (0xf99, decode_sm70_arm493),
+        (0xf9a, decode_sm70_arm493),
+        (0xf9b, decode_sm70_arm493),
+        (0xf9c, decode_sm70_arm493),
+        (0xf9d, decode_sm70_arm493),
+        (0xf9e, decode_sm70_arm493),
+        (0xf9f, decode_sm70_arm494),
         (0xfa3, decode_sm70_arm8),
         (0xfa7, decode_sm70_arm9),
         (0xfa8, decode_sm70_arm6),
         (0xfaa, decode_sm70_arm10),
-        (0xfae, decode_sm70_arm490),
+        (0xfae, decode_sm70_arm495),
         (0xfb0, decode_sm70_arm11),
         (0xfb1, decode_sm70_arm12),
         (0xfbd, decode_sm70_arm13),
@@ -13387,6 +13456,43 @@ fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
+        w & 0x80010000000000000000fff == 0x800000000000000000003b5 && matches!(sm, 90) =>
+        decode_form:: < OpUtmastg, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80010000000000000000fff == 0x800000000000000000003b5 && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => return decode_form:: < OpUtmastg, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80010000000000000000fff == 0x800000000000000000003b6 && matches!(sm, 90) =>
+        decode_form:: < OpUtmaredg, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80010000000000000000fff == 0x800000000000000000003b6 && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => return decode_form:: < OpUtmaredg, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80010000000000000000fff == 0x800000000000000000003b8 && matches!(sm, 90) =>
+        decode_form:: < OpUtmapfUr, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80010000000000000000fff == 0x800000000000000000003b8 && matches!(sm, 120 |
+        121) => decode_form:: < OpUtmapfUr, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80010000000000000000fff == 0x800000000000000000003b8 && matches!(sm, 100 |
+        101 | 103 | 110) => return decode_form:: < OpUtmapfUr, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
         w & 0x801f0000000000000000fff == 0x800000000000000000003ba && matches!(sm, 90) =>
         decode_form:: < OpUblkcp, 0 > (w, sm)
     );
@@ -13400,7 +13506,7 @@ fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80010000000000000000fff == 0x800000000000000000003bc && matches!(sm, 90) =>
         decode_form:: < OpUblkpf, 0 > (w, sm)
@@ -13411,7 +13517,7 @@ fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1ffffffffffff00c00fff == 0x3c2 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89) => decode_form:: < OpR2ur, 0 > (w, sm)
@@ -13422,7 +13528,7 @@ fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x3c4 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90) => decode_form:: < OpRedux, 0 > (w, sm)
@@ -13433,7 +13539,7 @@ fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80002000000000000000fff == 0x3c6 && matches!(sm, 120 | 121) =>
         decode_form:: < OpFenceViewAsync, 2 > (w, sm)
@@ -13448,21 +13554,21 @@ fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x402 && matches!(sm, 120 | 121) => return
         decode_form:: < OpMov64i, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffe0000000000000fff == 0x407 && matches!(sm, 120 | 121) => return
         decode_form:: < OpSel64i, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107000000000000000fff == 0x100000000000000000411 && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -13475,7 +13581,7 @@ fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd000000000000000fff == 0x414 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => return decode_form:: <
@@ -13483,7 +13589,7 @@ fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x416 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -13491,7 +13597,7 @@ fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x419 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -13499,7 +13605,7 @@ fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x421 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -13507,7 +13613,7 @@ fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x423 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -13515,7 +13621,7 @@ fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -13528,7 +13634,7 @@ fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpDadd, 1 > (w,
@@ -13540,7 +13646,7 @@ fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff0000000000ff0fff == 0x42a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpDsetp, 0 > (w,
@@ -13552,7 +13658,7 @@ fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpDfma, 4 > (w,
@@ -13564,7 +13670,7 @@ fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0000000000000fff == 0x40000000000000000430 && matches!(sm, 86 |
         87 | 88 | 89) => decode_form:: < OpHadd2F32, 1 > (w, sm)
@@ -13587,7 +13693,7 @@ fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x431 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpHfma2, 4 > (w, sm)
@@ -13606,7 +13712,7 @@ fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e001f0000000000000fff == 0x433 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpHset2, 1 > (w, sm)
@@ -13617,7 +13723,7 @@ fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff800001f0000000000ff0fff == 0x434 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpHsetp2, 1 > (w, sm)
@@ -13628,7 +13734,7 @@ fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c000000000000000fff == 0x435 && matches!(sm, 80 | 86 | 87 | 88 |
         89) => decode_form:: < OpHfma2Mma, 4 > (w, sm)
@@ -13639,7 +13745,7 @@ fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x443 && matches!(sm, 86 | 87 | 88 | 89 | 90
         | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: < OpF2ip, 4 > (w,
@@ -13647,42 +13753,42 @@ fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x446 && matches!(sm, 90 | 100 | 103) =>
         return decode_form:: < OpViaddmnmx, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x84000000000000000000fff == 0x44b && matches!(sm, 100 | 103) => return
         decode_form:: < OpFadd2Imm, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8020cff0000000000000fff == 0x80000ff0000000000000454 && matches!(sm, 120 |
         121) => return decode_form:: < OpUfadd, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80010000000000000000fff == 0x80000000000000000000455 && matches!(sm, 120 |
         121) => return decode_form:: < OpUffma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000482 && matches!(sm, 120 |
         121) => return decode_form:: < OpUmov64i, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80107000000000000000fff == 0x80100000000000000000491 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUleaHi, 2 > (w, sm)
@@ -13701,7 +13807,7 @@ fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm166(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000499 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUshf, 2 > (w, sm)
@@ -13712,7 +13818,7 @@ fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm167(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8000c000000000000000fff == 0x800000000000000000004a4 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUimad, 2 > (w, sm)
@@ -13731,7 +13837,7 @@ fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffc00300ffff0fff == 0x2000000000000000051d && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -13749,7 +13855,7 @@ fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm166(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547 && matches!(sm, 80
         | 86 | 87 | 88 | 89) => decode_form:: < OpBraUp, 0 > (w, sm)
@@ -13761,7 +13867,7 @@ fn decode_sm70_arm166(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm167(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm170(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x589 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpShfl, 1 > (w, sm)
@@ -13772,14 +13878,14 @@ fn decode_sm70_arm167(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm171(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffe7131000000000000ff0fff == 0x58d && matches!(sm, 100 | 101 | 103 | 110
         | 120 | 121) => return decode_form:: < OpAtomsCastP, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm172(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x59f && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpSuredB, 0 > (w, sm)
@@ -13790,14 +13896,14 @@ fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm170(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm173(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x5ab && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => return decode_form:: < OpCgaerrbar, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm171(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm174(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80003000000000000000fff == 0x800010000000000000005b2 && matches!(sm, 90) =>
         decode_form:: < OpSyncsExch, 0 > (w, sm)
@@ -13808,7 +13914,7 @@ fn decode_sm70_arm171(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm172(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm175(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x82010000000000000000fff == 0x800000000000000000005b4 && matches!(sm, 120 |
         121) => decode_form:: < OpUtmaldg, 1 > (w, sm)
@@ -13823,49 +13929,60 @@ fn decode_sm70_arm172(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm173(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm176(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80010000000000000000fff == 0x800000000000000000005b8 && matches!(sm, 90) =>
+        decode_form:: < OpUtmapf, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80010000000000000000fff == 0x800000000000000000005b8 && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => return decode_form:: < OpUtmapf, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm177(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120 | 121) => return
         decode_form:: < OpSel64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm174(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm178(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00f80000ff00000fff == 0x614 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpVabsdiff, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm175(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm179(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0x616 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpPrmt, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm176(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm180(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0x619 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpShf, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm177(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm181(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x621 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm178(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm182(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0x623 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFfma, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm179(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm183(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpImad, 5 > (w, sm)
@@ -13877,7 +13994,7 @@ fn decode_sm70_arm179(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm180(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm184(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpImadWide, 4 > (w,
@@ -13890,35 +14007,35 @@ fn decode_sm70_arm180(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm181(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm185(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => return decode_form:: < OpImadHi, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm182(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm186(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0x629 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpDadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm183(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm187(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff380000ff00ff0fff == 0x62a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpDsetp, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm184(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm188(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0x62b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpDfma, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm185(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm189(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff080000ff00000fff == 0x40000000000000000630 && matches!(sm, 86 |
         87 | 88 | 89) => decode_form:: < OpHadd2F32, 2 > (w, sm)
@@ -13941,7 +14058,7 @@ fn decode_sm70_arm185(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm186(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm190(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0x631 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpHfma2, 5 > (w, sm)
@@ -13960,7 +14077,7 @@ fn decode_sm70_arm186(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm187(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm191(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e001f080000ff00000fff == 0x633 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpHset2, 2 > (w, sm)
@@ -13971,7 +14088,7 @@ fn decode_sm70_arm187(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm188(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm192(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff800001f080000ff00ff0fff == 0x634 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpHsetp2, 2 > (w, sm)
@@ -13982,7 +14099,7 @@ fn decode_sm70_arm188(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm189(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm193(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0x635 && matches!(sm, 80 | 86 | 87 | 88 |
         89) => decode_form:: < OpHfma2Mma, 5 > (w, sm)
@@ -13993,14 +14110,14 @@ fn decode_sm70_arm189(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm190(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm194(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0x646 && matches!(sm, 90) => return
         decode_form:: < OpViaddmnmx, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm191(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm195(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x79f && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpSuredB3, 0 > (w, sm)
@@ -14011,7 +14128,7 @@ fn decode_sm70_arm191(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm192(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm196(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000007ac && matches!(sm, 120 |
         121) => decode_form:: < OpLdcu, 0 > (w, sm)
@@ -14022,7 +14139,7 @@ fn decode_sm70_arm192(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm193(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm197(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x801 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpPmtrig, 0 > (w, sm)
@@ -14033,7 +14150,7 @@ fn decode_sm70_arm193(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm194(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm198(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff0ff00000000ff000fff == 0x802 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14041,7 +14158,7 @@ fn decode_sm70_arm194(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm195(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm199(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfff0000000000000fff == 0x803 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14049,7 +14166,7 @@ fn decode_sm70_arm195(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm196(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm200(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfff0000000000ff0fff == 0x804 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14057,7 +14174,7 @@ fn decode_sm70_arm196(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm197(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm201(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805 && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -14070,7 +14187,7 @@ fn decode_sm70_arm197(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm198(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm202(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871fcffffffffffff000fff == 0x806 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14078,7 +14195,7 @@ fn decode_sm70_arm198(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm199(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm203(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x807 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14086,7 +14203,7 @@ fn decode_sm70_arm199(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm200(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm204(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x808 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14094,7 +14211,7 @@ fn decode_sm70_arm200(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm201(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm205(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpFmnmx, 1 > (w, sm)
@@ -14110,7 +14227,7 @@ fn decode_sm70_arm201(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm202(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm206(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e00ff0000000000000fff == 0x80a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14118,7 +14235,7 @@ fn decode_sm70_arm202(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm203(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm207(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff0000000000ff0fff == 0x80b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14126,7 +14243,7 @@ fn decode_sm70_arm203(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm204(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm208(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800f0000000000ff0fff == 0x80c && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: <
@@ -14138,7 +14255,7 @@ fn decode_sm70_arm204(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm205(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm209(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016000000000000000fff == 0x810 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: <
@@ -14151,7 +14268,7 @@ fn decode_sm70_arm205(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm206(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm210(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811 && matches!(sm, 70 | 72
         | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -14174,7 +14291,7 @@ fn decode_sm70_arm206(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm207(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm211(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87000000000000000000fff == 0x812 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14182,7 +14299,7 @@ fn decode_sm70_arm207(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm208(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm212(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x813 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14190,7 +14307,7 @@ fn decode_sm70_arm208(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm209(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm213(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd000000000000000fff == 0x814 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => return decode_form:: <
@@ -14198,7 +14315,7 @@ fn decode_sm70_arm209(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm210(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm214(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x816 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14206,7 +14323,7 @@ fn decode_sm70_arm210(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm211(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm215(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdff0000000000000fff == 0x817 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpImnmx, 1 > (w, sm)
@@ -14221,7 +14338,7 @@ fn decode_sm70_arm211(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm212(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm216(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x819 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14229,7 +14346,7 @@ fn decode_sm70_arm212(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm213(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm217(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5ff0000000000000fff == 0x81a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14237,7 +14354,7 @@ fn decode_sm70_arm213(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm214(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm218(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff7ff0000000000000fff == 0x81b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14245,7 +14362,7 @@ fn decode_sm70_arm214(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm215(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm219(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000008ffffffffff000fff == 0x81c && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: <
@@ -14258,7 +14375,7 @@ fn decode_sm70_arm215(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm216(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm220(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -14266,14 +14383,14 @@ fn decode_sm70_arm216(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm217(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm221(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff == 0x822 && matches!(sm, 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 |
         103 | 110 | 120 | 121) => return decode_form:: < OpFswzadd, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm218(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm222(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x823 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14281,7 +14398,7 @@ fn decode_sm70_arm218(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm219(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm223(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -14294,7 +14411,7 @@ fn decode_sm70_arm219(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm220(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm224(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -14307,7 +14424,7 @@ fn decode_sm70_arm220(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm221(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm225(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -14315,7 +14432,7 @@ fn decode_sm70_arm221(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm222(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm226(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpDmul, 1 > (w,
@@ -14327,7 +14444,7 @@ fn decode_sm70_arm222(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm223(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm227(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpDfma, 1 > (w,
@@ -14339,21 +14456,21 @@ fn decode_sm70_arm223(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm224(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm228(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x82d && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => return decode_form:: < OpPreexit, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm225(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm229(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x82e && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => return decode_form:: < OpAcqbulk, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm226(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm230(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x82f && matches!(sm, 90) => decode_form:: <
         OpElect, 0 > (w, sm)
@@ -14372,7 +14489,7 @@ fn decode_sm70_arm226(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm227(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm231(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x831 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpHfma2, 1 > (w, sm)
@@ -14391,7 +14508,7 @@ fn decode_sm70_arm227(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm228(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm232(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff0000000000000fff == 0x832 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpHmul2, 1 > (w, sm)
@@ -14402,7 +14519,7 @@ fn decode_sm70_arm228(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm229(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm233(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff0000000000000fff == 0x835 && matches!(sm, 120 | 121) =>
         decode_form:: < OpIadd, 4 > (w, sm)
@@ -14429,7 +14546,7 @@ fn decode_sm70_arm229(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm230(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm234(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffdff0000000000000fff == 0x836 && matches!(sm, 90 | 100 | 103) =>
         decode_form:: < OpViadd, 1 > (w, sm)
@@ -14440,7 +14557,7 @@ fn decode_sm70_arm230(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm231(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm235(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x838 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: <
@@ -14448,7 +14565,7 @@ fn decode_sm70_arm231(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm232(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm236(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff == 0x83b && matches!(sm, 75 | 80 | 86 | 87 | 88 | 89 | 90) =>
         decode_form:: < OpLdsm, 0 > (w, sm)
@@ -14459,7 +14576,7 @@ fn decode_sm70_arm232(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm233(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm237(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffeeff6000000000000000fff == 0x4207000000000000000083e && matches!(sm,
         100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpF2fpPack4, 1 > (w, sm)
@@ -14503,7 +14620,7 @@ fn decode_sm70_arm233(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm234(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm238(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff85cb3ff0000000000000fff == 0x840 && matches!(sm, 80) => decode_form:: <
         OpHmnmx2, 1 > (w, sm)
@@ -14522,7 +14639,7 @@ fn decode_sm70_arm234(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm235(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm239(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x843 && matches!(sm, 86 | 87 | 88 | 89 | 90
         | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: < OpF2ip, 1 > (w,
@@ -14530,7 +14647,7 @@ fn decode_sm70_arm235(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm236(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm240(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff == 0x844 && matches!(sm, 90) => decode_form:: < OpStsm, 0 > (w, sm)
     );
@@ -14540,7 +14657,7 @@ fn decode_sm70_arm236(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm237(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm241(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bff00000000ff000fff == 0x10000000000000000845 && matches!(sm, 86 |
         87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: <
@@ -14548,14 +14665,14 @@ fn decode_sm70_arm237(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm238(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm242(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80008000000000000000fff == 0x846 && matches!(sm, 90 | 100 | 103) =>
         return decode_form:: < OpViaddmnmx, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm239(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm243(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
         => decode_form:: < OpVimnmx, 4 > (w, sm)
@@ -14570,63 +14687,63 @@ fn decode_sm70_arm239(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm240(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm244(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x849 && matches!(sm, 100 | 103) => return
         decode_form:: < OpFfma2Imm, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm241(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm245(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x84a && matches!(sm, 100 | 103) => return
         decode_form:: < OpFmul2Imm, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm242(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm246(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80010000000000000000fff == 0x80000000000000000000855 && matches!(sm, 120 |
         121) => return decode_form:: < OpUffma, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm243(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm247(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x87010000000000000000fff == 0x84000000000000000000856 && matches!(sm, 120 |
         121) => return decode_form:: < OpUfmul, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm244(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm248(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000085a && matches!(sm, 120 |
         121) => return decode_form:: < OpUi2f, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm245(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm249(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000085b && matches!(sm, 120 |
         121) => return decode_form:: < OpUf2f, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm246(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm250(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80038000000000000000fff == 0x8001000000000000000085e && matches!(sm, 120 |
         121) => return decode_form:: < OpUi2fp, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm247(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm251(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x876 && matches!(sm, 100 | 101 | 103 | 110) =>
         return decode_form:: < OpFmnmx3, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm248(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm252(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x882 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90) => decode_form:: < OpUmov, 0 > (w, sm)
@@ -14637,7 +14754,7 @@ fn decode_sm70_arm248(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm249(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm253(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfff00000000c0c00fff == 0x80000000000000000000883 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUp2ur, 0 > (w, sm)
@@ -14648,7 +14765,7 @@ fn decode_sm70_arm249(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm250(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm254(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfff00000000c0ff0fff == 0x80000000000000000000884 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUr2up, 0 > (w, sm)
@@ -14659,7 +14776,7 @@ fn decode_sm70_arm250(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm251(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm255(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871fcffffffffffffc00fff == 0x886 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90) => decode_form:: < OpVoteu, 0 > (w, sm)
@@ -14670,7 +14787,7 @@ fn decode_sm70_arm251(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm252(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm256(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000887 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUsel, 1 > (w, sm)
@@ -14681,7 +14798,7 @@ fn decode_sm70_arm252(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm253(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm257(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80100000000000000000fff == 0x8000000000000000000088c && matches!(sm, 120 |
         121) => decode_form:: < OpUisetp, 5 > (w, sm)
@@ -14700,7 +14817,7 @@ fn decode_sm70_arm253(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm254(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm258(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80006000000000000000fff == 0x80000000000000000000890 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUiadd3, 1 > (w, sm)
@@ -14719,7 +14836,7 @@ fn decode_sm70_arm254(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm255(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm259(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80107000000000000000fff == 0x80000000000000000000891 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUlea, 1 > (w, sm)
@@ -14754,7 +14871,7 @@ fn decode_sm70_arm255(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm256(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm260(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000892 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUlop3, 1 > (w, sm)
@@ -14765,7 +14882,7 @@ fn decode_sm70_arm256(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm257(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm261(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80001000000000000000fff == 0x80000000000000000000896 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUprmt, 1 > (w, sm)
@@ -14776,7 +14893,7 @@ fn decode_sm70_arm257(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm258(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm262(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80006000000000000000fff == 0x80000000000000000000897 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUiadd364, 1 > (w, sm)
@@ -14787,7 +14904,7 @@ fn decode_sm70_arm258(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm259(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm263(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000899 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUshf, 1 > (w, sm)
@@ -14798,7 +14915,7 @@ fn decode_sm70_arm259(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm260(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm264(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000089a && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUsgxt, 1 > (w, sm)
@@ -14809,7 +14926,7 @@ fn decode_sm70_arm260(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm261(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm265(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a4 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUimad, 1 > (w, sm)
@@ -14828,7 +14945,7 @@ fn decode_sm70_arm261(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm262(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm266(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a5 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUimadWide, 1 > (w, sm)
@@ -14847,14 +14964,14 @@ fn decode_sm70_arm262(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm263(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm267(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a6 && matches!(sm, 120 |
         121) => return decode_form:: < OpUimadHi, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm264(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm268(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008bd && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUflo, 1 > (w, sm)
@@ -14865,7 +14982,7 @@ fn decode_sm70_arm264(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm265(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm269(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008be && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUbrev, 1 > (w, sm)
@@ -14876,7 +14993,7 @@ fn decode_sm70_arm265(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm266(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm270(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008bf && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUpopc, 1 > (w, sm)
@@ -14887,7 +15004,7 @@ fn decode_sm70_arm266(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm267(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm271(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff00000000ff000fff == 0x900 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14895,7 +15012,7 @@ fn decode_sm70_arm267(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm268(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm272(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x901 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14903,7 +15020,7 @@ fn decode_sm70_arm268(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm269(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm273(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x902 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14911,7 +15028,7 @@ fn decode_sm70_arm269(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm270(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm274(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x904 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14919,7 +15036,7 @@ fn decode_sm70_arm270(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm271(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm275(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x905 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14927,7 +15044,7 @@ fn decode_sm70_arm271(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm272(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm276(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x906 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14935,7 +15052,7 @@ fn decode_sm70_arm272(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm273(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm277(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x907 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14943,7 +15060,7 @@ fn decode_sm70_arm273(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm274(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm278(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70 | 72) =>
         decode_form:: < OpMufu, 1 > (w, sm)
@@ -14958,7 +15075,7 @@ fn decode_sm70_arm274(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm275(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm279(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x909 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14966,7 +15083,7 @@ fn decode_sm70_arm275(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm276(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm280(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x910 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14974,7 +15091,7 @@ fn decode_sm70_arm276(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm277(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm281(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x911 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14982,7 +15099,7 @@ fn decode_sm70_arm277(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm278(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm282(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x912 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14990,7 +15107,7 @@ fn decode_sm70_arm278(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm279(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm283(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x913 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14998,7 +15115,7 @@ fn decode_sm70_arm279(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm280(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm284(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffffffffff0fff == 0x918 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -15006,7 +15123,7 @@ fn decode_sm70_arm280(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm281(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm285(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x919 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -15014,7 +15131,7 @@ fn decode_sm70_arm281(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm282(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm286(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000803f00000fff == 0x80000000091a && matches!(sm, 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpDepbar, 0 >
@@ -15026,14 +15143,14 @@ fn decode_sm70_arm282(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm283(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm287(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x91b && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => return decode_form:: < OpEndcollective, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm284(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm288(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffffc3fff00ffff0fff == 0x2000000000000000091d && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -15058,7 +15175,7 @@ fn decode_sm70_arm284(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm285(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm289(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xff000fff == 0xff000920 && matches!(sm, 70 | 72 | 75 | 80 | 86 | 87 | 88 |
         89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpAl2pAbs, 0 >
@@ -15070,7 +15187,7 @@ fn decode_sm70_arm285(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm286(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm290(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x923 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: <
@@ -15078,7 +15195,7 @@ fn decode_sm70_arm286(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm287(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm291(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x924 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: <
@@ -15086,14 +15203,14 @@ fn decode_sm70_arm287(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm288(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm292(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff == 0x925 && matches!(sm, 70 | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 |
         100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: < OpPixld, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm289(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm293(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x941 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => decode_form:: < OpBsync, 0 > (w, sm)
@@ -15104,7 +15221,7 @@ fn decode_sm70_arm289(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm290(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm294(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x942 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => decode_form:: < OpBreak, 0 > (w, sm)
@@ -15115,7 +15232,7 @@ fn decode_sm70_arm290(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm291(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm295(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83e000000000003ffff0fff == 0x943 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpCallAbs, 0 > (w, sm)
@@ -15126,7 +15243,7 @@ fn decode_sm70_arm291(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm292(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm296(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c000000000003ffff0fff == 0x944 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpCall, 0 > (w, sm)
@@ -15137,7 +15254,7 @@ fn decode_sm70_arm292(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm293(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm297(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff00000003fff00fff == 0x945 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => decode_form:: < OpBssy, 0 > (w, sm)
@@ -15148,7 +15265,7 @@ fn decode_sm70_arm293(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm294(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm298(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x946 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpYield, 0 > (w, sm)
@@ -15159,7 +15276,7 @@ fn decode_sm70_arm294(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm295(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm299(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpBra, 0 > (w, sm)
@@ -15182,7 +15299,7 @@ fn decode_sm70_arm295(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm296(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm300(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff00000000ffff0fff == 0x948 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpWarpsync, 2 > (w, sm)
@@ -15193,7 +15310,7 @@ fn decode_sm70_arm296(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm297(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm301(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x949 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89) => decode_form:: < OpBrx, 0 > (w, sm)
@@ -15204,7 +15321,7 @@ fn decode_sm70_arm297(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm298(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm302(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff86fffffffffffffffff0fff == 0x94d && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -15212,14 +15329,14 @@ fn decode_sm70_arm298(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm299(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm303(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x94e && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => return decode_form:: < OpLepc, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm300(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm304(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c000000000003c0ff0fff == 0x80000000000000000000950 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => decode_form:: < OpRet, 2 > (w, sm)
@@ -15263,7 +15380,7 @@ fn decode_sm70_arm300(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm301(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm305(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffefffff00000000f0ff0fff == 0x956 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -15271,7 +15388,7 @@ fn decode_sm70_arm301(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm302(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm306(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x95c && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpBpt, 0 > (w, sm)
@@ -15282,7 +15399,7 @@ fn decode_sm70_arm302(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm303(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm307(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80800000000000000000fff == 0x95d && matches!(sm, 90 | 100 | 101 | 103 |
         110 | 120 | 121) => decode_form:: < OpNanosleep, 1 > (w, sm)
@@ -15297,21 +15414,21 @@ fn decode_sm70_arm303(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm304(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm308(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80008000000000000000fff == 0x8000800000000000000097e && matches!(sm, 100 |
         101 | 103 | 110 | 120 | 121) => return decode_form:: < OpLdg256, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm305(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm309(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80008000000000000000fff == 0x8000800000000000000097f && matches!(sm, 100 |
         101 | 103 | 110 | 120 | 121) => return decode_form:: < OpStg256, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm306(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm310(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff38001ff0000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 |
         72) => decode_form:: < OpLdg, 7 > (w, sm)
@@ -15339,7 +15456,7 @@ fn decode_sm70_arm306(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm307(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm311(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffb8e01ff000000ff000001ff == 0xe01000000000000000181 && matches!(sm, 70 |
         72) => decode_form:: < OpLdg, 1 > (w, sm)
@@ -15392,7 +15509,7 @@ fn decode_sm70_arm307(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm308(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm312(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8ff1ff000000ff00000fff == 0x983 && matches!(sm, 70 | 72) =>
         decode_form:: < OpLdl, 1 > (w, sm)
@@ -15404,7 +15521,7 @@ fn decode_sm70_arm308(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm309(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm313(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffe1ff000000ff00000fff == 0x984 && matches!(sm, 70 | 72) =>
         decode_form:: < OpLds, 1 > (w, sm)
@@ -15448,7 +15565,7 @@ fn decode_sm70_arm309(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm310(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm314(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffb8e01000000000000ff0ffc == 0x80001000000000000000984 && matches!(sm,
         90) => decode_form:: < OpStg, 4 > (w, sm)
@@ -15480,7 +15597,7 @@ fn decode_sm70_arm310(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm311(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm315(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffb8e11ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 80 |
         86 | 87 | 88 | 89 | 90) => decode_form:: < OpStg, 2 > (w, sm)
@@ -15524,7 +15641,7 @@ fn decode_sm70_arm311(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm312(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm316(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff7ff31000000000000ff01ff == 0x188 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpSts, 0 > (w,
@@ -15556,7 +15673,7 @@ fn decode_sm70_arm312(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm313(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm317(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x989 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpShfl, 2 > (w, sm)
@@ -15567,7 +15684,7 @@ fn decode_sm70_arm313(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm314(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm318(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80011000000000000000fdd == 0x80001000000000000000988 && matches!(sm,
         90) => decode_form:: < OpAtomg, 4 > (w, sm)
@@ -15594,7 +15711,7 @@ fn decode_sm70_arm314(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm315(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm319(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff40001000000000000000fff == 0x100000000000000098e && matches!(sm, 70 |
         72 | 75) => decode_form:: < OpRed, 0 > (w, sm)
@@ -15621,7 +15738,7 @@ fn decode_sm70_arm315(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm316(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm320(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800010000000000ff000fff == 0xff00098f && matches!(sm, 75) => decode_form::
         < OpCctlAll, 1 > (w, sm)
@@ -15649,7 +15766,7 @@ fn decode_sm70_arm316(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm317(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm321(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpSuld, 0 > (w, sm)
@@ -15700,7 +15817,7 @@ fn decode_sm70_arm317(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm318(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm322(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80002000000000000000fff == 0x992 && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => decode_form:: < OpMembar, 0 > (w, sm)
@@ -15763,7 +15880,7 @@ fn decode_sm70_arm318(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm319(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm323(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffc0001000000000000000fff == 0x800010000000000000009a3 && matches!(sm,
         90) => decode_form:: < OpAtomgF, 1 > (w, sm)
@@ -15779,7 +15896,7 @@ fn decode_sm70_arm319(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm320(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm324(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80001000000000000000fff == 0x800010000000000000009a4 && matches!(sm, 90) =>
         decode_form:: < OpLdgmc, 0 > (w, sm)
@@ -15790,7 +15907,7 @@ fn decode_sm70_arm320(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm321(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm325(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80001000000000000000fff == 0x800010000000000000009a5 && matches!(sm, 90) =>
         decode_form:: < OpLdgmc, 1 > (w, sm)
@@ -15801,7 +15918,7 @@ fn decode_sm70_arm321(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm322(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm326(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff40001000000000000000fff == 0x10000000000000009a6 && matches!(sm, 90 |
         100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpRedgF, 0 > (w, sm)
@@ -15816,7 +15933,7 @@ fn decode_sm70_arm322(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm323(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm327(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffbf1f8ff000000ff000001ff == 0x1aa && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpQspc, 0 > (w, sm)
@@ -15859,7 +15976,7 @@ fn decode_sm70_arm323(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm324(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm328(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9ab && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpErrbar, 0 > (w, sm)
@@ -15870,7 +15987,7 @@ fn decode_sm70_arm324(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm325(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm329(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9af && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: < OpLdgdepbar, 0
@@ -15878,7 +15995,7 @@ fn decode_sm70_arm325(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm326(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm330(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80002000000000000000fff == 0x9b1 && matches!(sm, 90) => decode_form:: <
         OpSyncsCctlAll, 0 > (w, sm)
@@ -15897,14 +16014,29 @@ fn decode_sm70_arm326(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm327(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm331(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9b7 && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => return decode_form:: < OpUtmacmdflush, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm328(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm332(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80800000000000000000fff == 0x8000000000000000009b9 && matches!(sm, 90 | 100
+        | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpUtmacctlAll, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x800000000000000000009b9 && matches!(sm, 90) =>
+        decode_form:: < OpUtmacctl, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x800000000000000000009b9 && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => return decode_form:: < OpUtmacctl, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm333(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9c3 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90) => decode_form:: < OpS2ur, 0 > (w, sm)
@@ -15915,7 +16047,7 @@ fn decode_sm70_arm328(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm329(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm334(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80180000000800000000fff == 0x1000000008000000009c5 && matches!(sm, 90) =>
         decode_form:: < OpWarpgroupDepbar, 0 > (w, sm)
@@ -15926,7 +16058,7 @@ fn decode_sm70_arm329(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm330(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm335(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80001000000000000000fff == 0x800000000000000000009c7 && matches!(sm, 90 |
         100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: < OpUcgabarArv, 0 >
@@ -15934,42 +16066,42 @@ fn decode_sm70_arm330(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm331(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm336(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpMov, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm332(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm337(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcffff80000ff00000fff == 0xa03 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpP2r, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm333(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm338(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcffff80000ff00ff0fff == 0xa04 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpR2p, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm334(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm339(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpSel, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm335(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm340(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFsel, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm336(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm341(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpFmnmx, 2 > (w, sm)
@@ -15984,28 +16116,28 @@ fn decode_sm70_arm336(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm337(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm342(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e00ff380000ff00000fff == 0xa0a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFset, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm338(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm343(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFsetp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm339(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm344(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpIsetp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm340(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm345(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => decode_form:: < OpIadd3, 2 > (w, sm)
@@ -16017,7 +16149,7 @@ fn decode_sm70_arm340(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm341(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm346(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 72
         | 75 | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpLea, 2 > (w, sm)
@@ -16037,70 +16169,70 @@ fn decode_sm70_arm341(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm342(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm347(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpLop3, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm343(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm348(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpIabs, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm344(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm349(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00f80000ff00000fff == 0xa14 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpVabsdiff, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm345(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm350(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpPrmt, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm346(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm351(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90) => return decode_form:: < OpImnmx, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm347(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm352(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpShf, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm348(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm353(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5fff80000ff00000fff == 0xa1a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpSgxt, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm349(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm354(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff7fff80000ff00000fff == 0xa1b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpBmsk, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm350(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm355(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8010000380000ff00000fff == 0xa1f && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpPlop3Sign, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm351(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm356(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => return decode_form:: < OpFmul, 2 >
@@ -16108,14 +16240,14 @@ fn decode_sm70_arm351(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm352(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm357(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFfma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm353(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm358(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpImad, 2 > (w, sm)
@@ -16127,7 +16259,7 @@ fn decode_sm70_arm353(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm354(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm359(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpImadWide, 2 > (w,
@@ -16140,7 +16272,7 @@ fn decode_sm70_arm354(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm355(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm360(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff900f80000ff00000fff == 0xa26 && matches!(sm, 70 | 72) =>
         decode_form:: < OpIdp4a, 4 > (w, sm)
@@ -16159,28 +16291,28 @@ fn decode_sm70_arm355(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm356(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm361(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => return decode_form:: < OpImadHi, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm357(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm362(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpDmul, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm358(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm363(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpDfma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm359(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm364(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0xa31 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpHfma2, 2 > (w, sm)
@@ -16199,7 +16331,7 @@ fn decode_sm70_arm359(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm360(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm365(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff080000ff00000fff == 0xa32 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpHmul2, 2 > (w, sm)
@@ -16210,7 +16342,7 @@ fn decode_sm70_arm360(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm361(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm366(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0xa35 && matches!(sm, 80 | 86 | 87 | 88 |
         89) => decode_form:: < OpHfma2Mma, 2 > (w, sm)
@@ -16221,21 +16353,21 @@ fn decode_sm70_arm361(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm362(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm367(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffdff780000ff00000fff == 0xa36 && matches!(sm, 90) => return
         decode_form:: < OpViadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm363(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm368(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0xa38 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90) => return decode_form:: < OpI2iSat, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm364(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm369(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffeee4600f80000ff00000fff == 0xa3e && matches!(sm, 80 | 86 | 87 | 88 | 89
         | 90) => decode_form:: < OpF2fp, 2 > (w, sm)
@@ -16258,7 +16390,7 @@ fn decode_sm70_arm364(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm365(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm370(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff85cb3ff080000ff00000fff == 0xa40 && matches!(sm, 80) => decode_form:: <
         OpHmnmx2, 2 > (w, sm)
@@ -16277,91 +16409,91 @@ fn decode_sm70_arm365(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm366(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm371(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0xa43 && matches!(sm, 86 | 87 | 88 | 89 |
         90) => return decode_form:: < OpF2ip, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm367(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm372(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bfff80000ffff000fff == 0x10000000000000000a45 && matches!(sm, 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpI2fp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm368(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm373(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000800780000ff00000fff == 0xa46 && matches!(sm, 90) => return
         decode_form:: < OpViaddmnmx, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm369(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm374(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
         => return decode_form:: < OpVimnmx, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm370(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm375(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xab9 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90) => return decode_form:: < OpUldc, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm371(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm376(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFlo, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm372(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm377(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpBrev, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm373(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm378(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000380000ff00000fff == 0xb02 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFchk, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm374(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm379(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpF2f, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm375(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm380(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpF2i, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm376(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm381(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpI2f, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm377(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm382(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb07 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFrnd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm378(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm383(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70 | 72) =>
         decode_form:: < OpMufu, 2 > (w, sm)
@@ -16376,42 +16508,42 @@ fn decode_sm70_arm378(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm379(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm384(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpPopc, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm380(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm385(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpF2f64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm381(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm386(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpF2i64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm382(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm387(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpI2f64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm383(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm388(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff380000ffff000fff == 0xb13 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFrnd64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm384(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm389(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffffc0003ffffff0fff == 0x20000000000000000b1d && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -16429,21 +16561,21 @@ fn decode_sm70_arm384(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm385(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm390(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ffffff0fff == 0xb48 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => return decode_form:: < OpWarpsync, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm386(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm391(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffeffffff80000fff0ff0fff == 0xb56 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpBmov, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm387(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm392(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8080000f80000ff00000fff == 0xb5d && matches!(sm, 90) => decode_form:: <
         OpNanosleep, 2 > (w, sm)
@@ -16458,49 +16590,49 @@ fn decode_sm70_arm387(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm388(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm393(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb60 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpTex, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm389(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm394(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb63 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpTld4, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm390(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm395(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb66 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpTld, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm391(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm396(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb69 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpTmml, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm392(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm397(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb6c && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpTxd, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm393(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm398(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb6f && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpTxq, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm394(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm399(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xb82 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpLdc, 0 > (w,
@@ -16512,7 +16644,7 @@ fn decode_sm70_arm394(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm395(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm400(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpSuldB, 0 > (w, sm)
@@ -16547,7 +16679,7 @@ fn decode_sm70_arm395(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm396(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm401(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
         120 | 121) => decode_form:: < OpMov64, 1 > (w, sm)
@@ -16559,7 +16691,7 @@ fn decode_sm70_arm396(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm397(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm402(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffff0000000fff == 0x80000000000000000000c03 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16567,7 +16699,7 @@ fn decode_sm70_arm397(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm398(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm403(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffff0000ff0fff == 0x80000000000000000000c04 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16575,7 +16707,7 @@ fn decode_sm70_arm398(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm399(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm404(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16583,7 +16715,7 @@ fn decode_sm70_arm399(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm400(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm405(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16591,7 +16723,7 @@ fn decode_sm70_arm400(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm401(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm406(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
         75) => decode_form:: < OpFmnmx, 3 > (w, sm)
@@ -16607,7 +16739,7 @@ fn decode_sm70_arm401(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm402(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm407(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e00ff3fffff0000000fff == 0x80000000000000000000c0a && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16615,7 +16747,7 @@ fn decode_sm70_arm402(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm403(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm408(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16623,7 +16755,7 @@ fn decode_sm70_arm403(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm404(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm409(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -16635,7 +16767,7 @@ fn decode_sm70_arm404(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm405(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm410(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -16648,7 +16780,7 @@ fn decode_sm70_arm405(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm406(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm411(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -16671,7 +16803,7 @@ fn decode_sm70_arm406(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm407(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm412(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16679,7 +16811,7 @@ fn decode_sm70_arm407(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm408(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm413(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16687,7 +16819,7 @@ fn decode_sm70_arm408(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm409(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm414(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000c14 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => return decode_form:: <
@@ -16695,7 +16827,7 @@ fn decode_sm70_arm409(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm410(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm415(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16703,7 +16835,7 @@ fn decode_sm70_arm410(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm411(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm416(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: <
@@ -16719,7 +16851,7 @@ fn decode_sm70_arm411(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm412(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm417(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16727,7 +16859,7 @@ fn decode_sm70_arm412(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm413(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm418(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5ffffffff0000000fff == 0x80000000000000000000c1a && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16735,7 +16867,7 @@ fn decode_sm70_arm413(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm414(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm419(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff7ffffffff0000000fff == 0x80000000000000000000c1b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16743,7 +16875,7 @@ fn decode_sm70_arm414(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm415(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm420(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16751,7 +16883,7 @@ fn decode_sm70_arm415(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm416(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm421(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16759,7 +16891,7 @@ fn decode_sm70_arm416(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm417(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm422(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -16772,7 +16904,7 @@ fn decode_sm70_arm417(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm418(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm423(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -16785,7 +16917,7 @@ fn decode_sm70_arm418(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm419(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm424(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff100ffffff0000000fff == 0x80000000000000000000c26 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -16798,7 +16930,7 @@ fn decode_sm70_arm419(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm420(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm425(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16806,7 +16938,7 @@ fn decode_sm70_arm420(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm421(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm426(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpDmul,
@@ -16818,7 +16950,7 @@ fn decode_sm70_arm421(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm422(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm427(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpDfma,
@@ -16830,7 +16962,7 @@ fn decode_sm70_arm422(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm423(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm428(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000c31 && matches!(sm,
         75) => decode_form:: < OpHfma2, 3 > (w, sm)
@@ -16850,7 +16982,7 @@ fn decode_sm70_arm423(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm424(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm429(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x80000000000000000000c32 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => decode_form:: < OpHmul2, 3 > (w, sm)
@@ -16862,7 +16994,7 @@ fn decode_sm70_arm424(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm425(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm430(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
         120 | 121) => decode_form:: < OpIadd, 5 > (w, sm)
@@ -16889,14 +17021,14 @@ fn decode_sm70_arm425(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm426(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm431(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffdff7fffff0000000fff == 0x80000000000000000000c36 && matches!(sm, 90
         | 100 | 103) => return decode_form:: < OpViadd, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm427(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm432(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000c38 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16904,7 +17036,7 @@ fn decode_sm70_arm427(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm428(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm433(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffeeff600ffffff0000000fff == 0xc2070000000000000000c3e && matches!(sm,
         100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpF2fpPack4, 2 > (w, sm)
@@ -16949,7 +17081,7 @@ fn decode_sm70_arm428(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm429(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm434(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff85cb3ff0fffff0000000fff == 0x80000000000000000000c40 && matches!(sm,
         80) => decode_form:: < OpHmnmx2, 3 > (w, sm)
@@ -16969,7 +17101,7 @@ fn decode_sm70_arm429(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm430(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm435(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000c43 && matches!(sm, 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -16977,7 +17109,7 @@ fn decode_sm70_arm430(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm431(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm436(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bffffffff00ff000fff == 0x80010000000000000000c45 && matches!(sm, 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -16985,14 +17117,14 @@ fn decode_sm70_arm431(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm432(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm437(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80008007fffff0000000fff == 0x80000000000000000000c46 && matches!(sm, 90
         | 100 | 103) => return decode_form:: < OpViaddmnmx, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm433(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm438(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
         90) => decode_form:: < OpVimnmx, 6 > (w, sm)
@@ -17007,28 +17139,28 @@ fn decode_sm70_arm433(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm434(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm439(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000c49 && matches!(sm, 100 |
         103) => return decode_form:: < OpFfma2, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm435(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm440(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000c4a && matches!(sm, 100 |
         103) => return decode_form:: < OpFmul2, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm436(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm441(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000c76 && matches!(sm, 100 |
         101 | 103 | 110) => return decode_form:: < OpFmnmx3, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm437(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm442(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80100000000000000000fff == 0x80000000000000000000c82 && matches!(sm, 120 |
         121) => decode_form:: < OpUmov, 4 > (w, sm)
@@ -17047,7 +17179,7 @@ fn decode_sm70_arm437(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm438(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm443(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffffc0c0c00fff == 0x80000000000000000000c83 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUp2ur, 1 > (w, sm)
@@ -17058,7 +17190,7 @@ fn decode_sm70_arm438(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm439(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm444(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffffc0c0ff0fff == 0x80000000000000000000c84 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUr2up, 1 > (w, sm)
@@ -17069,7 +17201,7 @@ fn decode_sm70_arm439(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm440(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm445(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17077,7 +17209,7 @@ fn decode_sm70_arm440(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm441(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm446(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17085,7 +17217,7 @@ fn decode_sm70_arm441(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm442(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm447(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000003fffff0000000fff == 0x80000000000000000000d02 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17093,7 +17225,7 @@ fn decode_sm70_arm442(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm443(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm448(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17101,7 +17233,7 @@ fn decode_sm70_arm443(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm444(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm449(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17109,7 +17241,7 @@ fn decode_sm70_arm444(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm445(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm450(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17117,7 +17249,7 @@ fn decode_sm70_arm445(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm446(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm451(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d07 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17125,7 +17257,7 @@ fn decode_sm70_arm446(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm447(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm452(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => decode_form:: < OpMufu, 6 > (w, sm)
@@ -17137,7 +17269,7 @@ fn decode_sm70_arm447(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm448(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm453(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17145,7 +17277,7 @@ fn decode_sm70_arm448(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm449(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm454(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17153,7 +17285,7 @@ fn decode_sm70_arm449(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm450(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm455(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17161,7 +17293,7 @@ fn decode_sm70_arm450(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm451(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm456(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17169,7 +17301,7 @@ fn decode_sm70_arm451(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm452(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm457(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff3fffff00ff000fff == 0x80000000000000000000d13 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17177,7 +17309,7 @@ fn decode_sm70_arm452(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm453(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm458(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8080000ffffff0000000fff == 0x80000000000000000000d5d && matches!(sm, 90
         | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpNanosleep, 3 > (w, sm)
@@ -17192,7 +17324,7 @@ fn decode_sm70_arm453(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm454(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm459(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d61 && matches!(sm, 100 |
         101 | 103 | 110) => decode_form:: < OpTexB, 1 > (w, sm)
@@ -17203,7 +17335,7 @@ fn decode_sm70_arm454(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm455(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm460(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d64 && matches!(sm, 100 |
         101 | 103 | 110) => decode_form:: < OpTld4B, 1 > (w, sm)
@@ -17214,7 +17346,7 @@ fn decode_sm70_arm455(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm456(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm461(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d67 && matches!(sm, 100 |
         101 | 103 | 110) => decode_form:: < OpTldB, 1 > (w, sm)
@@ -17225,7 +17357,7 @@ fn decode_sm70_arm456(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm457(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm462(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d6d && matches!(sm, 100 |
         101 | 103 | 110) => decode_form:: < OpTxdB, 1 > (w, sm)
@@ -17236,7 +17368,7 @@ fn decode_sm70_arm457(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm458(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm463(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000dc7 && matches!(sm, 90 |
         100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: < OpUcgabarWait, 0 >
@@ -17244,14 +17376,14 @@ fn decode_sm70_arm458(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm459(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm464(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
         120 | 121) => return decode_form:: < OpSel64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm460(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm465(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000e14 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => return decode_form:: <
@@ -17259,7 +17391,7 @@ fn decode_sm70_arm460(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm461(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm466(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17267,7 +17399,7 @@ fn decode_sm70_arm461(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm462(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm467(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17275,7 +17407,7 @@ fn decode_sm70_arm462(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm463(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm468(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17283,7 +17415,7 @@ fn decode_sm70_arm463(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm464(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm469(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17291,7 +17423,7 @@ fn decode_sm70_arm464(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm465(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm470(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -17304,7 +17436,7 @@ fn decode_sm70_arm465(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm466(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm471(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -17317,7 +17449,7 @@ fn decode_sm70_arm466(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm467(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm472(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17325,7 +17457,7 @@ fn decode_sm70_arm467(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm468(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm473(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpDadd,
@@ -17337,7 +17469,7 @@ fn decode_sm70_arm468(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm469(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm474(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: <
@@ -17349,7 +17481,7 @@ fn decode_sm70_arm469(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm470(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm475(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpDfma,
@@ -17361,7 +17493,7 @@ fn decode_sm70_arm470(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm471(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm476(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x80040000000000000000e30 && matches!(sm, 86
         | 87 | 88 | 89) => decode_form:: < OpHadd2F32, 3 > (w, sm)
@@ -17385,7 +17517,7 @@ fn decode_sm70_arm471(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm472(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm477(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000e31 && matches!(sm,
         75) => decode_form:: < OpHfma2, 6 > (w, sm)
@@ -17405,7 +17537,7 @@ fn decode_sm70_arm472(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm473(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm478(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e001f0fffff0000000fff == 0x80000000000000000000e33 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => decode_form:: < OpHset2, 3 > (w, sm)
@@ -17417,7 +17549,7 @@ fn decode_sm70_arm473(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm474(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm479(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff800001f0fffff0000ff0fff == 0x80000000000000000000e34 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => decode_form:: < OpHsetp2, 3 > (w, sm)
@@ -17429,7 +17561,7 @@ fn decode_sm70_arm474(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm475(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm480(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c003fffff0000000fff == 0x80000000000000000000e35 && matches!(sm, 80
         | 86 | 87 | 88 | 89) => decode_form:: < OpHfma2Mma, 6 > (w, sm)
@@ -17440,7 +17572,7 @@ fn decode_sm70_arm475(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm476(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm481(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000e43 && matches!(sm, 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -17448,28 +17580,28 @@ fn decode_sm70_arm476(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm477(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm482(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000e46 && matches!(sm, 90
         | 100 | 103) => return decode_form:: < OpViaddmnmx, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm478(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm483(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000e49 && matches!(sm, 100 |
         103) => return decode_form:: < OpFfma2, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm479(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm484(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000e4b && matches!(sm, 100 |
         103) => return decode_form:: < OpFadd2, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm480(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm485(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffeffffffffffffff0f00fff == 0xf56 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -17477,7 +17609,7 @@ fn decode_sm70_arm480(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm481(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm486(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f60 && matches!(sm, 120 |
         121) => decode_form:: < OpTexUr, 2 > (w, sm)
@@ -17492,7 +17624,7 @@ fn decode_sm70_arm481(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm482(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm487(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f63 && matches!(sm, 120 |
         121) => decode_form:: < OpTld4Ur, 2 > (w, sm)
@@ -17507,7 +17639,7 @@ fn decode_sm70_arm482(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm483(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm488(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f66 && matches!(sm, 120 |
         121) => decode_form:: < OpTldUr, 2 > (w, sm)
@@ -17522,7 +17654,7 @@ fn decode_sm70_arm483(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm484(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm489(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f69 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpTmmlUr, 0 > (w, sm)
@@ -17533,7 +17665,7 @@ fn decode_sm70_arm484(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm485(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm490(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f6c && matches!(sm, 120 |
         121) => decode_form:: < OpTxdUr, 2 > (w, sm)
@@ -17548,7 +17680,7 @@ fn decode_sm70_arm485(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm486(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm491(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f6f && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpTxqUr, 0 > (w, sm)
@@ -17559,7 +17691,7 @@ fn decode_sm70_arm486(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm487(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm492(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xf89 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpShfl, 3 > (w, sm)
@@ -17570,7 +17702,7 @@ fn decode_sm70_arm487(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm488(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm493(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100 |
         101 | 103 | 110) => decode_form:: < OpSuld, 4 > (w, sm)
@@ -17637,7 +17769,7 @@ fn decode_sm70_arm488(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm489(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm494(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f9f && matches!(sm, 100 |
         101 | 103 | 110) => decode_form:: < OpSured, 2 > (w, sm)
@@ -17720,7 +17852,7 @@ fn decode_sm70_arm489(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm490(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm495(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80800400000000000000fff == 0x80000400000000000000fae && matches!(sm,
         90) => decode_form:: < OpLdgsts, 1 > (w, sm)
@@ -17895,41 +18027,44 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0x3b0, print_sm70_arm11),
         (0x3b1, print_sm70_arm12),
         (0x3b4, print_sm70_arm133),
-        (0x3ba, print_sm70_arm134),
-        (0x3bc, print_sm70_arm135),
+        (0x3b5, print_sm70_arm134),
+        (0x3b6, print_sm70_arm135),
+        (0x3b8, print_sm70_arm136),
+        (0x3ba, print_sm70_arm137),
+        (0x3bc, print_sm70_arm138),
         (0x3bd, print_sm70_arm13),
         (0x3be, print_sm70_arm14),
-        (0x3c2, print_sm70_arm136),
-        (0x3c4, print_sm70_arm137),
-        (0x3c6, print_sm70_arm138),
-        (0x402, print_sm70_arm139),
-        (0x407, print_sm70_arm140),
-        (0x411, print_sm70_arm141),
-        (0x414, print_sm70_arm142),
-        (0x416, print_sm70_arm143),
-        (0x419, print_sm70_arm144),
-        (0x421, print_sm70_arm145),
-        (0x423, print_sm70_arm146),
-        (0x424, print_sm70_arm147),
-        (0x429, print_sm70_arm148),
-        (0x42a, print_sm70_arm149),
-        (0x42b, print_sm70_arm150),
-        (0x430, print_sm70_arm151),
-        (0x431, print_sm70_arm152),
-        (0x433, print_sm70_arm153),
-        (0x434, print_sm70_arm154),
-        (0x435, print_sm70_arm155),
-        (0x443, print_sm70_arm156),
-        (0x446, print_sm70_arm157),
-        (0x44b, print_sm70_arm158),
-        (0x454, print_sm70_arm159),
-        (0x455, print_sm70_arm160),
-        (0x482, print_sm70_arm161),
-        (0x491, print_sm70_arm162),
-        (0x499, print_sm70_arm163),
-        (0x4a4, print_sm70_arm164),
-        (0x51d, print_sm70_arm165),
-        (0x547, print_sm70_arm166),
+        (0x3c2, print_sm70_arm139),
+        (0x3c4, print_sm70_arm140),
+        (0x3c6, print_sm70_arm141),
+        (0x402, print_sm70_arm142),
+        (0x407, print_sm70_arm143),
+        (0x411, print_sm70_arm144),
+        (0x414, print_sm70_arm145),
+        (0x416, print_sm70_arm146),
+        (0x419, print_sm70_arm147),
+        (0x421, print_sm70_arm148),
+        (0x423, print_sm70_arm149),
+        (0x424, print_sm70_arm150),
+        (0x429, print_sm70_arm151),
+        (0x42a, print_sm70_arm152),
+        (0x42b, print_sm70_arm153),
+        (0x430, print_sm70_arm154),
+        (0x431, print_sm70_arm155),
+        (0x433, print_sm70_arm156),
+        (0x434, print_sm70_arm157),
+        (0x435, print_sm70_arm158),
+        (0x443, print_sm70_arm159),
+        (0x446, print_sm70_arm160),
+        (0x44b, print_sm70_arm161),
+        (0x454, print_sm70_arm162),
+        (0x455, print_sm70_arm163),
+        (0x482, print_sm70_arm164),
+        (0x491, print_sm70_arm165),
+        (0x499, print_sm70_arm166),
+        (0x4a4, print_sm70_arm167),
+        (0x51d, print_sm70_arm168),
+        (0x547, print_sm70_arm169),
         (0x580, print_sm70_arm1),
         (0x581, print_sm70_arm2),
         (0x584, print_sm70_arm3),
@@ -17937,40 +18072,41 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0x586, print_sm70_arm4),
         (0x587, print_sm70_arm3),
         (0x588, print_sm70_arm5),
-        (0x589, print_sm70_arm167),
+        (0x589, print_sm70_arm170),
         (0x58a, print_sm70_arm6),
         (0x58c, print_sm70_arm7),
-        (0x58d, print_sm70_arm168),
-        (0x59f, print_sm70_arm169),
+        (0x58d, print_sm70_arm171),
+        (0x59f, print_sm70_arm172),
         (0x5a3, print_sm70_arm8),
         (0x5a7, print_sm70_arm9),
         (0x5a8, print_sm70_arm6),
         (0x5aa, print_sm70_arm10),
-        (0x5ab, print_sm70_arm170),
+        (0x5ab, print_sm70_arm173),
         (0x5b0, print_sm70_arm11),
         (0x5b1, print_sm70_arm12),
-        (0x5b2, print_sm70_arm171),
-        (0x5b4, print_sm70_arm172),
+        (0x5b2, print_sm70_arm174),
+        (0x5b4, print_sm70_arm175),
+        (0x5b8, print_sm70_arm176),
         (0x5bd, print_sm70_arm13),
         (0x5be, print_sm70_arm14),
-        (0x607, print_sm70_arm173),
-        (0x614, print_sm70_arm174),
-        (0x616, print_sm70_arm175),
-        (0x619, print_sm70_arm176),
-        (0x621, print_sm70_arm177),
-        (0x623, print_sm70_arm178),
-        (0x624, print_sm70_arm179),
-        (0x625, print_sm70_arm180),
-        (0x627, print_sm70_arm181),
-        (0x629, print_sm70_arm182),
-        (0x62a, print_sm70_arm183),
-        (0x62b, print_sm70_arm184),
-        (0x630, print_sm70_arm185),
-        (0x631, print_sm70_arm186),
-        (0x633, print_sm70_arm187),
-        (0x634, print_sm70_arm188),
-        (0x635, print_sm70_arm189),
-        (0x646, print_sm70_arm190),
+        (0x607, print_sm70_arm177),
+        (0x614, print_sm70_arm178),
+        (0x616, print_sm70_arm179),
+        (0x619, print_sm70_arm180),
+        (0x621, print_sm70_arm181),
+        (0x623, print_sm70_arm182),
+        (0x624, print_sm70_arm183),
+        (0x625, print_sm70_arm184),
+        (0x627, print_sm70_arm185),
+        (0x629, print_sm70_arm186),
+        (0x62a, print_sm70_arm187),
+        (0x62b, print_sm70_arm188),
+        (0x630, print_sm70_arm189),
+        (0x631, print_sm70_arm190),
+        (0x633, print_sm70_arm191),
+        (0x634, print_sm70_arm192),
+        (0x635, print_sm70_arm193),
+        (0x646, print_sm70_arm194),
         (0x780, print_sm70_arm1),
         (0x781, print_sm70_arm2),
         (0x784, print_sm70_arm3),
@@ -17980,241 +18116,242 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0x788, print_sm70_arm5),
         (0x78a, print_sm70_arm6),
         (0x78c, print_sm70_arm7),
-        (0x79f, print_sm70_arm191),
+        (0x79f, print_sm70_arm195),
         (0x7a3, print_sm70_arm8),
         (0x7a7, print_sm70_arm9),
         (0x7a8, print_sm70_arm6),
         (0x7aa, print_sm70_arm10),
-        (0x7ac, print_sm70_arm192),
+        (0x7ac, print_sm70_arm196),
         (0x7b0, print_sm70_arm11),
         (0x7b1, print_sm70_arm12),
         (0x7bd, print_sm70_arm13),
         (0x7be, print_sm70_arm14),
-        (0x801, print_sm70_arm193),
-        (0x802, print_sm70_arm194),
-        (0x803, print_sm70_arm195),
-        (0x804, print_sm70_arm196),
-        (0x805, print_sm70_arm197),
-        (0x806, print_sm70_arm198),
-        (0x807, print_sm70_arm199),
-        (0x808, print_sm70_arm200),
-        (0x809, print_sm70_arm201),
-        (0x80a, print_sm70_arm202),
-        (0x80b, print_sm70_arm203),
-        (0x80c, print_sm70_arm204),
-        (0x810, print_sm70_arm205),
-        (0x811, print_sm70_arm206),
-        (0x812, print_sm70_arm207),
-        (0x813, print_sm70_arm208),
-        (0x814, print_sm70_arm209),
-        (0x816, print_sm70_arm210),
-        (0x817, print_sm70_arm211),
-        (0x819, print_sm70_arm212),
-        (0x81a, print_sm70_arm213),
-        (0x81b, print_sm70_arm214),
-        (0x81c, print_sm70_arm215),
-        (0x820, print_sm70_arm216),
-        (0x822, print_sm70_arm217),
-        (0x823, print_sm70_arm218),
-        (0x824, print_sm70_arm219),
-        (0x825, print_sm70_arm220),
-        (0x827, print_sm70_arm221),
-        (0x828, print_sm70_arm222),
-        (0x82b, print_sm70_arm223),
-        (0x82d, print_sm70_arm224),
-        (0x82e, print_sm70_arm225),
-        (0x82f, print_sm70_arm226),
-        (0x831, print_sm70_arm227),
-        (0x832, print_sm70_arm228),
-        (0x835, print_sm70_arm229),
-        (0x836, print_sm70_arm230),
-        (0x838, print_sm70_arm231),
-        (0x83b, print_sm70_arm232),
-        (0x83e, print_sm70_arm233),
-        (0x840, print_sm70_arm234),
-        (0x843, print_sm70_arm235),
-        (0x844, print_sm70_arm236),
-        (0x845, print_sm70_arm237),
-        (0x846, print_sm70_arm238),
-        (0x848, print_sm70_arm239),
-        (0x849, print_sm70_arm240),
-        (0x84a, print_sm70_arm241),
-        (0x855, print_sm70_arm242),
-        (0x856, print_sm70_arm243),
-        (0x85a, print_sm70_arm244),
-        (0x85b, print_sm70_arm245),
-        (0x85e, print_sm70_arm246),
-        (0x876, print_sm70_arm247),
-        (0x882, print_sm70_arm248),
-        (0x883, print_sm70_arm249),
-        (0x884, print_sm70_arm250),
-        (0x886, print_sm70_arm251),
-        (0x887, print_sm70_arm252),
-        (0x88c, print_sm70_arm253),
-        (0x890, print_sm70_arm254),
-        (0x891, print_sm70_arm255),
-        (0x892, print_sm70_arm256),
-        (0x896, print_sm70_arm257),
-        (0x897, print_sm70_arm258),
-        (0x899, print_sm70_arm259),
-        (0x89a, print_sm70_arm260),
-        (0x8a4, print_sm70_arm261),
-        (0x8a5, print_sm70_arm262),
-        (0x8a6, print_sm70_arm263),
-        (0x8bd, print_sm70_arm264),
-        (0x8be, print_sm70_arm265),
-        (0x8bf, print_sm70_arm266),
-        (0x900, print_sm70_arm267),
-        (0x901, print_sm70_arm268),
-        (0x902, print_sm70_arm269),
-        (0x904, print_sm70_arm270),
-        (0x905, print_sm70_arm271),
-        (0x906, print_sm70_arm272),
-        (0x907, print_sm70_arm273),
-        (0x908, print_sm70_arm274),
-        (0x909, print_sm70_arm275),
-        (0x910, print_sm70_arm276),
-        (0x911, print_sm70_arm277),
-        (0x912, print_sm70_arm278),
-        (0x913, print_sm70_arm279),
-        (0x918, print_sm70_arm280),
-        (0x919, print_sm70_arm281),
-        (0x91a, print_sm70_arm282),
-        (0x91b, print_sm70_arm283),
-        (0x91d, print_sm70_arm284),
-        (0x920, print_sm70_arm285),
-        (0x923, print_sm70_arm286),
-        (0x924, print_sm70_arm287),
-        (0x925, print_sm70_arm288),
-        (0x941, print_sm70_arm289),
-        (0x942, print_sm70_arm290),
-        (0x943, print_sm70_arm291),
-        (0x944, print_sm70_arm292),
-        (0x945, print_sm70_arm293),
-        (0x946, print_sm70_arm294),
-        (0x947, print_sm70_arm295),
-        (0x948, print_sm70_arm296),
-        (0x949, print_sm70_arm297),
-        (0x94d, print_sm70_arm298),
-        (0x94e, print_sm70_arm299),
-        (0x950, print_sm70_arm300),
-        (0x956, print_sm70_arm301),
-        (0x95c, print_sm70_arm302),
-        (0x95d, print_sm70_arm303),
-        (0x97e, print_sm70_arm304),
-        (0x97f, print_sm70_arm305),
-        (0x980, print_sm70_arm306),
-        (0x981, print_sm70_arm307),
-        (0x983, print_sm70_arm308),
-        (0x984, print_sm70_arm309),
-        (0x985, print_sm70_arm310),
-        (0x986, print_sm70_arm311),
-        (0x987, print_sm70_arm310),
-        (0x988, print_sm70_arm312),
-        (0x989, print_sm70_arm313),
-        (0x98a, print_sm70_arm314),
+        (0x801, print_sm70_arm197),
+        (0x802, print_sm70_arm198),
+        (0x803, print_sm70_arm199),
+        (0x804, print_sm70_arm200),
+        (0x805, print_sm70_arm201),
+        (0x806, print_sm70_arm202),
+        (0x807, print_sm70_arm203),
+        (0x808, print_sm70_arm204),
+        (0x809, print_sm70_arm205),
+        (0x80a, print_sm70_arm206),
+        (0x80b, print_sm70_arm207),
+        (0x80c, print_sm70_arm208),
+        (0x810, print_sm70_arm209),
+        (0x811, print_sm70_arm210),
+        (0x812, print_sm70_arm211),
+        (0x813, print_sm70_arm212),
+        (0x814, print_sm70_arm213),
+        (0x816, print_sm70_arm214),
+        (0x817, print_sm70_arm215),
+        (0x819, print_sm70_arm216),
+        (0x81a, print_sm70_arm217),
+        (0x81b, print_sm70_arm218),
+        (0x81c, print_sm70_arm219),
+        (0x820, print_sm70_arm220),
+        (0x822, print_sm70_arm221),
+        (0x823, print_sm70_arm222),
+        (0x824, print_sm70_arm223),
+        (0x825, print_sm70_arm224),
+        (0x827, print_sm70_arm225),
+        (0x828, print_sm70_arm226),
+        (0x82b, print_sm70_arm227),
+        (0x82d, print_sm70_arm228),
+        (0x82e, print_sm70_arm229),
+        (0x82f, print_sm70_arm230),
+        (0x831, print_sm70_arm231),
+        (0x832, print_sm70_arm232),
+        (0x835, print_sm70_arm233),
+        (0x836, print_sm70_arm234),
+        (0x838, print_sm70_arm235),
+        (0x83b, print_sm70_arm236),
+        (0x83e, print_sm70_arm237),
+        (0x840, print_sm70_arm238),
+        (0x843, print_sm70_arm239),
+        (0x844, print_sm70_arm240),
+        (0x845, print_sm70_arm241),
+        (0x846, print_sm70_arm242),
+        (0x848, print_sm70_arm243),
+        (0x849, print_sm70_arm244),
+        (0x84a, print_sm70_arm245),
+        (0x855, print_sm70_arm246),
+        (0x856, print_sm70_arm247),
+        (0x85a, print_sm70_arm248),
+        (0x85b, print_sm70_arm249),
+        (0x85e, print_sm70_arm250),
+        (0x876, print_sm70_arm251),
+        (0x882, print_sm70_arm252),
+        (0x883, print_sm70_arm253),
+        (0x884, print_sm70_arm254),
+        (0x886, print_sm70_arm255),
+        (0x887, print_sm70_arm256),
+        (0x88c, print_sm70_arm257),
+        (0x890, print_sm70_arm258),
+        (0x891, print_sm70_arm259),
+        (0x892, print_sm70_arm260),
+        (0x896, print_sm70_arm261),
+        (0x897, print_sm70_arm262),
+        (0x899, print_sm70_arm263),
+        (0x89a, print_sm70_arm264),
+        (0x8a4, print_sm70_arm265),
+        (0x8a5, print_sm70_arm266),
+        (0x8a6, print_sm70_arm267),
+        (0x8bd, print_sm70_arm268),
+        (0x8be, print_sm70_arm269),
+        (0x8bf, print_sm70_arm270),
+        (0x900, print_sm70_arm271),
+        (0x901, print_sm70_arm272),
+        (0x902, print_sm70_arm273),
+        (0x904, print_sm70_arm274),
+        (0x905, print_sm70_arm275),
+        (0x906, print_sm70_arm276),
+        (0x907, print_sm70_arm277),
+        (0x908, print_sm70_arm278),
+        (0x909, print_sm70_arm279),
+        (0x910, print_sm70_arm280),
+        (0x911, print_sm70_arm281),
+        (0x912, print_sm70_arm282),
+        (0x913, print_sm70_arm283),
+        (0x918, print_sm70_arm284),
+        (0x919, print_sm70_arm285),
+        (0x91a, print_sm70_arm286),
+        (0x91b, print_sm70_arm287),
+        (0x91d, print_sm70_arm288),
+        (0x920, print_sm70_arm289),
+        (0x923, print_sm70_arm290),
+        (0x924, print_sm70_arm291),
+        (0x925, print_sm70_arm292),
+        (0x941, print_sm70_arm293),
+        (0x942, print_sm70_arm294),
+        (0x943, print_sm70_arm295),
+        (0x944, print_sm70_arm296),
+        (0x945, print_sm70_arm297),
+        (0x946, print_sm70_arm298),
+        (0x947, print_sm70_arm299),
+        (0x948, print_sm70_arm300),
+        (0x949, print_sm70_arm301),
+        (0x94d, print_sm70_arm302),
+        (0x94e, print_sm70_arm303),
+        (0x950, print_sm70_arm304),
+        (0x956, print_sm70_arm305),
+        (0x95c, print_sm70_arm306),
+        (0x95d, print_sm70_arm307),
+        (0x97e, print_sm70_arm308),
+        (0x97f, print_sm70_arm309),
+        (0x980, print_sm70_arm310),
+        (0x981, print_sm70_arm311),
+        (0x983, print_sm70_arm312),
+        (0x984, print_sm70_arm313),
+        (0x985, print_sm70_arm314),
+        (0x986, print_sm70_arm315),
+        (0x987, print_sm70_arm314),
+        (0x988, print_sm70_arm316),
+        (0x989, print_sm70_arm317),
+        (0x98a, print_sm70_arm318),
         (0x98c, print_sm70_arm7),
-        (0x98e, print_sm70_arm315),
-        (0x98f, print_sm70_arm316),
-        (0x990, print_sm70_arm317),
-        (0x991, print_sm70_arm317),
-        (0x992, print_sm70_arm318),
-        (0x993, print_sm70_arm317),
-        (0x994, print_sm70_arm317),
-        (0x995, print_sm70_arm317),
-        (0x996, print_sm70_arm317),
-        (0x997, print_sm70_arm317),
-        (0x998, print_sm70_arm317),
-        (0x999, print_sm70_arm317),
-        (0x99a, print_sm70_arm317),
-        (0x99b, print_sm70_arm317),
-        (0x99c, print_sm70_arm317),
-        (0x99d, print_sm70_arm317),
-        (0x99e, print_sm70_arm317),
-        (0x99f, print_sm70_arm317),
-        (0x9a3, print_sm70_arm319),
-        (0x9a4, print_sm70_arm320),
-        (0x9a5, print_sm70_arm321),
-        (0x9a6, print_sm70_arm322),
+        (0x98e, print_sm70_arm319),
+        (0x98f, print_sm70_arm320),
+        (0x990, print_sm70_arm321),
+        (0x991, print_sm70_arm321),
+        (0x992, print_sm70_arm322),
+        (0x993, print_sm70_arm321),
+        (0x994, print_sm70_arm321),
+        (0x995, print_sm70_arm321),
+        (0x996, print_sm70_arm321),
+        (0x997, print_sm70_arm321),
+        (0x998, print_sm70_arm321),
+        (0x999, print_sm70_arm321),
+        (0x99a, print_sm70_arm321),
+        (0x99b, print_sm70_arm321),
+        (0x99c, print_sm70_arm321),
+        (0x99d, print_sm70_arm321),
+        (0x99e, print_sm70_arm321),
+        (0x99f, print_sm70_arm321),
+        (0x9a3, print_sm70_arm323),
+        (0x9a4, print_sm70_arm324),
+        (0x9a5, print_sm70_arm325),
+        (0x9a6, print_sm70_arm326),
         (0x9a7, print_sm70_arm9),
-        (0x9a8, print_sm70_arm314),
-        (0x9aa, print_sm70_arm323),
-        (0x9ab, print_sm70_arm324),
-        (0x9af, print_sm70_arm325),
+        (0x9a8, print_sm70_arm318),
+        (0x9aa, print_sm70_arm327),
+        (0x9ab, print_sm70_arm328),
+        (0x9af, print_sm70_arm329),
         (0x9b0, print_sm70_arm11),
-        (0x9b1, print_sm70_arm326),
-        (0x9b7, print_sm70_arm327),
+        (0x9b1, print_sm70_arm330),
+        (0x9b7, print_sm70_arm331),
+        (0x9b9, print_sm70_arm332),
         (0x9bd, print_sm70_arm13),
         (0x9be, print_sm70_arm14),
-        (0x9c3, print_sm70_arm328),
-        (0x9c5, print_sm70_arm329),
-        (0x9c7, print_sm70_arm330),
-        (0xa02, print_sm70_arm331),
-        (0xa03, print_sm70_arm332),
-        (0xa04, print_sm70_arm333),
-        (0xa07, print_sm70_arm334),
-        (0xa08, print_sm70_arm335),
-        (0xa09, print_sm70_arm336),
-        (0xa0a, print_sm70_arm337),
-        (0xa0b, print_sm70_arm338),
-        (0xa0c, print_sm70_arm339),
-        (0xa10, print_sm70_arm340),
-        (0xa11, print_sm70_arm341),
-        (0xa12, print_sm70_arm342),
-        (0xa13, print_sm70_arm343),
-        (0xa14, print_sm70_arm344),
-        (0xa16, print_sm70_arm345),
-        (0xa17, print_sm70_arm346),
-        (0xa19, print_sm70_arm347),
-        (0xa1a, print_sm70_arm348),
-        (0xa1b, print_sm70_arm349),
-        (0xa1f, print_sm70_arm350),
-        (0xa20, print_sm70_arm351),
-        (0xa23, print_sm70_arm352),
-        (0xa24, print_sm70_arm353),
-        (0xa25, print_sm70_arm354),
-        (0xa26, print_sm70_arm355),
-        (0xa27, print_sm70_arm356),
-        (0xa28, print_sm70_arm357),
-        (0xa2b, print_sm70_arm358),
-        (0xa31, print_sm70_arm359),
-        (0xa32, print_sm70_arm360),
-        (0xa35, print_sm70_arm361),
-        (0xa36, print_sm70_arm362),
-        (0xa38, print_sm70_arm363),
-        (0xa3e, print_sm70_arm364),
-        (0xa40, print_sm70_arm365),
-        (0xa43, print_sm70_arm366),
-        (0xa45, print_sm70_arm367),
-        (0xa46, print_sm70_arm368),
-        (0xa48, print_sm70_arm369),
-        (0xab9, print_sm70_arm370),
-        (0xb00, print_sm70_arm371),
-        (0xb01, print_sm70_arm372),
-        (0xb02, print_sm70_arm373),
-        (0xb04, print_sm70_arm374),
-        (0xb05, print_sm70_arm375),
-        (0xb06, print_sm70_arm376),
-        (0xb07, print_sm70_arm377),
-        (0xb08, print_sm70_arm378),
-        (0xb09, print_sm70_arm379),
-        (0xb10, print_sm70_arm380),
-        (0xb11, print_sm70_arm381),
-        (0xb12, print_sm70_arm382),
-        (0xb13, print_sm70_arm383),
-        (0xb1d, print_sm70_arm384),
-        (0xb48, print_sm70_arm385),
-        (0xb56, print_sm70_arm386),
-        (0xb5d, print_sm70_arm387),
-        (0xb60, print_sm70_arm388),
-        (0xb63, print_sm70_arm389),
-        (0xb66, print_sm70_arm390),
-        (0xb69, print_sm70_arm391),
-        (0xb6c, print_sm70_arm392),
-        (0xb6f, print_sm70_arm393),
+        (0x9c3, print_sm70_arm333),
+        (0x9c5, print_sm70_arm334),
+        (0x9c7, print_sm70_arm335),
+        (0xa02, print_sm70_arm336),
+        (0xa03, print_sm70_arm337),
+        (0xa04, print_sm70_arm338),
+        (0xa07, print_sm70_arm339),
+        (0xa08, print_sm70_arm340),
+        (0xa09, print_sm70_arm341),
+        (0xa0a, print_sm70_arm342),
+        (0xa0b, print_sm70_arm343),
+        (0xa0c, print_sm70_arm344),
+        (0xa10, print_sm70_arm345),
+        (0xa11, print_sm70_arm346),
+        (0xa12, print_sm70_arm347),
+        (0xa13, print_sm70_arm348),
+        (0xa14, print_sm70_arm349),
+        (0xa16, print_sm70_arm350),
+        (0xa17, print_sm70_arm351),
+        (0xa19, print_sm70_arm352),
+        (0xa1a, print_sm70_arm353),
+        (0xa1b, print_sm70_arm354),
+        (0xa1f, print_sm70_arm355),
+        (0xa20, print_sm70_arm356),
+        (0xa23, print_sm70_arm357),
+        (0xa24, print_sm70_arm358),
+        (0xa25, print_sm70_arm359),
+        (0xa26, print_sm70_arm360),
+        (0xa27, print_sm70_arm361),
+        (0xa28, print_sm70_arm362),
+        (0xa2b, print_sm70_arm363),
+        (0xa31, print_sm70_arm364),
+        (0xa32, print_sm70_arm365),
+        (0xa35, print_sm70_arm366),
+        (0xa36, print_sm70_arm367),
+        (0xa38, print_sm70_arm368),
+        (0xa3e, print_sm70_arm369),
+        (0xa40, print_sm70_arm370),
+        (0xa43, print_sm70_arm371),
+        (0xa45, print_sm70_arm372),
+        (0xa46, print_sm70_arm373),
+        (0xa48, print_sm70_arm374),
+        (0xab9, print_sm70_arm375),
+        (0xb00, print_sm70_arm376),
+        (0xb01, print_sm70_arm377),
+        (0xb02, print_sm70_arm378),
+        (0xb04, print_sm70_arm379),
+        (0xb05, print_sm70_arm380),
+        (0xb06, print_sm70_arm381),
+        (0xb07, print_sm70_arm382),
+        (0xb08, print_sm70_arm383),
+        (0xb09, print_sm70_arm384),
+        (0xb10, print_sm70_arm385),
+        (0xb11, print_sm70_arm386),
+        (0xb12, print_sm70_arm387),
+        (0xb13, print_sm70_arm388),
+        (0xb1d, print_sm70_arm389),
+        (0xb48, print_sm70_arm390),
+        (0xb56, print_sm70_arm391),
+        (0xb5d, print_sm70_arm392),
+        (0xb60, print_sm70_arm393),
+        (0xb63, print_sm70_arm394),
+        (0xb66, print_sm70_arm395),
+        (0xb69, print_sm70_arm396),
+        (0xb6c, print_sm70_arm397),
+        (0xb6f, print_sm70_arm398),
         (0xb80, print_sm70_arm1),
         (0xb81, print_sm70_arm2),
-        (0xb82, print_sm70_arm394),
+        (0xb82, print_sm70_arm399),
         (0xb84, print_sm70_arm3),
         (0xb85, print_sm70_arm3),
         (0xb86, print_sm70_arm4),
@@ -18222,22 +18359,22 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0xb88, print_sm70_arm5),
         (0xb8a, print_sm70_arm6),
         (0xb8c, print_sm70_arm7),
-        (0xb90, print_sm70_arm395),
-        (0xb91, print_sm70_arm395),
-        (0xb92, print_sm70_arm395),
-        (0xb93, print_sm70_arm395),
-        (0xb94, print_sm70_arm395),
-        (0xb95, print_sm70_arm395),
-        (0xb96, print_sm70_arm395),
-        (0xb97, print_sm70_arm395),
-        (0xb98, print_sm70_arm395),
-        (0xb99, print_sm70_arm395),
-        (0xb9a, print_sm70_arm395),
-        (0xb9b, print_sm70_arm395),
-        (0xb9c, print_sm70_arm395),
-        (0xb9d, print_sm70_arm395),
-        (0xb9e, print_sm70_arm395),
-        (0xb9f, print_sm70_arm395),
+        (0xb90, print_sm70_arm400),
+        (0xb91, print_sm70_arm400),
+        (0xb92, print_sm70_arm400),
+        (0xb93, print_sm70_arm400),
+        (0xb94, print_sm70_arm400),
+        (0xb95, print_sm70_arm400),
+        (0xb96, print_sm70_arm400),
+        (0xb97, print_sm70_arm400),
+        (0xb98, print_sm70_arm400),
+        (0xb99, print_sm70_arm400),
+        (0xb9a, print_sm70_arm400),
+        (0xb9b, print_sm70_arm400),
+        (0xb9c, print_sm70_arm400),
+        (0xb9d, print_sm70_arm400),
+        (0xb9e, print_sm70_arm400),
+        (0xb9f, print_sm70_arm400),
         (0xba3, print_sm70_arm8),
         (0xba7, print_sm70_arm9),
         (0xba8, print_sm70_arm6),
@@ -18246,68 +18383,68 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0xbb1, print_sm70_arm12),
         (0xbbd, print_sm70_arm13),
         (0xbbe, print_sm70_arm14),
-        (0xc02, print_sm70_arm396),
-        (0xc03, print_sm70_arm397),
-        (0xc04, print_sm70_arm398),
-        (0xc07, print_sm70_arm399),
-        (0xc08, print_sm70_arm400),
-        (0xc09, print_sm70_arm401),
-        (0xc0a, print_sm70_arm402),
-        (0xc0b, print_sm70_arm403),
-        (0xc0c, print_sm70_arm404),
-        (0xc10, print_sm70_arm405),
-        (0xc11, print_sm70_arm406),
-        (0xc12, print_sm70_arm407),
-        (0xc13, print_sm70_arm408),
-        (0xc14, print_sm70_arm409),
-        (0xc16, print_sm70_arm410),
-        (0xc17, print_sm70_arm411),
-        (0xc19, print_sm70_arm412),
-        (0xc1a, print_sm70_arm413),
-        (0xc1b, print_sm70_arm414),
-        (0xc20, print_sm70_arm415),
-        (0xc23, print_sm70_arm416),
-        (0xc24, print_sm70_arm417),
-        (0xc25, print_sm70_arm418),
-        (0xc26, print_sm70_arm419),
-        (0xc27, print_sm70_arm420),
-        (0xc28, print_sm70_arm421),
-        (0xc2b, print_sm70_arm422),
-        (0xc31, print_sm70_arm423),
-        (0xc32, print_sm70_arm424),
-        (0xc35, print_sm70_arm425),
-        (0xc36, print_sm70_arm426),
-        (0xc38, print_sm70_arm427),
-        (0xc3e, print_sm70_arm428),
-        (0xc40, print_sm70_arm429),
-        (0xc43, print_sm70_arm430),
-        (0xc45, print_sm70_arm431),
-        (0xc46, print_sm70_arm432),
-        (0xc48, print_sm70_arm433),
-        (0xc49, print_sm70_arm434),
-        (0xc4a, print_sm70_arm435),
-        (0xc76, print_sm70_arm436),
-        (0xc82, print_sm70_arm437),
-        (0xc83, print_sm70_arm438),
-        (0xc84, print_sm70_arm439),
-        (0xd00, print_sm70_arm440),
-        (0xd01, print_sm70_arm441),
-        (0xd02, print_sm70_arm442),
-        (0xd04, print_sm70_arm443),
-        (0xd05, print_sm70_arm444),
-        (0xd06, print_sm70_arm445),
-        (0xd07, print_sm70_arm446),
-        (0xd08, print_sm70_arm447),
-        (0xd09, print_sm70_arm448),
-        (0xd10, print_sm70_arm449),
-        (0xd11, print_sm70_arm450),
-        (0xd12, print_sm70_arm451),
-        (0xd13, print_sm70_arm452),
-        (0xd5d, print_sm70_arm453),
-        (0xd61, print_sm70_arm454),
-        (0xd64, print_sm70_arm455),
-        (0xd67, print_sm70_arm456),
-        (0xd6d, print_sm70_arm457),
+        (0xc02, print_sm70_arm401),
+        (0xc03, print_sm70_arm402),
+        (0xc04, print_sm70_arm403),
+        (0xc07, print_sm70_arm404),
+        (0xc08, print_sm70_arm405),
+        (0xc09, print_sm70_arm406),
+        (0xc0a, print_sm70_arm407),
+        (0xc0b, print_sm70_arm408),
+        (0xc0c, print_sm70_arm409),
+        (0xc10, print_sm70_arm410),
+        (0xc11, print_sm70_arm411),
+        (0xc12, print_sm70_arm412),
+        (0xc13, print_sm70_arm413),
+        (0xc14, print_sm70_arm414),
+        (0xc16, print_sm70_arm415),
+        (0xc17, print_sm70_arm416),
+        (0xc19, print_sm70_arm417),
+        (0xc1a, print_sm70_arm418),
+        (0xc1b, print_sm70_arm419),
+        (0xc20, print_sm70_arm420),
+        (0xc23, print_sm70_arm421),
+        (0xc24, print_sm70_arm422),
+        (0xc25, print_sm70_arm423),
+        (0xc26, print_sm70_arm424),
+        (0xc27, print_sm70_arm425),
+        (0xc28, print_sm70_arm426),
+        (0xc2b, print_sm70_arm427),
+        (0xc31, print_sm70_arm428),
+        (0xc32, print_sm70_arm429),
+        (0xc35, print_sm70_arm430),
+        (0xc36, print_sm70_arm431),
+        (0xc38, print_sm70_arm432),
+        (0xc3e, print_sm70_arm433),
+        (0xc40, print_sm70_arm434),
+        (0xc43, print_sm70_arm435),
+        (0xc45, print_sm70_arm436),
+        (0xc46, print_sm70_arm437),
+        (0xc48, print_sm70_arm438),
+        (0xc49, print_sm70_arm439),
+        (0xc4a, print_sm70_arm440),
+        (0xc76, print_sm70_arm441),
+        (0xc82, print_sm70_arm442),
+        (0xc83, print_sm70_arm443),
+        (0xc84, print_sm70_arm444),
+        (0xd00, print_sm70_arm445),
+        (0xd01, print_sm70_arm446),
+        (0xd02, print_sm70_arm447),
+        (0xd04, print_sm70_arm448),
+        (0xd05, print_sm70_arm449),
+        (0xd06, print_sm70_arm450),
+        (0xd07, print_sm70_arm451),
+        (0xd08, print_sm70_arm452),
+        (0xd09, print_sm70_arm453),
+        (0xd10, print_sm70_arm454),
+        (0xd11, print_sm70_arm455),
+        (0xd12, print_sm70_arm456),
+        (0xd13, print_sm70_arm457),
+        (0xd5d, print_sm70_arm458),
+        (0xd61, print_sm70_arm459),
+        (0xd64, print_sm70_arm460),
+        (0xd67, print_sm70_arm461),
+        (0xd6d, print_sm70_arm462),
         (0xd80, print_sm70_arm1),
         (0xd81, print_sm70_arm2),
         (0xd84, print_sm70_arm3),
@@ -18325,35 +18462,35 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0xdb1, print_sm70_arm12),
         (0xdbd, print_sm70_arm13),
         (0xdbe, print_sm70_arm14),
-        (0xdc7, print_sm70_arm458),
-        (0xe07, print_sm70_arm459),
-        (0xe14, print_sm70_arm460),
-        (0xe16, print_sm70_arm461),
-        (0xe19, print_sm70_arm462),
-        (0xe21, print_sm70_arm463),
-        (0xe23, print_sm70_arm464),
-        (0xe24, print_sm70_arm465),
-        (0xe25, print_sm70_arm466),
-        (0xe27, print_sm70_arm467),
-        (0xe29, print_sm70_arm468),
-        (0xe2a, print_sm70_arm469),
-        (0xe2b, print_sm70_arm470),
-        (0xe30, print_sm70_arm471),
-        (0xe31, print_sm70_arm472),
-        (0xe33, print_sm70_arm473),
-        (0xe34, print_sm70_arm474),
-        (0xe35, print_sm70_arm475),
-        (0xe43, print_sm70_arm476),
-        (0xe46, print_sm70_arm477),
-        (0xe49, print_sm70_arm478),
-        (0xe4b, print_sm70_arm479),
-        (0xf56, print_sm70_arm480),
-        (0xf60, print_sm70_arm481),
-        (0xf63, print_sm70_arm482),
-        (0xf66, print_sm70_arm483),
-        (0xf69, print_sm70_arm484),
-        (0xf6c, print_sm70_arm485),
-        (0xf6f, print_sm70_arm486),
+        (0xdc7, print_sm70_arm463),
+        (0xe07, print_sm70_arm464),
+        (0xe14, print_sm70_arm465),
+        (0xe16, print_sm70_arm466),
+        (0xe19, print_sm70_arm467),
+        (0xe21, print_sm70_arm468),
+        (0xe23, print_sm70_arm469),
+        (0xe24, print_sm70_arm470),
+        (0xe25, print_sm70_arm471),
+        (0xe27, print_sm70_arm472),
+        (0xe29, print_sm70_arm473),
+        (0xe2a, print_sm70_arm474),
+        (0xe2b, print_sm70_arm475),
+        (0xe30, print_sm70_arm476),
+        (0xe31, print_sm70_arm477),
+        (0xe33, print_sm70_arm478),
+        (0xe34, print_sm70_arm479),
+        (0xe35, print_sm70_arm480),
+        (0xe43, print_sm70_arm481),
+        (0xe46, print_sm70_arm482),
+        (0xe49, print_sm70_arm483),
+        (0xe4b, print_sm70_arm484),
+        (0xf56, print_sm70_arm485),
+        (0xf60, print_sm70_arm486),
+        (0xf63, print_sm70_arm487),
+        (0xf66, print_sm70_arm488),
+        (0xf69, print_sm70_arm489),
+        (0xf6c, print_sm70_arm490),
+        (0xf6f, print_sm70_arm491),
         (0xf80, print_sm70_arm1),
         (0xf81, print_sm70_arm2),
         (0xf84, print_sm70_arm3),
@@ -18361,30 +18498,30 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0xf86, print_sm70_arm4),
         (0xf87, print_sm70_arm3),
         (0xf88, print_sm70_arm5),
-        (0xf89, print_sm70_arm487),
+        (0xf89, print_sm70_arm492),
         (0xf8a, print_sm70_arm6),
         (0xf8c, print_sm70_arm7),
-        (0xf90, print_sm70_arm488),
-        (0xf91, print_sm70_arm488),
-        (0xf92, print_sm70_arm488),
-        (0xf93, print_sm70_arm488),
-        (0xf94, print_sm70_arm488),
-        (0xf95, print_sm70_arm488),
-        (0xf96, print_sm70_arm488),
-        (0xf97, print_sm70_arm488),
-        (0xf98, print_sm70_arm488),
-        (0xf99, print_sm70_arm488),
-        (0xf9a, print_sm70_arm488),
-        (0xf9b, print_sm70_arm488),
-        (0xf9c, print_sm70_arm488),
-        (0xf9d, print_sm70_arm488),
-        (0xf9e, print_sm70_arm488),
-        (0xf9f, print_sm70_arm489),
+        (0xf90, print_sm70_arm493),
+        (0xf91, print_sm70_arm493),
+        (0xf92, print_sm70_arm493),
+        (0xf93, print_sm70_arm493),
+        (0xf94, print_sm70_arm493),
+        (0xf95, print_sm70_arm493),
+        (0xf96, print_sm70_arm493),
+        (0xf97, print_sm70_arm493),
+        (0xf98, print_sm70_arm493),
+        (0xf99, print_sm70_arm493),
+        (0xf9a, print_sm70_arm493),
+        (0xf9b, print_sm70_arm493),
+        (0xf9c, print_sm70_arm493),
+        (0xf9d, print_sm70_arm493),
+        (0xf9e, print_sm70_arm493),
+        (0xf9f, print_sm70_arm494),
         (0xfa3, print_sm70_arm8),
         (0xfa7, print_sm70_arm9),
         (0xfa8, print_sm70_arm6),
         (0xfaa, print_sm70_arm10),
-        (0xfae, print_sm70_arm490),
+        (0xfae, print_sm70_arm495),
         (0xfb0, print_sm70_arm11),
         (0xfb1, print_sm70_arm12),
         (0xfbd, print_sm70_arm13),
@@ -20227,6 +20364,45 @@ fn print_sm70_arm133(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
+        w & 0x80010000000000000000fff == 0x800000000000000000003b5 && matches!(sm, 90) =>
+        print_form:: < OpUtmastg, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80010000000000000000fff == 0x800000000000000000003b5 && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => return print_form:: < OpUtmastg, 1 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80010000000000000000fff == 0x800000000000000000003b6 && matches!(sm, 90) =>
+        print_form:: < OpUtmaredg, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80010000000000000000fff == 0x800000000000000000003b6 && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => return print_form:: < OpUtmaredg, 1 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80010000000000000000fff == 0x800000000000000000003b8 && matches!(sm, 90) =>
+        print_form:: < OpUtmapfUr, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80010000000000000000fff == 0x800000000000000000003b8 && matches!(sm, 120 |
+        121) => print_form:: < OpUtmapfUr, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80010000000000000000fff == 0x800000000000000000003b8 && matches!(sm, 100 |
+        101 | 103 | 110) => return print_form:: < OpUtmapfUr, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
         w & 0x801f0000000000000000fff == 0x800000000000000000003ba && matches!(sm, 90) =>
         print_form:: < OpUblkcp, 0 > (w, sm, at, out)
     );
@@ -20240,7 +20416,7 @@ fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80010000000000000000fff == 0x800000000000000000003bc && matches!(sm, 90) =>
         print_form:: < OpUblkpf, 0 > (w, sm, at, out)
@@ -20252,7 +20428,7 @@ fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1ffffffffffff00c00fff == 0x3c2 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89) => print_form:: < OpR2ur, 0 > (w, sm, at, out)
@@ -20263,7 +20439,7 @@ fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x3c4 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90) => print_form:: < OpRedux, 0 > (w, sm, at, out)
@@ -20274,7 +20450,7 @@ fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80002000000000000000fff == 0x3c6 && matches!(sm, 120 | 121) => print_form::
         < OpFenceViewAsync, 2 > (w, sm, at, out)
@@ -20289,21 +20465,21 @@ fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x402 && matches!(sm, 120 | 121) => return
         print_form:: < OpMov64i, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffe0000000000000fff == 0x407 && matches!(sm, 120 | 121) => return
         print_form:: < OpSel64i, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107000000000000000fff == 0x100000000000000000411 && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -20316,7 +20492,7 @@ fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd000000000000000fff == 0x414 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => return print_form:: < OpVabsdiff,
@@ -20324,7 +20500,7 @@ fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x416 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -20332,7 +20508,7 @@ fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x419 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -20340,7 +20516,7 @@ fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x421 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -20348,7 +20524,7 @@ fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x423 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -20356,7 +20532,7 @@ fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -20369,7 +20545,7 @@ fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpDadd, 1 > (w,
@@ -20381,7 +20557,7 @@ fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff0000000000ff0fff == 0x42a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpDsetp, 0 > (w,
@@ -20393,7 +20569,7 @@ fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpDfma, 4 > (w,
@@ -20405,7 +20581,7 @@ fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0000000000000fff == 0x40000000000000000430 && matches!(sm, 86 |
         87 | 88 | 89) => print_form:: < OpHadd2F32, 1 > (w, sm, at, out)
@@ -20429,7 +20605,7 @@ fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x431 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpHfma2, 4 > (w, sm, at, out)
@@ -20448,7 +20624,7 @@ fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e001f0000000000000fff == 0x433 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpHset2, 1 > (w, sm, at, out)
@@ -20459,7 +20635,7 @@ fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff800001f0000000000ff0fff == 0x434 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpHsetp2, 1 > (w, sm, at, out)
@@ -20470,7 +20646,7 @@ fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c000000000000000fff == 0x435 && matches!(sm, 80 | 86 | 87 | 88 |
         89) => print_form:: < OpHfma2Mma, 4 > (w, sm, at, out)
@@ -20481,7 +20657,7 @@ fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x443 && matches!(sm, 86 | 87 | 88 | 89 | 90
         | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: < OpF2ip, 4 > (w, sm,
@@ -20489,42 +20665,42 @@ fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x446 && matches!(sm, 90 | 100 | 103) =>
         return print_form:: < OpViaddmnmx, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm161(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x84000000000000000000fff == 0x44b && matches!(sm, 100 | 103) => return
         print_form:: < OpFadd2Imm, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8020cff0000000000000fff == 0x80000ff0000000000000454 && matches!(sm, 120 |
         121) => return print_form:: < OpUfadd, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80010000000000000000fff == 0x80000000000000000000455 && matches!(sm, 120 |
         121) => return print_form:: < OpUffma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm161(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000482 && matches!(sm, 120 |
         121) => return print_form:: < OpUmov64i, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80107000000000000000fff == 0x80100000000000000000491 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUleaHi, 2 > (w, sm, at, out)
@@ -20544,7 +20720,7 @@ fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm166(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000499 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUshf, 2 > (w, sm, at, out)
@@ -20556,7 +20732,7 @@ fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm167(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8000c000000000000000fff == 0x800000000000000000004a4 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUimad, 2 > (w, sm, at, out)
@@ -20576,7 +20752,7 @@ fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm168(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffc00300ffff0fff == 0x2000000000000000051d && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -20594,7 +20770,7 @@ fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm166(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547 && matches!(sm, 80
         | 86 | 87 | 88 | 89) => print_form:: < OpBraUp, 0 > (w, sm, at, out)
@@ -20606,7 +20782,7 @@ fn print_sm70_arm166(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm167(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm170(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x589 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpShfl, 1 > (w, sm, at,
@@ -20618,14 +20794,14 @@ fn print_sm70_arm167(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm168(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm171(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffe7131000000000000ff0fff == 0x58d && matches!(sm, 100 | 101 | 103 | 110
         | 120 | 121) => return print_form:: < OpAtomsCastP, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm172(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x59f && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpSuredB, 0 > (w, sm, at, out)
@@ -20636,14 +20812,14 @@ fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm170(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm173(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x5ab && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => return print_form:: < OpCgaerrbar, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm171(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80003000000000000000fff == 0x800010000000000000005b2 && matches!(sm, 90) =>
         print_form:: < OpSyncsExch, 0 > (w, sm, at, out)
@@ -20655,7 +20831,7 @@ fn print_sm70_arm171(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm172(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x82010000000000000000fff == 0x800000000000000000005b4 && matches!(sm, 120 |
         121) => print_form:: < OpUtmaldg, 1 > (w, sm, at, out)
@@ -20670,49 +20846,61 @@ fn print_sm70_arm172(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm173(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm176(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80010000000000000000fff == 0x800000000000000000005b8 && matches!(sm, 90) =>
+        print_form:: < OpUtmapf, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80010000000000000000fff == 0x800000000000000000005b8 && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => return print_form:: < OpUtmapf, 1 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm177(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120 | 121) => return
         print_form:: < OpSel64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm178(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00f80000ff00000fff == 0x614 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpVabsdiff, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm179(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0x616 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpPrmt, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm176(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm180(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0x619 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpShf, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm177(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x621 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm178(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm182(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0x623 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFfma, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm179(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm183(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpImad, 5 > (w, sm,
@@ -20725,7 +20913,7 @@ fn print_sm70_arm179(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm180(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm184(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpImadWide, 4 > (w,
@@ -20738,7 +20926,7 @@ fn print_sm70_arm180(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm185(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => return print_form:: < OpImadHi, 4 > (w, sm, at,
@@ -20746,28 +20934,28 @@ fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm182(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm186(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0x629 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpDadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm183(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm187(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff380000ff00ff0fff == 0x62a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpDsetp, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm184(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm188(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0x62b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpDfma, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm185(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm189(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff080000ff00000fff == 0x40000000000000000630 && matches!(sm, 86 |
         87 | 88 | 89) => print_form:: < OpHadd2F32, 2 > (w, sm, at, out)
@@ -20790,7 +20978,7 @@ fn print_sm70_arm185(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm186(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm190(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0x631 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpHfma2, 5 > (w, sm, at, out)
@@ -20809,7 +20997,7 @@ fn print_sm70_arm186(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm187(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm191(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e001f080000ff00000fff == 0x633 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpHset2, 2 > (w, sm, at, out)
@@ -20820,7 +21008,7 @@ fn print_sm70_arm187(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm188(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm192(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff800001f080000ff00ff0fff == 0x634 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpHsetp2, 2 > (w, sm, at, out)
@@ -20831,7 +21019,7 @@ fn print_sm70_arm188(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm189(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm193(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0x635 && matches!(sm, 80 | 86 | 87 | 88 |
         89) => print_form:: < OpHfma2Mma, 5 > (w, sm, at, out)
@@ -20842,14 +21030,14 @@ fn print_sm70_arm189(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm190(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm194(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0x646 && matches!(sm, 90) => return
         print_form:: < OpViaddmnmx, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm191(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm195(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x79f && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpSuredB3, 0 > (w, sm, at, out)
@@ -20860,7 +21048,7 @@ fn print_sm70_arm191(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm192(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm196(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000007ac && matches!(sm, 120 |
         121) => print_form:: < OpLdcu, 0 > (w, sm, at, out)
@@ -20871,7 +21059,7 @@ fn print_sm70_arm192(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm193(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm197(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x801 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpPmtrig, 0 > (w, sm,
@@ -20883,7 +21071,7 @@ fn print_sm70_arm193(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm194(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm198(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff0ff00000000ff000fff == 0x802 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -20891,7 +21079,7 @@ fn print_sm70_arm194(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm195(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm199(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfff0000000000000fff == 0x803 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -20899,7 +21087,7 @@ fn print_sm70_arm195(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm196(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm200(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfff0000000000ff0fff == 0x804 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -20907,7 +21095,7 @@ fn print_sm70_arm196(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm197(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm201(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805 && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -20920,7 +21108,7 @@ fn print_sm70_arm197(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm198(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm202(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871fcffffffffffff000fff == 0x806 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -20928,7 +21116,7 @@ fn print_sm70_arm198(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm199(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm203(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x807 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -20936,7 +21124,7 @@ fn print_sm70_arm199(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm200(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm204(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x808 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -20944,7 +21132,7 @@ fn print_sm70_arm200(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm201(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm205(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpFmnmx, 1 > (w, sm, at, out)
@@ -20960,7 +21148,7 @@ fn print_sm70_arm201(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm202(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm206(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e00ff0000000000000fff == 0x80a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -20968,7 +21156,7 @@ fn print_sm70_arm202(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm203(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm207(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff0000000000ff0fff == 0x80b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -20976,7 +21164,7 @@ fn print_sm70_arm203(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm204(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm208(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800f0000000000ff0fff == 0x80c && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: <
@@ -20988,7 +21176,7 @@ fn print_sm70_arm204(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm205(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm209(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016000000000000000fff == 0x810 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: <
@@ -21001,7 +21189,7 @@ fn print_sm70_arm205(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm206(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm210(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811 && matches!(sm, 70 | 72
         | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -21024,7 +21212,7 @@ fn print_sm70_arm206(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm207(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm211(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87000000000000000000fff == 0x812 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21032,7 +21220,7 @@ fn print_sm70_arm207(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm208(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm212(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x813 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21040,7 +21228,7 @@ fn print_sm70_arm208(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm209(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm213(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd000000000000000fff == 0x814 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => return print_form:: < OpVabsdiff,
@@ -21048,7 +21236,7 @@ fn print_sm70_arm209(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm210(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm214(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x816 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21056,7 +21244,7 @@ fn print_sm70_arm210(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm211(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm215(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdff0000000000000fff == 0x817 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpImnmx, 1 > (w, sm, at,
@@ -21072,7 +21260,7 @@ fn print_sm70_arm211(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm212(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm216(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x819 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21080,7 +21268,7 @@ fn print_sm70_arm212(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm213(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm217(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5ff0000000000000fff == 0x81a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21088,7 +21276,7 @@ fn print_sm70_arm213(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm214(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm218(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff7ff0000000000000fff == 0x81b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21096,7 +21284,7 @@ fn print_sm70_arm214(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm215(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm219(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000008ffffffffff000fff == 0x81c && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: <
@@ -21109,7 +21297,7 @@ fn print_sm70_arm215(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm216(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm220(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -21117,14 +21305,14 @@ fn print_sm70_arm216(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm217(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm221(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff == 0x822 && matches!(sm, 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 |
         103 | 110 | 120 | 121) => return print_form:: < OpFswzadd, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm218(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm222(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x823 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21132,7 +21320,7 @@ fn print_sm70_arm218(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm219(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm223(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -21145,7 +21333,7 @@ fn print_sm70_arm219(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm220(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm224(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -21158,7 +21346,7 @@ fn print_sm70_arm220(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm221(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm225(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -21166,7 +21354,7 @@ fn print_sm70_arm221(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm222(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm226(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpDmul, 1 > (w,
@@ -21178,7 +21366,7 @@ fn print_sm70_arm222(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm223(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm227(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpDfma, 1 > (w,
@@ -21190,21 +21378,21 @@ fn print_sm70_arm223(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm224(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm228(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x82d && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => return print_form:: < OpPreexit, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm225(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm229(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x82e && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => return print_form:: < OpAcqbulk, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm226(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm230(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x82f && matches!(sm, 90) => print_form:: <
         OpElect, 0 > (w, sm, at, out)
@@ -21224,7 +21412,7 @@ fn print_sm70_arm226(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm227(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm231(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x831 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpHfma2, 1 > (w, sm, at, out)
@@ -21243,7 +21431,7 @@ fn print_sm70_arm227(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm228(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm232(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff0000000000000fff == 0x832 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpHmul2, 1 > (w, sm, at, out)
@@ -21254,7 +21442,7 @@ fn print_sm70_arm228(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm229(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm233(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff0000000000000fff == 0x835 && matches!(sm, 120 | 121) =>
         print_form:: < OpIadd, 4 > (w, sm, at, out)
@@ -21281,7 +21469,7 @@ fn print_sm70_arm229(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm230(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm234(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffdff0000000000000fff == 0x836 && matches!(sm, 90 | 100 | 103) =>
         print_form:: < OpViadd, 1 > (w, sm, at, out)
@@ -21292,7 +21480,7 @@ fn print_sm70_arm230(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm231(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm235(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x838 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: < OpI2iSat,
@@ -21300,7 +21488,7 @@ fn print_sm70_arm231(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm232(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm236(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff == 0x83b && matches!(sm, 75 | 80 | 86 | 87 | 88 | 89 | 90) =>
         print_form:: < OpLdsm, 0 > (w, sm, at, out)
@@ -21311,7 +21499,7 @@ fn print_sm70_arm232(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm233(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm237(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffeeff6000000000000000fff == 0x4207000000000000000083e && matches!(sm,
         100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpF2fpPack4, 1 > (w, sm, at,
@@ -21361,7 +21549,7 @@ fn print_sm70_arm233(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm234(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm238(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff85cb3ff0000000000000fff == 0x840 && matches!(sm, 80) => print_form:: <
         OpHmnmx2, 1 > (w, sm, at, out)
@@ -21381,7 +21569,7 @@ fn print_sm70_arm234(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm235(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm239(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x843 && matches!(sm, 86 | 87 | 88 | 89 | 90
         | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: < OpF2ip, 1 > (w, sm,
@@ -21389,7 +21577,7 @@ fn print_sm70_arm235(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm236(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm240(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff == 0x844 && matches!(sm, 90) => print_form:: < OpStsm, 0 > (w, sm, at,
         out)
@@ -21400,7 +21588,7 @@ fn print_sm70_arm236(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm237(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm241(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bff00000000ff000fff == 0x10000000000000000845 && matches!(sm, 86 |
         87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21408,14 +21596,14 @@ fn print_sm70_arm237(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm238(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm242(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80008000000000000000fff == 0x846 && matches!(sm, 90 | 100 | 103) =>
         return print_form:: < OpViaddmnmx, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm239(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm243(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
         => print_form:: < OpVimnmx, 4 > (w, sm, at, out)
@@ -21430,63 +21618,63 @@ fn print_sm70_arm239(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm240(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm244(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x849 && matches!(sm, 100 | 103) => return
         print_form:: < OpFfma2Imm, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm241(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm245(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x84a && matches!(sm, 100 | 103) => return
         print_form:: < OpFmul2Imm, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm242(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm246(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80010000000000000000fff == 0x80000000000000000000855 && matches!(sm, 120 |
         121) => return print_form:: < OpUffma, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm243(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm247(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x87010000000000000000fff == 0x84000000000000000000856 && matches!(sm, 120 |
         121) => return print_form:: < OpUfmul, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm244(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm248(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000085a && matches!(sm, 120 |
         121) => return print_form:: < OpUi2f, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm245(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm249(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000085b && matches!(sm, 120 |
         121) => return print_form:: < OpUf2f, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm246(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm250(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80038000000000000000fff == 0x8001000000000000000085e && matches!(sm, 120 |
         121) => return print_form:: < OpUi2fp, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm247(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm251(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x876 && matches!(sm, 100 | 101 | 103 | 110) =>
         return print_form:: < OpFmnmx3, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm248(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm252(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x882 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90) => print_form:: < OpUmov, 0 > (w, sm, at, out)
@@ -21497,7 +21685,7 @@ fn print_sm70_arm248(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm249(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm253(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfff00000000c0c00fff == 0x80000000000000000000883 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUp2ur, 0 > (w, sm, at, out)
@@ -21509,7 +21697,7 @@ fn print_sm70_arm249(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm250(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm254(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfff00000000c0ff0fff == 0x80000000000000000000884 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUr2up, 0 > (w, sm, at, out)
@@ -21521,7 +21709,7 @@ fn print_sm70_arm250(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm251(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm255(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871fcffffffffffffc00fff == 0x886 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90) => print_form:: < OpVoteu, 0 > (w, sm, at, out)
@@ -21532,7 +21720,7 @@ fn print_sm70_arm251(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm252(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm256(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000887 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUsel, 1 > (w, sm, at, out)
@@ -21544,7 +21732,7 @@ fn print_sm70_arm252(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm253(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm257(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80100000000000000000fff == 0x8000000000000000000088c && matches!(sm, 120 |
         121) => print_form:: < OpUisetp, 5 > (w, sm, at, out)
@@ -21563,7 +21751,7 @@ fn print_sm70_arm253(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm254(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm258(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80006000000000000000fff == 0x80000000000000000000890 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUiadd3, 1 > (w, sm, at, out)
@@ -21583,7 +21771,7 @@ fn print_sm70_arm254(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm255(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm259(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80107000000000000000fff == 0x80000000000000000000891 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUlea, 1 > (w, sm, at, out)
@@ -21619,7 +21807,7 @@ fn print_sm70_arm255(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm256(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm260(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000892 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUlop3, 1 > (w, sm, at, out)
@@ -21631,7 +21819,7 @@ fn print_sm70_arm256(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm257(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm261(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80001000000000000000fff == 0x80000000000000000000896 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUprmt, 1 > (w, sm, at, out)
@@ -21643,7 +21831,7 @@ fn print_sm70_arm257(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm258(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm262(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80006000000000000000fff == 0x80000000000000000000897 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUiadd364, 1 > (w, sm, at, out)
@@ -21655,7 +21843,7 @@ fn print_sm70_arm258(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm259(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm263(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000899 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUshf, 1 > (w, sm, at, out)
@@ -21667,7 +21855,7 @@ fn print_sm70_arm259(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm260(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm264(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000089a && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUsgxt, 1 > (w, sm, at, out)
@@ -21679,7 +21867,7 @@ fn print_sm70_arm260(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm261(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm265(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a4 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUimad, 1 > (w, sm, at, out)
@@ -21699,7 +21887,7 @@ fn print_sm70_arm261(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm262(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm266(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a5 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUimadWide, 1 > (w, sm, at, out)
@@ -21719,14 +21907,14 @@ fn print_sm70_arm262(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm263(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm267(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a6 && matches!(sm, 120 |
         121) => return print_form:: < OpUimadHi, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm264(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm268(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008bd && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUflo, 1 > (w, sm, at, out)
@@ -21738,7 +21926,7 @@ fn print_sm70_arm264(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm265(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm269(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008be && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUbrev, 1 > (w, sm, at, out)
@@ -21750,7 +21938,7 @@ fn print_sm70_arm265(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm266(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm270(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008bf && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUpopc, 1 > (w, sm, at, out)
@@ -21762,7 +21950,7 @@ fn print_sm70_arm266(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm267(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm271(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff00000000ff000fff == 0x900 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21770,7 +21958,7 @@ fn print_sm70_arm267(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm268(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm272(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x901 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21778,7 +21966,7 @@ fn print_sm70_arm268(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm269(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm273(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x902 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21786,7 +21974,7 @@ fn print_sm70_arm269(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm270(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm274(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x904 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21794,7 +21982,7 @@ fn print_sm70_arm270(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm271(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm275(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x905 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21802,7 +21990,7 @@ fn print_sm70_arm271(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm272(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm276(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x906 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21810,7 +21998,7 @@ fn print_sm70_arm272(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm273(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm277(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x907 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21818,7 +22006,7 @@ fn print_sm70_arm273(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm274(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm278(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70 | 72) =>
         print_form:: < OpMufu, 1 > (w, sm, at, out)
@@ -21833,7 +22021,7 @@ fn print_sm70_arm274(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm275(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm279(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x909 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21841,7 +22029,7 @@ fn print_sm70_arm275(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm276(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm280(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x910 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21849,7 +22037,7 @@ fn print_sm70_arm276(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm277(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm281(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x911 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21857,7 +22045,7 @@ fn print_sm70_arm277(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm278(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm282(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x912 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21865,7 +22053,7 @@ fn print_sm70_arm278(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm279(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm283(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x913 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21873,7 +22061,7 @@ fn print_sm70_arm279(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm280(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm284(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffffffffff0fff == 0x918 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21881,7 +22069,7 @@ fn print_sm70_arm280(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm281(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm285(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x919 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21889,7 +22077,7 @@ fn print_sm70_arm281(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm282(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm286(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000803f00000fff == 0x80000000091a && matches!(sm, 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpDepbar, 0 >
@@ -21901,14 +22089,14 @@ fn print_sm70_arm282(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm283(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm287(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x91b && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => return print_form:: < OpEndcollective, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm284(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm288(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffffc3fff00ffff0fff == 0x2000000000000000091d && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -21934,7 +22122,7 @@ fn print_sm70_arm284(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm285(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm289(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xff000fff == 0xff000920 && matches!(sm, 70 | 72 | 75 | 80 | 86 | 87 | 88 |
         89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpAl2pAbs, 0 > (w,
@@ -21947,7 +22135,7 @@ fn print_sm70_arm285(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm286(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm290(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x923 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21955,7 +22143,7 @@ fn print_sm70_arm286(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm287(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm291(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x924 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21963,7 +22151,7 @@ fn print_sm70_arm287(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm288(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm292(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff == 0x925 && matches!(sm, 70 | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 |
         100 | 101 | 103 | 110 | 120 | 121) => return print_form:: < OpPixld, 0 > (w, sm,
@@ -21971,7 +22159,7 @@ fn print_sm70_arm288(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm289(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm293(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x941 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => print_form:: < OpBsync, 0 > (w, sm, at, out)
@@ -21982,7 +22170,7 @@ fn print_sm70_arm289(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm290(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm294(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x942 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => print_form:: < OpBreak, 0 > (w, sm, at, out)
@@ -21993,7 +22181,7 @@ fn print_sm70_arm290(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm291(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm295(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83e000000000003ffff0fff == 0x943 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpCallAbs, 0 > (w, sm, at, out)
@@ -22004,7 +22192,7 @@ fn print_sm70_arm291(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm292(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm296(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c000000000003ffff0fff == 0x944 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpCall, 0 > (w, sm, at, out)
@@ -22015,7 +22203,7 @@ fn print_sm70_arm292(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm293(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm297(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff00000003fff00fff == 0x945 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => print_form:: < OpBssy, 0 > (w, sm, at, out)
@@ -22026,7 +22214,7 @@ fn print_sm70_arm293(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm294(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm298(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x946 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpYield, 0 > (w, sm,
@@ -22038,7 +22226,7 @@ fn print_sm70_arm294(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm295(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm299(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpBra, 0 > (w, sm, at, out)
@@ -22062,7 +22250,7 @@ fn print_sm70_arm295(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm296(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm300(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff00000000ffff0fff == 0x948 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpWarpsync, 2 > (w, sm, at, out)
@@ -22073,7 +22261,7 @@ fn print_sm70_arm296(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm297(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm301(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x949 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89) => print_form:: < OpBrx, 0 > (w, sm, at, out)
@@ -22084,7 +22272,7 @@ fn print_sm70_arm297(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm298(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm302(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff86fffffffffffffffff0fff == 0x94d && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -22092,14 +22280,14 @@ fn print_sm70_arm298(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm299(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm303(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x94e && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => return print_form:: < OpLepc, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm300(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm304(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c000000000003c0ff0fff == 0x80000000000000000000950 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => print_form:: < OpRet, 2 > (w, sm, at, out)
@@ -22145,7 +22333,7 @@ fn print_sm70_arm300(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm301(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm305(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffefffff00000000f0ff0fff == 0x956 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -22153,7 +22341,7 @@ fn print_sm70_arm301(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm302(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm306(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x95c && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpBpt, 0 > (w, sm, at,
@@ -22165,7 +22353,7 @@ fn print_sm70_arm302(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm303(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm307(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80800000000000000000fff == 0x95d && matches!(sm, 90 | 100 | 101 | 103 |
         110 | 120 | 121) => print_form:: < OpNanosleep, 1 > (w, sm, at, out)
@@ -22180,7 +22368,7 @@ fn print_sm70_arm303(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm304(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm308(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80008000000000000000fff == 0x8000800000000000000097e && matches!(sm, 100 |
         101 | 103 | 110 | 120 | 121) => return print_form:: < OpLdg256, 0 > (w, sm, at,
@@ -22188,7 +22376,7 @@ fn print_sm70_arm304(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm305(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm309(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80008000000000000000fff == 0x8000800000000000000097f && matches!(sm, 100 |
         101 | 103 | 110 | 120 | 121) => return print_form:: < OpStg256, 0 > (w, sm, at,
@@ -22196,7 +22384,7 @@ fn print_sm70_arm305(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm306(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm310(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff38001ff0000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 |
         72) => print_form:: < OpLdg, 7 > (w, sm, at, out)
@@ -22225,7 +22413,7 @@ fn print_sm70_arm306(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm307(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm311(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffb8e01ff000000ff000001ff == 0xe01000000000000000181 && matches!(sm, 70 |
         72) => print_form:: < OpLdg, 1 > (w, sm, at, out)
@@ -22280,7 +22468,7 @@ fn print_sm70_arm307(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm308(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm312(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8ff1ff000000ff00000fff == 0x983 && matches!(sm, 70 | 72) =>
         print_form:: < OpLdl, 1 > (w, sm, at, out)
@@ -22292,7 +22480,7 @@ fn print_sm70_arm308(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm309(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm313(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffe1ff000000ff00000fff == 0x984 && matches!(sm, 70 | 72) =>
         print_form:: < OpLds, 1 > (w, sm, at, out)
@@ -22337,7 +22525,7 @@ fn print_sm70_arm309(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm310(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm314(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffb8e01000000000000ff0ffc == 0x80001000000000000000984 && matches!(sm,
         90) => print_form:: < OpStg, 4 > (w, sm, at, out)
@@ -22369,7 +22557,7 @@ fn print_sm70_arm310(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm311(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm315(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffb8e11ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 80 |
         86 | 87 | 88 | 89 | 90) => print_form:: < OpStg, 2 > (w, sm, at, out)
@@ -22413,7 +22601,7 @@ fn print_sm70_arm311(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm312(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm316(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff7ff31000000000000ff01ff == 0x188 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpSts, 0 > (w,
@@ -22447,7 +22635,7 @@ fn print_sm70_arm312(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm313(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm317(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x989 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpShfl, 2 > (w, sm, at,
@@ -22459,7 +22647,7 @@ fn print_sm70_arm313(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm314(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm318(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80011000000000000000fdd == 0x80001000000000000000988 && matches!(sm,
         90) => print_form:: < OpAtomg, 4 > (w, sm, at, out)
@@ -22488,7 +22676,7 @@ fn print_sm70_arm314(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm315(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm319(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff40001000000000000000fff == 0x100000000000000098e && matches!(sm, 70 |
         72 | 75) => print_form:: < OpRed, 0 > (w, sm, at, out)
@@ -22515,7 +22703,7 @@ fn print_sm70_arm315(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm316(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm320(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800010000000000ff000fff == 0xff00098f && matches!(sm, 75) => print_form:: <
         OpCctlAll, 1 > (w, sm, at, out)
@@ -22544,7 +22732,7 @@ fn print_sm70_arm316(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm317(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm321(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpSuld, 0 > (w, sm, at, out)
@@ -22595,7 +22783,7 @@ fn print_sm70_arm317(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm318(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm322(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80002000000000000000fff == 0x992 && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => print_form:: < OpMembar, 0 > (w, sm, at, out)
@@ -22658,7 +22846,7 @@ fn print_sm70_arm318(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm319(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm323(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffc0001000000000000000fff == 0x800010000000000000009a3 && matches!(sm,
         90) => print_form:: < OpAtomgF, 1 > (w, sm, at, out)
@@ -22675,7 +22863,7 @@ fn print_sm70_arm319(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm320(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm324(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80001000000000000000fff == 0x800010000000000000009a4 && matches!(sm, 90) =>
         print_form:: < OpLdgmc, 0 > (w, sm, at, out)
@@ -22687,7 +22875,7 @@ fn print_sm70_arm320(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm321(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm325(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80001000000000000000fff == 0x800010000000000000009a5 && matches!(sm, 90) =>
         print_form:: < OpLdgmc, 1 > (w, sm, at, out)
@@ -22699,7 +22887,7 @@ fn print_sm70_arm321(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm322(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm326(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff40001000000000000000fff == 0x10000000000000009a6 && matches!(sm, 90 |
         100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpRedgF, 0 > (w, sm, at,
@@ -22716,7 +22904,7 @@ fn print_sm70_arm322(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm323(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm327(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffbf1f8ff000000ff000001ff == 0x1aa && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpQspc, 0 > (w, sm, at, out)
@@ -22762,7 +22950,7 @@ fn print_sm70_arm323(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm324(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm328(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9ab && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpErrbar, 0 > (w, sm,
@@ -22774,7 +22962,7 @@ fn print_sm70_arm324(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm325(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm329(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9af && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: < OpLdgdepbar, 0 >
@@ -22782,7 +22970,7 @@ fn print_sm70_arm325(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm326(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm330(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80002000000000000000fff == 0x9b1 && matches!(sm, 90) => print_form:: <
         OpSyncsCctlAll, 0 > (w, sm, at, out)
@@ -22802,14 +22990,31 @@ fn print_sm70_arm326(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm327(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm331(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9b7 && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => return print_form:: < OpUtmacmdflush, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm328(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm332(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80800000000000000000fff == 0x8000000000000000009b9 && matches!(sm, 90 | 100
+        | 101 | 103 | 110 | 120 | 121) => print_form:: < OpUtmacctlAll, 0 > (w, sm, at,
+        out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x800000000000000000009b9 && matches!(sm, 90) =>
+        print_form:: < OpUtmacctl, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x800000000000000000009b9 && matches!(sm, 100 |
+        101 | 103 | 110 | 120 | 121) => return print_form:: < OpUtmacctl, 1 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm333(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9c3 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90) => print_form:: < OpS2ur, 0 > (w, sm, at, out)
@@ -22820,7 +23025,7 @@ fn print_sm70_arm328(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm329(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm334(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80180000000800000000fff == 0x1000000008000000009c5 && matches!(sm, 90) =>
         print_form:: < OpWarpgroupDepbar, 0 > (w, sm, at, out)
@@ -22831,7 +23036,7 @@ fn print_sm70_arm329(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm330(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm335(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80001000000000000000fff == 0x800000000000000000009c7 && matches!(sm, 90 |
         100 | 101 | 103 | 110 | 120 | 121) => return print_form:: < OpUcgabarArv, 0 > (w,
@@ -22839,42 +23044,42 @@ fn print_sm70_arm330(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm331(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm336(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpMov, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm332(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm337(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcffff80000ff00000fff == 0xa03 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpP2r, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm333(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm338(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcffff80000ff00ff0fff == 0xa04 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpR2p, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm334(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm339(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpSel, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm335(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm340(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFsel, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm336(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm341(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpFmnmx, 2 > (w, sm, at, out)
@@ -22889,28 +23094,28 @@ fn print_sm70_arm336(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm337(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm342(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e00ff380000ff00000fff == 0xa0a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFset, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm338(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm343(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFsetp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm339(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm344(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpIsetp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm340(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm345(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => print_form:: < OpIadd3, 2 > (w, sm, at, out)
@@ -22922,7 +23127,7 @@ fn print_sm70_arm340(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm341(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm346(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 72
         | 75 | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpLea, 2 > (w, sm, at, out)
@@ -22944,70 +23149,70 @@ fn print_sm70_arm341(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm342(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm347(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpLop3, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm343(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm348(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpIabs, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm344(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm349(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00f80000ff00000fff == 0xa14 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpVabsdiff, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm345(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm350(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpPrmt, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm346(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm351(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90) => return print_form:: < OpImnmx, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm347(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm352(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpShf, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm348(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm353(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5fff80000ff00000fff == 0xa1a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpSgxt, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm349(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm354(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff7fff80000ff00000fff == 0xa1b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpBmsk, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm350(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm355(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8010000380000ff00000fff == 0xa1f && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpPlop3Sign, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm351(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm356(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => return print_form:: < OpFmul, 2 > (w,
@@ -23015,14 +23220,14 @@ fn print_sm70_arm351(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm352(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm357(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFfma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm353(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm358(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpImad, 2 > (w, sm,
@@ -23035,7 +23240,7 @@ fn print_sm70_arm353(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm354(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm359(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpImadWide, 2 > (w,
@@ -23048,7 +23253,7 @@ fn print_sm70_arm354(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm355(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm360(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff900f80000ff00000fff == 0xa26 && matches!(sm, 70 | 72) =>
         print_form:: < OpIdp4a, 4 > (w, sm, at, out)
@@ -23068,7 +23273,7 @@ fn print_sm70_arm355(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm356(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm361(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => return print_form:: < OpImadHi, 2 > (w, sm, at,
@@ -23076,21 +23281,21 @@ fn print_sm70_arm356(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm357(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm362(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpDmul, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm358(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm363(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpDfma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm359(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm364(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0xa31 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpHfma2, 2 > (w, sm, at, out)
@@ -23109,7 +23314,7 @@ fn print_sm70_arm359(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm360(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm365(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff080000ff00000fff == 0xa32 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpHmul2, 2 > (w, sm, at, out)
@@ -23120,7 +23325,7 @@ fn print_sm70_arm360(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm361(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm366(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0xa35 && matches!(sm, 80 | 86 | 87 | 88 |
         89) => print_form:: < OpHfma2Mma, 2 > (w, sm, at, out)
@@ -23131,21 +23336,21 @@ fn print_sm70_arm361(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm362(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm367(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffdff780000ff00000fff == 0xa36 && matches!(sm, 90) => return
         print_form:: < OpViadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm363(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm368(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0xa38 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90) => return print_form:: < OpI2iSat, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm364(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm369(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffeee4600f80000ff00000fff == 0xa3e && matches!(sm, 80 | 86 | 87 | 88 | 89
         | 90) => print_form:: < OpF2fp, 2 > (w, sm, at, out)
@@ -23168,7 +23373,7 @@ fn print_sm70_arm364(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm365(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm370(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff85cb3ff080000ff00000fff == 0xa40 && matches!(sm, 80) => print_form:: <
         OpHmnmx2, 2 > (w, sm, at, out)
@@ -23187,91 +23392,91 @@ fn print_sm70_arm365(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm366(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm371(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0xa43 && matches!(sm, 86 | 87 | 88 | 89 |
         90) => return print_form:: < OpF2ip, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm367(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm372(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bfff80000ffff000fff == 0x10000000000000000a45 && matches!(sm, 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpI2fp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm368(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm373(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000800780000ff00000fff == 0xa46 && matches!(sm, 90) => return
         print_form:: < OpViaddmnmx, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm369(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm374(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
         => return print_form:: < OpVimnmx, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm370(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm375(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xab9 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90) => return print_form:: < OpUldc, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm371(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm376(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFlo, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm372(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm377(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpBrev, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm373(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm378(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000380000ff00000fff == 0xb02 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFchk, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm374(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm379(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpF2f, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm375(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm380(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpF2i, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm376(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm381(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpI2f, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm377(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm382(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb07 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFrnd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm378(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm383(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70 | 72) =>
         print_form:: < OpMufu, 2 > (w, sm, at, out)
@@ -23286,42 +23491,42 @@ fn print_sm70_arm378(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm379(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm384(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpPopc, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm380(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm385(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpF2f64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm381(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm386(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpF2i64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm382(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm387(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpI2f64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm383(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm388(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff380000ffff000fff == 0xb13 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFrnd64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm384(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm389(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffffc0003ffffff0fff == 0x20000000000000000b1d && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -23339,21 +23544,21 @@ fn print_sm70_arm384(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm385(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm390(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ffffff0fff == 0xb48 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => return print_form:: < OpWarpsync, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm386(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm391(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffeffffff80000fff0ff0fff == 0xb56 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpBmov, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm387(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm392(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8080000f80000ff00000fff == 0xb5d && matches!(sm, 90) => print_form:: <
         OpNanosleep, 2 > (w, sm, at, out)
@@ -23368,49 +23573,49 @@ fn print_sm70_arm387(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm388(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm393(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb60 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpTex, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm389(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm394(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb63 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpTld4, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm390(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm395(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb66 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpTld, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm391(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm396(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb69 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpTmml, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm392(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm397(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb6c && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpTxd, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm393(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm398(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb6f && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpTxq, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm394(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm399(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xb82 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpLdc, 0 > (w, sm,
@@ -23422,7 +23627,7 @@ fn print_sm70_arm394(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm395(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm400(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpSuldB, 0 > (w, sm, at, out)
@@ -23457,7 +23662,7 @@ fn print_sm70_arm395(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm396(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm401(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
         120 | 121) => print_form:: < OpMov64, 1 > (w, sm, at, out)
@@ -23469,7 +23674,7 @@ fn print_sm70_arm396(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm397(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm402(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffff0000000fff == 0x80000000000000000000c03 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23477,7 +23682,7 @@ fn print_sm70_arm397(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm398(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm403(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffff0000ff0fff == 0x80000000000000000000c04 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23485,7 +23690,7 @@ fn print_sm70_arm398(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm399(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm404(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23493,7 +23698,7 @@ fn print_sm70_arm399(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm400(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm405(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23501,7 +23706,7 @@ fn print_sm70_arm400(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm401(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm406(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
         75) => print_form:: < OpFmnmx, 3 > (w, sm, at, out)
@@ -23517,7 +23722,7 @@ fn print_sm70_arm401(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm402(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm407(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e00ff3fffff0000000fff == 0x80000000000000000000c0a && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23525,7 +23730,7 @@ fn print_sm70_arm402(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm403(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm408(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23533,7 +23738,7 @@ fn print_sm70_arm403(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm404(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm409(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -23545,7 +23750,7 @@ fn print_sm70_arm404(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm405(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm410(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -23558,7 +23763,7 @@ fn print_sm70_arm405(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm406(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm411(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -23581,7 +23786,7 @@ fn print_sm70_arm406(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm407(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm412(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23589,7 +23794,7 @@ fn print_sm70_arm407(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm408(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm413(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23597,7 +23802,7 @@ fn print_sm70_arm408(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm409(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm414(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000c14 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => return print_form:: <
@@ -23605,7 +23810,7 @@ fn print_sm70_arm409(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm410(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm415(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23613,7 +23818,7 @@ fn print_sm70_arm410(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm411(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm416(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpImnmx,
@@ -23629,7 +23834,7 @@ fn print_sm70_arm411(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm412(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm417(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23637,7 +23842,7 @@ fn print_sm70_arm412(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm413(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm418(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5ffffffff0000000fff == 0x80000000000000000000c1a && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23645,7 +23850,7 @@ fn print_sm70_arm413(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm414(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm419(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff7ffffffff0000000fff == 0x80000000000000000000c1b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23653,7 +23858,7 @@ fn print_sm70_arm414(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm415(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm420(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23661,7 +23866,7 @@ fn print_sm70_arm415(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm416(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm421(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23669,7 +23874,7 @@ fn print_sm70_arm416(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm417(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm422(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -23682,7 +23887,7 @@ fn print_sm70_arm417(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm418(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm423(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -23695,7 +23900,7 @@ fn print_sm70_arm418(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm419(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm424(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff100ffffff0000000fff == 0x80000000000000000000c26 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -23708,7 +23913,7 @@ fn print_sm70_arm419(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm420(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm425(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23716,7 +23921,7 @@ fn print_sm70_arm420(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm421(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm426(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpDmul,
@@ -23728,7 +23933,7 @@ fn print_sm70_arm421(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm422(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm427(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpDfma,
@@ -23740,7 +23945,7 @@ fn print_sm70_arm422(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm423(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm428(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000c31 && matches!(sm,
         75) => print_form:: < OpHfma2, 3 > (w, sm, at, out)
@@ -23760,7 +23965,7 @@ fn print_sm70_arm423(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm424(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm429(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x80000000000000000000c32 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => print_form:: < OpHmul2, 3 > (w, sm, at, out)
@@ -23772,7 +23977,7 @@ fn print_sm70_arm424(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm425(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm430(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
         120 | 121) => print_form:: < OpIadd, 5 > (w, sm, at, out)
@@ -23799,14 +24004,14 @@ fn print_sm70_arm425(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm426(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm431(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffdff7fffff0000000fff == 0x80000000000000000000c36 && matches!(sm, 90
         | 100 | 103) => return print_form:: < OpViadd, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm427(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm432(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000c38 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23814,7 +24019,7 @@ fn print_sm70_arm427(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm428(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm433(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffeeff600ffffff0000000fff == 0xc2070000000000000000c3e && matches!(sm,
         100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpF2fpPack4, 2 > (w, sm, at,
@@ -23864,7 +24069,7 @@ fn print_sm70_arm428(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm429(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm434(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff85cb3ff0fffff0000000fff == 0x80000000000000000000c40 && matches!(sm,
         80) => print_form:: < OpHmnmx2, 3 > (w, sm, at, out)
@@ -23885,7 +24090,7 @@ fn print_sm70_arm429(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm430(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm435(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000c43 && matches!(sm, 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -23893,7 +24098,7 @@ fn print_sm70_arm430(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm431(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm436(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bffffffff00ff000fff == 0x80010000000000000000c45 && matches!(sm, 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -23901,14 +24106,14 @@ fn print_sm70_arm431(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm432(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm437(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80008007fffff0000000fff == 0x80000000000000000000c46 && matches!(sm, 90
         | 100 | 103) => return print_form:: < OpViaddmnmx, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm433(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm438(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
         90) => print_form:: < OpVimnmx, 6 > (w, sm, at, out)
@@ -23923,28 +24128,28 @@ fn print_sm70_arm433(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm434(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm439(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000c49 && matches!(sm, 100 |
         103) => return print_form:: < OpFfma2, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm435(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm440(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000c4a && matches!(sm, 100 |
         103) => return print_form:: < OpFmul2, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm436(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm441(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000c76 && matches!(sm, 100 |
         101 | 103 | 110) => return print_form:: < OpFmnmx3, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm437(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm442(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80100000000000000000fff == 0x80000000000000000000c82 && matches!(sm, 120 |
         121) => print_form:: < OpUmov, 4 > (w, sm, at, out)
@@ -23963,7 +24168,7 @@ fn print_sm70_arm437(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm438(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm443(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffffc0c0c00fff == 0x80000000000000000000c83 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUp2ur, 1 > (w, sm, at, out)
@@ -23975,7 +24180,7 @@ fn print_sm70_arm438(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm439(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm444(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffffc0c0ff0fff == 0x80000000000000000000c84 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUr2up, 1 > (w, sm, at, out)
@@ -23987,7 +24192,7 @@ fn print_sm70_arm439(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm440(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm445(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23995,7 +24200,7 @@ fn print_sm70_arm440(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm441(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm446(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24003,7 +24208,7 @@ fn print_sm70_arm441(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm442(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm447(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000003fffff0000000fff == 0x80000000000000000000d02 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24011,7 +24216,7 @@ fn print_sm70_arm442(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm443(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm448(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24019,7 +24224,7 @@ fn print_sm70_arm443(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm444(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm449(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24027,7 +24232,7 @@ fn print_sm70_arm444(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm445(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm450(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24035,7 +24240,7 @@ fn print_sm70_arm445(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm446(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm451(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d07 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24043,7 +24248,7 @@ fn print_sm70_arm446(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm447(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm452(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => print_form:: < OpMufu, 6 > (w, sm, at, out)
@@ -24055,7 +24260,7 @@ fn print_sm70_arm447(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm448(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm453(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24063,7 +24268,7 @@ fn print_sm70_arm448(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm449(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm454(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24071,7 +24276,7 @@ fn print_sm70_arm449(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm450(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm455(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24079,7 +24284,7 @@ fn print_sm70_arm450(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm451(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm456(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24087,7 +24292,7 @@ fn print_sm70_arm451(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm452(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm457(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff3fffff00ff000fff == 0x80000000000000000000d13 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24095,7 +24300,7 @@ fn print_sm70_arm452(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm453(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm458(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8080000ffffff0000000fff == 0x80000000000000000000d5d && matches!(sm, 90
         | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpNanosleep, 3 > (w, sm,
@@ -24111,7 +24316,7 @@ fn print_sm70_arm453(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm454(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm459(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d61 && matches!(sm, 100 |
         101 | 103 | 110) => print_form:: < OpTexB, 1 > (w, sm, at, out)
@@ -24122,7 +24327,7 @@ fn print_sm70_arm454(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm455(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm460(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d64 && matches!(sm, 100 |
         101 | 103 | 110) => print_form:: < OpTld4B, 1 > (w, sm, at, out)
@@ -24133,7 +24338,7 @@ fn print_sm70_arm455(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm456(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm461(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d67 && matches!(sm, 100 |
         101 | 103 | 110) => print_form:: < OpTldB, 1 > (w, sm, at, out)
@@ -24144,7 +24349,7 @@ fn print_sm70_arm456(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm457(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm462(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d6d && matches!(sm, 100 |
         101 | 103 | 110) => print_form:: < OpTxdB, 1 > (w, sm, at, out)
@@ -24155,7 +24360,7 @@ fn print_sm70_arm457(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm458(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm463(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000dc7 && matches!(sm, 90 |
         100 | 101 | 103 | 110 | 120 | 121) => return print_form:: < OpUcgabarWait, 0 >
@@ -24163,14 +24368,14 @@ fn print_sm70_arm458(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm459(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm464(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
         120 | 121) => return print_form:: < OpSel64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm460(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm465(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000e14 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => return print_form:: <
@@ -24178,7 +24383,7 @@ fn print_sm70_arm460(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm461(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm466(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24186,7 +24391,7 @@ fn print_sm70_arm461(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm462(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm467(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24194,7 +24399,7 @@ fn print_sm70_arm462(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm463(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm468(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24202,7 +24407,7 @@ fn print_sm70_arm463(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm464(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm469(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24210,7 +24415,7 @@ fn print_sm70_arm464(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm465(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm470(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -24223,7 +24428,7 @@ fn print_sm70_arm465(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm466(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm471(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -24236,7 +24441,7 @@ fn print_sm70_arm466(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm467(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm472(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24244,7 +24449,7 @@ fn print_sm70_arm467(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm468(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm473(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpDadd,
@@ -24256,7 +24461,7 @@ fn print_sm70_arm468(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm469(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm474(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpDsetp,
@@ -24268,7 +24473,7 @@ fn print_sm70_arm469(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm470(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm475(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpDfma,
@@ -24280,7 +24485,7 @@ fn print_sm70_arm470(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm471(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm476(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x80040000000000000000e30 && matches!(sm, 86
         | 87 | 88 | 89) => print_form:: < OpHadd2F32, 3 > (w, sm, at, out)
@@ -24305,7 +24510,7 @@ fn print_sm70_arm471(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm472(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm477(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000e31 && matches!(sm,
         75) => print_form:: < OpHfma2, 6 > (w, sm, at, out)
@@ -24325,7 +24530,7 @@ fn print_sm70_arm472(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm473(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm478(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e001f0fffff0000000fff == 0x80000000000000000000e33 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => print_form:: < OpHset2, 3 > (w, sm, at, out)
@@ -24337,7 +24542,7 @@ fn print_sm70_arm473(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm474(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm479(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff800001f0fffff0000ff0fff == 0x80000000000000000000e34 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => print_form:: < OpHsetp2, 3 > (w, sm, at, out)
@@ -24349,7 +24554,7 @@ fn print_sm70_arm474(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm475(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm480(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c003fffff0000000fff == 0x80000000000000000000e35 && matches!(sm, 80
         | 86 | 87 | 88 | 89) => print_form:: < OpHfma2Mma, 6 > (w, sm, at, out)
@@ -24360,7 +24565,7 @@ fn print_sm70_arm475(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm476(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm481(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000e43 && matches!(sm, 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -24368,28 +24573,28 @@ fn print_sm70_arm476(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm477(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm482(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000e46 && matches!(sm, 90
         | 100 | 103) => return print_form:: < OpViaddmnmx, 6 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm478(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm483(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000e49 && matches!(sm, 100 |
         103) => return print_form:: < OpFfma2, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm479(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm484(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000e4b && matches!(sm, 100 |
         103) => return print_form:: < OpFadd2, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm480(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm485(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffeffffffffffffff0f00fff == 0xf56 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -24397,7 +24602,7 @@ fn print_sm70_arm480(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm481(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm486(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f60 && matches!(sm, 120 |
         121) => print_form:: < OpTexUr, 2 > (w, sm, at, out)
@@ -24412,7 +24617,7 @@ fn print_sm70_arm481(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm482(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm487(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f63 && matches!(sm, 120 |
         121) => print_form:: < OpTld4Ur, 2 > (w, sm, at, out)
@@ -24427,7 +24632,7 @@ fn print_sm70_arm482(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm483(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm488(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f66 && matches!(sm, 120 |
         121) => print_form:: < OpTldUr, 2 > (w, sm, at, out)
@@ -24442,7 +24647,7 @@ fn print_sm70_arm483(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm484(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm489(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f69 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpTmmlUr, 0 > (w, sm, at, out)
@@ -24454,7 +24659,7 @@ fn print_sm70_arm484(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm485(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm490(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f6c && matches!(sm, 120 |
         121) => print_form:: < OpTxdUr, 2 > (w, sm, at, out)
@@ -24469,7 +24674,7 @@ fn print_sm70_arm485(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm486(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm491(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f6f && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpTxqUr, 0 > (w, sm, at, out)
@@ -24481,7 +24686,7 @@ fn print_sm70_arm486(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm487(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm492(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xf89 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpShfl, 3 > (w, sm, at,
@@ -24493,7 +24698,7 @@ fn print_sm70_arm487(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm488(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm493(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100 |
         101 | 103 | 110) => print_form:: < OpSuld, 4 > (w, sm, at, out)
@@ -24560,7 +24765,7 @@ fn print_sm70_arm488(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm489(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm494(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f9f && matches!(sm, 100 |
         101 | 103 | 110) => print_form:: < OpSured, 2 > (w, sm, at, out)
@@ -24643,7 +24848,7 @@ fn print_sm70_arm489(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm490(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm495(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80800400000000000000fff == 0x80000400000000000000fae && matches!(sm,
         90) => print_form:: < OpLdgsts, 1 > (w, sm, at, out)
@@ -31120,6 +31325,20 @@ pub const FORMS: &[FormInfo] = &[
         0x1fff7fee1000000000000000000, 0, [UGPR, UGPR, IMM]
     ),
     form_info!(
+        "utmacctl", "fixed", 0, Sm70, [90], 0x80000000000000000000fff,
+        0x800000000000000000009b9, 0x1fff7fbffffffffffffc0ff0000, 0, [UGPR]
+    ),
+    form_info!(
+        "utmacctl", "fixed", 1, Sm70, [100, 101, 103, 110, 120, 121],
+        0x80000000000000000000fff, 0x800000000000000000009b9,
+        0x1fff7fbffffffffffff00ff0000, 0, [UGPR]
+    ),
+    form_info!(
+        "utmacctl_all", "fixed", 0, Sm70, [90, 100, 101, 103, 110, 120, 121],
+        0x80800000000000000000fff, 0x8000000000000000009b9,
+        0x1fff7f7ffffffffffffffff0000, 0, []
+    ),
+    form_info!(
         "utmacmdflush", "fixed", 0, Sm70, [90, 100, 101, 103, 110, 120, 121],
         0x80000000000000000000fff, 0x9b7, 0x1fff7ffffffffffffffffff0000, 0, []
     ),
@@ -31146,6 +31365,45 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "utmaldg_ur", "fixed", 2, Sm70, [100, 101, 103, 110], 0x80010000000000000000fff,
         0x800000000000000000003b4, 0x1fff7c06700ffffff0000ff0000, 0, [UGPR, UGPR, UGPR]
+    ),
+    form_info!(
+        "utmapf", "fixed", 0, Sm70, [90], 0x80010000000000000000fff,
+        0x800000000000000000005b8, 0x1fff7fc6fffffffffc0c0ff0000, 0, [UGPR, UGPR]
+    ),
+    form_info!(
+        "utmapf", "fixed", 1, Sm70, [100, 101, 103, 110, 120, 121],
+        0x80010000000000000000fff, 0x800000000000000000005b8,
+        0x1fff7e06fffffffff0000ff0000, 0, [UGPR, UGPR]
+    ),
+    form_info!(
+        "utmapf_ur", "fixed", 0, Sm70, [90], 0x80010000000000000000fff,
+        0x800000000000000000003b8, 0x1fff7f86fc0ffffffc0c0ff0000, 0, [UGPR, UGPR, UGPR]
+    ),
+    form_info!(
+        "utmapf_ur", "fixed", 1, Sm70, [120, 121], 0x80010000000000000000fff,
+        0x800000000000000000003b8, 0x1fff7e06f00ffffff0000ff0000, 0, [UGPR, UGPR, UGPR]
+    ),
+    form_info!(
+        "utmapf_ur", "fixed", 2, Sm70, [100, 101, 103, 110], 0x80010000000000000000fff,
+        0x800000000000000000003b8, 0x1fff7e06f00ffffff0000ff0000, 0, [UGPR, UGPR, UGPR]
+    ),
+    form_info!(
+        "utmaredg", "fixed", 0, Sm70, [90], 0x80010000000000000000fff,
+        0x800000000000000000003b6, 0x1fff4786fffffffffc0c0ff0000, 0, [UGPR, UGPR]
+    ),
+    form_info!(
+        "utmaredg", "fixed", 1, Sm70, [100, 101, 103, 110, 120, 121],
+        0x80010000000000000000fff, 0x800000000000000000003b6,
+        0x1fff4786fffffffff0000ff0000, 0, [UGPR, UGPR]
+    ),
+    form_info!(
+        "utmastg", "fixed", 0, Sm70, [90], 0x80010000000000000000fff,
+        0x800000000000000000003b5, 0x1fff7f86fffffffffc0c0ff0000, 0, [UGPR, UGPR]
+    ),
+    form_info!(
+        "utmastg", "fixed", 1, Sm70, [100, 101, 103, 110, 120, 121],
+        0x80010000000000000000fff, 0x800000000000000000003b5,
+        0x1fff7f06fffffffff0000ff0000, 0, [UGPR, UGPR]
     ),
     form_info!(
         "vabsdiff", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
@@ -31734,9 +31992,15 @@ include!(concat!(env!("OUT_DIR"), "/", "op_ur2up.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_usel.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_usgxt.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ushf.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_utmacctl.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_utmacctl_all.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_utmacmdflush.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_utmaldg.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_utmaldg_ur.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_utmapf.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_utmapf_ur.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_utmaredg.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_utmastg.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_vabsdiff.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_vabsdiff_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_viadd.rs"));
