@@ -15416,7 +15416,7 @@ fn decode_sm70_arm307(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm308(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80008000000000000000fff == 0x8000800000000000000097e && matches!(sm, 100 |
+        w & 0xf8008000000000000000fff == 0x8000800000000000000097e && matches!(sm, 100 |
         101 | 103 | 110 | 120 | 121) => return decode_form:: < OpLdg256, 0 > (w, sm)
     );
     None
@@ -22370,7 +22370,7 @@ fn print_sm70_arm307(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm308(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80008000000000000000fff == 0x8000800000000000000097e && matches!(sm, 100 |
+        w & 0xf8008000000000000000fff == 0x8000800000000000000097e && matches!(sm, 100 |
         101 | 103 | 110 | 120 | 121) => return print_form:: < OpLdg256, 0 > (w, sm, at,
         out)
     );
@@ -28570,8 +28570,8 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "ldg_256", "fixed", 0, Sm70, [100, 101, 103, 110, 120, 121],
-        0x80008000000000000000fff, 0x8000800000000000000097e,
-        0x1fff00800000000000000000000, 0, [GPR, UGPR, PRED]
+        0xf8008000000000000000fff, 0x8000800000000000000097e,
+        0x1fff00800000000000000000000, 0, [GPR, UGPR]
     ),
     form_info!(
         "ldgdepbar", "fixed", 0, Sm70, [80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120,

@@ -647,7 +647,7 @@ impl Forms for OpLdgsts {
             out,
             &self.a,
             reuse_a,
-            self.awidth.text_sm(sm),
+            Some(self.awidth.text_sm(sm)),
             Some(&self.ua),
             match self.amode {
                 MemAddrMode::Reg => crate::runtime::mem::AddrMode::Reg,

@@ -395,7 +395,7 @@ impl Forms for OpLdl {
             out,
             &self.a,
             reuse_a,
-            "",
+            None,
             Some(&self.ua),
             match self.amode {
                 MemAddrMode::Reg => crate::runtime::mem::AddrMode::Reg,

@@ -298,7 +298,7 @@ impl Forms for OpLdsm {
             out,
             &self.a,
             reuse_a,
-            "",
+            None,
             Some(&self.ua),
             match self.amode {
                 MemAddrMode::Reg => crate::runtime::mem::AddrMode::Reg,

@@ -1254,7 +1254,7 @@ impl Forms for OpRed {
                     out,
                     &self.a,
                     reuse_a,
-                    self.awidth.text_sm(sm),
+                    Some(self.awidth.text_sm(sm)),
                     Some(&self.ua),
                     match self.amode {
                         MemAddrMode::Reg => crate::runtime::mem::AddrMode::Reg,
@@ -1279,7 +1279,7 @@ impl Forms for OpRed {
                     out,
                     &self.a,
                     reuse_a,
-                    self.awidth.text_sm(sm),
+                    Some(self.awidth.text_sm(sm)),
                     Some(&self.ua),
                     match self.amode {
                         MemAddrMode::Reg => crate::runtime::mem::AddrMode::Reg,

@@ -35,7 +35,7 @@ impl OpRedas {
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U64).with_align(2),
         OperandInfo::new("b", ValueType::U32),
-        OperandInfo::new("ua", ValueType::U32).with_default(Src::RZ),
+        OperandInfo::new("ua", ValueType::U32).with_default(Src::reg(Reg::URZ)),
     ];
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
@@ -62,7 +62,7 @@ impl OpRedas {
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x4000 != 0 && self.ua == Src::RZ
+            ) if smb & 0x4000 != 0 && self.ua == Src::reg(Reg::URZ)
                 && matches!(self.amode, MemAddrMode::Reg) => Some(0),
             (
                 reg!(Gpr),
@@ -73,7 +73,7 @@ impl OpRedas {
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x1f8000 != 0 && self.ua == Src::RZ
+            ) if smb & 0x1f8000 != 0 && self.ua == Src::reg(Reg::URZ)
                 && matches!(self.amode, MemAddrMode::Reg) => Some(2),
             (
                 reg!(Gpr),
@@ -102,7 +102,7 @@ impl OpRedas {
             }
         }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        only_default::<E>(Self::NAME, "ua", self.ua == Src::reg(Reg::URZ), sm)?;
         only_default::<
             E,
         >(Self::NAME, "modifier awidth", self.awidth == MemAddrWidth::B64, sm)?;
@@ -205,7 +205,7 @@ impl OpRedas {
             }
         }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        only_default::<E>(Self::NAME, "ua", self.ua == Src::reg(Reg::URZ), sm)?;
         only_default::<
             E,
         >(Self::NAME, "modifier awidth", self.awidth == MemAddrWidth::B64, sm)?;
@@ -297,7 +297,7 @@ impl OpRedas {
         }
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        let ua: Src = Src::RZ;
+        let ua: Src = Src::reg(Reg::URZ);
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let awidth: MemAddrWidth = MemAddrWidth::B64;
         let amode: MemAddrMode = match bits(w, 9, 3) {
@@ -396,7 +396,7 @@ impl OpRedas {
         }
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        let ua: Src = Src::RZ;
+        let ua: Src = Src::reg(Reg::URZ);
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let awidth: MemAddrWidth = MemAddrWidth::B64;
         let amode: MemAddrMode = match bits(w, 9, 3) {
@@ -522,7 +522,11 @@ impl OpRedas {
                     p
                         .ur
                         .unwrap_or(
-                            if p.width.is_some() { Src::reg(Reg::URZ) } else { Src::RZ },
+                            if p.width.is_some() {
+                                Src::reg(Reg::URZ)
+                            } else {
+                                Src::reg(Reg::URZ)
+                            },
                         ),
                     match p.mode {
                         crate::runtime::mem::AddrMode::Reg => MemAddrMode::Reg,
@@ -597,7 +601,7 @@ impl Forms for OpRedas {
             out,
             &self.a,
             reuse_a,
-            self.awidth.text_sm(sm),
+            Some(self.awidth.text_sm(sm)),
             Some(&self.ua),
             match self.amode {
                 MemAddrMode::Reg => crate::runtime::mem::AddrMode::Reg,

@@ -730,7 +730,7 @@ impl Forms for OpRedgF {
             out,
             &self.a,
             reuse_a,
-            self.awidth.text_sm(sm),
+            Some(self.awidth.text_sm(sm)),
             Some(&self.ua),
             match self.amode {
                 MemAddrMode::Reg => crate::runtime::mem::AddrMode::Reg,

@@ -33,7 +33,7 @@ impl OpStas {
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U64).with_align(2),
         OperandInfo::new("b", ValueType::U32),
-        OperandInfo::new("ua", ValueType::U32).with_default(Src::RZ),
+        OperandInfo::new("ua", ValueType::U32).with_default(Src::reg(Reg::URZ)),
     ];
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
@@ -56,7 +56,7 @@ impl OpStas {
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x4000 != 0 && self.ua == Src::RZ
+            ) if smb & 0x4000 != 0 && self.ua == Src::reg(Reg::URZ)
                 && matches!(self.amode, MemAddrMode::Reg) => Some(0),
             (
                 reg!(Gpr),
@@ -67,7 +67,7 @@ impl OpStas {
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x1f8000 != 0 && self.ua == Src::RZ
+            ) if smb & 0x1f8000 != 0 && self.ua == Src::reg(Reg::URZ)
                 && matches!(self.amode, MemAddrMode::Reg) => Some(2),
             (
                 reg!(Gpr),
@@ -96,7 +96,7 @@ impl OpStas {
             }
         }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        only_default::<E>(Self::NAME, "ua", self.ua == Src::reg(Reg::URZ), sm)?;
         only_default::<
             E,
         >(Self::NAME, "modifier awidth", self.awidth == MemAddrWidth::B64, sm)?;
@@ -197,7 +197,7 @@ impl OpStas {
             }
         }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        only_default::<E>(Self::NAME, "ua", self.ua == Src::reg(Reg::URZ), sm)?;
         only_default::<
             E,
         >(Self::NAME, "modifier awidth", self.awidth == MemAddrWidth::B64, sm)?;
@@ -287,7 +287,7 @@ impl OpStas {
         }
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        let ua: Src = Src::RZ;
+        let ua: Src = Src::reg(Reg::URZ);
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let awidth: MemAddrWidth = MemAddrWidth::B64;
         let amode: MemAddrMode = match bits(w, 9, 3) {
@@ -362,7 +362,7 @@ impl OpStas {
         }
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        let ua: Src = Src::RZ;
+        let ua: Src = Src::reg(Reg::URZ);
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let awidth: MemAddrWidth = MemAddrWidth::B64;
         let amode: MemAddrMode = match bits(w, 9, 3) {
@@ -458,7 +458,11 @@ impl OpStas {
                     p
                         .ur
                         .unwrap_or(
-                            if p.width.is_some() { Src::reg(Reg::URZ) } else { Src::RZ },
+                            if p.width.is_some() {
+                                Src::reg(Reg::URZ)
+                            } else {
+                                Src::reg(Reg::URZ)
+                            },
                         ),
                     match p.mode {
                         crate::runtime::mem::AddrMode::Reg => MemAddrMode::Reg,
@@ -531,7 +535,7 @@ impl Forms for OpStas {
             out,
             &self.a,
             reuse_a,
-            self.awidth.text_sm(sm),
+            Some(self.awidth.text_sm(sm)),
             Some(&self.ua),
             match self.amode {
                 MemAddrMode::Reg => crate::runtime::mem::AddrMode::Reg,

@@ -380,7 +380,7 @@ impl Forms for OpStg256 {
             out,
             &self.a,
             reuse_a,
-            self.awidth.text_sm(sm),
+            Some(self.awidth.text_sm(sm)),
             Some(&self.ua),
             match self.amode {
                 MemAddrMode::Reg => crate::runtime::mem::AddrMode::Reg,

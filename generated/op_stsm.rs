@@ -289,7 +289,7 @@ impl Forms for OpStsm {
             out,
             &self.a,
             reuse_a,
-            "",
+            None,
             Some(&self.ua),
             match self.amode {
                 MemAddrMode::Reg => crate::runtime::mem::AddrMode::Reg,

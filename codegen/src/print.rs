@@ -240,6 +240,10 @@ fn mem_print(spec: &Spec, op: &Op, m: &isa_spec::model::MemItem) -> TokenStream 
     if m.scale {
         return quote!(write_mem_scaled(out, &self.#f, #r, #width, #ur, #mode, self.#off as i64, #bits, sm));
     }
+    let width = match m.width {
+        Some(_) => quote!(Some(#width)),
+        None => quote!(None),
+    };
     quote!(write_mem_addr(out, &self.#f, #r, #width, #ur, #mode, self.#off as i64, #bits, sm))
 }
 

@@ -276,7 +276,7 @@ pub fn write_mem_addr(
     out: &mut LineBuf,
     base: &Src,
     reuse: bool,
-    width: &str,
+    width: Option<&str>,
     ur: Option<&Src>,
     mode: AddrMode,
     offset: i64,
@@ -284,6 +284,11 @@ pub fn write_mem_addr(
     sm: u32,
 ) {
     let ur = ur.filter(|_| mode != AddrMode::Reg);
+    // An RZ base beside a uniform register is printed only by an op with
+    // a width (`[RZ.U32+UR4]`); LDL, LDSM, STSM print `[UR4+0x10]` on
+    // every SM (nvdisasm 13, SM90..SM120).
+    let with_width = width.is_some();
+    let width = width.unwrap_or("");
     if ur.is_none() && width.is_empty() {
         return write_mem(out, base, reuse, offset, bits, sm);
     }
@@ -296,7 +301,7 @@ pub fn write_mem_addr(
     let rz = matches!(base.kind, SrcKind::Reg(r) if r.is_zero());
     let added = ur.filter(|_| mode == AddrMode::Ur);
     let show_base = !(rz && added.is_some())
-        || crate::isa::family_of(sm).is_some_and(|f| f.rz_base_with_ur(sm));
+        || with_width && crate::isa::family_of(sm).is_some_and(|f| f.rz_base_with_ur(sm));
     if show_base {
         write_src(out, base, reuse, ImmStyle::Hex);
         out.push_str(width);
