@@ -245,7 +245,7 @@ fn operand_counts(spec: &Spec, op: &Op, asm: &Asm) -> (TokenStream, usize) {
 fn item_name(op: &Op, item: &AsmItem) -> String {
     match item {
         AsmItem::Dst(i) => op.dsts[*i].name.clone(),
-        AsmItem::Src(i) => op.srcs[*i].name.clone(),
+        AsmItem::Src(i) | AsmItem::Desc(i) => op.srcs[*i].name.clone(),
         AsmItem::Mem(m) => op.srcs[m.base].name.clone(),
         AsmItem::Modifier(i) | AsmItem::AttrOff(i) => op.modifiers[*i].name.clone(),
     }
@@ -376,6 +376,14 @@ fn operand_conv(spec: &Spec, op: &Op, item: &AsmItem) -> Conv {
         }
         AsmItem::Src(i) => src_conv(spec, op, *i, pred_fits(op.srcs[*i].ty.is_pred())),
         AsmItem::Modifier(i) => modifier_conv(spec, &op.modifiers[*i]),
+        AsmItem::Desc(i) => {
+            let n = op.srcs[*i].name.clone();
+            Conv {
+                conv: Box::new(move |t| quote!(asm_try!(desc_operand(#t, #n)))),
+                once: true,
+                fits: quote!(matches!(tok.base, Base::Desc(..))),
+            }
+        }
         AsmItem::AttrOff(i) => {
             let n = op.modifiers[*i].name.clone();
             Conv {
@@ -685,6 +693,7 @@ fn operand_step(
             assigned.push((AsmItem::Modifier(p), quote!(#v.1)));
         }
         AsmItem::AttrOff(i) => assigned.push((AsmItem::Modifier(*i), quote!(#v))),
+        AsmItem::Desc(i) => assigned.push((AsmItem::Src(*i), quote!(#v))),
         item => assigned.push((item.clone(), quote!(#v))),
     }
     step
@@ -784,7 +793,7 @@ fn operand_default(spec: &Spec, op: &Op, item: &AsmItem) -> TokenStream {
             let s = src_default(&op.srcs[*i]).unwrap_or(quote!(Src::RZ));
             quote!((#s, 0u32))
         }
-        AsmItem::Src(i) => src_default(&op.srcs[*i]).unwrap_or(quote!(Src::RZ)),
+        AsmItem::Src(i) | AsmItem::Desc(i) => src_default(&op.srcs[*i]).unwrap_or(quote!(Src::RZ)),
         AsmItem::Modifier(i) | AsmItem::AttrOff(i) => mod_default(spec, &op.modifiers[*i]),
         AsmItem::Mem(m) => {
             let s = src_default(&op.srcs[m.base]).unwrap_or(quote!(Src::RZ));

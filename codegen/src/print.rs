@@ -178,7 +178,7 @@ fn own_cond(spec: &Spec, op: &Op, o: &AsmOperand) -> TokenStream {
                 let def = mod_default(spec, m);
                 quote!(self.#f != #def)
             }
-            AsmItem::Mem(..) | AsmItem::AttrOff(..) => quote!(true),
+            AsmItem::Mem(..) | AsmItem::AttrOff(..) | AsmItem::Desc(..) => quote!(true),
         },
     }
 }
@@ -579,6 +579,10 @@ fn print_body(spec: &Spec, op: &Op, asm: &Asm) -> TokenStream {
                 }
             }
             AsmItem::Mem(m) => mem_print(spec, op, m),
+            AsmItem::Desc(i) => {
+                let f = field(&op.srcs[*i].name);
+                quote!({ out.push_str("gdesc["); write_src(out, &self.#f, false, ImmStyle::Hex); out.push(']') })
+            }
             AsmItem::AttrOff(i) => {
                 let f = field(&op.modifiers[*i].name);
                 quote!({ out.push_str("a["); write_hex(out, self.#f as u64); out.push(']') })

@@ -953,24 +953,35 @@ fn method_type(name: &str, recv: Ty) -> Ty {
 }
 
 /// Check every fold of `op`.
-pub fn check_op(spec: &Spec, op: &Op, report: &mut Report) {
-    check_op_with(&spec.enums, op, report);
+pub fn check_op(names: &EnumNames, op: &Op, report: &mut Report) {
+    let folds = std::iter::once(&op.fold).chain(op.fold_family.iter().map(|(_, f)| f));
+    for fold in folds {
+        check_fold(op, fold, &names.0, report);
+    }
 }
 
 /// [`check_op`] for an op that is not (or not yet) part of a [`Spec`].
 pub fn check_op_with(enums: &[Enum], op: &Op, report: &mut Report) {
-    let enums: HashMap<String, Vec<String>> = enums
-        .iter()
-        .map(|e| {
-            (
-                camel(&e.name),
-                e.values.iter().map(|v| variant(&v.name)).collect(),
-            )
-        })
-        .collect();
-    let folds = std::iter::once(&op.fold).chain(op.fold_family.iter().map(|(_, f)| f));
-    for fold in folds {
-        check_fold(op, fold, &enums, report);
+    check_op(&EnumNames::new(enums), op, report);
+}
+
+/// Each enum's Rust type name and variant names, as fold expressions
+/// spell them; built once per spec, not per op.
+pub struct EnumNames(HashMap<String, Vec<String>>);
+
+impl EnumNames {
+    pub fn new(enums: &[Enum]) -> Self {
+        EnumNames(
+            enums
+                .iter()
+                .map(|e| {
+                    (
+                        camel(&e.name),
+                        e.values.iter().map(|v| variant(&v.name)).collect(),
+                    )
+                })
+                .collect(),
+        )
     }
 }
 

@@ -7,9 +7,10 @@ use crate::model::*;
 
 /// Run every semantic check, adding to `report`.
 pub fn run(spec: &Spec, report: &mut Report) {
+    let enum_names = crate::fold_lint::EnumNames::new(&spec.enums);
     for op in &spec.ops {
         check_op(spec, op, report);
-        crate::fold_lint::check_op(spec, op, report);
+        crate::fold_lint::check_op(&enum_names, op, report);
         check_constraints(spec, op, report);
         check_legalize_gaps(spec, op, report);
         check_sms(spec, op, report);
@@ -1266,6 +1267,7 @@ mod tok {
     pub const WORD: u16 = 128;
     pub const BAR: u16 = 256;
     pub const ATTR: u16 = 512;
+    pub const DESC: u16 = 1024;
 }
 
 /// The token classes operand `o` of `op` can print as.
@@ -1311,6 +1313,7 @@ fn token_class(op: &Op, o: &AsmOperand) -> u16 {
         },
         AsmItem::Mem(m) if m.attr => tok::ATTR,
         AsmItem::AttrOff(_) => tok::ATTR,
+        AsmItem::Desc(_) => tok::DESC,
         AsmItem::Mem(..) => tok::MEM,
     }
 }
@@ -1352,12 +1355,12 @@ fn shared_shape(a: &Op, x: &Asm, b: &Op, y: &Asm) -> Option<usize> {
 /// S1104: two ops that print the same text on one SM: the same mnemonic and
 /// suffixes, and operand lists whose tokens the parser cannot tell apart.
 pub(crate) fn check_asm_clash(spec: &Spec, report: &mut Report) {
+    let mut cache = ClashCache::default();
+    let sms: Vec<Vec<u32>> = spec.ops.iter().map(|o| o.sms()).collect();
     for (i, a) in spec.ops.iter().enumerate() {
-        let asms = a.sms();
-        for b in &spec.ops[..i] {
-            let bsms = b.sms();
-            for &sm in asms.iter().filter(|s| bsms.contains(s)) {
-                if let Some(d) = asm_clash(spec, a, b, sm) {
+        for (j, b) in spec.ops[..i].iter().enumerate() {
+            for &sm in sms[i].iter().filter(|s| sms[j].contains(s)) {
+                if let Some(d) = asm_clash(spec, (i, a), (j, b), sm, &mut cache) {
                     report.push(d);
                     break;
                 }
@@ -1366,16 +1369,67 @@ pub(crate) fn check_asm_clash(spec: &Spec, report: &mut Report) {
     }
 }
 
-fn asm_clash(spec: &Spec, a: &Op, b: &Op, sm: u32) -> Option<Diagnostic> {
+/// What S1104 computes once and asks for many pairs and SMs: each op's
+/// suffix texts per syntax and set of `legal` products in force (most ops
+/// print the same on every SM), and each pair of syntaxes' shared shape.
+#[derive(Default)]
+struct ClashCache {
+    texts: std::collections::HashMap<(usize, usize, u64), Vec<String>>,
+    shapes: std::collections::HashMap<(usize, usize), Option<usize>>,
+}
+
+impl ClashCache {
+    /// The key of op `i`'s suffix texts with syntax `asm` on `sm`, built
+    /// (sorted) on first use.
+    fn texts(
+        &mut self,
+        spec: &Spec,
+        (i, op): (usize, &Op),
+        asm: &Asm,
+        sm: u32,
+    ) -> (usize, usize, u64) {
+        let rules = op
+            .legal
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.sms.contains(&sm))
+            .fold(0u64, |m, (k, _)| m | 1 << k.min(63));
+        let key = (i, std::ptr::from_ref(asm) as usize, rules);
+        self.texts
+            .entry(key)
+            .or_insert_with(|| suffix_set(spec, op, asm, sm));
+        key
+    }
+}
+
+fn asm_clash(
+    spec: &Spec,
+    (ai, a): (usize, &Op),
+    (bi, b): (usize, &Op),
+    sm: u32,
+    cache: &mut ClashCache,
+) -> Option<Diagnostic> {
     let (x, y) = (asm_at(a, sm), asm_at(b, sm));
     if x.mnemonic != y.mnemonic {
         return None;
     }
-    let n = shared_shape(a, x, b, y)?;
-    let sb = suffix_set(spec, b, y, sm);
-    let text = suffix_set(spec, a, x, sm)
-        .into_iter()
-        .find(|t| sb.contains(t))?;
+    let key = (
+        std::ptr::from_ref(x) as usize,
+        std::ptr::from_ref(y) as usize,
+    );
+    let n = (*cache
+        .shapes
+        .entry(key)
+        .or_insert_with(|| shared_shape(a, x, b, y)))?;
+    let (ka, kb) = (
+        cache.texts(spec, (ai, a), x, sm),
+        cache.texts(spec, (bi, b), y, sm),
+    );
+    let sb = &cache.texts[&kb];
+    let text = cache.texts[&ka]
+        .iter()
+        .find(|t| sb.binary_search(t).is_ok())?
+        .clone();
     Some(
         Diagnostic::error(
             Code::S1104,

@@ -367,6 +367,10 @@ pub enum AsmItem {
     /// unsigned integer modifier printed as `a[0x1f]`, also when zero
     /// (`a[0x0]`, where `a[a+off]` on RZ prints `a[RZ]`).
     AttrOff(usize),
+    /// A register source printed inside a descriptor bracket, `gdesc[a]`
+    /// (the warpgroup MMAs' matrix descriptors: `gdesc[UR4]`); suffix
+    /// modifiers print after the bracket (`gdesc[UR4].tnspA`).
+    Desc(usize),
 }
 
 /// The parts of a memory address operand (`AsmItem::Mem`).

@@ -1913,6 +1913,29 @@ fn parse_asm_operand(op: &Op, s: &str) -> Result<(AsmItem, AsmCond, Vec<usize>),
         item.bank = Some(b);
         return Ok((AsmItem::Mem(item), AsmCond::Always, Vec::new()));
     }
+    // `gdesc[a]+m...`: a register source in a descriptor bracket, with
+    // suffix modifiers after it.
+    if let Some(rest) = s.strip_prefix("gdesc[") {
+        let (inner, sfx) = rest
+            .split_once(']')
+            .ok_or_else(|| format!("descriptor `{s}` is not `gdesc[SRC]`"))?;
+        let i = op
+            .src(inner.trim())
+            .filter(|&i| !op.srcs[i].ty.is_pred())
+            .ok_or_else(|| format!("`{inner}` is not a register source of `{}`", op.name))?;
+        let mut mods = Vec::new();
+        if !sfx.trim().is_empty() {
+            let Some(list) = sfx.trim().strip_prefix('+') else {
+                return Err(format!(
+                    "after `gdesc[{inner}]` only `+MODIFIER` suffixes may follow"
+                ));
+            };
+            for m in list.split('+').map(str::trim) {
+                mods.push(suffix_modifier(op, m)?);
+            }
+        }
+        return Ok((AsmItem::Desc(i), AsmCond::Always, mods));
+    }
     if s.starts_with('[') {
         return Ok((
             AsmItem::Mem(parse_mem_item(op, s)?),
@@ -1962,14 +1985,7 @@ fn parse_asm_operand(op: &Op, s: &str) -> Result<(AsmItem, AsmCond, Vec<usize>),
     };
     let mut sfx = Vec::new();
     for m in sufs {
-        let mi = op
-            .modifier(m)
-            .ok_or_else(|| format!("operand suffix `{m}` is not a modifier"))?;
-        if !matches!(op.modifiers[mi].ty, ModType::Bool | ModType::Enum(_)) {
-            return Err(format!(
-                "operand suffix `{m}` must be a bool or enum modifier"
-            ));
-        }
+        let mi = suffix_modifier(op, m)?;
         if !matches!(item, AsmItem::Dst(_) | AsmItem::Src(_)) {
             return Err(format!(
                 "`{name}+{m}`: only a register operand takes a suffix"
@@ -1983,6 +1999,19 @@ fn parse_asm_operand(op: &Op, s: &str) -> Result<(AsmItem, AsmCond, Vec<usize>),
         sfx.push(mi);
     }
     Ok((item, cond, sfx))
+}
+
+/// A modifier printed after an operand (`R2.CC`): a bool or an enum.
+fn suffix_modifier(op: &Op, m: &str) -> Result<usize, String> {
+    let mi = op
+        .modifier(m)
+        .ok_or_else(|| format!("operand suffix `{m}` is not a modifier"))?;
+    if !matches!(op.modifiers[mi].ty, ModType::Bool | ModType::Enum(_)) {
+        return Err(format!(
+            "operand suffix `{m}` must be a bool or enum modifier"
+        ));
+    }
+    Ok(mi)
 }
 
 fn parse_alias_cond(op: &Op, enums: &[Enum], s: &str) -> Result<AliasCond, String> {

@@ -151,6 +151,7 @@ fn text(spec: &Spec, op: &Op, form: &isa_spec::model::Form, vals: &[usize], sm: 
             AsmItem::Mem(m) if m.bank.is_some() => Some("c[0x0][R4]".to_string()),
             AsmItem::Mem(m) if m.attr => Some("a[R4]".to_string()),
             AsmItem::AttrOff(_) => Some("a[0x10]".to_string()),
+            AsmItem::Desc(_) => Some("gdesc[UR4]".to_string()),
             AsmItem::Mem(_) => Some("[R4]".to_string()),
         };
         if let (true, Some(mut s)) = (shown, item) {

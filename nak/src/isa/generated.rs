@@ -19,11 +19,11 @@
 
 use crate::runtime::asm::{
     AsmError, Base, Line, Operands, Parsed, abs_operand, asm_try, attr_off_operand, attr_operand,
-    bar_dst_operand, bool_operand, check_operand_count, cmem_operand, disp_operand, dst_operand,
-    enum_operand, int_operand, is_pred_token, lanes_operand, mem_addr_operand, mem_operand,
-    mem_scale, mem_width, parse_i64, parse_u64, parsed, rel_operand, reuse_ctrl, src_operand,
-    src_token_fits, strip_any_mnemonic, strip_which_mnemonic, take_enum_suffix, take_suffix,
-    to_dst, to_src, uint_operand,
+    bar_dst_operand, bool_operand, check_operand_count, cmem_operand, desc_operand, disp_operand,
+    dst_operand, enum_operand, int_operand, is_pred_token, lanes_operand, mem_addr_operand,
+    mem_operand, mem_scale, mem_width, parse_i64, parse_u64, parsed, rel_operand, reuse_ctrl,
+    src_operand, src_token_fits, strip_any_mnemonic, strip_which_mnemonic, take_enum_suffix,
+    take_suffix, to_dst, to_src, uint_operand,
 };
 use crate::runtime::decode::{
     At, Forms, bit, bits, cbuf_at, common_at, decode_form, guard_of, parts_by_form, print_form,

@@ -28,6 +28,9 @@ pub enum Base {
     /// An attribute address `a[R3+0x4]` (ALD, AST, IPA; RZ when only an
     /// offset is given: `a[0x1f]`).
     Attr(Reg, i64),
+    /// A register in a descriptor bracket, `gdesc[UR4]` (the warpgroup
+    /// MMAs' matrix descriptors; suffixes follow the bracket).
+    Desc(Reg),
 }
 
 /// The parts of a Volta+ memory address token.
@@ -284,6 +287,26 @@ fn parse_operand(text: &str, col: usize) -> Result<Operand, AsmError> {
             .or_else(|| parse_i64(inner).map(|off| (Reg::RZ, off)))
             .ok_or_else(|| err(col, format!("bad attribute address `{text}`")))?;
         op.base = Base::Attr(r, off);
+        return Ok(op);
+    }
+    if let Some(rest) = t.strip_prefix("gdesc[") {
+        let bad = || err(col, format!("bad descriptor `{text}`"));
+        let (r, sfx) = rest.split_once(']').ok_or_else(bad)?;
+        op.base = Base::Desc(
+            parse_reg(r.trim())
+                .filter(|r| !r.file.is_pred())
+                .ok_or_else(bad)?,
+        );
+        if !sfx.is_empty() {
+            let sfx = sfx
+                .strip_prefix('.')
+                .filter(|s| s.split('.').all(is_suffix_word));
+            op.suffixes = sfx
+                .ok_or_else(bad)?
+                .split('.')
+                .map(str::to_string)
+                .collect();
+        }
         return Ok(op);
     }
     if let Some(rest) = t.strip_prefix("desc[") {
@@ -552,7 +575,12 @@ pub fn to_src(o: &Operand, style: ImmStyle) -> Option<Src> {
         // Infinities and NaNs are words to the tokenizer.
         Base::Word(w) if style.is_float() => SrcKind::Imm(imm_value(w, style)?),
         Base::Word(_) => return None,
-        Base::Mem(..) | Base::MemOther(..) | Base::CMem(..) | Base::Addr(..) | Base::Attr(..) => {
+        Base::Mem(..)
+        | Base::MemOther(..)
+        | Base::CMem(..)
+        | Base::Addr(..)
+        | Base::Attr(..)
+        | Base::Desc(..) => {
             return None;
         }
     };
@@ -903,6 +931,18 @@ pub fn attr_off_operand(tok: &Operand, name: &str) -> Result<u32, AsmError> {
         _ => Err(err(
             tok.col,
             format!("{name} must be an attribute address a[offset]"),
+        )),
+    }
+}
+
+/// A descriptor operand `gdesc[UR4]` (its suffixes already taken): the
+/// register as a source.
+pub fn desc_operand(tok: &Operand, name: &str) -> Result<Src, AsmError> {
+    match tok.base {
+        Base::Desc(r) if !tok.neg && !tok.abs && !tok.not && !tok.reuse => Ok(Src::reg(r)),
+        _ => Err(err(
+            tok.col,
+            format!("{name} must be a descriptor gdesc[URn]"),
         )),
     }
 }

@@ -414,7 +414,8 @@ pub fn parse_hw(line: &str, sm: u32) -> Result<(Op, Common), String> {
             | Base::MemOther(..)
             | Base::CMem(..)
             | Base::Addr(..)
-            | Base::Attr(..) => false,
+            | Base::Attr(..)
+            | Base::Desc(..) => false,
         })
         .map(|(i, _)| i)
         .take(8)
