@@ -226,6 +226,65 @@ enum_tables!(
     BarrierMode, 16, [None, Reliable, Reconvergent], ["none", "reliable",
     "reconvergent"], ["", ".RELIABLE", ".RECONVERGENT"], {}
 );
+/// BGMMA's bit operation (bits 77..79; nvdisasm 13, SM90): code 2 `.AND`;
+/// 0, 1 and 3 print `.???n`.
+///
+/// Spec: isa-spec/spec/enums/bgmma_op.toml:1 (enum `bgmma_op`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum BgmmaOp {
+    #[default]
+    And,
+}
+enum_tables!(BgmmaOp, 8, [And], ["and"], [".AND"], {});
+/// BGMMA's reduction (bit 80; nvdisasm 13, SM90): 1 `.POPC`, 0 prints
+/// `.???0`.
+///
+/// Spec: isa-spec/spec/enums/bgmma_red.toml:1 (enum `bgmma_red`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum BgmmaRed {
+    #[default]
+    Popc,
+}
+enum_tables!(BgmmaRed, 8, [Popc], ["popc"], [".POPC"], {});
+/// BGMMA's shape, M x N x 256 (bits 53..59; nvdisasm 13, SM90): codes 0..17
+/// are the eighteen N of IGMMA (8, 16, 24, 32, then steps of 16 up to 256);
+/// codes 18..63 print `.INVALIDn`.
+///
+/// Spec: isa-spec/spec/enums/bgmma_shape.toml:1 (enum `bgmma_shape`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum BgmmaShape {
+    #[default]
+    M64n8k256,
+    M64n16k256,
+    M64n24k256,
+    M64n32k256,
+    M64n48k256,
+    M64n64k256,
+    M64n80k256,
+    M64n96k256,
+    M64n112k256,
+    M64n128k256,
+    M64n144k256,
+    M64n160k256,
+    M64n176k256,
+    M64n192k256,
+    M64n208k256,
+    M64n224k256,
+    M64n240k256,
+    M64n256k256,
+}
+enum_tables!(
+    BgmmaShape, 16, [M64n8k256, M64n16k256, M64n24k256, M64n32k256, M64n48k256,
+    M64n64k256, M64n80k256, M64n96k256, M64n112k256, M64n128k256, M64n144k256,
+    M64n160k256, M64n176k256, M64n192k256, M64n208k256, M64n224k256, M64n240k256,
+    M64n256k256], ["m64n8k256", "m64n16k256", "m64n24k256", "m64n32k256", "m64n48k256",
+    "m64n64k256", "m64n80k256", "m64n96k256", "m64n112k256", "m64n128k256",
+    "m64n144k256", "m64n160k256", "m64n176k256", "m64n192k256", "m64n208k256",
+    "m64n224k256", "m64n240k256", "m64n256k256"], [".64x8x256", ".64x16x256",
+    ".64x24x256", ".64x32x256", ".64x48x256", ".64x64x256", ".64x80x256", ".64x96x256",
+    ".64x112x256", ".64x128x256", ".64x144x256", ".64x160x256", ".64x176x256",
+    ".64x192x256", ".64x208x256", ".64x224x256", ".64x240x256", ".64x256x256"], {}
+);
 /// BMMA's bit operation (bits 77..79; nvdisasm 13): XOR (code 0, SM80
 /// only) and AND (2); codes 1 and 3 print `.INVALIDn` (SM80) or `.???n` (SM90).
 /// The text includes `.POPC`, bit 80, which must be set (clear prints `.???0`).
@@ -1269,6 +1328,18 @@ enum_tables!(
     FswzOpSm50, 8, [Pp, Np, Pn, Zp], ["pp", "np", "pn", "zp"], ["PP", "NP", "PN", "ZP"],
     {}
 );
+/// The warpgroup MMA scoreboard a warpgroup MMA signals (bits 84..87;
+/// nvdisasm 13, SM90): code 7 prints nothing (not tracked), 0 `gsb0`, the
+/// others `INVALIDn`.
+///
+/// Spec: isa-spec/spec/enums/gmma_gsb.toml:1 (enum `gmma_gsb`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum GmmaGsb {
+    #[default]
+    None,
+    Gsb0,
+}
+enum_tables!(GmmaGsb, 8, [None, Gsb0], ["none", "gsb0"], ["", "gsb0"], {});
 /// A source's half selector printed after its register (Maxwell/Pascal
 /// IADD3, two bits per source): the whole word, `.H0` or `.H1`. Code 3 prints
 /// `.???3` (nvdisasm 11.8, SM50..SM60): no instruction.
@@ -1326,6 +1397,125 @@ pub enum HfmtSm50 {
 enum_tables!(
     HfmtSm50, 8, [F16, F32, MrgH0, MrgH1], ["f16", "f32", "mrg_h0", "mrg_h1"], ["",
     ".F32", ".MRG_H0", ".MRG_H1"], {}
+);
+/// HGMMA's source type (bits 76..78; nvdisasm 13, SM90): F16 prints nothing;
+/// code 3 prints a garbled name.
+///
+/// Spec: isa-spec/spec/enums/hgmma_atype.toml:1 (enum `hgmma_atype`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum HgmmaAtype {
+    #[default]
+    F16,
+    Bf16,
+    Tf32,
+}
+enum_tables!(
+    HgmmaAtype, 8, [F16, Bf16, Tf32], ["f16", "bf16", "tf32"], ["", ".BF16", ".TF32"], {}
+);
+/// HGMMA's shape, M x N x K (bits 53..60; nvdisasm 13, SM90): N = 8 * (code
+/// + 1) for the low five bits, K = 8 instead of 16 with bit 58 (TF32 sources);
+/// codes 64..127 print `.INVALIDn`.
+///
+/// Spec: isa-spec/spec/enums/hgmma_shape.toml:1 (enum `hgmma_shape`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum HgmmaShape {
+    #[default]
+    M64n8k16,
+    M64n16k16,
+    M64n24k16,
+    M64n32k16,
+    M64n40k16,
+    M64n48k16,
+    M64n56k16,
+    M64n64k16,
+    M64n72k16,
+    M64n80k16,
+    M64n88k16,
+    M64n96k16,
+    M64n104k16,
+    M64n112k16,
+    M64n120k16,
+    M64n128k16,
+    M64n136k16,
+    M64n144k16,
+    M64n152k16,
+    M64n160k16,
+    M64n168k16,
+    M64n176k16,
+    M64n184k16,
+    M64n192k16,
+    M64n200k16,
+    M64n208k16,
+    M64n216k16,
+    M64n224k16,
+    M64n232k16,
+    M64n240k16,
+    M64n248k16,
+    M64n256k16,
+    M64n8k8,
+    M64n16k8,
+    M64n24k8,
+    M64n32k8,
+    M64n40k8,
+    M64n48k8,
+    M64n56k8,
+    M64n64k8,
+    M64n72k8,
+    M64n80k8,
+    M64n88k8,
+    M64n96k8,
+    M64n104k8,
+    M64n112k8,
+    M64n120k8,
+    M64n128k8,
+    M64n136k8,
+    M64n144k8,
+    M64n152k8,
+    M64n160k8,
+    M64n168k8,
+    M64n176k8,
+    M64n184k8,
+    M64n192k8,
+    M64n200k8,
+    M64n208k8,
+    M64n216k8,
+    M64n224k8,
+    M64n232k8,
+    M64n240k8,
+    M64n248k8,
+    M64n256k8,
+}
+enum_tables!(
+    HgmmaShape, 16, [M64n8k16, M64n16k16, M64n24k16, M64n32k16, M64n40k16, M64n48k16,
+    M64n56k16, M64n64k16, M64n72k16, M64n80k16, M64n88k16, M64n96k16, M64n104k16,
+    M64n112k16, M64n120k16, M64n128k16, M64n136k16, M64n144k16, M64n152k16, M64n160k16,
+    M64n168k16, M64n176k16, M64n184k16, M64n192k16, M64n200k16, M64n208k16, M64n216k16,
+    M64n224k16, M64n232k16, M64n240k16, M64n248k16, M64n256k16, M64n8k8, M64n16k8,
+    M64n24k8, M64n32k8, M64n40k8, M64n48k8, M64n56k8, M64n64k8, M64n72k8, M64n80k8,
+    M64n88k8, M64n96k8, M64n104k8, M64n112k8, M64n120k8, M64n128k8, M64n136k8, M64n144k8,
+    M64n152k8, M64n160k8, M64n168k8, M64n176k8, M64n184k8, M64n192k8, M64n200k8,
+    M64n208k8, M64n216k8, M64n224k8, M64n232k8, M64n240k8, M64n248k8, M64n256k8],
+    ["m64n8k16", "m64n16k16", "m64n24k16", "m64n32k16", "m64n40k16", "m64n48k16",
+    "m64n56k16", "m64n64k16", "m64n72k16", "m64n80k16", "m64n88k16", "m64n96k16",
+    "m64n104k16", "m64n112k16", "m64n120k16", "m64n128k16", "m64n136k16", "m64n144k16",
+    "m64n152k16", "m64n160k16", "m64n168k16", "m64n176k16", "m64n184k16", "m64n192k16",
+    "m64n200k16", "m64n208k16", "m64n216k16", "m64n224k16", "m64n232k16", "m64n240k16",
+    "m64n248k16", "m64n256k16", "m64n8k8", "m64n16k8", "m64n24k8", "m64n32k8",
+    "m64n40k8", "m64n48k8", "m64n56k8", "m64n64k8", "m64n72k8", "m64n80k8", "m64n88k8",
+    "m64n96k8", "m64n104k8", "m64n112k8", "m64n120k8", "m64n128k8", "m64n136k8",
+    "m64n144k8", "m64n152k8", "m64n160k8", "m64n168k8", "m64n176k8", "m64n184k8",
+    "m64n192k8", "m64n200k8", "m64n208k8", "m64n216k8", "m64n224k8", "m64n232k8",
+    "m64n240k8", "m64n248k8", "m64n256k8"], [".64x8x16", ".64x16x16", ".64x24x16",
+    ".64x32x16", ".64x40x16", ".64x48x16", ".64x56x16", ".64x64x16", ".64x72x16",
+    ".64x80x16", ".64x88x16", ".64x96x16", ".64x104x16", ".64x112x16", ".64x120x16",
+    ".64x128x16", ".64x136x16", ".64x144x16", ".64x152x16", ".64x160x16", ".64x168x16",
+    ".64x176x16", ".64x184x16", ".64x192x16", ".64x200x16", ".64x208x16", ".64x216x16",
+    ".64x224x16", ".64x232x16", ".64x240x16", ".64x248x16", ".64x256x16", ".64x8x8",
+    ".64x16x8", ".64x24x8", ".64x32x8", ".64x40x8", ".64x48x8", ".64x56x8", ".64x64x8",
+    ".64x72x8", ".64x80x8", ".64x88x8", ".64x96x8", ".64x104x8", ".64x112x8",
+    ".64x120x8", ".64x128x8", ".64x136x8", ".64x144x8", ".64x152x8", ".64x160x8",
+    ".64x168x8", ".64x176x8", ".64x184x8", ".64x192x8", ".64x200x8", ".64x208x8",
+    ".64x216x8", ".64x224x8", ".64x232x8", ".64x240x8", ".64x248x8", ".64x256x8"], {}
 );
 /// Volta HMMA.884's result and accumulator types (bit 76: the result
 /// is F32; bit 78: the accumulator c is F32). nvdisasm (11.8 on SM70, 13 on
@@ -1547,6 +1737,44 @@ impl Icmp {
         }
     }
 }
+/// IGMMA's shape, M x N x 32 (bits 53..59; nvdisasm 13, SM90): every third
+/// code, 0, 3, .., 51, is one of eighteen N (8, 16, 24, 32, then steps of
+/// 16 up to 256); the other codes print `.INVALIDn`.
+///
+/// Spec: isa-spec/spec/enums/igmma_shape.toml:1 (enum `igmma_shape`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum IgmmaShape {
+    #[default]
+    M64n8k32,
+    M64n16k32,
+    M64n24k32,
+    M64n32k32,
+    M64n48k32,
+    M64n64k32,
+    M64n80k32,
+    M64n96k32,
+    M64n112k32,
+    M64n128k32,
+    M64n144k32,
+    M64n160k32,
+    M64n176k32,
+    M64n192k32,
+    M64n208k32,
+    M64n224k32,
+    M64n240k32,
+    M64n256k32,
+}
+enum_tables!(
+    IgmmaShape, 16, [M64n8k32, M64n16k32, M64n24k32, M64n32k32, M64n48k32, M64n64k32,
+    M64n80k32, M64n96k32, M64n112k32, M64n128k32, M64n144k32, M64n160k32, M64n176k32,
+    M64n192k32, M64n208k32, M64n224k32, M64n240k32, M64n256k32], ["m64n8k32",
+    "m64n16k32", "m64n24k32", "m64n32k32", "m64n48k32", "m64n64k32", "m64n80k32",
+    "m64n96k32", "m64n112k32", "m64n128k32", "m64n144k32", "m64n160k32", "m64n176k32",
+    "m64n192k32", "m64n208k32", "m64n224k32", "m64n240k32", "m64n256k32"], [".64x8x32",
+    ".64x16x32", ".64x24x32", ".64x32x32", ".64x48x32", ".64x64x32", ".64x80x32",
+    ".64x96x32", ".64x112x32", ".64x128x32", ".64x144x32", ".64x160x32", ".64x176x32",
+    ".64x192x32", ".64x208x32", ".64x224x32", ".64x240x32", ".64x256x32"], {}
+);
 /// IMMA's shape (bits 75, 85, 86, low bit first; nvdisasm 13). Which
 /// codes exist depends on the SM and on .SP (the encodings say); the others
 /// print `.INVALIDn` (SM80+) or `.???n` (SM75).
@@ -2704,6 +2932,64 @@ pub enum PrmtMode {
 enum_tables!(
     PrmtMode, 8, [Idx, F4e, B4e, Rc8, Ecl, Ecr, Rc16], ["idx", "f4e", "b4e", "rc8",
     "ecl", "ecr", "rc16"], ["", ".F4E", ".B4E", ".RC8", ".ECL", ".ECR", ".RC16"], {}
+);
+/// QGMMA's shape, M x N x 32 (bits 53..59; nvdisasm 13, SM90): N = 8 * (code
+/// + 1); codes 32..63 print `.INVALIDn`.
+///
+/// Spec: isa-spec/spec/enums/qgmma_shape.toml:1 (enum `qgmma_shape`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum QgmmaShape {
+    #[default]
+    M64n8k32,
+    M64n16k32,
+    M64n24k32,
+    M64n32k32,
+    M64n40k32,
+    M64n48k32,
+    M64n56k32,
+    M64n64k32,
+    M64n72k32,
+    M64n80k32,
+    M64n88k32,
+    M64n96k32,
+    M64n104k32,
+    M64n112k32,
+    M64n120k32,
+    M64n128k32,
+    M64n136k32,
+    M64n144k32,
+    M64n152k32,
+    M64n160k32,
+    M64n168k32,
+    M64n176k32,
+    M64n184k32,
+    M64n192k32,
+    M64n200k32,
+    M64n208k32,
+    M64n216k32,
+    M64n224k32,
+    M64n232k32,
+    M64n240k32,
+    M64n248k32,
+    M64n256k32,
+}
+enum_tables!(
+    QgmmaShape, 16, [M64n8k32, M64n16k32, M64n24k32, M64n32k32, M64n40k32, M64n48k32,
+    M64n56k32, M64n64k32, M64n72k32, M64n80k32, M64n88k32, M64n96k32, M64n104k32,
+    M64n112k32, M64n120k32, M64n128k32, M64n136k32, M64n144k32, M64n152k32, M64n160k32,
+    M64n168k32, M64n176k32, M64n184k32, M64n192k32, M64n200k32, M64n208k32, M64n216k32,
+    M64n224k32, M64n232k32, M64n240k32, M64n248k32, M64n256k32], ["m64n8k32",
+    "m64n16k32", "m64n24k32", "m64n32k32", "m64n40k32", "m64n48k32", "m64n56k32",
+    "m64n64k32", "m64n72k32", "m64n80k32", "m64n88k32", "m64n96k32", "m64n104k32",
+    "m64n112k32", "m64n120k32", "m64n128k32", "m64n136k32", "m64n144k32", "m64n152k32",
+    "m64n160k32", "m64n168k32", "m64n176k32", "m64n184k32", "m64n192k32", "m64n200k32",
+    "m64n208k32", "m64n216k32", "m64n224k32", "m64n232k32", "m64n240k32", "m64n248k32",
+    "m64n256k32"], [".64x8x32", ".64x16x32", ".64x24x32", ".64x32x32", ".64x40x32",
+    ".64x48x32", ".64x56x32", ".64x64x32", ".64x72x32", ".64x80x32", ".64x88x32",
+    ".64x96x32", ".64x104x32", ".64x112x32", ".64x120x32", ".64x128x32", ".64x136x32",
+    ".64x144x32", ".64x152x32", ".64x160x32", ".64x168x32", ".64x176x32", ".64x184x32",
+    ".64x192x32", ".64x200x32", ".64x208x32", ".64x216x32", ".64x224x32", ".64x232x32",
+    ".64x240x32", ".64x248x32", ".64x256x32"], {}
 );
 /// QMMA's a layout: always row-major; SM89 prints `.ROW` after a (bit 73
 /// clear; set prints `.???1`), SM120 prints nothing and ignores the bit
@@ -4662,6 +4948,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ),
     ("BFE", &[50, 52, 53, 60, 61, 62]),
     ("BFI", &[50, 52, 53, 60, 61, 62]),
+    ("BGMMA", &[90]),
     ("BMMA", &[80, 86, 87, 88, 89, 90]),
     ("BMOV", &[70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121]),
     ("BMSK", &[70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121]),
@@ -4863,6 +5150,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
             120, 121,
         ],
     ),
+    ("HGMMA", &[90]),
     ("HMMA", &[70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121]),
     ("HMNMX2", &[80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121]),
     (
@@ -4913,6 +5201,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("IADD32I", &[50, 52, 53, 60, 61, 62]),
     ("ICMP", &[50, 52, 53, 60, 61, 62]),
     ("IDP", &[70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121]),
+    ("IGMMA", &[90]),
     (
         "IMAD",
         &[
@@ -5087,6 +5376,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ),
     ("PSET", &[50, 52, 53, 60, 61, 62]),
     ("PSETP", &[50, 52, 53, 60, 61, 62]),
+    ("QGMMA", &[90]),
     ("QMMA", &[89, 120, 121]),
     ("QSPC", &[70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121]),
     (
@@ -5395,16 +5685,16 @@ define_ops! {
     AtomsCas(OpAtomsCas), AtomsCastP(OpAtomsCastP), AtomsPopcInc(OpAtomsPopcInc),
     AtomsSm50(OpAtomsSm50), B2r(OpB2r), B2rResult(OpB2rResult), B2rWarp(OpB2rWarp),
     BarArv(OpBarArv), BarRed(OpBarRed), BarSync(OpBarSync), Bfe(OpBfe), Bfi(OpBfi),
-    Bmma(OpBmma), Bmov(OpBmov), BmovR(OpBmovR), Bmsk(OpBmsk), Bpt(OpBpt), Bra(OpBra),
-    BraUp(OpBraUp), BraUr(OpBraUr), Break(OpBreak), Brev(OpBrev), Brk(OpBrk), Brx(OpBrx),
-    BrxSm50(OpBrxSm50), Bssy(OpBssy), Bsync(OpBsync), Cal(OpCal), Call(OpCall),
-    CallAbs(OpCallAbs), CallAbsR(OpCallAbsR), CallR(OpCallR), Cctl(OpCctl),
-    CctlAll(OpCctlAll), Cgaerrbar(OpCgaerrbar), Cont(OpCont), Credux(OpCredux),
-    Cs2r(OpCs2r), Cs2r32(OpCs2r32), Cs2rSm50(OpCs2rSm50), Csetp(OpCsetp), Dadd(OpDadd),
-    Depbar(OpDepbar), Dfma(OpDfma), Dmma(OpDmma), Dmnmx(OpDmnmx), Dmul(OpDmul),
-    Dset(OpDset), Dsetp(OpDsetp), Elect(OpElect), ElectU(OpElectU),
-    Endcollective(OpEndcollective), Errbar(OpErrbar), Exit(OpExit), F2f(OpF2f),
-    F2f64(OpF2f64), F2fSm50(OpF2fSm50), F2fp(OpF2fp), F2fpMerge(OpF2fpMerge),
+    Bgmma(OpBgmma), BgmmaR(OpBgmmaR), Bmma(OpBmma), Bmov(OpBmov), BmovR(OpBmovR),
+    Bmsk(OpBmsk), Bpt(OpBpt), Bra(OpBra), BraUp(OpBraUp), BraUr(OpBraUr), Break(OpBreak),
+    Brev(OpBrev), Brk(OpBrk), Brx(OpBrx), BrxSm50(OpBrxSm50), Bssy(OpBssy),
+    Bsync(OpBsync), Cal(OpCal), Call(OpCall), CallAbs(OpCallAbs), CallAbsR(OpCallAbsR),
+    CallR(OpCallR), Cctl(OpCctl), CctlAll(OpCctlAll), Cgaerrbar(OpCgaerrbar),
+    Cont(OpCont), Credux(OpCredux), Cs2r(OpCs2r), Cs2r32(OpCs2r32), Cs2rSm50(OpCs2rSm50),
+    Csetp(OpCsetp), Dadd(OpDadd), Depbar(OpDepbar), Dfma(OpDfma), Dmma(OpDmma),
+    Dmnmx(OpDmnmx), Dmul(OpDmul), Dset(OpDset), Dsetp(OpDsetp), Elect(OpElect),
+    ElectU(OpElectU), Endcollective(OpEndcollective), Errbar(OpErrbar), Exit(OpExit),
+    F2f(OpF2f), F2f64(OpF2f64), F2fSm50(OpF2fSm50), F2fp(OpF2fp), F2fpMerge(OpF2fpMerge),
     F2fpPack4(OpF2fpPack4), F2fpPack8(OpF2fpPack8), F2fpUnpack(OpF2fpUnpack),
     F2fpUnpack4(OpF2fpUnpack4), F2fpUnpack8(OpF2fpUnpack8), F2i(OpF2i), F2i64(OpF2i64),
     F2iSm50(OpF2iSm50), F2ip(OpF2ip), Fadd(OpFadd), Fadd2(OpFadd2), Fadd2Imm(OpFadd2Imm),
@@ -5414,53 +5704,56 @@ define_ops! {
     Fmul32i(OpFmul32i), Frnd(OpFrnd), Frnd64(OpFrnd64), Fsel(OpFsel), Fset(OpFset),
     Fsetp(OpFsetp), Fswzadd(OpFswzadd), FswzaddSm50(OpFswzaddSm50), Hadd2(OpHadd2),
     Hadd2F32(OpHadd2F32), Hadd2Sm50(OpHadd2Sm50), Hfma2(OpHfma2), Hfma2Mma(OpHfma2Mma),
-    Hfma2Sm50(OpHfma2Sm50), Hmma(OpHmma), Hmma444(OpHmma444), Hmma444F16(OpHmma444F16),
-    Hmma884(OpHmma884), HmmaSp(OpHmmaSp), Hmnmx2(OpHmnmx2), Hmnmx2IsA(OpHmnmx2IsA),
-    Hmul2(OpHmul2), Hmul2Sm50(OpHmul2Sm50), Hset2(OpHset2), Hsetp2(OpHsetp2), I2f(OpI2f),
-    I2f64(OpI2f64), I2fSm50(OpI2fSm50), I2fp(OpI2fp), I2i(OpI2i), I2iSat(OpI2iSat),
-    Iabs(OpIabs), Iadd(OpIadd), Iadd3(OpIadd3), Iadd32i(OpIadd32i), Iadd3x(OpIadd3x),
-    Iadd64(OpIadd64), Iadd64x(OpIadd64x), Iaddx(OpIaddx), Icmp(OpIcmp), Idp2a(OpIdp2a),
-    Idp4a(OpIdp4a), Imad(OpImad), ImadHi(OpImadHi), ImadPoSm50(OpImadPoSm50),
-    ImadSm50(OpImadSm50), ImadWide(OpImadWide), ImadWideX(OpImadWideX), Imadx(OpImadx),
-    Imma(OpImma), ImmaSp(OpImmaSp), Imnmx(OpImnmx), Imnmx64(OpImnmx64), Imul(OpImul),
-    Imul32i(OpImul32i), Ipa(OpIpa), IpaIdxSm50(OpIpaIdxSm50), IpaSm50(OpIpaSm50),
-    Isberd(OpIsberd), Iscadd(OpIscadd), Iscadd32i(OpIscadd32i), Iset(OpIset),
-    Isetp(OpIsetp), Isetp64(OpIsetp64), Kil(OpKil), Ldc(OpLdc), Ldcu(OpLdcu), Ldg(OpLdg),
-    Ldg256(OpLdg256), Ldgdepbar(OpLdgdepbar), Ldgmc(OpLdgmc), Ldgsts(OpLdgsts),
-    Ldl(OpLdl), Lds(OpLds), Ldsm(OpLdsm), Lea(OpLea), LeaHi(OpLeaHi),
-    LeaHiSm50(OpLeaHiSm50), LeaHiX(OpLeaHiX), LeaSm50(OpLeaSm50), LeaX(OpLeaX),
-    Lepc(OpLepc), Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i), MatchAll(OpMatchAll),
-    MatchAny(OpMatchAny), Membar(OpMembar), MembarSm50(OpMembarSm50), Mov(OpMov),
-    Mov32i(OpMov32i), Mov64(OpMov64), Mov64i(OpMov64i), Movm(OpMovm), Mufu(OpMufu),
-    Nanosleep(OpNanosleep), Nop(OpNop), Out(OpOut), P2r(OpP2r), Pbk(OpPbk), Pcnt(OpPcnt),
-    Pixld(OpPixld), PixldSm50(OpPixldSm50), Plop3(OpPlop3), Plop3Sign(OpPlop3Sign),
-    Pmtrig(OpPmtrig), Popc(OpPopc), Preexit(OpPreexit), Pret(OpPret), Prmt(OpPrmt),
-    Pset(OpPset), Psetp(OpPsetp), Qmma(OpQmma), QmmaSp(OpQmmaSp), Qspc(OpQspc),
-    R2p(OpR2p), R2ur(OpR2ur), R2urOr(OpR2urOr), Red(OpRed), RedSm50(OpRedSm50),
-    Redas(OpRedas), RedgF(OpRedgF), Redux(OpRedux), Ret(OpRet), RetAbs(OpRetAbs),
-    RetSm50(OpRetSm50), Rpcmov(OpRpcmov), RpcmovW(OpRpcmovW), Rro(OpRro), S2r(OpS2r),
-    S2ur(OpS2ur), Sel(OpSel), Sel64(OpSel64), Sel64i(OpSel64i), Sgxt(OpSgxt), Shf(OpShf),
-    Shfl(OpShfl), Shl(OpShl), Shr(OpShr), Ssy(OpSsy), Stas(OpStas), Stg(OpStg),
-    Stg256(OpStg256), Stl(OpStl), Sts(OpSts), Stsm(OpStsm), Suld(OpSuld), SuldB(OpSuldB),
-    SuldUr(OpSuldUr), Sured(OpSured), SuredB(OpSuredB), SuredB3(OpSuredB3),
-    SuredUr(OpSuredUr), Sust(OpSust), SustB(OpSustB), SustUr(OpSustUr), Sync(OpSync),
-    SyncsArrive(OpSyncsArrive), SyncsCctl(OpSyncsCctl), SyncsCctlAll(OpSyncsCctlAll),
-    SyncsExch(OpSyncsExch), SyncsPhasechk(OpSyncsPhasechk), Tex(OpTex), TexB(OpTexB),
-    TexBSm50(OpTexBSm50), TexSm50(OpTexSm50), TexUr(OpTexUr), TexsSm50(OpTexsSm50),
-    Tld(OpTld), Tld4(OpTld4), Tld4B(OpTld4B), Tld4BSm50(OpTld4BSm50),
-    Tld4Sm50(OpTld4Sm50), Tld4Ur(OpTld4Ur), Tld4sSm50(OpTld4sSm50), TldB(OpTldB),
-    TldBSm50(OpTldBSm50), TldSm50(OpTldSm50), TldUr(OpTldUr), TldsSm50(OpTldsSm50),
-    Tmml(OpTmml), TmmlB(OpTmmlB), TmmlUr(OpTmmlUr), Txd(OpTxd), TxdB(OpTxdB),
-    TxdBSm50(OpTxdBSm50), TxdSm50(OpTxdSm50), TxdUr(OpTxdUr), Txq(OpTxq), TxqB(OpTxqB),
-    TxqSm50(OpTxqSm50), TxqUr(OpTxqUr), Ublkcp(OpUblkcp), Ublkpf(OpUblkpf),
-    Ubrev(OpUbrev), UcgabarArv(OpUcgabarArv), UcgabarWait(OpUcgabarWait), Uf2f(OpUf2f),
-    Ufadd(OpUfadd), Uffma(OpUffma), Uflo(OpUflo), Ufmul(OpUfmul), Ui2f(OpUi2f),
-    Ui2fp(OpUi2fp), Uiadd3(OpUiadd3), Uiadd364(OpUiadd364), Uiadd3x(OpUiadd3x),
-    Uimad(OpUimad), UimadHi(OpUimadHi), UimadWide(OpUimadWide), UimadWideX(OpUimadWideX),
-    Uimadx(OpUimadx), Uisetp(OpUisetp), Uisetp64(OpUisetp64), Uldc(OpUldc), Ulea(OpUlea),
-    UleaHi(OpUleaHi), UleaHiX(OpUleaHiX), UleaX(OpUleaX), Ulop3(OpUlop3), Umov(OpUmov),
-    Umov64(OpUmov64), Umov64i(OpUmov64i), Up2ur(OpUp2ur), Upopc(OpUpopc), Uprmt(OpUprmt),
-    Ur2up(OpUr2up), Usel(OpUsel), Usgxt(OpUsgxt), Ushf(OpUshf), Utmacctl(OpUtmacctl),
+    Hfma2Sm50(OpHfma2Sm50), Hgmma(OpHgmma), HgmmaR(OpHgmmaR), Hmma(OpHmma),
+    Hmma444(OpHmma444), Hmma444F16(OpHmma444F16), Hmma884(OpHmma884), HmmaSp(OpHmmaSp),
+    Hmnmx2(OpHmnmx2), Hmnmx2IsA(OpHmnmx2IsA), Hmul2(OpHmul2), Hmul2Sm50(OpHmul2Sm50),
+    Hset2(OpHset2), Hsetp2(OpHsetp2), I2f(OpI2f), I2f64(OpI2f64), I2fSm50(OpI2fSm50),
+    I2fp(OpI2fp), I2i(OpI2i), I2iSat(OpI2iSat), Iabs(OpIabs), Iadd(OpIadd),
+    Iadd3(OpIadd3), Iadd32i(OpIadd32i), Iadd3x(OpIadd3x), Iadd64(OpIadd64),
+    Iadd64x(OpIadd64x), Iaddx(OpIaddx), Icmp(OpIcmp), Idp2a(OpIdp2a), Idp4a(OpIdp4a),
+    Igmma(OpIgmma), IgmmaR(OpIgmmaR), Imad(OpImad), ImadHi(OpImadHi),
+    ImadPoSm50(OpImadPoSm50), ImadSm50(OpImadSm50), ImadWide(OpImadWide),
+    ImadWideX(OpImadWideX), Imadx(OpImadx), Imma(OpImma), ImmaSp(OpImmaSp),
+    Imnmx(OpImnmx), Imnmx64(OpImnmx64), Imul(OpImul), Imul32i(OpImul32i), Ipa(OpIpa),
+    IpaIdxSm50(OpIpaIdxSm50), IpaSm50(OpIpaSm50), Isberd(OpIsberd), Iscadd(OpIscadd),
+    Iscadd32i(OpIscadd32i), Iset(OpIset), Isetp(OpIsetp), Isetp64(OpIsetp64), Kil(OpKil),
+    Ldc(OpLdc), Ldcu(OpLdcu), Ldg(OpLdg), Ldg256(OpLdg256), Ldgdepbar(OpLdgdepbar),
+    Ldgmc(OpLdgmc), Ldgsts(OpLdgsts), Ldl(OpLdl), Lds(OpLds), Ldsm(OpLdsm), Lea(OpLea),
+    LeaHi(OpLeaHi), LeaHiSm50(OpLeaHiSm50), LeaHiX(OpLeaHiX), LeaSm50(OpLeaSm50),
+    LeaX(OpLeaX), Lepc(OpLepc), Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i),
+    MatchAll(OpMatchAll), MatchAny(OpMatchAny), Membar(OpMembar),
+    MembarSm50(OpMembarSm50), Mov(OpMov), Mov32i(OpMov32i), Mov64(OpMov64),
+    Mov64i(OpMov64i), Movm(OpMovm), Mufu(OpMufu), Nanosleep(OpNanosleep), Nop(OpNop),
+    Out(OpOut), P2r(OpP2r), Pbk(OpPbk), Pcnt(OpPcnt), Pixld(OpPixld),
+    PixldSm50(OpPixldSm50), Plop3(OpPlop3), Plop3Sign(OpPlop3Sign), Pmtrig(OpPmtrig),
+    Popc(OpPopc), Preexit(OpPreexit), Pret(OpPret), Prmt(OpPrmt), Pset(OpPset),
+    Psetp(OpPsetp), Qgmma(OpQgmma), QgmmaR(OpQgmmaR), Qmma(OpQmma), QmmaSp(OpQmmaSp),
+    Qspc(OpQspc), R2p(OpR2p), R2ur(OpR2ur), R2urOr(OpR2urOr), Red(OpRed),
+    RedSm50(OpRedSm50), Redas(OpRedas), RedgF(OpRedgF), Redux(OpRedux), Ret(OpRet),
+    RetAbs(OpRetAbs), RetSm50(OpRetSm50), Rpcmov(OpRpcmov), RpcmovW(OpRpcmovW),
+    Rro(OpRro), S2r(OpS2r), S2ur(OpS2ur), Sel(OpSel), Sel64(OpSel64), Sel64i(OpSel64i),
+    Sgxt(OpSgxt), Shf(OpShf), Shfl(OpShfl), Shl(OpShl), Shr(OpShr), Ssy(OpSsy),
+    Stas(OpStas), Stg(OpStg), Stg256(OpStg256), Stl(OpStl), Sts(OpSts), Stsm(OpStsm),
+    Suld(OpSuld), SuldB(OpSuldB), SuldUr(OpSuldUr), Sured(OpSured), SuredB(OpSuredB),
+    SuredB3(OpSuredB3), SuredUr(OpSuredUr), Sust(OpSust), SustB(OpSustB),
+    SustUr(OpSustUr), Sync(OpSync), SyncsArrive(OpSyncsArrive), SyncsCctl(OpSyncsCctl),
+    SyncsCctlAll(OpSyncsCctlAll), SyncsExch(OpSyncsExch), SyncsPhasechk(OpSyncsPhasechk),
+    Tex(OpTex), TexB(OpTexB), TexBSm50(OpTexBSm50), TexSm50(OpTexSm50), TexUr(OpTexUr),
+    TexsSm50(OpTexsSm50), Tld(OpTld), Tld4(OpTld4), Tld4B(OpTld4B),
+    Tld4BSm50(OpTld4BSm50), Tld4Sm50(OpTld4Sm50), Tld4Ur(OpTld4Ur),
+    Tld4sSm50(OpTld4sSm50), TldB(OpTldB), TldBSm50(OpTldBSm50), TldSm50(OpTldSm50),
+    TldUr(OpTldUr), TldsSm50(OpTldsSm50), Tmml(OpTmml), TmmlB(OpTmmlB), TmmlUr(OpTmmlUr),
+    Txd(OpTxd), TxdB(OpTxdB), TxdBSm50(OpTxdBSm50), TxdSm50(OpTxdSm50), TxdUr(OpTxdUr),
+    Txq(OpTxq), TxqB(OpTxqB), TxqSm50(OpTxqSm50), TxqUr(OpTxqUr), Ublkcp(OpUblkcp),
+    Ublkpf(OpUblkpf), Ubrev(OpUbrev), UcgabarArv(OpUcgabarArv),
+    UcgabarWait(OpUcgabarWait), Uf2f(OpUf2f), Ufadd(OpUfadd), Uffma(OpUffma),
+    Uflo(OpUflo), Ufmul(OpUfmul), Ui2f(OpUi2f), Ui2fp(OpUi2fp), Uiadd3(OpUiadd3),
+    Uiadd364(OpUiadd364), Uiadd3x(OpUiadd3x), Uimad(OpUimad), UimadHi(OpUimadHi),
+    UimadWide(OpUimadWide), UimadWideX(OpUimadWideX), Uimadx(OpUimadx), Uisetp(OpUisetp),
+    Uisetp64(OpUisetp64), Uldc(OpUldc), Ulea(OpUlea), UleaHi(OpUleaHi),
+    UleaHiX(OpUleaHiX), UleaX(OpUleaX), Ulop3(OpUlop3), Umov(OpUmov), Umov64(OpUmov64),
+    Umov64i(OpUmov64i), Up2ur(OpUp2ur), Upopc(OpUpopc), Uprmt(OpUprmt), Ur2up(OpUr2up),
+    Usel(OpUsel), Usgxt(OpUsgxt), Ushf(OpUshf), Utmacctl(OpUtmacctl),
     UtmacctlAll(OpUtmacctlAll), Utmacmdflush(OpUtmacmdflush), Utmaldg(OpUtmaldg),
     UtmaldgUr(OpUtmaldgUr), Utmapf(OpUtmapf), UtmapfUr(OpUtmapfUr), Utmaredg(OpUtmaredg),
     Utmastg(OpUtmastg), Vabsdiff(OpVabsdiff), VabsdiffSm50(OpVabsdiffSm50),
@@ -11422,72 +11715,76 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0x9c3, decode_sm70_arm333),
         (0x9c5, decode_sm70_arm334),
         (0x9c7, decode_sm70_arm335),
-        (0xa02, decode_sm70_arm336),
-        (0xa03, decode_sm70_arm337),
-        (0xa04, decode_sm70_arm338),
-        (0xa07, decode_sm70_arm339),
-        (0xa08, decode_sm70_arm340),
-        (0xa09, decode_sm70_arm341),
-        (0xa0a, decode_sm70_arm342),
-        (0xa0b, decode_sm70_arm343),
-        (0xa0c, decode_sm70_arm344),
-        (0xa10, decode_sm70_arm345),
-        (0xa11, decode_sm70_arm346),
-        (0xa12, decode_sm70_arm347),
-        (0xa13, decode_sm70_arm348),
-        (0xa14, decode_sm70_arm349),
-        (0xa16, decode_sm70_arm350),
-        (0xa17, decode_sm70_arm351),
-        (0xa19, decode_sm70_arm352),
-        (0xa1a, decode_sm70_arm353),
-        (0xa1b, decode_sm70_arm354),
-        (0xa1f, decode_sm70_arm355),
-        (0xa20, decode_sm70_arm356),
-        (0xa23, decode_sm70_arm357),
-        (0xa24, decode_sm70_arm358),
-        (0xa25, decode_sm70_arm359),
-        (0xa26, decode_sm70_arm360),
-        (0xa27, decode_sm70_arm361),
-        (0xa28, decode_sm70_arm362),
-        (0xa2b, decode_sm70_arm363),
-        (0xa31, decode_sm70_arm364),
-        (0xa32, decode_sm70_arm365),
-        (0xa35, decode_sm70_arm366),
-        (0xa36, decode_sm70_arm367),
-        (0xa38, decode_sm70_arm368),
-        (0xa3e, decode_sm70_arm369),
-        (0xa40, decode_sm70_arm370),
-        (0xa43, decode_sm70_arm371),
-        (0xa45, decode_sm70_arm372),
-        (0xa46, decode_sm70_arm373),
-        (0xa48, decode_sm70_arm374),
-        (0xab9, decode_sm70_arm375),
-        (0xb00, decode_sm70_arm376),
-        (0xb01, decode_sm70_arm377),
-        (0xb02, decode_sm70_arm378),
-        (0xb04, decode_sm70_arm379),
-        (0xb05, decode_sm70_arm380),
-        (0xb06, decode_sm70_arm381),
-        (0xb07, decode_sm70_arm382),
-        (0xb08, decode_sm70_arm383),
-        (0xb09, decode_sm70_arm384),
-        (0xb10, decode_sm70_arm385),
-        (0xb11, decode_sm70_arm386),
-        (0xb12, decode_sm70_arm387),
-        (0xb13, decode_sm70_arm388),
-        (0xb1d, decode_sm70_arm389),
-        (0xb48, decode_sm70_arm390),
-        (0xb56, decode_sm70_arm391),
-        (0xb5d, decode_sm70_arm392),
-        (0xb60, decode_sm70_arm393),
-        (0xb63, decode_sm70_arm394),
-        (0xb66, decode_sm70_arm395),
-        (0xb69, decode_sm70_arm396),
-        (0xb6c, decode_sm70_arm397),
-        (0xb6f, decode_sm70_arm398),
+        (0x9f0, decode_sm70_arm336),
+        (0x9f1, decode_sm70_arm337),
+        (0x9f2, decode_sm70_arm338),
+        (0x9f3, decode_sm70_arm339),
+        (0xa02, decode_sm70_arm340),
+        (0xa03, decode_sm70_arm341),
+        (0xa04, decode_sm70_arm342),
+        (0xa07, decode_sm70_arm343),
+        (0xa08, decode_sm70_arm344),
+        (0xa09, decode_sm70_arm345),
+        (0xa0a, decode_sm70_arm346),
+        (0xa0b, decode_sm70_arm347),
+        (0xa0c, decode_sm70_arm348),
+        (0xa10, decode_sm70_arm349),
+        (0xa11, decode_sm70_arm350),
+        (0xa12, decode_sm70_arm351),
+        (0xa13, decode_sm70_arm352),
+        (0xa14, decode_sm70_arm353),
+        (0xa16, decode_sm70_arm354),
+        (0xa17, decode_sm70_arm355),
+        (0xa19, decode_sm70_arm356),
+        (0xa1a, decode_sm70_arm357),
+        (0xa1b, decode_sm70_arm358),
+        (0xa1f, decode_sm70_arm359),
+        (0xa20, decode_sm70_arm360),
+        (0xa23, decode_sm70_arm361),
+        (0xa24, decode_sm70_arm362),
+        (0xa25, decode_sm70_arm363),
+        (0xa26, decode_sm70_arm364),
+        (0xa27, decode_sm70_arm365),
+        (0xa28, decode_sm70_arm366),
+        (0xa2b, decode_sm70_arm367),
+        (0xa31, decode_sm70_arm368),
+        (0xa32, decode_sm70_arm369),
+        (0xa35, decode_sm70_arm370),
+        (0xa36, decode_sm70_arm371),
+        (0xa38, decode_sm70_arm372),
+        (0xa3e, decode_sm70_arm373),
+        (0xa40, decode_sm70_arm374),
+        (0xa43, decode_sm70_arm375),
+        (0xa45, decode_sm70_arm376),
+        (0xa46, decode_sm70_arm377),
+        (0xa48, decode_sm70_arm378),
+        (0xab9, decode_sm70_arm379),
+        (0xb00, decode_sm70_arm380),
+        (0xb01, decode_sm70_arm381),
+        (0xb02, decode_sm70_arm382),
+        (0xb04, decode_sm70_arm383),
+        (0xb05, decode_sm70_arm384),
+        (0xb06, decode_sm70_arm385),
+        (0xb07, decode_sm70_arm386),
+        (0xb08, decode_sm70_arm387),
+        (0xb09, decode_sm70_arm388),
+        (0xb10, decode_sm70_arm389),
+        (0xb11, decode_sm70_arm390),
+        (0xb12, decode_sm70_arm391),
+        (0xb13, decode_sm70_arm392),
+        (0xb1d, decode_sm70_arm393),
+        (0xb48, decode_sm70_arm394),
+        (0xb56, decode_sm70_arm395),
+        (0xb5d, decode_sm70_arm396),
+        (0xb60, decode_sm70_arm397),
+        (0xb63, decode_sm70_arm398),
+        (0xb66, decode_sm70_arm399),
+        (0xb69, decode_sm70_arm400),
+        (0xb6c, decode_sm70_arm401),
+        (0xb6f, decode_sm70_arm402),
         (0xb80, decode_sm70_arm1),
         (0xb81, decode_sm70_arm2),
-        (0xb82, decode_sm70_arm399),
+        (0xb82, decode_sm70_arm403),
         (0xb84, decode_sm70_arm3),
         (0xb85, decode_sm70_arm3),
         (0xb86, decode_sm70_arm4),
@@ -11495,22 +11792,22 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0xb88, decode_sm70_arm5),
         (0xb8a, decode_sm70_arm6),
         (0xb8c, decode_sm70_arm7),
-        (0xb90, decode_sm70_arm400),
-        (0xb91, decode_sm70_arm400),
-        (0xb92, decode_sm70_arm400),
-        (0xb93, decode_sm70_arm400),
-        (0xb94, decode_sm70_arm400),
-        (0xb95, decode_sm70_arm400),
-        (0xb96, decode_sm70_arm400),
-        (0xb97, decode_sm70_arm400),
-        (0xb98, decode_sm70_arm400),
-        (0xb99, decode_sm70_arm400),
-        (0xb9a, decode_sm70_arm400),
-        (0xb9b, decode_sm70_arm400),
-        (0xb9c, decode_sm70_arm400),
-        (0xb9d, decode_sm70_arm400),
-        (0xb9e, decode_sm70_arm400),
-        (0xb9f, decode_sm70_arm400),
+        (0xb90, decode_sm70_arm404),
+        (0xb91, decode_sm70_arm404),
+        (0xb92, decode_sm70_arm404),
+        (0xb93, decode_sm70_arm404),
+        (0xb94, decode_sm70_arm404),
+        (0xb95, decode_sm70_arm404),
+        (0xb96, decode_sm70_arm404),
+        (0xb97, decode_sm70_arm404),
+        (0xb98, decode_sm70_arm404),
+        (0xb99, decode_sm70_arm404),
+        (0xb9a, decode_sm70_arm404),
+        (0xb9b, decode_sm70_arm404),
+        (0xb9c, decode_sm70_arm404),
+        (0xb9d, decode_sm70_arm404),
+        (0xb9e, decode_sm70_arm404),
+        (0xb9f, decode_sm70_arm404),
         (0xba3, decode_sm70_arm8),
         (0xba7, decode_sm70_arm9),
         (0xba8, decode_sm70_arm6),
@@ -11519,68 +11816,68 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0xbb1, decode_sm70_arm12),
         (0xbbd, decode_sm70_arm13),
         (0xbbe, decode_sm70_arm14),
-        (0xc02, decode_sm70_arm401),
-        (0xc03, decode_sm70_arm402),
-        (0xc04, decode_sm70_arm403),
-        (0xc07, decode_sm70_arm404),
-        (0xc08, decode_sm70_arm405),
-        (0xc09, decode_sm70_arm406),
-        (0xc0a, decode_sm70_arm407),
-        (0xc0b, decode_sm70_arm408),
-        (0xc0c, decode_sm70_arm409),
-        (0xc10, decode_sm70_arm410),
-        (0xc11, decode_sm70_arm411),
-        (0xc12, decode_sm70_arm412),
-        (0xc13, decode_sm70_arm413),
-        (0xc14, decode_sm70_arm414),
-        (0xc16, decode_sm70_arm415),
-        (0xc17, decode_sm70_arm416),
-        (0xc19, decode_sm70_arm417),
-        (0xc1a, decode_sm70_arm418),
-        (0xc1b, decode_sm70_arm419),
-        (0xc20, decode_sm70_arm420),
-        (0xc23, decode_sm70_arm421),
-        (0xc24, decode_sm70_arm422),
-        (0xc25, decode_sm70_arm423),
-        (0xc26, decode_sm70_arm424),
-        (0xc27, decode_sm70_arm425),
-        (0xc28, decode_sm70_arm426),
-        (0xc2b, decode_sm70_arm427),
-        (0xc31, decode_sm70_arm428),
-        (0xc32, decode_sm70_arm429),
-        (0xc35, decode_sm70_arm430),
-        (0xc36, decode_sm70_arm431),
-        (0xc38, decode_sm70_arm432),
-        (0xc3e, decode_sm70_arm433),
-        (0xc40, decode_sm70_arm434),
-        (0xc43, decode_sm70_arm435),
-        (0xc45, decode_sm70_arm436),
-        (0xc46, decode_sm70_arm437),
-        (0xc48, decode_sm70_arm438),
-        (0xc49, decode_sm70_arm439),
-        (0xc4a, decode_sm70_arm440),
-        (0xc76, decode_sm70_arm441),
-        (0xc82, decode_sm70_arm442),
-        (0xc83, decode_sm70_arm443),
-        (0xc84, decode_sm70_arm444),
-        (0xd00, decode_sm70_arm445),
-        (0xd01, decode_sm70_arm446),
-        (0xd02, decode_sm70_arm447),
-        (0xd04, decode_sm70_arm448),
-        (0xd05, decode_sm70_arm449),
-        (0xd06, decode_sm70_arm450),
-        (0xd07, decode_sm70_arm451),
-        (0xd08, decode_sm70_arm452),
-        (0xd09, decode_sm70_arm453),
-        (0xd10, decode_sm70_arm454),
-        (0xd11, decode_sm70_arm455),
-        (0xd12, decode_sm70_arm456),
-        (0xd13, decode_sm70_arm457),
-        (0xd5d, decode_sm70_arm458),
-        (0xd61, decode_sm70_arm459),
-        (0xd64, decode_sm70_arm460),
-        (0xd67, decode_sm70_arm461),
-        (0xd6d, decode_sm70_arm462),
+        (0xc02, decode_sm70_arm405),
+        (0xc03, decode_sm70_arm406),
+        (0xc04, decode_sm70_arm407),
+        (0xc07, decode_sm70_arm408),
+        (0xc08, decode_sm70_arm409),
+        (0xc09, decode_sm70_arm410),
+        (0xc0a, decode_sm70_arm411),
+        (0xc0b, decode_sm70_arm412),
+        (0xc0c, decode_sm70_arm413),
+        (0xc10, decode_sm70_arm414),
+        (0xc11, decode_sm70_arm415),
+        (0xc12, decode_sm70_arm416),
+        (0xc13, decode_sm70_arm417),
+        (0xc14, decode_sm70_arm418),
+        (0xc16, decode_sm70_arm419),
+        (0xc17, decode_sm70_arm420),
+        (0xc19, decode_sm70_arm421),
+        (0xc1a, decode_sm70_arm422),
+        (0xc1b, decode_sm70_arm423),
+        (0xc20, decode_sm70_arm424),
+        (0xc23, decode_sm70_arm425),
+        (0xc24, decode_sm70_arm426),
+        (0xc25, decode_sm70_arm427),
+        (0xc26, decode_sm70_arm428),
+        (0xc27, decode_sm70_arm429),
+        (0xc28, decode_sm70_arm430),
+        (0xc2b, decode_sm70_arm431),
+        (0xc31, decode_sm70_arm432),
+        (0xc32, decode_sm70_arm433),
+        (0xc35, decode_sm70_arm434),
+        (0xc36, decode_sm70_arm435),
+        (0xc38, decode_sm70_arm436),
+        (0xc3e, decode_sm70_arm437),
+        (0xc40, decode_sm70_arm438),
+        (0xc43, decode_sm70_arm439),
+        (0xc45, decode_sm70_arm440),
+        (0xc46, decode_sm70_arm441),
+        (0xc48, decode_sm70_arm442),
+        (0xc49, decode_sm70_arm443),
+        (0xc4a, decode_sm70_arm444),
+        (0xc76, decode_sm70_arm445),
+        (0xc82, decode_sm70_arm446),
+        (0xc83, decode_sm70_arm447),
+        (0xc84, decode_sm70_arm448),
+        (0xd00, decode_sm70_arm449),
+        (0xd01, decode_sm70_arm450),
+        (0xd02, decode_sm70_arm451),
+        (0xd04, decode_sm70_arm452),
+        (0xd05, decode_sm70_arm453),
+        (0xd06, decode_sm70_arm454),
+        (0xd07, decode_sm70_arm455),
+        (0xd08, decode_sm70_arm456),
+        (0xd09, decode_sm70_arm457),
+        (0xd10, decode_sm70_arm458),
+        (0xd11, decode_sm70_arm459),
+        (0xd12, decode_sm70_arm460),
+        (0xd13, decode_sm70_arm461),
+        (0xd5d, decode_sm70_arm462),
+        (0xd61, decode_sm70_arm463),
+        (0xd64, decode_sm70_arm464),
+        (0xd67, decode_sm70_arm465),
+        (0xd6d, decode_sm70_arm466),
         (0xd80, decode_sm70_arm1),
         (0xd81, decode_sm70_arm2),
         (0xd84, decode_sm70_arm3),
@@ -11598,35 +11895,39 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0xdb1, decode_sm70_arm12),
         (0xdbd, decode_sm70_arm13),
         (0xdbe, decode_sm70_arm14),
-        (0xdc7, decode_sm70_arm463),
-        (0xe07, decode_sm70_arm464),
-        (0xe14, decode_sm70_arm465),
-        (0xe16, decode_sm70_arm466),
-        (0xe19, decode_sm70_arm467),
-        (0xe21, decode_sm70_arm468),
-        (0xe23, decode_sm70_arm469),
-        (0xe24, decode_sm70_arm470),
-        (0xe25, decode_sm70_arm471),
-        (0xe27, decode_sm70_arm472),
-        (0xe29, decode_sm70_arm473),
-        (0xe2a, decode_sm70_arm474),
-        (0xe2b, decode_sm70_arm475),
-        (0xe30, decode_sm70_arm476),
-        (0xe31, decode_sm70_arm477),
-        (0xe33, decode_sm70_arm478),
-        (0xe34, decode_sm70_arm479),
-        (0xe35, decode_sm70_arm480),
-        (0xe43, decode_sm70_arm481),
-        (0xe46, decode_sm70_arm482),
-        (0xe49, decode_sm70_arm483),
-        (0xe4b, decode_sm70_arm484),
-        (0xf56, decode_sm70_arm485),
-        (0xf60, decode_sm70_arm486),
-        (0xf63, decode_sm70_arm487),
-        (0xf66, decode_sm70_arm488),
-        (0xf69, decode_sm70_arm489),
-        (0xf6c, decode_sm70_arm490),
-        (0xf6f, decode_sm70_arm491),
+        (0xdc7, decode_sm70_arm467),
+        (0xdf0, decode_sm70_arm468),
+        (0xdf1, decode_sm70_arm469),
+        (0xdf2, decode_sm70_arm470),
+        (0xdf3, decode_sm70_arm471),
+        (0xe07, decode_sm70_arm472),
+        (0xe14, decode_sm70_arm473),
+        (0xe16, decode_sm70_arm474),
+        (0xe19, decode_sm70_arm475),
+        (0xe21, decode_sm70_arm476),
+        (0xe23, decode_sm70_arm477),
+        (0xe24, decode_sm70_arm478),
+        (0xe25, decode_sm70_arm479),
+        (0xe27, decode_sm70_arm480),
+        (0xe29, decode_sm70_arm481),
+        (0xe2a, decode_sm70_arm482),
+        (0xe2b, decode_sm70_arm483),
+        (0xe30, decode_sm70_arm484),
+        (0xe31, decode_sm70_arm485),
+        (0xe33, decode_sm70_arm486),
+        (0xe34, decode_sm70_arm487),
+        (0xe35, decode_sm70_arm488),
+        (0xe43, decode_sm70_arm489),
+        (0xe46, decode_sm70_arm490),
+        (0xe49, decode_sm70_arm491),
+        (0xe4b, decode_sm70_arm492),
+        (0xf56, decode_sm70_arm493),
+        (0xf60, decode_sm70_arm494),
+        (0xf63, decode_sm70_arm495),
+        (0xf66, decode_sm70_arm496),
+        (0xf69, decode_sm70_arm497),
+        (0xf6c, decode_sm70_arm498),
+        (0xf6f, decode_sm70_arm499),
         (0xf80, decode_sm70_arm1),
         (0xf81, decode_sm70_arm2),
         (0xf84, decode_sm70_arm3),
@@ -11634,30 +11935,30 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0xf86, decode_sm70_arm4),
         (0xf87, decode_sm70_arm3),
         (0xf88, decode_sm70_arm5),
-        (0xf89, decode_sm70_arm492),
+        (0xf89, decode_sm70_arm500),
         (0xf8a, decode_sm70_arm6),
         (0xf8c, decode_sm70_arm7),
-        (0xf90, decode_sm70_arm493),
-        (0xf91, decode_sm70_arm493),
-        (0xf92, decode_sm70_arm493),
-        (0xf93, decode_sm70_arm493),
-        (0xf94, decode_sm70_arm493),
-        (0xf95, decode_sm70_arm493),
-        (0xf96, decode_sm70_arm493),
-        (0xf97, decode_sm70_arm493),
-        (0xf98, decode_sm70_arm493),
-        (0xf99, decode_sm70_arm493),
-        (0xf9a, decode_sm70_arm493),
-        (0xf9b, decode_sm70_arm493),
-        (0xf9c, decode_sm70_arm493),
-        (0xf9d, decode_sm70_arm493),
-        (0xf9e, decode_sm70_arm493),
-        (0xf9f, decode_sm70_arm494),
+        (0xf90, decode_sm70_arm501),
+        (0xf91, decode_sm70_arm501),
+        (0xf92, decode_sm70_arm501),
+        (0xf93, decode_sm70_arm501),
+        (0xf94, decode_sm70_arm501),
+        (0xf95, decode_sm70_arm501),
+        (0xf96, decode_sm70_arm501),
+        (0xf97, decode_sm70_arm501),
+        (0xf98, decode_sm70_arm501),
+        (0xf99, decode_sm70_arm501),
+        (0xf9a, decode_sm70_arm501),
+        (0xf9b, decode_sm70_arm501),
+        (0xf9c, decode_sm70_arm501),
+        (0xf9d, decode_sm70_arm501),
+        (0xf9e, decode_sm70_arm501),
+        (0xf9f, decode_sm70_arm502),
         (0xfa3, decode_sm70_arm8),
         (0xfa7, decode_sm70_arm9),
         (0xfa8, decode_sm70_arm6),
         (0xfaa, decode_sm70_arm10),
-        (0xfae, decode_sm70_arm495),
+        (0xfae, decode_sm70_arm503),
         (0xfb0, decode_sm70_arm11),
         (0xfb1, decode_sm70_arm12),
         (0xfbd, decode_sm70_arm13),
@@ -16068,40 +16369,68 @@ fn decode_sm70_arm335(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm336(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
+        w & 0x80002000000000000000fff == 0x800000000000000000009f0 && matches!(sm, 90) =>
+        return decode_form:: < OpHgmma, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm337(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80002000000000000000fff == 0x800000000000000000009f1 && matches!(sm, 90) =>
+        return decode_form:: < OpIgmma, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm338(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80002000000000000000fff == 0x800000000000000000009f2 && matches!(sm, 90) =>
+        return decode_form:: < OpBgmma, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm339(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80002000000000000000fff == 0x800000000000000000009f3 && matches!(sm, 90) =>
+        return decode_form:: < OpQgmma, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm340(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
         w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpMov, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm337(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm341(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcffff80000ff00000fff == 0xa03 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpP2r, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm338(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm342(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcffff80000ff00ff0fff == 0xa04 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpR2p, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm339(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm343(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpSel, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm340(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm344(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFsel, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm341(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm345(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpFmnmx, 2 > (w, sm)
@@ -16116,28 +16445,28 @@ fn decode_sm70_arm341(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm342(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm346(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e00ff380000ff00000fff == 0xa0a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFset, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm343(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm347(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFsetp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm344(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm348(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpIsetp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm345(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm349(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => decode_form:: < OpIadd3, 2 > (w, sm)
@@ -16149,7 +16478,7 @@ fn decode_sm70_arm345(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm346(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm350(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 72
         | 75 | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpLea, 2 > (w, sm)
@@ -16169,70 +16498,70 @@ fn decode_sm70_arm346(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm347(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm351(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpLop3, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm348(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm352(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpIabs, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm349(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm353(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00f80000ff00000fff == 0xa14 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpVabsdiff, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm350(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm354(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpPrmt, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm351(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm355(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90) => return decode_form:: < OpImnmx, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm352(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm356(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpShf, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm353(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm357(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5fff80000ff00000fff == 0xa1a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpSgxt, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm354(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm358(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff7fff80000ff00000fff == 0xa1b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpBmsk, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm355(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm359(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8010000380000ff00000fff == 0xa1f && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpPlop3Sign, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm356(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm360(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => return decode_form:: < OpFmul, 2 >
@@ -16240,14 +16569,14 @@ fn decode_sm70_arm356(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm357(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm361(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFfma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm358(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm362(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpImad, 2 > (w, sm)
@@ -16259,7 +16588,7 @@ fn decode_sm70_arm358(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm359(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm363(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpImadWide, 2 > (w,
@@ -16272,7 +16601,7 @@ fn decode_sm70_arm359(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm360(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm364(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff900f80000ff00000fff == 0xa26 && matches!(sm, 70 | 72) =>
         decode_form:: < OpIdp4a, 4 > (w, sm)
@@ -16291,28 +16620,28 @@ fn decode_sm70_arm360(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm361(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm365(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => return decode_form:: < OpImadHi, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm362(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm366(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpDmul, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm363(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm367(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpDfma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm364(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm368(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0xa31 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpHfma2, 2 > (w, sm)
@@ -16331,7 +16660,7 @@ fn decode_sm70_arm364(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm365(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm369(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff080000ff00000fff == 0xa32 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpHmul2, 2 > (w, sm)
@@ -16342,7 +16671,7 @@ fn decode_sm70_arm365(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm366(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm370(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0xa35 && matches!(sm, 80 | 86 | 87 | 88 |
         89) => decode_form:: < OpHfma2Mma, 2 > (w, sm)
@@ -16353,21 +16682,21 @@ fn decode_sm70_arm366(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm367(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm371(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffdff780000ff00000fff == 0xa36 && matches!(sm, 90) => return
         decode_form:: < OpViadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm368(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm372(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0xa38 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90) => return decode_form:: < OpI2iSat, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm369(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm373(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffeee4600f80000ff00000fff == 0xa3e && matches!(sm, 80 | 86 | 87 | 88 | 89
         | 90) => decode_form:: < OpF2fp, 2 > (w, sm)
@@ -16390,7 +16719,7 @@ fn decode_sm70_arm369(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm370(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm374(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff85cb3ff080000ff00000fff == 0xa40 && matches!(sm, 80) => decode_form:: <
         OpHmnmx2, 2 > (w, sm)
@@ -16409,91 +16738,91 @@ fn decode_sm70_arm370(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm371(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm375(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0xa43 && matches!(sm, 86 | 87 | 88 | 89 |
         90) => return decode_form:: < OpF2ip, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm372(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm376(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bfff80000ffff000fff == 0x10000000000000000a45 && matches!(sm, 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpI2fp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm373(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm377(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000800780000ff00000fff == 0xa46 && matches!(sm, 90) => return
         decode_form:: < OpViaddmnmx, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm374(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm378(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
         => return decode_form:: < OpVimnmx, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm375(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm379(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xab9 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90) => return decode_form:: < OpUldc, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm376(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm380(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFlo, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm377(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm381(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpBrev, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm378(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm382(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000380000ff00000fff == 0xb02 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFchk, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm379(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm383(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpF2f, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm380(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm384(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpF2i, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm381(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm385(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpI2f, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm382(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm386(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb07 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFrnd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm383(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm387(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70 | 72) =>
         decode_form:: < OpMufu, 2 > (w, sm)
@@ -16508,42 +16837,42 @@ fn decode_sm70_arm383(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm384(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm388(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpPopc, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm385(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm389(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpF2f64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm386(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm390(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpF2i64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm387(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm391(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpI2f64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm388(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm392(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff380000ffff000fff == 0xb13 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFrnd64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm389(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm393(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffffc0003ffffff0fff == 0x20000000000000000b1d && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -16561,21 +16890,21 @@ fn decode_sm70_arm389(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm390(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm394(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ffffff0fff == 0xb48 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => return decode_form:: < OpWarpsync, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm391(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm395(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffeffffff80000fff0ff0fff == 0xb56 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpBmov, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm392(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm396(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8080000f80000ff00000fff == 0xb5d && matches!(sm, 90) => decode_form:: <
         OpNanosleep, 2 > (w, sm)
@@ -16590,49 +16919,49 @@ fn decode_sm70_arm392(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm393(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm397(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb60 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpTex, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm394(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm398(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb63 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpTld4, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm395(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm399(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb66 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpTld, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm396(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm400(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb69 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpTmml, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm397(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm401(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb6c && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpTxd, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm398(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm402(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb6f && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpTxq, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm399(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm403(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xb82 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpLdc, 0 > (w,
@@ -16644,7 +16973,7 @@ fn decode_sm70_arm399(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm400(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm404(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpSuldB, 0 > (w, sm)
@@ -16679,7 +17008,7 @@ fn decode_sm70_arm400(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm401(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm405(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
         120 | 121) => decode_form:: < OpMov64, 1 > (w, sm)
@@ -16691,7 +17020,7 @@ fn decode_sm70_arm401(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm402(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm406(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffff0000000fff == 0x80000000000000000000c03 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16699,7 +17028,7 @@ fn decode_sm70_arm402(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm403(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm407(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffff0000ff0fff == 0x80000000000000000000c04 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16707,7 +17036,7 @@ fn decode_sm70_arm403(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm404(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm408(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16715,7 +17044,7 @@ fn decode_sm70_arm404(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm405(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm409(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16723,7 +17052,7 @@ fn decode_sm70_arm405(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm406(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm410(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
         75) => decode_form:: < OpFmnmx, 3 > (w, sm)
@@ -16739,7 +17068,7 @@ fn decode_sm70_arm406(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm407(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm411(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e00ff3fffff0000000fff == 0x80000000000000000000c0a && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16747,7 +17076,7 @@ fn decode_sm70_arm407(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm408(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm412(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16755,7 +17084,7 @@ fn decode_sm70_arm408(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm409(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm413(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -16767,7 +17096,7 @@ fn decode_sm70_arm409(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm410(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm414(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -16780,7 +17109,7 @@ fn decode_sm70_arm410(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm411(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm415(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -16803,7 +17132,7 @@ fn decode_sm70_arm411(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm412(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm416(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16811,7 +17140,7 @@ fn decode_sm70_arm412(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm413(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm417(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16819,7 +17148,7 @@ fn decode_sm70_arm413(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm414(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm418(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000c14 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => return decode_form:: <
@@ -16827,7 +17156,7 @@ fn decode_sm70_arm414(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm415(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm419(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16835,7 +17164,7 @@ fn decode_sm70_arm415(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm416(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm420(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: <
@@ -16851,7 +17180,7 @@ fn decode_sm70_arm416(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm417(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm421(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16859,7 +17188,7 @@ fn decode_sm70_arm417(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm418(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm422(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5ffffffff0000000fff == 0x80000000000000000000c1a && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16867,7 +17196,7 @@ fn decode_sm70_arm418(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm419(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm423(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff7ffffffff0000000fff == 0x80000000000000000000c1b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16875,7 +17204,7 @@ fn decode_sm70_arm419(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm420(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm424(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16883,7 +17212,7 @@ fn decode_sm70_arm420(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm421(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm425(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16891,7 +17220,7 @@ fn decode_sm70_arm421(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm422(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm426(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -16904,7 +17233,7 @@ fn decode_sm70_arm422(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm423(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm427(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -16917,7 +17246,7 @@ fn decode_sm70_arm423(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm424(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm428(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff100ffffff0000000fff == 0x80000000000000000000c26 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -16930,7 +17259,7 @@ fn decode_sm70_arm424(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm425(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm429(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -16938,7 +17267,7 @@ fn decode_sm70_arm425(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm426(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm430(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpDmul,
@@ -16950,7 +17279,7 @@ fn decode_sm70_arm426(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm427(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm431(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpDfma,
@@ -16962,7 +17291,7 @@ fn decode_sm70_arm427(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm428(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm432(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000c31 && matches!(sm,
         75) => decode_form:: < OpHfma2, 3 > (w, sm)
@@ -16982,7 +17311,7 @@ fn decode_sm70_arm428(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm429(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm433(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x80000000000000000000c32 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => decode_form:: < OpHmul2, 3 > (w, sm)
@@ -16994,7 +17323,7 @@ fn decode_sm70_arm429(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm430(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm434(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
         120 | 121) => decode_form:: < OpIadd, 5 > (w, sm)
@@ -17021,14 +17350,14 @@ fn decode_sm70_arm430(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm431(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm435(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffdff7fffff0000000fff == 0x80000000000000000000c36 && matches!(sm, 90
         | 100 | 103) => return decode_form:: < OpViadd, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm432(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm436(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000c38 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17036,7 +17365,7 @@ fn decode_sm70_arm432(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm433(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm437(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffeeff600ffffff0000000fff == 0xc2070000000000000000c3e && matches!(sm,
         100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpF2fpPack4, 2 > (w, sm)
@@ -17081,7 +17410,7 @@ fn decode_sm70_arm433(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm434(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm438(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff85cb3ff0fffff0000000fff == 0x80000000000000000000c40 && matches!(sm,
         80) => decode_form:: < OpHmnmx2, 3 > (w, sm)
@@ -17101,7 +17430,7 @@ fn decode_sm70_arm434(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm435(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm439(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000c43 && matches!(sm, 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -17109,7 +17438,7 @@ fn decode_sm70_arm435(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm436(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm440(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bffffffff00ff000fff == 0x80010000000000000000c45 && matches!(sm, 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -17117,14 +17446,14 @@ fn decode_sm70_arm436(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm437(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm441(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80008007fffff0000000fff == 0x80000000000000000000c46 && matches!(sm, 90
         | 100 | 103) => return decode_form:: < OpViaddmnmx, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm438(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm442(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
         90) => decode_form:: < OpVimnmx, 6 > (w, sm)
@@ -17139,28 +17468,28 @@ fn decode_sm70_arm438(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm439(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm443(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000c49 && matches!(sm, 100 |
         103) => return decode_form:: < OpFfma2, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm440(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm444(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000c4a && matches!(sm, 100 |
         103) => return decode_form:: < OpFmul2, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm441(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm445(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000c76 && matches!(sm, 100 |
         101 | 103 | 110) => return decode_form:: < OpFmnmx3, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm442(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm446(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80100000000000000000fff == 0x80000000000000000000c82 && matches!(sm, 120 |
         121) => decode_form:: < OpUmov, 4 > (w, sm)
@@ -17179,7 +17508,7 @@ fn decode_sm70_arm442(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm443(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm447(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffffc0c0c00fff == 0x80000000000000000000c83 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUp2ur, 1 > (w, sm)
@@ -17190,7 +17519,7 @@ fn decode_sm70_arm443(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm444(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm448(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffffc0c0ff0fff == 0x80000000000000000000c84 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUr2up, 1 > (w, sm)
@@ -17201,7 +17530,7 @@ fn decode_sm70_arm444(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm445(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm449(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17209,7 +17538,7 @@ fn decode_sm70_arm445(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm446(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm450(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17217,7 +17546,7 @@ fn decode_sm70_arm446(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm447(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm451(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000003fffff0000000fff == 0x80000000000000000000d02 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17225,7 +17554,7 @@ fn decode_sm70_arm447(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm448(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm452(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17233,7 +17562,7 @@ fn decode_sm70_arm448(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm449(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm453(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17241,7 +17570,7 @@ fn decode_sm70_arm449(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm450(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm454(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17249,7 +17578,7 @@ fn decode_sm70_arm450(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm451(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm455(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d07 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17257,7 +17586,7 @@ fn decode_sm70_arm451(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm452(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm456(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => decode_form:: < OpMufu, 6 > (w, sm)
@@ -17269,7 +17598,7 @@ fn decode_sm70_arm452(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm453(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm457(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17277,7 +17606,7 @@ fn decode_sm70_arm453(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm454(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm458(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17285,7 +17614,7 @@ fn decode_sm70_arm454(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm455(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm459(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17293,7 +17622,7 @@ fn decode_sm70_arm455(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm456(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm460(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17301,7 +17630,7 @@ fn decode_sm70_arm456(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm457(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm461(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff3fffff00ff000fff == 0x80000000000000000000d13 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17309,7 +17638,7 @@ fn decode_sm70_arm457(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm458(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm462(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8080000ffffff0000000fff == 0x80000000000000000000d5d && matches!(sm, 90
         | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpNanosleep, 3 > (w, sm)
@@ -17324,7 +17653,7 @@ fn decode_sm70_arm458(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm459(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm463(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d61 && matches!(sm, 100 |
         101 | 103 | 110) => decode_form:: < OpTexB, 1 > (w, sm)
@@ -17335,7 +17664,7 @@ fn decode_sm70_arm459(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm460(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm464(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d64 && matches!(sm, 100 |
         101 | 103 | 110) => decode_form:: < OpTld4B, 1 > (w, sm)
@@ -17346,7 +17675,7 @@ fn decode_sm70_arm460(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm461(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm465(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d67 && matches!(sm, 100 |
         101 | 103 | 110) => decode_form:: < OpTldB, 1 > (w, sm)
@@ -17357,7 +17686,7 @@ fn decode_sm70_arm461(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm462(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm466(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d6d && matches!(sm, 100 |
         101 | 103 | 110) => decode_form:: < OpTxdB, 1 > (w, sm)
@@ -17368,7 +17697,7 @@ fn decode_sm70_arm462(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm463(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm467(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000dc7 && matches!(sm, 90 |
         100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: < OpUcgabarWait, 0 >
@@ -17376,14 +17705,42 @@ fn decode_sm70_arm463(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm464(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm468(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80002000000000000000fff == 0x80000000000000000000df0 && matches!(sm, 90) =>
+        return decode_form:: < OpHgmmaR, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm469(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80002000000000000000fff == 0x80000000000000000000df1 && matches!(sm, 90) =>
+        return decode_form:: < OpIgmmaR, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm470(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80002000000000000000fff == 0x80000000000000000000df2 && matches!(sm, 90) =>
+        return decode_form:: < OpBgmmaR, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm471(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80002000000000000000fff == 0x80000000000000000000df3 && matches!(sm, 90) =>
+        return decode_form:: < OpQgmmaR, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm472(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
         120 | 121) => return decode_form:: < OpSel64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm465(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm473(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000e14 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => return decode_form:: <
@@ -17391,7 +17748,7 @@ fn decode_sm70_arm465(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm466(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm474(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17399,7 +17756,7 @@ fn decode_sm70_arm466(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm467(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm475(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17407,7 +17764,7 @@ fn decode_sm70_arm467(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm468(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm476(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17415,7 +17772,7 @@ fn decode_sm70_arm468(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm469(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm477(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17423,7 +17780,7 @@ fn decode_sm70_arm469(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm470(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm478(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -17436,7 +17793,7 @@ fn decode_sm70_arm470(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm471(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm479(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -17449,7 +17806,7 @@ fn decode_sm70_arm471(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm472(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm480(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17457,7 +17814,7 @@ fn decode_sm70_arm472(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm473(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm481(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpDadd,
@@ -17469,7 +17826,7 @@ fn decode_sm70_arm473(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm474(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm482(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: <
@@ -17481,7 +17838,7 @@ fn decode_sm70_arm474(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm475(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm483(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpDfma,
@@ -17493,7 +17850,7 @@ fn decode_sm70_arm475(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm476(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm484(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x80040000000000000000e30 && matches!(sm, 86
         | 87 | 88 | 89) => decode_form:: < OpHadd2F32, 3 > (w, sm)
@@ -17517,7 +17874,7 @@ fn decode_sm70_arm476(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm477(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm485(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000e31 && matches!(sm,
         75) => decode_form:: < OpHfma2, 6 > (w, sm)
@@ -17537,7 +17894,7 @@ fn decode_sm70_arm477(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm478(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm486(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e001f0fffff0000000fff == 0x80000000000000000000e33 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => decode_form:: < OpHset2, 3 > (w, sm)
@@ -17549,7 +17906,7 @@ fn decode_sm70_arm478(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm479(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm487(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff800001f0fffff0000ff0fff == 0x80000000000000000000e34 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => decode_form:: < OpHsetp2, 3 > (w, sm)
@@ -17561,7 +17918,7 @@ fn decode_sm70_arm479(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm480(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm488(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c003fffff0000000fff == 0x80000000000000000000e35 && matches!(sm, 80
         | 86 | 87 | 88 | 89) => decode_form:: < OpHfma2Mma, 6 > (w, sm)
@@ -17572,7 +17929,7 @@ fn decode_sm70_arm480(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm481(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm489(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000e43 && matches!(sm, 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -17580,28 +17937,28 @@ fn decode_sm70_arm481(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm482(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm490(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000e46 && matches!(sm, 90
         | 100 | 103) => return decode_form:: < OpViaddmnmx, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm483(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm491(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000e49 && matches!(sm, 100 |
         103) => return decode_form:: < OpFfma2, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm484(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm492(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000e4b && matches!(sm, 100 |
         103) => return decode_form:: < OpFadd2, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm485(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm493(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffeffffffffffffff0f00fff == 0xf56 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -17609,7 +17966,7 @@ fn decode_sm70_arm485(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm486(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm494(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f60 && matches!(sm, 120 |
         121) => decode_form:: < OpTexUr, 2 > (w, sm)
@@ -17624,7 +17981,7 @@ fn decode_sm70_arm486(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm487(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm495(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f63 && matches!(sm, 120 |
         121) => decode_form:: < OpTld4Ur, 2 > (w, sm)
@@ -17639,7 +17996,7 @@ fn decode_sm70_arm487(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm488(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm496(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f66 && matches!(sm, 120 |
         121) => decode_form:: < OpTldUr, 2 > (w, sm)
@@ -17654,7 +18011,7 @@ fn decode_sm70_arm488(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm489(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm497(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f69 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpTmmlUr, 0 > (w, sm)
@@ -17665,7 +18022,7 @@ fn decode_sm70_arm489(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm490(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm498(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f6c && matches!(sm, 120 |
         121) => decode_form:: < OpTxdUr, 2 > (w, sm)
@@ -17680,7 +18037,7 @@ fn decode_sm70_arm490(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm491(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm499(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f6f && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpTxqUr, 0 > (w, sm)
@@ -17691,7 +18048,7 @@ fn decode_sm70_arm491(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm492(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm500(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xf89 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpShfl, 3 > (w, sm)
@@ -17702,7 +18059,7 @@ fn decode_sm70_arm492(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm493(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm501(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100 |
         101 | 103 | 110) => decode_form:: < OpSuld, 4 > (w, sm)
@@ -17769,7 +18126,7 @@ fn decode_sm70_arm493(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm494(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm502(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f9f && matches!(sm, 100 |
         101 | 103 | 110) => decode_form:: < OpSured, 2 > (w, sm)
@@ -17852,7 +18209,7 @@ fn decode_sm70_arm494(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm495(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm503(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80800400000000000000fff == 0x80000400000000000000fae && matches!(sm,
         90) => decode_form:: < OpLdgsts, 1 > (w, sm)
@@ -18286,72 +18643,76 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0x9c3, print_sm70_arm333),
         (0x9c5, print_sm70_arm334),
         (0x9c7, print_sm70_arm335),
-        (0xa02, print_sm70_arm336),
-        (0xa03, print_sm70_arm337),
-        (0xa04, print_sm70_arm338),
-        (0xa07, print_sm70_arm339),
-        (0xa08, print_sm70_arm340),
-        (0xa09, print_sm70_arm341),
-        (0xa0a, print_sm70_arm342),
-        (0xa0b, print_sm70_arm343),
-        (0xa0c, print_sm70_arm344),
-        (0xa10, print_sm70_arm345),
-        (0xa11, print_sm70_arm346),
-        (0xa12, print_sm70_arm347),
-        (0xa13, print_sm70_arm348),
-        (0xa14, print_sm70_arm349),
-        (0xa16, print_sm70_arm350),
-        (0xa17, print_sm70_arm351),
-        (0xa19, print_sm70_arm352),
-        (0xa1a, print_sm70_arm353),
-        (0xa1b, print_sm70_arm354),
-        (0xa1f, print_sm70_arm355),
-        (0xa20, print_sm70_arm356),
-        (0xa23, print_sm70_arm357),
-        (0xa24, print_sm70_arm358),
-        (0xa25, print_sm70_arm359),
-        (0xa26, print_sm70_arm360),
-        (0xa27, print_sm70_arm361),
-        (0xa28, print_sm70_arm362),
-        (0xa2b, print_sm70_arm363),
-        (0xa31, print_sm70_arm364),
-        (0xa32, print_sm70_arm365),
-        (0xa35, print_sm70_arm366),
-        (0xa36, print_sm70_arm367),
-        (0xa38, print_sm70_arm368),
-        (0xa3e, print_sm70_arm369),
-        (0xa40, print_sm70_arm370),
-        (0xa43, print_sm70_arm371),
-        (0xa45, print_sm70_arm372),
-        (0xa46, print_sm70_arm373),
-        (0xa48, print_sm70_arm374),
-        (0xab9, print_sm70_arm375),
-        (0xb00, print_sm70_arm376),
-        (0xb01, print_sm70_arm377),
-        (0xb02, print_sm70_arm378),
-        (0xb04, print_sm70_arm379),
-        (0xb05, print_sm70_arm380),
-        (0xb06, print_sm70_arm381),
-        (0xb07, print_sm70_arm382),
-        (0xb08, print_sm70_arm383),
-        (0xb09, print_sm70_arm384),
-        (0xb10, print_sm70_arm385),
-        (0xb11, print_sm70_arm386),
-        (0xb12, print_sm70_arm387),
-        (0xb13, print_sm70_arm388),
-        (0xb1d, print_sm70_arm389),
-        (0xb48, print_sm70_arm390),
-        (0xb56, print_sm70_arm391),
-        (0xb5d, print_sm70_arm392),
-        (0xb60, print_sm70_arm393),
-        (0xb63, print_sm70_arm394),
-        (0xb66, print_sm70_arm395),
-        (0xb69, print_sm70_arm396),
-        (0xb6c, print_sm70_arm397),
-        (0xb6f, print_sm70_arm398),
+        (0x9f0, print_sm70_arm336),
+        (0x9f1, print_sm70_arm337),
+        (0x9f2, print_sm70_arm338),
+        (0x9f3, print_sm70_arm339),
+        (0xa02, print_sm70_arm340),
+        (0xa03, print_sm70_arm341),
+        (0xa04, print_sm70_arm342),
+        (0xa07, print_sm70_arm343),
+        (0xa08, print_sm70_arm344),
+        (0xa09, print_sm70_arm345),
+        (0xa0a, print_sm70_arm346),
+        (0xa0b, print_sm70_arm347),
+        (0xa0c, print_sm70_arm348),
+        (0xa10, print_sm70_arm349),
+        (0xa11, print_sm70_arm350),
+        (0xa12, print_sm70_arm351),
+        (0xa13, print_sm70_arm352),
+        (0xa14, print_sm70_arm353),
+        (0xa16, print_sm70_arm354),
+        (0xa17, print_sm70_arm355),
+        (0xa19, print_sm70_arm356),
+        (0xa1a, print_sm70_arm357),
+        (0xa1b, print_sm70_arm358),
+        (0xa1f, print_sm70_arm359),
+        (0xa20, print_sm70_arm360),
+        (0xa23, print_sm70_arm361),
+        (0xa24, print_sm70_arm362),
+        (0xa25, print_sm70_arm363),
+        (0xa26, print_sm70_arm364),
+        (0xa27, print_sm70_arm365),
+        (0xa28, print_sm70_arm366),
+        (0xa2b, print_sm70_arm367),
+        (0xa31, print_sm70_arm368),
+        (0xa32, print_sm70_arm369),
+        (0xa35, print_sm70_arm370),
+        (0xa36, print_sm70_arm371),
+        (0xa38, print_sm70_arm372),
+        (0xa3e, print_sm70_arm373),
+        (0xa40, print_sm70_arm374),
+        (0xa43, print_sm70_arm375),
+        (0xa45, print_sm70_arm376),
+        (0xa46, print_sm70_arm377),
+        (0xa48, print_sm70_arm378),
+        (0xab9, print_sm70_arm379),
+        (0xb00, print_sm70_arm380),
+        (0xb01, print_sm70_arm381),
+        (0xb02, print_sm70_arm382),
+        (0xb04, print_sm70_arm383),
+        (0xb05, print_sm70_arm384),
+        (0xb06, print_sm70_arm385),
+        (0xb07, print_sm70_arm386),
+        (0xb08, print_sm70_arm387),
+        (0xb09, print_sm70_arm388),
+        (0xb10, print_sm70_arm389),
+        (0xb11, print_sm70_arm390),
+        (0xb12, print_sm70_arm391),
+        (0xb13, print_sm70_arm392),
+        (0xb1d, print_sm70_arm393),
+        (0xb48, print_sm70_arm394),
+        (0xb56, print_sm70_arm395),
+        (0xb5d, print_sm70_arm396),
+        (0xb60, print_sm70_arm397),
+        (0xb63, print_sm70_arm398),
+        (0xb66, print_sm70_arm399),
+        (0xb69, print_sm70_arm400),
+        (0xb6c, print_sm70_arm401),
+        (0xb6f, print_sm70_arm402),
         (0xb80, print_sm70_arm1),
         (0xb81, print_sm70_arm2),
-        (0xb82, print_sm70_arm399),
+        (0xb82, print_sm70_arm403),
         (0xb84, print_sm70_arm3),
         (0xb85, print_sm70_arm3),
         (0xb86, print_sm70_arm4),
@@ -18359,22 +18720,22 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0xb88, print_sm70_arm5),
         (0xb8a, print_sm70_arm6),
         (0xb8c, print_sm70_arm7),
-        (0xb90, print_sm70_arm400),
-        (0xb91, print_sm70_arm400),
-        (0xb92, print_sm70_arm400),
-        (0xb93, print_sm70_arm400),
-        (0xb94, print_sm70_arm400),
-        (0xb95, print_sm70_arm400),
-        (0xb96, print_sm70_arm400),
-        (0xb97, print_sm70_arm400),
-        (0xb98, print_sm70_arm400),
-        (0xb99, print_sm70_arm400),
-        (0xb9a, print_sm70_arm400),
-        (0xb9b, print_sm70_arm400),
-        (0xb9c, print_sm70_arm400),
-        (0xb9d, print_sm70_arm400),
-        (0xb9e, print_sm70_arm400),
-        (0xb9f, print_sm70_arm400),
+        (0xb90, print_sm70_arm404),
+        (0xb91, print_sm70_arm404),
+        (0xb92, print_sm70_arm404),
+        (0xb93, print_sm70_arm404),
+        (0xb94, print_sm70_arm404),
+        (0xb95, print_sm70_arm404),
+        (0xb96, print_sm70_arm404),
+        (0xb97, print_sm70_arm404),
+        (0xb98, print_sm70_arm404),
+        (0xb99, print_sm70_arm404),
+        (0xb9a, print_sm70_arm404),
+        (0xb9b, print_sm70_arm404),
+        (0xb9c, print_sm70_arm404),
+        (0xb9d, print_sm70_arm404),
+        (0xb9e, print_sm70_arm404),
+        (0xb9f, print_sm70_arm404),
         (0xba3, print_sm70_arm8),
         (0xba7, print_sm70_arm9),
         (0xba8, print_sm70_arm6),
@@ -18383,68 +18744,68 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0xbb1, print_sm70_arm12),
         (0xbbd, print_sm70_arm13),
         (0xbbe, print_sm70_arm14),
-        (0xc02, print_sm70_arm401),
-        (0xc03, print_sm70_arm402),
-        (0xc04, print_sm70_arm403),
-        (0xc07, print_sm70_arm404),
-        (0xc08, print_sm70_arm405),
-        (0xc09, print_sm70_arm406),
-        (0xc0a, print_sm70_arm407),
-        (0xc0b, print_sm70_arm408),
-        (0xc0c, print_sm70_arm409),
-        (0xc10, print_sm70_arm410),
-        (0xc11, print_sm70_arm411),
-        (0xc12, print_sm70_arm412),
-        (0xc13, print_sm70_arm413),
-        (0xc14, print_sm70_arm414),
-        (0xc16, print_sm70_arm415),
-        (0xc17, print_sm70_arm416),
-        (0xc19, print_sm70_arm417),
-        (0xc1a, print_sm70_arm418),
-        (0xc1b, print_sm70_arm419),
-        (0xc20, print_sm70_arm420),
-        (0xc23, print_sm70_arm421),
-        (0xc24, print_sm70_arm422),
-        (0xc25, print_sm70_arm423),
-        (0xc26, print_sm70_arm424),
-        (0xc27, print_sm70_arm425),
-        (0xc28, print_sm70_arm426),
-        (0xc2b, print_sm70_arm427),
-        (0xc31, print_sm70_arm428),
-        (0xc32, print_sm70_arm429),
-        (0xc35, print_sm70_arm430),
-        (0xc36, print_sm70_arm431),
-        (0xc38, print_sm70_arm432),
-        (0xc3e, print_sm70_arm433),
-        (0xc40, print_sm70_arm434),
-        (0xc43, print_sm70_arm435),
-        (0xc45, print_sm70_arm436),
-        (0xc46, print_sm70_arm437),
-        (0xc48, print_sm70_arm438),
-        (0xc49, print_sm70_arm439),
-        (0xc4a, print_sm70_arm440),
-        (0xc76, print_sm70_arm441),
-        (0xc82, print_sm70_arm442),
-        (0xc83, print_sm70_arm443),
-        (0xc84, print_sm70_arm444),
-        (0xd00, print_sm70_arm445),
-        (0xd01, print_sm70_arm446),
-        (0xd02, print_sm70_arm447),
-        (0xd04, print_sm70_arm448),
-        (0xd05, print_sm70_arm449),
-        (0xd06, print_sm70_arm450),
-        (0xd07, print_sm70_arm451),
-        (0xd08, print_sm70_arm452),
-        (0xd09, print_sm70_arm453),
-        (0xd10, print_sm70_arm454),
-        (0xd11, print_sm70_arm455),
-        (0xd12, print_sm70_arm456),
-        (0xd13, print_sm70_arm457),
-        (0xd5d, print_sm70_arm458),
-        (0xd61, print_sm70_arm459),
-        (0xd64, print_sm70_arm460),
-        (0xd67, print_sm70_arm461),
-        (0xd6d, print_sm70_arm462),
+        (0xc02, print_sm70_arm405),
+        (0xc03, print_sm70_arm406),
+        (0xc04, print_sm70_arm407),
+        (0xc07, print_sm70_arm408),
+        (0xc08, print_sm70_arm409),
+        (0xc09, print_sm70_arm410),
+        (0xc0a, print_sm70_arm411),
+        (0xc0b, print_sm70_arm412),
+        (0xc0c, print_sm70_arm413),
+        (0xc10, print_sm70_arm414),
+        (0xc11, print_sm70_arm415),
+        (0xc12, print_sm70_arm416),
+        (0xc13, print_sm70_arm417),
+        (0xc14, print_sm70_arm418),
+        (0xc16, print_sm70_arm419),
+        (0xc17, print_sm70_arm420),
+        (0xc19, print_sm70_arm421),
+        (0xc1a, print_sm70_arm422),
+        (0xc1b, print_sm70_arm423),
+        (0xc20, print_sm70_arm424),
+        (0xc23, print_sm70_arm425),
+        (0xc24, print_sm70_arm426),
+        (0xc25, print_sm70_arm427),
+        (0xc26, print_sm70_arm428),
+        (0xc27, print_sm70_arm429),
+        (0xc28, print_sm70_arm430),
+        (0xc2b, print_sm70_arm431),
+        (0xc31, print_sm70_arm432),
+        (0xc32, print_sm70_arm433),
+        (0xc35, print_sm70_arm434),
+        (0xc36, print_sm70_arm435),
+        (0xc38, print_sm70_arm436),
+        (0xc3e, print_sm70_arm437),
+        (0xc40, print_sm70_arm438),
+        (0xc43, print_sm70_arm439),
+        (0xc45, print_sm70_arm440),
+        (0xc46, print_sm70_arm441),
+        (0xc48, print_sm70_arm442),
+        (0xc49, print_sm70_arm443),
+        (0xc4a, print_sm70_arm444),
+        (0xc76, print_sm70_arm445),
+        (0xc82, print_sm70_arm446),
+        (0xc83, print_sm70_arm447),
+        (0xc84, print_sm70_arm448),
+        (0xd00, print_sm70_arm449),
+        (0xd01, print_sm70_arm450),
+        (0xd02, print_sm70_arm451),
+        (0xd04, print_sm70_arm452),
+        (0xd05, print_sm70_arm453),
+        (0xd06, print_sm70_arm454),
+        (0xd07, print_sm70_arm455),
+        (0xd08, print_sm70_arm456),
+        (0xd09, print_sm70_arm457),
+        (0xd10, print_sm70_arm458),
+        (0xd11, print_sm70_arm459),
+        (0xd12, print_sm70_arm460),
+        (0xd13, print_sm70_arm461),
+        (0xd5d, print_sm70_arm462),
+        (0xd61, print_sm70_arm463),
+        (0xd64, print_sm70_arm464),
+        (0xd67, print_sm70_arm465),
+        (0xd6d, print_sm70_arm466),
         (0xd80, print_sm70_arm1),
         (0xd81, print_sm70_arm2),
         (0xd84, print_sm70_arm3),
@@ -18462,35 +18823,39 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0xdb1, print_sm70_arm12),
         (0xdbd, print_sm70_arm13),
         (0xdbe, print_sm70_arm14),
-        (0xdc7, print_sm70_arm463),
-        (0xe07, print_sm70_arm464),
-        (0xe14, print_sm70_arm465),
-        (0xe16, print_sm70_arm466),
-        (0xe19, print_sm70_arm467),
-        (0xe21, print_sm70_arm468),
-        (0xe23, print_sm70_arm469),
-        (0xe24, print_sm70_arm470),
-        (0xe25, print_sm70_arm471),
-        (0xe27, print_sm70_arm472),
-        (0xe29, print_sm70_arm473),
-        (0xe2a, print_sm70_arm474),
-        (0xe2b, print_sm70_arm475),
-        (0xe30, print_sm70_arm476),
-        (0xe31, print_sm70_arm477),
-        (0xe33, print_sm70_arm478),
-        (0xe34, print_sm70_arm479),
-        (0xe35, print_sm70_arm480),
-        (0xe43, print_sm70_arm481),
-        (0xe46, print_sm70_arm482),
-        (0xe49, print_sm70_arm483),
-        (0xe4b, print_sm70_arm484),
-        (0xf56, print_sm70_arm485),
-        (0xf60, print_sm70_arm486),
-        (0xf63, print_sm70_arm487),
-        (0xf66, print_sm70_arm488),
-        (0xf69, print_sm70_arm489),
-        (0xf6c, print_sm70_arm490),
-        (0xf6f, print_sm70_arm491),
+        (0xdc7, print_sm70_arm467),
+        (0xdf0, print_sm70_arm468),
+        (0xdf1, print_sm70_arm469),
+        (0xdf2, print_sm70_arm470),
+        (0xdf3, print_sm70_arm471),
+        (0xe07, print_sm70_arm472),
+        (0xe14, print_sm70_arm473),
+        (0xe16, print_sm70_arm474),
+        (0xe19, print_sm70_arm475),
+        (0xe21, print_sm70_arm476),
+        (0xe23, print_sm70_arm477),
+        (0xe24, print_sm70_arm478),
+        (0xe25, print_sm70_arm479),
+        (0xe27, print_sm70_arm480),
+        (0xe29, print_sm70_arm481),
+        (0xe2a, print_sm70_arm482),
+        (0xe2b, print_sm70_arm483),
+        (0xe30, print_sm70_arm484),
+        (0xe31, print_sm70_arm485),
+        (0xe33, print_sm70_arm486),
+        (0xe34, print_sm70_arm487),
+        (0xe35, print_sm70_arm488),
+        (0xe43, print_sm70_arm489),
+        (0xe46, print_sm70_arm490),
+        (0xe49, print_sm70_arm491),
+        (0xe4b, print_sm70_arm492),
+        (0xf56, print_sm70_arm493),
+        (0xf60, print_sm70_arm494),
+        (0xf63, print_sm70_arm495),
+        (0xf66, print_sm70_arm496),
+        (0xf69, print_sm70_arm497),
+        (0xf6c, print_sm70_arm498),
+        (0xf6f, print_sm70_arm499),
         (0xf80, print_sm70_arm1),
         (0xf81, print_sm70_arm2),
         (0xf84, print_sm70_arm3),
@@ -18498,30 +18863,30 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0xf86, print_sm70_arm4),
         (0xf87, print_sm70_arm3),
         (0xf88, print_sm70_arm5),
-        (0xf89, print_sm70_arm492),
+        (0xf89, print_sm70_arm500),
         (0xf8a, print_sm70_arm6),
         (0xf8c, print_sm70_arm7),
-        (0xf90, print_sm70_arm493),
-        (0xf91, print_sm70_arm493),
-        (0xf92, print_sm70_arm493),
-        (0xf93, print_sm70_arm493),
-        (0xf94, print_sm70_arm493),
-        (0xf95, print_sm70_arm493),
-        (0xf96, print_sm70_arm493),
-        (0xf97, print_sm70_arm493),
-        (0xf98, print_sm70_arm493),
-        (0xf99, print_sm70_arm493),
-        (0xf9a, print_sm70_arm493),
-        (0xf9b, print_sm70_arm493),
-        (0xf9c, print_sm70_arm493),
-        (0xf9d, print_sm70_arm493),
-        (0xf9e, print_sm70_arm493),
-        (0xf9f, print_sm70_arm494),
+        (0xf90, print_sm70_arm501),
+        (0xf91, print_sm70_arm501),
+        (0xf92, print_sm70_arm501),
+        (0xf93, print_sm70_arm501),
+        (0xf94, print_sm70_arm501),
+        (0xf95, print_sm70_arm501),
+        (0xf96, print_sm70_arm501),
+        (0xf97, print_sm70_arm501),
+        (0xf98, print_sm70_arm501),
+        (0xf99, print_sm70_arm501),
+        (0xf9a, print_sm70_arm501),
+        (0xf9b, print_sm70_arm501),
+        (0xf9c, print_sm70_arm501),
+        (0xf9d, print_sm70_arm501),
+        (0xf9e, print_sm70_arm501),
+        (0xf9f, print_sm70_arm502),
         (0xfa3, print_sm70_arm8),
         (0xfa7, print_sm70_arm9),
         (0xfa8, print_sm70_arm6),
         (0xfaa, print_sm70_arm10),
-        (0xfae, print_sm70_arm495),
+        (0xfae, print_sm70_arm503),
         (0xfb0, print_sm70_arm11),
         (0xfb1, print_sm70_arm12),
         (0xfbd, print_sm70_arm13),
@@ -23046,40 +23411,68 @@ fn print_sm70_arm335(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm336(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
+        w & 0x80002000000000000000fff == 0x800000000000000000009f0 && matches!(sm, 90) =>
+        return print_form:: < OpHgmma, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm337(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80002000000000000000fff == 0x800000000000000000009f1 && matches!(sm, 90) =>
+        return print_form:: < OpIgmma, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm338(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80002000000000000000fff == 0x800000000000000000009f2 && matches!(sm, 90) =>
+        return print_form:: < OpBgmma, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm339(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80002000000000000000fff == 0x800000000000000000009f3 && matches!(sm, 90) =>
+        return print_form:: < OpQgmma, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm340(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
         w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpMov, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm337(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm341(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcffff80000ff00000fff == 0xa03 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpP2r, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm338(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm342(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcffff80000ff00ff0fff == 0xa04 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpR2p, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm339(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm343(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpSel, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm340(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm344(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFsel, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm341(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm345(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpFmnmx, 2 > (w, sm, at, out)
@@ -23094,28 +23487,28 @@ fn print_sm70_arm341(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm342(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm346(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e00ff380000ff00000fff == 0xa0a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFset, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm343(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm347(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFsetp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm344(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm348(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpIsetp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm345(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm349(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => print_form:: < OpIadd3, 2 > (w, sm, at, out)
@@ -23127,7 +23520,7 @@ fn print_sm70_arm345(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm346(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm350(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 72
         | 75 | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpLea, 2 > (w, sm, at, out)
@@ -23149,70 +23542,70 @@ fn print_sm70_arm346(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm347(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm351(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpLop3, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm348(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm352(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpIabs, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm349(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm353(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00f80000ff00000fff == 0xa14 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpVabsdiff, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm350(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm354(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpPrmt, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm351(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm355(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90) => return print_form:: < OpImnmx, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm352(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm356(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpShf, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm353(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm357(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5fff80000ff00000fff == 0xa1a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpSgxt, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm354(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm358(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff7fff80000ff00000fff == 0xa1b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpBmsk, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm355(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm359(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8010000380000ff00000fff == 0xa1f && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpPlop3Sign, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm356(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm360(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => return print_form:: < OpFmul, 2 > (w,
@@ -23220,14 +23613,14 @@ fn print_sm70_arm356(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm357(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm361(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFfma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm358(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm362(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpImad, 2 > (w, sm,
@@ -23240,7 +23633,7 @@ fn print_sm70_arm358(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm359(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm363(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpImadWide, 2 > (w,
@@ -23253,7 +23646,7 @@ fn print_sm70_arm359(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm360(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm364(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff900f80000ff00000fff == 0xa26 && matches!(sm, 70 | 72) =>
         print_form:: < OpIdp4a, 4 > (w, sm, at, out)
@@ -23273,7 +23666,7 @@ fn print_sm70_arm360(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm361(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm365(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => return print_form:: < OpImadHi, 2 > (w, sm, at,
@@ -23281,21 +23674,21 @@ fn print_sm70_arm361(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm362(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm366(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpDmul, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm363(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm367(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpDfma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm364(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm368(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0xa31 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpHfma2, 2 > (w, sm, at, out)
@@ -23314,7 +23707,7 @@ fn print_sm70_arm364(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm365(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm369(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff080000ff00000fff == 0xa32 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpHmul2, 2 > (w, sm, at, out)
@@ -23325,7 +23718,7 @@ fn print_sm70_arm365(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm366(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm370(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0xa35 && matches!(sm, 80 | 86 | 87 | 88 |
         89) => print_form:: < OpHfma2Mma, 2 > (w, sm, at, out)
@@ -23336,21 +23729,21 @@ fn print_sm70_arm366(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm367(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm371(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffdff780000ff00000fff == 0xa36 && matches!(sm, 90) => return
         print_form:: < OpViadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm368(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm372(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0xa38 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90) => return print_form:: < OpI2iSat, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm369(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm373(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffeee4600f80000ff00000fff == 0xa3e && matches!(sm, 80 | 86 | 87 | 88 | 89
         | 90) => print_form:: < OpF2fp, 2 > (w, sm, at, out)
@@ -23373,7 +23766,7 @@ fn print_sm70_arm369(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm370(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm374(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff85cb3ff080000ff00000fff == 0xa40 && matches!(sm, 80) => print_form:: <
         OpHmnmx2, 2 > (w, sm, at, out)
@@ -23392,91 +23785,91 @@ fn print_sm70_arm370(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm371(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm375(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0xa43 && matches!(sm, 86 | 87 | 88 | 89 |
         90) => return print_form:: < OpF2ip, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm372(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm376(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bfff80000ffff000fff == 0x10000000000000000a45 && matches!(sm, 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpI2fp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm373(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm377(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000800780000ff00000fff == 0xa46 && matches!(sm, 90) => return
         print_form:: < OpViaddmnmx, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm374(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm378(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
         => return print_form:: < OpVimnmx, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm375(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm379(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xab9 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90) => return print_form:: < OpUldc, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm376(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm380(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFlo, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm377(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm381(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpBrev, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm378(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm382(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000380000ff00000fff == 0xb02 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFchk, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm379(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm383(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpF2f, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm380(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm384(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpF2i, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm381(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm385(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpI2f, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm382(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm386(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb07 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFrnd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm383(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm387(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70 | 72) =>
         print_form:: < OpMufu, 2 > (w, sm, at, out)
@@ -23491,42 +23884,42 @@ fn print_sm70_arm383(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm384(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm388(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpPopc, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm385(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm389(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpF2f64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm386(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm390(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpF2i64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm387(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm391(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpI2f64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm388(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm392(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff380000ffff000fff == 0xb13 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFrnd64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm389(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm393(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffffc0003ffffff0fff == 0x20000000000000000b1d && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -23544,21 +23937,21 @@ fn print_sm70_arm389(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm390(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm394(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ffffff0fff == 0xb48 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => return print_form:: < OpWarpsync, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm391(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm395(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffeffffff80000fff0ff0fff == 0xb56 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpBmov, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm392(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm396(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8080000f80000ff00000fff == 0xb5d && matches!(sm, 90) => print_form:: <
         OpNanosleep, 2 > (w, sm, at, out)
@@ -23573,49 +23966,49 @@ fn print_sm70_arm392(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm393(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm397(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb60 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpTex, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm394(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm398(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb63 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpTld4, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm395(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm399(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb66 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpTld, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm396(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm400(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb69 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpTmml, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm397(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm401(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb6c && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpTxd, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm398(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm402(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb6f && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpTxq, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm399(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm403(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xb82 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpLdc, 0 > (w, sm,
@@ -23627,7 +24020,7 @@ fn print_sm70_arm399(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm400(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm404(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpSuldB, 0 > (w, sm, at, out)
@@ -23662,7 +24055,7 @@ fn print_sm70_arm400(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm401(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm405(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
         120 | 121) => print_form:: < OpMov64, 1 > (w, sm, at, out)
@@ -23674,7 +24067,7 @@ fn print_sm70_arm401(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm402(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm406(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffff0000000fff == 0x80000000000000000000c03 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23682,7 +24075,7 @@ fn print_sm70_arm402(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm403(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm407(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffff0000ff0fff == 0x80000000000000000000c04 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23690,7 +24083,7 @@ fn print_sm70_arm403(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm404(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm408(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23698,7 +24091,7 @@ fn print_sm70_arm404(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm405(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm409(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23706,7 +24099,7 @@ fn print_sm70_arm405(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm406(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm410(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
         75) => print_form:: < OpFmnmx, 3 > (w, sm, at, out)
@@ -23722,7 +24115,7 @@ fn print_sm70_arm406(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm407(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm411(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e00ff3fffff0000000fff == 0x80000000000000000000c0a && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23730,7 +24123,7 @@ fn print_sm70_arm407(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm408(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm412(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23738,7 +24131,7 @@ fn print_sm70_arm408(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm409(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm413(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -23750,7 +24143,7 @@ fn print_sm70_arm409(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm410(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm414(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -23763,7 +24156,7 @@ fn print_sm70_arm410(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm411(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm415(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -23786,7 +24179,7 @@ fn print_sm70_arm411(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm412(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm416(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23794,7 +24187,7 @@ fn print_sm70_arm412(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm413(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm417(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23802,7 +24195,7 @@ fn print_sm70_arm413(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm414(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm418(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000c14 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => return print_form:: <
@@ -23810,7 +24203,7 @@ fn print_sm70_arm414(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm415(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm419(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23818,7 +24211,7 @@ fn print_sm70_arm415(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm416(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm420(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpImnmx,
@@ -23834,7 +24227,7 @@ fn print_sm70_arm416(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm417(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm421(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23842,7 +24235,7 @@ fn print_sm70_arm417(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm418(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm422(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5ffffffff0000000fff == 0x80000000000000000000c1a && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23850,7 +24243,7 @@ fn print_sm70_arm418(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm419(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm423(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff7ffffffff0000000fff == 0x80000000000000000000c1b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23858,7 +24251,7 @@ fn print_sm70_arm419(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm420(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm424(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23866,7 +24259,7 @@ fn print_sm70_arm420(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm421(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm425(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23874,7 +24267,7 @@ fn print_sm70_arm421(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm422(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm426(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -23887,7 +24280,7 @@ fn print_sm70_arm422(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm423(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm427(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -23900,7 +24293,7 @@ fn print_sm70_arm423(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm424(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm428(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff100ffffff0000000fff == 0x80000000000000000000c26 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -23913,7 +24306,7 @@ fn print_sm70_arm424(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm425(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm429(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -23921,7 +24314,7 @@ fn print_sm70_arm425(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm426(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm430(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpDmul,
@@ -23933,7 +24326,7 @@ fn print_sm70_arm426(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm427(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm431(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpDfma,
@@ -23945,7 +24338,7 @@ fn print_sm70_arm427(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm428(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm432(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000c31 && matches!(sm,
         75) => print_form:: < OpHfma2, 3 > (w, sm, at, out)
@@ -23965,7 +24358,7 @@ fn print_sm70_arm428(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm429(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm433(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x80000000000000000000c32 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => print_form:: < OpHmul2, 3 > (w, sm, at, out)
@@ -23977,7 +24370,7 @@ fn print_sm70_arm429(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm430(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm434(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
         120 | 121) => print_form:: < OpIadd, 5 > (w, sm, at, out)
@@ -24004,14 +24397,14 @@ fn print_sm70_arm430(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm431(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm435(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffdff7fffff0000000fff == 0x80000000000000000000c36 && matches!(sm, 90
         | 100 | 103) => return print_form:: < OpViadd, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm432(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm436(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000c38 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24019,7 +24412,7 @@ fn print_sm70_arm432(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm433(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm437(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffeeff600ffffff0000000fff == 0xc2070000000000000000c3e && matches!(sm,
         100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpF2fpPack4, 2 > (w, sm, at,
@@ -24069,7 +24462,7 @@ fn print_sm70_arm433(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm434(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm438(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff85cb3ff0fffff0000000fff == 0x80000000000000000000c40 && matches!(sm,
         80) => print_form:: < OpHmnmx2, 3 > (w, sm, at, out)
@@ -24090,7 +24483,7 @@ fn print_sm70_arm434(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm435(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm439(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000c43 && matches!(sm, 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -24098,7 +24491,7 @@ fn print_sm70_arm435(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm436(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm440(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bffffffff00ff000fff == 0x80010000000000000000c45 && matches!(sm, 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -24106,14 +24499,14 @@ fn print_sm70_arm436(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm437(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm441(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80008007fffff0000000fff == 0x80000000000000000000c46 && matches!(sm, 90
         | 100 | 103) => return print_form:: < OpViaddmnmx, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm438(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm442(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
         90) => print_form:: < OpVimnmx, 6 > (w, sm, at, out)
@@ -24128,28 +24521,28 @@ fn print_sm70_arm438(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm439(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm443(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000c49 && matches!(sm, 100 |
         103) => return print_form:: < OpFfma2, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm440(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm444(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000c4a && matches!(sm, 100 |
         103) => return print_form:: < OpFmul2, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm441(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm445(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000c76 && matches!(sm, 100 |
         101 | 103 | 110) => return print_form:: < OpFmnmx3, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm442(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm446(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80100000000000000000fff == 0x80000000000000000000c82 && matches!(sm, 120 |
         121) => print_form:: < OpUmov, 4 > (w, sm, at, out)
@@ -24168,7 +24561,7 @@ fn print_sm70_arm442(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm443(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm447(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffffc0c0c00fff == 0x80000000000000000000c83 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUp2ur, 1 > (w, sm, at, out)
@@ -24180,7 +24573,7 @@ fn print_sm70_arm443(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm444(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm448(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffffc0c0ff0fff == 0x80000000000000000000c84 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUr2up, 1 > (w, sm, at, out)
@@ -24192,7 +24585,7 @@ fn print_sm70_arm444(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm445(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm449(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24200,7 +24593,7 @@ fn print_sm70_arm445(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm446(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm450(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24208,7 +24601,7 @@ fn print_sm70_arm446(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm447(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm451(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000003fffff0000000fff == 0x80000000000000000000d02 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24216,7 +24609,7 @@ fn print_sm70_arm447(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm448(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm452(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24224,7 +24617,7 @@ fn print_sm70_arm448(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm449(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm453(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24232,7 +24625,7 @@ fn print_sm70_arm449(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm450(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm454(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24240,7 +24633,7 @@ fn print_sm70_arm450(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm451(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm455(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d07 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24248,7 +24641,7 @@ fn print_sm70_arm451(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm452(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm456(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => print_form:: < OpMufu, 6 > (w, sm, at, out)
@@ -24260,7 +24653,7 @@ fn print_sm70_arm452(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm453(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm457(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24268,7 +24661,7 @@ fn print_sm70_arm453(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm454(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm458(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24276,7 +24669,7 @@ fn print_sm70_arm454(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm455(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm459(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24284,7 +24677,7 @@ fn print_sm70_arm455(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm456(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm460(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24292,7 +24685,7 @@ fn print_sm70_arm456(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm457(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm461(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff3fffff00ff000fff == 0x80000000000000000000d13 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24300,7 +24693,7 @@ fn print_sm70_arm457(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm458(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm462(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8080000ffffff0000000fff == 0x80000000000000000000d5d && matches!(sm, 90
         | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpNanosleep, 3 > (w, sm,
@@ -24316,7 +24709,7 @@ fn print_sm70_arm458(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm459(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm463(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d61 && matches!(sm, 100 |
         101 | 103 | 110) => print_form:: < OpTexB, 1 > (w, sm, at, out)
@@ -24327,7 +24720,7 @@ fn print_sm70_arm459(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm460(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm464(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d64 && matches!(sm, 100 |
         101 | 103 | 110) => print_form:: < OpTld4B, 1 > (w, sm, at, out)
@@ -24338,7 +24731,7 @@ fn print_sm70_arm460(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm461(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm465(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d67 && matches!(sm, 100 |
         101 | 103 | 110) => print_form:: < OpTldB, 1 > (w, sm, at, out)
@@ -24349,7 +24742,7 @@ fn print_sm70_arm461(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm462(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm466(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d6d && matches!(sm, 100 |
         101 | 103 | 110) => print_form:: < OpTxdB, 1 > (w, sm, at, out)
@@ -24360,7 +24753,7 @@ fn print_sm70_arm462(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm463(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm467(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000dc7 && matches!(sm, 90 |
         100 | 101 | 103 | 110 | 120 | 121) => return print_form:: < OpUcgabarWait, 0 >
@@ -24368,14 +24761,42 @@ fn print_sm70_arm463(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm464(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm468(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80002000000000000000fff == 0x80000000000000000000df0 && matches!(sm, 90) =>
+        return print_form:: < OpHgmmaR, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm469(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80002000000000000000fff == 0x80000000000000000000df1 && matches!(sm, 90) =>
+        return print_form:: < OpIgmmaR, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm470(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80002000000000000000fff == 0x80000000000000000000df2 && matches!(sm, 90) =>
+        return print_form:: < OpBgmmaR, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm471(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80002000000000000000fff == 0x80000000000000000000df3 && matches!(sm, 90) =>
+        return print_form:: < OpQgmmaR, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm472(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
         120 | 121) => return print_form:: < OpSel64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm465(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm473(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000e14 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => return print_form:: <
@@ -24383,7 +24804,7 @@ fn print_sm70_arm465(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm466(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm474(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24391,7 +24812,7 @@ fn print_sm70_arm466(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm467(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm475(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24399,7 +24820,7 @@ fn print_sm70_arm467(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm468(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm476(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24407,7 +24828,7 @@ fn print_sm70_arm468(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm469(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm477(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24415,7 +24836,7 @@ fn print_sm70_arm469(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm470(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm478(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -24428,7 +24849,7 @@ fn print_sm70_arm470(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm471(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm479(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -24441,7 +24862,7 @@ fn print_sm70_arm471(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm472(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm480(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24449,7 +24870,7 @@ fn print_sm70_arm472(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm473(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm481(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpDadd,
@@ -24461,7 +24882,7 @@ fn print_sm70_arm473(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm474(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm482(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpDsetp,
@@ -24473,7 +24894,7 @@ fn print_sm70_arm474(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm475(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm483(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpDfma,
@@ -24485,7 +24906,7 @@ fn print_sm70_arm475(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm476(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm484(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x80040000000000000000e30 && matches!(sm, 86
         | 87 | 88 | 89) => print_form:: < OpHadd2F32, 3 > (w, sm, at, out)
@@ -24510,7 +24931,7 @@ fn print_sm70_arm476(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm477(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm485(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000e31 && matches!(sm,
         75) => print_form:: < OpHfma2, 6 > (w, sm, at, out)
@@ -24530,7 +24951,7 @@ fn print_sm70_arm477(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm478(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm486(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e001f0fffff0000000fff == 0x80000000000000000000e33 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => print_form:: < OpHset2, 3 > (w, sm, at, out)
@@ -24542,7 +24963,7 @@ fn print_sm70_arm478(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm479(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm487(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff800001f0fffff0000ff0fff == 0x80000000000000000000e34 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => print_form:: < OpHsetp2, 3 > (w, sm, at, out)
@@ -24554,7 +24975,7 @@ fn print_sm70_arm479(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm480(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm488(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c003fffff0000000fff == 0x80000000000000000000e35 && matches!(sm, 80
         | 86 | 87 | 88 | 89) => print_form:: < OpHfma2Mma, 6 > (w, sm, at, out)
@@ -24565,7 +24986,7 @@ fn print_sm70_arm480(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm481(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm489(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000e43 && matches!(sm, 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -24573,28 +24994,28 @@ fn print_sm70_arm481(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm482(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm490(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000e46 && matches!(sm, 90
         | 100 | 103) => return print_form:: < OpViaddmnmx, 6 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm483(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm491(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000e49 && matches!(sm, 100 |
         103) => return print_form:: < OpFfma2, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm484(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm492(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000e4b && matches!(sm, 100 |
         103) => return print_form:: < OpFadd2, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm485(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm493(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffeffffffffffffff0f00fff == 0xf56 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -24602,7 +25023,7 @@ fn print_sm70_arm485(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm486(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm494(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f60 && matches!(sm, 120 |
         121) => print_form:: < OpTexUr, 2 > (w, sm, at, out)
@@ -24617,7 +25038,7 @@ fn print_sm70_arm486(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm487(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm495(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f63 && matches!(sm, 120 |
         121) => print_form:: < OpTld4Ur, 2 > (w, sm, at, out)
@@ -24632,7 +25053,7 @@ fn print_sm70_arm487(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm488(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm496(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f66 && matches!(sm, 120 |
         121) => print_form:: < OpTldUr, 2 > (w, sm, at, out)
@@ -24647,7 +25068,7 @@ fn print_sm70_arm488(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm489(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm497(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f69 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpTmmlUr, 0 > (w, sm, at, out)
@@ -24659,7 +25080,7 @@ fn print_sm70_arm489(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm490(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm498(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f6c && matches!(sm, 120 |
         121) => print_form:: < OpTxdUr, 2 > (w, sm, at, out)
@@ -24674,7 +25095,7 @@ fn print_sm70_arm490(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm491(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm499(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f6f && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpTxqUr, 0 > (w, sm, at, out)
@@ -24686,7 +25107,7 @@ fn print_sm70_arm491(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm492(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm500(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xf89 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpShfl, 3 > (w, sm, at,
@@ -24698,7 +25119,7 @@ fn print_sm70_arm492(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm493(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm501(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100 |
         101 | 103 | 110) => print_form:: < OpSuld, 4 > (w, sm, at, out)
@@ -24765,7 +25186,7 @@ fn print_sm70_arm493(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm494(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm502(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f9f && matches!(sm, 100 |
         101 | 103 | 110) => print_form:: < OpSured, 2 > (w, sm, at, out)
@@ -24848,7 +25269,7 @@ fn print_sm70_arm494(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm495(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm503(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80800400000000000000fff == 0x80000400000000000000fae && matches!(sm,
         90) => print_form:: < OpLdgsts, 1 > (w, sm, at, out)
@@ -25328,6 +25749,15 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "bfi", "c2", 3, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
         0x53f0000000000000, 0x7000000000000, 0, [GPR, GPR, CBUF]
+    ),
+    form_info!(
+        "bgmma", "fixed", 0, Sm70, [90], 0x80002000000000000000fff,
+        0x800000000000000000009f2, 0x1fff00e9d00f81fffffc0000000, 0, [UGPR, GPR, UPRED]
+    ),
+    form_info!(
+        "bgmma_r", "fixed", 0, Sm70, [90], 0x80002000000000000000fff,
+        0x80000000000000000000df2, 0x1fff00e9d00f81fffc000000000, 0, [GPR, UGPR, GPR,
+        UPRED]
     ),
     form_info!(
         "bmma", "fixed", 0, Sm70, [80, 86, 87, 88, 89], 0x80100000000000000000fff,
@@ -27312,6 +27742,15 @@ pub const FORMS: &[FormInfo] = &[
         0x6080000000000000, 0, 0, [GPR, GPR, CBUF]
     ),
     form_info!(
+        "hgmma", "fixed", 0, Sm70, [90], 0x80002000000000000000fff,
+        0x800000000000000000009f0, 0x1fff00fc400101fffffc0000000, 0, [UGPR, GPR, UPRED]
+    ),
+    form_info!(
+        "hgmma_r", "fixed", 0, Sm70, [90], 0x80002000000000000000fff,
+        0x80000000000000000000df0, 0x1fff00fc400301fffc000000000, 0, [GPR, UGPR, GPR,
+        UPRED]
+    ),
+    form_info!(
         "hmma", "fixed", 0, Sm70, [75], 0x80c00000000000000000fff, 0x23c,
         0x1fff7f386007fffff0000000000, 0, [GPR, GPR, GPR]
     ),
@@ -28085,6 +28524,15 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "idp4a", "rcr", 4, Sm70, [70, 72], 0x1fffffff900f80000ff00000fff, 0xa26, 0, 0,
         [GPR, CBUF, GPR]
+    ),
+    form_info!(
+        "igmma", "fixed", 0, Sm70, [90], 0x80002000000000000000fff,
+        0x800000000000000000009f1, 0x1fff003c500f81fffffc0000000, 0, [UGPR, GPR, UPRED]
+    ),
+    form_info!(
+        "igmma_r", "fixed", 0, Sm70, [90], 0x80002000000000000000fff,
+        0x80000000000000000000df1, 0x1fff003c500f81fffc000000000, 0, [GPR, UGPR, GPR,
+        UPRED]
     ),
     form_info!(
         "imad", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
@@ -29354,6 +29802,15 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "psetp", "fixed", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xffff987e1cf00fc0,
         0x5090000000000000, 0, 0, [PRED, PRED, PRED]
+    ),
+    form_info!(
+        "qgmma", "fixed", 0, Sm70, [90], 0x80002000000000000000fff,
+        0x800000000000000000009f3, 0x1fff00fc400781fffffc0000000, 0, [UGPR, GPR, UPRED]
+    ),
+    form_info!(
+        "qgmma_r", "fixed", 0, Sm70, [90], 0x80002000000000000000fff,
+        0x80000000000000000000df3, 0x1fff00fc400781fffc000000000, 0, [GPR, UGPR, GPR,
+        UPRED]
     ),
     form_info!(
         "qmma", "fixed", 0, Sm70, [89], 0xf8106000000000000000fff, 0x400000000000000027a,
@@ -31689,6 +32146,8 @@ include!(concat!(env!("OUT_DIR"), "/", "op_bar_red.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bar_sync.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bfe.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bfi.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_bgmma.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_bgmma_r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bmma.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bmov.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bmov_r.rs"));
@@ -31776,6 +32235,8 @@ include!(concat!(env!("OUT_DIR"), "/", "op_hadd2_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_hfma2.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_hfma2_mma.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_hfma2_sm50.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_hgmma.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_hgmma_r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_hmma.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_hmma_444.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_hmma_444_f16.rs"));
@@ -31804,6 +32265,8 @@ include!(concat!(env!("OUT_DIR"), "/", "op_iaddx.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_icmp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_idp2a.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_idp4a.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_igmma.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_igmma_r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_hi.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_po_sm50.rs"));
@@ -31874,6 +32337,8 @@ include!(concat!(env!("OUT_DIR"), "/", "op_pret.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_prmt.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_pset.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_psetp.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_qgmma.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_qgmma_r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_qmma.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_qmma_sp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_qspc.rs"));
