@@ -1775,6 +1775,44 @@ enum_tables!(
     ".64x96x32", ".64x112x32", ".64x128x32", ".64x144x32", ".64x160x32", ".64x176x32",
     ".64x192x32", ".64x208x32", ".64x224x32", ".64x240x32", ".64x256x32"], {}
 );
+/// IGMMA.SP's shape, M x N x 64 (bits 53..59; nvdisasm 13, SM90): codes 1, 4,
+/// .., 52 (every third from 1) are IGMMA's eighteen N; the other codes print
+/// `.INVALIDn`.
+///
+/// Spec: isa-spec/spec/enums/igmma_sp_shape.toml:1 (enum `igmma_sp_shape`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum IgmmaSpShape {
+    #[default]
+    M64n8k64,
+    M64n16k64,
+    M64n24k64,
+    M64n32k64,
+    M64n48k64,
+    M64n64k64,
+    M64n80k64,
+    M64n96k64,
+    M64n112k64,
+    M64n128k64,
+    M64n144k64,
+    M64n160k64,
+    M64n176k64,
+    M64n192k64,
+    M64n208k64,
+    M64n224k64,
+    M64n240k64,
+    M64n256k64,
+}
+enum_tables!(
+    IgmmaSpShape, 16, [M64n8k64, M64n16k64, M64n24k64, M64n32k64, M64n48k64, M64n64k64,
+    M64n80k64, M64n96k64, M64n112k64, M64n128k64, M64n144k64, M64n160k64, M64n176k64,
+    M64n192k64, M64n208k64, M64n224k64, M64n240k64, M64n256k64], ["m64n8k64",
+    "m64n16k64", "m64n24k64", "m64n32k64", "m64n48k64", "m64n64k64", "m64n80k64",
+    "m64n96k64", "m64n112k64", "m64n128k64", "m64n144k64", "m64n160k64", "m64n176k64",
+    "m64n192k64", "m64n208k64", "m64n224k64", "m64n240k64", "m64n256k64"], [".64x8x64",
+    ".64x16x64", ".64x24x64", ".64x32x64", ".64x48x64", ".64x64x64", ".64x80x64",
+    ".64x96x64", ".64x112x64", ".64x128x64", ".64x144x64", ".64x160x64", ".64x176x64",
+    ".64x192x64", ".64x208x64", ".64x224x64", ".64x240x64", ".64x256x64"], {}
+);
 /// IMMA's shape (bits 75, 85, 86, low bit first; nvdisasm 13). Which
 /// codes exist depends on the SM and on .SP (the encodings say); the others
 /// print `.INVALIDn` (SM80+) or `.???n` (SM75).
@@ -2990,6 +3028,64 @@ enum_tables!(
     ".64x144x32", ".64x152x32", ".64x160x32", ".64x168x32", ".64x176x32", ".64x184x32",
     ".64x192x32", ".64x200x32", ".64x208x32", ".64x216x32", ".64x224x32", ".64x232x32",
     ".64x240x32", ".64x248x32", ".64x256x32"], {}
+);
+/// QGMMA.SP's shape, M x N x 64 (bits 53..59; nvdisasm 13, SM90): codes
+/// 32..63 are N = 8 * (code - 31); codes 0..31 print `.INVALIDn`.
+///
+/// Spec: isa-spec/spec/enums/qgmma_sp_shape.toml:1 (enum `qgmma_sp_shape`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum QgmmaSpShape {
+    #[default]
+    M64n8k64,
+    M64n16k64,
+    M64n24k64,
+    M64n32k64,
+    M64n40k64,
+    M64n48k64,
+    M64n56k64,
+    M64n64k64,
+    M64n72k64,
+    M64n80k64,
+    M64n88k64,
+    M64n96k64,
+    M64n104k64,
+    M64n112k64,
+    M64n120k64,
+    M64n128k64,
+    M64n136k64,
+    M64n144k64,
+    M64n152k64,
+    M64n160k64,
+    M64n168k64,
+    M64n176k64,
+    M64n184k64,
+    M64n192k64,
+    M64n200k64,
+    M64n208k64,
+    M64n216k64,
+    M64n224k64,
+    M64n232k64,
+    M64n240k64,
+    M64n248k64,
+    M64n256k64,
+}
+enum_tables!(
+    QgmmaSpShape, 16, [M64n8k64, M64n16k64, M64n24k64, M64n32k64, M64n40k64, M64n48k64,
+    M64n56k64, M64n64k64, M64n72k64, M64n80k64, M64n88k64, M64n96k64, M64n104k64,
+    M64n112k64, M64n120k64, M64n128k64, M64n136k64, M64n144k64, M64n152k64, M64n160k64,
+    M64n168k64, M64n176k64, M64n184k64, M64n192k64, M64n200k64, M64n208k64, M64n216k64,
+    M64n224k64, M64n232k64, M64n240k64, M64n248k64, M64n256k64], ["m64n8k64",
+    "m64n16k64", "m64n24k64", "m64n32k64", "m64n40k64", "m64n48k64", "m64n56k64",
+    "m64n64k64", "m64n72k64", "m64n80k64", "m64n88k64", "m64n96k64", "m64n104k64",
+    "m64n112k64", "m64n120k64", "m64n128k64", "m64n136k64", "m64n144k64", "m64n152k64",
+    "m64n160k64", "m64n168k64", "m64n176k64", "m64n184k64", "m64n192k64", "m64n200k64",
+    "m64n208k64", "m64n216k64", "m64n224k64", "m64n232k64", "m64n240k64", "m64n248k64",
+    "m64n256k64"], [".64x8x64", ".64x16x64", ".64x24x64", ".64x32x64", ".64x40x64",
+    ".64x48x64", ".64x56x64", ".64x64x64", ".64x72x64", ".64x80x64", ".64x88x64",
+    ".64x96x64", ".64x104x64", ".64x112x64", ".64x120x64", ".64x128x64", ".64x136x64",
+    ".64x144x64", ".64x152x64", ".64x160x64", ".64x168x64", ".64x176x64", ".64x184x64",
+    ".64x192x64", ".64x200x64", ".64x208x64", ".64x216x64", ".64x224x64", ".64x232x64",
+    ".64x240x64", ".64x248x64", ".64x256x64"], {}
 );
 /// QMMA's a layout: always row-major; SM89 prints `.ROW` after a (bit 73
 /// clear; set prints `.???1`), SM120 prints nothing and ignores the bit
@@ -5704,56 +5800,56 @@ define_ops! {
     Fmul32i(OpFmul32i), Frnd(OpFrnd), Frnd64(OpFrnd64), Fsel(OpFsel), Fset(OpFset),
     Fsetp(OpFsetp), Fswzadd(OpFswzadd), FswzaddSm50(OpFswzaddSm50), Hadd2(OpHadd2),
     Hadd2F32(OpHadd2F32), Hadd2Sm50(OpHadd2Sm50), Hfma2(OpHfma2), Hfma2Mma(OpHfma2Mma),
-    Hfma2Sm50(OpHfma2Sm50), Hgmma(OpHgmma), HgmmaR(OpHgmmaR), Hmma(OpHmma),
-    Hmma444(OpHmma444), Hmma444F16(OpHmma444F16), Hmma884(OpHmma884), HmmaSp(OpHmmaSp),
-    Hmnmx2(OpHmnmx2), Hmnmx2IsA(OpHmnmx2IsA), Hmul2(OpHmul2), Hmul2Sm50(OpHmul2Sm50),
-    Hset2(OpHset2), Hsetp2(OpHsetp2), I2f(OpI2f), I2f64(OpI2f64), I2fSm50(OpI2fSm50),
-    I2fp(OpI2fp), I2i(OpI2i), I2iSat(OpI2iSat), Iabs(OpIabs), Iadd(OpIadd),
-    Iadd3(OpIadd3), Iadd32i(OpIadd32i), Iadd3x(OpIadd3x), Iadd64(OpIadd64),
-    Iadd64x(OpIadd64x), Iaddx(OpIaddx), Icmp(OpIcmp), Idp2a(OpIdp2a), Idp4a(OpIdp4a),
-    Igmma(OpIgmma), IgmmaR(OpIgmmaR), Imad(OpImad), ImadHi(OpImadHi),
-    ImadPoSm50(OpImadPoSm50), ImadSm50(OpImadSm50), ImadWide(OpImadWide),
-    ImadWideX(OpImadWideX), Imadx(OpImadx), Imma(OpImma), ImmaSp(OpImmaSp),
-    Imnmx(OpImnmx), Imnmx64(OpImnmx64), Imul(OpImul), Imul32i(OpImul32i), Ipa(OpIpa),
-    IpaIdxSm50(OpIpaIdxSm50), IpaSm50(OpIpaSm50), Isberd(OpIsberd), Iscadd(OpIscadd),
-    Iscadd32i(OpIscadd32i), Iset(OpIset), Isetp(OpIsetp), Isetp64(OpIsetp64), Kil(OpKil),
-    Ldc(OpLdc), Ldcu(OpLdcu), Ldg(OpLdg), Ldg256(OpLdg256), Ldgdepbar(OpLdgdepbar),
-    Ldgmc(OpLdgmc), Ldgsts(OpLdgsts), Ldl(OpLdl), Lds(OpLds), Ldsm(OpLdsm), Lea(OpLea),
-    LeaHi(OpLeaHi), LeaHiSm50(OpLeaHiSm50), LeaHiX(OpLeaHiX), LeaSm50(OpLeaSm50),
-    LeaX(OpLeaX), Lepc(OpLepc), Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i),
-    MatchAll(OpMatchAll), MatchAny(OpMatchAny), Membar(OpMembar),
-    MembarSm50(OpMembarSm50), Mov(OpMov), Mov32i(OpMov32i), Mov64(OpMov64),
-    Mov64i(OpMov64i), Movm(OpMovm), Mufu(OpMufu), Nanosleep(OpNanosleep), Nop(OpNop),
-    Out(OpOut), P2r(OpP2r), Pbk(OpPbk), Pcnt(OpPcnt), Pixld(OpPixld),
-    PixldSm50(OpPixldSm50), Plop3(OpPlop3), Plop3Sign(OpPlop3Sign), Pmtrig(OpPmtrig),
-    Popc(OpPopc), Preexit(OpPreexit), Pret(OpPret), Prmt(OpPrmt), Pset(OpPset),
-    Psetp(OpPsetp), Qgmma(OpQgmma), QgmmaR(OpQgmmaR), Qmma(OpQmma), QmmaSp(OpQmmaSp),
-    Qspc(OpQspc), R2p(OpR2p), R2ur(OpR2ur), R2urOr(OpR2urOr), Red(OpRed),
-    RedSm50(OpRedSm50), Redas(OpRedas), RedgF(OpRedgF), Redux(OpRedux), Ret(OpRet),
-    RetAbs(OpRetAbs), RetSm50(OpRetSm50), Rpcmov(OpRpcmov), RpcmovW(OpRpcmovW),
-    Rro(OpRro), S2r(OpS2r), S2ur(OpS2ur), Sel(OpSel), Sel64(OpSel64), Sel64i(OpSel64i),
-    Sgxt(OpSgxt), Shf(OpShf), Shfl(OpShfl), Shl(OpShl), Shr(OpShr), Ssy(OpSsy),
-    Stas(OpStas), Stg(OpStg), Stg256(OpStg256), Stl(OpStl), Sts(OpSts), Stsm(OpStsm),
-    Suld(OpSuld), SuldB(OpSuldB), SuldUr(OpSuldUr), Sured(OpSured), SuredB(OpSuredB),
-    SuredB3(OpSuredB3), SuredUr(OpSuredUr), Sust(OpSust), SustB(OpSustB),
-    SustUr(OpSustUr), Sync(OpSync), SyncsArrive(OpSyncsArrive), SyncsCctl(OpSyncsCctl),
-    SyncsCctlAll(OpSyncsCctlAll), SyncsExch(OpSyncsExch), SyncsPhasechk(OpSyncsPhasechk),
-    Tex(OpTex), TexB(OpTexB), TexBSm50(OpTexBSm50), TexSm50(OpTexSm50), TexUr(OpTexUr),
-    TexsSm50(OpTexsSm50), Tld(OpTld), Tld4(OpTld4), Tld4B(OpTld4B),
-    Tld4BSm50(OpTld4BSm50), Tld4Sm50(OpTld4Sm50), Tld4Ur(OpTld4Ur),
-    Tld4sSm50(OpTld4sSm50), TldB(OpTldB), TldBSm50(OpTldBSm50), TldSm50(OpTldSm50),
-    TldUr(OpTldUr), TldsSm50(OpTldsSm50), Tmml(OpTmml), TmmlB(OpTmmlB), TmmlUr(OpTmmlUr),
-    Txd(OpTxd), TxdB(OpTxdB), TxdBSm50(OpTxdBSm50), TxdSm50(OpTxdSm50), TxdUr(OpTxdUr),
-    Txq(OpTxq), TxqB(OpTxqB), TxqSm50(OpTxqSm50), TxqUr(OpTxqUr), Ublkcp(OpUblkcp),
-    Ublkpf(OpUblkpf), Ubrev(OpUbrev), UcgabarArv(OpUcgabarArv),
-    UcgabarWait(OpUcgabarWait), Uf2f(OpUf2f), Ufadd(OpUfadd), Uffma(OpUffma),
-    Uflo(OpUflo), Ufmul(OpUfmul), Ui2f(OpUi2f), Ui2fp(OpUi2fp), Uiadd3(OpUiadd3),
-    Uiadd364(OpUiadd364), Uiadd3x(OpUiadd3x), Uimad(OpUimad), UimadHi(OpUimadHi),
-    UimadWide(OpUimadWide), UimadWideX(OpUimadWideX), Uimadx(OpUimadx), Uisetp(OpUisetp),
-    Uisetp64(OpUisetp64), Uldc(OpUldc), Ulea(OpUlea), UleaHi(OpUleaHi),
-    UleaHiX(OpUleaHiX), UleaX(OpUleaX), Ulop3(OpUlop3), Umov(OpUmov), Umov64(OpUmov64),
-    Umov64i(OpUmov64i), Up2ur(OpUp2ur), Upopc(OpUpopc), Uprmt(OpUprmt), Ur2up(OpUr2up),
-    Usel(OpUsel), Usgxt(OpUsgxt), Ushf(OpUshf), Utmacctl(OpUtmacctl),
+    Hfma2Sm50(OpHfma2Sm50), Hgmma(OpHgmma), HgmmaR(OpHgmmaR), HgmmaSp(OpHgmmaSp),
+    HgmmaSpR(OpHgmmaSpR), Hmma(OpHmma), Hmma444(OpHmma444), Hmma444F16(OpHmma444F16),
+    Hmma884(OpHmma884), HmmaSp(OpHmmaSp), Hmnmx2(OpHmnmx2), Hmnmx2IsA(OpHmnmx2IsA),
+    Hmul2(OpHmul2), Hmul2Sm50(OpHmul2Sm50), Hset2(OpHset2), Hsetp2(OpHsetp2), I2f(OpI2f),
+    I2f64(OpI2f64), I2fSm50(OpI2fSm50), I2fp(OpI2fp), I2i(OpI2i), I2iSat(OpI2iSat),
+    Iabs(OpIabs), Iadd(OpIadd), Iadd3(OpIadd3), Iadd32i(OpIadd32i), Iadd3x(OpIadd3x),
+    Iadd64(OpIadd64), Iadd64x(OpIadd64x), Iaddx(OpIaddx), Icmp(OpIcmp), Idp2a(OpIdp2a),
+    Idp4a(OpIdp4a), Igmma(OpIgmma), IgmmaR(OpIgmmaR), IgmmaSp(OpIgmmaSp),
+    IgmmaSpR(OpIgmmaSpR), Imad(OpImad), ImadHi(OpImadHi), ImadPoSm50(OpImadPoSm50),
+    ImadSm50(OpImadSm50), ImadWide(OpImadWide), ImadWideX(OpImadWideX), Imadx(OpImadx),
+    Imma(OpImma), ImmaSp(OpImmaSp), Imnmx(OpImnmx), Imnmx64(OpImnmx64), Imul(OpImul),
+    Imul32i(OpImul32i), Ipa(OpIpa), IpaIdxSm50(OpIpaIdxSm50), IpaSm50(OpIpaSm50),
+    Isberd(OpIsberd), Iscadd(OpIscadd), Iscadd32i(OpIscadd32i), Iset(OpIset),
+    Isetp(OpIsetp), Isetp64(OpIsetp64), Kil(OpKil), Ldc(OpLdc), Ldcu(OpLdcu), Ldg(OpLdg),
+    Ldg256(OpLdg256), Ldgdepbar(OpLdgdepbar), Ldgmc(OpLdgmc), Ldgsts(OpLdgsts),
+    Ldl(OpLdl), Lds(OpLds), Ldsm(OpLdsm), Lea(OpLea), LeaHi(OpLeaHi),
+    LeaHiSm50(OpLeaHiSm50), LeaHiX(OpLeaHiX), LeaSm50(OpLeaSm50), LeaX(OpLeaX),
+    Lepc(OpLepc), Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i), MatchAll(OpMatchAll),
+    MatchAny(OpMatchAny), Membar(OpMembar), MembarSm50(OpMembarSm50), Mov(OpMov),
+    Mov32i(OpMov32i), Mov64(OpMov64), Mov64i(OpMov64i), Movm(OpMovm), Mufu(OpMufu),
+    Nanosleep(OpNanosleep), Nop(OpNop), Out(OpOut), P2r(OpP2r), Pbk(OpPbk), Pcnt(OpPcnt),
+    Pixld(OpPixld), PixldSm50(OpPixldSm50), Plop3(OpPlop3), Plop3Sign(OpPlop3Sign),
+    Pmtrig(OpPmtrig), Popc(OpPopc), Preexit(OpPreexit), Pret(OpPret), Prmt(OpPrmt),
+    Pset(OpPset), Psetp(OpPsetp), Qgmma(OpQgmma), QgmmaR(OpQgmmaR), QgmmaSp(OpQgmmaSp),
+    QgmmaSpR(OpQgmmaSpR), Qmma(OpQmma), QmmaSp(OpQmmaSp), Qspc(OpQspc), R2p(OpR2p),
+    R2ur(OpR2ur), R2urOr(OpR2urOr), Red(OpRed), RedSm50(OpRedSm50), Redas(OpRedas),
+    RedgF(OpRedgF), Redux(OpRedux), Ret(OpRet), RetAbs(OpRetAbs), RetSm50(OpRetSm50),
+    Rpcmov(OpRpcmov), RpcmovW(OpRpcmovW), Rro(OpRro), S2r(OpS2r), S2ur(OpS2ur),
+    Sel(OpSel), Sel64(OpSel64), Sel64i(OpSel64i), Sgxt(OpSgxt), Shf(OpShf), Shfl(OpShfl),
+    Shl(OpShl), Shr(OpShr), Ssy(OpSsy), Stas(OpStas), Stg(OpStg), Stg256(OpStg256),
+    Stl(OpStl), Sts(OpSts), Stsm(OpStsm), Suld(OpSuld), SuldB(OpSuldB), SuldUr(OpSuldUr),
+    Sured(OpSured), SuredB(OpSuredB), SuredB3(OpSuredB3), SuredUr(OpSuredUr),
+    Sust(OpSust), SustB(OpSustB), SustUr(OpSustUr), Sync(OpSync),
+    SyncsArrive(OpSyncsArrive), SyncsCctl(OpSyncsCctl), SyncsCctlAll(OpSyncsCctlAll),
+    SyncsExch(OpSyncsExch), SyncsPhasechk(OpSyncsPhasechk), Tex(OpTex), TexB(OpTexB),
+    TexBSm50(OpTexBSm50), TexSm50(OpTexSm50), TexUr(OpTexUr), TexsSm50(OpTexsSm50),
+    Tld(OpTld), Tld4(OpTld4), Tld4B(OpTld4B), Tld4BSm50(OpTld4BSm50),
+    Tld4Sm50(OpTld4Sm50), Tld4Ur(OpTld4Ur), Tld4sSm50(OpTld4sSm50), TldB(OpTldB),
+    TldBSm50(OpTldBSm50), TldSm50(OpTldSm50), TldUr(OpTldUr), TldsSm50(OpTldsSm50),
+    Tmml(OpTmml), TmmlB(OpTmmlB), TmmlUr(OpTmmlUr), Txd(OpTxd), TxdB(OpTxdB),
+    TxdBSm50(OpTxdBSm50), TxdSm50(OpTxdSm50), TxdUr(OpTxdUr), Txq(OpTxq), TxqB(OpTxqB),
+    TxqSm50(OpTxqSm50), TxqUr(OpTxqUr), Ublkcp(OpUblkcp), Ublkpf(OpUblkpf),
+    Ubrev(OpUbrev), UcgabarArv(OpUcgabarArv), UcgabarWait(OpUcgabarWait), Uf2f(OpUf2f),
+    Ufadd(OpUfadd), Uffma(OpUffma), Uflo(OpUflo), Ufmul(OpUfmul), Ui2f(OpUi2f),
+    Ui2fp(OpUi2fp), Uiadd3(OpUiadd3), Uiadd364(OpUiadd364), Uiadd3x(OpUiadd3x),
+    Uimad(OpUimad), UimadHi(OpUimadHi), UimadWide(OpUimadWide), UimadWideX(OpUimadWideX),
+    Uimadx(OpUimadx), Uisetp(OpUisetp), Uisetp64(OpUisetp64), Uldc(OpUldc), Ulea(OpUlea),
+    UleaHi(OpUleaHi), UleaHiX(OpUleaHiX), UleaX(OpUleaX), Ulop3(OpUlop3), Umov(OpUmov),
+    Umov64(OpUmov64), Umov64i(OpUmov64i), Up2ur(OpUp2ur), Upopc(OpUpopc), Uprmt(OpUprmt),
+    Ur2up(OpUr2up), Usel(OpUsel), Usgxt(OpUsgxt), Ushf(OpUshf), Utmacctl(OpUtmacctl),
     UtmacctlAll(OpUtmacctlAll), Utmacmdflush(OpUtmacmdflush), Utmaldg(OpUtmaldg),
     UtmaldgUr(OpUtmaldgUr), Utmapf(OpUtmapf), UtmapfUr(OpUtmapfUr), Utmaredg(OpUtmaredg),
     Utmastg(OpUtmastg), Vabsdiff(OpVabsdiff), VabsdiffSm50(OpVabsdiffSm50),
@@ -15717,7 +15813,7 @@ fn decode_sm70_arm307(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm308(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xf8008000000000000000fff == 0x8000800000000000000097e && matches!(sm, 100 |
+        w & 0x80008000000000000000fff == 0x8000800000000000000097e && matches!(sm, 100 |
         101 | 103 | 110 | 120 | 121) => return decode_form:: < OpLdg256, 0 > (w, sm)
     );
     None
@@ -16370,20 +16466,28 @@ fn decode_sm70_arm335(w: u128, sm: u32) -> Option<(Op, Common)> {
 fn decode_sm70_arm336(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80002000000000000000fff == 0x800000000000000000009f0 && matches!(sm, 90) =>
-        return decode_form:: < OpHgmma, 0 > (w, sm)
+        decode_form:: < OpHgmma, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80002000000000000000fff == 0x800020000000000000009f0 && matches!(sm, 90) =>
+        return decode_form:: < OpHgmmaSp, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm337(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80002000000000000000fff == 0x800000000000000000009f1 && matches!(sm, 90) =>
-        return decode_form:: < OpIgmma, 0 > (w, sm)
+        decode_form:: < OpIgmma, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80002000000000000000fff == 0x800020000000000000009f1 && matches!(sm, 90) =>
+        return decode_form:: < OpIgmmaSp, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm338(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80002000000000000000fff == 0x800000000000000000009f2 && matches!(sm, 90) =>
+        w & 0x80000000000000000000fff == 0x800000000000000000009f2 && matches!(sm, 90) =>
         return decode_form:: < OpBgmma, 0 > (w, sm)
     );
     None
@@ -16391,7 +16495,11 @@ fn decode_sm70_arm338(w: u128, sm: u32) -> Option<(Op, Common)> {
 fn decode_sm70_arm339(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80002000000000000000fff == 0x800000000000000000009f3 && matches!(sm, 90) =>
-        return decode_form:: < OpQgmma, 0 > (w, sm)
+        decode_form:: < OpQgmma, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80002000000000000000fff == 0x800020000000000000009f3 && matches!(sm, 90) =>
+        return decode_form:: < OpQgmmaSp, 0 > (w, sm)
     );
     None
 }
@@ -17708,20 +17816,28 @@ fn decode_sm70_arm467(w: u128, sm: u32) -> Option<(Op, Common)> {
 fn decode_sm70_arm468(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80002000000000000000fff == 0x80000000000000000000df0 && matches!(sm, 90) =>
-        return decode_form:: < OpHgmmaR, 0 > (w, sm)
+        decode_form:: < OpHgmmaR, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80002000000000000000fff == 0x80002000000000000000df0 && matches!(sm, 90) =>
+        return decode_form:: < OpHgmmaSpR, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm469(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80002000000000000000fff == 0x80000000000000000000df1 && matches!(sm, 90) =>
-        return decode_form:: < OpIgmmaR, 0 > (w, sm)
+        decode_form:: < OpIgmmaR, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80002000000000000000fff == 0x80002000000000000000df1 && matches!(sm, 90) =>
+        return decode_form:: < OpIgmmaSpR, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm470(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80002000000000000000fff == 0x80000000000000000000df2 && matches!(sm, 90) =>
+        w & 0x80000000000000000000fff == 0x80000000000000000000df2 && matches!(sm, 90) =>
         return decode_form:: < OpBgmmaR, 0 > (w, sm)
     );
     None
@@ -17729,7 +17845,11 @@ fn decode_sm70_arm470(w: u128, sm: u32) -> Option<(Op, Common)> {
 fn decode_sm70_arm471(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80002000000000000000fff == 0x80000000000000000000df3 && matches!(sm, 90) =>
-        return decode_form:: < OpQgmmaR, 0 > (w, sm)
+        decode_form:: < OpQgmmaR, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80002000000000000000fff == 0x80002000000000000000df3 && matches!(sm, 90) =>
+        return decode_form:: < OpQgmmaSpR, 0 > (w, sm)
     );
     None
 }
@@ -22735,7 +22855,7 @@ fn print_sm70_arm307(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm308(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xf8008000000000000000fff == 0x8000800000000000000097e && matches!(sm, 100 |
+        w & 0x80008000000000000000fff == 0x8000800000000000000097e && matches!(sm, 100 |
         101 | 103 | 110 | 120 | 121) => return print_form:: < OpLdg256, 0 > (w, sm, at,
         out)
     );
@@ -23412,20 +23532,28 @@ fn print_sm70_arm335(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 fn print_sm70_arm336(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80002000000000000000fff == 0x800000000000000000009f0 && matches!(sm, 90) =>
-        return print_form:: < OpHgmma, 0 > (w, sm, at, out)
+        print_form:: < OpHgmma, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80002000000000000000fff == 0x800020000000000000009f0 && matches!(sm, 90) =>
+        return print_form:: < OpHgmmaSp, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm337(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80002000000000000000fff == 0x800000000000000000009f1 && matches!(sm, 90) =>
-        return print_form:: < OpIgmma, 0 > (w, sm, at, out)
+        print_form:: < OpIgmma, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80002000000000000000fff == 0x800020000000000000009f1 && matches!(sm, 90) =>
+        return print_form:: < OpIgmmaSp, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm338(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80002000000000000000fff == 0x800000000000000000009f2 && matches!(sm, 90) =>
+        w & 0x80000000000000000000fff == 0x800000000000000000009f2 && matches!(sm, 90) =>
         return print_form:: < OpBgmma, 0 > (w, sm, at, out)
     );
     None
@@ -23433,7 +23561,11 @@ fn print_sm70_arm338(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 fn print_sm70_arm339(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80002000000000000000fff == 0x800000000000000000009f3 && matches!(sm, 90) =>
-        return print_form:: < OpQgmma, 0 > (w, sm, at, out)
+        print_form:: < OpQgmma, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80002000000000000000fff == 0x800020000000000000009f3 && matches!(sm, 90) =>
+        return print_form:: < OpQgmmaSp, 0 > (w, sm, at, out)
     );
     None
 }
@@ -24764,20 +24896,28 @@ fn print_sm70_arm467(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 fn print_sm70_arm468(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80002000000000000000fff == 0x80000000000000000000df0 && matches!(sm, 90) =>
-        return print_form:: < OpHgmmaR, 0 > (w, sm, at, out)
+        print_form:: < OpHgmmaR, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80002000000000000000fff == 0x80002000000000000000df0 && matches!(sm, 90) =>
+        return print_form:: < OpHgmmaSpR, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm469(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80002000000000000000fff == 0x80000000000000000000df1 && matches!(sm, 90) =>
-        return print_form:: < OpIgmmaR, 0 > (w, sm, at, out)
+        print_form:: < OpIgmmaR, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80002000000000000000fff == 0x80002000000000000000df1 && matches!(sm, 90) =>
+        return print_form:: < OpIgmmaSpR, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm470(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80002000000000000000fff == 0x80000000000000000000df2 && matches!(sm, 90) =>
+        w & 0x80000000000000000000fff == 0x80000000000000000000df2 && matches!(sm, 90) =>
         return print_form:: < OpBgmmaR, 0 > (w, sm, at, out)
     );
     None
@@ -24785,7 +24925,11 @@ fn print_sm70_arm470(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 fn print_sm70_arm471(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80002000000000000000fff == 0x80000000000000000000df3 && matches!(sm, 90) =>
-        return print_form:: < OpQgmmaR, 0 > (w, sm, at, out)
+        print_form:: < OpQgmmaR, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80002000000000000000fff == 0x80002000000000000000df3 && matches!(sm, 90) =>
+        return print_form:: < OpQgmmaSpR, 0 > (w, sm, at, out)
     );
     None
 }
@@ -25751,12 +25895,12 @@ pub const FORMS: &[FormInfo] = &[
         0x53f0000000000000, 0x7000000000000, 0, [GPR, GPR, CBUF]
     ),
     form_info!(
-        "bgmma", "fixed", 0, Sm70, [90], 0x80002000000000000000fff,
-        0x800000000000000000009f2, 0x1fff00e9d00f81fffffc0000000, 0, [UGPR, GPR, UPRED]
+        "bgmma", "fixed", 0, Sm70, [90], 0x80000000000000000000fff,
+        0x800000000000000000009f2, 0x1fff00e9f00f81fffffc0000000, 0, [UGPR, GPR, UPRED]
     ),
     form_info!(
-        "bgmma_r", "fixed", 0, Sm70, [90], 0x80002000000000000000fff,
-        0x80000000000000000000df2, 0x1fff00e9d00f81fffc000000000, 0, [GPR, UGPR, GPR,
+        "bgmma_r", "fixed", 0, Sm70, [90], 0x80000000000000000000fff,
+        0x80000000000000000000df2, 0x1fff00e9f00f81fffc000000000, 0, [GPR, UGPR, GPR,
         UPRED]
     ),
     form_info!(
@@ -27751,6 +27895,16 @@ pub const FORMS: &[FormInfo] = &[
         UPRED]
     ),
     form_info!(
+        "hgmma_sp", "fixed", 0, Sm70, [90], 0x80002000000000000000fff,
+        0x800020000000000000009f0, 0x1fff00fc000101c00ffc0000000, 0, [UGPR, GPR, UPRED,
+        GPR]
+    ),
+    form_info!(
+        "hgmma_sp_r", "fixed", 0, Sm70, [90], 0x80002000000000000000fff,
+        0x80002000000000000000df0, 0x1fff00fc000301c00c000000000, 0, [GPR, UGPR, GPR,
+        UPRED, GPR]
+    ),
+    form_info!(
         "hmma", "fixed", 0, Sm70, [75], 0x80c00000000000000000fff, 0x23c,
         0x1fff7f386007fffff0000000000, 0, [GPR, GPR, GPR]
     ),
@@ -28535,6 +28689,16 @@ pub const FORMS: &[FormInfo] = &[
         UPRED]
     ),
     form_info!(
+        "igmma_sp", "fixed", 0, Sm70, [90], 0x80002000000000000000fff,
+        0x800020000000000000009f1, 0x1fff003c100f81c00ffc0000000, 0, [UGPR, GPR, UPRED,
+        GPR]
+    ),
+    form_info!(
+        "igmma_sp_r", "fixed", 0, Sm70, [90], 0x80002000000000000000fff,
+        0x80002000000000000000df1, 0x1fff003c100f81c00c000000000, 0, [GPR, UGPR, GPR,
+        UPRED, GPR]
+    ),
+    form_info!(
         "imad", "rrr", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
         120, 121], 0x1fffffff500ffffff0000000fff, 0x78e00000000000000000224, 0, 0, [GPR,
         GPR, GPR]
@@ -29018,8 +29182,8 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "ldg_256", "fixed", 0, Sm70, [100, 101, 103, 110, 120, 121],
-        0xf8008000000000000000fff, 0x8000800000000000000097e,
-        0x1fff00800000000000000000000, 0, [GPR, UGPR]
+        0x80008000000000000000fff, 0x8000800000000000000097e,
+        0x1fff00800000000000000000000, 0, [GPR, UGPR, PRED]
     ),
     form_info!(
         "ldgdepbar", "fixed", 0, Sm70, [80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120,
@@ -29811,6 +29975,16 @@ pub const FORMS: &[FormInfo] = &[
         "qgmma_r", "fixed", 0, Sm70, [90], 0x80002000000000000000fff,
         0x80000000000000000000df3, 0x1fff00fc400781fffc000000000, 0, [GPR, UGPR, GPR,
         UPRED]
+    ),
+    form_info!(
+        "qgmma_sp", "fixed", 0, Sm70, [90], 0x80002000000000000000fff,
+        0x800020000000000000009f3, 0x1fff00fc000781c00ffc0000000, 0, [UGPR, GPR, UPRED,
+        GPR]
+    ),
+    form_info!(
+        "qgmma_sp_r", "fixed", 0, Sm70, [90], 0x80002000000000000000fff,
+        0x80002000000000000000df3, 0x1fff00fc000781c00c000000000, 0, [GPR, UGPR, GPR,
+        UPRED, GPR]
     ),
     form_info!(
         "qmma", "fixed", 0, Sm70, [89], 0xf8106000000000000000fff, 0x400000000000000027a,
@@ -32237,6 +32411,8 @@ include!(concat!(env!("OUT_DIR"), "/", "op_hfma2_mma.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_hfma2_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_hgmma.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_hgmma_r.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_hgmma_sp.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_hgmma_sp_r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_hmma.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_hmma_444.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_hmma_444_f16.rs"));
@@ -32267,6 +32443,8 @@ include!(concat!(env!("OUT_DIR"), "/", "op_idp2a.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_idp4a.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_igmma.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_igmma_r.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_igmma_sp.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_igmma_sp_r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_hi.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_po_sm50.rs"));
@@ -32339,6 +32517,8 @@ include!(concat!(env!("OUT_DIR"), "/", "op_pset.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_psetp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_qgmma.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_qgmma_r.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_qgmma_sp.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_qgmma_sp_r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_qmma.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_qmma_sp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_qspc.rs"));

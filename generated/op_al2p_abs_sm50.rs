@@ -87,7 +87,7 @@ impl OpAl2pAbsSm50 {
             Reg::PT
         };
         let d = asm_try!(dst_operand(at.take(), "d", false));
-        let off = if at.optional(|tok| true) {
+        let off = if at.optional(|tok| matches!(tok.base, Base::Num(_))) {
             asm_try!(uint_operand(at.take(), "off"))
         } else {
             at.skip();

@@ -107,7 +107,7 @@ impl OpAl2pSm50 {
         };
         let d = asm_try!(dst_operand(at.take(), "d", false));
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
-        let off = if at.optional(|tok| true) {
+        let off = if at.optional(|tok| matches!(tok.base, Base::Num(_))) {
             asm_try!(int_operand(at.take(), "off"))
         } else {
             at.skip();

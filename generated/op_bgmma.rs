@@ -61,7 +61,7 @@ impl OpBgmma {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "sd", &self.sd, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x800000000000000000009f2
-            | (c.raw & 0x1fff00e9d00f81fffffc0000000);
+            | (c.raw & 0x1fff00e9f00f81fffffc0000000);
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w
             |= src_field::<E>(Self::NAME, "desc", &self.desc, RegFile::UGpr, 6u32, sm)?
@@ -109,7 +109,7 @@ impl OpBgmma {
             red,
             gsb,
         };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00e9d00f81fffffc0000000)))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00e9f00f81fffffc0000000)))
     }
     /// Parse one tokenized line of syntax `BGMMA` (isa-spec/spec/ops/alu/bgmma.toml:66); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {

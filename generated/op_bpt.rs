@@ -130,7 +130,7 @@ impl OpBpt {
             return None;
         }
         let mut at = asm_try!(Operands:: < 1 > ::start(line, 0, 1usize));
-        let code = if at.optional(|tok| true) {
+        let code = if at.optional(|tok| matches!(tok.base, Base::Num(_))) {
             asm_try!(uint_operand(at.take(), "code"))
         } else {
             at.skip();

@@ -138,7 +138,7 @@ impl OpCallAbsR {
             Src::PT
         };
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::Hex));
-        let off = if at.optional(|tok| true) {
+        let off = if at.optional(|tok| matches!(tok.base, Base::Num(_))) {
             asm_try!(disp_operand(at.take(), "off"))
         } else {
             at.skip();

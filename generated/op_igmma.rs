@@ -4,30 +4,30 @@
 
 /// `IGMMA`: Warpgroup tensor-core 8-bit integer matrix multiply-accumulate, both matrices from shared-memory descriptors: d = a * b + c.
 ///
-/// Spec: isa-spec/spec/ops/alu/igmma.toml:23 (op `igmma`). SMs: 90.
+/// Spec: isa-spec/spec/ops/alu/igmma.toml:24 (op `igmma`). SMs: 90.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIgmma {
-    /// Destination (b32). First register of the result group. (isa-spec/spec/ops/alu/igmma.toml:28)
+    /// Destination (b32). First register of the result group. (isa-spec/spec/ops/alu/igmma.toml:29)
     pub d: Reg,
-    /// Source (b32). First uniform register of the a and b matrix descriptors. (isa-spec/spec/ops/alu/igmma.toml:33)
+    /// Source (b32). First uniform register of the a and b matrix descriptors. (isa-spec/spec/ops/alu/igmma.toml:34)
     pub desc: Src,
-    /// Source (b32). First register of the accumulator group. (isa-spec/spec/ops/alu/igmma.toml:38)
+    /// Source (b32). First register of the accumulator group. (isa-spec/spec/ops/alu/igmma.toml:39)
     pub c: Src,
-    /// Source (pred). Scale-d: when false the accumulator c is not added. (isa-spec/spec/ops/alu/igmma.toml:43)
+    /// Source (pred). Scale-d: when false the accumulator c is not added. (isa-spec/spec/ops/alu/igmma.toml:44)
     pub sd: Src,
-    /// Modifier.  (isa-spec/spec/ops/alu/igmma.toml:50)
+    /// Modifier.  (isa-spec/spec/ops/alu/igmma.toml:51)
     pub shape: IgmmaShape,
-    /// Modifier.  (isa-spec/spec/ops/alu/igmma.toml:54)
+    /// Modifier.  (isa-spec/spec/ops/alu/igmma.toml:55)
     pub atype: ImmaType,
-    /// Modifier.  (isa-spec/spec/ops/alu/igmma.toml:58)
+    /// Modifier.  (isa-spec/spec/ops/alu/igmma.toml:59)
     pub btype: ImmaType,
-    /// Modifier.  (isa-spec/spec/ops/alu/igmma.toml:62)
+    /// Modifier.  (isa-spec/spec/ops/alu/igmma.toml:63)
     pub sat: bool,
-    /// Modifier.  (isa-spec/spec/ops/alu/igmma.toml:67)
+    /// Modifier.  (isa-spec/spec/ops/alu/igmma.toml:68)
     pub gsb: GmmaGsb,
 }
 op_fields!(OpIgmma, [desc, c, sd], [d]);
-/// Spec: isa-spec/spec/ops/alu/igmma.toml:23.
+/// Spec: isa-spec/spec/ops/alu/igmma.toml:24.
 impl OpIgmma {
     pub const NAME: &'static str = "igmma";
     pub const MNEMONIC: &'static str = "IGMMA";
@@ -44,9 +44,9 @@ impl OpIgmma {
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::B32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `atype`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/igmma.toml:54).
+    /// Codes of `atype`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/igmma.toml:55).
     const ATYPE_CODES0: [u16; ImmaType::COUNT] = codes("0 1 - -");
-    /// Codes of `btype`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/igmma.toml:58).
+    /// Codes of `btype`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/igmma.toml:59).
     const BTYPE_CODES0: [u16; ImmaType::COUNT] = codes("0 1 - -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -58,7 +58,7 @@ impl OpIgmma {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/igmma.toml:78; form at isa-spec/spec/ops/alu/igmma.toml:78).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/igmma.toml:79; form at isa-spec/spec/ops/alu/igmma.toml:79).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<
@@ -95,7 +95,7 @@ impl OpIgmma {
         w |= u128::from(self.sd.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/igmma.toml:78; form at isa-spec/spec/ops/alu/igmma.toml:78).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/igmma.toml:79; form at isa-spec/spec/ops/alu/igmma.toml:79).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -153,7 +153,7 @@ impl OpIgmma {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff003c500f81fffffc0000000)))
     }
-    /// Parse one tokenized line of syntax `IGMMA` (isa-spec/spec/ops/alu/igmma.toml:70); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IGMMA` (isa-spec/spec/ops/alu/igmma.toml:71); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IGMMA"]])?;
         let mut cur = 0usize;
@@ -215,7 +215,7 @@ impl OpIgmma {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/alu/igmma.toml:23.
+    /// Spec: isa-spec/spec/ops/alu/igmma.toml:24.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("igmma", 3usize, srcs)?;
         let desc: u32 = src_value(srcs, 0usize, &self.desc)?;
@@ -229,18 +229,18 @@ impl OpIgmma {
     }
 }
 impl MemOp for OpIgmma {}
-/// Spec: isa-spec/spec/ops/alu/igmma.toml:23.
+/// Spec: isa-spec/spec/ops/alu/igmma.toml:24.
 impl Encode for OpIgmma {
     const NAME: &'static str = "igmma";
     encode_by_form!(0 : => encode_f0; [desc, c, sd]);
 }
-/// Spec: isa-spec/spec/ops/alu/igmma.toml:23.
+/// Spec: isa-spec/spec/ops/alu/igmma.toml:24.
 impl Forms for OpIgmma {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/igmma.toml:70.
+    /// Spec: isa-spec/spec/ops/alu/igmma.toml:71.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_desc = false;
@@ -275,5 +275,5 @@ impl Forms for OpIgmma {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/alu/igmma.toml:23.
+/// Spec: isa-spec/spec/ops/alu/igmma.toml:24.
 impl Legalize for OpIgmma {}

@@ -4,38 +4,40 @@
 
 /// `LDG.E`: Load 32 bytes from global memory at a + off (+ ua): the first 16 into d..d+3, the next 16 into d2..d2+3 (order assumed).
 ///
-/// Spec: isa-spec/spec/ops/memory/ldg_256.toml:31 (op `ldg_256`). SMs: 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/ldg_256.toml:30 (op `ldg_256`). SMs: 100, 101, 103, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLdg256 {
-    /// Destination (b32). First group of four registers. (isa-spec/spec/ops/memory/ldg_256.toml:40)
+    /// Destination (b32). First group of four registers. (isa-spec/spec/ops/memory/ldg_256.toml:39)
     pub d: Reg,
-    /// Destination (b32). Second group of four registers. (isa-spec/spec/ops/memory/ldg_256.toml:45)
+    /// Destination (b32). Second group of four registers. (isa-spec/spec/ops/memory/ldg_256.toml:44)
     pub d2: Reg,
-    /// Source (u64). 64-bit address register pair. (isa-spec/spec/ops/memory/ldg_256.toml:50)
+    /// Source (u64). 64-bit address register pair. (isa-spec/spec/ops/memory/ldg_256.toml:49)
     pub a: Src,
-    /// Source (u32). Uniform register: added to the address or the memory descriptor, as `amode` says. (isa-spec/spec/ops/memory/ldg_256.toml:55)
+    /// Source (u32). Uniform register: added to the address or the memory descriptor, as `amode` says. (isa-spec/spec/ops/memory/ldg_256.toml:54)
     pub ua: Src,
-    /// Modifier. Signed byte offset added to the address: a multiple of 32, -0x200000..0x1fffe0. (isa-spec/spec/ops/memory/ldg_256.toml:61)
+    /// Source (pred). Trailing predicate (as LDG's predicate input; its use is not documented). (isa-spec/spec/ops/memory/ldg_256.toml:60)
+    pub p: Src,
+    /// Modifier. Signed byte offset added to the address: a multiple of 32, -0x200000..0x1fffe0. (isa-spec/spec/ops/memory/ldg_256.toml:67)
     pub off: i32,
-    /// Modifier. Width of the base register a: always a pair. (isa-spec/spec/ops/memory/ldg_256.toml:66)
+    /// Modifier. Width of the base register a: always a pair. (isa-spec/spec/ops/memory/ldg_256.toml:72)
     pub awidth: MemWidth64,
-    /// Modifier. How the address uses ua. (isa-spec/spec/ops/memory/ldg_256.toml:71)
+    /// Modifier. How the address uses ua. (isa-spec/spec/ops/memory/ldg_256.toml:77)
     pub amode: MemAddrMode,
-    /// Modifier. 8-bit mask printed after the address when not 0xff (meaning not measured: one bit per 32-bit word?). (isa-spec/spec/ops/memory/ldg_256.toml:76)
+    /// Modifier. 8-bit mask printed after the address when not 0xff (meaning not measured: one bit per 32-bit word?). (isa-spec/spec/ops/memory/ldg_256.toml:82)
     pub mask: u32,
-    /// Modifier.  (isa-spec/spec/ops/memory/ldg_256.toml:82)
+    /// Modifier.  (isa-spec/spec/ops/memory/ldg_256.toml:88)
     pub size: MemSize256,
-    /// Modifier.  (isa-spec/spec/ops/memory/ldg_256.toml:86)
+    /// Modifier.  (isa-spec/spec/ops/memory/ldg_256.toml:92)
     pub evict: MemL2Evict,
-    /// Modifier.  (isa-spec/spec/ops/memory/ldg_256.toml:90)
+    /// Modifier.  (isa-spec/spec/ops/memory/ldg_256.toml:96)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/memory/ldg_256.toml:94)
+    /// Modifier.  (isa-spec/spec/ops/memory/ldg_256.toml:100)
     pub ltc: MemLtc4,
-    /// Modifier.  (isa-spec/spec/ops/memory/ldg_256.toml:98)
+    /// Modifier.  (isa-spec/spec/ops/memory/ldg_256.toml:104)
     pub sem: MemSem,
 }
-op_fields!(OpLdg256, [a, ua], [d, d2]);
-/// Spec: isa-spec/spec/ops/memory/ldg_256.toml:31.
+op_fields!(OpLdg256, [a, ua, p], [d, d2]);
+/// Spec: isa-spec/spec/ops/memory/ldg_256.toml:30.
 impl OpLdg256 {
     pub const NAME: &'static str = "ldg_256";
     pub const MNEMONIC: &'static str = "LDG.E";
@@ -45,6 +47,7 @@ impl OpLdg256 {
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U64).with_align(2),
         OperandInfo::new("ua", ValueType::U32).with_default(Src::RZ),
+        OperandInfo::new("p", ValueType::Pred).with_not().with_default(Src::PT),
     ];
     pub const DSTS: &'static [OperandInfo] = &[
         OperandInfo::new("d", ValueType::B32),
@@ -52,21 +55,21 @@ impl OpLdg256 {
     ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg_256.toml:71).
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg_256.toml:77).
     const AMODE_CODES0: [u16; MemAddrMode::COUNT] = codes("- 0 1");
-    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg_256.toml:98).
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg_256.toml:104).
     const SEM_CODES0: [u16; MemSem::COUNT] = codes(
         "0 2 3 9 b f - 4 1 - - - - - - - - - 5 - 7 6 a - - - - - 8 - c - d e - - -",
     );
-    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg_256.toml:90).
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/ldg_256.toml:96).
     const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
-        match (self.a.kind, self.ua.kind) {
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x1f8000 != 0 => Some(0),
+        match (self.a.kind, self.ua.kind, self.p.kind) {
+            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x1f8000 != 0 => Some(0),
             _ => None,
         }
     }
@@ -75,8 +78,8 @@ impl OpLdg256 {
     /// (for tests that show nvdisasm rejects it).
     pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         let smb = sm_bit(sm);
-        match (self.a.kind, self.ua.kind) {
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x1f8000 != 0 => {
+        match (self.a.kind, self.ua.kind, self.p.kind) {
+            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x1f8000 != 0 => {
                 self.encode_f0::<EncodeError>(sm, c)
             }
             _ => self.encode(sm, c),
@@ -105,7 +108,7 @@ impl OpLdg256 {
     pub fn legal_f0(&self, sm: u32) -> bool {
         ((matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc)))
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ldg_256.toml:116; form at isa-spec/spec/ops/memory/ldg_256.toml:116).
+    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ldg_256.toml:122; form at isa-spec/spec/ops/memory/ldg_256.toml:122).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -124,6 +127,7 @@ impl OpLdg256 {
             }
         }
         forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         only_default::<
             E,
         >(Self::NAME, "modifier awidth", self.awidth == MemWidth64::B64, sm)?;
@@ -162,6 +166,10 @@ impl OpLdg256 {
         w
             |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
                 << 84;
+        w
+            |= (src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? ^ 7)
+                << 87;
+        w |= u128::from(self.p.not) << 90;
         w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000 {
             return Err(
@@ -175,7 +183,7 @@ impl OpLdg256 {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg_256.toml:116; form at isa-spec/spec/ops/memory/ldg_256.toml:116).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg_256.toml:122; form at isa-spec/spec/ops/memory/ldg_256.toml:122).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -185,6 +193,8 @@ impl OpLdg256 {
         let d2 = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
+        let p = Src::reg(reg_below(RegFile::Pred, (bits(w, 87, 3)) ^ 7, 7)?)
+            .with_not(bit(w, 90));
         let off: i32 = (sext_field(bits(w, 40, 17), 17u32) * 32i64) as i32;
         let awidth: MemWidth64 = MemWidth64::B64;
         let amode: MemAddrMode = match bits(w, 76, 1) {
@@ -234,6 +244,7 @@ impl OpLdg256 {
             d2,
             a,
             ua,
+            p,
             off,
             awidth,
             amode,
@@ -249,7 +260,7 @@ impl OpLdg256 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00800000000000000000000)))
     }
-    /// Parse one tokenized line of syntax `LDG.E` (isa-spec/spec/ops/memory/ldg_256.toml:101); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LDG.E` (isa-spec/spec/ops/memory/ldg_256.toml:107); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LDG", "E"]])?;
         let mut cur = 0usize;
@@ -286,7 +297,7 @@ impl OpLdg256 {
         if cur != rest.len() {
             return None;
         }
-        let mut at = asm_try!(Operands:: < 4 > ::start(line, 3, 1usize));
+        let mut at = asm_try!(Operands:: < 5 > ::start(line, 3, 2usize));
         let d = asm_try!(dst_operand(at.take(), "d", false));
         let d2 = asm_try!(dst_operand(at.take(), "d2", false));
         let v_a = {
@@ -322,18 +333,25 @@ impl OpLdg256 {
                 )
             }
         };
-        let mask = if at.optional(|tok| true) {
+        let mask = if at.optional(|tok| matches!(tok.base, Base::Num(_))) {
             asm_try!(uint_operand(at.take(), "mask"))
         } else {
             at.skip();
             255u32
         };
-        asm_try!(at.finish(& ["d", "d2", "a", "mask"]));
+        let p = if at.optional(|tok| is_pred_token(tok)) {
+            asm_try!(src_operand(at.take(), "p", ImmStyle::Hex))
+        } else {
+            at.skip();
+            Src::PT
+        };
+        asm_try!(at.finish(& ["d", "d2", "a", "mask", "p"]));
         let op = Self {
             d,
             d2,
             a: v_a.0,
             ua: v_a.3,
+            p,
             off: v_a.1,
             awidth: v_a.2,
             amode: v_a.4,
@@ -349,11 +367,12 @@ impl OpLdg256 {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/memory/ldg_256.toml:31.
+    /// Spec: isa-spec/spec/ops/memory/ldg_256.toml:30.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
-        check_sources("ldg_256", 2usize, srcs)?;
+        check_sources("ldg_256", 3usize, srcs)?;
         let a: u64 = src_value(srcs, 0usize, &self.a)?;
         let ua: u32 = src_value(srcs, 1usize, &self.ua)?;
+        let p: bool = src_value(srcs, 2usize, &self.p)?;
         Err(
             FoldError::new(
                 format!("{} has no fold for every destination on SM{}", "ldg_256", sm),
@@ -362,22 +381,23 @@ impl OpLdg256 {
     }
 }
 impl MemOp for OpLdg256 {}
-/// Spec: isa-spec/spec/ops/memory/ldg_256.toml:31.
+/// Spec: isa-spec/spec/ops/memory/ldg_256.toml:30.
 impl Encode for OpLdg256 {
     const NAME: &'static str = "ldg_256";
-    encode_by_form!(0 : combo_f0 => encode_f0; [a, ua]);
+    encode_by_form!(0 : combo_f0 => encode_f0; [a, ua, p]);
 }
-/// Spec: isa-spec/spec/ops/memory/ldg_256.toml:31.
+/// Spec: isa-spec/spec/ops/memory/ldg_256.toml:30.
 impl Forms for OpLdg256 {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/ldg_256.toml:101.
+    /// Spec: isa-spec/spec/ops/memory/ldg_256.toml:107.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
         let reuse_ua = false;
+        let reuse_p = false;
         write_guard(out, &c.guard);
         out.push_str("LDG.E");
         out.push_text_chunk(self.cache.chunk_sm(sm));
@@ -409,8 +429,12 @@ impl Forms for OpLdg256 {
             out.push_str(", ");
             write_hex(out, self.mask as u64);
         }
+        if self.p != Src::PT {
+            out.push_str(", ");
+            write_src(out, &self.p, reuse_p, ImmStyle::Hex.for_sm(sm));
+        }
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/memory/ldg_256.toml:31.
+/// Spec: isa-spec/spec/ops/memory/ldg_256.toml:30.
 impl Legalize for OpLdg256 {}

@@ -176,7 +176,7 @@ impl OpLeaSm50 {
         };
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
-        let shift = if at.optional(|tok| true) {
+        let shift = if at.optional(|tok| matches!(tok.base, Base::Num(_))) {
             asm_try!(uint_operand(at.take(), "shift"))
         } else {
             at.skip();

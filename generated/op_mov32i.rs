@@ -64,7 +64,7 @@ impl OpMov32i {
         let mut at = asm_try!(Operands:: < 3 > ::start(line, 2, 1usize));
         let d = asm_try!(dst_operand(at.take(), "d", false));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::Hex));
-        let mask = if at.optional(|tok| true) {
+        let mask = if at.optional(|tok| matches!(tok.base, Base::Num(_))) {
             asm_try!(uint_operand(at.take(), "mask"))
         } else {
             at.skip();

@@ -79,7 +79,7 @@ impl OpNop {
             return None;
         }
         let mut at = asm_try!(Operands:: < 1 > ::start(line, 0, 1usize));
-        let code = if at.optional(|tok| true) {
+        let code = if at.optional(|tok| matches!(tok.base, Base::Num(_))) {
             asm_try!(uint_operand(at.take(), "code"))
         } else {
             at.skip();

@@ -4,34 +4,34 @@
 
 /// `QGMMA`: Warpgroup tensor-core fp8 matrix multiply-accumulate, a in registers, b from a shared-memory descriptor: d = a * b + c.
 ///
-/// Spec: isa-spec/spec/ops/alu/qgmma_r.toml:9 (op `qgmma_r`). SMs: 90.
+/// Spec: isa-spec/spec/ops/alu/qgmma_r.toml:10 (op `qgmma_r`). SMs: 90.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpQgmmaR {
-    /// Destination (b32). First register of the result group. (isa-spec/spec/ops/alu/qgmma_r.toml:14)
+    /// Destination (b32). First register of the result group. (isa-spec/spec/ops/alu/qgmma_r.toml:15)
     pub d: Reg,
-    /// Source (b32). First register of the a fragment. (isa-spec/spec/ops/alu/qgmma_r.toml:19)
+    /// Source (b32). First register of the a fragment. (isa-spec/spec/ops/alu/qgmma_r.toml:20)
     pub a: Src,
-    /// Source (b32). First uniform register of the b matrix descriptor. (isa-spec/spec/ops/alu/qgmma_r.toml:25)
+    /// Source (b32). First uniform register of the b matrix descriptor. (isa-spec/spec/ops/alu/qgmma_r.toml:26)
     pub desc: Src,
-    /// Source (b32). First register of the accumulator group. (isa-spec/spec/ops/alu/qgmma_r.toml:30)
+    /// Source (b32). First register of the accumulator group. (isa-spec/spec/ops/alu/qgmma_r.toml:31)
     pub c: Src,
-    /// Source (pred). Scale-d: when false the accumulator c is not added. (isa-spec/spec/ops/alu/qgmma_r.toml:35)
+    /// Source (pred). Scale-d: when false the accumulator c is not added. (isa-spec/spec/ops/alu/qgmma_r.toml:36)
     pub sd: Src,
-    /// Modifier.  (isa-spec/spec/ops/alu/qgmma_r.toml:42)
+    /// Modifier.  (isa-spec/spec/ops/alu/qgmma_r.toml:43)
     pub shape: QgmmaShape,
-    /// Modifier.  (isa-spec/spec/ops/alu/qgmma_r.toml:46)
+    /// Modifier.  (isa-spec/spec/ops/alu/qgmma_r.toml:47)
     pub dtype: HmmaDtype,
-    /// Modifier.  (isa-spec/spec/ops/alu/qgmma_r.toml:50)
+    /// Modifier.  (isa-spec/spec/ops/alu/qgmma_r.toml:51)
     pub atype: QmmaType,
-    /// Modifier.  (isa-spec/spec/ops/alu/qgmma_r.toml:54)
+    /// Modifier.  (isa-spec/spec/ops/alu/qgmma_r.toml:55)
     pub btype: QmmaType,
-    /// Modifier.  (isa-spec/spec/ops/alu/qgmma_r.toml:58)
+    /// Modifier.  (isa-spec/spec/ops/alu/qgmma_r.toml:59)
     pub negb: bool,
-    /// Modifier.  (isa-spec/spec/ops/alu/qgmma_r.toml:63)
+    /// Modifier.  (isa-spec/spec/ops/alu/qgmma_r.toml:64)
     pub gsb: GmmaGsb,
 }
 op_fields!(OpQgmmaR, [a, desc, c, sd], [d]);
-/// Spec: isa-spec/spec/ops/alu/qgmma_r.toml:9.
+/// Spec: isa-spec/spec/ops/alu/qgmma_r.toml:10.
 impl OpQgmmaR {
     pub const NAME: &'static str = "qgmma_r";
     pub const MNEMONIC: &'static str = "QGMMA";
@@ -49,9 +49,9 @@ impl OpQgmmaR {
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::B32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `atype`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/qgmma_r.toml:50).
+    /// Codes of `atype`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/qgmma_r.toml:51).
     const ATYPE_CODES0: [u16; QmmaType::COUNT] = codes("0 1 - - -");
-    /// Codes of `btype`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/qgmma_r.toml:54).
+    /// Codes of `btype`'s values, in hex (`-`: none; isa-spec/spec/ops/alu/qgmma_r.toml:55).
     const BTYPE_CODES0: [u16; QmmaType::COUNT] = codes("0 1 - - -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -65,7 +65,7 @@ impl OpQgmmaR {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/qgmma_r.toml:74; form at isa-spec/spec/ops/alu/qgmma_r.toml:74).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/qgmma_r.toml:75; form at isa-spec/spec/ops/alu/qgmma_r.toml:75).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -99,7 +99,7 @@ impl OpQgmmaR {
         w |= u128::from(self.sd.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/qgmma_r.toml:74; form at isa-spec/spec/ops/alu/qgmma_r.toml:74).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/alu/qgmma_r.toml:75; form at isa-spec/spec/ops/alu/qgmma_r.toml:75).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -142,7 +142,7 @@ impl OpQgmmaR {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff00fc400781fffc000000000)))
     }
-    /// Parse one tokenized line of syntax `QGMMA` (isa-spec/spec/ops/alu/qgmma_r.toml:66); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `QGMMA` (isa-spec/spec/ops/alu/qgmma_r.toml:67); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["QGMMA"]])?;
         let mut cur = 0usize;
@@ -229,7 +229,7 @@ impl OpQgmmaR {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/alu/qgmma_r.toml:9.
+    /// Spec: isa-spec/spec/ops/alu/qgmma_r.toml:10.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("qgmma_r", 4usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -244,18 +244,18 @@ impl OpQgmmaR {
     }
 }
 impl MemOp for OpQgmmaR {}
-/// Spec: isa-spec/spec/ops/alu/qgmma_r.toml:9.
+/// Spec: isa-spec/spec/ops/alu/qgmma_r.toml:10.
 impl Encode for OpQgmmaR {
     const NAME: &'static str = "qgmma_r";
     encode_by_form!(0 : => encode_f0; [a, desc, c, sd]);
 }
-/// Spec: isa-spec/spec/ops/alu/qgmma_r.toml:9.
+/// Spec: isa-spec/spec/ops/alu/qgmma_r.toml:10.
 impl Forms for OpQgmmaR {
     parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/alu/qgmma_r.toml:66.
+    /// Spec: isa-spec/spec/ops/alu/qgmma_r.toml:67.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -296,5 +296,5 @@ impl Forms for OpQgmmaR {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/alu/qgmma_r.toml:9.
+/// Spec: isa-spec/spec/ops/alu/qgmma_r.toml:10.
 impl Legalize for OpQgmmaR {}

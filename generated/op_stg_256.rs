@@ -314,7 +314,7 @@ impl OpStg256 {
         };
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::Hex));
         let b2 = asm_try!(src_operand(at.take(), "b2", ImmStyle::Hex));
-        let mask = if at.optional(|tok| true) {
+        let mask = if at.optional(|tok| matches!(tok.base, Base::Num(_))) {
             asm_try!(uint_operand(at.take(), "mask"))
         } else {
             at.skip();

@@ -559,7 +559,7 @@ impl OpTldB {
             enum_operand(at.take(), "dim", & TexDim::ALL, | v | v.text_sm(sm), | v | v
             .text())
         );
-        let mask = if at.optional(|tok| true) {
+        let mask = if at.optional(|tok| matches!(tok.base, Base::Num(_))) {
             asm_try!(uint_operand(at.take(), "mask"))
         } else {
             at.skip();
