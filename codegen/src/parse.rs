@@ -612,10 +612,18 @@ fn modifier_conv(spec: &Spec, m: &Modifier) -> Conv {
             })
         }
     };
+    // An optional number reads only a number: the word or register after
+    // it is the next operand's (`R0, gsb0`; LDG.256's `mask?` before `!P0`).
+    let fits = match m.ty {
+        ModType::Int { .. } | ModType::Abs { .. } if m.lanes.is_none() => {
+            quote!(matches!(tok.base, Base::Num(_)))
+        }
+        _ => quote!(true),
+    };
     Conv {
         conv,
         once: true,
-        fits: quote!(true),
+        fits,
     }
 }
 
