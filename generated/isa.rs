@@ -2006,6 +2006,16 @@ pub enum IsberdSize {
 enum_tables!(
     IsberdSize, 8, [U8, U16, B32], ["u8", "u16", "b32"], ["", ".U16", ".32"], {}
 );
+/// What ISBEWR writes to the internal stage buffer: the map entry (no text) or .ATTR.
+///
+/// Spec: isa-spec/spec/enums/isbewr_mode.toml:4 (enum `isbewr_mode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum IsbewrMode {
+    #[default]
+    Map,
+    Attr,
+}
+enum_tables!(IsbewrMode, 8, [Map, Attr], ["map", "attr"], ["", ".ATTR"], {});
 /// Integer compare type: bit 73 signed (64-bit compares: isetp_type64).
 ///
 /// Spec: isa-spec/spec/enums/isetp_type.toml:1 (enum `isetp_type`).
@@ -4000,6 +4010,20 @@ enum_tables!(
     996 | 997 | 998 | 999) => "SR_CONTEXT_SAVE_ADDR_HI", (Srz, 50 | 52 | 53 | 60 | 61 |
     62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR255" }
 );
+/// Operand type of a surface compare-and-swap (SUATOM.CAS).
+///
+/// Spec: isa-spec/spec/enums/su_cas_type.toml:4 (enum `su_cas_type`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum SuCasType {
+    #[default]
+    U32,
+    S32,
+    B64,
+}
+enum_tables!(
+    SuCasType, 8, [U32, S32, B64], ["u32", "s32", "b64"], ["", ".S32", ".64"], { (B64, 80
+    | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89) => ".U64" }
+);
 /// Out-of-bounds coordinate handling of a surface access: .IGN, nothing (clamp), .TRAP.
 ///
 /// Spec: isa-spec/spec/enums/su_clamp.toml:3 (enum `su_clamp`).
@@ -5329,6 +5353,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
             110, 120, 121,
         ],
     ),
+    ("ISBEWR", &[75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121]),
     ("ISCADD", &[50, 52, 53, 60, 61, 62]),
     ("ISCADD32I", &[50, 52, 53, 60, 61, 62]),
     ("ISET", &[50, 52, 53, 60, 61, 62]),
@@ -5340,6 +5365,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
         ],
     ),
     ("KIL", &[50, 52, 53, 60, 61, 62]),
+    ("KILL", &[70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121]),
     (
         "LD",
         &[
@@ -5565,6 +5591,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
         ],
     ),
     ("STSM", &[90, 100, 101, 103, 110, 120, 121]),
+    ("SUATOM", &[70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121]),
     (
         "SULD",
         &[
@@ -5812,44 +5839,48 @@ define_ops! {
     ImadSm50(OpImadSm50), ImadWide(OpImadWide), ImadWideX(OpImadWideX), Imadx(OpImadx),
     Imma(OpImma), ImmaSp(OpImmaSp), Imnmx(OpImnmx), Imnmx64(OpImnmx64), Imul(OpImul),
     Imul32i(OpImul32i), Ipa(OpIpa), IpaIdxSm50(OpIpaIdxSm50), IpaSm50(OpIpaSm50),
-    Isberd(OpIsberd), Iscadd(OpIscadd), Iscadd32i(OpIscadd32i), Iset(OpIset),
-    Isetp(OpIsetp), Isetp64(OpIsetp64), Kil(OpKil), Ldc(OpLdc), Ldcu(OpLdcu), Ldg(OpLdg),
-    Ldg256(OpLdg256), Ldgdepbar(OpLdgdepbar), Ldgmc(OpLdgmc), Ldgsts(OpLdgsts),
-    Ldl(OpLdl), Lds(OpLds), Ldsm(OpLdsm), Lea(OpLea), LeaHi(OpLeaHi),
-    LeaHiSm50(OpLeaHiSm50), LeaHiX(OpLeaHiX), LeaSm50(OpLeaSm50), LeaX(OpLeaX),
-    Lepc(OpLepc), Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i), MatchAll(OpMatchAll),
-    MatchAny(OpMatchAny), Membar(OpMembar), MembarSm50(OpMembarSm50), Mov(OpMov),
-    Mov32i(OpMov32i), Mov64(OpMov64), Mov64i(OpMov64i), Movm(OpMovm), Mufu(OpMufu),
-    Nanosleep(OpNanosleep), Nop(OpNop), Out(OpOut), P2r(OpP2r), Pbk(OpPbk), Pcnt(OpPcnt),
-    Pixld(OpPixld), PixldSm50(OpPixldSm50), Plop3(OpPlop3), Plop3Sign(OpPlop3Sign),
-    Pmtrig(OpPmtrig), Popc(OpPopc), Preexit(OpPreexit), Pret(OpPret), Prmt(OpPrmt),
-    Pset(OpPset), Psetp(OpPsetp), Qgmma(OpQgmma), QgmmaR(OpQgmmaR), QgmmaSp(OpQgmmaSp),
+    Isberd(OpIsberd), Isbewr(OpIsbewr), Iscadd(OpIscadd), Iscadd32i(OpIscadd32i),
+    Iset(OpIset), Isetp(OpIsetp), Isetp64(OpIsetp64), Kil(OpKil), Kill(OpKill),
+    Ldc(OpLdc), Ldcu(OpLdcu), Ldg(OpLdg), Ldg256(OpLdg256), Ldgdepbar(OpLdgdepbar),
+    Ldgmc(OpLdgmc), Ldgsts(OpLdgsts), Ldl(OpLdl), Lds(OpLds), Ldsm(OpLdsm), Lea(OpLea),
+    LeaHi(OpLeaHi), LeaHiSm50(OpLeaHiSm50), LeaHiX(OpLeaHiX), LeaSm50(OpLeaSm50),
+    LeaX(OpLeaX), Lepc(OpLepc), Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i),
+    MatchAll(OpMatchAll), MatchAny(OpMatchAny), Membar(OpMembar),
+    MembarSm50(OpMembarSm50), Mov(OpMov), Mov32i(OpMov32i), Mov64(OpMov64),
+    Mov64i(OpMov64i), Movm(OpMovm), Mufu(OpMufu), Nanosleep(OpNanosleep), Nop(OpNop),
+    Out(OpOut), P2r(OpP2r), Pbk(OpPbk), Pcnt(OpPcnt), Pixld(OpPixld),
+    PixldSm50(OpPixldSm50), Plop3(OpPlop3), Plop3Sign(OpPlop3Sign), Pmtrig(OpPmtrig),
+    Popc(OpPopc), Preexit(OpPreexit), Pret(OpPret), Prmt(OpPrmt), Pset(OpPset),
+    Psetp(OpPsetp), Qgmma(OpQgmma), QgmmaR(OpQgmmaR), QgmmaSp(OpQgmmaSp),
     QgmmaSpR(OpQgmmaSpR), Qmma(OpQmma), QmmaSp(OpQmmaSp), Qspc(OpQspc), R2p(OpR2p),
     R2ur(OpR2ur), R2urOr(OpR2urOr), Red(OpRed), RedSm50(OpRedSm50), Redas(OpRedas),
     RedgF(OpRedgF), Redux(OpRedux), Ret(OpRet), RetAbs(OpRetAbs), RetSm50(OpRetSm50),
     Rpcmov(OpRpcmov), RpcmovW(OpRpcmovW), Rro(OpRro), S2r(OpS2r), S2ur(OpS2ur),
     Sel(OpSel), Sel64(OpSel64), Sel64i(OpSel64i), Sgxt(OpSgxt), Shf(OpShf), Shfl(OpShfl),
     Shl(OpShl), Shr(OpShr), Ssy(OpSsy), Stas(OpStas), Stg(OpStg), Stg256(OpStg256),
-    Stl(OpStl), Sts(OpSts), Stsm(OpStsm), Suld(OpSuld), SuldB(OpSuldB), SuldUr(OpSuldUr),
-    Sured(OpSured), SuredB(OpSuredB), SuredB3(OpSuredB3), SuredUr(OpSuredUr),
-    Sust(OpSust), SustB(OpSustB), SustUr(OpSustUr), Sync(OpSync),
-    SyncsArrive(OpSyncsArrive), SyncsCctl(OpSyncsCctl), SyncsCctlAll(OpSyncsCctlAll),
-    SyncsExch(OpSyncsExch), SyncsPhasechk(OpSyncsPhasechk), Tex(OpTex), TexB(OpTexB),
-    TexBSm50(OpTexBSm50), TexSm50(OpTexSm50), TexUr(OpTexUr), TexsSm50(OpTexsSm50),
-    Tld(OpTld), Tld4(OpTld4), Tld4B(OpTld4B), Tld4BSm50(OpTld4BSm50),
-    Tld4Sm50(OpTld4Sm50), Tld4Ur(OpTld4Ur), Tld4sSm50(OpTld4sSm50), TldB(OpTldB),
-    TldBSm50(OpTldBSm50), TldSm50(OpTldSm50), TldUr(OpTldUr), TldsSm50(OpTldsSm50),
-    Tmml(OpTmml), TmmlB(OpTmmlB), TmmlUr(OpTmmlUr), Txd(OpTxd), TxdB(OpTxdB),
-    TxdBSm50(OpTxdBSm50), TxdSm50(OpTxdSm50), TxdUr(OpTxdUr), Txq(OpTxq), TxqB(OpTxqB),
-    TxqSm50(OpTxqSm50), TxqUr(OpTxqUr), Ublkcp(OpUblkcp), Ublkpf(OpUblkpf),
-    Ubrev(OpUbrev), UcgabarArv(OpUcgabarArv), UcgabarWait(OpUcgabarWait), Uf2f(OpUf2f),
-    Ufadd(OpUfadd), Uffma(OpUffma), Uflo(OpUflo), Ufmul(OpUfmul), Ui2f(OpUi2f),
-    Ui2fp(OpUi2fp), Uiadd3(OpUiadd3), Uiadd364(OpUiadd364), Uiadd3x(OpUiadd3x),
-    Uimad(OpUimad), UimadHi(OpUimadHi), UimadWide(OpUimadWide), UimadWideX(OpUimadWideX),
-    Uimadx(OpUimadx), Uisetp(OpUisetp), Uisetp64(OpUisetp64), Uldc(OpUldc), Ulea(OpUlea),
-    UleaHi(OpUleaHi), UleaHiX(OpUleaHiX), UleaX(OpUleaX), Ulop3(OpUlop3), Umov(OpUmov),
-    Umov64(OpUmov64), Umov64i(OpUmov64i), Up2ur(OpUp2ur), Upopc(OpUpopc), Uprmt(OpUprmt),
-    Ur2up(OpUr2up), Usel(OpUsel), Usgxt(OpUsgxt), Ushf(OpUshf), Utmacctl(OpUtmacctl),
+    Stl(OpStl), Sts(OpSts), Stsm(OpStsm), Suatom(OpSuatom), SuatomB(OpSuatomB),
+    SuatomB3(OpSuatomB3), SuatomCas(OpSuatomCas), SuatomCasB(OpSuatomCasB),
+    SuatomCasB3(OpSuatomCasB3), SuatomCasUr(OpSuatomCasUr), SuatomUr(OpSuatomUr),
+    Suld(OpSuld), SuldB(OpSuldB), SuldUr(OpSuldUr), Sured(OpSured), SuredB(OpSuredB),
+    SuredB3(OpSuredB3), SuredUr(OpSuredUr), Sust(OpSust), SustB(OpSustB),
+    SustUr(OpSustUr), Sync(OpSync), SyncsArrive(OpSyncsArrive), SyncsCctl(OpSyncsCctl),
+    SyncsCctlAll(OpSyncsCctlAll), SyncsExch(OpSyncsExch), SyncsPhasechk(OpSyncsPhasechk),
+    Tex(OpTex), TexB(OpTexB), TexBSm50(OpTexBSm50), TexSm50(OpTexSm50), TexUr(OpTexUr),
+    TexsSm50(OpTexsSm50), Tld(OpTld), Tld4(OpTld4), Tld4B(OpTld4B),
+    Tld4BSm50(OpTld4BSm50), Tld4Sm50(OpTld4Sm50), Tld4Ur(OpTld4Ur),
+    Tld4sSm50(OpTld4sSm50), TldB(OpTldB), TldBSm50(OpTldBSm50), TldSm50(OpTldSm50),
+    TldUr(OpTldUr), TldsSm50(OpTldsSm50), Tmml(OpTmml), TmmlB(OpTmmlB), TmmlUr(OpTmmlUr),
+    Txd(OpTxd), TxdB(OpTxdB), TxdBSm50(OpTxdBSm50), TxdSm50(OpTxdSm50), TxdUr(OpTxdUr),
+    Txq(OpTxq), TxqB(OpTxqB), TxqSm50(OpTxqSm50), TxqUr(OpTxqUr), Ublkcp(OpUblkcp),
+    Ublkpf(OpUblkpf), Ubrev(OpUbrev), UcgabarArv(OpUcgabarArv),
+    UcgabarWait(OpUcgabarWait), Uf2f(OpUf2f), Ufadd(OpUfadd), Uffma(OpUffma),
+    Uflo(OpUflo), Ufmul(OpUfmul), Ui2f(OpUi2f), Ui2fp(OpUi2fp), Uiadd3(OpUiadd3),
+    Uiadd364(OpUiadd364), Uiadd3x(OpUiadd3x), Uimad(OpUimad), UimadHi(OpUimadHi),
+    UimadWide(OpUimadWide), UimadWideX(OpUimadWideX), Uimadx(OpUimadx), Uisetp(OpUisetp),
+    Uisetp64(OpUisetp64), Uldc(OpUldc), Ulea(OpUlea), UleaHi(OpUleaHi),
+    UleaHiX(OpUleaHiX), UleaX(OpUleaX), Ulop3(OpUlop3), Umov(OpUmov), Umov64(OpUmov64),
+    Umov64i(OpUmov64i), Up2ur(OpUp2ur), Upopc(OpUpopc), Uprmt(OpUprmt), Ur2up(OpUr2up),
+    Usel(OpUsel), Usgxt(OpUsgxt), Ushf(OpUshf), Utmacctl(OpUtmacctl),
     UtmacctlAll(OpUtmacctlAll), Utmacmdflush(OpUtmacmdflush), Utmaldg(OpUtmaldg),
     UtmaldgUr(OpUtmaldgUr), Utmapf(OpUtmapf), UtmapfUr(OpUtmapfUr), Utmaredg(OpUtmaredg),
     Utmastg(OpUtmastg), Vabsdiff(OpVabsdiff), VabsdiffSm50(OpVabsdiffSm50),
@@ -8499,7 +8530,7 @@ fn decode_sm50_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0xfff8000000000000 == 0xefd0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => decode_form:: < OpIsberd, 1 > (w, sm)
+        61 | 62) => decode_form:: < OpIsberd, 2 > (w, sm)
     );
     try_form!(
         w & 0xfff8000000000000 == 0xef90000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -11249,7 +11280,7 @@ fn print_sm50_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0xfff8000000000000 == 0xefd0000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
-        61 | 62) => print_form_bundled:: < OpIsberd, 1 > (w, sm, at, out)
+        61 | 62) => print_form_bundled:: < OpIsberd, 2 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff8000000000000 == 0xef90000000000000 && matches!(sm, 50 | 52 | 53 | 60 |
@@ -11541,8 +11572,10 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0x38b, decode_sm70_arm129),
         (0x38c, decode_sm70_arm7),
         (0x38d, decode_sm70_arm130),
-        (0x3a0, decode_sm70_arm131),
-        (0x3a1, decode_sm70_arm132),
+        (0x394, decode_sm70_arm131),
+        (0x396, decode_sm70_arm132),
+        (0x3a0, decode_sm70_arm133),
+        (0x3a1, decode_sm70_arm134),
         (0x3a3, decode_sm70_arm8),
         (0x3a7, decode_sm70_arm9),
         (0x3a8, decode_sm70_arm6),
@@ -11551,45 +11584,45 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0x3ab, decode_sm70_arm129),
         (0x3b0, decode_sm70_arm11),
         (0x3b1, decode_sm70_arm12),
-        (0x3b4, decode_sm70_arm133),
-        (0x3b5, decode_sm70_arm134),
-        (0x3b6, decode_sm70_arm135),
-        (0x3b8, decode_sm70_arm136),
-        (0x3ba, decode_sm70_arm137),
-        (0x3bc, decode_sm70_arm138),
+        (0x3b4, decode_sm70_arm135),
+        (0x3b5, decode_sm70_arm136),
+        (0x3b6, decode_sm70_arm137),
+        (0x3b8, decode_sm70_arm138),
+        (0x3ba, decode_sm70_arm139),
+        (0x3bc, decode_sm70_arm140),
         (0x3bd, decode_sm70_arm13),
         (0x3be, decode_sm70_arm14),
-        (0x3c2, decode_sm70_arm139),
-        (0x3c4, decode_sm70_arm140),
-        (0x3c6, decode_sm70_arm141),
-        (0x402, decode_sm70_arm142),
-        (0x407, decode_sm70_arm143),
-        (0x411, decode_sm70_arm144),
-        (0x414, decode_sm70_arm145),
-        (0x416, decode_sm70_arm146),
-        (0x419, decode_sm70_arm147),
-        (0x421, decode_sm70_arm148),
-        (0x423, decode_sm70_arm149),
-        (0x424, decode_sm70_arm150),
-        (0x429, decode_sm70_arm151),
-        (0x42a, decode_sm70_arm152),
-        (0x42b, decode_sm70_arm153),
-        (0x430, decode_sm70_arm154),
-        (0x431, decode_sm70_arm155),
-        (0x433, decode_sm70_arm156),
-        (0x434, decode_sm70_arm157),
-        (0x435, decode_sm70_arm158),
-        (0x443, decode_sm70_arm159),
-        (0x446, decode_sm70_arm160),
-        (0x44b, decode_sm70_arm161),
-        (0x454, decode_sm70_arm162),
-        (0x455, decode_sm70_arm163),
-        (0x482, decode_sm70_arm164),
-        (0x491, decode_sm70_arm165),
-        (0x499, decode_sm70_arm166),
-        (0x4a4, decode_sm70_arm167),
-        (0x51d, decode_sm70_arm168),
-        (0x547, decode_sm70_arm169),
+        (0x3c2, decode_sm70_arm141),
+        (0x3c4, decode_sm70_arm142),
+        (0x3c6, decode_sm70_arm143),
+        (0x402, decode_sm70_arm144),
+        (0x407, decode_sm70_arm145),
+        (0x411, decode_sm70_arm146),
+        (0x414, decode_sm70_arm147),
+        (0x416, decode_sm70_arm148),
+        (0x419, decode_sm70_arm149),
+        (0x421, decode_sm70_arm150),
+        (0x423, decode_sm70_arm151),
+        (0x424, decode_sm70_arm152),
+        (0x429, decode_sm70_arm153),
+        (0x42a, decode_sm70_arm154),
+        (0x42b, decode_sm70_arm155),
+        (0x430, decode_sm70_arm156),
+        (0x431, decode_sm70_arm157),
+        (0x433, decode_sm70_arm158),
+        (0x434, decode_sm70_arm159),
+        (0x435, decode_sm70_arm160),
+        (0x443, decode_sm70_arm161),
+        (0x446, decode_sm70_arm162),
+        (0x44b, decode_sm70_arm163),
+        (0x454, decode_sm70_arm164),
+        (0x455, decode_sm70_arm165),
+        (0x482, decode_sm70_arm166),
+        (0x491, decode_sm70_arm167),
+        (0x499, decode_sm70_arm168),
+        (0x4a4, decode_sm70_arm169),
+        (0x51d, decode_sm70_arm170),
+        (0x547, decode_sm70_arm171),
         (0x580, decode_sm70_arm1),
         (0x581, decode_sm70_arm2),
         (0x584, decode_sm70_arm3),
@@ -11597,41 +11630,43 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0x586, decode_sm70_arm4),
         (0x587, decode_sm70_arm3),
         (0x588, decode_sm70_arm5),
-        (0x589, decode_sm70_arm170),
+        (0x589, decode_sm70_arm172),
         (0x58a, decode_sm70_arm6),
         (0x58c, decode_sm70_arm7),
-        (0x58d, decode_sm70_arm171),
-        (0x59f, decode_sm70_arm172),
+        (0x58d, decode_sm70_arm173),
+        (0x593, decode_sm70_arm174),
+        (0x595, decode_sm70_arm175),
+        (0x59f, decode_sm70_arm176),
         (0x5a3, decode_sm70_arm8),
         (0x5a7, decode_sm70_arm9),
         (0x5a8, decode_sm70_arm6),
         (0x5aa, decode_sm70_arm10),
-        (0x5ab, decode_sm70_arm173),
+        (0x5ab, decode_sm70_arm177),
         (0x5b0, decode_sm70_arm11),
         (0x5b1, decode_sm70_arm12),
-        (0x5b2, decode_sm70_arm174),
-        (0x5b4, decode_sm70_arm175),
-        (0x5b8, decode_sm70_arm176),
+        (0x5b2, decode_sm70_arm178),
+        (0x5b4, decode_sm70_arm179),
+        (0x5b8, decode_sm70_arm180),
         (0x5bd, decode_sm70_arm13),
         (0x5be, decode_sm70_arm14),
-        (0x607, decode_sm70_arm177),
-        (0x614, decode_sm70_arm178),
-        (0x616, decode_sm70_arm179),
-        (0x619, decode_sm70_arm180),
-        (0x621, decode_sm70_arm181),
-        (0x623, decode_sm70_arm182),
-        (0x624, decode_sm70_arm183),
-        (0x625, decode_sm70_arm184),
-        (0x627, decode_sm70_arm185),
-        (0x629, decode_sm70_arm186),
-        (0x62a, decode_sm70_arm187),
-        (0x62b, decode_sm70_arm188),
-        (0x630, decode_sm70_arm189),
-        (0x631, decode_sm70_arm190),
-        (0x633, decode_sm70_arm191),
-        (0x634, decode_sm70_arm192),
-        (0x635, decode_sm70_arm193),
-        (0x646, decode_sm70_arm194),
+        (0x607, decode_sm70_arm181),
+        (0x614, decode_sm70_arm182),
+        (0x616, decode_sm70_arm183),
+        (0x619, decode_sm70_arm184),
+        (0x621, decode_sm70_arm185),
+        (0x623, decode_sm70_arm186),
+        (0x624, decode_sm70_arm187),
+        (0x625, decode_sm70_arm188),
+        (0x627, decode_sm70_arm189),
+        (0x629, decode_sm70_arm190),
+        (0x62a, decode_sm70_arm191),
+        (0x62b, decode_sm70_arm192),
+        (0x630, decode_sm70_arm193),
+        (0x631, decode_sm70_arm194),
+        (0x633, decode_sm70_arm195),
+        (0x634, decode_sm70_arm196),
+        (0x635, decode_sm70_arm197),
+        (0x646, decode_sm70_arm198),
         (0x780, decode_sm70_arm1),
         (0x781, decode_sm70_arm2),
         (0x784, decode_sm70_arm3),
@@ -11641,246 +11676,250 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0x788, decode_sm70_arm5),
         (0x78a, decode_sm70_arm6),
         (0x78c, decode_sm70_arm7),
-        (0x79f, decode_sm70_arm195),
+        (0x793, decode_sm70_arm199),
+        (0x795, decode_sm70_arm200),
+        (0x79f, decode_sm70_arm201),
         (0x7a3, decode_sm70_arm8),
         (0x7a7, decode_sm70_arm9),
         (0x7a8, decode_sm70_arm6),
         (0x7aa, decode_sm70_arm10),
-        (0x7ac, decode_sm70_arm196),
+        (0x7ac, decode_sm70_arm202),
         (0x7b0, decode_sm70_arm11),
         (0x7b1, decode_sm70_arm12),
         (0x7bd, decode_sm70_arm13),
         (0x7be, decode_sm70_arm14),
-        (0x801, decode_sm70_arm197),
-        (0x802, decode_sm70_arm198),
-        (0x803, decode_sm70_arm199),
-        (0x804, decode_sm70_arm200),
-        (0x805, decode_sm70_arm201),
-        (0x806, decode_sm70_arm202),
-        (0x807, decode_sm70_arm203),
-        (0x808, decode_sm70_arm204),
-        (0x809, decode_sm70_arm205),
-        (0x80a, decode_sm70_arm206),
-        (0x80b, decode_sm70_arm207),
-        (0x80c, decode_sm70_arm208),
-        (0x810, decode_sm70_arm209),
-        (0x811, decode_sm70_arm210),
-        (0x812, decode_sm70_arm211),
-        (0x813, decode_sm70_arm212),
-        (0x814, decode_sm70_arm213),
-        (0x816, decode_sm70_arm214),
-        (0x817, decode_sm70_arm215),
-        (0x819, decode_sm70_arm216),
-        (0x81a, decode_sm70_arm217),
-        (0x81b, decode_sm70_arm218),
-        (0x81c, decode_sm70_arm219),
-        (0x820, decode_sm70_arm220),
-        (0x822, decode_sm70_arm221),
-        (0x823, decode_sm70_arm222),
-        (0x824, decode_sm70_arm223),
-        (0x825, decode_sm70_arm224),
-        (0x827, decode_sm70_arm225),
-        (0x828, decode_sm70_arm226),
-        (0x82b, decode_sm70_arm227),
-        (0x82d, decode_sm70_arm228),
-        (0x82e, decode_sm70_arm229),
-        (0x82f, decode_sm70_arm230),
-        (0x831, decode_sm70_arm231),
-        (0x832, decode_sm70_arm232),
-        (0x835, decode_sm70_arm233),
-        (0x836, decode_sm70_arm234),
-        (0x838, decode_sm70_arm235),
-        (0x83b, decode_sm70_arm236),
-        (0x83e, decode_sm70_arm237),
-        (0x840, decode_sm70_arm238),
-        (0x843, decode_sm70_arm239),
-        (0x844, decode_sm70_arm240),
-        (0x845, decode_sm70_arm241),
-        (0x846, decode_sm70_arm242),
-        (0x848, decode_sm70_arm243),
-        (0x849, decode_sm70_arm244),
-        (0x84a, decode_sm70_arm245),
-        (0x855, decode_sm70_arm246),
-        (0x856, decode_sm70_arm247),
-        (0x85a, decode_sm70_arm248),
-        (0x85b, decode_sm70_arm249),
-        (0x85e, decode_sm70_arm250),
-        (0x876, decode_sm70_arm251),
-        (0x882, decode_sm70_arm252),
-        (0x883, decode_sm70_arm253),
-        (0x884, decode_sm70_arm254),
-        (0x886, decode_sm70_arm255),
-        (0x887, decode_sm70_arm256),
-        (0x88c, decode_sm70_arm257),
-        (0x890, decode_sm70_arm258),
-        (0x891, decode_sm70_arm259),
-        (0x892, decode_sm70_arm260),
-        (0x896, decode_sm70_arm261),
-        (0x897, decode_sm70_arm262),
-        (0x899, decode_sm70_arm263),
-        (0x89a, decode_sm70_arm264),
-        (0x8a4, decode_sm70_arm265),
-        (0x8a5, decode_sm70_arm266),
-        (0x8a6, decode_sm70_arm267),
-        (0x8bd, decode_sm70_arm268),
-        (0x8be, decode_sm70_arm269),
-        (0x8bf, decode_sm70_arm270),
-        (0x900, decode_sm70_arm271),
-        (0x901, decode_sm70_arm272),
-        (0x902, decode_sm70_arm273),
-        (0x904, decode_sm70_arm274),
-        (0x905, decode_sm70_arm275),
-        (0x906, decode_sm70_arm276),
-        (0x907, decode_sm70_arm277),
-        (0x908, decode_sm70_arm278),
-        (0x909, decode_sm70_arm279),
-        (0x910, decode_sm70_arm280),
-        (0x911, decode_sm70_arm281),
-        (0x912, decode_sm70_arm282),
-        (0x913, decode_sm70_arm283),
-        (0x918, decode_sm70_arm284),
-        (0x919, decode_sm70_arm285),
-        (0x91a, decode_sm70_arm286),
-        (0x91b, decode_sm70_arm287),
-        (0x91d, decode_sm70_arm288),
-        (0x920, decode_sm70_arm289),
-        (0x923, decode_sm70_arm290),
-        (0x924, decode_sm70_arm291),
-        (0x925, decode_sm70_arm292),
-        (0x941, decode_sm70_arm293),
-        (0x942, decode_sm70_arm294),
-        (0x943, decode_sm70_arm295),
-        (0x944, decode_sm70_arm296),
-        (0x945, decode_sm70_arm297),
-        (0x946, decode_sm70_arm298),
-        (0x947, decode_sm70_arm299),
-        (0x948, decode_sm70_arm300),
-        (0x949, decode_sm70_arm301),
-        (0x94d, decode_sm70_arm302),
-        (0x94e, decode_sm70_arm303),
-        (0x950, decode_sm70_arm304),
-        (0x956, decode_sm70_arm305),
-        (0x95c, decode_sm70_arm306),
-        (0x95d, decode_sm70_arm307),
-        (0x97e, decode_sm70_arm308),
-        (0x97f, decode_sm70_arm309),
-        (0x980, decode_sm70_arm310),
-        (0x981, decode_sm70_arm311),
-        (0x983, decode_sm70_arm312),
-        (0x984, decode_sm70_arm313),
-        (0x985, decode_sm70_arm314),
-        (0x986, decode_sm70_arm315),
-        (0x987, decode_sm70_arm314),
-        (0x988, decode_sm70_arm316),
-        (0x989, decode_sm70_arm317),
-        (0x98a, decode_sm70_arm318),
+        (0x801, decode_sm70_arm203),
+        (0x802, decode_sm70_arm204),
+        (0x803, decode_sm70_arm205),
+        (0x804, decode_sm70_arm206),
+        (0x805, decode_sm70_arm207),
+        (0x806, decode_sm70_arm208),
+        (0x807, decode_sm70_arm209),
+        (0x808, decode_sm70_arm210),
+        (0x809, decode_sm70_arm211),
+        (0x80a, decode_sm70_arm212),
+        (0x80b, decode_sm70_arm213),
+        (0x80c, decode_sm70_arm214),
+        (0x810, decode_sm70_arm215),
+        (0x811, decode_sm70_arm216),
+        (0x812, decode_sm70_arm217),
+        (0x813, decode_sm70_arm218),
+        (0x814, decode_sm70_arm219),
+        (0x816, decode_sm70_arm220),
+        (0x817, decode_sm70_arm221),
+        (0x819, decode_sm70_arm222),
+        (0x81a, decode_sm70_arm223),
+        (0x81b, decode_sm70_arm224),
+        (0x81c, decode_sm70_arm225),
+        (0x820, decode_sm70_arm226),
+        (0x822, decode_sm70_arm227),
+        (0x823, decode_sm70_arm228),
+        (0x824, decode_sm70_arm229),
+        (0x825, decode_sm70_arm230),
+        (0x827, decode_sm70_arm231),
+        (0x828, decode_sm70_arm232),
+        (0x82b, decode_sm70_arm233),
+        (0x82d, decode_sm70_arm234),
+        (0x82e, decode_sm70_arm235),
+        (0x82f, decode_sm70_arm236),
+        (0x831, decode_sm70_arm237),
+        (0x832, decode_sm70_arm238),
+        (0x835, decode_sm70_arm239),
+        (0x836, decode_sm70_arm240),
+        (0x838, decode_sm70_arm241),
+        (0x83b, decode_sm70_arm242),
+        (0x83e, decode_sm70_arm243),
+        (0x840, decode_sm70_arm244),
+        (0x843, decode_sm70_arm245),
+        (0x844, decode_sm70_arm246),
+        (0x845, decode_sm70_arm247),
+        (0x846, decode_sm70_arm248),
+        (0x848, decode_sm70_arm249),
+        (0x849, decode_sm70_arm250),
+        (0x84a, decode_sm70_arm251),
+        (0x855, decode_sm70_arm252),
+        (0x856, decode_sm70_arm253),
+        (0x85a, decode_sm70_arm254),
+        (0x85b, decode_sm70_arm255),
+        (0x85e, decode_sm70_arm256),
+        (0x876, decode_sm70_arm257),
+        (0x882, decode_sm70_arm258),
+        (0x883, decode_sm70_arm259),
+        (0x884, decode_sm70_arm260),
+        (0x886, decode_sm70_arm261),
+        (0x887, decode_sm70_arm262),
+        (0x88c, decode_sm70_arm263),
+        (0x890, decode_sm70_arm264),
+        (0x891, decode_sm70_arm265),
+        (0x892, decode_sm70_arm266),
+        (0x896, decode_sm70_arm267),
+        (0x897, decode_sm70_arm268),
+        (0x899, decode_sm70_arm269),
+        (0x89a, decode_sm70_arm270),
+        (0x8a4, decode_sm70_arm271),
+        (0x8a5, decode_sm70_arm272),
+        (0x8a6, decode_sm70_arm273),
+        (0x8bd, decode_sm70_arm274),
+        (0x8be, decode_sm70_arm275),
+        (0x8bf, decode_sm70_arm276),
+        (0x900, decode_sm70_arm277),
+        (0x901, decode_sm70_arm278),
+        (0x902, decode_sm70_arm279),
+        (0x904, decode_sm70_arm280),
+        (0x905, decode_sm70_arm281),
+        (0x906, decode_sm70_arm282),
+        (0x907, decode_sm70_arm283),
+        (0x908, decode_sm70_arm284),
+        (0x909, decode_sm70_arm285),
+        (0x910, decode_sm70_arm286),
+        (0x911, decode_sm70_arm287),
+        (0x912, decode_sm70_arm288),
+        (0x913, decode_sm70_arm289),
+        (0x918, decode_sm70_arm290),
+        (0x919, decode_sm70_arm291),
+        (0x91a, decode_sm70_arm292),
+        (0x91b, decode_sm70_arm293),
+        (0x91d, decode_sm70_arm294),
+        (0x920, decode_sm70_arm295),
+        (0x923, decode_sm70_arm296),
+        (0x924, decode_sm70_arm297),
+        (0x925, decode_sm70_arm298),
+        (0x927, decode_sm70_arm299),
+        (0x941, decode_sm70_arm300),
+        (0x942, decode_sm70_arm301),
+        (0x943, decode_sm70_arm302),
+        (0x944, decode_sm70_arm303),
+        (0x945, decode_sm70_arm304),
+        (0x946, decode_sm70_arm305),
+        (0x947, decode_sm70_arm306),
+        (0x948, decode_sm70_arm307),
+        (0x949, decode_sm70_arm308),
+        (0x94d, decode_sm70_arm309),
+        (0x94e, decode_sm70_arm310),
+        (0x950, decode_sm70_arm311),
+        (0x956, decode_sm70_arm312),
+        (0x95b, decode_sm70_arm313),
+        (0x95c, decode_sm70_arm314),
+        (0x95d, decode_sm70_arm315),
+        (0x97e, decode_sm70_arm316),
+        (0x97f, decode_sm70_arm317),
+        (0x980, decode_sm70_arm318),
+        (0x981, decode_sm70_arm319),
+        (0x983, decode_sm70_arm320),
+        (0x984, decode_sm70_arm321),
+        (0x985, decode_sm70_arm322),
+        (0x986, decode_sm70_arm323),
+        (0x987, decode_sm70_arm322),
+        (0x988, decode_sm70_arm324),
+        (0x989, decode_sm70_arm325),
+        (0x98a, decode_sm70_arm326),
         (0x98c, decode_sm70_arm7),
-        (0x98e, decode_sm70_arm319),
-        (0x98f, decode_sm70_arm320),
-        (0x990, decode_sm70_arm321),
-        (0x991, decode_sm70_arm321),
-        (0x992, decode_sm70_arm322),
-        (0x993, decode_sm70_arm321),
-        (0x994, decode_sm70_arm321),
-        (0x995, decode_sm70_arm321),
-        (0x996, decode_sm70_arm321),
-        (0x997, decode_sm70_arm321),
-        (0x998, decode_sm70_arm321),
-        (0x999, decode_sm70_arm321),
-        (0x99a, decode_sm70_arm321),
-        (0x99b, decode_sm70_arm321),
-        (0x99c, decode_sm70_arm321),
-        (0x99d, decode_sm70_arm321),
-        (0x99e, decode_sm70_arm321),
-        (0x99f, decode_sm70_arm321),
-        (0x9a3, decode_sm70_arm323),
-        (0x9a4, decode_sm70_arm324),
-        (0x9a5, decode_sm70_arm325),
-        (0x9a6, decode_sm70_arm326),
+        (0x98e, decode_sm70_arm327),
+        (0x98f, decode_sm70_arm328),
+        (0x990, decode_sm70_arm329),
+        (0x991, decode_sm70_arm329),
+        (0x992, decode_sm70_arm330),
+        (0x993, decode_sm70_arm329),
+        (0x994, decode_sm70_arm329),
+        (0x995, decode_sm70_arm329),
+        (0x996, decode_sm70_arm329),
+        (0x997, decode_sm70_arm329),
+        (0x998, decode_sm70_arm329),
+        (0x999, decode_sm70_arm329),
+        (0x99a, decode_sm70_arm329),
+        (0x99b, decode_sm70_arm329),
+        (0x99c, decode_sm70_arm329),
+        (0x99d, decode_sm70_arm329),
+        (0x99e, decode_sm70_arm329),
+        (0x99f, decode_sm70_arm329),
+        (0x9a3, decode_sm70_arm331),
+        (0x9a4, decode_sm70_arm332),
+        (0x9a5, decode_sm70_arm333),
+        (0x9a6, decode_sm70_arm334),
         (0x9a7, decode_sm70_arm9),
-        (0x9a8, decode_sm70_arm318),
-        (0x9aa, decode_sm70_arm327),
-        (0x9ab, decode_sm70_arm328),
-        (0x9af, decode_sm70_arm329),
+        (0x9a8, decode_sm70_arm326),
+        (0x9aa, decode_sm70_arm335),
+        (0x9ab, decode_sm70_arm336),
+        (0x9af, decode_sm70_arm337),
         (0x9b0, decode_sm70_arm11),
-        (0x9b1, decode_sm70_arm330),
-        (0x9b7, decode_sm70_arm331),
-        (0x9b9, decode_sm70_arm332),
+        (0x9b1, decode_sm70_arm338),
+        (0x9b7, decode_sm70_arm339),
+        (0x9b9, decode_sm70_arm340),
         (0x9bd, decode_sm70_arm13),
         (0x9be, decode_sm70_arm14),
-        (0x9c3, decode_sm70_arm333),
-        (0x9c5, decode_sm70_arm334),
-        (0x9c7, decode_sm70_arm335),
-        (0x9f0, decode_sm70_arm336),
-        (0x9f1, decode_sm70_arm337),
-        (0x9f2, decode_sm70_arm338),
-        (0x9f3, decode_sm70_arm339),
-        (0xa02, decode_sm70_arm340),
-        (0xa03, decode_sm70_arm341),
-        (0xa04, decode_sm70_arm342),
-        (0xa07, decode_sm70_arm343),
-        (0xa08, decode_sm70_arm344),
-        (0xa09, decode_sm70_arm345),
-        (0xa0a, decode_sm70_arm346),
-        (0xa0b, decode_sm70_arm347),
-        (0xa0c, decode_sm70_arm348),
-        (0xa10, decode_sm70_arm349),
-        (0xa11, decode_sm70_arm350),
-        (0xa12, decode_sm70_arm351),
-        (0xa13, decode_sm70_arm352),
-        (0xa14, decode_sm70_arm353),
-        (0xa16, decode_sm70_arm354),
-        (0xa17, decode_sm70_arm355),
-        (0xa19, decode_sm70_arm356),
-        (0xa1a, decode_sm70_arm357),
-        (0xa1b, decode_sm70_arm358),
-        (0xa1f, decode_sm70_arm359),
-        (0xa20, decode_sm70_arm360),
-        (0xa23, decode_sm70_arm361),
-        (0xa24, decode_sm70_arm362),
-        (0xa25, decode_sm70_arm363),
-        (0xa26, decode_sm70_arm364),
-        (0xa27, decode_sm70_arm365),
-        (0xa28, decode_sm70_arm366),
-        (0xa2b, decode_sm70_arm367),
-        (0xa31, decode_sm70_arm368),
-        (0xa32, decode_sm70_arm369),
-        (0xa35, decode_sm70_arm370),
-        (0xa36, decode_sm70_arm371),
-        (0xa38, decode_sm70_arm372),
-        (0xa3e, decode_sm70_arm373),
-        (0xa40, decode_sm70_arm374),
-        (0xa43, decode_sm70_arm375),
-        (0xa45, decode_sm70_arm376),
-        (0xa46, decode_sm70_arm377),
-        (0xa48, decode_sm70_arm378),
-        (0xab9, decode_sm70_arm379),
-        (0xb00, decode_sm70_arm380),
-        (0xb01, decode_sm70_arm381),
-        (0xb02, decode_sm70_arm382),
-        (0xb04, decode_sm70_arm383),
-        (0xb05, decode_sm70_arm384),
-        (0xb06, decode_sm70_arm385),
-        (0xb07, decode_sm70_arm386),
-        (0xb08, decode_sm70_arm387),
-        (0xb09, decode_sm70_arm388),
-        (0xb10, decode_sm70_arm389),
-        (0xb11, decode_sm70_arm390),
-        (0xb12, decode_sm70_arm391),
-        (0xb13, decode_sm70_arm392),
-        (0xb1d, decode_sm70_arm393),
-        (0xb48, decode_sm70_arm394),
-        (0xb56, decode_sm70_arm395),
-        (0xb5d, decode_sm70_arm396),
-        (0xb60, decode_sm70_arm397),
-        (0xb63, decode_sm70_arm398),
-        (0xb66, decode_sm70_arm399),
-        (0xb69, decode_sm70_arm400),
-        (0xb6c, decode_sm70_arm401),
-        (0xb6f, decode_sm70_arm402),
+        (0x9c3, decode_sm70_arm341),
+        (0x9c5, decode_sm70_arm342),
+        (0x9c7, decode_sm70_arm343),
+        (0x9f0, decode_sm70_arm344),
+        (0x9f1, decode_sm70_arm345),
+        (0x9f2, decode_sm70_arm346),
+        (0x9f3, decode_sm70_arm347),
+        (0xa02, decode_sm70_arm348),
+        (0xa03, decode_sm70_arm349),
+        (0xa04, decode_sm70_arm350),
+        (0xa07, decode_sm70_arm351),
+        (0xa08, decode_sm70_arm352),
+        (0xa09, decode_sm70_arm353),
+        (0xa0a, decode_sm70_arm354),
+        (0xa0b, decode_sm70_arm355),
+        (0xa0c, decode_sm70_arm356),
+        (0xa10, decode_sm70_arm357),
+        (0xa11, decode_sm70_arm358),
+        (0xa12, decode_sm70_arm359),
+        (0xa13, decode_sm70_arm360),
+        (0xa14, decode_sm70_arm361),
+        (0xa16, decode_sm70_arm362),
+        (0xa17, decode_sm70_arm363),
+        (0xa19, decode_sm70_arm364),
+        (0xa1a, decode_sm70_arm365),
+        (0xa1b, decode_sm70_arm366),
+        (0xa1f, decode_sm70_arm367),
+        (0xa20, decode_sm70_arm368),
+        (0xa23, decode_sm70_arm369),
+        (0xa24, decode_sm70_arm370),
+        (0xa25, decode_sm70_arm371),
+        (0xa26, decode_sm70_arm372),
+        (0xa27, decode_sm70_arm373),
+        (0xa28, decode_sm70_arm374),
+        (0xa2b, decode_sm70_arm375),
+        (0xa31, decode_sm70_arm376),
+        (0xa32, decode_sm70_arm377),
+        (0xa35, decode_sm70_arm378),
+        (0xa36, decode_sm70_arm379),
+        (0xa38, decode_sm70_arm380),
+        (0xa3e, decode_sm70_arm381),
+        (0xa40, decode_sm70_arm382),
+        (0xa43, decode_sm70_arm383),
+        (0xa45, decode_sm70_arm384),
+        (0xa46, decode_sm70_arm385),
+        (0xa48, decode_sm70_arm386),
+        (0xab9, decode_sm70_arm387),
+        (0xb00, decode_sm70_arm388),
+        (0xb01, decode_sm70_arm389),
+        (0xb02, decode_sm70_arm390),
+        (0xb04, decode_sm70_arm391),
+        (0xb05, decode_sm70_arm392),
+        (0xb06, decode_sm70_arm393),
+        (0xb07, decode_sm70_arm394),
+        (0xb08, decode_sm70_arm395),
+        (0xb09, decode_sm70_arm396),
+        (0xb10, decode_sm70_arm397),
+        (0xb11, decode_sm70_arm398),
+        (0xb12, decode_sm70_arm399),
+        (0xb13, decode_sm70_arm400),
+        (0xb1d, decode_sm70_arm401),
+        (0xb48, decode_sm70_arm402),
+        (0xb56, decode_sm70_arm403),
+        (0xb5d, decode_sm70_arm404),
+        (0xb60, decode_sm70_arm405),
+        (0xb63, decode_sm70_arm406),
+        (0xb66, decode_sm70_arm407),
+        (0xb69, decode_sm70_arm408),
+        (0xb6c, decode_sm70_arm409),
+        (0xb6f, decode_sm70_arm410),
         (0xb80, decode_sm70_arm1),
         (0xb81, decode_sm70_arm2),
-        (0xb82, decode_sm70_arm403),
+        (0xb82, decode_sm70_arm411),
         (0xb84, decode_sm70_arm3),
         (0xb85, decode_sm70_arm3),
         (0xb86, decode_sm70_arm4),
@@ -11888,22 +11927,22 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0xb88, decode_sm70_arm5),
         (0xb8a, decode_sm70_arm6),
         (0xb8c, decode_sm70_arm7),
-        (0xb90, decode_sm70_arm404),
-        (0xb91, decode_sm70_arm404),
-        (0xb92, decode_sm70_arm404),
-        (0xb93, decode_sm70_arm404),
-        (0xb94, decode_sm70_arm404),
-        (0xb95, decode_sm70_arm404),
-        (0xb96, decode_sm70_arm404),
-        (0xb97, decode_sm70_arm404),
-        (0xb98, decode_sm70_arm404),
-        (0xb99, decode_sm70_arm404),
-        (0xb9a, decode_sm70_arm404),
-        (0xb9b, decode_sm70_arm404),
-        (0xb9c, decode_sm70_arm404),
-        (0xb9d, decode_sm70_arm404),
-        (0xb9e, decode_sm70_arm404),
-        (0xb9f, decode_sm70_arm404),
+        (0xb90, decode_sm70_arm412),
+        (0xb91, decode_sm70_arm412),
+        (0xb92, decode_sm70_arm412),
+        (0xb93, decode_sm70_arm412),
+        (0xb94, decode_sm70_arm412),
+        (0xb95, decode_sm70_arm412),
+        (0xb96, decode_sm70_arm412),
+        (0xb97, decode_sm70_arm412),
+        (0xb98, decode_sm70_arm412),
+        (0xb99, decode_sm70_arm412),
+        (0xb9a, decode_sm70_arm412),
+        (0xb9b, decode_sm70_arm412),
+        (0xb9c, decode_sm70_arm412),
+        (0xb9d, decode_sm70_arm412),
+        (0xb9e, decode_sm70_arm412),
+        (0xb9f, decode_sm70_arm412),
         (0xba3, decode_sm70_arm8),
         (0xba7, decode_sm70_arm9),
         (0xba8, decode_sm70_arm6),
@@ -11912,68 +11951,68 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0xbb1, decode_sm70_arm12),
         (0xbbd, decode_sm70_arm13),
         (0xbbe, decode_sm70_arm14),
-        (0xc02, decode_sm70_arm405),
-        (0xc03, decode_sm70_arm406),
-        (0xc04, decode_sm70_arm407),
-        (0xc07, decode_sm70_arm408),
-        (0xc08, decode_sm70_arm409),
-        (0xc09, decode_sm70_arm410),
-        (0xc0a, decode_sm70_arm411),
-        (0xc0b, decode_sm70_arm412),
-        (0xc0c, decode_sm70_arm413),
-        (0xc10, decode_sm70_arm414),
-        (0xc11, decode_sm70_arm415),
-        (0xc12, decode_sm70_arm416),
-        (0xc13, decode_sm70_arm417),
-        (0xc14, decode_sm70_arm418),
-        (0xc16, decode_sm70_arm419),
-        (0xc17, decode_sm70_arm420),
-        (0xc19, decode_sm70_arm421),
-        (0xc1a, decode_sm70_arm422),
-        (0xc1b, decode_sm70_arm423),
-        (0xc20, decode_sm70_arm424),
-        (0xc23, decode_sm70_arm425),
-        (0xc24, decode_sm70_arm426),
-        (0xc25, decode_sm70_arm427),
-        (0xc26, decode_sm70_arm428),
-        (0xc27, decode_sm70_arm429),
-        (0xc28, decode_sm70_arm430),
-        (0xc2b, decode_sm70_arm431),
-        (0xc31, decode_sm70_arm432),
-        (0xc32, decode_sm70_arm433),
-        (0xc35, decode_sm70_arm434),
-        (0xc36, decode_sm70_arm435),
-        (0xc38, decode_sm70_arm436),
-        (0xc3e, decode_sm70_arm437),
-        (0xc40, decode_sm70_arm438),
-        (0xc43, decode_sm70_arm439),
-        (0xc45, decode_sm70_arm440),
-        (0xc46, decode_sm70_arm441),
-        (0xc48, decode_sm70_arm442),
-        (0xc49, decode_sm70_arm443),
-        (0xc4a, decode_sm70_arm444),
-        (0xc76, decode_sm70_arm445),
-        (0xc82, decode_sm70_arm446),
-        (0xc83, decode_sm70_arm447),
-        (0xc84, decode_sm70_arm448),
-        (0xd00, decode_sm70_arm449),
-        (0xd01, decode_sm70_arm450),
-        (0xd02, decode_sm70_arm451),
-        (0xd04, decode_sm70_arm452),
-        (0xd05, decode_sm70_arm453),
-        (0xd06, decode_sm70_arm454),
-        (0xd07, decode_sm70_arm455),
-        (0xd08, decode_sm70_arm456),
-        (0xd09, decode_sm70_arm457),
-        (0xd10, decode_sm70_arm458),
-        (0xd11, decode_sm70_arm459),
-        (0xd12, decode_sm70_arm460),
-        (0xd13, decode_sm70_arm461),
-        (0xd5d, decode_sm70_arm462),
-        (0xd61, decode_sm70_arm463),
-        (0xd64, decode_sm70_arm464),
-        (0xd67, decode_sm70_arm465),
-        (0xd6d, decode_sm70_arm466),
+        (0xc02, decode_sm70_arm413),
+        (0xc03, decode_sm70_arm414),
+        (0xc04, decode_sm70_arm415),
+        (0xc07, decode_sm70_arm416),
+        (0xc08, decode_sm70_arm417),
+        (0xc09, decode_sm70_arm418),
+        (0xc0a, decode_sm70_arm419),
+        (0xc0b, decode_sm70_arm420),
+        (0xc0c, decode_sm70_arm421),
+        (0xc10, decode_sm70_arm422),
+        (0xc11, decode_sm70_arm423),
+        (0xc12, decode_sm70_arm424),
+        (0xc13, decode_sm70_arm425),
+        (0xc14, decode_sm70_arm426),
+        (0xc16, decode_sm70_arm427),
+        (0xc17, decode_sm70_arm428),
+        (0xc19, decode_sm70_arm429),
+        (0xc1a, decode_sm70_arm430),
+        (0xc1b, decode_sm70_arm431),
+        (0xc20, decode_sm70_arm432),
+        (0xc23, decode_sm70_arm433),
+        (0xc24, decode_sm70_arm434),
+        (0xc25, decode_sm70_arm435),
+        (0xc26, decode_sm70_arm436),
+        (0xc27, decode_sm70_arm437),
+        (0xc28, decode_sm70_arm438),
+        (0xc2b, decode_sm70_arm439),
+        (0xc31, decode_sm70_arm440),
+        (0xc32, decode_sm70_arm441),
+        (0xc35, decode_sm70_arm442),
+        (0xc36, decode_sm70_arm443),
+        (0xc38, decode_sm70_arm444),
+        (0xc3e, decode_sm70_arm445),
+        (0xc40, decode_sm70_arm446),
+        (0xc43, decode_sm70_arm447),
+        (0xc45, decode_sm70_arm448),
+        (0xc46, decode_sm70_arm449),
+        (0xc48, decode_sm70_arm450),
+        (0xc49, decode_sm70_arm451),
+        (0xc4a, decode_sm70_arm452),
+        (0xc76, decode_sm70_arm453),
+        (0xc82, decode_sm70_arm454),
+        (0xc83, decode_sm70_arm455),
+        (0xc84, decode_sm70_arm456),
+        (0xd00, decode_sm70_arm457),
+        (0xd01, decode_sm70_arm458),
+        (0xd02, decode_sm70_arm459),
+        (0xd04, decode_sm70_arm460),
+        (0xd05, decode_sm70_arm461),
+        (0xd06, decode_sm70_arm462),
+        (0xd07, decode_sm70_arm463),
+        (0xd08, decode_sm70_arm464),
+        (0xd09, decode_sm70_arm465),
+        (0xd10, decode_sm70_arm466),
+        (0xd11, decode_sm70_arm467),
+        (0xd12, decode_sm70_arm468),
+        (0xd13, decode_sm70_arm469),
+        (0xd5d, decode_sm70_arm470),
+        (0xd61, decode_sm70_arm471),
+        (0xd64, decode_sm70_arm472),
+        (0xd67, decode_sm70_arm473),
+        (0xd6d, decode_sm70_arm474),
         (0xd80, decode_sm70_arm1),
         (0xd81, decode_sm70_arm2),
         (0xd84, decode_sm70_arm3),
@@ -11991,39 +12030,39 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0xdb1, decode_sm70_arm12),
         (0xdbd, decode_sm70_arm13),
         (0xdbe, decode_sm70_arm14),
-        (0xdc7, decode_sm70_arm467),
-        (0xdf0, decode_sm70_arm468),
-        (0xdf1, decode_sm70_arm469),
-        (0xdf2, decode_sm70_arm470),
-        (0xdf3, decode_sm70_arm471),
-        (0xe07, decode_sm70_arm472),
-        (0xe14, decode_sm70_arm473),
-        (0xe16, decode_sm70_arm474),
-        (0xe19, decode_sm70_arm475),
-        (0xe21, decode_sm70_arm476),
-        (0xe23, decode_sm70_arm477),
-        (0xe24, decode_sm70_arm478),
-        (0xe25, decode_sm70_arm479),
-        (0xe27, decode_sm70_arm480),
-        (0xe29, decode_sm70_arm481),
-        (0xe2a, decode_sm70_arm482),
-        (0xe2b, decode_sm70_arm483),
-        (0xe30, decode_sm70_arm484),
-        (0xe31, decode_sm70_arm485),
-        (0xe33, decode_sm70_arm486),
-        (0xe34, decode_sm70_arm487),
-        (0xe35, decode_sm70_arm488),
-        (0xe43, decode_sm70_arm489),
-        (0xe46, decode_sm70_arm490),
-        (0xe49, decode_sm70_arm491),
-        (0xe4b, decode_sm70_arm492),
-        (0xf56, decode_sm70_arm493),
-        (0xf60, decode_sm70_arm494),
-        (0xf63, decode_sm70_arm495),
-        (0xf66, decode_sm70_arm496),
-        (0xf69, decode_sm70_arm497),
-        (0xf6c, decode_sm70_arm498),
-        (0xf6f, decode_sm70_arm499),
+        (0xdc7, decode_sm70_arm475),
+        (0xdf0, decode_sm70_arm476),
+        (0xdf1, decode_sm70_arm477),
+        (0xdf2, decode_sm70_arm478),
+        (0xdf3, decode_sm70_arm479),
+        (0xe07, decode_sm70_arm480),
+        (0xe14, decode_sm70_arm481),
+        (0xe16, decode_sm70_arm482),
+        (0xe19, decode_sm70_arm483),
+        (0xe21, decode_sm70_arm484),
+        (0xe23, decode_sm70_arm485),
+        (0xe24, decode_sm70_arm486),
+        (0xe25, decode_sm70_arm487),
+        (0xe27, decode_sm70_arm488),
+        (0xe29, decode_sm70_arm489),
+        (0xe2a, decode_sm70_arm490),
+        (0xe2b, decode_sm70_arm491),
+        (0xe30, decode_sm70_arm492),
+        (0xe31, decode_sm70_arm493),
+        (0xe33, decode_sm70_arm494),
+        (0xe34, decode_sm70_arm495),
+        (0xe35, decode_sm70_arm496),
+        (0xe43, decode_sm70_arm497),
+        (0xe46, decode_sm70_arm498),
+        (0xe49, decode_sm70_arm499),
+        (0xe4b, decode_sm70_arm500),
+        (0xf56, decode_sm70_arm501),
+        (0xf60, decode_sm70_arm502),
+        (0xf63, decode_sm70_arm503),
+        (0xf66, decode_sm70_arm504),
+        (0xf69, decode_sm70_arm505),
+        (0xf6c, decode_sm70_arm506),
+        (0xf6f, decode_sm70_arm507),
         (0xf80, decode_sm70_arm1),
         (0xf81, decode_sm70_arm2),
         (0xf84, decode_sm70_arm3),
@@ -12031,30 +12070,30 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0xf86, decode_sm70_arm4),
         (0xf87, decode_sm70_arm3),
         (0xf88, decode_sm70_arm5),
-        (0xf89, decode_sm70_arm500),
+        (0xf89, decode_sm70_arm508),
         (0xf8a, decode_sm70_arm6),
         (0xf8c, decode_sm70_arm7),
-        (0xf90, decode_sm70_arm501),
-        (0xf91, decode_sm70_arm501),
-        (0xf92, decode_sm70_arm501),
-        (0xf93, decode_sm70_arm501),
-        (0xf94, decode_sm70_arm501),
-        (0xf95, decode_sm70_arm501),
-        (0xf96, decode_sm70_arm501),
-        (0xf97, decode_sm70_arm501),
-        (0xf98, decode_sm70_arm501),
-        (0xf99, decode_sm70_arm501),
-        (0xf9a, decode_sm70_arm501),
-        (0xf9b, decode_sm70_arm501),
-        (0xf9c, decode_sm70_arm501),
-        (0xf9d, decode_sm70_arm501),
-        (0xf9e, decode_sm70_arm501),
-        (0xf9f, decode_sm70_arm502),
+        (0xf90, decode_sm70_arm509),
+        (0xf91, decode_sm70_arm509),
+        (0xf92, decode_sm70_arm509),
+        (0xf93, decode_sm70_arm510),
+        (0xf94, decode_sm70_arm509),
+        (0xf95, decode_sm70_arm511),
+        (0xf96, decode_sm70_arm509),
+        (0xf97, decode_sm70_arm509),
+        (0xf98, decode_sm70_arm509),
+        (0xf99, decode_sm70_arm509),
+        (0xf9a, decode_sm70_arm509),
+        (0xf9b, decode_sm70_arm509),
+        (0xf9c, decode_sm70_arm509),
+        (0xf9d, decode_sm70_arm509),
+        (0xf9e, decode_sm70_arm509),
+        (0xf9f, decode_sm70_arm512),
         (0xfa3, decode_sm70_arm8),
         (0xfa7, decode_sm70_arm9),
         (0xfa8, decode_sm70_arm6),
         (0xfaa, decode_sm70_arm10),
-        (0xfae, decode_sm70_arm503),
+        (0xfae, decode_sm70_arm513),
         (0xfb0, decode_sm70_arm11),
         (0xfb1, decode_sm70_arm12),
         (0xfbd, decode_sm70_arm13),
@@ -13810,6 +13849,40 @@ fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
+        w & 0x80000000000000000000fff == 0x394 && matches!(sm, 70 | 72 | 75) =>
+        decode_form:: < OpSuatom, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x394 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 110) => decode_form:: < OpSuatom, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x394 && matches!(sm, 120 | 121) => return
+        decode_form:: < OpSuatom, 3 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x396 && matches!(sm, 70 | 72 | 75) =>
+        decode_form:: < OpSuatomCas, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x396 && matches!(sm, 80 | 86 | 87 | 88 | 89) =>
+        decode_form:: < OpSuatomCas, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x396 && matches!(sm, 90 | 100 | 101 | 103 |
+        110) => decode_form:: < OpSuatomCas, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x396 && matches!(sm, 120 | 121) => return
+        decode_form:: < OpSuatomCas, 4 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
         w & 0x80000000000000000000fff == 0x3a0 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpSured, 0 > (w, sm)
     );
@@ -13823,7 +13896,7 @@ fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fdffffffffff00000fff == 0x3a1 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: <
@@ -13836,7 +13909,7 @@ fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x82010000000000000000fff == 0x800000000000000000003b4 && matches!(sm, 120 |
         121) => decode_form:: < OpUtmaldgUr, 1 > (w, sm)
@@ -13851,7 +13924,7 @@ fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80010000000000000000fff == 0x800000000000000000003b5 && matches!(sm, 90) =>
         decode_form:: < OpUtmastg, 0 > (w, sm)
@@ -13862,7 +13935,7 @@ fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80010000000000000000fff == 0x800000000000000000003b6 && matches!(sm, 90) =>
         decode_form:: < OpUtmaredg, 0 > (w, sm)
@@ -13873,7 +13946,7 @@ fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80010000000000000000fff == 0x800000000000000000003b8 && matches!(sm, 90) =>
         decode_form:: < OpUtmapfUr, 0 > (w, sm)
@@ -13888,7 +13961,7 @@ fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x801f0000000000000000fff == 0x800000000000000000003ba && matches!(sm, 90) =>
         decode_form:: < OpUblkcp, 0 > (w, sm)
@@ -13903,7 +13976,7 @@ fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80010000000000000000fff == 0x800000000000000000003bc && matches!(sm, 90) =>
         decode_form:: < OpUblkpf, 0 > (w, sm)
@@ -13914,7 +13987,7 @@ fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1ffffffffffff00c00fff == 0x3c2 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89) => decode_form:: < OpR2ur, 0 > (w, sm)
@@ -13925,7 +13998,7 @@ fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x3c4 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90) => decode_form:: < OpRedux, 0 > (w, sm)
@@ -13936,7 +14009,7 @@ fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80002000000000000000fff == 0x3c6 && matches!(sm, 120 | 121) =>
         decode_form:: < OpFenceViewAsync, 2 > (w, sm)
@@ -13951,21 +14024,21 @@ fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x402 && matches!(sm, 120 | 121) => return
         decode_form:: < OpMov64i, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffe0000000000000fff == 0x407 && matches!(sm, 120 | 121) => return
         decode_form:: < OpSel64i, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107000000000000000fff == 0x100000000000000000411 && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -13978,7 +14051,7 @@ fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd000000000000000fff == 0x414 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => return decode_form:: <
@@ -13986,7 +14059,7 @@ fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x416 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -13994,7 +14067,7 @@ fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x419 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14002,7 +14075,7 @@ fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x421 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14010,7 +14083,7 @@ fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x423 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14018,7 +14091,7 @@ fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -14031,7 +14104,7 @@ fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpDadd, 1 > (w,
@@ -14043,7 +14116,7 @@ fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff0000000000ff0fff == 0x42a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpDsetp, 0 > (w,
@@ -14055,7 +14128,7 @@ fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpDfma, 4 > (w,
@@ -14067,7 +14140,7 @@ fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0000000000000fff == 0x40000000000000000430 && matches!(sm, 86 |
         87 | 88 | 89) => decode_form:: < OpHadd2F32, 1 > (w, sm)
@@ -14090,7 +14163,7 @@ fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x431 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpHfma2, 4 > (w, sm)
@@ -14109,7 +14182,7 @@ fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e001f0000000000000fff == 0x433 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpHset2, 1 > (w, sm)
@@ -14120,7 +14193,7 @@ fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff800001f0000000000ff0fff == 0x434 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpHsetp2, 1 > (w, sm)
@@ -14131,7 +14204,7 @@ fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c000000000000000fff == 0x435 && matches!(sm, 80 | 86 | 87 | 88 |
         89) => decode_form:: < OpHfma2Mma, 4 > (w, sm)
@@ -14142,7 +14215,7 @@ fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x443 && matches!(sm, 86 | 87 | 88 | 89 | 90
         | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: < OpF2ip, 4 > (w,
@@ -14150,42 +14223,42 @@ fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x446 && matches!(sm, 90 | 100 | 103) =>
         return decode_form:: < OpViaddmnmx, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x84000000000000000000fff == 0x44b && matches!(sm, 100 | 103) => return
         decode_form:: < OpFadd2Imm, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8020cff0000000000000fff == 0x80000ff0000000000000454 && matches!(sm, 120 |
         121) => return decode_form:: < OpUfadd, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80010000000000000000fff == 0x80000000000000000000455 && matches!(sm, 120 |
         121) => return decode_form:: < OpUffma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm166(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000482 && matches!(sm, 120 |
         121) => return decode_form:: < OpUmov64i, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm167(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80107000000000000000fff == 0x80100000000000000000491 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUleaHi, 2 > (w, sm)
@@ -14204,7 +14277,7 @@ fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm166(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000499 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUshf, 2 > (w, sm)
@@ -14215,7 +14288,7 @@ fn decode_sm70_arm166(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm167(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8000c000000000000000fff == 0x800000000000000000004a4 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUimad, 2 > (w, sm)
@@ -14234,7 +14307,7 @@ fn decode_sm70_arm167(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm170(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffc00300ffff0fff == 0x2000000000000000051d && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -14252,7 +14325,7 @@ fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm171(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547 && matches!(sm, 80
         | 86 | 87 | 88 | 89) => decode_form:: < OpBraUp, 0 > (w, sm)
@@ -14264,7 +14337,7 @@ fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm170(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm172(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x589 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpShfl, 1 > (w, sm)
@@ -14275,14 +14348,40 @@ fn decode_sm70_arm170(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm171(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm173(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffe7131000000000000ff0fff == 0x58d && matches!(sm, 100 | 101 | 103 | 110
         | 120 | 121) => return decode_form:: < OpAtomsCastP, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm172(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm174(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x593 && matches!(sm, 70 | 72 | 75) =>
+        decode_form:: < OpSuatomB, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x593 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90) => return decode_form:: < OpSuatomB, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm175(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x595 && matches!(sm, 70 | 72 | 75) =>
+        decode_form:: < OpSuatomCasB, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x595 && matches!(sm, 80 | 86 | 87 | 88 | 89) =>
+        decode_form:: < OpSuatomCasB, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x595 && matches!(sm, 90) => return
+        decode_form:: < OpSuatomCasB, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm176(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x59f && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpSuredB, 0 > (w, sm)
@@ -14293,14 +14392,14 @@ fn decode_sm70_arm172(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm173(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm177(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x5ab && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => return decode_form:: < OpCgaerrbar, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm174(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm178(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80003000000000000000fff == 0x800010000000000000005b2 && matches!(sm, 90) =>
         decode_form:: < OpSyncsExch, 0 > (w, sm)
@@ -14311,7 +14410,7 @@ fn decode_sm70_arm174(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm175(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm179(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x82010000000000000000fff == 0x800000000000000000005b4 && matches!(sm, 120 |
         121) => decode_form:: < OpUtmaldg, 1 > (w, sm)
@@ -14326,7 +14425,7 @@ fn decode_sm70_arm175(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm176(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm180(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80010000000000000000fff == 0x800000000000000000005b8 && matches!(sm, 90) =>
         decode_form:: < OpUtmapf, 0 > (w, sm)
@@ -14337,49 +14436,49 @@ fn decode_sm70_arm176(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm177(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm181(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120 | 121) => return
         decode_form:: < OpSel64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm178(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm182(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00f80000ff00000fff == 0x614 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpVabsdiff, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm179(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm183(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0x616 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpPrmt, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm180(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm184(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0x619 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpShf, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm181(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm185(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x621 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm182(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm186(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0x623 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFfma, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm183(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm187(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpImad, 5 > (w, sm)
@@ -14391,7 +14490,7 @@ fn decode_sm70_arm183(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm184(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm188(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpImadWide, 4 > (w,
@@ -14404,35 +14503,35 @@ fn decode_sm70_arm184(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm185(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm189(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => return decode_form:: < OpImadHi, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm186(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm190(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0x629 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpDadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm187(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm191(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff380000ff00ff0fff == 0x62a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpDsetp, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm188(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm192(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0x62b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpDfma, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm189(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm193(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff080000ff00000fff == 0x40000000000000000630 && matches!(sm, 86 |
         87 | 88 | 89) => decode_form:: < OpHadd2F32, 2 > (w, sm)
@@ -14455,7 +14554,7 @@ fn decode_sm70_arm189(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm190(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm194(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0x631 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpHfma2, 5 > (w, sm)
@@ -14474,7 +14573,7 @@ fn decode_sm70_arm190(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm191(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm195(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e001f080000ff00000fff == 0x633 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpHset2, 2 > (w, sm)
@@ -14485,7 +14584,7 @@ fn decode_sm70_arm191(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm192(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm196(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff800001f080000ff00ff0fff == 0x634 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpHsetp2, 2 > (w, sm)
@@ -14496,7 +14595,7 @@ fn decode_sm70_arm192(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm193(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm197(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0x635 && matches!(sm, 80 | 86 | 87 | 88 |
         89) => decode_form:: < OpHfma2Mma, 5 > (w, sm)
@@ -14507,14 +14606,40 @@ fn decode_sm70_arm193(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm194(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm198(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0x646 && matches!(sm, 90) => return
         decode_form:: < OpViaddmnmx, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm195(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm199(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x793 && matches!(sm, 70 | 72 | 75) =>
+        decode_form:: < OpSuatomB3, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x793 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90) => return decode_form:: < OpSuatomB3, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm200(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x795 && matches!(sm, 70 | 72 | 75) =>
+        decode_form:: < OpSuatomCasB3, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x795 && matches!(sm, 80 | 86 | 87 | 88 | 89) =>
+        decode_form:: < OpSuatomCasB3, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x795 && matches!(sm, 90) => return
+        decode_form:: < OpSuatomCasB3, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm201(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x79f && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpSuredB3, 0 > (w, sm)
@@ -14525,7 +14650,7 @@ fn decode_sm70_arm195(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm196(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm202(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000007ac && matches!(sm, 120 |
         121) => decode_form:: < OpLdcu, 0 > (w, sm)
@@ -14536,7 +14661,7 @@ fn decode_sm70_arm196(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm197(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm203(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x801 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpPmtrig, 0 > (w, sm)
@@ -14547,7 +14672,7 @@ fn decode_sm70_arm197(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm198(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm204(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff0ff00000000ff000fff == 0x802 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14555,7 +14680,7 @@ fn decode_sm70_arm198(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm199(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm205(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfff0000000000000fff == 0x803 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14563,7 +14688,7 @@ fn decode_sm70_arm199(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm200(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm206(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfff0000000000ff0fff == 0x804 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14571,7 +14696,7 @@ fn decode_sm70_arm200(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm201(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm207(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805 && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -14584,7 +14709,7 @@ fn decode_sm70_arm201(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm202(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm208(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871fcffffffffffff000fff == 0x806 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14592,7 +14717,7 @@ fn decode_sm70_arm202(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm203(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm209(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x807 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14600,7 +14725,7 @@ fn decode_sm70_arm203(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm204(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm210(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x808 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14608,7 +14733,7 @@ fn decode_sm70_arm204(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm205(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm211(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpFmnmx, 1 > (w, sm)
@@ -14624,7 +14749,7 @@ fn decode_sm70_arm205(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm206(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm212(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e00ff0000000000000fff == 0x80a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14632,7 +14757,7 @@ fn decode_sm70_arm206(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm207(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm213(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff0000000000ff0fff == 0x80b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14640,7 +14765,7 @@ fn decode_sm70_arm207(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm208(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm214(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800f0000000000ff0fff == 0x80c && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: <
@@ -14652,7 +14777,7 @@ fn decode_sm70_arm208(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm209(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm215(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016000000000000000fff == 0x810 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: <
@@ -14665,7 +14790,7 @@ fn decode_sm70_arm209(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm210(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm216(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811 && matches!(sm, 70 | 72
         | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -14688,7 +14813,7 @@ fn decode_sm70_arm210(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm211(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm217(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87000000000000000000fff == 0x812 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14696,7 +14821,7 @@ fn decode_sm70_arm211(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm212(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm218(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x813 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14704,7 +14829,7 @@ fn decode_sm70_arm212(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm213(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm219(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd000000000000000fff == 0x814 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => return decode_form:: <
@@ -14712,7 +14837,7 @@ fn decode_sm70_arm213(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm214(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm220(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x816 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14720,7 +14845,7 @@ fn decode_sm70_arm214(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm215(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm221(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdff0000000000000fff == 0x817 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpImnmx, 1 > (w, sm)
@@ -14735,7 +14860,7 @@ fn decode_sm70_arm215(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm216(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm222(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x819 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14743,7 +14868,7 @@ fn decode_sm70_arm216(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm217(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm223(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5ff0000000000000fff == 0x81a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14751,7 +14876,7 @@ fn decode_sm70_arm217(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm218(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm224(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff7ff0000000000000fff == 0x81b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14759,7 +14884,7 @@ fn decode_sm70_arm218(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm219(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm225(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000008ffffffffff000fff == 0x81c && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: <
@@ -14772,7 +14897,7 @@ fn decode_sm70_arm219(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm220(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm226(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -14780,14 +14905,14 @@ fn decode_sm70_arm220(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm221(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm227(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff == 0x822 && matches!(sm, 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 |
         103 | 110 | 120 | 121) => return decode_form:: < OpFswzadd, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm222(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm228(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x823 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -14795,7 +14920,7 @@ fn decode_sm70_arm222(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm223(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm229(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -14808,7 +14933,7 @@ fn decode_sm70_arm223(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm224(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm230(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -14821,7 +14946,7 @@ fn decode_sm70_arm224(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm225(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm231(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -14829,7 +14954,7 @@ fn decode_sm70_arm225(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm226(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm232(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpDmul, 1 > (w,
@@ -14841,7 +14966,7 @@ fn decode_sm70_arm226(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm227(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm233(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpDfma, 1 > (w,
@@ -14853,21 +14978,21 @@ fn decode_sm70_arm227(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm228(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm234(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x82d && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => return decode_form:: < OpPreexit, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm229(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm235(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x82e && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => return decode_form:: < OpAcqbulk, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm230(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm236(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x82f && matches!(sm, 90) => decode_form:: <
         OpElect, 0 > (w, sm)
@@ -14886,7 +15011,7 @@ fn decode_sm70_arm230(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm231(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm237(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x831 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpHfma2, 1 > (w, sm)
@@ -14905,7 +15030,7 @@ fn decode_sm70_arm231(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm232(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm238(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff0000000000000fff == 0x832 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpHmul2, 1 > (w, sm)
@@ -14916,7 +15041,7 @@ fn decode_sm70_arm232(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm233(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm239(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff0000000000000fff == 0x835 && matches!(sm, 120 | 121) =>
         decode_form:: < OpIadd, 4 > (w, sm)
@@ -14943,7 +15068,7 @@ fn decode_sm70_arm233(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm234(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm240(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffdff0000000000000fff == 0x836 && matches!(sm, 90 | 100 | 103) =>
         decode_form:: < OpViadd, 1 > (w, sm)
@@ -14954,7 +15079,7 @@ fn decode_sm70_arm234(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm235(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm241(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x838 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: <
@@ -14962,7 +15087,7 @@ fn decode_sm70_arm235(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm236(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm242(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff == 0x83b && matches!(sm, 75 | 80 | 86 | 87 | 88 | 89 | 90) =>
         decode_form:: < OpLdsm, 0 > (w, sm)
@@ -14973,7 +15098,7 @@ fn decode_sm70_arm236(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm237(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm243(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffeeff6000000000000000fff == 0x4207000000000000000083e && matches!(sm,
         100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpF2fpPack4, 1 > (w, sm)
@@ -15017,7 +15142,7 @@ fn decode_sm70_arm237(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm238(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm244(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff85cb3ff0000000000000fff == 0x840 && matches!(sm, 80) => decode_form:: <
         OpHmnmx2, 1 > (w, sm)
@@ -15036,7 +15161,7 @@ fn decode_sm70_arm238(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm239(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm245(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x843 && matches!(sm, 86 | 87 | 88 | 89 | 90
         | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: < OpF2ip, 1 > (w,
@@ -15044,7 +15169,7 @@ fn decode_sm70_arm239(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm240(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm246(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff == 0x844 && matches!(sm, 90) => decode_form:: < OpStsm, 0 > (w, sm)
     );
@@ -15054,7 +15179,7 @@ fn decode_sm70_arm240(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm241(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm247(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bff00000000ff000fff == 0x10000000000000000845 && matches!(sm, 86 |
         87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: <
@@ -15062,14 +15187,14 @@ fn decode_sm70_arm241(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm242(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm248(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80008000000000000000fff == 0x846 && matches!(sm, 90 | 100 | 103) =>
         return decode_form:: < OpViaddmnmx, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm243(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm249(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
         => decode_form:: < OpVimnmx, 4 > (w, sm)
@@ -15084,63 +15209,63 @@ fn decode_sm70_arm243(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm244(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm250(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x849 && matches!(sm, 100 | 103) => return
         decode_form:: < OpFfma2Imm, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm245(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm251(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x84a && matches!(sm, 100 | 103) => return
         decode_form:: < OpFmul2Imm, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm246(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm252(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80010000000000000000fff == 0x80000000000000000000855 && matches!(sm, 120 |
         121) => return decode_form:: < OpUffma, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm247(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm253(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x87010000000000000000fff == 0x84000000000000000000856 && matches!(sm, 120 |
         121) => return decode_form:: < OpUfmul, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm248(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm254(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000085a && matches!(sm, 120 |
         121) => return decode_form:: < OpUi2f, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm249(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm255(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000085b && matches!(sm, 120 |
         121) => return decode_form:: < OpUf2f, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm250(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm256(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80038000000000000000fff == 0x8001000000000000000085e && matches!(sm, 120 |
         121) => return decode_form:: < OpUi2fp, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm251(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm257(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x876 && matches!(sm, 100 | 101 | 103 | 110) =>
         return decode_form:: < OpFmnmx3, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm252(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm258(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x882 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90) => decode_form:: < OpUmov, 0 > (w, sm)
@@ -15151,7 +15276,7 @@ fn decode_sm70_arm252(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm253(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm259(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfff00000000c0c00fff == 0x80000000000000000000883 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUp2ur, 0 > (w, sm)
@@ -15162,7 +15287,7 @@ fn decode_sm70_arm253(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm254(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm260(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfff00000000c0ff0fff == 0x80000000000000000000884 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUr2up, 0 > (w, sm)
@@ -15173,7 +15298,7 @@ fn decode_sm70_arm254(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm255(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm261(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871fcffffffffffffc00fff == 0x886 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90) => decode_form:: < OpVoteu, 0 > (w, sm)
@@ -15184,7 +15309,7 @@ fn decode_sm70_arm255(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm256(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm262(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000887 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUsel, 1 > (w, sm)
@@ -15195,7 +15320,7 @@ fn decode_sm70_arm256(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm257(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm263(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80100000000000000000fff == 0x8000000000000000000088c && matches!(sm, 120 |
         121) => decode_form:: < OpUisetp, 5 > (w, sm)
@@ -15214,7 +15339,7 @@ fn decode_sm70_arm257(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm258(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm264(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80006000000000000000fff == 0x80000000000000000000890 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUiadd3, 1 > (w, sm)
@@ -15233,7 +15358,7 @@ fn decode_sm70_arm258(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm259(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm265(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80107000000000000000fff == 0x80000000000000000000891 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUlea, 1 > (w, sm)
@@ -15268,7 +15393,7 @@ fn decode_sm70_arm259(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm260(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm266(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000892 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUlop3, 1 > (w, sm)
@@ -15279,7 +15404,7 @@ fn decode_sm70_arm260(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm261(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm267(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80001000000000000000fff == 0x80000000000000000000896 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUprmt, 1 > (w, sm)
@@ -15290,7 +15415,7 @@ fn decode_sm70_arm261(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm262(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm268(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80006000000000000000fff == 0x80000000000000000000897 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUiadd364, 1 > (w, sm)
@@ -15301,7 +15426,7 @@ fn decode_sm70_arm262(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm263(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm269(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000899 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUshf, 1 > (w, sm)
@@ -15312,7 +15437,7 @@ fn decode_sm70_arm263(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm264(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm270(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000089a && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUsgxt, 1 > (w, sm)
@@ -15323,7 +15448,7 @@ fn decode_sm70_arm264(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm265(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm271(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a4 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUimad, 1 > (w, sm)
@@ -15342,7 +15467,7 @@ fn decode_sm70_arm265(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm266(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm272(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a5 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUimadWide, 1 > (w, sm)
@@ -15361,14 +15486,14 @@ fn decode_sm70_arm266(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm267(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm273(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a6 && matches!(sm, 120 |
         121) => return decode_form:: < OpUimadHi, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm268(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm274(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008bd && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUflo, 1 > (w, sm)
@@ -15379,7 +15504,7 @@ fn decode_sm70_arm268(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm269(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm275(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008be && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUbrev, 1 > (w, sm)
@@ -15390,7 +15515,7 @@ fn decode_sm70_arm269(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm270(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm276(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008bf && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUpopc, 1 > (w, sm)
@@ -15401,7 +15526,7 @@ fn decode_sm70_arm270(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm271(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm277(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff00000000ff000fff == 0x900 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -15409,7 +15534,7 @@ fn decode_sm70_arm271(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm272(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm278(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x901 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -15417,7 +15542,7 @@ fn decode_sm70_arm272(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm273(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm279(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x902 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -15425,7 +15550,7 @@ fn decode_sm70_arm273(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm274(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm280(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x904 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -15433,7 +15558,7 @@ fn decode_sm70_arm274(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm275(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm281(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x905 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -15441,7 +15566,7 @@ fn decode_sm70_arm275(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm276(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm282(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x906 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -15449,7 +15574,7 @@ fn decode_sm70_arm276(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm277(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm283(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x907 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -15457,7 +15582,7 @@ fn decode_sm70_arm277(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm278(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm284(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70 | 72) =>
         decode_form:: < OpMufu, 1 > (w, sm)
@@ -15472,7 +15597,7 @@ fn decode_sm70_arm278(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm279(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm285(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x909 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -15480,7 +15605,7 @@ fn decode_sm70_arm279(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm280(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm286(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x910 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -15488,7 +15613,7 @@ fn decode_sm70_arm280(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm281(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm287(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x911 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -15496,7 +15621,7 @@ fn decode_sm70_arm281(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm282(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm288(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x912 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -15504,7 +15629,7 @@ fn decode_sm70_arm282(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm283(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm289(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x913 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -15512,7 +15637,7 @@ fn decode_sm70_arm283(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm284(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm290(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffffffffff0fff == 0x918 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -15520,7 +15645,7 @@ fn decode_sm70_arm284(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm285(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm291(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x919 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -15528,7 +15653,7 @@ fn decode_sm70_arm285(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm286(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm292(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000803f00000fff == 0x80000000091a && matches!(sm, 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpDepbar, 0 >
@@ -15540,14 +15665,14 @@ fn decode_sm70_arm286(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm287(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm293(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x91b && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => return decode_form:: < OpEndcollective, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm288(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm294(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffffc3fff00ffff0fff == 0x2000000000000000091d && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -15572,7 +15697,7 @@ fn decode_sm70_arm288(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm289(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm295(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xff000fff == 0xff000920 && matches!(sm, 70 | 72 | 75 | 80 | 86 | 87 | 88 |
         89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpAl2pAbs, 0 >
@@ -15584,15 +15709,19 @@ fn decode_sm70_arm289(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm290(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm296(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x923 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: <
-        OpIsberd, 0 > (w, sm)
+        w & 0x80000000000000000000fff == 0x923 && matches!(sm, 70 | 72 | 75 | 80) =>
+        decode_form:: < OpIsberd, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x923 && matches!(sm, 86 | 87 | 88 | 89 | 90 |
+        100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: < OpIsberd, 1 > (w,
+        sm)
     );
     None
 }
-fn decode_sm70_arm291(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm297(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x924 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: <
@@ -15600,14 +15729,26 @@ fn decode_sm70_arm291(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm292(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm298(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff == 0x925 && matches!(sm, 70 | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 |
         100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: < OpPixld, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm293(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm299(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80080000000000000000fff == 0x80000000000000000927 && matches!(sm, 75 | 80)
+        => decode_form:: < OpIsbewr, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80080000000000000000fff == 0x80000000000000000927 && matches!(sm, 86 | 87 |
+        88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: <
+        OpIsbewr, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm300(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x941 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => decode_form:: < OpBsync, 0 > (w, sm)
@@ -15618,7 +15759,7 @@ fn decode_sm70_arm293(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm294(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm301(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x942 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => decode_form:: < OpBreak, 0 > (w, sm)
@@ -15629,7 +15770,7 @@ fn decode_sm70_arm294(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm295(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm302(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83e000000000003ffff0fff == 0x943 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpCallAbs, 0 > (w, sm)
@@ -15640,7 +15781,7 @@ fn decode_sm70_arm295(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm296(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm303(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c000000000003ffff0fff == 0x944 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpCall, 0 > (w, sm)
@@ -15651,7 +15792,7 @@ fn decode_sm70_arm296(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm297(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm304(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff00000003fff00fff == 0x945 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => decode_form:: < OpBssy, 0 > (w, sm)
@@ -15662,7 +15803,7 @@ fn decode_sm70_arm297(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm298(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm305(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x946 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpYield, 0 > (w, sm)
@@ -15673,7 +15814,7 @@ fn decode_sm70_arm298(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm299(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm306(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpBra, 0 > (w, sm)
@@ -15696,7 +15837,7 @@ fn decode_sm70_arm299(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm300(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm307(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff00000000ffff0fff == 0x948 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpWarpsync, 2 > (w, sm)
@@ -15707,7 +15848,7 @@ fn decode_sm70_arm300(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm301(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm308(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x949 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89) => decode_form:: < OpBrx, 0 > (w, sm)
@@ -15718,7 +15859,7 @@ fn decode_sm70_arm301(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm302(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm309(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff86fffffffffffffffff0fff == 0x94d && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -15726,14 +15867,14 @@ fn decode_sm70_arm302(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm303(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm310(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x94e && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => return decode_form:: < OpLepc, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm304(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm311(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c000000000003c0ff0fff == 0x80000000000000000000950 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => decode_form:: < OpRet, 2 > (w, sm)
@@ -15777,7 +15918,7 @@ fn decode_sm70_arm304(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm305(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm312(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffefffff00000000f0ff0fff == 0x956 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -15785,7 +15926,15 @@ fn decode_sm70_arm305(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm306(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm313(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x95b && matches!(sm, 70 | 72 | 75 | 80 | 86 |
+        87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: <
+        OpKill, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm314(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x95c && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpBpt, 0 > (w, sm)
@@ -15796,7 +15945,7 @@ fn decode_sm70_arm306(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm307(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm315(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80800000000000000000fff == 0x95d && matches!(sm, 90 | 100 | 101 | 103 |
         110 | 120 | 121) => decode_form:: < OpNanosleep, 1 > (w, sm)
@@ -15811,21 +15960,21 @@ fn decode_sm70_arm307(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm308(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm316(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80008000000000000000fff == 0x8000800000000000000097e && matches!(sm, 100 |
         101 | 103 | 110 | 120 | 121) => return decode_form:: < OpLdg256, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm309(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm317(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80008000000000000000fff == 0x8000800000000000000097f && matches!(sm, 100 |
         101 | 103 | 110 | 120 | 121) => return decode_form:: < OpStg256, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm310(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm318(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff38001ff0000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 |
         72) => decode_form:: < OpLdg, 7 > (w, sm)
@@ -15853,7 +16002,7 @@ fn decode_sm70_arm310(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm311(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm319(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffb8e01ff000000ff000001ff == 0xe01000000000000000181 && matches!(sm, 70 |
         72) => decode_form:: < OpLdg, 1 > (w, sm)
@@ -15906,7 +16055,7 @@ fn decode_sm70_arm311(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm312(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm320(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8ff1ff000000ff00000fff == 0x983 && matches!(sm, 70 | 72) =>
         decode_form:: < OpLdl, 1 > (w, sm)
@@ -15918,7 +16067,7 @@ fn decode_sm70_arm312(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm313(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm321(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffe1ff000000ff00000fff == 0x984 && matches!(sm, 70 | 72) =>
         decode_form:: < OpLds, 1 > (w, sm)
@@ -15962,7 +16111,7 @@ fn decode_sm70_arm313(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm314(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm322(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffb8e01000000000000ff0ffc == 0x80001000000000000000984 && matches!(sm,
         90) => decode_form:: < OpStg, 4 > (w, sm)
@@ -15994,7 +16143,7 @@ fn decode_sm70_arm314(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm315(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm323(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffb8e11ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 80 |
         86 | 87 | 88 | 89 | 90) => decode_form:: < OpStg, 2 > (w, sm)
@@ -16038,7 +16187,7 @@ fn decode_sm70_arm315(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm316(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm324(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff7ff31000000000000ff01ff == 0x188 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpSts, 0 > (w,
@@ -16070,7 +16219,7 @@ fn decode_sm70_arm316(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm317(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm325(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x989 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpShfl, 2 > (w, sm)
@@ -16081,7 +16230,7 @@ fn decode_sm70_arm317(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm318(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm326(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80011000000000000000fdd == 0x80001000000000000000988 && matches!(sm,
         90) => decode_form:: < OpAtomg, 4 > (w, sm)
@@ -16108,7 +16257,7 @@ fn decode_sm70_arm318(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm319(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm327(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff40001000000000000000fff == 0x100000000000000098e && matches!(sm, 70 |
         72 | 75) => decode_form:: < OpRed, 0 > (w, sm)
@@ -16135,7 +16284,7 @@ fn decode_sm70_arm319(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm320(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm328(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800010000000000ff000fff == 0xff00098f && matches!(sm, 75) => decode_form::
         < OpCctlAll, 1 > (w, sm)
@@ -16163,7 +16312,7 @@ fn decode_sm70_arm320(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm321(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm329(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpSuld, 0 > (w, sm)
@@ -16214,7 +16363,7 @@ fn decode_sm70_arm321(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm322(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm330(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80002000000000000000fff == 0x992 && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => decode_form:: < OpMembar, 0 > (w, sm)
@@ -16277,7 +16426,7 @@ fn decode_sm70_arm322(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm323(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm331(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffc0001000000000000000fff == 0x800010000000000000009a3 && matches!(sm,
         90) => decode_form:: < OpAtomgF, 1 > (w, sm)
@@ -16293,7 +16442,7 @@ fn decode_sm70_arm323(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm324(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm332(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80001000000000000000fff == 0x800010000000000000009a4 && matches!(sm, 90) =>
         decode_form:: < OpLdgmc, 0 > (w, sm)
@@ -16304,7 +16453,7 @@ fn decode_sm70_arm324(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm325(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm333(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80001000000000000000fff == 0x800010000000000000009a5 && matches!(sm, 90) =>
         decode_form:: < OpLdgmc, 1 > (w, sm)
@@ -16315,7 +16464,7 @@ fn decode_sm70_arm325(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm326(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm334(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff40001000000000000000fff == 0x10000000000000009a6 && matches!(sm, 90 |
         100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpRedgF, 0 > (w, sm)
@@ -16330,7 +16479,7 @@ fn decode_sm70_arm326(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm327(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm335(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffbf1f8ff000000ff000001ff == 0x1aa && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpQspc, 0 > (w, sm)
@@ -16373,7 +16522,7 @@ fn decode_sm70_arm327(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm328(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm336(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9ab && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpErrbar, 0 > (w, sm)
@@ -16384,7 +16533,7 @@ fn decode_sm70_arm328(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm329(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm337(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9af && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: < OpLdgdepbar, 0
@@ -16392,7 +16541,7 @@ fn decode_sm70_arm329(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm330(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm338(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80002000000000000000fff == 0x9b1 && matches!(sm, 90) => decode_form:: <
         OpSyncsCctlAll, 0 > (w, sm)
@@ -16411,14 +16560,14 @@ fn decode_sm70_arm330(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm331(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm339(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9b7 && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => return decode_form:: < OpUtmacmdflush, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm332(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm340(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80800000000000000000fff == 0x8000000000000000009b9 && matches!(sm, 90 | 100
         | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpUtmacctlAll, 0 > (w, sm)
@@ -16433,7 +16582,7 @@ fn decode_sm70_arm332(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm333(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm341(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9c3 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90) => decode_form:: < OpS2ur, 0 > (w, sm)
@@ -16444,7 +16593,7 @@ fn decode_sm70_arm333(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm334(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm342(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80180000000800000000fff == 0x1000000008000000009c5 && matches!(sm, 90) =>
         decode_form:: < OpWarpgroupDepbar, 0 > (w, sm)
@@ -16455,7 +16604,7 @@ fn decode_sm70_arm334(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm335(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm343(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80001000000000000000fff == 0x800000000000000000009c7 && matches!(sm, 90 |
         100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: < OpUcgabarArv, 0 >
@@ -16463,7 +16612,7 @@ fn decode_sm70_arm335(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm336(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm344(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80002000000000000000fff == 0x800000000000000000009f0 && matches!(sm, 90) =>
         decode_form:: < OpHgmma, 0 > (w, sm)
@@ -16474,7 +16623,7 @@ fn decode_sm70_arm336(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm337(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm345(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80002000000000000000fff == 0x800000000000000000009f1 && matches!(sm, 90) =>
         decode_form:: < OpIgmma, 0 > (w, sm)
@@ -16485,14 +16634,14 @@ fn decode_sm70_arm337(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm338(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm346(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000009f2 && matches!(sm, 90) =>
         return decode_form:: < OpBgmma, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm339(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm347(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80002000000000000000fff == 0x800000000000000000009f3 && matches!(sm, 90) =>
         decode_form:: < OpQgmma, 0 > (w, sm)
@@ -16503,42 +16652,42 @@ fn decode_sm70_arm339(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm340(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm348(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpMov, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm341(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm349(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcffff80000ff00000fff == 0xa03 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpP2r, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm342(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm350(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcffff80000ff00ff0fff == 0xa04 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpR2p, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm343(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm351(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpSel, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm344(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm352(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFsel, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm345(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm353(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpFmnmx, 2 > (w, sm)
@@ -16553,28 +16702,28 @@ fn decode_sm70_arm345(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm346(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm354(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e00ff380000ff00000fff == 0xa0a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFset, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm347(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm355(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFsetp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm348(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm356(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpIsetp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm349(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm357(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => decode_form:: < OpIadd3, 2 > (w, sm)
@@ -16586,7 +16735,7 @@ fn decode_sm70_arm349(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm350(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm358(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 72
         | 75 | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpLea, 2 > (w, sm)
@@ -16606,70 +16755,70 @@ fn decode_sm70_arm350(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm351(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm359(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpLop3, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm352(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm360(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpIabs, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm353(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm361(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00f80000ff00000fff == 0xa14 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpVabsdiff, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm354(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm362(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpPrmt, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm355(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm363(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90) => return decode_form:: < OpImnmx, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm356(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm364(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpShf, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm357(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm365(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5fff80000ff00000fff == 0xa1a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpSgxt, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm358(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm366(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff7fff80000ff00000fff == 0xa1b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpBmsk, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm359(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm367(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8010000380000ff00000fff == 0xa1f && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpPlop3Sign, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm360(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm368(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => return decode_form:: < OpFmul, 2 >
@@ -16677,14 +16826,14 @@ fn decode_sm70_arm360(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm361(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm369(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFfma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm362(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm370(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpImad, 2 > (w, sm)
@@ -16696,7 +16845,7 @@ fn decode_sm70_arm362(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm363(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm371(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpImadWide, 2 > (w,
@@ -16709,7 +16858,7 @@ fn decode_sm70_arm363(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm364(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm372(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff900f80000ff00000fff == 0xa26 && matches!(sm, 70 | 72) =>
         decode_form:: < OpIdp4a, 4 > (w, sm)
@@ -16728,28 +16877,28 @@ fn decode_sm70_arm364(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm365(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm373(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => return decode_form:: < OpImadHi, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm366(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm374(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpDmul, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm367(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm375(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpDfma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm368(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm376(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0xa31 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpHfma2, 2 > (w, sm)
@@ -16768,7 +16917,7 @@ fn decode_sm70_arm368(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm369(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm377(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff080000ff00000fff == 0xa32 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => decode_form:: < OpHmul2, 2 > (w, sm)
@@ -16779,7 +16928,7 @@ fn decode_sm70_arm369(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm370(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm378(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0xa35 && matches!(sm, 80 | 86 | 87 | 88 |
         89) => decode_form:: < OpHfma2Mma, 2 > (w, sm)
@@ -16790,21 +16939,21 @@ fn decode_sm70_arm370(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm371(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm379(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffdff780000ff00000fff == 0xa36 && matches!(sm, 90) => return
         decode_form:: < OpViadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm372(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm380(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0xa38 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90) => return decode_form:: < OpI2iSat, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm373(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm381(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffeee4600f80000ff00000fff == 0xa3e && matches!(sm, 80 | 86 | 87 | 88 | 89
         | 90) => decode_form:: < OpF2fp, 2 > (w, sm)
@@ -16827,7 +16976,7 @@ fn decode_sm70_arm373(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm374(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm382(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff85cb3ff080000ff00000fff == 0xa40 && matches!(sm, 80) => decode_form:: <
         OpHmnmx2, 2 > (w, sm)
@@ -16846,91 +16995,91 @@ fn decode_sm70_arm374(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm375(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm383(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0xa43 && matches!(sm, 86 | 87 | 88 | 89 |
         90) => return decode_form:: < OpF2ip, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm376(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm384(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bfff80000ffff000fff == 0x10000000000000000a45 && matches!(sm, 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpI2fp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm377(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm385(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000800780000ff00000fff == 0xa46 && matches!(sm, 90) => return
         decode_form:: < OpViaddmnmx, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm378(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm386(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
         => return decode_form:: < OpVimnmx, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm379(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm387(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xab9 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90) => return decode_form:: < OpUldc, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm380(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm388(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFlo, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm381(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm389(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpBrev, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm382(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm390(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000380000ff00000fff == 0xb02 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFchk, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm383(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm391(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpF2f, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm384(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm392(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpF2i, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm385(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm393(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpI2f, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm386(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm394(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb07 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFrnd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm387(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm395(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70 | 72) =>
         decode_form:: < OpMufu, 2 > (w, sm)
@@ -16945,42 +17094,42 @@ fn decode_sm70_arm387(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm388(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm396(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpPopc, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm389(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm397(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpF2f64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm390(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm398(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpF2i64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm391(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm399(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpI2f64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm392(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm400(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff380000ffff000fff == 0xb13 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpFrnd64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm393(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm401(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffffc0003ffffff0fff == 0x20000000000000000b1d && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -16998,21 +17147,21 @@ fn decode_sm70_arm393(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm394(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm402(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ffffff0fff == 0xb48 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => return decode_form:: < OpWarpsync, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm395(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm403(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffeffffff80000fff0ff0fff == 0xb56 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return decode_form:: < OpBmov, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm396(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm404(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8080000f80000ff00000fff == 0xb5d && matches!(sm, 90) => decode_form:: <
         OpNanosleep, 2 > (w, sm)
@@ -17027,49 +17176,49 @@ fn decode_sm70_arm396(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm397(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm405(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb60 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpTex, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm398(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm406(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb63 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpTld4, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm399(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm407(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb66 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpTld, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm400(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm408(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb69 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpTmml, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm401(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm409(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb6c && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpTxd, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm402(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm410(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb6f && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return decode_form:: < OpTxq, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm403(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm411(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xb82 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpLdc, 0 > (w,
@@ -17081,7 +17230,7 @@ fn decode_sm70_arm403(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm404(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm412(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 70 | 72 | 75) =>
         decode_form:: < OpSuldB, 0 > (w, sm)
@@ -17116,7 +17265,7 @@ fn decode_sm70_arm404(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm405(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm413(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
         120 | 121) => decode_form:: < OpMov64, 1 > (w, sm)
@@ -17128,7 +17277,7 @@ fn decode_sm70_arm405(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm406(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm414(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffff0000000fff == 0x80000000000000000000c03 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17136,7 +17285,7 @@ fn decode_sm70_arm406(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm407(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm415(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffff0000ff0fff == 0x80000000000000000000c04 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17144,7 +17293,7 @@ fn decode_sm70_arm407(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm408(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm416(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17152,7 +17301,7 @@ fn decode_sm70_arm408(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm409(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm417(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17160,7 +17309,7 @@ fn decode_sm70_arm409(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm410(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm418(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
         75) => decode_form:: < OpFmnmx, 3 > (w, sm)
@@ -17176,7 +17325,7 @@ fn decode_sm70_arm410(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm411(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm419(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e00ff3fffff0000000fff == 0x80000000000000000000c0a && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17184,7 +17333,7 @@ fn decode_sm70_arm411(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm412(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm420(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17192,7 +17341,7 @@ fn decode_sm70_arm412(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm413(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm421(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -17204,7 +17353,7 @@ fn decode_sm70_arm413(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm414(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm422(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -17217,7 +17366,7 @@ fn decode_sm70_arm414(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm415(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm423(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -17240,7 +17389,7 @@ fn decode_sm70_arm415(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm416(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm424(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17248,7 +17397,7 @@ fn decode_sm70_arm416(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm417(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm425(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17256,7 +17405,7 @@ fn decode_sm70_arm417(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm418(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm426(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000c14 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => return decode_form:: <
@@ -17264,7 +17413,7 @@ fn decode_sm70_arm418(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm419(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm427(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17272,7 +17421,7 @@ fn decode_sm70_arm419(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm420(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm428(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: <
@@ -17288,7 +17437,7 @@ fn decode_sm70_arm420(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm421(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm429(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17296,7 +17445,7 @@ fn decode_sm70_arm421(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm422(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm430(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5ffffffff0000000fff == 0x80000000000000000000c1a && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17304,7 +17453,7 @@ fn decode_sm70_arm422(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm423(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm431(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff7ffffffff0000000fff == 0x80000000000000000000c1b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17312,7 +17461,7 @@ fn decode_sm70_arm423(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm424(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm432(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17320,7 +17469,7 @@ fn decode_sm70_arm424(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm425(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm433(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17328,7 +17477,7 @@ fn decode_sm70_arm425(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm426(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm434(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -17341,7 +17490,7 @@ fn decode_sm70_arm426(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm427(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm435(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -17354,7 +17503,7 @@ fn decode_sm70_arm427(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm428(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm436(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff100ffffff0000000fff == 0x80000000000000000000c26 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -17367,7 +17516,7 @@ fn decode_sm70_arm428(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm429(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm437(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17375,7 +17524,7 @@ fn decode_sm70_arm429(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm430(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm438(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpDmul,
@@ -17387,7 +17536,7 @@ fn decode_sm70_arm430(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm431(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm439(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpDfma,
@@ -17399,7 +17548,7 @@ fn decode_sm70_arm431(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm432(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm440(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000c31 && matches!(sm,
         75) => decode_form:: < OpHfma2, 3 > (w, sm)
@@ -17419,7 +17568,7 @@ fn decode_sm70_arm432(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm433(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm441(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x80000000000000000000c32 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => decode_form:: < OpHmul2, 3 > (w, sm)
@@ -17431,7 +17580,7 @@ fn decode_sm70_arm433(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm434(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm442(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
         120 | 121) => decode_form:: < OpIadd, 5 > (w, sm)
@@ -17458,14 +17607,14 @@ fn decode_sm70_arm434(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm435(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm443(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffdff7fffff0000000fff == 0x80000000000000000000c36 && matches!(sm, 90
         | 100 | 103) => return decode_form:: < OpViadd, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm436(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm444(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000c38 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17473,7 +17622,7 @@ fn decode_sm70_arm436(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm437(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm445(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffeeff600ffffff0000000fff == 0xc2070000000000000000c3e && matches!(sm,
         100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpF2fpPack4, 2 > (w, sm)
@@ -17518,7 +17667,7 @@ fn decode_sm70_arm437(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm438(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm446(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff85cb3ff0fffff0000000fff == 0x80000000000000000000c40 && matches!(sm,
         80) => decode_form:: < OpHmnmx2, 3 > (w, sm)
@@ -17538,7 +17687,7 @@ fn decode_sm70_arm438(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm439(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm447(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000c43 && matches!(sm, 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -17546,7 +17695,7 @@ fn decode_sm70_arm439(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm440(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm448(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bffffffff00ff000fff == 0x80010000000000000000c45 && matches!(sm, 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -17554,14 +17703,14 @@ fn decode_sm70_arm440(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm441(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm449(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80008007fffff0000000fff == 0x80000000000000000000c46 && matches!(sm, 90
         | 100 | 103) => return decode_form:: < OpViaddmnmx, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm442(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm450(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
         90) => decode_form:: < OpVimnmx, 6 > (w, sm)
@@ -17576,28 +17725,28 @@ fn decode_sm70_arm442(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm443(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm451(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000c49 && matches!(sm, 100 |
         103) => return decode_form:: < OpFfma2, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm444(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm452(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000c4a && matches!(sm, 100 |
         103) => return decode_form:: < OpFmul2, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm445(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm453(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000c76 && matches!(sm, 100 |
         101 | 103 | 110) => return decode_form:: < OpFmnmx3, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm446(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm454(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80100000000000000000fff == 0x80000000000000000000c82 && matches!(sm, 120 |
         121) => decode_form:: < OpUmov, 4 > (w, sm)
@@ -17616,7 +17765,7 @@ fn decode_sm70_arm446(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm447(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm455(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffffc0c0c00fff == 0x80000000000000000000c83 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUp2ur, 1 > (w, sm)
@@ -17627,7 +17776,7 @@ fn decode_sm70_arm447(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm448(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm456(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffffc0c0ff0fff == 0x80000000000000000000c84 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpUr2up, 1 > (w, sm)
@@ -17638,7 +17787,7 @@ fn decode_sm70_arm448(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm449(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm457(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17646,7 +17795,7 @@ fn decode_sm70_arm449(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm450(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm458(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17654,7 +17803,7 @@ fn decode_sm70_arm450(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm451(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm459(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000003fffff0000000fff == 0x80000000000000000000d02 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17662,7 +17811,7 @@ fn decode_sm70_arm451(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm452(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm460(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17670,7 +17819,7 @@ fn decode_sm70_arm452(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm453(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm461(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17678,7 +17827,7 @@ fn decode_sm70_arm453(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm454(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm462(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17686,7 +17835,7 @@ fn decode_sm70_arm454(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm455(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm463(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d07 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17694,7 +17843,7 @@ fn decode_sm70_arm455(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm456(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm464(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => decode_form:: < OpMufu, 6 > (w, sm)
@@ -17706,7 +17855,7 @@ fn decode_sm70_arm456(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm457(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm465(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17714,7 +17863,7 @@ fn decode_sm70_arm457(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm458(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm466(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17722,7 +17871,7 @@ fn decode_sm70_arm458(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm459(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm467(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17730,7 +17879,7 @@ fn decode_sm70_arm459(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm460(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm468(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17738,7 +17887,7 @@ fn decode_sm70_arm460(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm461(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm469(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff3fffff00ff000fff == 0x80000000000000000000d13 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17746,7 +17895,7 @@ fn decode_sm70_arm461(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm462(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm470(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8080000ffffff0000000fff == 0x80000000000000000000d5d && matches!(sm, 90
         | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpNanosleep, 3 > (w, sm)
@@ -17761,7 +17910,7 @@ fn decode_sm70_arm462(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm463(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm471(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d61 && matches!(sm, 100 |
         101 | 103 | 110) => decode_form:: < OpTexB, 1 > (w, sm)
@@ -17772,7 +17921,7 @@ fn decode_sm70_arm463(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm464(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm472(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d64 && matches!(sm, 100 |
         101 | 103 | 110) => decode_form:: < OpTld4B, 1 > (w, sm)
@@ -17783,7 +17932,7 @@ fn decode_sm70_arm464(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm465(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm473(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d67 && matches!(sm, 100 |
         101 | 103 | 110) => decode_form:: < OpTldB, 1 > (w, sm)
@@ -17794,7 +17943,7 @@ fn decode_sm70_arm465(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm466(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm474(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d6d && matches!(sm, 100 |
         101 | 103 | 110) => decode_form:: < OpTxdB, 1 > (w, sm)
@@ -17805,7 +17954,7 @@ fn decode_sm70_arm466(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm467(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm475(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000dc7 && matches!(sm, 90 |
         100 | 101 | 103 | 110 | 120 | 121) => return decode_form:: < OpUcgabarWait, 0 >
@@ -17813,7 +17962,7 @@ fn decode_sm70_arm467(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm468(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm476(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80002000000000000000fff == 0x80000000000000000000df0 && matches!(sm, 90) =>
         decode_form:: < OpHgmmaR, 0 > (w, sm)
@@ -17824,7 +17973,7 @@ fn decode_sm70_arm468(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm469(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm477(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80002000000000000000fff == 0x80000000000000000000df1 && matches!(sm, 90) =>
         decode_form:: < OpIgmmaR, 0 > (w, sm)
@@ -17835,14 +17984,14 @@ fn decode_sm70_arm469(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm470(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm478(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000df2 && matches!(sm, 90) =>
         return decode_form:: < OpBgmmaR, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm471(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm479(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80002000000000000000fff == 0x80000000000000000000df3 && matches!(sm, 90) =>
         decode_form:: < OpQgmmaR, 0 > (w, sm)
@@ -17853,14 +18002,14 @@ fn decode_sm70_arm471(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm472(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm480(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
         120 | 121) => return decode_form:: < OpSel64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm473(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm481(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000e14 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => return decode_form:: <
@@ -17868,7 +18017,7 @@ fn decode_sm70_arm473(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm474(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm482(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17876,7 +18025,7 @@ fn decode_sm70_arm474(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm475(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm483(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17884,7 +18033,7 @@ fn decode_sm70_arm475(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm476(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm484(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17892,7 +18041,7 @@ fn decode_sm70_arm476(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm477(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm485(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17900,7 +18049,7 @@ fn decode_sm70_arm477(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm478(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm486(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -17913,7 +18062,7 @@ fn decode_sm70_arm478(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm479(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm487(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -17926,7 +18075,7 @@ fn decode_sm70_arm479(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm480(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm488(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -17934,7 +18083,7 @@ fn decode_sm70_arm480(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm481(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm489(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpDadd,
@@ -17946,7 +18095,7 @@ fn decode_sm70_arm481(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm482(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm490(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: <
@@ -17958,7 +18107,7 @@ fn decode_sm70_arm482(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm483(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm491(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => decode_form:: < OpDfma,
@@ -17970,7 +18119,7 @@ fn decode_sm70_arm483(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm484(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm492(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x80040000000000000000e30 && matches!(sm, 86
         | 87 | 88 | 89) => decode_form:: < OpHadd2F32, 3 > (w, sm)
@@ -17994,7 +18143,7 @@ fn decode_sm70_arm484(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm485(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm493(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000e31 && matches!(sm,
         75) => decode_form:: < OpHfma2, 6 > (w, sm)
@@ -18014,7 +18163,7 @@ fn decode_sm70_arm485(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm486(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm494(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e001f0fffff0000000fff == 0x80000000000000000000e33 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => decode_form:: < OpHset2, 3 > (w, sm)
@@ -18026,7 +18175,7 @@ fn decode_sm70_arm486(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm487(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm495(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff800001f0fffff0000ff0fff == 0x80000000000000000000e34 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => decode_form:: < OpHsetp2, 3 > (w, sm)
@@ -18038,7 +18187,7 @@ fn decode_sm70_arm487(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm488(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm496(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c003fffff0000000fff == 0x80000000000000000000e35 && matches!(sm, 80
         | 86 | 87 | 88 | 89) => decode_form:: < OpHfma2Mma, 6 > (w, sm)
@@ -18049,7 +18198,7 @@ fn decode_sm70_arm488(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm489(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm497(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000e43 && matches!(sm, 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -18057,28 +18206,28 @@ fn decode_sm70_arm489(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm490(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm498(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000e46 && matches!(sm, 90
         | 100 | 103) => return decode_form:: < OpViaddmnmx, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm491(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm499(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000e49 && matches!(sm, 100 |
         103) => return decode_form:: < OpFfma2, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm492(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm500(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000e4b && matches!(sm, 100 |
         103) => return decode_form:: < OpFadd2, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm493(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm501(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffeffffffffffffff0f00fff == 0xf56 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return decode_form::
@@ -18086,7 +18235,7 @@ fn decode_sm70_arm493(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm494(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm502(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f60 && matches!(sm, 120 |
         121) => decode_form:: < OpTexUr, 2 > (w, sm)
@@ -18101,7 +18250,7 @@ fn decode_sm70_arm494(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm495(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm503(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f63 && matches!(sm, 120 |
         121) => decode_form:: < OpTld4Ur, 2 > (w, sm)
@@ -18116,7 +18265,7 @@ fn decode_sm70_arm495(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm496(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm504(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f66 && matches!(sm, 120 |
         121) => decode_form:: < OpTldUr, 2 > (w, sm)
@@ -18131,7 +18280,7 @@ fn decode_sm70_arm496(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm497(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm505(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f69 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpTmmlUr, 0 > (w, sm)
@@ -18142,7 +18291,7 @@ fn decode_sm70_arm497(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm498(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm506(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f6c && matches!(sm, 120 |
         121) => decode_form:: < OpTxdUr, 2 > (w, sm)
@@ -18157,7 +18306,7 @@ fn decode_sm70_arm498(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm499(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm507(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f6f && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => decode_form:: < OpTxqUr, 0 > (w, sm)
@@ -18168,7 +18317,7 @@ fn decode_sm70_arm499(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm500(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm508(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xf89 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => decode_form:: < OpShfl, 3 > (w, sm)
@@ -18179,7 +18328,7 @@ fn decode_sm70_arm500(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm501(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm509(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100 |
         101 | 103 | 110) => decode_form:: < OpSuld, 4 > (w, sm)
@@ -18246,7 +18395,177 @@ fn decode_sm70_arm501(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm502(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm510(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f93 && matches!(sm, 100 |
+        101 | 103 | 110) => decode_form:: < OpSuatom, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f93 && matches!(sm, 120 |
+        121) => decode_form:: < OpSuatom, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f93 && matches!(sm, 75) =>
+        decode_form:: < OpSuatomUr, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f93 && matches!(sm, 80 |
+        86 | 87 | 88 | 89 | 90) => decode_form:: < OpSuatomUr, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100 |
+        101 | 103 | 110) => decode_form:: < OpSuld, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100 |
+        101 | 103 | 110) => decode_form:: < OpSuld, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 120 |
+        121) => decode_form:: < OpSuld, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 120 |
+        121) => decode_form:: < OpSuld, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 75) =>
+        decode_form:: < OpSuldUr, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 75) =>
+        decode_form:: < OpSuldUr, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 80 |
+        86 | 87 | 88 | 89 | 90) => decode_form:: < OpSuldUr, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 80 |
+        86 | 87 | 88 | 89 | 90) => decode_form:: < OpSuldUr, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100 |
+        101 | 103 | 110) => decode_form:: < OpSust, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100 |
+        101 | 103 | 110) => decode_form:: < OpSust, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 120 |
+        121) => decode_form:: < OpSust, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 120 |
+        121) => decode_form:: < OpSust, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 75) =>
+        decode_form:: < OpSustUr, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 75) =>
+        decode_form:: < OpSustUr, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 80 |
+        86 | 87 | 88 | 89 | 90) => decode_form:: < OpSustUr, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 80 |
+        86 | 87 | 88 | 89 | 90) => return decode_form:: < OpSustUr, 3 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm511(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f95 && matches!(sm, 100 |
+        101 | 103 | 110) => decode_form:: < OpSuatomCas, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f95 && matches!(sm, 120 |
+        121) => decode_form:: < OpSuatomCas, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f95 && matches!(sm, 75) =>
+        decode_form:: < OpSuatomCasUr, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f95 && matches!(sm, 80 |
+        86 | 87 | 88 | 89) => decode_form:: < OpSuatomCasUr, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f95 && matches!(sm, 90) =>
+        decode_form:: < OpSuatomCasUr, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100 |
+        101 | 103 | 110) => decode_form:: < OpSuld, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100 |
+        101 | 103 | 110) => decode_form:: < OpSuld, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 120 |
+        121) => decode_form:: < OpSuld, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 120 |
+        121) => decode_form:: < OpSuld, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 75) =>
+        decode_form:: < OpSuldUr, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 75) =>
+        decode_form:: < OpSuldUr, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 80 |
+        86 | 87 | 88 | 89 | 90) => decode_form:: < OpSuldUr, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 80 |
+        86 | 87 | 88 | 89 | 90) => decode_form:: < OpSuldUr, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100 |
+        101 | 103 | 110) => decode_form:: < OpSust, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100 |
+        101 | 103 | 110) => decode_form:: < OpSust, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 120 |
+        121) => decode_form:: < OpSust, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 120 |
+        121) => decode_form:: < OpSust, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 75) =>
+        decode_form:: < OpSustUr, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 75) =>
+        decode_form:: < OpSustUr, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 80 |
+        86 | 87 | 88 | 89 | 90) => decode_form:: < OpSustUr, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 80 |
+        86 | 87 | 88 | 89 | 90) => return decode_form:: < OpSustUr, 3 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm512(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f9f && matches!(sm, 100 |
         101 | 103 | 110) => decode_form:: < OpSured, 2 > (w, sm)
@@ -18329,7 +18648,7 @@ fn decode_sm70_arm502(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm503(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm513(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80800400000000000000fff == 0x80000400000000000000fae && matches!(sm,
         90) => decode_form:: < OpLdgsts, 1 > (w, sm)
@@ -18493,8 +18812,10 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0x38b, print_sm70_arm129),
         (0x38c, print_sm70_arm7),
         (0x38d, print_sm70_arm130),
-        (0x3a0, print_sm70_arm131),
-        (0x3a1, print_sm70_arm132),
+        (0x394, print_sm70_arm131),
+        (0x396, print_sm70_arm132),
+        (0x3a0, print_sm70_arm133),
+        (0x3a1, print_sm70_arm134),
         (0x3a3, print_sm70_arm8),
         (0x3a7, print_sm70_arm9),
         (0x3a8, print_sm70_arm6),
@@ -18503,45 +18824,45 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0x3ab, print_sm70_arm129),
         (0x3b0, print_sm70_arm11),
         (0x3b1, print_sm70_arm12),
-        (0x3b4, print_sm70_arm133),
-        (0x3b5, print_sm70_arm134),
-        (0x3b6, print_sm70_arm135),
-        (0x3b8, print_sm70_arm136),
-        (0x3ba, print_sm70_arm137),
-        (0x3bc, print_sm70_arm138),
+        (0x3b4, print_sm70_arm135),
+        (0x3b5, print_sm70_arm136),
+        (0x3b6, print_sm70_arm137),
+        (0x3b8, print_sm70_arm138),
+        (0x3ba, print_sm70_arm139),
+        (0x3bc, print_sm70_arm140),
         (0x3bd, print_sm70_arm13),
         (0x3be, print_sm70_arm14),
-        (0x3c2, print_sm70_arm139),
-        (0x3c4, print_sm70_arm140),
-        (0x3c6, print_sm70_arm141),
-        (0x402, print_sm70_arm142),
-        (0x407, print_sm70_arm143),
-        (0x411, print_sm70_arm144),
-        (0x414, print_sm70_arm145),
-        (0x416, print_sm70_arm146),
-        (0x419, print_sm70_arm147),
-        (0x421, print_sm70_arm148),
-        (0x423, print_sm70_arm149),
-        (0x424, print_sm70_arm150),
-        (0x429, print_sm70_arm151),
-        (0x42a, print_sm70_arm152),
-        (0x42b, print_sm70_arm153),
-        (0x430, print_sm70_arm154),
-        (0x431, print_sm70_arm155),
-        (0x433, print_sm70_arm156),
-        (0x434, print_sm70_arm157),
-        (0x435, print_sm70_arm158),
-        (0x443, print_sm70_arm159),
-        (0x446, print_sm70_arm160),
-        (0x44b, print_sm70_arm161),
-        (0x454, print_sm70_arm162),
-        (0x455, print_sm70_arm163),
-        (0x482, print_sm70_arm164),
-        (0x491, print_sm70_arm165),
-        (0x499, print_sm70_arm166),
-        (0x4a4, print_sm70_arm167),
-        (0x51d, print_sm70_arm168),
-        (0x547, print_sm70_arm169),
+        (0x3c2, print_sm70_arm141),
+        (0x3c4, print_sm70_arm142),
+        (0x3c6, print_sm70_arm143),
+        (0x402, print_sm70_arm144),
+        (0x407, print_sm70_arm145),
+        (0x411, print_sm70_arm146),
+        (0x414, print_sm70_arm147),
+        (0x416, print_sm70_arm148),
+        (0x419, print_sm70_arm149),
+        (0x421, print_sm70_arm150),
+        (0x423, print_sm70_arm151),
+        (0x424, print_sm70_arm152),
+        (0x429, print_sm70_arm153),
+        (0x42a, print_sm70_arm154),
+        (0x42b, print_sm70_arm155),
+        (0x430, print_sm70_arm156),
+        (0x431, print_sm70_arm157),
+        (0x433, print_sm70_arm158),
+        (0x434, print_sm70_arm159),
+        (0x435, print_sm70_arm160),
+        (0x443, print_sm70_arm161),
+        (0x446, print_sm70_arm162),
+        (0x44b, print_sm70_arm163),
+        (0x454, print_sm70_arm164),
+        (0x455, print_sm70_arm165),
+        (0x482, print_sm70_arm166),
+        (0x491, print_sm70_arm167),
+        (0x499, print_sm70_arm168),
+        (0x4a4, print_sm70_arm169),
+        (0x51d, print_sm70_arm170),
+        (0x547, print_sm70_arm171),
         (0x580, print_sm70_arm1),
         (0x581, print_sm70_arm2),
         (0x584, print_sm70_arm3),
@@ -18549,41 +18870,43 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0x586, print_sm70_arm4),
         (0x587, print_sm70_arm3),
         (0x588, print_sm70_arm5),
-        (0x589, print_sm70_arm170),
+        (0x589, print_sm70_arm172),
         (0x58a, print_sm70_arm6),
         (0x58c, print_sm70_arm7),
-        (0x58d, print_sm70_arm171),
-        (0x59f, print_sm70_arm172),
+        (0x58d, print_sm70_arm173),
+        (0x593, print_sm70_arm174),
+        (0x595, print_sm70_arm175),
+        (0x59f, print_sm70_arm176),
         (0x5a3, print_sm70_arm8),
         (0x5a7, print_sm70_arm9),
         (0x5a8, print_sm70_arm6),
         (0x5aa, print_sm70_arm10),
-        (0x5ab, print_sm70_arm173),
+        (0x5ab, print_sm70_arm177),
         (0x5b0, print_sm70_arm11),
         (0x5b1, print_sm70_arm12),
-        (0x5b2, print_sm70_arm174),
-        (0x5b4, print_sm70_arm175),
-        (0x5b8, print_sm70_arm176),
+        (0x5b2, print_sm70_arm178),
+        (0x5b4, print_sm70_arm179),
+        (0x5b8, print_sm70_arm180),
         (0x5bd, print_sm70_arm13),
         (0x5be, print_sm70_arm14),
-        (0x607, print_sm70_arm177),
-        (0x614, print_sm70_arm178),
-        (0x616, print_sm70_arm179),
-        (0x619, print_sm70_arm180),
-        (0x621, print_sm70_arm181),
-        (0x623, print_sm70_arm182),
-        (0x624, print_sm70_arm183),
-        (0x625, print_sm70_arm184),
-        (0x627, print_sm70_arm185),
-        (0x629, print_sm70_arm186),
-        (0x62a, print_sm70_arm187),
-        (0x62b, print_sm70_arm188),
-        (0x630, print_sm70_arm189),
-        (0x631, print_sm70_arm190),
-        (0x633, print_sm70_arm191),
-        (0x634, print_sm70_arm192),
-        (0x635, print_sm70_arm193),
-        (0x646, print_sm70_arm194),
+        (0x607, print_sm70_arm181),
+        (0x614, print_sm70_arm182),
+        (0x616, print_sm70_arm183),
+        (0x619, print_sm70_arm184),
+        (0x621, print_sm70_arm185),
+        (0x623, print_sm70_arm186),
+        (0x624, print_sm70_arm187),
+        (0x625, print_sm70_arm188),
+        (0x627, print_sm70_arm189),
+        (0x629, print_sm70_arm190),
+        (0x62a, print_sm70_arm191),
+        (0x62b, print_sm70_arm192),
+        (0x630, print_sm70_arm193),
+        (0x631, print_sm70_arm194),
+        (0x633, print_sm70_arm195),
+        (0x634, print_sm70_arm196),
+        (0x635, print_sm70_arm197),
+        (0x646, print_sm70_arm198),
         (0x780, print_sm70_arm1),
         (0x781, print_sm70_arm2),
         (0x784, print_sm70_arm3),
@@ -18593,246 +18916,250 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0x788, print_sm70_arm5),
         (0x78a, print_sm70_arm6),
         (0x78c, print_sm70_arm7),
-        (0x79f, print_sm70_arm195),
+        (0x793, print_sm70_arm199),
+        (0x795, print_sm70_arm200),
+        (0x79f, print_sm70_arm201),
         (0x7a3, print_sm70_arm8),
         (0x7a7, print_sm70_arm9),
         (0x7a8, print_sm70_arm6),
         (0x7aa, print_sm70_arm10),
-        (0x7ac, print_sm70_arm196),
+        (0x7ac, print_sm70_arm202),
         (0x7b0, print_sm70_arm11),
         (0x7b1, print_sm70_arm12),
         (0x7bd, print_sm70_arm13),
         (0x7be, print_sm70_arm14),
-        (0x801, print_sm70_arm197),
-        (0x802, print_sm70_arm198),
-        (0x803, print_sm70_arm199),
-        (0x804, print_sm70_arm200),
-        (0x805, print_sm70_arm201),
-        (0x806, print_sm70_arm202),
-        (0x807, print_sm70_arm203),
-        (0x808, print_sm70_arm204),
-        (0x809, print_sm70_arm205),
-        (0x80a, print_sm70_arm206),
-        (0x80b, print_sm70_arm207),
-        (0x80c, print_sm70_arm208),
-        (0x810, print_sm70_arm209),
-        (0x811, print_sm70_arm210),
-        (0x812, print_sm70_arm211),
-        (0x813, print_sm70_arm212),
-        (0x814, print_sm70_arm213),
-        (0x816, print_sm70_arm214),
-        (0x817, print_sm70_arm215),
-        (0x819, print_sm70_arm216),
-        (0x81a, print_sm70_arm217),
-        (0x81b, print_sm70_arm218),
-        (0x81c, print_sm70_arm219),
-        (0x820, print_sm70_arm220),
-        (0x822, print_sm70_arm221),
-        (0x823, print_sm70_arm222),
-        (0x824, print_sm70_arm223),
-        (0x825, print_sm70_arm224),
-        (0x827, print_sm70_arm225),
-        (0x828, print_sm70_arm226),
-        (0x82b, print_sm70_arm227),
-        (0x82d, print_sm70_arm228),
-        (0x82e, print_sm70_arm229),
-        (0x82f, print_sm70_arm230),
-        (0x831, print_sm70_arm231),
-        (0x832, print_sm70_arm232),
-        (0x835, print_sm70_arm233),
-        (0x836, print_sm70_arm234),
-        (0x838, print_sm70_arm235),
-        (0x83b, print_sm70_arm236),
-        (0x83e, print_sm70_arm237),
-        (0x840, print_sm70_arm238),
-        (0x843, print_sm70_arm239),
-        (0x844, print_sm70_arm240),
-        (0x845, print_sm70_arm241),
-        (0x846, print_sm70_arm242),
-        (0x848, print_sm70_arm243),
-        (0x849, print_sm70_arm244),
-        (0x84a, print_sm70_arm245),
-        (0x855, print_sm70_arm246),
-        (0x856, print_sm70_arm247),
-        (0x85a, print_sm70_arm248),
-        (0x85b, print_sm70_arm249),
-        (0x85e, print_sm70_arm250),
-        (0x876, print_sm70_arm251),
-        (0x882, print_sm70_arm252),
-        (0x883, print_sm70_arm253),
-        (0x884, print_sm70_arm254),
-        (0x886, print_sm70_arm255),
-        (0x887, print_sm70_arm256),
-        (0x88c, print_sm70_arm257),
-        (0x890, print_sm70_arm258),
-        (0x891, print_sm70_arm259),
-        (0x892, print_sm70_arm260),
-        (0x896, print_sm70_arm261),
-        (0x897, print_sm70_arm262),
-        (0x899, print_sm70_arm263),
-        (0x89a, print_sm70_arm264),
-        (0x8a4, print_sm70_arm265),
-        (0x8a5, print_sm70_arm266),
-        (0x8a6, print_sm70_arm267),
-        (0x8bd, print_sm70_arm268),
-        (0x8be, print_sm70_arm269),
-        (0x8bf, print_sm70_arm270),
-        (0x900, print_sm70_arm271),
-        (0x901, print_sm70_arm272),
-        (0x902, print_sm70_arm273),
-        (0x904, print_sm70_arm274),
-        (0x905, print_sm70_arm275),
-        (0x906, print_sm70_arm276),
-        (0x907, print_sm70_arm277),
-        (0x908, print_sm70_arm278),
-        (0x909, print_sm70_arm279),
-        (0x910, print_sm70_arm280),
-        (0x911, print_sm70_arm281),
-        (0x912, print_sm70_arm282),
-        (0x913, print_sm70_arm283),
-        (0x918, print_sm70_arm284),
-        (0x919, print_sm70_arm285),
-        (0x91a, print_sm70_arm286),
-        (0x91b, print_sm70_arm287),
-        (0x91d, print_sm70_arm288),
-        (0x920, print_sm70_arm289),
-        (0x923, print_sm70_arm290),
-        (0x924, print_sm70_arm291),
-        (0x925, print_sm70_arm292),
-        (0x941, print_sm70_arm293),
-        (0x942, print_sm70_arm294),
-        (0x943, print_sm70_arm295),
-        (0x944, print_sm70_arm296),
-        (0x945, print_sm70_arm297),
-        (0x946, print_sm70_arm298),
-        (0x947, print_sm70_arm299),
-        (0x948, print_sm70_arm300),
-        (0x949, print_sm70_arm301),
-        (0x94d, print_sm70_arm302),
-        (0x94e, print_sm70_arm303),
-        (0x950, print_sm70_arm304),
-        (0x956, print_sm70_arm305),
-        (0x95c, print_sm70_arm306),
-        (0x95d, print_sm70_arm307),
-        (0x97e, print_sm70_arm308),
-        (0x97f, print_sm70_arm309),
-        (0x980, print_sm70_arm310),
-        (0x981, print_sm70_arm311),
-        (0x983, print_sm70_arm312),
-        (0x984, print_sm70_arm313),
-        (0x985, print_sm70_arm314),
-        (0x986, print_sm70_arm315),
-        (0x987, print_sm70_arm314),
-        (0x988, print_sm70_arm316),
-        (0x989, print_sm70_arm317),
-        (0x98a, print_sm70_arm318),
+        (0x801, print_sm70_arm203),
+        (0x802, print_sm70_arm204),
+        (0x803, print_sm70_arm205),
+        (0x804, print_sm70_arm206),
+        (0x805, print_sm70_arm207),
+        (0x806, print_sm70_arm208),
+        (0x807, print_sm70_arm209),
+        (0x808, print_sm70_arm210),
+        (0x809, print_sm70_arm211),
+        (0x80a, print_sm70_arm212),
+        (0x80b, print_sm70_arm213),
+        (0x80c, print_sm70_arm214),
+        (0x810, print_sm70_arm215),
+        (0x811, print_sm70_arm216),
+        (0x812, print_sm70_arm217),
+        (0x813, print_sm70_arm218),
+        (0x814, print_sm70_arm219),
+        (0x816, print_sm70_arm220),
+        (0x817, print_sm70_arm221),
+        (0x819, print_sm70_arm222),
+        (0x81a, print_sm70_arm223),
+        (0x81b, print_sm70_arm224),
+        (0x81c, print_sm70_arm225),
+        (0x820, print_sm70_arm226),
+        (0x822, print_sm70_arm227),
+        (0x823, print_sm70_arm228),
+        (0x824, print_sm70_arm229),
+        (0x825, print_sm70_arm230),
+        (0x827, print_sm70_arm231),
+        (0x828, print_sm70_arm232),
+        (0x82b, print_sm70_arm233),
+        (0x82d, print_sm70_arm234),
+        (0x82e, print_sm70_arm235),
+        (0x82f, print_sm70_arm236),
+        (0x831, print_sm70_arm237),
+        (0x832, print_sm70_arm238),
+        (0x835, print_sm70_arm239),
+        (0x836, print_sm70_arm240),
+        (0x838, print_sm70_arm241),
+        (0x83b, print_sm70_arm242),
+        (0x83e, print_sm70_arm243),
+        (0x840, print_sm70_arm244),
+        (0x843, print_sm70_arm245),
+        (0x844, print_sm70_arm246),
+        (0x845, print_sm70_arm247),
+        (0x846, print_sm70_arm248),
+        (0x848, print_sm70_arm249),
+        (0x849, print_sm70_arm250),
+        (0x84a, print_sm70_arm251),
+        (0x855, print_sm70_arm252),
+        (0x856, print_sm70_arm253),
+        (0x85a, print_sm70_arm254),
+        (0x85b, print_sm70_arm255),
+        (0x85e, print_sm70_arm256),
+        (0x876, print_sm70_arm257),
+        (0x882, print_sm70_arm258),
+        (0x883, print_sm70_arm259),
+        (0x884, print_sm70_arm260),
+        (0x886, print_sm70_arm261),
+        (0x887, print_sm70_arm262),
+        (0x88c, print_sm70_arm263),
+        (0x890, print_sm70_arm264),
+        (0x891, print_sm70_arm265),
+        (0x892, print_sm70_arm266),
+        (0x896, print_sm70_arm267),
+        (0x897, print_sm70_arm268),
+        (0x899, print_sm70_arm269),
+        (0x89a, print_sm70_arm270),
+        (0x8a4, print_sm70_arm271),
+        (0x8a5, print_sm70_arm272),
+        (0x8a6, print_sm70_arm273),
+        (0x8bd, print_sm70_arm274),
+        (0x8be, print_sm70_arm275),
+        (0x8bf, print_sm70_arm276),
+        (0x900, print_sm70_arm277),
+        (0x901, print_sm70_arm278),
+        (0x902, print_sm70_arm279),
+        (0x904, print_sm70_arm280),
+        (0x905, print_sm70_arm281),
+        (0x906, print_sm70_arm282),
+        (0x907, print_sm70_arm283),
+        (0x908, print_sm70_arm284),
+        (0x909, print_sm70_arm285),
+        (0x910, print_sm70_arm286),
+        (0x911, print_sm70_arm287),
+        (0x912, print_sm70_arm288),
+        (0x913, print_sm70_arm289),
+        (0x918, print_sm70_arm290),
+        (0x919, print_sm70_arm291),
+        (0x91a, print_sm70_arm292),
+        (0x91b, print_sm70_arm293),
+        (0x91d, print_sm70_arm294),
+        (0x920, print_sm70_arm295),
+        (0x923, print_sm70_arm296),
+        (0x924, print_sm70_arm297),
+        (0x925, print_sm70_arm298),
+        (0x927, print_sm70_arm299),
+        (0x941, print_sm70_arm300),
+        (0x942, print_sm70_arm301),
+        (0x943, print_sm70_arm302),
+        (0x944, print_sm70_arm303),
+        (0x945, print_sm70_arm304),
+        (0x946, print_sm70_arm305),
+        (0x947, print_sm70_arm306),
+        (0x948, print_sm70_arm307),
+        (0x949, print_sm70_arm308),
+        (0x94d, print_sm70_arm309),
+        (0x94e, print_sm70_arm310),
+        (0x950, print_sm70_arm311),
+        (0x956, print_sm70_arm312),
+        (0x95b, print_sm70_arm313),
+        (0x95c, print_sm70_arm314),
+        (0x95d, print_sm70_arm315),
+        (0x97e, print_sm70_arm316),
+        (0x97f, print_sm70_arm317),
+        (0x980, print_sm70_arm318),
+        (0x981, print_sm70_arm319),
+        (0x983, print_sm70_arm320),
+        (0x984, print_sm70_arm321),
+        (0x985, print_sm70_arm322),
+        (0x986, print_sm70_arm323),
+        (0x987, print_sm70_arm322),
+        (0x988, print_sm70_arm324),
+        (0x989, print_sm70_arm325),
+        (0x98a, print_sm70_arm326),
         (0x98c, print_sm70_arm7),
-        (0x98e, print_sm70_arm319),
-        (0x98f, print_sm70_arm320),
-        (0x990, print_sm70_arm321),
-        (0x991, print_sm70_arm321),
-        (0x992, print_sm70_arm322),
-        (0x993, print_sm70_arm321),
-        (0x994, print_sm70_arm321),
-        (0x995, print_sm70_arm321),
-        (0x996, print_sm70_arm321),
-        (0x997, print_sm70_arm321),
-        (0x998, print_sm70_arm321),
-        (0x999, print_sm70_arm321),
-        (0x99a, print_sm70_arm321),
-        (0x99b, print_sm70_arm321),
-        (0x99c, print_sm70_arm321),
-        (0x99d, print_sm70_arm321),
-        (0x99e, print_sm70_arm321),
-        (0x99f, print_sm70_arm321),
-        (0x9a3, print_sm70_arm323),
-        (0x9a4, print_sm70_arm324),
-        (0x9a5, print_sm70_arm325),
-        (0x9a6, print_sm70_arm326),
+        (0x98e, print_sm70_arm327),
+        (0x98f, print_sm70_arm328),
+        (0x990, print_sm70_arm329),
+        (0x991, print_sm70_arm329),
+        (0x992, print_sm70_arm330),
+        (0x993, print_sm70_arm329),
+        (0x994, print_sm70_arm329),
+        (0x995, print_sm70_arm329),
+        (0x996, print_sm70_arm329),
+        (0x997, print_sm70_arm329),
+        (0x998, print_sm70_arm329),
+        (0x999, print_sm70_arm329),
+        (0x99a, print_sm70_arm329),
+        (0x99b, print_sm70_arm329),
+        (0x99c, print_sm70_arm329),
+        (0x99d, print_sm70_arm329),
+        (0x99e, print_sm70_arm329),
+        (0x99f, print_sm70_arm329),
+        (0x9a3, print_sm70_arm331),
+        (0x9a4, print_sm70_arm332),
+        (0x9a5, print_sm70_arm333),
+        (0x9a6, print_sm70_arm334),
         (0x9a7, print_sm70_arm9),
-        (0x9a8, print_sm70_arm318),
-        (0x9aa, print_sm70_arm327),
-        (0x9ab, print_sm70_arm328),
-        (0x9af, print_sm70_arm329),
+        (0x9a8, print_sm70_arm326),
+        (0x9aa, print_sm70_arm335),
+        (0x9ab, print_sm70_arm336),
+        (0x9af, print_sm70_arm337),
         (0x9b0, print_sm70_arm11),
-        (0x9b1, print_sm70_arm330),
-        (0x9b7, print_sm70_arm331),
-        (0x9b9, print_sm70_arm332),
+        (0x9b1, print_sm70_arm338),
+        (0x9b7, print_sm70_arm339),
+        (0x9b9, print_sm70_arm340),
         (0x9bd, print_sm70_arm13),
         (0x9be, print_sm70_arm14),
-        (0x9c3, print_sm70_arm333),
-        (0x9c5, print_sm70_arm334),
-        (0x9c7, print_sm70_arm335),
-        (0x9f0, print_sm70_arm336),
-        (0x9f1, print_sm70_arm337),
-        (0x9f2, print_sm70_arm338),
-        (0x9f3, print_sm70_arm339),
-        (0xa02, print_sm70_arm340),
-        (0xa03, print_sm70_arm341),
-        (0xa04, print_sm70_arm342),
-        (0xa07, print_sm70_arm343),
-        (0xa08, print_sm70_arm344),
-        (0xa09, print_sm70_arm345),
-        (0xa0a, print_sm70_arm346),
-        (0xa0b, print_sm70_arm347),
-        (0xa0c, print_sm70_arm348),
-        (0xa10, print_sm70_arm349),
-        (0xa11, print_sm70_arm350),
-        (0xa12, print_sm70_arm351),
-        (0xa13, print_sm70_arm352),
-        (0xa14, print_sm70_arm353),
-        (0xa16, print_sm70_arm354),
-        (0xa17, print_sm70_arm355),
-        (0xa19, print_sm70_arm356),
-        (0xa1a, print_sm70_arm357),
-        (0xa1b, print_sm70_arm358),
-        (0xa1f, print_sm70_arm359),
-        (0xa20, print_sm70_arm360),
-        (0xa23, print_sm70_arm361),
-        (0xa24, print_sm70_arm362),
-        (0xa25, print_sm70_arm363),
-        (0xa26, print_sm70_arm364),
-        (0xa27, print_sm70_arm365),
-        (0xa28, print_sm70_arm366),
-        (0xa2b, print_sm70_arm367),
-        (0xa31, print_sm70_arm368),
-        (0xa32, print_sm70_arm369),
-        (0xa35, print_sm70_arm370),
-        (0xa36, print_sm70_arm371),
-        (0xa38, print_sm70_arm372),
-        (0xa3e, print_sm70_arm373),
-        (0xa40, print_sm70_arm374),
-        (0xa43, print_sm70_arm375),
-        (0xa45, print_sm70_arm376),
-        (0xa46, print_sm70_arm377),
-        (0xa48, print_sm70_arm378),
-        (0xab9, print_sm70_arm379),
-        (0xb00, print_sm70_arm380),
-        (0xb01, print_sm70_arm381),
-        (0xb02, print_sm70_arm382),
-        (0xb04, print_sm70_arm383),
-        (0xb05, print_sm70_arm384),
-        (0xb06, print_sm70_arm385),
-        (0xb07, print_sm70_arm386),
-        (0xb08, print_sm70_arm387),
-        (0xb09, print_sm70_arm388),
-        (0xb10, print_sm70_arm389),
-        (0xb11, print_sm70_arm390),
-        (0xb12, print_sm70_arm391),
-        (0xb13, print_sm70_arm392),
-        (0xb1d, print_sm70_arm393),
-        (0xb48, print_sm70_arm394),
-        (0xb56, print_sm70_arm395),
-        (0xb5d, print_sm70_arm396),
-        (0xb60, print_sm70_arm397),
-        (0xb63, print_sm70_arm398),
-        (0xb66, print_sm70_arm399),
-        (0xb69, print_sm70_arm400),
-        (0xb6c, print_sm70_arm401),
-        (0xb6f, print_sm70_arm402),
+        (0x9c3, print_sm70_arm341),
+        (0x9c5, print_sm70_arm342),
+        (0x9c7, print_sm70_arm343),
+        (0x9f0, print_sm70_arm344),
+        (0x9f1, print_sm70_arm345),
+        (0x9f2, print_sm70_arm346),
+        (0x9f3, print_sm70_arm347),
+        (0xa02, print_sm70_arm348),
+        (0xa03, print_sm70_arm349),
+        (0xa04, print_sm70_arm350),
+        (0xa07, print_sm70_arm351),
+        (0xa08, print_sm70_arm352),
+        (0xa09, print_sm70_arm353),
+        (0xa0a, print_sm70_arm354),
+        (0xa0b, print_sm70_arm355),
+        (0xa0c, print_sm70_arm356),
+        (0xa10, print_sm70_arm357),
+        (0xa11, print_sm70_arm358),
+        (0xa12, print_sm70_arm359),
+        (0xa13, print_sm70_arm360),
+        (0xa14, print_sm70_arm361),
+        (0xa16, print_sm70_arm362),
+        (0xa17, print_sm70_arm363),
+        (0xa19, print_sm70_arm364),
+        (0xa1a, print_sm70_arm365),
+        (0xa1b, print_sm70_arm366),
+        (0xa1f, print_sm70_arm367),
+        (0xa20, print_sm70_arm368),
+        (0xa23, print_sm70_arm369),
+        (0xa24, print_sm70_arm370),
+        (0xa25, print_sm70_arm371),
+        (0xa26, print_sm70_arm372),
+        (0xa27, print_sm70_arm373),
+        (0xa28, print_sm70_arm374),
+        (0xa2b, print_sm70_arm375),
+        (0xa31, print_sm70_arm376),
+        (0xa32, print_sm70_arm377),
+        (0xa35, print_sm70_arm378),
+        (0xa36, print_sm70_arm379),
+        (0xa38, print_sm70_arm380),
+        (0xa3e, print_sm70_arm381),
+        (0xa40, print_sm70_arm382),
+        (0xa43, print_sm70_arm383),
+        (0xa45, print_sm70_arm384),
+        (0xa46, print_sm70_arm385),
+        (0xa48, print_sm70_arm386),
+        (0xab9, print_sm70_arm387),
+        (0xb00, print_sm70_arm388),
+        (0xb01, print_sm70_arm389),
+        (0xb02, print_sm70_arm390),
+        (0xb04, print_sm70_arm391),
+        (0xb05, print_sm70_arm392),
+        (0xb06, print_sm70_arm393),
+        (0xb07, print_sm70_arm394),
+        (0xb08, print_sm70_arm395),
+        (0xb09, print_sm70_arm396),
+        (0xb10, print_sm70_arm397),
+        (0xb11, print_sm70_arm398),
+        (0xb12, print_sm70_arm399),
+        (0xb13, print_sm70_arm400),
+        (0xb1d, print_sm70_arm401),
+        (0xb48, print_sm70_arm402),
+        (0xb56, print_sm70_arm403),
+        (0xb5d, print_sm70_arm404),
+        (0xb60, print_sm70_arm405),
+        (0xb63, print_sm70_arm406),
+        (0xb66, print_sm70_arm407),
+        (0xb69, print_sm70_arm408),
+        (0xb6c, print_sm70_arm409),
+        (0xb6f, print_sm70_arm410),
         (0xb80, print_sm70_arm1),
         (0xb81, print_sm70_arm2),
-        (0xb82, print_sm70_arm403),
+        (0xb82, print_sm70_arm411),
         (0xb84, print_sm70_arm3),
         (0xb85, print_sm70_arm3),
         (0xb86, print_sm70_arm4),
@@ -18840,22 +19167,22 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0xb88, print_sm70_arm5),
         (0xb8a, print_sm70_arm6),
         (0xb8c, print_sm70_arm7),
-        (0xb90, print_sm70_arm404),
-        (0xb91, print_sm70_arm404),
-        (0xb92, print_sm70_arm404),
-        (0xb93, print_sm70_arm404),
-        (0xb94, print_sm70_arm404),
-        (0xb95, print_sm70_arm404),
-        (0xb96, print_sm70_arm404),
-        (0xb97, print_sm70_arm404),
-        (0xb98, print_sm70_arm404),
-        (0xb99, print_sm70_arm404),
-        (0xb9a, print_sm70_arm404),
-        (0xb9b, print_sm70_arm404),
-        (0xb9c, print_sm70_arm404),
-        (0xb9d, print_sm70_arm404),
-        (0xb9e, print_sm70_arm404),
-        (0xb9f, print_sm70_arm404),
+        (0xb90, print_sm70_arm412),
+        (0xb91, print_sm70_arm412),
+        (0xb92, print_sm70_arm412),
+        (0xb93, print_sm70_arm412),
+        (0xb94, print_sm70_arm412),
+        (0xb95, print_sm70_arm412),
+        (0xb96, print_sm70_arm412),
+        (0xb97, print_sm70_arm412),
+        (0xb98, print_sm70_arm412),
+        (0xb99, print_sm70_arm412),
+        (0xb9a, print_sm70_arm412),
+        (0xb9b, print_sm70_arm412),
+        (0xb9c, print_sm70_arm412),
+        (0xb9d, print_sm70_arm412),
+        (0xb9e, print_sm70_arm412),
+        (0xb9f, print_sm70_arm412),
         (0xba3, print_sm70_arm8),
         (0xba7, print_sm70_arm9),
         (0xba8, print_sm70_arm6),
@@ -18864,68 +19191,68 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0xbb1, print_sm70_arm12),
         (0xbbd, print_sm70_arm13),
         (0xbbe, print_sm70_arm14),
-        (0xc02, print_sm70_arm405),
-        (0xc03, print_sm70_arm406),
-        (0xc04, print_sm70_arm407),
-        (0xc07, print_sm70_arm408),
-        (0xc08, print_sm70_arm409),
-        (0xc09, print_sm70_arm410),
-        (0xc0a, print_sm70_arm411),
-        (0xc0b, print_sm70_arm412),
-        (0xc0c, print_sm70_arm413),
-        (0xc10, print_sm70_arm414),
-        (0xc11, print_sm70_arm415),
-        (0xc12, print_sm70_arm416),
-        (0xc13, print_sm70_arm417),
-        (0xc14, print_sm70_arm418),
-        (0xc16, print_sm70_arm419),
-        (0xc17, print_sm70_arm420),
-        (0xc19, print_sm70_arm421),
-        (0xc1a, print_sm70_arm422),
-        (0xc1b, print_sm70_arm423),
-        (0xc20, print_sm70_arm424),
-        (0xc23, print_sm70_arm425),
-        (0xc24, print_sm70_arm426),
-        (0xc25, print_sm70_arm427),
-        (0xc26, print_sm70_arm428),
-        (0xc27, print_sm70_arm429),
-        (0xc28, print_sm70_arm430),
-        (0xc2b, print_sm70_arm431),
-        (0xc31, print_sm70_arm432),
-        (0xc32, print_sm70_arm433),
-        (0xc35, print_sm70_arm434),
-        (0xc36, print_sm70_arm435),
-        (0xc38, print_sm70_arm436),
-        (0xc3e, print_sm70_arm437),
-        (0xc40, print_sm70_arm438),
-        (0xc43, print_sm70_arm439),
-        (0xc45, print_sm70_arm440),
-        (0xc46, print_sm70_arm441),
-        (0xc48, print_sm70_arm442),
-        (0xc49, print_sm70_arm443),
-        (0xc4a, print_sm70_arm444),
-        (0xc76, print_sm70_arm445),
-        (0xc82, print_sm70_arm446),
-        (0xc83, print_sm70_arm447),
-        (0xc84, print_sm70_arm448),
-        (0xd00, print_sm70_arm449),
-        (0xd01, print_sm70_arm450),
-        (0xd02, print_sm70_arm451),
-        (0xd04, print_sm70_arm452),
-        (0xd05, print_sm70_arm453),
-        (0xd06, print_sm70_arm454),
-        (0xd07, print_sm70_arm455),
-        (0xd08, print_sm70_arm456),
-        (0xd09, print_sm70_arm457),
-        (0xd10, print_sm70_arm458),
-        (0xd11, print_sm70_arm459),
-        (0xd12, print_sm70_arm460),
-        (0xd13, print_sm70_arm461),
-        (0xd5d, print_sm70_arm462),
-        (0xd61, print_sm70_arm463),
-        (0xd64, print_sm70_arm464),
-        (0xd67, print_sm70_arm465),
-        (0xd6d, print_sm70_arm466),
+        (0xc02, print_sm70_arm413),
+        (0xc03, print_sm70_arm414),
+        (0xc04, print_sm70_arm415),
+        (0xc07, print_sm70_arm416),
+        (0xc08, print_sm70_arm417),
+        (0xc09, print_sm70_arm418),
+        (0xc0a, print_sm70_arm419),
+        (0xc0b, print_sm70_arm420),
+        (0xc0c, print_sm70_arm421),
+        (0xc10, print_sm70_arm422),
+        (0xc11, print_sm70_arm423),
+        (0xc12, print_sm70_arm424),
+        (0xc13, print_sm70_arm425),
+        (0xc14, print_sm70_arm426),
+        (0xc16, print_sm70_arm427),
+        (0xc17, print_sm70_arm428),
+        (0xc19, print_sm70_arm429),
+        (0xc1a, print_sm70_arm430),
+        (0xc1b, print_sm70_arm431),
+        (0xc20, print_sm70_arm432),
+        (0xc23, print_sm70_arm433),
+        (0xc24, print_sm70_arm434),
+        (0xc25, print_sm70_arm435),
+        (0xc26, print_sm70_arm436),
+        (0xc27, print_sm70_arm437),
+        (0xc28, print_sm70_arm438),
+        (0xc2b, print_sm70_arm439),
+        (0xc31, print_sm70_arm440),
+        (0xc32, print_sm70_arm441),
+        (0xc35, print_sm70_arm442),
+        (0xc36, print_sm70_arm443),
+        (0xc38, print_sm70_arm444),
+        (0xc3e, print_sm70_arm445),
+        (0xc40, print_sm70_arm446),
+        (0xc43, print_sm70_arm447),
+        (0xc45, print_sm70_arm448),
+        (0xc46, print_sm70_arm449),
+        (0xc48, print_sm70_arm450),
+        (0xc49, print_sm70_arm451),
+        (0xc4a, print_sm70_arm452),
+        (0xc76, print_sm70_arm453),
+        (0xc82, print_sm70_arm454),
+        (0xc83, print_sm70_arm455),
+        (0xc84, print_sm70_arm456),
+        (0xd00, print_sm70_arm457),
+        (0xd01, print_sm70_arm458),
+        (0xd02, print_sm70_arm459),
+        (0xd04, print_sm70_arm460),
+        (0xd05, print_sm70_arm461),
+        (0xd06, print_sm70_arm462),
+        (0xd07, print_sm70_arm463),
+        (0xd08, print_sm70_arm464),
+        (0xd09, print_sm70_arm465),
+        (0xd10, print_sm70_arm466),
+        (0xd11, print_sm70_arm467),
+        (0xd12, print_sm70_arm468),
+        (0xd13, print_sm70_arm469),
+        (0xd5d, print_sm70_arm470),
+        (0xd61, print_sm70_arm471),
+        (0xd64, print_sm70_arm472),
+        (0xd67, print_sm70_arm473),
+        (0xd6d, print_sm70_arm474),
         (0xd80, print_sm70_arm1),
         (0xd81, print_sm70_arm2),
         (0xd84, print_sm70_arm3),
@@ -18943,39 +19270,39 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0xdb1, print_sm70_arm12),
         (0xdbd, print_sm70_arm13),
         (0xdbe, print_sm70_arm14),
-        (0xdc7, print_sm70_arm467),
-        (0xdf0, print_sm70_arm468),
-        (0xdf1, print_sm70_arm469),
-        (0xdf2, print_sm70_arm470),
-        (0xdf3, print_sm70_arm471),
-        (0xe07, print_sm70_arm472),
-        (0xe14, print_sm70_arm473),
-        (0xe16, print_sm70_arm474),
-        (0xe19, print_sm70_arm475),
-        (0xe21, print_sm70_arm476),
-        (0xe23, print_sm70_arm477),
-        (0xe24, print_sm70_arm478),
-        (0xe25, print_sm70_arm479),
-        (0xe27, print_sm70_arm480),
-        (0xe29, print_sm70_arm481),
-        (0xe2a, print_sm70_arm482),
-        (0xe2b, print_sm70_arm483),
-        (0xe30, print_sm70_arm484),
-        (0xe31, print_sm70_arm485),
-        (0xe33, print_sm70_arm486),
-        (0xe34, print_sm70_arm487),
-        (0xe35, print_sm70_arm488),
-        (0xe43, print_sm70_arm489),
-        (0xe46, print_sm70_arm490),
-        (0xe49, print_sm70_arm491),
-        (0xe4b, print_sm70_arm492),
-        (0xf56, print_sm70_arm493),
-        (0xf60, print_sm70_arm494),
-        (0xf63, print_sm70_arm495),
-        (0xf66, print_sm70_arm496),
-        (0xf69, print_sm70_arm497),
-        (0xf6c, print_sm70_arm498),
-        (0xf6f, print_sm70_arm499),
+        (0xdc7, print_sm70_arm475),
+        (0xdf0, print_sm70_arm476),
+        (0xdf1, print_sm70_arm477),
+        (0xdf2, print_sm70_arm478),
+        (0xdf3, print_sm70_arm479),
+        (0xe07, print_sm70_arm480),
+        (0xe14, print_sm70_arm481),
+        (0xe16, print_sm70_arm482),
+        (0xe19, print_sm70_arm483),
+        (0xe21, print_sm70_arm484),
+        (0xe23, print_sm70_arm485),
+        (0xe24, print_sm70_arm486),
+        (0xe25, print_sm70_arm487),
+        (0xe27, print_sm70_arm488),
+        (0xe29, print_sm70_arm489),
+        (0xe2a, print_sm70_arm490),
+        (0xe2b, print_sm70_arm491),
+        (0xe30, print_sm70_arm492),
+        (0xe31, print_sm70_arm493),
+        (0xe33, print_sm70_arm494),
+        (0xe34, print_sm70_arm495),
+        (0xe35, print_sm70_arm496),
+        (0xe43, print_sm70_arm497),
+        (0xe46, print_sm70_arm498),
+        (0xe49, print_sm70_arm499),
+        (0xe4b, print_sm70_arm500),
+        (0xf56, print_sm70_arm501),
+        (0xf60, print_sm70_arm502),
+        (0xf63, print_sm70_arm503),
+        (0xf66, print_sm70_arm504),
+        (0xf69, print_sm70_arm505),
+        (0xf6c, print_sm70_arm506),
+        (0xf6f, print_sm70_arm507),
         (0xf80, print_sm70_arm1),
         (0xf81, print_sm70_arm2),
         (0xf84, print_sm70_arm3),
@@ -18983,30 +19310,30 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0xf86, print_sm70_arm4),
         (0xf87, print_sm70_arm3),
         (0xf88, print_sm70_arm5),
-        (0xf89, print_sm70_arm500),
+        (0xf89, print_sm70_arm508),
         (0xf8a, print_sm70_arm6),
         (0xf8c, print_sm70_arm7),
-        (0xf90, print_sm70_arm501),
-        (0xf91, print_sm70_arm501),
-        (0xf92, print_sm70_arm501),
-        (0xf93, print_sm70_arm501),
-        (0xf94, print_sm70_arm501),
-        (0xf95, print_sm70_arm501),
-        (0xf96, print_sm70_arm501),
-        (0xf97, print_sm70_arm501),
-        (0xf98, print_sm70_arm501),
-        (0xf99, print_sm70_arm501),
-        (0xf9a, print_sm70_arm501),
-        (0xf9b, print_sm70_arm501),
-        (0xf9c, print_sm70_arm501),
-        (0xf9d, print_sm70_arm501),
-        (0xf9e, print_sm70_arm501),
-        (0xf9f, print_sm70_arm502),
+        (0xf90, print_sm70_arm509),
+        (0xf91, print_sm70_arm509),
+        (0xf92, print_sm70_arm509),
+        (0xf93, print_sm70_arm510),
+        (0xf94, print_sm70_arm509),
+        (0xf95, print_sm70_arm511),
+        (0xf96, print_sm70_arm509),
+        (0xf97, print_sm70_arm509),
+        (0xf98, print_sm70_arm509),
+        (0xf99, print_sm70_arm509),
+        (0xf9a, print_sm70_arm509),
+        (0xf9b, print_sm70_arm509),
+        (0xf9c, print_sm70_arm509),
+        (0xf9d, print_sm70_arm509),
+        (0xf9e, print_sm70_arm509),
+        (0xf9f, print_sm70_arm512),
         (0xfa3, print_sm70_arm8),
         (0xfa7, print_sm70_arm9),
         (0xfa8, print_sm70_arm6),
         (0xfaa, print_sm70_arm10),
-        (0xfae, print_sm70_arm503),
+        (0xfae, print_sm70_arm513),
         (0xfb0, print_sm70_arm11),
         (0xfb1, print_sm70_arm12),
         (0xfbd, print_sm70_arm13),
@@ -20806,6 +21133,40 @@ fn print_sm70_arm130(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm131(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
+        w & 0x80000000000000000000fff == 0x394 && matches!(sm, 70 | 72 | 75) =>
+        print_form:: < OpSuatom, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x394 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90 | 100 | 101 | 103 | 110) => print_form:: < OpSuatom, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x394 && matches!(sm, 120 | 121) => return
+        print_form:: < OpSuatom, 3 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x396 && matches!(sm, 70 | 72 | 75) =>
+        print_form:: < OpSuatomCas, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x396 && matches!(sm, 80 | 86 | 87 | 88 | 89) =>
+        print_form:: < OpSuatomCas, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x396 && matches!(sm, 90 | 100 | 101 | 103 |
+        110) => print_form:: < OpSuatomCas, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x396 && matches!(sm, 120 | 121) => return
+        print_form:: < OpSuatomCas, 4 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm133(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
         w & 0x80000000000000000000fff == 0x3a0 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpSured, 0 > (w, sm, at, out)
     );
@@ -20819,7 +21180,7 @@ fn print_sm70_arm131(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fdffffffffff00000fff == 0x3a1 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: <
@@ -20832,7 +21193,7 @@ fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm133(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x82010000000000000000fff == 0x800000000000000000003b4 && matches!(sm, 120 |
         121) => print_form:: < OpUtmaldgUr, 1 > (w, sm, at, out)
@@ -20847,7 +21208,7 @@ fn print_sm70_arm133(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80010000000000000000fff == 0x800000000000000000003b5 && matches!(sm, 90) =>
         print_form:: < OpUtmastg, 0 > (w, sm, at, out)
@@ -20859,7 +21220,7 @@ fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80010000000000000000fff == 0x800000000000000000003b6 && matches!(sm, 90) =>
         print_form:: < OpUtmaredg, 0 > (w, sm, at, out)
@@ -20871,7 +21232,7 @@ fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80010000000000000000fff == 0x800000000000000000003b8 && matches!(sm, 90) =>
         print_form:: < OpUtmapfUr, 0 > (w, sm, at, out)
@@ -20886,7 +21247,7 @@ fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x801f0000000000000000fff == 0x800000000000000000003ba && matches!(sm, 90) =>
         print_form:: < OpUblkcp, 0 > (w, sm, at, out)
@@ -20901,7 +21262,7 @@ fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80010000000000000000fff == 0x800000000000000000003bc && matches!(sm, 90) =>
         print_form:: < OpUblkpf, 0 > (w, sm, at, out)
@@ -20913,7 +21274,7 @@ fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1ffffffffffff00c00fff == 0x3c2 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89) => print_form:: < OpR2ur, 0 > (w, sm, at, out)
@@ -20924,7 +21285,7 @@ fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x3c4 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90) => print_form:: < OpRedux, 0 > (w, sm, at, out)
@@ -20935,7 +21296,7 @@ fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80002000000000000000fff == 0x3c6 && matches!(sm, 120 | 121) => print_form::
         < OpFenceViewAsync, 2 > (w, sm, at, out)
@@ -20950,21 +21311,21 @@ fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x402 && matches!(sm, 120 | 121) => return
         print_form:: < OpMov64i, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffe0000000000000fff == 0x407 && matches!(sm, 120 | 121) => return
         print_form:: < OpSel64i, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107000000000000000fff == 0x100000000000000000411 && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -20977,7 +21338,7 @@ fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd000000000000000fff == 0x414 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => return print_form:: < OpVabsdiff,
@@ -20985,7 +21346,7 @@ fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x416 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -20993,7 +21354,7 @@ fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x419 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21001,7 +21362,7 @@ fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x421 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21009,7 +21370,7 @@ fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x423 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21017,7 +21378,7 @@ fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -21030,7 +21391,7 @@ fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpDadd, 1 > (w,
@@ -21042,7 +21403,7 @@ fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff0000000000ff0fff == 0x42a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpDsetp, 0 > (w,
@@ -21054,7 +21415,7 @@ fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpDfma, 4 > (w,
@@ -21066,7 +21427,7 @@ fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0000000000000fff == 0x40000000000000000430 && matches!(sm, 86 |
         87 | 88 | 89) => print_form:: < OpHadd2F32, 1 > (w, sm, at, out)
@@ -21090,7 +21451,7 @@ fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x431 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpHfma2, 4 > (w, sm, at, out)
@@ -21109,7 +21470,7 @@ fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e001f0000000000000fff == 0x433 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpHset2, 1 > (w, sm, at, out)
@@ -21120,7 +21481,7 @@ fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff800001f0000000000ff0fff == 0x434 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpHsetp2, 1 > (w, sm, at, out)
@@ -21131,7 +21492,7 @@ fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c000000000000000fff == 0x435 && matches!(sm, 80 | 86 | 87 | 88 |
         89) => print_form:: < OpHfma2Mma, 4 > (w, sm, at, out)
@@ -21142,7 +21503,7 @@ fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm161(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x443 && matches!(sm, 86 | 87 | 88 | 89 | 90
         | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: < OpF2ip, 4 > (w, sm,
@@ -21150,42 +21511,42 @@ fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x446 && matches!(sm, 90 | 100 | 103) =>
         return print_form:: < OpViaddmnmx, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm161(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x84000000000000000000fff == 0x44b && matches!(sm, 100 | 103) => return
         print_form:: < OpFadd2Imm, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8020cff0000000000000fff == 0x80000ff0000000000000454 && matches!(sm, 120 |
         121) => return print_form:: < OpUfadd, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80010000000000000000fff == 0x80000000000000000000455 && matches!(sm, 120 |
         121) => return print_form:: < OpUffma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm166(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000482 && matches!(sm, 120 |
         121) => return print_form:: < OpUmov64i, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm167(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80107000000000000000fff == 0x80100000000000000000491 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUleaHi, 2 > (w, sm, at, out)
@@ -21205,7 +21566,7 @@ fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm166(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm168(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000499 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUshf, 2 > (w, sm, at, out)
@@ -21217,7 +21578,7 @@ fn print_sm70_arm166(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm167(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8000c000000000000000fff == 0x800000000000000000004a4 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUimad, 2 > (w, sm, at, out)
@@ -21237,7 +21598,7 @@ fn print_sm70_arm167(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm168(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm170(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffc00300ffff0fff == 0x2000000000000000051d && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -21255,7 +21616,7 @@ fn print_sm70_arm168(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm171(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547 && matches!(sm, 80
         | 86 | 87 | 88 | 89) => print_form:: < OpBraUp, 0 > (w, sm, at, out)
@@ -21267,7 +21628,7 @@ fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm170(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm172(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x589 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpShfl, 1 > (w, sm, at,
@@ -21279,14 +21640,40 @@ fn print_sm70_arm170(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm171(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm173(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffe7131000000000000ff0fff == 0x58d && matches!(sm, 100 | 101 | 103 | 110
         | 120 | 121) => return print_form:: < OpAtomsCastP, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm172(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x593 && matches!(sm, 70 | 72 | 75) =>
+        print_form:: < OpSuatomB, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x593 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90) => return print_form:: < OpSuatomB, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x595 && matches!(sm, 70 | 72 | 75) =>
+        print_form:: < OpSuatomCasB, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x595 && matches!(sm, 80 | 86 | 87 | 88 | 89) =>
+        print_form:: < OpSuatomCasB, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x595 && matches!(sm, 90) => return print_form::
+        < OpSuatomCasB, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm176(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x59f && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpSuredB, 0 > (w, sm, at, out)
@@ -21297,14 +21684,14 @@ fn print_sm70_arm172(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm173(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm177(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x5ab && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => return print_form:: < OpCgaerrbar, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm178(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80003000000000000000fff == 0x800010000000000000005b2 && matches!(sm, 90) =>
         print_form:: < OpSyncsExch, 0 > (w, sm, at, out)
@@ -21316,7 +21703,7 @@ fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm179(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x82010000000000000000fff == 0x800000000000000000005b4 && matches!(sm, 120 |
         121) => print_form:: < OpUtmaldg, 1 > (w, sm, at, out)
@@ -21331,7 +21718,7 @@ fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm176(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm180(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80010000000000000000fff == 0x800000000000000000005b8 && matches!(sm, 90) =>
         print_form:: < OpUtmapf, 0 > (w, sm, at, out)
@@ -21343,49 +21730,49 @@ fn print_sm70_arm176(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm177(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120 | 121) => return
         print_form:: < OpSel64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm178(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm182(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00f80000ff00000fff == 0x614 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpVabsdiff, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm179(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm183(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0x616 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpPrmt, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm180(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm184(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0x619 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpShf, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm185(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x621 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm182(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm186(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0x623 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFfma, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm183(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm187(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpImad, 5 > (w, sm,
@@ -21398,7 +21785,7 @@ fn print_sm70_arm183(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm184(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm188(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpImadWide, 4 > (w,
@@ -21411,7 +21798,7 @@ fn print_sm70_arm184(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm185(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm189(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => return print_form:: < OpImadHi, 4 > (w, sm, at,
@@ -21419,28 +21806,28 @@ fn print_sm70_arm185(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm186(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm190(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0x629 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpDadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm187(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm191(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff380000ff00ff0fff == 0x62a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpDsetp, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm188(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm192(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0x62b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpDfma, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm189(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm193(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff080000ff00000fff == 0x40000000000000000630 && matches!(sm, 86 |
         87 | 88 | 89) => print_form:: < OpHadd2F32, 2 > (w, sm, at, out)
@@ -21463,7 +21850,7 @@ fn print_sm70_arm189(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm190(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm194(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0x631 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpHfma2, 5 > (w, sm, at, out)
@@ -21482,7 +21869,7 @@ fn print_sm70_arm190(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm191(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm195(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e001f080000ff00000fff == 0x633 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpHset2, 2 > (w, sm, at, out)
@@ -21493,7 +21880,7 @@ fn print_sm70_arm191(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm192(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm196(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff800001f080000ff00ff0fff == 0x634 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpHsetp2, 2 > (w, sm, at, out)
@@ -21504,7 +21891,7 @@ fn print_sm70_arm192(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm193(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm197(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0x635 && matches!(sm, 80 | 86 | 87 | 88 |
         89) => print_form:: < OpHfma2Mma, 5 > (w, sm, at, out)
@@ -21515,14 +21902,40 @@ fn print_sm70_arm193(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm194(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm198(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0x646 && matches!(sm, 90) => return
         print_form:: < OpViaddmnmx, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm195(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm199(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x793 && matches!(sm, 70 | 72 | 75) =>
+        print_form:: < OpSuatomB3, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x793 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
+        90) => return print_form:: < OpSuatomB3, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm200(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x795 && matches!(sm, 70 | 72 | 75) =>
+        print_form:: < OpSuatomCasB3, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x795 && matches!(sm, 80 | 86 | 87 | 88 | 89) =>
+        print_form:: < OpSuatomCasB3, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x795 && matches!(sm, 90) => return print_form::
+        < OpSuatomCasB3, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm201(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x79f && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpSuredB3, 0 > (w, sm, at, out)
@@ -21533,7 +21946,7 @@ fn print_sm70_arm195(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm196(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm202(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000007ac && matches!(sm, 120 |
         121) => print_form:: < OpLdcu, 0 > (w, sm, at, out)
@@ -21544,7 +21957,7 @@ fn print_sm70_arm196(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm197(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm203(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x801 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpPmtrig, 0 > (w, sm,
@@ -21556,7 +21969,7 @@ fn print_sm70_arm197(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm198(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm204(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff0ff00000000ff000fff == 0x802 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21564,7 +21977,7 @@ fn print_sm70_arm198(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm199(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm205(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfff0000000000000fff == 0x803 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21572,7 +21985,7 @@ fn print_sm70_arm199(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm200(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm206(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfff0000000000ff0fff == 0x804 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21580,7 +21993,7 @@ fn print_sm70_arm200(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm201(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm207(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805 && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -21593,7 +22006,7 @@ fn print_sm70_arm201(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm202(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm208(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871fcffffffffffff000fff == 0x806 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21601,7 +22014,7 @@ fn print_sm70_arm202(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm203(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm209(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x807 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21609,7 +22022,7 @@ fn print_sm70_arm203(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm204(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm210(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x808 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21617,7 +22030,7 @@ fn print_sm70_arm204(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm205(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm211(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpFmnmx, 1 > (w, sm, at, out)
@@ -21633,7 +22046,7 @@ fn print_sm70_arm205(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm206(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm212(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e00ff0000000000000fff == 0x80a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21641,7 +22054,7 @@ fn print_sm70_arm206(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm207(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm213(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff0000000000ff0fff == 0x80b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21649,7 +22062,7 @@ fn print_sm70_arm207(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm208(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm214(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800f0000000000ff0fff == 0x80c && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: <
@@ -21661,7 +22074,7 @@ fn print_sm70_arm208(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm209(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm215(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016000000000000000fff == 0x810 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: <
@@ -21674,7 +22087,7 @@ fn print_sm70_arm209(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm210(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm216(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811 && matches!(sm, 70 | 72
         | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -21697,7 +22110,7 @@ fn print_sm70_arm210(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm211(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm217(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87000000000000000000fff == 0x812 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21705,7 +22118,7 @@ fn print_sm70_arm211(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm212(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm218(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x813 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21713,7 +22126,7 @@ fn print_sm70_arm212(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm213(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm219(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd000000000000000fff == 0x814 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => return print_form:: < OpVabsdiff,
@@ -21721,7 +22134,7 @@ fn print_sm70_arm213(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm214(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm220(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x816 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21729,7 +22142,7 @@ fn print_sm70_arm214(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm215(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm221(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdff0000000000000fff == 0x817 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpImnmx, 1 > (w, sm, at,
@@ -21745,7 +22158,7 @@ fn print_sm70_arm215(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm216(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm222(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x819 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21753,7 +22166,7 @@ fn print_sm70_arm216(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm217(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm223(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5ff0000000000000fff == 0x81a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21761,7 +22174,7 @@ fn print_sm70_arm217(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm218(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm224(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff7ff0000000000000fff == 0x81b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21769,7 +22182,7 @@ fn print_sm70_arm218(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm219(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm225(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000008ffffffffff000fff == 0x81c && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: <
@@ -21782,7 +22195,7 @@ fn print_sm70_arm219(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm220(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm226(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -21790,14 +22203,14 @@ fn print_sm70_arm220(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm221(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm227(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff == 0x822 && matches!(sm, 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 |
         103 | 110 | 120 | 121) => return print_form:: < OpFswzadd, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm222(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm228(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x823 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -21805,7 +22218,7 @@ fn print_sm70_arm222(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm223(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm229(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -21818,7 +22231,7 @@ fn print_sm70_arm223(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm224(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm230(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -21831,7 +22244,7 @@ fn print_sm70_arm224(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm225(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm231(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -21839,7 +22252,7 @@ fn print_sm70_arm225(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm226(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm232(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpDmul, 1 > (w,
@@ -21851,7 +22264,7 @@ fn print_sm70_arm226(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm227(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm233(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpDfma, 1 > (w,
@@ -21863,21 +22276,21 @@ fn print_sm70_arm227(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm228(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm234(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x82d && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => return print_form:: < OpPreexit, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm229(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm235(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x82e && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => return print_form:: < OpAcqbulk, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm230(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm236(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x82f && matches!(sm, 90) => print_form:: <
         OpElect, 0 > (w, sm, at, out)
@@ -21897,7 +22310,7 @@ fn print_sm70_arm230(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm231(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm237(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x831 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpHfma2, 1 > (w, sm, at, out)
@@ -21916,7 +22329,7 @@ fn print_sm70_arm231(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm232(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm238(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff0000000000000fff == 0x832 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpHmul2, 1 > (w, sm, at, out)
@@ -21927,7 +22340,7 @@ fn print_sm70_arm232(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm233(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm239(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff0000000000000fff == 0x835 && matches!(sm, 120 | 121) =>
         print_form:: < OpIadd, 4 > (w, sm, at, out)
@@ -21954,7 +22367,7 @@ fn print_sm70_arm233(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm234(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm240(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffdff0000000000000fff == 0x836 && matches!(sm, 90 | 100 | 103) =>
         print_form:: < OpViadd, 1 > (w, sm, at, out)
@@ -21965,7 +22378,7 @@ fn print_sm70_arm234(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm235(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm241(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x838 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: < OpI2iSat,
@@ -21973,7 +22386,7 @@ fn print_sm70_arm235(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm236(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm242(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff == 0x83b && matches!(sm, 75 | 80 | 86 | 87 | 88 | 89 | 90) =>
         print_form:: < OpLdsm, 0 > (w, sm, at, out)
@@ -21984,7 +22397,7 @@ fn print_sm70_arm236(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm237(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm243(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffeeff6000000000000000fff == 0x4207000000000000000083e && matches!(sm,
         100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpF2fpPack4, 1 > (w, sm, at,
@@ -22034,7 +22447,7 @@ fn print_sm70_arm237(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm238(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm244(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff85cb3ff0000000000000fff == 0x840 && matches!(sm, 80) => print_form:: <
         OpHmnmx2, 1 > (w, sm, at, out)
@@ -22054,7 +22467,7 @@ fn print_sm70_arm238(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm239(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm245(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x843 && matches!(sm, 86 | 87 | 88 | 89 | 90
         | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: < OpF2ip, 1 > (w, sm,
@@ -22062,7 +22475,7 @@ fn print_sm70_arm239(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm240(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm246(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff == 0x844 && matches!(sm, 90) => print_form:: < OpStsm, 0 > (w, sm, at,
         out)
@@ -22073,7 +22486,7 @@ fn print_sm70_arm240(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm241(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm247(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bff00000000ff000fff == 0x10000000000000000845 && matches!(sm, 86 |
         87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -22081,14 +22494,14 @@ fn print_sm70_arm241(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm242(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm248(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80008000000000000000fff == 0x846 && matches!(sm, 90 | 100 | 103) =>
         return print_form:: < OpViaddmnmx, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm243(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm249(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
         => print_form:: < OpVimnmx, 4 > (w, sm, at, out)
@@ -22103,63 +22516,63 @@ fn print_sm70_arm243(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm244(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm250(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x849 && matches!(sm, 100 | 103) => return
         print_form:: < OpFfma2Imm, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm245(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm251(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x84a && matches!(sm, 100 | 103) => return
         print_form:: < OpFmul2Imm, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm246(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm252(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80010000000000000000fff == 0x80000000000000000000855 && matches!(sm, 120 |
         121) => return print_form:: < OpUffma, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm247(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm253(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x87010000000000000000fff == 0x84000000000000000000856 && matches!(sm, 120 |
         121) => return print_form:: < OpUfmul, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm248(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm254(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000085a && matches!(sm, 120 |
         121) => return print_form:: < OpUi2f, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm249(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm255(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000085b && matches!(sm, 120 |
         121) => return print_form:: < OpUf2f, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm250(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm256(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80038000000000000000fff == 0x8001000000000000000085e && matches!(sm, 120 |
         121) => return print_form:: < OpUi2fp, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm251(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm257(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x876 && matches!(sm, 100 | 101 | 103 | 110) =>
         return print_form:: < OpFmnmx3, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm252(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm258(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x882 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90) => print_form:: < OpUmov, 0 > (w, sm, at, out)
@@ -22170,7 +22583,7 @@ fn print_sm70_arm252(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm253(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm259(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfff00000000c0c00fff == 0x80000000000000000000883 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUp2ur, 0 > (w, sm, at, out)
@@ -22182,7 +22595,7 @@ fn print_sm70_arm253(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm254(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm260(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfff00000000c0ff0fff == 0x80000000000000000000884 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUr2up, 0 > (w, sm, at, out)
@@ -22194,7 +22607,7 @@ fn print_sm70_arm254(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm255(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm261(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871fcffffffffffffc00fff == 0x886 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90) => print_form:: < OpVoteu, 0 > (w, sm, at, out)
@@ -22205,7 +22618,7 @@ fn print_sm70_arm255(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm256(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm262(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000887 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUsel, 1 > (w, sm, at, out)
@@ -22217,7 +22630,7 @@ fn print_sm70_arm256(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm257(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm263(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80100000000000000000fff == 0x8000000000000000000088c && matches!(sm, 120 |
         121) => print_form:: < OpUisetp, 5 > (w, sm, at, out)
@@ -22236,7 +22649,7 @@ fn print_sm70_arm257(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm258(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm264(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80006000000000000000fff == 0x80000000000000000000890 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUiadd3, 1 > (w, sm, at, out)
@@ -22256,7 +22669,7 @@ fn print_sm70_arm258(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm259(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm265(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80107000000000000000fff == 0x80000000000000000000891 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUlea, 1 > (w, sm, at, out)
@@ -22292,7 +22705,7 @@ fn print_sm70_arm259(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm260(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm266(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000892 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUlop3, 1 > (w, sm, at, out)
@@ -22304,7 +22717,7 @@ fn print_sm70_arm260(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm261(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm267(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80001000000000000000fff == 0x80000000000000000000896 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUprmt, 1 > (w, sm, at, out)
@@ -22316,7 +22729,7 @@ fn print_sm70_arm261(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm262(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm268(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80006000000000000000fff == 0x80000000000000000000897 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUiadd364, 1 > (w, sm, at, out)
@@ -22328,7 +22741,7 @@ fn print_sm70_arm262(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm263(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm269(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000899 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUshf, 1 > (w, sm, at, out)
@@ -22340,7 +22753,7 @@ fn print_sm70_arm263(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm264(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm270(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x8000000000000000000089a && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUsgxt, 1 > (w, sm, at, out)
@@ -22352,7 +22765,7 @@ fn print_sm70_arm264(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm265(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm271(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a4 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUimad, 1 > (w, sm, at, out)
@@ -22372,7 +22785,7 @@ fn print_sm70_arm265(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm266(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm272(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a5 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUimadWide, 1 > (w, sm, at, out)
@@ -22392,14 +22805,14 @@ fn print_sm70_arm266(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm267(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm273(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80004000000000000000fff == 0x800000000000000000008a6 && matches!(sm, 120 |
         121) => return print_form:: < OpUimadHi, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm268(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm274(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008bd && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUflo, 1 > (w, sm, at, out)
@@ -22411,7 +22824,7 @@ fn print_sm70_arm268(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm269(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm275(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008be && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUbrev, 1 > (w, sm, at, out)
@@ -22423,7 +22836,7 @@ fn print_sm70_arm269(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm270(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm276(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000008bf && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUpopc, 1 > (w, sm, at, out)
@@ -22435,7 +22848,7 @@ fn print_sm70_arm270(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm271(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm277(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff00000000ff000fff == 0x900 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -22443,7 +22856,7 @@ fn print_sm70_arm271(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm272(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm278(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x901 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -22451,7 +22864,7 @@ fn print_sm70_arm272(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm273(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm279(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x902 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -22459,7 +22872,7 @@ fn print_sm70_arm273(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm274(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm280(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x904 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -22467,7 +22880,7 @@ fn print_sm70_arm274(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm275(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm281(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x905 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -22475,7 +22888,7 @@ fn print_sm70_arm275(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm276(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm282(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x906 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -22483,7 +22896,7 @@ fn print_sm70_arm276(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm277(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm283(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x907 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -22491,7 +22904,7 @@ fn print_sm70_arm277(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm278(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm284(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70 | 72) =>
         print_form:: < OpMufu, 1 > (w, sm, at, out)
@@ -22506,7 +22919,7 @@ fn print_sm70_arm278(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm279(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm285(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x909 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -22514,7 +22927,7 @@ fn print_sm70_arm279(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm280(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm286(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x910 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -22522,7 +22935,7 @@ fn print_sm70_arm280(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm281(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm287(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x911 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -22530,7 +22943,7 @@ fn print_sm70_arm281(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm282(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm288(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x912 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -22538,7 +22951,7 @@ fn print_sm70_arm282(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm283(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm289(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x913 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -22546,7 +22959,7 @@ fn print_sm70_arm283(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm284(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm290(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffffffffff0fff == 0x918 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -22554,7 +22967,7 @@ fn print_sm70_arm284(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm285(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm291(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x919 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -22562,7 +22975,7 @@ fn print_sm70_arm285(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm286(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm292(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000803f00000fff == 0x80000000091a && matches!(sm, 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpDepbar, 0 >
@@ -22574,14 +22987,14 @@ fn print_sm70_arm286(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm287(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm293(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x91b && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => return print_form:: < OpEndcollective, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm288(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm294(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffffc3fff00ffff0fff == 0x2000000000000000091d && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -22607,7 +23020,7 @@ fn print_sm70_arm288(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm289(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm295(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xff000fff == 0xff000920 && matches!(sm, 70 | 72 | 75 | 80 | 86 | 87 | 88 |
         89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpAl2pAbs, 0 > (w,
@@ -22620,15 +23033,19 @@ fn print_sm70_arm289(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm290(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm296(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x923 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
-        87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
-        OpIsberd, 0 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x923 && matches!(sm, 70 | 72 | 75 | 80) =>
+        print_form:: < OpIsberd, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x923 && matches!(sm, 86 | 87 | 88 | 89 | 90 |
+        100 | 101 | 103 | 110 | 120 | 121) => return print_form:: < OpIsberd, 1 > (w, sm,
+        at, out)
     );
     None
 }
-fn print_sm70_arm291(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm297(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x924 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -22636,7 +23053,7 @@ fn print_sm70_arm291(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm292(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm298(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff == 0x925 && matches!(sm, 70 | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 |
         100 | 101 | 103 | 110 | 120 | 121) => return print_form:: < OpPixld, 0 > (w, sm,
@@ -22644,7 +23061,19 @@ fn print_sm70_arm292(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm293(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm299(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80080000000000000000fff == 0x80000000000000000927 && matches!(sm, 75 | 80)
+        => print_form:: < OpIsbewr, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80080000000000000000fff == 0x80000000000000000927 && matches!(sm, 86 | 87 |
+        88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
+        OpIsbewr, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm300(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x941 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => print_form:: < OpBsync, 0 > (w, sm, at, out)
@@ -22655,7 +23084,7 @@ fn print_sm70_arm293(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm294(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm301(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x942 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => print_form:: < OpBreak, 0 > (w, sm, at, out)
@@ -22666,7 +23095,7 @@ fn print_sm70_arm294(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm295(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm302(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83e000000000003ffff0fff == 0x943 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpCallAbs, 0 > (w, sm, at, out)
@@ -22677,7 +23106,7 @@ fn print_sm70_arm295(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm296(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm303(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c000000000003ffff0fff == 0x944 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpCall, 0 > (w, sm, at, out)
@@ -22688,7 +23117,7 @@ fn print_sm70_arm296(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm297(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm304(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff00000003fff00fff == 0x945 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => print_form:: < OpBssy, 0 > (w, sm, at, out)
@@ -22699,7 +23128,7 @@ fn print_sm70_arm297(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm298(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm305(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x946 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpYield, 0 > (w, sm,
@@ -22711,7 +23140,7 @@ fn print_sm70_arm298(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm299(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm306(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpBra, 0 > (w, sm, at, out)
@@ -22735,7 +23164,7 @@ fn print_sm70_arm299(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm300(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm307(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff00000000ffff0fff == 0x948 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpWarpsync, 2 > (w, sm, at, out)
@@ -22746,7 +23175,7 @@ fn print_sm70_arm300(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm301(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm308(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x949 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89) => print_form:: < OpBrx, 0 > (w, sm, at, out)
@@ -22757,7 +23186,7 @@ fn print_sm70_arm301(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm302(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm309(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff86fffffffffffffffff0fff == 0x94d && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -22765,14 +23194,14 @@ fn print_sm70_arm302(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm303(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm310(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x94e && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => return print_form:: < OpLepc, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm304(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm311(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c000000000003c0ff0fff == 0x80000000000000000000950 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => print_form:: < OpRet, 2 > (w, sm, at, out)
@@ -22818,7 +23247,7 @@ fn print_sm70_arm304(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm305(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm312(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffefffff00000000f0ff0fff == 0x956 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -22826,7 +23255,15 @@ fn print_sm70_arm305(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm306(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm313(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x95b && matches!(sm, 70 | 72 | 75 | 80 | 86 |
+        87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
+        OpKill, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm314(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x95c && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpBpt, 0 > (w, sm, at,
@@ -22838,7 +23275,7 @@ fn print_sm70_arm306(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm307(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm315(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80800000000000000000fff == 0x95d && matches!(sm, 90 | 100 | 101 | 103 |
         110 | 120 | 121) => print_form:: < OpNanosleep, 1 > (w, sm, at, out)
@@ -22853,7 +23290,7 @@ fn print_sm70_arm307(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm308(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm316(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80008000000000000000fff == 0x8000800000000000000097e && matches!(sm, 100 |
         101 | 103 | 110 | 120 | 121) => return print_form:: < OpLdg256, 0 > (w, sm, at,
@@ -22861,7 +23298,7 @@ fn print_sm70_arm308(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm309(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm317(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80008000000000000000fff == 0x8000800000000000000097f && matches!(sm, 100 |
         101 | 103 | 110 | 120 | 121) => return print_form:: < OpStg256, 0 > (w, sm, at,
@@ -22869,7 +23306,7 @@ fn print_sm70_arm309(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm310(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm318(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff38001ff0000000000000ffe == 0x1000000000000000980 && matches!(sm, 70 |
         72) => print_form:: < OpLdg, 7 > (w, sm, at, out)
@@ -22898,7 +23335,7 @@ fn print_sm70_arm310(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm311(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm319(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffb8e01ff000000ff000001ff == 0xe01000000000000000181 && matches!(sm, 70 |
         72) => print_form:: < OpLdg, 1 > (w, sm, at, out)
@@ -22953,7 +23390,7 @@ fn print_sm70_arm311(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm312(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm320(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8ff1ff000000ff00000fff == 0x983 && matches!(sm, 70 | 72) =>
         print_form:: < OpLdl, 1 > (w, sm, at, out)
@@ -22965,7 +23402,7 @@ fn print_sm70_arm312(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm313(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm321(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffe1ff000000ff00000fff == 0x984 && matches!(sm, 70 | 72) =>
         print_form:: < OpLds, 1 > (w, sm, at, out)
@@ -23010,7 +23447,7 @@ fn print_sm70_arm313(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm314(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm322(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffb8e01000000000000ff0ffc == 0x80001000000000000000984 && matches!(sm,
         90) => print_form:: < OpStg, 4 > (w, sm, at, out)
@@ -23042,7 +23479,7 @@ fn print_sm70_arm314(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm315(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm323(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffb8e11ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 80 |
         86 | 87 | 88 | 89 | 90) => print_form:: < OpStg, 2 > (w, sm, at, out)
@@ -23086,7 +23523,7 @@ fn print_sm70_arm315(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm316(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm324(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff7ff31000000000000ff01ff == 0x188 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpSts, 0 > (w,
@@ -23120,7 +23557,7 @@ fn print_sm70_arm316(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm317(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm325(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x989 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpShfl, 2 > (w, sm, at,
@@ -23132,7 +23569,7 @@ fn print_sm70_arm317(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm318(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm326(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80011000000000000000fdd == 0x80001000000000000000988 && matches!(sm,
         90) => print_form:: < OpAtomg, 4 > (w, sm, at, out)
@@ -23161,7 +23598,7 @@ fn print_sm70_arm318(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm319(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm327(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff40001000000000000000fff == 0x100000000000000098e && matches!(sm, 70 |
         72 | 75) => print_form:: < OpRed, 0 > (w, sm, at, out)
@@ -23188,7 +23625,7 @@ fn print_sm70_arm319(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm320(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm328(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800010000000000ff000fff == 0xff00098f && matches!(sm, 75) => print_form:: <
         OpCctlAll, 1 > (w, sm, at, out)
@@ -23217,7 +23654,7 @@ fn print_sm70_arm320(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm321(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm329(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpSuld, 0 > (w, sm, at, out)
@@ -23268,7 +23705,7 @@ fn print_sm70_arm321(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm322(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm330(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80002000000000000000fff == 0x992 && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => print_form:: < OpMembar, 0 > (w, sm, at, out)
@@ -23331,7 +23768,7 @@ fn print_sm70_arm322(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm323(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm331(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffc0001000000000000000fff == 0x800010000000000000009a3 && matches!(sm,
         90) => print_form:: < OpAtomgF, 1 > (w, sm, at, out)
@@ -23348,7 +23785,7 @@ fn print_sm70_arm323(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm324(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm332(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80001000000000000000fff == 0x800010000000000000009a4 && matches!(sm, 90) =>
         print_form:: < OpLdgmc, 0 > (w, sm, at, out)
@@ -23360,7 +23797,7 @@ fn print_sm70_arm324(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm325(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm333(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80001000000000000000fff == 0x800010000000000000009a5 && matches!(sm, 90) =>
         print_form:: < OpLdgmc, 1 > (w, sm, at, out)
@@ -23372,7 +23809,7 @@ fn print_sm70_arm325(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm326(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm334(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff40001000000000000000fff == 0x10000000000000009a6 && matches!(sm, 90 |
         100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpRedgF, 0 > (w, sm, at,
@@ -23389,7 +23826,7 @@ fn print_sm70_arm326(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm327(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm335(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffbf1f8ff000000ff000001ff == 0x1aa && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpQspc, 0 > (w, sm, at, out)
@@ -23435,7 +23872,7 @@ fn print_sm70_arm327(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm328(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm336(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9ab && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpErrbar, 0 > (w, sm,
@@ -23447,7 +23884,7 @@ fn print_sm70_arm328(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm329(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm337(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9af && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: < OpLdgdepbar, 0 >
@@ -23455,7 +23892,7 @@ fn print_sm70_arm329(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm330(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm338(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80002000000000000000fff == 0x9b1 && matches!(sm, 90) => print_form:: <
         OpSyncsCctlAll, 0 > (w, sm, at, out)
@@ -23475,14 +23912,14 @@ fn print_sm70_arm330(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm331(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm339(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9b7 && matches!(sm, 90 | 100 | 101 | 103 | 110
         | 120 | 121) => return print_form:: < OpUtmacmdflush, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm332(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm340(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80800000000000000000fff == 0x8000000000000000009b9 && matches!(sm, 90 | 100
         | 101 | 103 | 110 | 120 | 121) => print_form:: < OpUtmacctlAll, 0 > (w, sm, at,
@@ -23499,7 +23936,7 @@ fn print_sm70_arm332(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm333(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm341(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9c3 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90) => print_form:: < OpS2ur, 0 > (w, sm, at, out)
@@ -23510,7 +23947,7 @@ fn print_sm70_arm333(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm334(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm342(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80180000000800000000fff == 0x1000000008000000009c5 && matches!(sm, 90) =>
         print_form:: < OpWarpgroupDepbar, 0 > (w, sm, at, out)
@@ -23521,7 +23958,7 @@ fn print_sm70_arm334(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm335(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm343(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80001000000000000000fff == 0x800000000000000000009c7 && matches!(sm, 90 |
         100 | 101 | 103 | 110 | 120 | 121) => return print_form:: < OpUcgabarArv, 0 > (w,
@@ -23529,7 +23966,7 @@ fn print_sm70_arm335(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm336(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm344(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80002000000000000000fff == 0x800000000000000000009f0 && matches!(sm, 90) =>
         print_form:: < OpHgmma, 0 > (w, sm, at, out)
@@ -23540,7 +23977,7 @@ fn print_sm70_arm336(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm337(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm345(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80002000000000000000fff == 0x800000000000000000009f1 && matches!(sm, 90) =>
         print_form:: < OpIgmma, 0 > (w, sm, at, out)
@@ -23551,14 +23988,14 @@ fn print_sm70_arm337(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm338(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm346(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x800000000000000000009f2 && matches!(sm, 90) =>
         return print_form:: < OpBgmma, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm339(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm347(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80002000000000000000fff == 0x800000000000000000009f3 && matches!(sm, 90) =>
         print_form:: < OpQgmma, 0 > (w, sm, at, out)
@@ -23569,42 +24006,42 @@ fn print_sm70_arm339(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm340(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm348(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpMov, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm341(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm349(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcffff80000ff00000fff == 0xa03 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpP2r, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm342(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm350(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcffff80000ff00ff0fff == 0xa04 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpR2p, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm343(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm351(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpSel, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm344(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm352(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFsel, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm345(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm353(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpFmnmx, 2 > (w, sm, at, out)
@@ -23619,28 +24056,28 @@ fn print_sm70_arm345(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm346(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm354(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e00ff380000ff00000fff == 0xa0a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFset, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm347(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm355(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFsetp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm348(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm356(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpIsetp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm349(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm357(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => print_form:: < OpIadd3, 2 > (w, sm, at, out)
@@ -23652,7 +24089,7 @@ fn print_sm70_arm349(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm350(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm358(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 72
         | 75 | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpLea, 2 > (w, sm, at, out)
@@ -23674,70 +24111,70 @@ fn print_sm70_arm350(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm351(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm359(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpLop3, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm352(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm360(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpIabs, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm353(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm361(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00f80000ff00000fff == 0xa14 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpVabsdiff, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm354(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm362(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpPrmt, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm355(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm363(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90) => return print_form:: < OpImnmx, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm356(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm364(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpShf, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm357(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm365(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5fff80000ff00000fff == 0xa1a && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpSgxt, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm358(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm366(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff7fff80000ff00000fff == 0xa1b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpBmsk, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm359(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm367(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8010000380000ff00000fff == 0xa1f && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpPlop3Sign, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm360(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm368(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => return print_form:: < OpFmul, 2 > (w,
@@ -23745,14 +24182,14 @@ fn print_sm70_arm360(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm361(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm369(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFfma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm362(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm370(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpImad, 2 > (w, sm,
@@ -23765,7 +24202,7 @@ fn print_sm70_arm362(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm363(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm371(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
         | 72 | 75 | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpImadWide, 2 > (w,
@@ -23778,7 +24215,7 @@ fn print_sm70_arm363(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm364(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm372(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff900f80000ff00000fff == 0xa26 && matches!(sm, 70 | 72) =>
         print_form:: < OpIdp4a, 4 > (w, sm, at, out)
@@ -23798,7 +24235,7 @@ fn print_sm70_arm364(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm365(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm373(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => return print_form:: < OpImadHi, 2 > (w, sm, at,
@@ -23806,21 +24243,21 @@ fn print_sm70_arm365(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm366(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm374(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpDmul, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm367(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm375(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpDfma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm368(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm376(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0xa31 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpHfma2, 2 > (w, sm, at, out)
@@ -23839,7 +24276,7 @@ fn print_sm70_arm368(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm369(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm377(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff080000ff00000fff == 0xa32 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => print_form:: < OpHmul2, 2 > (w, sm, at, out)
@@ -23850,7 +24287,7 @@ fn print_sm70_arm369(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm370(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm378(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0xa35 && matches!(sm, 80 | 86 | 87 | 88 |
         89) => print_form:: < OpHfma2Mma, 2 > (w, sm, at, out)
@@ -23861,21 +24298,21 @@ fn print_sm70_arm370(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm371(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm379(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffdff780000ff00000fff == 0xa36 && matches!(sm, 90) => return
         print_form:: < OpViadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm372(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm380(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0xa38 && matches!(sm, 75 | 80 | 86 | 87 | 88
         | 89 | 90) => return print_form:: < OpI2iSat, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm373(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm381(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffeee4600f80000ff00000fff == 0xa3e && matches!(sm, 80 | 86 | 87 | 88 | 89
         | 90) => print_form:: < OpF2fp, 2 > (w, sm, at, out)
@@ -23898,7 +24335,7 @@ fn print_sm70_arm373(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm374(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm382(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff85cb3ff080000ff00000fff == 0xa40 && matches!(sm, 80) => print_form:: <
         OpHmnmx2, 2 > (w, sm, at, out)
@@ -23917,91 +24354,91 @@ fn print_sm70_arm374(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm375(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm383(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0xa43 && matches!(sm, 86 | 87 | 88 | 89 |
         90) => return print_form:: < OpF2ip, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm376(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm384(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bfff80000ffff000fff == 0x10000000000000000a45 && matches!(sm, 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpI2fp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm377(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm385(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000800780000ff00000fff == 0xa46 && matches!(sm, 90) => return
         print_form:: < OpViaddmnmx, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm378(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm386(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
         => return print_form:: < OpVimnmx, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm379(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm387(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xab9 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90) => return print_form:: < OpUldc, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm380(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm388(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFlo, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm381(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm389(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpBrev, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm382(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm390(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000380000ff00000fff == 0xb02 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFchk, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm383(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm391(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpF2f, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm384(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm392(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpF2i, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm385(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm393(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpI2f, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm386(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm394(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb07 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFrnd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm387(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm395(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70 | 72) =>
         print_form:: < OpMufu, 2 > (w, sm, at, out)
@@ -24016,42 +24453,42 @@ fn print_sm70_arm387(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm388(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm396(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpPopc, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm389(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm397(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpF2f64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm390(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm398(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpF2i64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm391(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm399(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpI2f64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm392(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm400(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff380000ffff000fff == 0xb13 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpFrnd64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm393(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm401(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffffc0003ffffff0fff == 0x20000000000000000b1d && matches!(sm, 70 |
         72 | 75 | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -24069,21 +24506,21 @@ fn print_sm70_arm393(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm394(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm402(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ffffff0fff == 0xb48 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89) => return print_form:: < OpWarpsync, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm395(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm403(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffeffffff80000fff0ff0fff == 0xb56 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90) => return print_form:: < OpBmov, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm396(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm404(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8080000f80000ff00000fff == 0xb5d && matches!(sm, 90) => print_form:: <
         OpNanosleep, 2 > (w, sm, at, out)
@@ -24098,49 +24535,49 @@ fn print_sm70_arm396(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm397(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm405(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb60 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpTex, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm398(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm406(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb63 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpTld4, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm399(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm407(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb66 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpTld, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm400(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm408(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb69 && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpTmml, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm401(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm409(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb6c && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpTxd, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm402(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm410(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000800000000000fff == 0xb6f && matches!(sm, 70 | 72 | 75 | 80 | 86 |
         87 | 88 | 89 | 90) => return print_form:: < OpTxq, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm403(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm411(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xb82 && matches!(sm, 75 | 80 | 86 | 87 | 88 |
         89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpLdc, 0 > (w, sm,
@@ -24152,7 +24589,7 @@ fn print_sm70_arm403(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm404(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm412(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 70 | 72 | 75) =>
         print_form:: < OpSuldB, 0 > (w, sm, at, out)
@@ -24187,7 +24624,7 @@ fn print_sm70_arm404(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm405(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm413(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
         120 | 121) => print_form:: < OpMov64, 1 > (w, sm, at, out)
@@ -24199,7 +24636,7 @@ fn print_sm70_arm405(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm406(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm414(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffff0000000fff == 0x80000000000000000000c03 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24207,7 +24644,7 @@ fn print_sm70_arm406(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm407(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm415(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffff0000ff0fff == 0x80000000000000000000c04 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24215,7 +24652,7 @@ fn print_sm70_arm407(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm408(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm416(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24223,7 +24660,7 @@ fn print_sm70_arm408(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm409(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm417(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24231,7 +24668,7 @@ fn print_sm70_arm409(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm410(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm418(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
         75) => print_form:: < OpFmnmx, 3 > (w, sm, at, out)
@@ -24247,7 +24684,7 @@ fn print_sm70_arm410(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm411(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm419(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e00ff3fffff0000000fff == 0x80000000000000000000c0a && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24255,7 +24692,7 @@ fn print_sm70_arm411(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm412(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm420(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24263,7 +24700,7 @@ fn print_sm70_arm412(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm413(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm421(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -24275,7 +24712,7 @@ fn print_sm70_arm413(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm414(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm422(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -24288,7 +24725,7 @@ fn print_sm70_arm414(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm415(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm423(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -24311,7 +24748,7 @@ fn print_sm70_arm415(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm416(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm424(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24319,7 +24756,7 @@ fn print_sm70_arm416(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm417(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm425(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24327,7 +24764,7 @@ fn print_sm70_arm417(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm418(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm426(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000c14 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => return print_form:: <
@@ -24335,7 +24772,7 @@ fn print_sm70_arm418(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm419(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm427(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24343,7 +24780,7 @@ fn print_sm70_arm419(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm420(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm428(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpImnmx,
@@ -24359,7 +24796,7 @@ fn print_sm70_arm420(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm421(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm429(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24367,7 +24804,7 @@ fn print_sm70_arm421(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm422(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm430(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5ffffffff0000000fff == 0x80000000000000000000c1a && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24375,7 +24812,7 @@ fn print_sm70_arm422(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm423(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm431(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff7ffffffff0000000fff == 0x80000000000000000000c1b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24383,7 +24820,7 @@ fn print_sm70_arm423(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm424(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm432(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24391,7 +24828,7 @@ fn print_sm70_arm424(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm425(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm433(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24399,7 +24836,7 @@ fn print_sm70_arm425(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm426(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm434(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -24412,7 +24849,7 @@ fn print_sm70_arm426(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm427(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm435(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -24425,7 +24862,7 @@ fn print_sm70_arm427(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm428(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm436(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff100ffffff0000000fff == 0x80000000000000000000c26 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -24438,7 +24875,7 @@ fn print_sm70_arm428(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm429(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm437(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24446,7 +24883,7 @@ fn print_sm70_arm429(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm430(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm438(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpDmul,
@@ -24458,7 +24895,7 @@ fn print_sm70_arm430(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm431(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm439(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpDfma,
@@ -24470,7 +24907,7 @@ fn print_sm70_arm431(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm432(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm440(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000c31 && matches!(sm,
         75) => print_form:: < OpHfma2, 3 > (w, sm, at, out)
@@ -24490,7 +24927,7 @@ fn print_sm70_arm432(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm433(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm441(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x80000000000000000000c32 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => print_form:: < OpHmul2, 3 > (w, sm, at, out)
@@ -24502,7 +24939,7 @@ fn print_sm70_arm433(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm434(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm442(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
         120 | 121) => print_form:: < OpIadd, 5 > (w, sm, at, out)
@@ -24529,14 +24966,14 @@ fn print_sm70_arm434(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm435(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm443(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffdff7fffff0000000fff == 0x80000000000000000000c36 && matches!(sm, 90
         | 100 | 103) => return print_form:: < OpViadd, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm436(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm444(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000c38 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24544,7 +24981,7 @@ fn print_sm70_arm436(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm437(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm445(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffeeff600ffffff0000000fff == 0xc2070000000000000000c3e && matches!(sm,
         100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpF2fpPack4, 2 > (w, sm, at,
@@ -24594,7 +25031,7 @@ fn print_sm70_arm437(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm438(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm446(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff85cb3ff0fffff0000000fff == 0x80000000000000000000c40 && matches!(sm,
         80) => print_form:: < OpHmnmx2, 3 > (w, sm, at, out)
@@ -24615,7 +25052,7 @@ fn print_sm70_arm438(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm439(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm447(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000c43 && matches!(sm, 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -24623,7 +25060,7 @@ fn print_sm70_arm439(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm440(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm448(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bffffffff00ff000fff == 0x80010000000000000000c45 && matches!(sm, 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -24631,14 +25068,14 @@ fn print_sm70_arm440(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm441(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm449(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80008007fffff0000000fff == 0x80000000000000000000c46 && matches!(sm, 90
         | 100 | 103) => return print_form:: < OpViaddmnmx, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm442(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm450(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
         90) => print_form:: < OpVimnmx, 6 > (w, sm, at, out)
@@ -24653,28 +25090,28 @@ fn print_sm70_arm442(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm443(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm451(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000c49 && matches!(sm, 100 |
         103) => return print_form:: < OpFfma2, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm444(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm452(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000c4a && matches!(sm, 100 |
         103) => return print_form:: < OpFmul2, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm445(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm453(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000c76 && matches!(sm, 100 |
         101 | 103 | 110) => return print_form:: < OpFmnmx3, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm446(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm454(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80100000000000000000fff == 0x80000000000000000000c82 && matches!(sm, 120 |
         121) => print_form:: < OpUmov, 4 > (w, sm, at, out)
@@ -24693,7 +25130,7 @@ fn print_sm70_arm446(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm447(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm455(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffffc0c0c00fff == 0x80000000000000000000c83 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUp2ur, 1 > (w, sm, at, out)
@@ -24705,7 +25142,7 @@ fn print_sm70_arm447(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm448(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm456(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffffc0c0ff0fff == 0x80000000000000000000c84 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpUr2up, 1 > (w, sm, at, out)
@@ -24717,7 +25154,7 @@ fn print_sm70_arm448(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm449(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm457(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24725,7 +25162,7 @@ fn print_sm70_arm449(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm450(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm458(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24733,7 +25170,7 @@ fn print_sm70_arm450(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm451(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm459(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000003fffff0000000fff == 0x80000000000000000000d02 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24741,7 +25178,7 @@ fn print_sm70_arm451(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm452(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm460(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24749,7 +25186,7 @@ fn print_sm70_arm452(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm453(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm461(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24757,7 +25194,7 @@ fn print_sm70_arm453(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm454(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm462(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24765,7 +25202,7 @@ fn print_sm70_arm454(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm455(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm463(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d07 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24773,7 +25210,7 @@ fn print_sm70_arm455(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm456(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm464(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => print_form:: < OpMufu, 6 > (w, sm, at, out)
@@ -24785,7 +25222,7 @@ fn print_sm70_arm456(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm457(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm465(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24793,7 +25230,7 @@ fn print_sm70_arm457(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm458(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm466(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24801,7 +25238,7 @@ fn print_sm70_arm458(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm459(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm467(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24809,7 +25246,7 @@ fn print_sm70_arm459(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm460(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm468(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24817,7 +25254,7 @@ fn print_sm70_arm460(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm461(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm469(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff3fffff00ff000fff == 0x80000000000000000000d13 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24825,7 +25262,7 @@ fn print_sm70_arm461(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm462(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm470(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8080000ffffff0000000fff == 0x80000000000000000000d5d && matches!(sm, 90
         | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpNanosleep, 3 > (w, sm,
@@ -24841,7 +25278,7 @@ fn print_sm70_arm462(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm463(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm471(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d61 && matches!(sm, 100 |
         101 | 103 | 110) => print_form:: < OpTexB, 1 > (w, sm, at, out)
@@ -24852,7 +25289,7 @@ fn print_sm70_arm463(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm464(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm472(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d64 && matches!(sm, 100 |
         101 | 103 | 110) => print_form:: < OpTld4B, 1 > (w, sm, at, out)
@@ -24863,7 +25300,7 @@ fn print_sm70_arm464(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm465(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm473(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d67 && matches!(sm, 100 |
         101 | 103 | 110) => print_form:: < OpTldB, 1 > (w, sm, at, out)
@@ -24874,7 +25311,7 @@ fn print_sm70_arm465(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm466(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm474(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000d6d && matches!(sm, 100 |
         101 | 103 | 110) => print_form:: < OpTxdB, 1 > (w, sm, at, out)
@@ -24885,7 +25322,7 @@ fn print_sm70_arm466(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm467(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm475(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000dc7 && matches!(sm, 90 |
         100 | 101 | 103 | 110 | 120 | 121) => return print_form:: < OpUcgabarWait, 0 >
@@ -24893,7 +25330,7 @@ fn print_sm70_arm467(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm468(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm476(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80002000000000000000fff == 0x80000000000000000000df0 && matches!(sm, 90) =>
         print_form:: < OpHgmmaR, 0 > (w, sm, at, out)
@@ -24904,7 +25341,7 @@ fn print_sm70_arm468(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm469(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm477(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80002000000000000000fff == 0x80000000000000000000df1 && matches!(sm, 90) =>
         print_form:: < OpIgmmaR, 0 > (w, sm, at, out)
@@ -24915,14 +25352,14 @@ fn print_sm70_arm469(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm470(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm478(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000df2 && matches!(sm, 90) =>
         return print_form:: < OpBgmmaR, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm471(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm479(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80002000000000000000fff == 0x80000000000000000000df3 && matches!(sm, 90) =>
         print_form:: < OpQgmmaR, 0 > (w, sm, at, out)
@@ -24933,14 +25370,14 @@ fn print_sm70_arm471(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm472(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm480(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
         120 | 121) => return print_form:: < OpSel64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm473(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm481(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000e14 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => return print_form:: <
@@ -24948,7 +25385,7 @@ fn print_sm70_arm473(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm474(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm482(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24956,7 +25393,7 @@ fn print_sm70_arm474(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm475(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm483(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24964,7 +25401,7 @@ fn print_sm70_arm475(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm476(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm484(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24972,7 +25409,7 @@ fn print_sm70_arm476(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm477(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm485(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -24980,7 +25417,7 @@ fn print_sm70_arm477(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm478(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm486(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -24993,7 +25430,7 @@ fn print_sm70_arm478(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm479(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm487(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) =>
@@ -25006,7 +25443,7 @@ fn print_sm70_arm479(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm480(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm488(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return
@@ -25014,7 +25451,7 @@ fn print_sm70_arm480(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm481(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm489(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpDadd,
@@ -25026,7 +25463,7 @@ fn print_sm70_arm481(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm482(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm490(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpDsetp,
@@ -25038,7 +25475,7 @@ fn print_sm70_arm482(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm483(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm491(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110) => print_form:: < OpDfma,
@@ -25050,7 +25487,7 @@ fn print_sm70_arm483(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm484(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm492(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x80040000000000000000e30 && matches!(sm, 86
         | 87 | 88 | 89) => print_form:: < OpHadd2F32, 3 > (w, sm, at, out)
@@ -25075,7 +25512,7 @@ fn print_sm70_arm484(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm485(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm493(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000e31 && matches!(sm,
         75) => print_form:: < OpHfma2, 6 > (w, sm, at, out)
@@ -25095,7 +25532,7 @@ fn print_sm70_arm485(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm486(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm494(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e001f0fffff0000000fff == 0x80000000000000000000e33 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => print_form:: < OpHset2, 3 > (w, sm, at, out)
@@ -25107,7 +25544,7 @@ fn print_sm70_arm486(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm487(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm495(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff800001f0fffff0000ff0fff == 0x80000000000000000000e34 && matches!(sm, 75
         | 80 | 86 | 87 | 88 | 89) => print_form:: < OpHsetp2, 3 > (w, sm, at, out)
@@ -25119,7 +25556,7 @@ fn print_sm70_arm487(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm488(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm496(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c003fffff0000000fff == 0x80000000000000000000e35 && matches!(sm, 80
         | 86 | 87 | 88 | 89) => print_form:: < OpHfma2Mma, 6 > (w, sm, at, out)
@@ -25130,7 +25567,7 @@ fn print_sm70_arm488(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm489(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm497(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000e43 && matches!(sm, 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -25138,28 +25575,28 @@ fn print_sm70_arm489(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm490(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm498(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000e46 && matches!(sm, 90
         | 100 | 103) => return print_form:: < OpViaddmnmx, 6 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm491(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm499(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000e49 && matches!(sm, 100 |
         103) => return print_form:: < OpFfma2, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm492(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm500(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000e4b && matches!(sm, 100 |
         103) => return print_form:: < OpFadd2, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm493(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm501(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffeffffffffffffff0f00fff == 0xf56 && matches!(sm, 70 | 72 | 75 | 80 | 86
         | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121) => return print_form:: <
@@ -25167,7 +25604,7 @@ fn print_sm70_arm493(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm494(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm502(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f60 && matches!(sm, 120 |
         121) => print_form:: < OpTexUr, 2 > (w, sm, at, out)
@@ -25182,7 +25619,7 @@ fn print_sm70_arm494(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm495(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm503(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f63 && matches!(sm, 120 |
         121) => print_form:: < OpTld4Ur, 2 > (w, sm, at, out)
@@ -25197,7 +25634,7 @@ fn print_sm70_arm495(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm496(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm504(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f66 && matches!(sm, 120 |
         121) => print_form:: < OpTldUr, 2 > (w, sm, at, out)
@@ -25212,7 +25649,7 @@ fn print_sm70_arm496(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm497(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm505(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f69 && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpTmmlUr, 0 > (w, sm, at, out)
@@ -25224,7 +25661,7 @@ fn print_sm70_arm497(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm498(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm506(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x800000000ff000000000fff == 0x800000000ff000000000f6c && matches!(sm, 120 |
         121) => print_form:: < OpTxdUr, 2 > (w, sm, at, out)
@@ -25239,7 +25676,7 @@ fn print_sm70_arm498(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm499(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm507(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f6f && matches!(sm, 75 |
         80 | 86 | 87 | 88 | 89 | 90) => print_form:: < OpTxqUr, 0 > (w, sm, at, out)
@@ -25251,7 +25688,7 @@ fn print_sm70_arm499(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm500(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm508(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xf89 && matches!(sm, 80 | 86 | 87 | 88 | 89 |
         90 | 100 | 101 | 103 | 110 | 120 | 121) => print_form:: < OpShfl, 3 > (w, sm, at,
@@ -25263,7 +25700,7 @@ fn print_sm70_arm500(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm501(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm509(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100 |
         101 | 103 | 110) => print_form:: < OpSuld, 4 > (w, sm, at, out)
@@ -25330,7 +25767,177 @@ fn print_sm70_arm501(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm502(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm510(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f93 && matches!(sm, 100 |
+        101 | 103 | 110) => print_form:: < OpSuatom, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f93 && matches!(sm, 120 |
+        121) => print_form:: < OpSuatom, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f93 && matches!(sm, 75) =>
+        print_form:: < OpSuatomUr, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f93 && matches!(sm, 80 |
+        86 | 87 | 88 | 89 | 90) => print_form:: < OpSuatomUr, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100 |
+        101 | 103 | 110) => print_form:: < OpSuld, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100 |
+        101 | 103 | 110) => print_form:: < OpSuld, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 120 |
+        121) => print_form:: < OpSuld, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 120 |
+        121) => print_form:: < OpSuld, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 75) =>
+        print_form:: < OpSuldUr, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 75) =>
+        print_form:: < OpSuldUr, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 80 |
+        86 | 87 | 88 | 89 | 90) => print_form:: < OpSuldUr, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 80 |
+        86 | 87 | 88 | 89 | 90) => print_form:: < OpSuldUr, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100 |
+        101 | 103 | 110) => print_form:: < OpSust, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100 |
+        101 | 103 | 110) => print_form:: < OpSust, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 120 |
+        121) => print_form:: < OpSust, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 120 |
+        121) => print_form:: < OpSust, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 75) =>
+        print_form:: < OpSustUr, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 75) =>
+        print_form:: < OpSustUr, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 80 |
+        86 | 87 | 88 | 89 | 90) => print_form:: < OpSustUr, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 80 |
+        86 | 87 | 88 | 89 | 90) => return print_form:: < OpSustUr, 3 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm511(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f95 && matches!(sm, 100 |
+        101 | 103 | 110) => print_form:: < OpSuatomCas, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f95 && matches!(sm, 120 |
+        121) => print_form:: < OpSuatomCas, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f95 && matches!(sm, 75) =>
+        print_form:: < OpSuatomCasUr, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f95 && matches!(sm, 80 |
+        86 | 87 | 88 | 89) => print_form:: < OpSuatomCasUr, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000f95 && matches!(sm, 90) =>
+        print_form:: < OpSuatomCasUr, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100 |
+        101 | 103 | 110) => print_form:: < OpSuld, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100 |
+        101 | 103 | 110) => print_form:: < OpSuld, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 120 |
+        121) => print_form:: < OpSuld, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 120 |
+        121) => print_form:: < OpSuld, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 75) =>
+        print_form:: < OpSuldUr, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 75) =>
+        print_form:: < OpSuldUr, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 80 |
+        86 | 87 | 88 | 89 | 90) => print_form:: < OpSuldUr, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 80 |
+        86 | 87 | 88 | 89 | 90) => print_form:: < OpSuldUr, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100 |
+        101 | 103 | 110) => print_form:: < OpSust, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100 |
+        101 | 103 | 110) => print_form:: < OpSust, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 120 |
+        121) => print_form:: < OpSust, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 120 |
+        121) => print_form:: < OpSust, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 75) =>
+        print_form:: < OpSustUr, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 75) =>
+        print_form:: < OpSustUr, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 80 |
+        86 | 87 | 88 | 89 | 90) => print_form:: < OpSustUr, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 80 |
+        86 | 87 | 88 | 89 | 90) => return print_form:: < OpSustUr, 3 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm512(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000f9f && matches!(sm, 100 |
         101 | 103 | 110) => print_form:: < OpSured, 2 > (w, sm, at, out)
@@ -25413,7 +26020,7 @@ fn print_sm70_arm502(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm503(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm513(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80800400000000000000fff == 0x80000400000000000000fae && matches!(sm,
         90) => print_form:: < OpLdgsts, 1 > (w, sm, at, out)
@@ -29003,13 +29610,25 @@ pub const FORMS: &[FormInfo] = &[
         0xe00000000000ff00, 0, 0, [GPR, GPR, PRED]
     ),
     form_info!(
-        "isberd", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
-        110, 120, 121], 0x80000000000000000000fff, 0x923, 0x1fff7ff03ffffffffff00000000,
-        0, [GPR]
+        "isberd", "fixed", 0, Sm70, [70, 72, 75, 80], 0x80000000000000000000fff, 0x923,
+        0x1fff7ff03ffffffffff00000000, 0, [GPR]
     ),
     form_info!(
-        "isberd", "fixed", 1, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
+        "isberd", "fixed", 1, Sm70, [86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121],
+        0x80000000000000000000fff, 0x923, 0x1fff7ff03ffff0000ff00000000, 0, [GPR]
+    ),
+    form_info!(
+        "isberd", "fixed", 2, Sm50, [50, 52, 53, 60, 61, 62], 0xfff8000000000000,
         0xefd0000000000000, 0x67ff87ff00000, 0, [GPR]
+    ),
+    form_info!(
+        "isbewr", "fixed", 0, Sm70, [75, 80], 0x80080000000000000000fff,
+        0x80000000000000000927, 0x1fff7ff03ffffffff0000ff0000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "isbewr", "fixed", 1, Sm70, [86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121],
+        0x80080000000000000000fff, 0x80000000000000000927, 0x1fff7ff03ffff00000000ff0000,
+        0, [GPR, GPR]
     ),
     form_info!(
         "iscadd", "r", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xfffc707ff0000000,
@@ -29092,6 +29711,11 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "kil", "fixed", 0, Sm50, [50, 52, 53, 60, 61, 62], 0xfff0000000000000,
         0xe330000000000000, 0xffffffff0ffe0, 0, []
+    ),
+    form_info!(
+        "kill", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103,
+        110, 120, 121], 0x80000000000000000000fff, 0x95b, 0x1fff07fffffffffffffffff0000,
+        0, [PRED]
     ),
     form_info!(
         "ldc", "fixed", 0, Sm70, [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120,
@@ -30523,6 +31147,118 @@ pub const FORMS: &[FormInfo] = &[
         "stsm", "fixed", 1, Sm70, [100, 101, 103, 110, 120, 121], 0xfff, 0x844,
         0x1fff7ff34000000000000ff0000, 0, [GPR, UGPR, GPR]; (100..= 121,
         [(0x80000000000000000000000, 0)], 0, 0xff0000000000000000, 0xff0000000000000000)
+    ),
+    form_info!(
+        "suatom", "fixed", 0, Sm70, [70, 72, 75], 0x80000000000000000000fff, 0x394,
+        0x1fff000000007ffff0000000000, 0, [GPR, GPR, GPR, NONE]
+    ),
+    form_info!(
+        "suatom", "fixed", 1, Sm70, [80, 86, 87, 88, 89, 90, 100, 101, 103, 110],
+        0x80000000000000000000fff, 0x394, 0x1fff000100007ffff0000000000, 0, [GPR, GPR,
+        GPR, NONE]
+    ),
+    form_info!(
+        "suatom", "fixed", 2, Sm70, [100, 101, 103, 110], 0x80000000000000000000fff,
+        0x80000000000000000000f93, 0x1fff00010ff07ff000000000000, 0xff000000000000, [GPR,
+        GPR, UGPR, NONE]
+    ),
+    form_info!(
+        "suatom", "fixed", 3, Sm70, [120, 121], 0x80000000000000000000fff, 0x394,
+        0x1fff00010000300ff0000000000, 0, [GPR, GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "suatom", "fixed", 4, Sm70, [120, 121], 0x80000000000000000000fff,
+        0x80000000000000000000f93, 0x1fff00010ff0300000000000000, 0, [GPR, GPR, UGPR,
+        UGPR]
+    ),
+    form_info!(
+        "suatom_b", "fixed", 0, Sm70, [70, 72, 75], 0x80000000000000000000fff, 0x593,
+        0x1fff00000ff0000000000000000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "suatom_b", "fixed", 1, Sm70, [80, 86, 87, 88, 89, 90],
+        0x80000000000000000000fff, 0x593, 0x1fff00010ff0000000000000000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "suatom_b3", "fixed", 0, Sm70, [70, 72, 75], 0x80000000000000000000fff, 0x793,
+        0x1fff00000ff0000000000000000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "suatom_b3", "fixed", 1, Sm70, [80, 86, 87, 88, 89, 90],
+        0x80000000000000000000fff, 0x793, 0x1fff00010ff0000000000000000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "suatom_cas", "fixed", 0, Sm70, [70, 72, 75], 0x80000000000000000000fff, 0x396,
+        0x1fff780000007ffff0000000000, 0, [GPR, GPR, GPR, NONE]
+    ),
+    form_info!(
+        "suatom_cas", "fixed", 1, Sm70, [80, 86, 87, 88, 89], 0x80000000000000000000fff,
+        0x396, 0x1fff780100007ffff0000000000, 0, [GPR, GPR, GPR, NONE]
+    ),
+    form_info!(
+        "suatom_cas", "fixed", 2, Sm70, [90, 100, 101, 103, 110],
+        0x80000000000000000000fff, 0x396, 0x1fff780100007ffff0000000000, 0, [GPR, GPR,
+        GPR, NONE]
+    ),
+    form_info!(
+        "suatom_cas", "fixed", 3, Sm70, [100, 101, 103, 110], 0x80000000000000000000fff,
+        0x80000000000000000000f95, 0x1fff78010ff07ff000000000000, 0xff000000000000, [GPR,
+        GPR, UGPR, NONE]
+    ),
+    form_info!(
+        "suatom_cas", "fixed", 4, Sm70, [120, 121], 0x80000000000000000000fff, 0x396,
+        0x1fff78010000300ff0000000000, 0, [GPR, GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "suatom_cas", "fixed", 5, Sm70, [120, 121], 0x80000000000000000000fff,
+        0x80000000000000000000f95, 0x1fff78010ff0300000000000000, 0, [GPR, GPR, UGPR,
+        UGPR]
+    ),
+    form_info!(
+        "suatom_cas_b", "fixed", 0, Sm70, [70, 72, 75], 0x80000000000000000000fff, 0x595,
+        0x1fff78000ff0000000000000000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "suatom_cas_b", "fixed", 1, Sm70, [80, 86, 87, 88, 89],
+        0x80000000000000000000fff, 0x595, 0x1fff78010ff0000000000000000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "suatom_cas_b", "fixed", 2, Sm70, [90], 0x80000000000000000000fff, 0x595,
+        0x1fff78010ff0000000000000000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "suatom_cas_b3", "fixed", 0, Sm70, [70, 72, 75], 0x80000000000000000000fff,
+        0x795, 0x1fff78000ff0000000000000000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "suatom_cas_b3", "fixed", 1, Sm70, [80, 86, 87, 88, 89],
+        0x80000000000000000000fff, 0x795, 0x1fff78010ff0000000000000000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "suatom_cas_b3", "fixed", 2, Sm70, [90], 0x80000000000000000000fff, 0x795,
+        0x1fff78010ff0000000000000000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "suatom_cas_ur", "fixed", 0, Sm70, [75], 0x80000000000000000000fff,
+        0x80000000000000000000f95, 0x1fff78000ff07c0000000000000, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "suatom_cas_ur", "fixed", 1, Sm70, [80, 86, 87, 88, 89],
+        0x80000000000000000000fff, 0x80000000000000000000f95,
+        0x1fff78010ff07c0000000000000, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "suatom_cas_ur", "fixed", 2, Sm70, [90], 0x80000000000000000000fff,
+        0x80000000000000000000f95, 0x1fff78010ff07c0000000000000, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "suatom_ur", "fixed", 0, Sm70, [75], 0x80000000000000000000fff,
+        0x80000000000000000000f93, 0x1fff00000ff07c0000000000000, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "suatom_ur", "fixed", 1, Sm70, [80, 86, 87, 88, 89, 90],
+        0x80000000000000000000fff, 0x80000000000000000000f93,
+        0x1fff00010ff07c0000000000000, 0, [GPR, GPR, UGPR]
     ),
     form_info!(
         "suld", "fixed", 0, Sm70, [70, 72, 75], 0x80000000000000000000ff0, 0x990,
@@ -32462,12 +33198,14 @@ include!(concat!(env!("OUT_DIR"), "/", "op_ipa.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ipa_idx_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ipa_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_isberd.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_isbewr.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iscadd.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iscadd32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iset.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_isetp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_isetp64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_kil.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_kill.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ldc.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ldcu.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ldg.rs"));
@@ -32553,6 +33291,14 @@ include!(concat!(env!("OUT_DIR"), "/", "op_stg_256.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_stl.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_sts.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_stsm.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_suatom.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_suatom_b.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_suatom_b3.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_suatom_cas.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_suatom_cas_b.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_suatom_cas_b3.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_suatom_cas_ur.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_suatom_ur.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_suld.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_suld_b.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_suld_ur.rs"));

@@ -13,11 +13,13 @@ pub struct OpIsberd {
     pub a: Src,
     /// Modifier. Read the output buffer. (isa-spec/spec/ops/memory/isberd.toml:21)
     pub o: bool,
-    /// Modifier.  (isa-spec/spec/ops/memory/isberd.toml:27)
+    /// Modifier. Unsigned offset added to the address (SM86 on). (isa-spec/spec/ops/memory/isberd.toml:27)
+    pub off: u32,
+    /// Modifier.  (isa-spec/spec/ops/memory/isberd.toml:33)
     pub mode: IsberdMode,
-    /// Modifier.  (isa-spec/spec/ops/memory/isberd.toml:31)
+    /// Modifier.  (isa-spec/spec/ops/memory/isberd.toml:37)
     pub skew: bool,
-    /// Modifier.  (isa-spec/spec/ops/memory/isberd.toml:36)
+    /// Modifier.  (isa-spec/spec/ops/memory/isberd.toml:42)
     pub size: IsberdSize,
 }
 op_fields!(OpIsberd, [a], [d]);
@@ -41,15 +43,17 @@ impl OpIsberd {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind,) {
-            (reg!(Gpr),) if smb & 0x1fffc0 != 0 => Some(0),
-            (reg!(Gpr),) if smb & 0x3f != 0 => Some(1),
+            (reg!(Gpr),) if smb & 0x3c0 != 0 => Some(0),
+            (reg!(Gpr),) if smb & 0x1ffc00 != 0 => Some(1),
+            (reg!(Gpr),) if smb & 0x3f != 0 => Some(2),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/isberd.toml:46; form at isa-spec/spec/ops/memory/isberd.toml:46).
+    /// Form `fixed` on SM [70, 72, 75, 80] (isa-spec/spec/ops/memory/isberd.toml:55; form at isa-spec/spec/ops/memory/isberd.toml:55).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "modifier off", self.off == 0u32, sm)?;
         let mut w: u128 = 0x923 | (c.raw & 0x1fff7ff03ffffffffff00000000);
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
@@ -59,10 +63,25 @@ impl OpIsberd {
         w |= u128::from(self.o) << 79;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/isberd.toml:64; form at isa-spec/spec/ops/memory/isberd.toml:64).
+    /// Form `fixed` on SM [86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/isberd.toml:73; form at isa-spec/spec/ops/memory/isberd.toml:73).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0x923 | (c.raw & 0x1fff7ff03ffff0000ff00000000);
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= fit::<E>(Self::NAME, "off", self.off as u128, 16u32)? << 40;
+        w |= (self.size.index() as u128) << 74;
+        w |= (self.mode.index() as u128) << 76;
+        w |= u128::from(self.skew) << 78;
+        w |= u128::from(self.o) << 79;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/isberd.toml:83; form at isa-spec/spec/ops/memory/isberd.toml:83).
+    #[inline(always)]
+    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "modifier off", self.off == 0u32, sm)?;
         let mut w: u128 = 0xefd0000000000000 | (c.raw & 0x67ff87ff00000);
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.skew) << 31;
@@ -72,31 +91,70 @@ impl OpIsberd {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/isberd.toml:46; form at isa-spec/spec/ops/memory/isberd.toml:46).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/isberd.toml:55; form at isa-spec/spec/ops/memory/isberd.toml:55).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let o: bool = bit(w, 79);
+        let off: u32 = 0u32;
         let mode: IsberdMode = IsberdMode::from_index(bits(w, 76, 2) as usize)?;
         let skew: bool = bit(w, 78);
         let size: IsberdSize = IsberdSize::from_index(bits(w, 74, 2) as usize)?;
-        let o = Self { d, a, o, mode, skew, size };
+        let o = Self {
+            d,
+            a,
+            o,
+            off,
+            mode,
+            skew,
+            size,
+        };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff03ffffffffff00000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/isberd.toml:64; form at isa-spec/spec/ops/memory/isberd.toml:64).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/isberd.toml:73; form at isa-spec/spec/ops/memory/isberd.toml:73).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let o: bool = bit(w, 79);
+        let off: u32 = bits(w, 40, 16) as u32;
+        let mode: IsberdMode = IsberdMode::from_index(bits(w, 76, 2) as usize)?;
+        let skew: bool = bit(w, 78);
+        let size: IsberdSize = IsberdSize::from_index(bits(w, 74, 2) as usize)?;
+        let o = Self {
+            d,
+            a,
+            o,
+            off,
+            mode,
+            skew,
+            size,
+        };
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff03ffff0000ff00000000)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/isberd.toml:83; form at isa-spec/spec/ops/memory/isberd.toml:83).
+    #[inline(always)]
+    fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let o: bool = bit(w, 32);
+        let off: u32 = 0u32;
         let mode: IsberdMode = IsberdMode::from_index(bits(w, 33, 2) as usize)?;
         let skew: bool = bit(w, 31);
         let size: IsberdSize = IsberdSize::from_index(bits(w, 47, 2) as usize)?;
-        let o = Self { d, a, o, mode, skew, size };
+        let o = Self {
+            d,
+            a,
+            o,
+            off,
+            mode,
+            skew,
+            size,
+        };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x67ff87ff00000)))
     }
-    /// Parse one tokenized line of syntax `ISBERD` (isa-spec/spec/ops/memory/isberd.toml:39); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ISBERD` (isa-spec/spec/ops/memory/isberd.toml:45); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ISBERD"]])?;
         let mut cur = 0usize;
@@ -119,24 +177,13 @@ impl OpIsberd {
         }
         let mut at = asm_try!(Operands:: < 2 > ::start(line, 2, 0usize));
         let d = asm_try!(dst_operand(at.take(), "d", false));
-        let v_a = {
-            let tok = at.take();
-            let v = asm_try!(mem_operand(tok, "a", true, 63u32, sm));
-            if v.1 != 0 {
-                return Some(
-                    Err(AsmError {
-                        col: tok.col,
-                        message: format!("{} takes no offset", "a"),
-                    }),
-                );
-            }
-            v
-        };
+        let v_a = asm_try!(mem_operand(at.take(), "a", true, 17u32, sm));
         asm_try!(at.finish(& ["d", "a"]));
         let op = Self {
             d,
             a: v_a.0,
             o,
+            off: v_a.1 as _,
             mode,
             skew,
             size,
@@ -161,15 +208,15 @@ impl MemOp for OpIsberd {}
 /// Spec: isa-spec/spec/ops/memory/isberd.toml:7.
 impl Encode for OpIsberd {
     const NAME: &'static str = "isberd";
-    encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a]);
+    encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a]);
 }
 /// Spec: isa-spec/spec/ops/memory/isberd.toml:7.
 impl Forms for OpIsberd {
-    parts_by_form!(0 : parts_f0, 1 : parts_f1);
+    parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/isberd.toml:39.
+    /// Spec: isa-spec/spec/ops/memory/isberd.toml:45.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -186,7 +233,7 @@ impl Forms for OpIsberd {
         out.push_str(" ");
         write_reg(out, self.d);
         out.push_str(", ");
-        write_mem(out, &self.a, reuse_a, 0i64, 24, sm);
+        write_mem(out, &self.a, reuse_a, self.off as i64, 16u32, sm);
         out.trim_end_spaces();
     }
 }

@@ -412,7 +412,8 @@ fn plain_mem_conv(op: &Op, m: &isa_spec::model::MemItem) -> Conv {
     let n = op.srcs[m.base].name.clone();
     let reg = !op.srcs[m.base].ty.is_pred();
     let bits = match m.off.map(|o| &op.modifiers[o].ty) {
-        Some(ModType::Int { bits, .. }) => (*bits).min(63),
+        // An unsigned offset's top bit is no sign: one more bit of range.
+        Some(ModType::Int { bits, signed }) => (*bits + u32::from(!signed)).min(63),
         _ => 63,
     };
     let attr = m.attr;
@@ -682,7 +683,13 @@ fn operand_step(
         AsmItem::Mem(m) => {
             assigned.push((AsmItem::Src(m.base), quote!(#v.0)));
             if let Some(o) = m.off {
-                assigned.push((AsmItem::Modifier(o), quote!(#v.1)));
+                // An unsigned offset (ISBEWR's `[R2+0xffff]`) from the
+                // parser's signed one; the encoder checks its range.
+                let val = match op.modifiers[o].ty {
+                    ModType::Int { signed: false, .. } => quote!(#v.1 as _),
+                    _ => quote!(#v.1),
+                };
+                assigned.push((AsmItem::Modifier(o), val));
             }
             if let Some(b) = m.bank {
                 assigned.push((AsmItem::Modifier(b), quote!(#v.2)));

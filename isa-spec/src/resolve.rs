@@ -1842,10 +1842,8 @@ fn parse_mem_item(op: &Op, s: &str) -> Result<MemItem, String> {
         off: off
             .map(|off| {
                 op.modifier(off)
-                    .filter(|&i| matches!(op.modifiers[i].ty, ModType::Int { signed: true, .. }))
-                    .ok_or_else(|| {
-                        format!("`{off}` is not a signed integer modifier of `{}`", op.name)
-                    })
+                    .filter(|&i| matches!(op.modifiers[i].ty, ModType::Int { .. }))
+                    .ok_or_else(|| format!("`{off}` is not an integer modifier of `{}`", op.name))
             })
             .transpose()?,
         width: width.map(enum_mod).transpose()?,
