@@ -4,7 +4,7 @@
 
 /// `ACQBULK`: Wait until the bulk asynchronous copies this thread issued may be acquired.
 ///
-/// Spec: isa-spec/spec/ops/control/acqbulk.toml:5 (op `acqbulk`). SMs: 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/control/acqbulk.toml:5 (op `acqbulk`). SMs: 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpAcqbulk {}
 op_fields!(OpAcqbulk, [], []);
@@ -14,7 +14,7 @@ impl OpAcqbulk {
     pub const MNEMONIC: &'static str = "ACQBULK";
     pub const CLASS: &'static str = "control";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 110, 120, 121];
+    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 107, 110, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[];
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
@@ -25,11 +25,11 @@ impl OpAcqbulk {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match () {
-            () if smb & 0x1fc000 != 0 => Some(0),
+            () if smb & 0x3fc000 != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/control/acqbulk.toml:13; form at isa-spec/spec/ops/control/acqbulk.toml:13).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/acqbulk.toml:13; form at isa-spec/spec/ops/control/acqbulk.toml:13).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x82e | (c.raw & 0x1fff7ffffffffffffffffff0000);

@@ -38,7 +38,7 @@ impl OpAl2p {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind,) {
-            (reg!(Gpr),) if smb & 0x1fffc0 != 0 => Some(0),
+            (reg!(Gpr),) if smb & 0x3bffc0 != 0 => Some(0),
             _ => None,
         }
     }

@@ -36,7 +36,7 @@ impl OpAl2pAbs {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match () {
-            () if smb & 0x1fffc0 != 0 => Some(0),
+            () if smb & 0x3bffc0 != 0 => Some(0),
             _ => None,
         }
     }

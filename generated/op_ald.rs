@@ -54,22 +54,22 @@ impl OpAld {
             (
                 _,
                 reg!(Gpr),
-            ) if smb & 0x1fffc0 != 0 && self.a == Src::RZ
+            ) if smb & 0x3bffc0 != 0 && self.a == Src::RZ
                 && matches!(self.access, AttrAccess::Plain) => Some(0),
             (
                 _,
                 _,
-            ) if smb & 0x1fffc0 != 0 && self.a == Src::RZ && self.vtx == Src::RZ
+            ) if smb & 0x3bffc0 != 0 && self.a == Src::RZ && self.vtx == Src::RZ
                 && matches!(self.access, AttrAccess::Patch) => Some(1),
             (
                 reg!(Gpr),
                 _,
-            ) if smb & 0x1fffc0 != 0 && self.vtx == Src::RZ
+            ) if smb & 0x3bffc0 != 0 && self.vtx == Src::RZ
                 && matches!(self.access, AttrAccess::Patch) => Some(2),
             (
                 reg!(Gpr),
                 reg!(Gpr),
-            ) if smb & 0x1fffc0 != 0 && matches!(self.access, AttrAccess::Phys) => {
+            ) if smb & 0x3bffc0 != 0 && matches!(self.access, AttrAccess::Phys) => {
                 Some(3)
             }
             _ => None,
@@ -91,7 +91,7 @@ impl OpAld {
         w |= u128::from(self.o) << 79;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ald.toml:86; form at isa-spec/spec/ops/memory/ald.toml:86).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ald.toml:87; form at isa-spec/spec/ops/memory/ald.toml:87).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "a", self.a == Src::RZ, sm)?;
@@ -106,7 +106,7 @@ impl OpAld {
         w |= u128::from(self.o) << 79;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ald.toml:97; form at isa-spec/spec/ops/memory/ald.toml:97).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ald.toml:98; form at isa-spec/spec/ops/memory/ald.toml:98).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -133,7 +133,7 @@ impl OpAld {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ald.toml:108; form at isa-spec/spec/ops/memory/ald.toml:108).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ald.toml:109; form at isa-spec/spec/ops/memory/ald.toml:109).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -185,7 +185,7 @@ impl OpAld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff63fffffc000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ald.toml:86; form at isa-spec/spec/ops/memory/ald.toml:86).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ald.toml:87; form at isa-spec/spec/ops/memory/ald.toml:87).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -209,7 +209,7 @@ impl OpAld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff63fffffc000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ald.toml:97; form at isa-spec/spec/ops/memory/ald.toml:97).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ald.toml:98; form at isa-spec/spec/ops/memory/ald.toml:98).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -236,7 +236,7 @@ impl OpAld {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff43fffff8000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ald.toml:108; form at isa-spec/spec/ops/memory/ald.toml:108).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ald.toml:109; form at isa-spec/spec/ops/memory/ald.toml:109).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {

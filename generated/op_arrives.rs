@@ -47,7 +47,7 @@ impl OpArrives {
         match (self.a.kind, self.ua.kind) {
             (reg!(Gpr), reg!(UGpr)) if smb & 0x3e00 != 0 => Some(0),
             (reg!(Gpr), reg!(UGpr)) if smb & 0x4000 != 0 => Some(1),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x1f8000 != 0 => Some(2),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x3b8000 != 0 => Some(2),
             _ => None,
         }
     }

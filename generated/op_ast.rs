@@ -54,7 +54,7 @@ impl OpAst {
                 _,
                 reg!(Gpr),
                 reg!(Gpr),
-            ) if smb & 0x1fffc0 != 0 && self.a == Src::RZ
+            ) if smb & 0x3bffc0 != 0 && self.a == Src::RZ
                 && matches!(self.access, AttrAccess::Plain | AttrAccess::Patch) => {
                 Some(0)
             }
@@ -62,13 +62,13 @@ impl OpAst {
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x1fffc0 != 0 && self.vtx == Src::RZ
+            ) if smb & 0x3bffc0 != 0 && self.vtx == Src::RZ
                 && matches!(self.access, AttrAccess::Patch) => Some(1),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(Gpr),
-            ) if smb & 0x1fffc0 != 0 && matches!(self.access, AttrAccess::Phys) => {
+            ) if smb & 0x3bffc0 != 0 && matches!(self.access, AttrAccess::Phys) => {
                 Some(2)
             }
             _ => None,
@@ -90,7 +90,7 @@ impl OpAst {
                 << 76;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ast.toml:73; form at isa-spec/spec/ops/memory/ast.toml:73).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ast.toml:74; form at isa-spec/spec/ops/memory/ast.toml:74).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -117,7 +117,7 @@ impl OpAst {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ast.toml:88; form at isa-spec/spec/ops/memory/ast.toml:88).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ast.toml:89; form at isa-spec/spec/ops/memory/ast.toml:89).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -168,7 +168,7 @@ impl OpAst {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffe300fffc000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ast.toml:73; form at isa-spec/spec/ops/memory/ast.toml:73).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ast.toml:74; form at isa-spec/spec/ops/memory/ast.toml:74).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
@@ -193,7 +193,7 @@ impl OpAst {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffc300fff8000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ast.toml:88; form at isa-spec/spec/ops/memory/ast.toml:88).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ast.toml:89; form at isa-spec/spec/ops/memory/ast.toml:89).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000 && w & 0 == 0 {

@@ -4,7 +4,7 @@
 
 /// `ATOMG.E`: Atomically replace the global memory word(s) at a + off (+ ua) by old OP b; d = old.
 ///
-/// Spec: isa-spec/spec/ops/memory/atomg.toml:18 (op `atomg`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/atomg.toml:18 (op `atomg`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpAtomg {
     /// Destination (pred). Predicate output (ptxas writes PT). (isa-spec/spec/ops/memory/atomg.toml:38)
@@ -42,7 +42,7 @@ impl OpAtomg {
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U64).with_align(2),
@@ -106,7 +106,7 @@ impl OpAtomg {
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x1fc000 != 0 && self.ua == Src::RZ
+            ) if smb & 0x3fc000 != 0 && self.ua == Src::RZ
                 && matches!(self.awidth, MemAddrWidth::None)
                 && matches!(self.amode, MemAddrMode::Reg) => Some(3),
             (
@@ -120,7 +120,7 @@ impl OpAtomg {
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x1f8000 != 0
+            ) if smb & 0x3f8000 != 0
                 && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
                 && matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc) => Some(5),
             _ => None,
@@ -155,7 +155,7 @@ impl OpAtomg {
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x1fc000 != 0 && self.ua == Src::RZ
+            ) if smb & 0x3fc000 != 0 && self.ua == Src::RZ
                 && matches!(self.awidth, MemAddrWidth::None)
                 && matches!(self.amode, MemAddrMode::Reg) => {
                 self.encode_f3::<EncodeError>(sm, c)
@@ -173,7 +173,7 @@ impl OpAtomg {
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x1f8000 != 0
+            ) if smb & 0x3f8000 != 0
                 && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
                 && matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc) => {
                 self.encode_f5::<EncodeError>(sm, c)
@@ -441,7 +441,7 @@ impl OpAtomg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/atomg.toml:264; form at isa-spec/spec/ops/memory/atomg.toml:264).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atomg.toml:264; form at isa-spec/spec/ops/memory/atomg.toml:264).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -543,7 +543,7 @@ impl OpAtomg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/atomg.toml:309; form at isa-spec/spec/ops/memory/atomg.toml:309).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atomg.toml:309; form at isa-spec/spec/ops/memory/atomg.toml:309).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

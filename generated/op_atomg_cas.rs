@@ -4,7 +4,7 @@
 
 /// `ATOMG.E.CAS`: Atomically replace the global memory word(s) at a + off by c where they hold b; d = old.
 ///
-/// Spec: isa-spec/spec/ops/memory/atomg_cas.toml:14 (op `atomg_cas`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/atomg_cas.toml:14 (op `atomg_cas`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpAtomgCas {
     /// Destination (pred). Predicate output (ptxas writes PT). (isa-spec/spec/ops/memory/atomg_cas.toml:19)
@@ -36,7 +36,7 @@ impl OpAtomgCas {
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U64).with_align(2),
@@ -75,7 +75,7 @@ impl OpAtomgCas {
         match (self.a.kind, self.b.kind, self.c.kind) {
             (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x1c0 != 0 => Some(0),
             (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3e00 != 0 => Some(1),
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x1fc000 != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3fc000 != 0 => Some(2),
             _ => None,
         }
     }
@@ -177,7 +177,7 @@ impl OpAtomgCas {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/atomg_cas.toml:197; form at isa-spec/spec/ops/memory/atomg_cas.toml:197).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atomg_cas.toml:197; form at isa-spec/spec/ops/memory/atomg_cas.toml:197).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

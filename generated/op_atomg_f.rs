@@ -4,7 +4,7 @@
 
 /// `ATOMG.E`: Atomically replace the global memory float(s) at a + off (+ ua) by old OP b (add, min or max); d = old.
 ///
-/// Spec: isa-spec/spec/ops/memory/atomg_f.toml:10 (op `atomg_f`). SMs: 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/atomg_f.toml:10 (op `atomg_f`). SMs: 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpAtomgF {
     /// Destination (pred). Predicate output (ptxas writes PT). (isa-spec/spec/ops/memory/atomg_f.toml:20)
@@ -39,7 +39,7 @@ impl OpAtomgF {
     pub const MNEMONIC: &'static str = "ATOMG.E";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 110, 120, 121];
+    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 107, 110, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U64).with_align(2),
         OperandInfo::new("b", ValueType::U32),
@@ -81,7 +81,7 @@ impl OpAtomgF {
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x1fc000 != 0 && self.ua == Src::RZ
+            ) if smb & 0x3fc000 != 0 && self.ua == Src::RZ
                 && matches!(self.awidth, MemAddrWidth::None)
                 && matches!(self.amode, MemAddrMode::Reg) => Some(0),
             (
@@ -94,7 +94,7 @@ impl OpAtomgF {
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x1f8000 != 0
+            ) if smb & 0x3f8000 != 0
                 && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
                 && matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc) => Some(2),
             _ => None,
@@ -110,7 +110,7 @@ impl OpAtomgF {
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x1fc000 != 0 && self.ua == Src::RZ
+            ) if smb & 0x3fc000 != 0 && self.ua == Src::RZ
                 && matches!(self.awidth, MemAddrWidth::None)
                 && matches!(self.amode, MemAddrMode::Reg) => {
                 self.encode_f0::<EncodeError>(sm, c)
@@ -127,7 +127,7 @@ impl OpAtomgF {
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x1f8000 != 0
+            ) if smb & 0x3f8000 != 0
                 && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
                 && matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc) => {
                 self.encode_f2::<EncodeError>(sm, c)
@@ -164,7 +164,7 @@ impl OpAtomgF {
                 AtomType::F32Rn | AtomType::F32x2Rn | AtomType::F32x4Rn | AtomType::F64Rn
             )))
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/atomg_f.toml:85; form at isa-spec/spec/ops/memory/atomg_f.toml:85).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atomg_f.toml:85; form at isa-spec/spec/ops/memory/atomg_f.toml:85).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -266,7 +266,7 @@ impl OpAtomgF {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/atomg_f.toml:216; form at isa-spec/spec/ops/memory/atomg_f.toml:216).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atomg_f.toml:216; form at isa-spec/spec/ops/memory/atomg_f.toml:216).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `ATOMS`: Atomically replace the shared memory word(s) at a * scale + off (+ ua) by old OP b; d = old.
 ///
-/// Spec: isa-spec/spec/ops/memory/atoms.toml:15 (op `atoms`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/atoms.toml:15 (op `atoms`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpAtoms {
     /// Destination (u32). The old value (first of the type's registers). (isa-spec/spec/ops/memory/atoms.toml:20)
@@ -34,7 +34,7 @@ impl OpAtoms {
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
@@ -89,7 +89,7 @@ impl OpAtoms {
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x1fc000 != 0 && self.ua == Src::reg(Reg::URZ)
+            ) if smb & 0x3fc000 != 0 && self.ua == Src::reg(Reg::URZ)
                 && matches!(self.amode, MemAddrMode::Reg) => Some(4),
             (
                 reg!(Gpr),
@@ -100,7 +100,7 @@ impl OpAtoms {
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x1f8000 != 0 && matches!(self.amode, MemAddrMode::Ur) => Some(6),
+            ) if smb & 0x3f8000 != 0 && matches!(self.amode, MemAddrMode::Ur) => Some(6),
             _ => None,
         }
     }
@@ -175,7 +175,7 @@ impl OpAtoms {
         w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES1, sm)? << 9;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/atoms.toml:146; form at isa-spec/spec/ops/memory/atoms.toml:146).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atoms.toml:146; form at isa-spec/spec/ops/memory/atoms.toml:146).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -210,7 +210,7 @@ impl OpAtoms {
         w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES1, sm)? << 9;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/atoms.toml:168; form at isa-spec/spec/ops/memory/atoms.toml:168).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atoms.toml:168; form at isa-spec/spec/ops/memory/atoms.toml:168).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `ATOMS`: Atomically replace the shared memory word(s) at a * scale + off by c where they hold b; d = old.
 ///
-/// Spec: isa-spec/spec/ops/memory/atoms_cas.toml:22 (op `atoms_cas`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/atoms_cas.toml:22 (op `atoms_cas`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpAtomsCas {
     /// Destination (u32). The old value (first of the type's registers). (isa-spec/spec/ops/memory/atoms_cas.toml:27)
@@ -32,8 +32,8 @@ impl OpAtomsCas {
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121,
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
+        110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
@@ -67,7 +67,7 @@ impl OpAtomsCas {
         match (self.a.kind, self.b.kind, self.c.kind) {
             (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3f00 != 0 => Some(0),
             (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0xc0 != 0 => Some(1),
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x1fc000 != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3fc000 != 0 => Some(2),
             (reg!(Gpr), reg!(Gpr), _) if smb & 0x3f != 0 && self.c == Src::RZ => Some(3),
             (reg!(Gpr), _, reg!(Gpr)) if smb & 0x3f != 0 && self.b == Src::RZ => Some(4),
             (
@@ -119,7 +119,7 @@ impl OpAtomsCas {
         w |= code_of(&[0, 1, 3], self.cas.index()) << 87;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/atoms_cas.toml:117; form at isa-spec/spec/ops/memory/atoms_cas.toml:117).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atoms_cas.toml:117; form at isa-spec/spec/ops/memory/atoms_cas.toml:117).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

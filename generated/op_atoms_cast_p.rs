@@ -4,7 +4,7 @@
 
 /// `ATOMS`: Atomically replace the shared memory word(s) at a * scale + off by c where they hold b; pd = whether they did.
 ///
-/// Spec: isa-spec/spec/ops/memory/atoms_cast_p.toml:9 (op `atoms_cast_p`). SMs: 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/atoms_cast_p.toml:9 (op `atoms_cast_p`). SMs: 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpAtomsCastP {
     /// Destination (pred). The compare-and-swap's outcome. (isa-spec/spec/ops/memory/atoms_cast_p.toml:14)
@@ -31,7 +31,7 @@ impl OpAtomsCastP {
     pub const MNEMONIC: &'static str = "ATOMS";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[100, 101, 103, 110, 120, 121];
+    pub const SMS: &'static [u32] = &[100, 101, 103, 107, 110, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32),
@@ -52,11 +52,11 @@ impl OpAtomsCastP {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x1f8000 != 0 => Some(0),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3f8000 != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/atoms_cast_p.toml:57; form at isa-spec/spec/ops/memory/atoms_cast_p.toml:57).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atoms_cast_p.toml:57; form at isa-spec/spec/ops/memory/atoms_cast_p.toml:57).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `ATOMS.POPC.INC.32`: Atomically add the number of active lanes to the shared memory word at a * scale + ua + off; d = old.
 ///
-/// Spec: isa-spec/spec/ops/memory/atoms_popc_inc.toml:12 (op `atoms_popc_inc`). SMs: 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/atoms_popc_inc.toml:12 (op `atoms_popc_inc`). SMs: 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpAtomsPopcInc {
     /// Destination (u32). The old value. (isa-spec/spec/ops/memory/atoms_popc_inc.toml:17)
@@ -28,7 +28,7 @@ impl OpAtomsPopcInc {
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
@@ -47,7 +47,7 @@ impl OpAtomsPopcInc {
         match (self.a.kind, self.ua.kind) {
             (reg!(Gpr), reg!(UGpr)) if smb & 0x3e00 != 0 => Some(0),
             (reg!(Gpr), reg!(UGpr)) if smb & 0x4000 != 0 => Some(1),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x1f8000 != 0 => Some(2),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x3f8000 != 0 => Some(2),
             _ => None,
         }
     }
@@ -79,7 +79,7 @@ impl OpAtomsPopcInc {
         w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/atoms_popc_inc.toml:91; form at isa-spec/spec/ops/memory/atoms_popc_inc.toml:91).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atoms_popc_inc.toml:91; form at isa-spec/spec/ops/memory/atoms_popc_inc.toml:91).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

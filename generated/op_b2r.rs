@@ -4,7 +4,7 @@
 
 /// `B2R`: Read the state of barrier `bar` into d.
 ///
-/// Spec: isa-spec/spec/ops/system/b2r.toml:11 (op `b2r`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/system/b2r.toml:11 (op `b2r`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpB2r {
     /// Destination (b32). (isa-spec/spec/ops/system/b2r.toml:16)
@@ -20,8 +20,8 @@ impl OpB2r {
     pub const CLASS: &'static str = "system";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121,
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
+        110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::B32)];
@@ -33,13 +33,13 @@ impl OpB2r {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match () {
-            () if smb & 0x1ffe00 != 0 => Some(0),
+            () if smb & 0x3ffe00 != 0 => Some(0),
             () if smb & 0x1c0 != 0 => Some(1),
             () if smb & 0x3f != 0 => Some(2),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/system/b2r.toml:28; form at isa-spec/spec/ops/system/b2r.toml:28).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/system/b2r.toml:28; form at isa-spec/spec/ops/system/b2r.toml:28).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x31c | (c.raw & 0x1fff7ff3ffffc3fffffff000000);

@@ -4,7 +4,7 @@
 
 /// `B2R.WARP`: Read the warp's barrier state into d.
 ///
-/// Spec: isa-spec/spec/ops/system/b2r_warp.toml:4 (op `b2r_warp`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/system/b2r_warp.toml:4 (op `b2r_warp`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpB2rWarp {
     /// Destination (b32). (isa-spec/spec/ops/system/b2r_warp.toml:9)
@@ -18,8 +18,8 @@ impl OpB2rWarp {
     pub const CLASS: &'static str = "system";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121,
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
+        110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::B32)];
@@ -31,13 +31,13 @@ impl OpB2rWarp {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match () {
-            () if smb & 0x1ffe00 != 0 => Some(0),
+            () if smb & 0x3ffe00 != 0 => Some(0),
             () if smb & 0x1c0 != 0 => Some(1),
             () if smb & 0x3f != 0 => Some(2),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/system/b2r_warp.toml:16; form at isa-spec/spec/ops/system/b2r_warp.toml:16).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/system/b2r_warp.toml:16; form at isa-spec/spec/ops/system/b2r_warp.toml:16).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x8000000000000000031c

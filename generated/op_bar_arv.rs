@@ -4,7 +4,7 @@
 
 /// `BAR.ARV`: Arrive at barrier a (of b threads) without waiting.
 ///
-/// Spec: isa-spec/spec/ops/control/bar_arv.toml:7 (op `bar_arv`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/control/bar_arv.toml:7 (op `bar_arv`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpBarArv {
     /// Source (b32). Barrier id: an immediate (4 bits from Volta, 8 on Maxwell/Pascal) or a register. (isa-spec/spec/ops/control/bar_arv.toml:12)
@@ -20,8 +20,8 @@ impl OpBarArv {
     pub const CLASS: &'static str = "control";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121,
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
+        110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32),
@@ -36,10 +36,10 @@ impl OpBarArv {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (SrcKind::Imm(_), SrcKind::Imm(_)) if smb & 0x1fffc0 != 0 => Some(0),
-            (SrcKind::Imm(_), reg!(Gpr)) if smb & 0x1fffc0 != 0 => Some(1),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x1fffc0 != 0 => Some(2),
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x1fffc0 != 0 => Some(3),
+            (SrcKind::Imm(_), SrcKind::Imm(_)) if smb & 0x3fffc0 != 0 => Some(0),
+            (SrcKind::Imm(_), reg!(Gpr)) if smb & 0x3fffc0 != 0 => Some(1),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3fffc0 != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x3fffc0 != 0 => Some(3),
             (SrcKind::Imm(_), SrcKind::Imm(_)) if smb & 0x3f != 0 => Some(4),
             (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3f != 0 => Some(5),
             (SrcKind::Imm(_), reg!(Gpr)) if smb & 0x3f != 0 => Some(6),
@@ -47,7 +47,7 @@ impl OpBarArv {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/control/bar_arv.toml:30; form at isa-spec/spec/ops/control/bar_arv.toml:30).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_arv.toml:30; form at isa-spec/spec/ops/control/bar_arv.toml:30).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -57,7 +57,7 @@ impl OpBarArv {
         w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 4u32, 0u32, false)? << 54;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/control/bar_arv.toml:48; form at isa-spec/spec/ops/control/bar_arv.toml:48).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_arv.toml:48; form at isa-spec/spec/ops/control/bar_arv.toml:48).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -67,7 +67,7 @@ impl OpBarArv {
         w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 4u32, 0u32, false)? << 54;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/control/bar_arv.toml:57; form at isa-spec/spec/ops/control/bar_arv.toml:57).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_arv.toml:57; form at isa-spec/spec/ops/control/bar_arv.toml:57).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -77,7 +77,7 @@ impl OpBarArv {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 12u32, 0u32, false)? << 42;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/control/bar_arv.toml:73; form at isa-spec/spec/ops/control/bar_arv.toml:73).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_arv.toml:73; form at isa-spec/spec/ops/control/bar_arv.toml:73).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `BAR.RED`: Wait at barrier a and reduce predicate c over the b threads (all of the CTA when 0); B2R reads the result.
 ///
-/// Spec: isa-spec/spec/ops/control/bar_red.toml:7 (op `bar_red`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/control/bar_red.toml:7 (op `bar_red`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpBarRed {
     /// Source (b32). Barrier id: an immediate (4 bits from Volta, 8 on Maxwell/Pascal) or a register. (isa-spec/spec/ops/control/bar_red.toml:12)
@@ -26,8 +26,8 @@ impl OpBarRed {
     pub const CLASS: &'static str = "control";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121,
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
+        110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32),
@@ -43,13 +43,13 @@ impl OpBarRed {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (SrcKind::Imm(_), SrcKind::Imm(_), reg!(Pred)) if smb & 0x1fffc0 != 0 => {
+            (SrcKind::Imm(_), SrcKind::Imm(_), reg!(Pred)) if smb & 0x3fffc0 != 0 => {
                 Some(0)
             }
             (SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0x3fc0 != 0 => Some(1),
-            (SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0x1fc000 != 0 => Some(2),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x1fffc0 != 0 => Some(3),
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x1fffc0 != 0 => Some(4),
+            (SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0x3fc000 != 0 => Some(2),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x3fffc0 != 0 => Some(3),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x3fffc0 != 0 => Some(4),
             (SrcKind::Imm(_), SrcKind::Imm(_), reg!(Pred)) if smb & 0x3f != 0 => Some(5),
             (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x3f != 0 => Some(6),
             (SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0x3f != 0 => Some(7),
@@ -57,7 +57,7 @@ impl OpBarRed {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/control/bar_red.toml:48; form at isa-spec/spec/ops/control/bar_red.toml:48).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_red.toml:48; form at isa-spec/spec/ops/control/bar_red.toml:48).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -87,7 +87,7 @@ impl OpBarRed {
         w |= u128::from(self.c.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/control/bar_red.toml:82; form at isa-spec/spec/ops/control/bar_red.toml:82).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_red.toml:82; form at isa-spec/spec/ops/control/bar_red.toml:82).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -113,7 +113,7 @@ impl OpBarRed {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/control/bar_red.toml:87; form at isa-spec/spec/ops/control/bar_red.toml:87).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_red.toml:87; form at isa-spec/spec/ops/control/bar_red.toml:87).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -128,7 +128,7 @@ impl OpBarRed {
         w |= u128::from(self.c.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/control/bar_red.toml:103; form at isa-spec/spec/ops/control/bar_red.toml:103).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_red.toml:103; form at isa-spec/spec/ops/control/bar_red.toml:103).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `BAR.SYNC`: Wait at barrier a until b threads (all of the CTA when 0) have arrived.
 ///
-/// Spec: isa-spec/spec/ops/control/bar_sync.toml:7 (op `bar_sync`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/control/bar_sync.toml:7 (op `bar_sync`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpBarSync {
     /// Source (b32). Barrier id: an immediate (4 bits from Volta, 8 on Maxwell/Pascal) or a register. (isa-spec/spec/ops/control/bar_sync.toml:12)
@@ -22,8 +22,8 @@ impl OpBarSync {
     pub const CLASS: &'static str = "control";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121,
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
+        110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32),
@@ -38,11 +38,11 @@ impl OpBarSync {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (SrcKind::Imm(_), SrcKind::Imm(_)) if smb & 0x1fffc0 != 0 => Some(0),
+            (SrcKind::Imm(_), SrcKind::Imm(_)) if smb & 0x3fffc0 != 0 => Some(0),
             (SrcKind::Imm(_), reg!(Gpr)) if smb & 0x3fc0 != 0 => Some(1),
-            (SrcKind::Imm(_), reg!(Gpr)) if smb & 0x1fc000 != 0 => Some(2),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x1fffc0 != 0 => Some(3),
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x1fffc0 != 0 => Some(4),
+            (SrcKind::Imm(_), reg!(Gpr)) if smb & 0x3fc000 != 0 => Some(2),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3fffc0 != 0 => Some(3),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x3fffc0 != 0 => Some(4),
             (SrcKind::Imm(_), SrcKind::Imm(_)) if smb & 0x3f != 0 => Some(5),
             (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3f != 0 => Some(6),
             (SrcKind::Imm(_), reg!(Gpr)) if smb & 0x3f != 0 => Some(7),
@@ -50,7 +50,7 @@ impl OpBarSync {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/control/bar_sync.toml:38; form at isa-spec/spec/ops/control/bar_sync.toml:38).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_sync.toml:38; form at isa-spec/spec/ops/control/bar_sync.toml:38).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -72,7 +72,7 @@ impl OpBarSync {
         w |= u128::from(self.defer) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/control/bar_sync.toml:71; form at isa-spec/spec/ops/control/bar_sync.toml:71).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_sync.toml:71; form at isa-spec/spec/ops/control/bar_sync.toml:71).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -94,7 +94,7 @@ impl OpBarSync {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/control/bar_sync.toml:76; form at isa-spec/spec/ops/control/bar_sync.toml:76).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_sync.toml:76; form at isa-spec/spec/ops/control/bar_sync.toml:76).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -105,7 +105,7 @@ impl OpBarSync {
         w |= u128::from(self.defer) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/control/bar_sync.toml:92; form at isa-spec/spec/ops/control/bar_sync.toml:92).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_sync.toml:92; form at isa-spec/spec/ops/control/bar_sync.toml:92).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `BMOV.32`: Move convergence barrier `a` into register `d`.
 ///
-/// Spec: isa-spec/spec/ops/control/bmov_r.toml:9 (op `bmov_r`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/control/bmov_r.toml:9 (op `bmov_r`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpBmovR {
     /// Destination (b32). (isa-spec/spec/ops/control/bmov_r.toml:14)
@@ -22,7 +22,7 @@ impl OpBmovR {
     pub const CLASS: &'static str = "control";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[OperandInfo::new("a", ValueType::B32)];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::B32)];
@@ -34,11 +34,11 @@ impl OpBmovR {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind,) {
-            (reg!(Bar),) if smb & 0x1fffc0 != 0 => Some(0),
+            (reg!(Bar),) if smb & 0x3fffc0 != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/control/bmov_r.toml:34; form at isa-spec/spec/ops/control/bmov_r.toml:34).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bmov_r.toml:34; form at isa-spec/spec/ops/control/bmov_r.toml:34).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

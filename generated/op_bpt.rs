@@ -4,7 +4,7 @@
 
 /// `BPT`: Breakpoint: trap, pause or interrupt with `code` for the debugger.
 ///
-/// Spec: isa-spec/spec/ops/control/bpt.toml:16 (op `bpt`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/control/bpt.toml:16 (op `bpt`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpBpt {
     /// Modifier.  (isa-spec/spec/ops/control/bpt.toml:21)
@@ -20,8 +20,8 @@ impl OpBpt {
     pub const CLASS: &'static str = "control";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121,
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
+        110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[];
     pub const DSTS: &'static [OperandInfo] = &[];
@@ -39,13 +39,13 @@ impl OpBpt {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match () {
-            () if smb & 0x1ffe00 != 0 => Some(0),
+            () if smb & 0x3ffe00 != 0 => Some(0),
             () if smb & 0x1c0 != 0 => Some(1),
             () if smb & 0x3f != 0 => Some(2),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/control/bpt.toml:33; form at isa-spec/spec/ops/control/bpt.toml:33).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bpt.toml:33; form at isa-spec/spec/ops/control/bpt.toml:33).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x95c | (c.raw & 0x1fff78fffffffffffe3ffff0000);

@@ -4,7 +4,7 @@
 
 /// `BRA`: Relative branch, taken where the guard and `cond` hold.
 ///
-/// Spec: isa-spec/spec/ops/control/bra.toml:3 (op `bra`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/control/bra.toml:3 (op `bra`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpBra {
     /// Source (pred). (isa-spec/spec/ops/control/bra.toml:17)
@@ -26,8 +26,8 @@ impl OpBra {
     pub const CLASS: &'static str = "control";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121,
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
+        110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("cond", ValueType::Pred).with_not().with_default(Src::PT),
@@ -42,7 +42,7 @@ impl OpBra {
         let smb = sm_bit(sm);
         match (self.cond.kind,) {
             (reg!(Pred),) if smb & 0x3fc0 != 0 => Some(0),
-            (reg!(Pred),) if smb & 0x1fc000 != 0 => Some(1),
+            (reg!(Pred),) if smb & 0x3fc000 != 0 => Some(1),
             (_,) if smb & 0x3f != 0 && self.cond == Src::PT => Some(2),
             _ => None,
         }
@@ -54,7 +54,7 @@ impl OpBra {
         let smb = sm_bit(sm);
         match (self.cond.kind,) {
             (reg!(Pred),) if smb & 0x3fc0 != 0 => self.encode_f0::<EncodeError>(sm, c),
-            (reg!(Pred),) if smb & 0x1fc000 != 0 => self.encode_f1::<EncodeError>(sm, c),
+            (reg!(Pred),) if smb & 0x3fc000 != 0 => self.encode_f1::<EncodeError>(sm, c),
             (_,) if smb & 0x3f != 0 && self.cond == Src::PT => {
                 self.encode_f2::<EncodeError>(sm, c)
             }
@@ -133,7 +133,7 @@ impl OpBra {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/control/bra.toml:70; form at isa-spec/spec/ops/control/bra.toml:70).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bra.toml:70; form at isa-spec/spec/ops/control/bra.toml:70).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;

@@ -4,7 +4,7 @@
 
 /// `BRA`: Relative branch with a uniform-register operand (.DIV/.CONV), taken where the guard and `cond` hold.
 ///
-/// Spec: isa-spec/spec/ops/control/bra_ur.toml:5 (op `bra_ur`). SMs: 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/control/bra_ur.toml:5 (op `bra_ur`). SMs: 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpBraUr {
     /// Source (pred). (isa-spec/spec/ops/control/bra_ur.toml:10)
@@ -24,7 +24,7 @@ impl OpBraUr {
     pub const CLASS: &'static str = "control";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("cond", ValueType::Pred).with_not().with_default(Src::PT),
@@ -41,7 +41,7 @@ impl OpBraUr {
         match (self.cond.kind, self.ur.kind) {
             (reg!(Pred), reg!(UGpr)) if smb & 0x3e00 != 0 => Some(0),
             (reg!(Pred), reg!(UGpr)) if smb & 0x4000 != 0 => Some(1),
-            (reg!(Pred), reg!(UGpr)) if smb & 0x1f8000 != 0 => Some(2),
+            (reg!(Pred), reg!(UGpr)) if smb & 0x3f8000 != 0 => Some(2),
             _ => None,
         }
     }
@@ -102,7 +102,7 @@ impl OpBraUr {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/control/bra_ur.toml:62; form at isa-spec/spec/ops/control/bra_ur.toml:62).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bra_ur.toml:62; form at isa-spec/spec/ops/control/bra_ur.toml:62).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;

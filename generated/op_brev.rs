@@ -4,7 +4,7 @@
 
 /// `BREV`: Bit reverse.
 ///
-/// Spec: isa-spec/spec/ops/alu/brev.toml:2 (op `brev`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/brev.toml:2 (op `brev`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpBrev {
     /// Destination (u32). (isa-spec/spec/ops/alu/brev.toml:7)
@@ -20,7 +20,7 @@ impl OpBrev {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[OperandInfo::new("b", ValueType::B32)];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
@@ -32,10 +32,10 @@ impl OpBrev {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
-            (reg!(Gpr),) if smb & 0x1fffc0 != 0 => Some(0),
-            (SrcKind::Imm(_),) if smb & 0x1fffc0 != 0 => Some(1),
+            (reg!(Gpr),) if smb & 0x3fffc0 != 0 => Some(0),
+            (SrcKind::Imm(_),) if smb & 0x3fffc0 != 0 => Some(1),
             (SrcKind::CBuf(_),) if smb & 0x7fc0 != 0 => Some(2),
-            (reg!(UGpr),) if smb & 0x1fff00 != 0 => Some(3),
+            (reg!(UGpr),) if smb & 0x3fff00 != 0 => Some(3),
             _ => None,
         }
     }
@@ -47,14 +47,14 @@ impl OpBrev {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/brev.toml:21; form at isa-spec/spec/ops/alu/brev.toml:27).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/brev.toml:21; form at isa-spec/spec/ops/alu/brev.toml:27).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x301 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/brev.toml:21; form at isa-spec/spec/ops/alu/brev.toml:27).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/brev.toml:21; form at isa-spec/spec/ops/alu/brev.toml:27).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x901 | self.encode_e0::<E>(sm, c)?;
@@ -69,7 +69,7 @@ impl OpBrev {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/brev.toml:21; form at isa-spec/spec/ops/alu/brev.toml:27).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/brev.toml:21; form at isa-spec/spec/ops/alu/brev.toml:27).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000d01 | self.encode_e0::<E>(sm, c)?;

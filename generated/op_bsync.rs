@@ -4,7 +4,7 @@
 
 /// `BSYNC`: Wait at convergence barrier `b`, where the guard and `cond` hold.
 ///
-/// Spec: isa-spec/spec/ops/control/bsync.toml:5 (op `bsync`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/control/bsync.toml:5 (op `bsync`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpBsync {
     /// Source (pred). (isa-spec/spec/ops/control/bsync.toml:10)
@@ -22,7 +22,7 @@ impl OpBsync {
     pub const CLASS: &'static str = "control";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("cond", ValueType::Pred).with_not().with_default(Src::PT),
@@ -38,7 +38,7 @@ impl OpBsync {
         let smb = sm_bit(sm);
         match (self.cond.kind, self.b.kind) {
             (reg!(Pred), reg!(Bar)) if smb & 0x7fc0 != 0 => Some(0),
-            (reg!(Pred), reg!(Bar)) if smb & 0x1f8000 != 0 => Some(1),
+            (reg!(Pred), reg!(Bar)) if smb & 0x3f8000 != 0 => Some(1),
             _ => None,
         }
     }
@@ -58,7 +58,7 @@ impl OpBsync {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/control/bsync.toml:46; form at isa-spec/spec/ops/control/bsync.toml:46).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bsync.toml:46; form at isa-spec/spec/ops/control/bsync.toml:46).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;

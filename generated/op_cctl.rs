@@ -4,7 +4,7 @@
 
 /// `CCTL`: Cache control on the line at address a + off: prefetch, write back, invalidate.
 ///
-/// Spec: isa-spec/spec/ops/memory/cctl.toml:20 (op `cctl`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/cctl.toml:20 (op `cctl`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpCctl {
     /// Source (u32). Address register (a pair with .E). (isa-spec/spec/ops/memory/cctl.toml:25)
@@ -26,8 +26,8 @@ impl OpCctl {
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121,
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
+        110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[OperandInfo::new("a", ValueType::U32)];
     pub const DSTS: &'static [OperandInfo] = &[];
@@ -47,14 +47,14 @@ impl OpCctl {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind,) {
-            (reg!(Gpr),) if smb & 0x1ffe00 != 0 => Some(0),
+            (reg!(Gpr),) if smb & 0x3ffe00 != 0 => Some(0),
             (reg!(Gpr),) if smb & 0x100 != 0 => Some(1),
             (reg!(Gpr),) if smb & 0xc0 != 0 => Some(2),
             (reg!(Gpr),) if smb & 0x3f != 0 => Some(3),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/cctl.toml:52; form at isa-spec/spec/ops/memory/cctl.toml:52).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/cctl.toml:52; form at isa-spec/spec/ops/memory/cctl.toml:52).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `CCTL`: Cache control on a whole cache: invalidate or write back every line.
 ///
-/// Spec: isa-spec/spec/ops/memory/cctl_all.toml:8 (op `cctl_all`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/cctl_all.toml:8 (op `cctl_all`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpCctlAll {
     /// Modifier.  (isa-spec/spec/ops/memory/cctl_all.toml:13)
@@ -20,7 +20,7 @@ impl OpCctlAll {
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[];
     pub const DSTS: &'static [OperandInfo] = &[];
@@ -34,13 +34,13 @@ impl OpCctlAll {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match () {
-            () if smb & 0x1ffe00 != 0 => Some(0),
+            () if smb & 0x3ffe00 != 0 => Some(0),
             () if smb & 0x100 != 0 => Some(1),
             () if smb & 0xc0 != 0 => Some(2),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/cctl_all.toml:25; form at isa-spec/spec/ops/memory/cctl_all.toml:25).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/cctl_all.toml:25; form at isa-spec/spec/ops/memory/cctl_all.toml:25).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xff00098f | (c.raw & 0x1fff07e3fffffffffff00ff0000);

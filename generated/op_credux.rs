@@ -4,7 +4,7 @@
 
 /// `CREDUX`: Warp min/max reduction: d (uniform) = min or max over the active lanes' a.
 ///
-/// Spec: isa-spec/spec/ops/alu/credux.toml:13 (op `credux`). SMs: 100, 103.
+/// Spec: isa-spec/spec/ops/alu/credux.toml:13 (op `credux`). SMs: 100, 103, 107.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpCredux {
     /// Destination (b32). (isa-spec/spec/ops/alu/credux.toml:18)
@@ -25,7 +25,7 @@ impl OpCredux {
     pub const MNEMONIC: &'static str = "CREDUX";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[100, 103];
+    pub const SMS: &'static [u32] = &[100, 103, 107];
     pub const SRCS: &'static [OperandInfo] = &[OperandInfo::new("a", ValueType::B32)];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::B32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
@@ -36,11 +36,11 @@ impl OpCredux {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind,) {
-            (reg!(Gpr),) if smb & 0x28000 != 0 => Some(0),
+            (reg!(Gpr),) if smb & 0x68000 != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [100, 103] (isa-spec/spec/ops/alu/credux.toml:47; form at isa-spec/spec/ops/alu/credux.toml:47).
+    /// Form `fixed` on SM [100, 103, 107] (isa-spec/spec/ops/alu/credux.toml:47; form at isa-spec/spec/ops/alu/credux.toml:47).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

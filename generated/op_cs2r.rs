@@ -4,7 +4,7 @@
 
 /// `CS2R`: Move a 64-bit special register to an aligned register pair.
 ///
-/// Spec: isa-spec/spec/ops/system/cs2r.toml:4 (op `cs2r`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/system/cs2r.toml:4 (op `cs2r`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpCs2r {
     /// Destination (u64). (isa-spec/spec/ops/system/cs2r.toml:9)
@@ -20,7 +20,7 @@ impl OpCs2r {
     pub const CLASS: &'static str = "system";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[];
     pub const DSTS: &'static [OperandInfo] = &[
@@ -34,11 +34,11 @@ impl OpCs2r {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match () {
-            () if smb & 0x1fffc0 != 0 => Some(0),
+            () if smb & 0x3fffc0 != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/system/cs2r.toml:20; form at isa-spec/spec/ops/system/cs2r.toml:20).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/system/cs2r.toml:20; form at isa-spec/spec/ops/system/cs2r.toml:20).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {

@@ -4,7 +4,7 @@
 
 /// `DADD`: 64-bit float add.
 ///
-/// Spec: isa-spec/spec/ops/alu/dadd.toml:2 (op `dadd`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/dadd.toml:2 (op `dadd`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpDadd {
     /// Destination (f64). (isa-spec/spec/ops/alu/dadd.toml:12)
@@ -26,8 +26,8 @@ impl OpDadd {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121,
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
+        110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::F64).with_neg().with_abs().with_align(2),
@@ -44,13 +44,13 @@ impl OpDadd {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x7ffc0 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7ffc0 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0xfffc0 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0xfffc0 != 0 => Some(1),
             (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7fc0 != 0 => Some(2),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x7ff00 != 0 => Some(3),
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x180000 != 0 => Some(4),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x180000 != 0 => Some(5),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x180000 != 0 => Some(6),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0xfff00 != 0 => Some(3),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x300000 != 0 => Some(4),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x300000 != 0 => Some(5),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x300000 != 0 => Some(6),
             (reg!(Gpr), reg!(Gpr)) if smb & 0x3f != 0 => Some(7),
             (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3f != 0 => Some(8),
             (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x3f != 0 => Some(9),
@@ -104,7 +104,7 @@ impl OpDadd {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/dadd.toml:51; form at isa-spec/spec/ops/alu/dadd.toml:56).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dadd.toml:51; form at isa-spec/spec/ops/alu/dadd.toml:56).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -114,7 +114,7 @@ impl OpDadd {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/dadd.toml:51; form at isa-spec/spec/ops/alu/dadd.toml:56).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dadd.toml:51; form at isa-spec/spec/ops/alu/dadd.toml:56).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -133,7 +133,7 @@ impl OpDadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/dadd.toml:51; form at isa-spec/spec/ops/alu/dadd.toml:56).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dadd.toml:51; form at isa-spec/spec/ops/alu/dadd.toml:56).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `DEPBAR.LE`: Wait until scoreboard `sb` has at most `count` operations pending.
 ///
-/// Spec: isa-spec/spec/ops/control/depbar.toml:15 (op `depbar`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/control/depbar.toml:15 (op `depbar`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpDepbar {
     /// Modifier.  (isa-spec/spec/ops/control/depbar.toml:20)
@@ -20,8 +20,8 @@ impl OpDepbar {
     pub const CLASS: &'static str = "control";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121,
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
+        110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[];
     pub const DSTS: &'static [OperandInfo] = &[];
@@ -33,13 +33,13 @@ impl OpDepbar {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match () {
-            () if smb & 0x1ffe00 != 0 => Some(0),
+            () if smb & 0x3ffe00 != 0 => Some(0),
             () if smb & 0x1c0 != 0 => Some(1),
             () if smb & 0x3f != 0 => Some(2),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/control/depbar.toml:31; form at isa-spec/spec/ops/control/depbar.toml:31).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/depbar.toml:31; form at isa-spec/spec/ops/control/depbar.toml:31).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000091a | (c.raw & 0x1fff7ffffffffff0000ffff0000);

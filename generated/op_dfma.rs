@@ -4,7 +4,7 @@
 
 /// `DFMA`: 64-bit float fused multiply-add.
 ///
-/// Spec: isa-spec/spec/ops/alu/dfma.toml:2 (op `dfma`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/dfma.toml:2 (op `dfma`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpDfma {
     /// Destination (f64). (isa-spec/spec/ops/alu/dfma.toml:13)
@@ -28,8 +28,8 @@ impl OpDfma {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121,
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
+        110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::F64).with_neg().with_abs().with_align(2),
@@ -47,18 +47,18 @@ impl OpDfma {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x7ffc0 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x7ffc0 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0xfffc0 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0xfffc0 != 0 => Some(1),
             (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x7fc0 != 0 => Some(2),
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x7ff00 != 0 => Some(3),
-            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7ffc0 != 0 => Some(4),
+            (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0xfff00 != 0 => Some(3),
+            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_)) if smb & 0xfffc0 != 0 => Some(4),
             (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7fc0 != 0 => Some(5),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x7ff00 != 0 => Some(6),
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x180000 != 0 => Some(7),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x180000 != 0 => Some(8),
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x180000 != 0 => Some(9),
-            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_)) if smb & 0x180000 != 0 => Some(10),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x180000 != 0 => Some(11),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0xfff00 != 0 => Some(6),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x300000 != 0 => Some(7),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x300000 != 0 => Some(8),
+            (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x300000 != 0 => Some(9),
+            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_)) if smb & 0x300000 != 0 => Some(10),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x300000 != 0 => Some(11),
             (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3f != 0 => Some(12),
             (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x3f != 0 => Some(13),
             (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x3f != 0 => Some(14),
@@ -125,7 +125,7 @@ impl OpDfma {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -139,7 +139,7 @@ impl OpDfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -166,7 +166,7 @@ impl OpDfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -180,7 +180,7 @@ impl OpDfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -207,7 +207,7 @@ impl OpDfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;

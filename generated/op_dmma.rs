@@ -4,7 +4,7 @@
 
 /// `DMMA`: Tensor-core double-precision matrix multiply-accumulate: d = a * b + c.
 ///
-/// Spec: isa-spec/spec/ops/alu/dmma.toml:20 (op `dmma`). SMs: 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/dmma.toml:20 (op `dmma`). SMs: 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpDmma {
     /// Destination (b32). First register of the result group. (isa-spec/spec/ops/alu/dmma.toml:25)
@@ -28,7 +28,7 @@ impl OpDmma {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32).with_neg().with_abs(),
@@ -48,8 +48,8 @@ impl OpDmma {
         match (self.a.kind, self.b.kind, self.c.kind) {
             (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3e00 != 0 => Some(0),
             (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x4000 != 0 => Some(1),
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x78000 != 0 => Some(2),
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x180000 != 0 => Some(3),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0xf8000 != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x300000 != 0 => Some(3),
             _ => None,
         }
     }
@@ -97,7 +97,7 @@ impl OpDmma {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/alu/dmma.toml:107; form at isa-spec/spec/ops/alu/dmma.toml:107).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dmma.toml:107; form at isa-spec/spec/ops/alu/dmma.toml:107).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;

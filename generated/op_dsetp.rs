@@ -4,7 +4,7 @@
 
 /// `DSETP`: 64-bit float compare to predicates, combined with an accumulator predicate.
 ///
-/// Spec: isa-spec/spec/ops/alu/dsetp.toml:2 (op `dsetp`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/dsetp.toml:2 (op `dsetp`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpDsetp {
     /// Destination (pred). (isa-spec/spec/ops/alu/dsetp.toml:17)
@@ -30,8 +30,8 @@ impl OpDsetp {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121,
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
+        110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::F64).with_neg().with_abs().with_align(2),
@@ -50,13 +50,13 @@ impl OpDsetp {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.acc.kind) {
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x7ffc0 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0xfffc0 != 0 => Some(0),
             (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x7fc0 != 0 => Some(1),
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x7ff00 != 0 => Some(2),
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x7ffc0 != 0 => Some(3),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x180000 != 0 => Some(4),
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x180000 != 0 => Some(5),
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x180000 != 0 => Some(6),
+            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0xfff00 != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0xfffc0 != 0 => Some(3),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x300000 != 0 => Some(4),
+            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x300000 != 0 => Some(5),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x300000 != 0 => Some(6),
             (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x3f != 0 => Some(7),
             (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x3f != 0 => Some(8),
             (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x3f != 0 => Some(9),
@@ -106,7 +106,7 @@ impl OpDsetp {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/dsetp.toml:62; form at isa-spec/spec/ops/alu/dsetp.toml:67).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dsetp.toml:62; form at isa-spec/spec/ops/alu/dsetp.toml:67).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -125,7 +125,7 @@ impl OpDsetp {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/dsetp.toml:62; form at isa-spec/spec/ops/alu/dsetp.toml:67).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dsetp.toml:62; form at isa-spec/spec/ops/alu/dsetp.toml:67).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -135,7 +135,7 @@ impl OpDsetp {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/dsetp.toml:83; form at isa-spec/spec/ops/alu/dsetp.toml:67).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dsetp.toml:83; form at isa-spec/spec/ops/alu/dsetp.toml:67).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `ELECT`: Elect one lane of those where m holds: pd is set in that lane only, d gets its lane number.
 ///
-/// Spec: isa-spec/spec/ops/alu/elect.toml:13 (op `elect`). SMs: 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/elect.toml:13 (op `elect`). SMs: 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpElect {
     /// Destination (pred). (isa-spec/spec/ops/alu/elect.toml:18)
@@ -23,7 +23,7 @@ impl OpElect {
     pub const MNEMONIC: &'static str = "ELECT";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 110, 120, 121];
+    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 107, 110, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("m", ValueType::Pred).with_not(),
     ];
@@ -40,7 +40,7 @@ impl OpElect {
         let smb = sm_bit(sm);
         match (self.m.kind,) {
             (reg!(Pred),) if smb & 0x4000 != 0 => Some(0),
-            (reg!(Pred),) if smb & 0x1f8000 != 0 => Some(1),
+            (reg!(Pred),) if smb & 0x3f8000 != 0 => Some(1),
             _ => None,
         }
     }
@@ -56,7 +56,7 @@ impl OpElect {
         w |= u128::from(self.m.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/elect.toml:65; form at isa-spec/spec/ops/alu/elect.toml:65).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/elect.toml:65; form at isa-spec/spec/ops/alu/elect.toml:65).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "m", &self.m, MOD_NEG | MOD_ABS, sm)?;

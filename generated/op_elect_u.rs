@@ -4,7 +4,7 @@
 
 /// `ELECT`: Elect one lane of those set in the mask m: pd is set in that lane only, d gets its lane number.
 ///
-/// Spec: isa-spec/spec/ops/alu/elect_u.toml:8 (op `elect_u`). SMs: 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/elect_u.toml:8 (op `elect_u`). SMs: 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpElectU {
     /// Destination (pred). (isa-spec/spec/ops/alu/elect_u.toml:13)
@@ -23,7 +23,7 @@ impl OpElectU {
     pub const MNEMONIC: &'static str = "ELECT";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 110, 120, 121];
+    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 107, 110, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("m", ValueType::B32).with_not(),
     ];
@@ -40,7 +40,7 @@ impl OpElectU {
         let smb = sm_bit(sm);
         match (self.m.kind,) {
             (reg!(UGpr),) if smb & 0x4000 != 0 => Some(0),
-            (reg!(UGpr),) if smb & 0x1f8000 != 0 => Some(1),
+            (reg!(UGpr),) if smb & 0x3f8000 != 0 => Some(1),
             _ => None,
         }
     }
@@ -57,7 +57,7 @@ impl OpElectU {
         w |= u128::from(self.ignorekill) << 85;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/elect_u.toml:61; form at isa-spec/spec/ops/alu/elect_u.toml:61).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/elect_u.toml:61; form at isa-spec/spec/ops/alu/elect_u.toml:61).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "m", &self.m, MOD_NEG | MOD_ABS, sm)?;

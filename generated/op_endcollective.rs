@@ -4,7 +4,7 @@
 
 /// `ENDCOLLECTIVE`: End a collective region of the warp (under predicate p).
 ///
-/// Spec: isa-spec/spec/ops/control/endcollective.toml:7 (op `endcollective`). SMs: 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/control/endcollective.toml:7 (op `endcollective`). SMs: 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpEndcollective {
     /// Source (pred). Predicate the instruction reads (PT when left out). (isa-spec/spec/ops/control/endcollective.toml:12)
@@ -17,7 +17,7 @@ impl OpEndcollective {
     pub const MNEMONIC: &'static str = "ENDCOLLECTIVE";
     pub const CLASS: &'static str = "control";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 110, 120, 121];
+    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 107, 110, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("p", ValueType::Pred).with_not().with_default(Src::PT),
     ];
@@ -30,11 +30,11 @@ impl OpEndcollective {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.p.kind,) {
-            (reg!(Pred),) if smb & 0x1fc000 != 0 => Some(0),
+            (reg!(Pred),) if smb & 0x3fc000 != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/control/endcollective.toml:22; form at isa-spec/spec/ops/control/endcollective.toml:22).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/endcollective.toml:22; form at isa-spec/spec/ops/control/endcollective.toml:22).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;

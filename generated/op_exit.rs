@@ -4,7 +4,7 @@
 
 /// `EXIT`: Terminate the thread.
 ///
-/// Spec: isa-spec/spec/ops/control/exit.toml:2 (op `exit`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/control/exit.toml:2 (op `exit`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpExit {
     /// Source (pred). (isa-spec/spec/ops/control/exit.toml:7)
@@ -20,8 +20,8 @@ impl OpExit {
     pub const CLASS: &'static str = "control";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121,
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
+        110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("cond", ValueType::Pred).with_not().with_default(Src::PT),
@@ -35,12 +35,12 @@ impl OpExit {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.cond.kind,) {
-            (reg!(Pred),) if smb & 0x1fffc0 != 0 => Some(0),
+            (reg!(Pred),) if smb & 0x3fffc0 != 0 => Some(0),
             (_,) if smb & 0x3f != 0 && self.cond == Src::PT => Some(1),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/control/exit.toml:23; form at isa-spec/spec/ops/control/exit.toml:23).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/exit.toml:23; form at isa-spec/spec/ops/control/exit.toml:23).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;

@@ -4,7 +4,7 @@
 
 /// `F2F`: Float to float conversion between F16, BF16 and F32.
 ///
-/// Spec: isa-spec/spec/ops/alu/f2f.toml:2 (op `f2f`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/f2f.toml:2 (op `f2f`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpF2f {
     /// Destination (f32). (isa-spec/spec/ops/alu/f2f.toml:19)
@@ -30,7 +30,7 @@ impl OpF2f {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("b", ValueType::F32).with_neg().with_abs(),
@@ -64,10 +64,10 @@ impl OpF2f {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
-            (reg!(Gpr),) if smb & 0x1fffc0 != 0 => Some(0),
-            (SrcKind::Imm(_),) if smb & 0x1fffc0 != 0 => Some(1),
+            (reg!(Gpr),) if smb & 0x3fffc0 != 0 => Some(0),
+            (SrcKind::Imm(_),) if smb & 0x3fffc0 != 0 => Some(1),
             (SrcKind::CBuf(_),) if smb & 0x7fc0 != 0 => Some(2),
-            (reg!(UGpr),) if smb & 0x1fff00 != 0 => Some(3),
+            (reg!(UGpr),) if smb & 0x3fff00 != 0 => Some(3),
             _ => None,
         }
     }
@@ -77,14 +77,14 @@ impl OpF2f {
     pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
-            (reg!(Gpr),) if smb & 0x1fffc0 != 0 => self.encode_f0::<EncodeError>(sm, c),
-            (SrcKind::Imm(_),) if smb & 0x1fffc0 != 0 => {
+            (reg!(Gpr),) if smb & 0x3fffc0 != 0 => self.encode_f0::<EncodeError>(sm, c),
+            (SrcKind::Imm(_),) if smb & 0x3fffc0 != 0 => {
                 self.encode_f1::<EncodeError>(sm, c)
             }
             (SrcKind::CBuf(_),) if smb & 0x7fc0 != 0 => {
                 self.encode_f2::<EncodeError>(sm, c)
             }
-            (reg!(UGpr),) if smb & 0x1fff00 != 0 => self.encode_f3::<EncodeError>(sm, c),
+            (reg!(UGpr),) if smb & 0x3fff00 != 0 => self.encode_f3::<EncodeError>(sm, c),
             _ => self.encode(sm, c),
         }
     }
@@ -113,11 +113,11 @@ impl OpF2f {
             && matches!(self.stype, CvtFtypeShown32::F32))
             || (matches!(self.dtype, CvtFtypeShown32::F32)
                 && matches!(self.stype, CvtFtypeShown32::F16))
-            || (sm_bit(sm) & 0x1ffe00 != 0 && matches!(self.dtype, CvtFtypeShown32::Bf16)
+            || (sm_bit(sm) & 0x3ffe00 != 0 && matches!(self.dtype, CvtFtypeShown32::Bf16)
                 && matches!(self.stype, CvtFtypeShown32::F32))
-            || (sm_bit(sm) & 0x1fc000 != 0 && matches!(self.dtype, CvtFtypeShown32::Bf16)
+            || (sm_bit(sm) & 0x3fc000 != 0 && matches!(self.dtype, CvtFtypeShown32::Bf16)
                 && matches!(self.stype, CvtFtypeShown32::F16))
-            || (sm_bit(sm) & 0x1fc000 != 0
+            || (sm_bit(sm) & 0x3fc000 != 0
                 && matches!(self.dtype, CvtFtypeShown32::F16 | CvtFtypeShown32::F32)
                 && matches!(self.stype, CvtFtypeShown32::Bf16)))
     }
@@ -132,7 +132,7 @@ impl OpF2f {
         w |= code_of(&[2, 1, 4], self.stype.index()) << 84;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/f2f.toml:63; form at isa-spec/spec/ops/alu/f2f.toml:66).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2f.toml:63; form at isa-spec/spec/ops/alu/f2f.toml:66).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -143,7 +143,7 @@ impl OpF2f {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/f2f.toml:63; form at isa-spec/spec/ops/alu/f2f.toml:66).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2f.toml:63; form at isa-spec/spec/ops/alu/f2f.toml:66).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -164,7 +164,7 @@ impl OpF2f {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/f2f.toml:63; form at isa-spec/spec/ops/alu/f2f.toml:66).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2f.toml:63; form at isa-spec/spec/ops/alu/f2f.toml:66).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `F2FP`: Convert two F32 values to F16 or BF16 and pack them: d = (cvt(a) << 16) | cvt(b).
 ///
-/// Spec: isa-spec/spec/ops/alu/f2fp.toml:17 (op `f2fp`). SMs: 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/f2fp.toml:17 (op `f2fp`). SMs: 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpF2fp {
     /// Destination (b32). (isa-spec/spec/ops/alu/f2fp.toml:22)
@@ -32,7 +32,7 @@ impl OpF2fp {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::F32),
@@ -47,10 +47,10 @@ impl OpF2fp {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x1ffe00 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x1ffe00 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x3ffe00 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3ffe00 != 0 => Some(1),
             (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7e00 != 0 => Some(2),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x1ffe00 != 0 => Some(3),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x3ffe00 != 0 => Some(3),
             _ => None,
         }
     }
@@ -71,7 +71,7 @@ impl OpF2fp {
         w |= code_of(&[0, 3], self.rnd.index()) << 79;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp.toml:77; form at isa-spec/spec/ops/alu/f2fp.toml:81).
+    /// Form `rrr` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp.toml:77; form at isa-spec/spec/ops/alu/f2fp.toml:81).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x23e | (c.raw & 0x11001ff0000000000000000)
@@ -79,7 +79,7 @@ impl OpF2fp {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp.toml:77; form at isa-spec/spec/ops/alu/f2fp.toml:81).
+    /// Form `rir` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp.toml:77; form at isa-spec/spec/ops/alu/f2fp.toml:81).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x83e | (c.raw & 0x11001ff0000000000000000)
@@ -96,7 +96,7 @@ impl OpF2fp {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp.toml:77; form at isa-spec/spec/ops/alu/f2fp.toml:81).
+    /// Form `rur` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp.toml:77; form at isa-spec/spec/ops/alu/f2fp.toml:81).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c3e | (c.raw & 0x11001ff0000000000000000)

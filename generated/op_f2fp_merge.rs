@@ -4,7 +4,7 @@
 
 /// `F2FP`: Convert the F32 b to F16 or BF16 and merge it with a half of c.
 ///
-/// Spec: isa-spec/spec/ops/alu/f2fp_merge.toml:13 (op `f2fp_merge`). SMs: 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/f2fp_merge.toml:13 (op `f2fp_merge`). SMs: 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpF2fpMerge {
     /// Destination (b32). (isa-spec/spec/ops/alu/f2fp_merge.toml:18)
@@ -34,7 +34,7 @@ impl OpF2fpMerge {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("b", ValueType::F32),
@@ -49,10 +49,10 @@ impl OpF2fpMerge {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x1ffe00 != 0 => Some(0),
-            (SrcKind::Imm(_), reg!(Gpr)) if smb & 0x1ffe00 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x3ffe00 != 0 => Some(0),
+            (SrcKind::Imm(_), reg!(Gpr)) if smb & 0x3ffe00 != 0 => Some(1),
             (SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x7e00 != 0 => Some(2),
-            (reg!(UGpr), reg!(Gpr)) if smb & 0x1ffe00 != 0 => Some(3),
+            (reg!(UGpr), reg!(Gpr)) if smb & 0x3ffe00 != 0 => Some(3),
             _ => None,
         }
     }
@@ -74,7 +74,7 @@ impl OpF2fpMerge {
         w |= code_of(&[0, 3], self.rnd.index()) << 79;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_merge.toml:68; form at isa-spec/spec/ops/alu/f2fp_merge.toml:72).
+    /// Form `rrr` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_merge.toml:68; form at isa-spec/spec/ops/alu/f2fp_merge.toml:72).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4000000000000000023e | (c.raw & 0x110000000000000ff000000)
@@ -82,7 +82,7 @@ impl OpF2fpMerge {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_merge.toml:68; form at isa-spec/spec/ops/alu/f2fp_merge.toml:72).
+    /// Form `rir` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_merge.toml:68; form at isa-spec/spec/ops/alu/f2fp_merge.toml:72).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4000000000000000083e | (c.raw & 0x110000000000000ff000000)
@@ -99,7 +99,7 @@ impl OpF2fpMerge {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_merge.toml:68; form at isa-spec/spec/ops/alu/f2fp_merge.toml:72).
+    /// Form `rur` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_merge.toml:68; form at isa-spec/spec/ops/alu/f2fp_merge.toml:72).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80040000000000000000c3e | (c.raw & 0x110000000000000ff000000)
@@ -302,7 +302,7 @@ impl Forms for OpF2fpMerge {
             self.csel.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );

@@ -4,7 +4,7 @@
 
 /// `F2FP`: Convert the F32 values a and b to FP8 and merge the pair with a half of c.
 ///
-/// Spec: isa-spec/spec/ops/alu/f2fp_pack8.toml:18 (op `f2fp_pack8`). SMs: 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/f2fp_pack8.toml:18 (op `f2fp_pack8`). SMs: 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpF2fpPack8 {
     /// Destination (b32). (isa-spec/spec/ops/alu/f2fp_pack8.toml:26)
@@ -35,7 +35,7 @@ impl OpF2fpPack8 {
     pub const MNEMONIC: &'static str = "F2FP";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[89, 90, 100, 101, 103, 110, 120, 121];
+    pub const SMS: &'static [u32] = &[89, 90, 100, 101, 103, 107, 110, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::F32),
         OperandInfo::new("b", ValueType::F32),
@@ -60,9 +60,9 @@ impl OpF2fpPack8 {
             (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x6000 != 0 => Some(1),
             (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x6000 != 0 => Some(2),
             (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x6000 != 0 => Some(3),
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x1f8000 != 0 => Some(4),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x1f8000 != 0 => Some(5),
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x1f8000 != 0 => Some(6),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3f8000 != 0 => Some(4),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x3f8000 != 0 => Some(5),
+            (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x3f8000 != 0 => Some(6),
             _ => None,
         }
     }
@@ -151,7 +151,7 @@ impl OpF2fpPack8 {
         w |= code_of(&[0, 2, 3], self.rnd.index()) << 79;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_pack8.toml:115; form at isa-spec/spec/ops/alu/f2fp_pack8.toml:86).
+    /// Form `rrr` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_pack8.toml:115; form at isa-spec/spec/ops/alu/f2fp_pack8.toml:86).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4004000000000000000023e | (c.raw & 0x11000000000000000000000)
@@ -159,7 +159,7 @@ impl OpF2fpPack8 {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_pack8.toml:115; form at isa-spec/spec/ops/alu/f2fp_pack8.toml:86).
+    /// Form `rir` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_pack8.toml:115; form at isa-spec/spec/ops/alu/f2fp_pack8.toml:86).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4004000000000000000083e | (c.raw & 0x11000000000000000000000)
@@ -167,7 +167,7 @@ impl OpF2fpPack8 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_pack8.toml:115; form at isa-spec/spec/ops/alu/f2fp_pack8.toml:86).
+    /// Form `rur` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_pack8.toml:115; form at isa-spec/spec/ops/alu/f2fp_pack8.toml:86).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xc0040000000000000000c3e | (c.raw & 0x11000000000000000000000)
@@ -448,7 +448,7 @@ impl Forms for OpF2fpPack8 {
             self.csel.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );

@@ -4,7 +4,7 @@
 
 /// `F2FP`: Convert the two FP8 values of a half of b to F16 (or BF16) and pack them.
 ///
-/// Spec: isa-spec/spec/ops/alu/f2fp_unpack.toml:19 (op `f2fp_unpack`). SMs: 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/f2fp_unpack.toml:19 (op `f2fp_unpack`). SMs: 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpF2fpUnpack {
     /// Destination (b32). (isa-spec/spec/ops/alu/f2fp_unpack.toml:33)
@@ -29,7 +29,7 @@ impl OpF2fpUnpack {
     pub const MNEMONIC: &'static str = "F2FP";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[89, 90, 100, 101, 103, 110, 120, 121];
+    pub const SMS: &'static [u32] = &[89, 90, 100, 101, 103, 107, 110, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[OperandInfo::new("b", ValueType::F32)];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::B32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
@@ -50,9 +50,9 @@ impl OpF2fpUnpack {
             (SrcKind::Imm(_),) if smb & 0x6000 != 0 => Some(1),
             (SrcKind::CBuf(_),) if smb & 0x6000 != 0 => Some(2),
             (reg!(UGpr),) if smb & 0x6000 != 0 => Some(3),
-            (reg!(Gpr),) if smb & 0x1f8000 != 0 => Some(4),
-            (SrcKind::Imm(_),) if smb & 0x1f8000 != 0 => Some(5),
-            (reg!(UGpr),) if smb & 0x1f8000 != 0 => Some(6),
+            (reg!(Gpr),) if smb & 0x3f8000 != 0 => Some(4),
+            (SrcKind::Imm(_),) if smb & 0x3f8000 != 0 => Some(5),
+            (reg!(UGpr),) if smb & 0x3f8000 != 0 => Some(6),
             _ => None,
         }
     }
@@ -70,11 +70,11 @@ impl OpF2fpUnpack {
                 self.encode_f2::<EncodeError>(sm, c)
             }
             (reg!(UGpr),) if smb & 0x6000 != 0 => self.encode_f3::<EncodeError>(sm, c),
-            (reg!(Gpr),) if smb & 0x1f8000 != 0 => self.encode_f4::<EncodeError>(sm, c),
-            (SrcKind::Imm(_),) if smb & 0x1f8000 != 0 => {
+            (reg!(Gpr),) if smb & 0x3f8000 != 0 => self.encode_f4::<EncodeError>(sm, c),
+            (SrcKind::Imm(_),) if smb & 0x3f8000 != 0 => {
                 self.encode_f5::<EncodeError>(sm, c)
             }
-            (reg!(UGpr),) if smb & 0x1f8000 != 0 => self.encode_f6::<EncodeError>(sm, c),
+            (reg!(UGpr),) if smb & 0x3f8000 != 0 => self.encode_f6::<EncodeError>(sm, c),
             _ => self.encode(sm, c),
         }
     }
@@ -214,7 +214,7 @@ impl OpF2fpUnpack {
         w |= (self.sel.index() as u128) << 88;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack.toml:150; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:123).
+    /// Form `rrr` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack.toml:150; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:123).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x2000000000000000000023e | (c.raw & 0x1001ff00000000ff000000)
@@ -222,7 +222,7 @@ impl OpF2fpUnpack {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack.toml:150; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:123).
+    /// Form `rir` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack.toml:150; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:123).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x2000000000000000000083e | (c.raw & 0x1001ff00000000ff000000)
@@ -230,7 +230,7 @@ impl OpF2fpUnpack {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack.toml:150; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:123).
+    /// Form `rur` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack.toml:150; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:123).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xa0000000000000000000c3e | (c.raw & 0x1001ff00000000ff000000)
@@ -569,7 +569,7 @@ impl Forms for OpF2fpUnpack {
             self.sel.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );

@@ -4,7 +4,7 @@
 
 /// `F2FP`: Convert the two FP4 values of a byte of b to F16 and pack them.
 ///
-/// Spec: isa-spec/spec/ops/alu/f2fp_unpack4.toml:10 (op `f2fp_unpack4`). SMs: 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/f2fp_unpack4.toml:10 (op `f2fp_unpack4`). SMs: 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpF2fpUnpack4 {
     /// Destination (b32). (isa-spec/spec/ops/alu/f2fp_unpack4.toml:20)
@@ -29,7 +29,7 @@ impl OpF2fpUnpack4 {
     pub const MNEMONIC: &'static str = "F2FP";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[100, 101, 103, 110, 120, 121];
+    pub const SMS: &'static [u32] = &[100, 101, 103, 107, 110, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[OperandInfo::new("b", ValueType::F32)];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::B32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
@@ -44,9 +44,9 @@ impl OpF2fpUnpack4 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
-            (reg!(Gpr),) if smb & 0x1f8000 != 0 => Some(0),
-            (SrcKind::Imm(_),) if smb & 0x1f8000 != 0 => Some(1),
-            (reg!(UGpr),) if smb & 0x1f8000 != 0 => Some(2),
+            (reg!(Gpr),) if smb & 0x3f8000 != 0 => Some(0),
+            (SrcKind::Imm(_),) if smb & 0x3f8000 != 0 => Some(1),
+            (reg!(UGpr),) if smb & 0x3f8000 != 0 => Some(2),
             _ => None,
         }
     }
@@ -56,11 +56,11 @@ impl OpF2fpUnpack4 {
     pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
-            (reg!(Gpr),) if smb & 0x1f8000 != 0 => self.encode_f0::<EncodeError>(sm, c),
-            (SrcKind::Imm(_),) if smb & 0x1f8000 != 0 => {
+            (reg!(Gpr),) if smb & 0x3f8000 != 0 => self.encode_f0::<EncodeError>(sm, c),
+            (SrcKind::Imm(_),) if smb & 0x3f8000 != 0 => {
                 self.encode_f1::<EncodeError>(sm, c)
             }
-            (reg!(UGpr),) if smb & 0x1f8000 != 0 => self.encode_f2::<EncodeError>(sm, c),
+            (reg!(UGpr),) if smb & 0x3f8000 != 0 => self.encode_f2::<EncodeError>(sm, c),
             _ => self.encode(sm, c),
         }
     }
@@ -118,7 +118,7 @@ impl OpF2fpUnpack4 {
         }
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack4.toml:61; form at isa-spec/spec/ops/alu/f2fp_unpack4.toml:65).
+    /// Form `rrr` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack4.toml:61; form at isa-spec/spec/ops/alu/f2fp_unpack4.toml:65).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x2000000000000000000023e | (c.raw & 0x1000ff00000000ff000000)
@@ -126,7 +126,7 @@ impl OpF2fpUnpack4 {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack4.toml:61; form at isa-spec/spec/ops/alu/f2fp_unpack4.toml:65).
+    /// Form `rir` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack4.toml:61; form at isa-spec/spec/ops/alu/f2fp_unpack4.toml:65).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x2000000000000000000083e | (c.raw & 0x1000ff00000000ff000000)
@@ -134,7 +134,7 @@ impl OpF2fpUnpack4 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack4.toml:61; form at isa-spec/spec/ops/alu/f2fp_unpack4.toml:65).
+    /// Form `rur` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack4.toml:61; form at isa-spec/spec/ops/alu/f2fp_unpack4.toml:65).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xa0000000000000000000c3e | (c.raw & 0x1000ff00000000ff000000)
@@ -327,7 +327,7 @@ impl Forms for OpF2fpUnpack4 {
             self.bsel.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );

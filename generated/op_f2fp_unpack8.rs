@@ -4,7 +4,7 @@
 
 /// `F2FP`: Convert the two F16 (or BF16) values of b to FP8 and merge the pair with a half of c.
 ///
-/// Spec: isa-spec/spec/ops/alu/f2fp_unpack8.toml:17 (op `f2fp_unpack8`). SMs: 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/f2fp_unpack8.toml:17 (op `f2fp_unpack8`). SMs: 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpF2fpUnpack8 {
     /// Destination (b32). (isa-spec/spec/ops/alu/f2fp_unpack8.toml:22)
@@ -35,7 +35,7 @@ impl OpF2fpUnpack8 {
     pub const MNEMONIC: &'static str = "F2FP";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[89, 90, 100, 101, 103, 110, 120, 121];
+    pub const SMS: &'static [u32] = &[89, 90, 100, 101, 103, 107, 110, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("b", ValueType::F32),
         OperandInfo::new("c", ValueType::B32),
@@ -59,9 +59,9 @@ impl OpF2fpUnpack8 {
             (SrcKind::Imm(_), reg!(Gpr)) if smb & 0x6000 != 0 => Some(1),
             (SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x6000 != 0 => Some(2),
             (reg!(UGpr), reg!(Gpr)) if smb & 0x6000 != 0 => Some(3),
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x1f8000 != 0 => Some(4),
-            (SrcKind::Imm(_), reg!(Gpr)) if smb & 0x1f8000 != 0 => Some(5),
-            (reg!(UGpr), reg!(Gpr)) if smb & 0x1f8000 != 0 => Some(6),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x3f8000 != 0 => Some(4),
+            (SrcKind::Imm(_), reg!(Gpr)) if smb & 0x3f8000 != 0 => Some(5),
+            (reg!(UGpr), reg!(Gpr)) if smb & 0x3f8000 != 0 => Some(6),
             _ => None,
         }
     }
@@ -150,7 +150,7 @@ impl OpF2fpUnpack8 {
         w |= (self.stype.index() as u128) << 83;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack8.toml:117; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:82).
+    /// Form `rrr` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack8.toml:117; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:82).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4000200000000000000023e | (c.raw & 0x110000000000000ff000000)
@@ -158,7 +158,7 @@ impl OpF2fpUnpack8 {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack8.toml:117; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:82).
+    /// Form `rir` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack8.toml:117; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:82).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4000200000000000000083e | (c.raw & 0x110000000000000ff000000)
@@ -166,7 +166,7 @@ impl OpF2fpUnpack8 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack8.toml:117; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:82).
+    /// Form `rur` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack8.toml:117; form at isa-spec/spec/ops/alu/f2fp_unpack8.toml:82).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xc0002000000000000000c3e | (c.raw & 0x110000000000000ff000000)
@@ -445,7 +445,7 @@ impl Forms for OpF2fpUnpack8 {
             self.csel.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );

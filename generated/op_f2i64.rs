@@ -4,7 +4,7 @@
 
 /// `F2I`: Float to integer conversion with an F64 source or a 64-bit result.
 ///
-/// Spec: isa-spec/spec/ops/alu/f2i64.toml:3 (op `f2i64`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/f2i64.toml:3 (op `f2i64`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpF2i64 {
     /// Destination (b32). (isa-spec/spec/ops/alu/f2i64.toml:18)
@@ -32,7 +32,7 @@ impl OpF2i64 {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("b", ValueType::F32).with_neg().with_abs(),
@@ -67,10 +67,10 @@ impl OpF2i64 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
-            (reg!(Gpr),) if smb & 0x1fffc0 != 0 => Some(0),
-            (SrcKind::Imm(_),) if smb & 0x1fffc0 != 0 => Some(1),
+            (reg!(Gpr),) if smb & 0x3fffc0 != 0 => Some(0),
+            (SrcKind::Imm(_),) if smb & 0x3fffc0 != 0 => Some(1),
             (SrcKind::CBuf(_),) if smb & 0x7fc0 != 0 => Some(2),
-            (reg!(UGpr),) if smb & 0x1fff00 != 0 => Some(3),
+            (reg!(UGpr),) if smb & 0x3fff00 != 0 => Some(3),
             _ => None,
         }
     }
@@ -80,14 +80,14 @@ impl OpF2i64 {
     pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
-            (reg!(Gpr),) if smb & 0x1fffc0 != 0 => self.encode_f0::<EncodeError>(sm, c),
-            (SrcKind::Imm(_),) if smb & 0x1fffc0 != 0 => {
+            (reg!(Gpr),) if smb & 0x3fffc0 != 0 => self.encode_f0::<EncodeError>(sm, c),
+            (SrcKind::Imm(_),) if smb & 0x3fffc0 != 0 => {
                 self.encode_f1::<EncodeError>(sm, c)
             }
             (SrcKind::CBuf(_),) if smb & 0x7fc0 != 0 => {
                 self.encode_f2::<EncodeError>(sm, c)
             }
-            (reg!(UGpr),) if smb & 0x1fff00 != 0 => self.encode_f3::<EncodeError>(sm, c),
+            (reg!(UGpr),) if smb & 0x3fff00 != 0 => self.encode_f3::<EncodeError>(sm, c),
             _ => self.encode(sm, c),
         }
     }
@@ -115,7 +115,7 @@ impl OpF2i64 {
         ((matches!(self.stype, CvtFtype::F64))
             || (matches!(self.dtype, CvtItype::S64 | CvtItype::U64)
                 && matches!(self.stype, CvtFtype::F32 | CvtFtype::F16))
-            || (sm_bit(sm) & 0x1fc000 != 0
+            || (sm_bit(sm) & 0x3fc000 != 0
                 && matches!(self.dtype, CvtItype::S64 | CvtItype::U64)
                 && matches!(self.stype, CvtFtype::Bf16)))
     }
@@ -135,7 +135,7 @@ impl OpF2i64 {
         w |= code_of(&[2, 1, 4, 3], self.stype.index()) << 84;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/f2i64.toml:68; form at isa-spec/spec/ops/alu/f2i64.toml:71).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2i64.toml:68; form at isa-spec/spec/ops/alu/f2i64.toml:71).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -146,7 +146,7 @@ impl OpF2i64 {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/f2i64.toml:68; form at isa-spec/spec/ops/alu/f2i64.toml:71).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2i64.toml:68; form at isa-spec/spec/ops/alu/f2i64.toml:71).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -167,7 +167,7 @@ impl OpF2i64 {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/f2i64.toml:68; form at isa-spec/spec/ops/alu/f2i64.toml:71).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2i64.toml:68; form at isa-spec/spec/ops/alu/f2i64.toml:71).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;

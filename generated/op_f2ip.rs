@@ -4,7 +4,7 @@
 
 /// `F2IP`: Convert f32 values to packed 8-bit integers.
 ///
-/// Spec: isa-spec/spec/ops/alu/f2ip.toml:17 (op `f2ip`). SMs: 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/f2ip.toml:17 (op `f2ip`). SMs: 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpF2ip {
     /// Destination (b32). (isa-spec/spec/ops/alu/f2ip.toml:22)
@@ -35,7 +35,9 @@ impl OpF2ip {
     pub const MNEMONIC: &'static str = "F2IP";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121];
+    pub const SMS: &'static [u32] = &[
+        86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32),
         OperandInfo::new("b", ValueType::F32),
@@ -50,12 +52,12 @@ impl OpF2ip {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x1ffc00 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x1ffc00 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3ffc00 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x3ffc00 != 0 => Some(1),
             (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x7c00 != 0 => Some(2),
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x1ffc00 != 0 => Some(3),
-            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_)) if smb & 0x1ffc00 != 0 => Some(4),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x1ffc00 != 0 => Some(5),
+            (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x3ffc00 != 0 => Some(3),
+            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3ffc00 != 0 => Some(4),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x3ffc00 != 0 => Some(5),
             _ => None,
         }
     }
@@ -78,7 +80,7 @@ impl OpF2ip {
         w |= code_of(&[0, 3], self.rnd.index()) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:80).
+    /// Form `rrr` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:80).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x243 | (c.raw & 0x7ff02000000000000000000)
@@ -87,7 +89,7 @@ impl OpF2ip {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rir` on SM [86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:80).
+    /// Form `rir` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:80).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x843 | (c.raw & 0x7ff02000000000000000000)
@@ -106,7 +108,7 @@ impl OpF2ip {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rur` on SM [86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:80).
+    /// Form `rur` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:80).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c43 | (c.raw & 0x7ff02000000000000000000)
@@ -115,7 +117,7 @@ impl OpF2ip {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rri` on SM [86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:80).
+    /// Form `rri` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:80).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x443 | (c.raw & 0x7ff02000000000000000000)
@@ -124,7 +126,7 @@ impl OpF2ip {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rru` on SM [86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:80).
+    /// Form `rru` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2ip.toml:76; form at isa-spec/spec/ops/alu/f2ip.toml:80).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000e43 | (c.raw & 0x7ff02000000000000000000)
@@ -348,7 +350,7 @@ impl Forms for OpF2ip {
             if self.ch1 { ".H1" } else { "" },
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );

@@ -4,7 +4,7 @@
 
 /// `FADD`: 32-bit float add.
 ///
-/// Spec: isa-spec/spec/ops/alu/fadd.toml:2 (op `fadd`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/fadd.toml:2 (op `fadd`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFadd {
     /// Destination (f32). (isa-spec/spec/ops/alu/fadd.toml:7)
@@ -28,8 +28,8 @@ impl OpFadd {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121,
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
+        110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::F32).with_neg().with_abs(),
@@ -44,17 +44,17 @@ impl OpFadd {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x1fffc0 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x1fffc0 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x3fffc0 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3fffc0 != 0 => Some(1),
             (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7fc0 != 0 => Some(2),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x1fff00 != 0 => Some(3),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x3fff00 != 0 => Some(3),
             (reg!(Gpr), reg!(Gpr)) if smb & 0x3f != 0 => Some(4),
             (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3f != 0 => Some(5),
             (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x3f != 0 => Some(6),
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/fadd.toml:49; form at isa-spec/spec/ops/alu/fadd.toml:61).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fadd.toml:49; form at isa-spec/spec/ops/alu/fadd.toml:61).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -86,7 +86,7 @@ impl OpFadd {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/fadd.toml:57; form at isa-spec/spec/ops/alu/fadd.toml:61).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fadd.toml:57; form at isa-spec/spec/ops/alu/fadd.toml:61).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -105,7 +105,7 @@ impl OpFadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/fadd.toml:57; form at isa-spec/spec/ops/alu/fadd.toml:61).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fadd.toml:57; form at isa-spec/spec/ops/alu/fadd.toml:61).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;

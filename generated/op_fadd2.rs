@@ -4,7 +4,7 @@
 
 /// `FADD2`: Packed pair of 32-bit float adds (SM100).
 ///
-/// Spec: isa-spec/spec/ops/alu/fadd2.toml:10 (op `fadd2`). SMs: 100, 103.
+/// Spec: isa-spec/spec/ops/alu/fadd2.toml:10 (op `fadd2`). SMs: 100, 103, 107.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFadd2 {
     /// Destination (u64). (isa-spec/spec/ops/alu/fadd2.toml:15)
@@ -29,7 +29,7 @@ impl OpFadd2 {
     pub const MNEMONIC: &'static str = "FADD2";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[100, 103];
+    pub const SMS: &'static [u32] = &[100, 103, 107];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U64).with_neg().with_abs().with_align(2),
         OperandInfo::new("b", ValueType::U64).with_neg().with_abs().with_align(2),
@@ -45,12 +45,12 @@ impl OpFadd2 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x28000 != 0 => Some(0),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x28000 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x68000 != 0 => Some(0),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x68000 != 0 => Some(1),
             _ => None,
         }
     }
-    /// Form `rrr` on SM [100, 103] (isa-spec/spec/ops/alu/fadd2.toml:60; form at isa-spec/spec/ops/alu/fadd2.toml:75).
+    /// Form `rrr` on SM [100, 103, 107] (isa-spec/spec/ops/alu/fadd2.toml:60; form at isa-spec/spec/ops/alu/fadd2.toml:75).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -103,7 +103,7 @@ impl OpFadd2 {
         w |= code_of(&[0, 1, 2, 4, 5, 6], self.bsel.index()) << 84;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rru` on SM [100, 103] (isa-spec/spec/ops/alu/fadd2.toml:69; form at isa-spec/spec/ops/alu/fadd2.toml:75).
+    /// Form `rru` on SM [100, 103, 107] (isa-spec/spec/ops/alu/fadd2.toml:69; form at isa-spec/spec/ops/alu/fadd2.toml:75).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -377,7 +377,7 @@ impl Forms for OpFadd2 {
             self.asel.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );
@@ -390,7 +390,7 @@ impl Forms for OpFadd2 {
             self.bsel.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );

@@ -4,7 +4,7 @@
 
 /// `FADD2`: Packed pair of 32-bit float adds, b an f32 immediate (SM100).
 ///
-/// Spec: isa-spec/spec/ops/alu/fadd2_imm.toml:9 (op `fadd2_imm`). SMs: 100, 103.
+/// Spec: isa-spec/spec/ops/alu/fadd2_imm.toml:9 (op `fadd2_imm`). SMs: 100, 103, 107.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFadd2Imm {
     /// Destination (u64). (isa-spec/spec/ops/alu/fadd2_imm.toml:14)
@@ -29,7 +29,7 @@ impl OpFadd2Imm {
     pub const MNEMONIC: &'static str = "FADD2";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[100, 103];
+    pub const SMS: &'static [u32] = &[100, 103, 107];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U64).with_neg().with_abs().with_align(2),
         OperandInfo::new("b", ValueType::U64).with_align(2),
@@ -58,11 +58,11 @@ impl OpFadd2Imm {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x28000 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x68000 != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `rri` on SM [100, 103] (isa-spec/spec/ops/alu/fadd2_imm.toml:53; form at isa-spec/spec/ops/alu/fadd2_imm.toml:58).
+    /// Form `rri` on SM [100, 103, 107] (isa-spec/spec/ops/alu/fadd2_imm.toml:53; form at isa-spec/spec/ops/alu/fadd2_imm.toml:58).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -260,7 +260,7 @@ impl Forms for OpFadd2Imm {
             self.asel.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );

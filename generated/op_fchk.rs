@@ -4,7 +4,7 @@
 
 /// `FCHK`: Set pd when the division a / b needs the slow (exact) path.
 ///
-/// Spec: isa-spec/spec/ops/alu/fchk.toml:19 (op `fchk`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/fchk.toml:19 (op `fchk`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFchk {
     /// Destination (pred). (isa-spec/spec/ops/alu/fchk.toml:24)
@@ -22,8 +22,8 @@ impl OpFchk {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121,
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
+        110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::F32).with_neg().with_abs(),
@@ -38,10 +38,10 @@ impl OpFchk {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x1fffc0 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x1fffc0 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x3fffc0 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3fffc0 != 0 => Some(1),
             (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7fc0 != 0 => Some(2),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x1fff00 != 0 => Some(3),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x3fff00 != 0 => Some(3),
             (reg!(Gpr), reg!(Gpr)) if smb & 0x3f != 0 => Some(4),
             (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3f != 0 => Some(5),
             (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x3f != 0 => Some(6),
@@ -59,7 +59,7 @@ impl OpFchk {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/fchk.toml:48; form at isa-spec/spec/ops/alu/fchk.toml:51).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fchk.toml:48; form at isa-spec/spec/ops/alu/fchk.toml:51).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -70,7 +70,7 @@ impl OpFchk {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/fchk.toml:48; form at isa-spec/spec/ops/alu/fchk.toml:51).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fchk.toml:48; form at isa-spec/spec/ops/alu/fchk.toml:51).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -91,7 +91,7 @@ impl OpFchk {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/fchk.toml:48; form at isa-spec/spec/ops/alu/fchk.toml:51).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fchk.toml:48; form at isa-spec/spec/ops/alu/fchk.toml:51).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `FENCE.VIEW.ASYNC`: Order this thread's accesses to a space against the async proxy.
 ///
-/// Spec: isa-spec/spec/ops/control/fence_view_async.toml:7 (op `fence_view_async`). SMs: 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/control/fence_view_async.toml:7 (op `fence_view_async`). SMs: 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFenceViewAsync {
     /// Modifier.  (isa-spec/spec/ops/control/fence_view_async.toml:12)
@@ -17,7 +17,7 @@ impl OpFenceViewAsync {
     pub const MNEMONIC: &'static str = "FENCE.VIEW.ASYNC";
     pub const CLASS: &'static str = "control";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 110, 120, 121];
+    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 107, 110, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[];
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
@@ -31,8 +31,8 @@ impl OpFenceViewAsync {
         let smb = sm_bit(sm);
         match () {
             () if smb & 0x4000 != 0 => Some(0),
-            () if smb & 0x78000 != 0 => Some(1),
-            () if smb & 0x180000 != 0 => Some(2),
+            () if smb & 0xf8000 != 0 => Some(1),
+            () if smb & 0x300000 != 0 => Some(2),
             _ => None,
         }
     }
@@ -45,7 +45,7 @@ impl OpFenceViewAsync {
                 << 72;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/control/fence_view_async.toml:36; form at isa-spec/spec/ops/control/fence_view_async.toml:36).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/control/fence_view_async.toml:36; form at isa-spec/spec/ops/control/fence_view_async.toml:36).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x3c6 | (c.raw & 0x1fff7fffcffffffffffffff0000);

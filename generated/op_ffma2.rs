@@ -4,7 +4,7 @@
 
 /// `FFMA2`: Packed pair of 32-bit float fused multiply-adds (SM100).
 ///
-/// Spec: isa-spec/spec/ops/alu/ffma2.toml:14 (op `ffma2`). SMs: 100, 103.
+/// Spec: isa-spec/spec/ops/alu/ffma2.toml:14 (op `ffma2`). SMs: 100, 103, 107.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFfma2 {
     /// Destination (u64). (isa-spec/spec/ops/alu/ffma2.toml:19)
@@ -33,7 +33,7 @@ impl OpFfma2 {
     pub const MNEMONIC: &'static str = "FFMA2";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[100, 103];
+    pub const SMS: &'static [u32] = &[100, 103, 107];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U64).with_neg().with_abs().with_align(2),
         OperandInfo::new("b", ValueType::U64).with_neg().with_abs().with_align(2),
@@ -54,9 +54,9 @@ impl OpFfma2 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x28000 != 0 => Some(0),
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x28000 != 0 => Some(1),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x28000 != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x68000 != 0 => Some(0),
+            (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x68000 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x68000 != 0 => Some(2),
             _ => None,
         }
     }
@@ -128,7 +128,7 @@ impl OpFfma2 {
         w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 87;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [100, 103] (isa-spec/spec/ops/alu/ffma2.toml:70; form at isa-spec/spec/ops/alu/ffma2.toml:75).
+    /// Form `rrr` on SM [100, 103, 107] (isa-spec/spec/ops/alu/ffma2.toml:70; form at isa-spec/spec/ops/alu/ffma2.toml:75).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x249 | (c.raw & 0x1fff60020003fffff0000000000)
@@ -141,7 +141,7 @@ impl OpFfma2 {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rur` on SM [100, 103] (isa-spec/spec/ops/alu/ffma2.toml:70; form at isa-spec/spec/ops/alu/ffma2.toml:75).
+    /// Form `rur` on SM [100, 103, 107] (isa-spec/spec/ops/alu/ffma2.toml:70; form at isa-spec/spec/ops/alu/ffma2.toml:75).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c49
@@ -154,7 +154,7 @@ impl OpFfma2 {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rru` on SM [100, 103] (isa-spec/spec/ops/alu/ffma2.toml:70; form at isa-spec/spec/ops/alu/ffma2.toml:75).
+    /// Form `rru` on SM [100, 103, 107] (isa-spec/spec/ops/alu/ffma2.toml:70; form at isa-spec/spec/ops/alu/ffma2.toml:75).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000e49
@@ -430,7 +430,7 @@ impl Forms for OpFfma2 {
             self.asel.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );
@@ -443,7 +443,7 @@ impl Forms for OpFfma2 {
             self.bsel.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );
@@ -456,7 +456,7 @@ impl Forms for OpFfma2 {
             self.csel.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );

@@ -4,7 +4,7 @@
 
 /// `FFMA2`: Packed pair of 32-bit float fused multiply-adds, b an f32 immediate (SM100).
 ///
-/// Spec: isa-spec/spec/ops/alu/ffma2_imm.toml:11 (op `ffma2_imm`). SMs: 100, 103.
+/// Spec: isa-spec/spec/ops/alu/ffma2_imm.toml:11 (op `ffma2_imm`). SMs: 100, 103, 107.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFfma2Imm {
     /// Destination (u64). (isa-spec/spec/ops/alu/ffma2_imm.toml:16)
@@ -33,7 +33,7 @@ impl OpFfma2Imm {
     pub const MNEMONIC: &'static str = "FFMA2";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[100, 103];
+    pub const SMS: &'static [u32] = &[100, 103, 107];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U64).with_neg().with_abs().with_align(2),
         OperandInfo::new("b", ValueType::U64).with_align(2),
@@ -65,11 +65,11 @@ impl OpFfma2Imm {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x28000 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x68000 != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `rir` on SM [100, 103] (isa-spec/spec/ops/alu/ffma2_imm.toml:63; form at isa-spec/spec/ops/alu/ffma2_imm.toml:68).
+    /// Form `rir` on SM [100, 103, 107] (isa-spec/spec/ops/alu/ffma2_imm.toml:63; form at isa-spec/spec/ops/alu/ffma2_imm.toml:68).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -342,7 +342,7 @@ impl Forms for OpFfma2Imm {
             self.asel.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );
@@ -361,7 +361,7 @@ impl Forms for OpFfma2Imm {
             self.csel.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );

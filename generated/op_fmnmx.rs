@@ -4,7 +4,7 @@
 
 /// `FMNMX`: 32-bit float minimum/maximum, selected by a predicate (true: min).
 ///
-/// Spec: isa-spec/spec/ops/alu/fmnmx.toml:2 (op `fmnmx`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/fmnmx.toml:2 (op `fmnmx`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFmnmx {
     /// Destination (f32). (isa-spec/spec/ops/alu/fmnmx.toml:7)
@@ -30,8 +30,8 @@ impl OpFmnmx {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121,
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
+        110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::F32).with_neg().with_abs(),
@@ -55,10 +55,10 @@ impl OpFmnmx {
             (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x200 != 0 => Some(5),
             (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x200 != 0 => Some(6),
             (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x200 != 0 => Some(7),
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x1ffc00 != 0 => Some(8),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x1ffc00 != 0 => Some(9),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x3ffc00 != 0 => Some(8),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x3ffc00 != 0 => Some(9),
             (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x7c00 != 0 => Some(10),
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x1ffc00 != 0 => Some(11),
+            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x3ffc00 != 0 => Some(11),
             (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x3f != 0 => Some(12),
             (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x3f != 0 => Some(13),
             (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x3f != 0 => Some(14),
@@ -198,7 +198,7 @@ impl OpFmnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/fmnmx.toml:79; form at isa-spec/spec/ops/alu/fmnmx.toml:58).
+    /// Form `rrr` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmnmx.toml:79; form at isa-spec/spec/ops/alu/fmnmx.toml:58).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -208,7 +208,7 @@ impl OpFmnmx {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/fmnmx.toml:79; form at isa-spec/spec/ops/alu/fmnmx.toml:58).
+    /// Form `rir` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmnmx.toml:79; form at isa-spec/spec/ops/alu/fmnmx.toml:58).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -227,7 +227,7 @@ impl OpFmnmx {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/fmnmx.toml:79; form at isa-spec/spec/ops/alu/fmnmx.toml:58).
+    /// Form `rur` on SM [86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmnmx.toml:79; form at isa-spec/spec/ops/alu/fmnmx.toml:58).
     #[inline(always)]
     fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;

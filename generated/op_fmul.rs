@@ -4,7 +4,7 @@
 
 /// `FMUL`: 32-bit float multiply.
 ///
-/// Spec: isa-spec/spec/ops/alu/fmul.toml:2 (op `fmul`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/fmul.toml:2 (op `fmul`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFmul {
     /// Destination (f32). (isa-spec/spec/ops/alu/fmul.toml:7)
@@ -28,8 +28,8 @@ impl OpFmul {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121,
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
+        110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::F32).with_neg().with_abs(),
@@ -44,10 +44,10 @@ impl OpFmul {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x1fffc0 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x1fffc0 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x3fffc0 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3fffc0 != 0 => Some(1),
             (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7fc0 != 0 => Some(2),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x1fff00 != 0 => Some(3),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x3fff00 != 0 => Some(3),
             (reg!(Gpr), reg!(Gpr)) if smb & 0x3f != 0 => Some(4),
             (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3f != 0 => Some(5),
             (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x3f != 0 => Some(6),
@@ -68,7 +68,7 @@ impl OpFmul {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/fmul.toml:46; form at isa-spec/spec/ops/alu/fmul.toml:49).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmul.toml:46; form at isa-spec/spec/ops/alu/fmul.toml:49).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -78,7 +78,7 @@ impl OpFmul {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/fmul.toml:46; form at isa-spec/spec/ops/alu/fmul.toml:49).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmul.toml:46; form at isa-spec/spec/ops/alu/fmul.toml:49).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -97,7 +97,7 @@ impl OpFmul {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/fmul.toml:46; form at isa-spec/spec/ops/alu/fmul.toml:49).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fmul.toml:46; form at isa-spec/spec/ops/alu/fmul.toml:49).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;

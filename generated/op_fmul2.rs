@@ -4,7 +4,7 @@
 
 /// `FMUL2`: Packed pair of 32-bit float multiplies (SM100).
 ///
-/// Spec: isa-spec/spec/ops/alu/fmul2.toml:10 (op `fmul2`). SMs: 100, 103.
+/// Spec: isa-spec/spec/ops/alu/fmul2.toml:10 (op `fmul2`). SMs: 100, 103, 107.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFmul2 {
     /// Destination (u64). (isa-spec/spec/ops/alu/fmul2.toml:15)
@@ -29,7 +29,7 @@ impl OpFmul2 {
     pub const MNEMONIC: &'static str = "FMUL2";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[100, 103];
+    pub const SMS: &'static [u32] = &[100, 103, 107];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U64).with_neg().with_abs().with_align(2),
         OperandInfo::new("b", ValueType::U64).with_neg().with_abs().with_align(2),
@@ -49,8 +49,8 @@ impl OpFmul2 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x28000 != 0 => Some(0),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x28000 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x68000 != 0 => Some(0),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x68000 != 0 => Some(1),
             _ => None,
         }
     }
@@ -110,7 +110,7 @@ impl OpFmul2 {
         w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 87;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [100, 103] (isa-spec/spec/ops/alu/fmul2.toml:57; form at isa-spec/spec/ops/alu/fmul2.toml:62).
+    /// Form `rrr` on SM [100, 103, 107] (isa-spec/spec/ops/alu/fmul2.toml:57; form at isa-spec/spec/ops/alu/fmul2.toml:62).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x24a | (c.raw & 0x1fff6702cff3fffff0000000000)
@@ -118,7 +118,7 @@ impl OpFmul2 {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [100, 103] (isa-spec/spec/ops/alu/fmul2.toml:57; form at isa-spec/spec/ops/alu/fmul2.toml:62).
+    /// Form `rur` on SM [100, 103, 107] (isa-spec/spec/ops/alu/fmul2.toml:57; form at isa-spec/spec/ops/alu/fmul2.toml:62).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c4a
@@ -319,7 +319,7 @@ impl Forms for OpFmul2 {
             self.asel.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );
@@ -332,7 +332,7 @@ impl Forms for OpFmul2 {
             self.bsel.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );

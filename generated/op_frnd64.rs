@@ -4,7 +4,7 @@
 
 /// `FRND`: Round a double to an integral value: to nearest even, .FLOOR, .CEIL or .TRUNC.
 ///
-/// Spec: isa-spec/spec/ops/alu/frnd64.toml:2 (op `frnd64`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/frnd64.toml:2 (op `frnd64`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFrnd64 {
     /// Destination (f64). (isa-spec/spec/ops/alu/frnd64.toml:9)
@@ -26,7 +26,7 @@ impl OpFrnd64 {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("b", ValueType::F64).with_neg().with_abs().with_align(2),
@@ -44,10 +44,10 @@ impl OpFrnd64 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
-            (reg!(Gpr),) if smb & 0x1fffc0 != 0 => Some(0),
-            (SrcKind::Imm(_),) if smb & 0x1fffc0 != 0 => Some(1),
+            (reg!(Gpr),) if smb & 0x3fffc0 != 0 => Some(0),
+            (SrcKind::Imm(_),) if smb & 0x3fffc0 != 0 => Some(1),
             (SrcKind::CBuf(_),) if smb & 0x7fc0 != 0 => Some(2),
-            (reg!(UGpr),) if smb & 0x1fff00 != 0 => Some(3),
+            (reg!(UGpr),) if smb & 0x3fff00 != 0 => Some(3),
             _ => None,
         }
     }
@@ -57,14 +57,14 @@ impl OpFrnd64 {
     pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
-            (reg!(Gpr),) if smb & 0x1fffc0 != 0 => self.encode_f0::<EncodeError>(sm, c),
-            (SrcKind::Imm(_),) if smb & 0x1fffc0 != 0 => {
+            (reg!(Gpr),) if smb & 0x3fffc0 != 0 => self.encode_f0::<EncodeError>(sm, c),
+            (SrcKind::Imm(_),) if smb & 0x3fffc0 != 0 => {
                 self.encode_f1::<EncodeError>(sm, c)
             }
             (SrcKind::CBuf(_),) if smb & 0x7fc0 != 0 => {
                 self.encode_f2::<EncodeError>(sm, c)
             }
-            (reg!(UGpr),) if smb & 0x1fff00 != 0 => self.encode_f3::<EncodeError>(sm, c),
+            (reg!(UGpr),) if smb & 0x3fff00 != 0 => self.encode_f3::<EncodeError>(sm, c),
             _ => self.encode(sm, c),
         }
     }
@@ -127,7 +127,7 @@ impl OpFrnd64 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/frnd64.toml:43; form at isa-spec/spec/ops/alu/frnd64.toml:46).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/frnd64.toml:43; form at isa-spec/spec/ops/alu/frnd64.toml:46).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -137,7 +137,7 @@ impl OpFrnd64 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/frnd64.toml:43; form at isa-spec/spec/ops/alu/frnd64.toml:46).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/frnd64.toml:43; form at isa-spec/spec/ops/alu/frnd64.toml:46).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -156,7 +156,7 @@ impl OpFrnd64 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/frnd64.toml:43; form at isa-spec/spec/ops/alu/frnd64.toml:46).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/frnd64.toml:43; form at isa-spec/spec/ops/alu/frnd64.toml:46).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `FSEL`: 32-bit float select by a predicate.
 ///
-/// Spec: isa-spec/spec/ops/alu/fsel.toml:2 (op `fsel`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/fsel.toml:2 (op `fsel`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFsel {
     /// Destination (f32). (isa-spec/spec/ops/alu/fsel.toml:7)
@@ -24,7 +24,7 @@ impl OpFsel {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::F32),
@@ -40,10 +40,10 @@ impl OpFsel {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.cond.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x1fffc0 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x1fffc0 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x3fffc0 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x3fffc0 != 0 => Some(1),
             (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x7fc0 != 0 => Some(2),
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x1fff00 != 0 => Some(3),
+            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x3fff00 != 0 => Some(3),
             _ => None,
         }
     }
@@ -62,14 +62,14 @@ impl OpFsel {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/fsel.toml:34; form at isa-spec/spec/ops/alu/fsel.toml:37).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fsel.toml:34; form at isa-spec/spec/ops/alu/fsel.toml:37).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x208 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/fsel.toml:34; form at isa-spec/spec/ops/alu/fsel.toml:37).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fsel.toml:34; form at isa-spec/spec/ops/alu/fsel.toml:37).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x808 | self.encode_e0::<E>(sm, c)?;
@@ -84,7 +84,7 @@ impl OpFsel {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/fsel.toml:34; form at isa-spec/spec/ops/alu/fsel.toml:37).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fsel.toml:34; form at isa-spec/spec/ops/alu/fsel.toml:37).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c08 | self.encode_e0::<E>(sm, c)?;

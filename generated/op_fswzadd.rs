@@ -4,7 +4,7 @@
 
 /// `FSWZADD`: Quad swizzle add: d = a and b added or subtracted as this lane's pair of `lanes` says.
 ///
-/// Spec: isa-spec/spec/ops/alu/fswzadd.toml:16 (op `fswzadd`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/fswzadd.toml:16 (op `fswzadd`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFswzadd {
     /// Destination (f32). (isa-spec/spec/ops/alu/fswzadd.toml:21)
@@ -30,7 +30,7 @@ impl OpFswzadd {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::F32),
@@ -45,11 +45,11 @@ impl OpFswzadd {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x1fff00 != 0 => Some(0),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x3fff00 != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/fswzadd.toml:63; form at isa-spec/spec/ops/alu/fswzadd.toml:63).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fswzadd.toml:63; form at isa-spec/spec/ops/alu/fswzadd.toml:63).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `HADD2`: Packed half-precision add.
 ///
-/// Spec: isa-spec/spec/ops/alu/hadd2.toml:3 (op `hadd2`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/hadd2.toml:3 (op `hadd2`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpHadd2 {
     /// Destination (b32). (isa-spec/spec/ops/alu/hadd2.toml:14)
@@ -32,7 +32,7 @@ impl OpHadd2 {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32).with_neg().with_abs(),
@@ -95,10 +95,10 @@ impl OpHadd2 {
             (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3c00 != 0 => Some(5),
             (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x3c00 != 0 => Some(6),
             (reg!(Gpr), reg!(UGpr)) if smb & 0x3c00 != 0 => Some(7),
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x1fc000 != 0 => Some(8),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x1fc000 != 0 => Some(9),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x3fc000 != 0 => Some(8),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3fc000 != 0 => Some(9),
             (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x4000 != 0 => Some(10),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x1fc000 != 0 => Some(11),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x3fc000 != 0 => Some(11),
             _ => None,
         }
     }
@@ -132,16 +132,16 @@ impl OpHadd2 {
             (reg!(Gpr), reg!(UGpr)) if smb & 0x3c00 != 0 => {
                 self.encode_f7::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x1fc000 != 0 => {
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x3fc000 != 0 => {
                 self.encode_f8::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x1fc000 != 0 => {
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3fc000 != 0 => {
                 self.encode_f9::<EncodeError>(sm, c)
             }
             (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x4000 != 0 => {
                 self.encode_f10::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x1fc000 != 0 => {
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x3fc000 != 0 => {
                 self.encode_f11::<EncodeError>(sm, c)
             }
             _ => self.encode(sm, c),
@@ -350,7 +350,7 @@ impl OpHadd2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rrr` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2.toml:116; form at isa-spec/spec/ops/alu/hadd2.toml:80).
+    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2.toml:116; form at isa-spec/spec/ops/alu/hadd2.toml:80).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -397,7 +397,7 @@ impl OpHadd2 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2.toml:132; form at isa-spec/spec/ops/alu/hadd2.toml:80).
+    /// Form `rri` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2.toml:132; form at isa-spec/spec/ops/alu/hadd2.toml:80).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -418,7 +418,7 @@ impl OpHadd2 {
         w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2.toml:132; form at isa-spec/spec/ops/alu/hadd2.toml:80).
+    /// Form `rru` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2.toml:132; form at isa-spec/spec/ops/alu/hadd2.toml:80).
     #[inline(always)]
     fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -923,7 +923,7 @@ impl Forms for OpHadd2 {
             self.asel.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );
@@ -936,7 +936,7 @@ impl Forms for OpHadd2 {
             self.bsel.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );

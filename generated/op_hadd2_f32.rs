@@ -4,7 +4,7 @@
 
 /// `HADD2`: Packed half-precision add with an F32 result (SM86 on).
 ///
-/// Spec: isa-spec/spec/ops/alu/hadd2_f32.toml:7 (op `hadd2_f32`). SMs: 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/hadd2_f32.toml:7 (op `hadd2_f32`). SMs: 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpHadd2F32 {
     /// Destination (f32). (isa-spec/spec/ops/alu/hadd2_f32.toml:12)
@@ -31,7 +31,9 @@ impl OpHadd2F32 {
     pub const MNEMONIC: &'static str = "HADD2";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121];
+    pub const SMS: &'static [u32] = &[
+        86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
+    ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32).with_neg(),
         OperandInfo::new("b", ValueType::B32).with_neg().with_abs(),
@@ -66,10 +68,10 @@ impl OpHadd2F32 {
             (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3c00 != 0 => Some(1),
             (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x3c00 != 0 => Some(2),
             (reg!(Gpr), reg!(UGpr)) if smb & 0x3c00 != 0 => Some(3),
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x1fc000 != 0 => Some(4),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x1fc000 != 0 => Some(5),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x3fc000 != 0 => Some(4),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3fc000 != 0 => Some(5),
             (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x4000 != 0 => Some(6),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x1fc000 != 0 => Some(7),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x3fc000 != 0 => Some(7),
             _ => None,
         }
     }
@@ -138,7 +140,7 @@ impl OpHadd2F32 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rrr` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2_f32.toml:96; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
+    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2_f32.toml:96; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -171,7 +173,7 @@ impl OpHadd2F32 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2_f32.toml:104; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
+    /// Form `rri` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2_f32.toml:104; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -192,7 +194,7 @@ impl OpHadd2F32 {
         w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2_f32.toml:104; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
+    /// Form `rru` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2_f32.toml:104; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -535,7 +537,7 @@ impl Forms for OpHadd2F32 {
             self.asel.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );
@@ -548,7 +550,7 @@ impl Forms for OpHadd2F32 {
             self.bsel.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );

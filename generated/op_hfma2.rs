@@ -4,7 +4,7 @@
 
 /// `HFMA2`: Packed half-precision fused multiply-add.
 ///
-/// Spec: isa-spec/spec/ops/alu/hfma2.toml:5 (op `hfma2`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/hfma2.toml:5 (op `hfma2`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpHfma2 {
     /// Destination (b32). (isa-spec/spec/ops/alu/hfma2.toml:15)
@@ -40,7 +40,7 @@ impl OpHfma2 {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32).with_neg().with_abs(),
@@ -194,7 +194,7 @@ impl OpHfma2 {
             (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x3c00 != 0 => {
                 Some(20)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x1fc000 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x3fc000 != 0 => {
                 Some(21)
             }
             (
@@ -202,11 +202,11 @@ impl OpHfma2 {
                 SrcKind::Imm(_),
                 reg!(Gpr),
                 reg!(Pred),
-            ) if smb & 0x1fc000 != 0 => Some(22),
+            ) if smb & 0x3fc000 != 0 => Some(22),
             (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr), reg!(Pred)) if smb & 0x4000 != 0 => {
                 Some(23)
             }
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0x1fc000 != 0 => {
+            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0x3fc000 != 0 => {
                 Some(24)
             }
             (
@@ -214,11 +214,11 @@ impl OpHfma2 {
                 reg!(Gpr),
                 SrcKind::Imm(_),
                 reg!(Pred),
-            ) if smb & 0x1fc000 != 0 => Some(25),
+            ) if smb & 0x3fc000 != 0 => Some(25),
             (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x4000 != 0 => {
                 Some(26)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x1fc000 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x3fc000 != 0 => {
                 Some(27)
             }
             _ => None,
@@ -328,7 +328,7 @@ impl OpHfma2 {
             (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x3c00 != 0 => {
                 self.encode_f20::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x1fc000 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x3fc000 != 0 => {
                 self.encode_f21::<EncodeError>(sm, c)
             }
             (
@@ -336,11 +336,11 @@ impl OpHfma2 {
                 SrcKind::Imm(_),
                 reg!(Gpr),
                 reg!(Pred),
-            ) if smb & 0x1fc000 != 0 => self.encode_f22::<EncodeError>(sm, c),
+            ) if smb & 0x3fc000 != 0 => self.encode_f22::<EncodeError>(sm, c),
             (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr), reg!(Pred)) if smb & 0x4000 != 0 => {
                 self.encode_f23::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0x1fc000 != 0 => {
+            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0x3fc000 != 0 => {
                 self.encode_f24::<EncodeError>(sm, c)
             }
             (
@@ -348,11 +348,11 @@ impl OpHfma2 {
                 reg!(Gpr),
                 SrcKind::Imm(_),
                 reg!(Pred),
-            ) if smb & 0x1fc000 != 0 => self.encode_f25::<EncodeError>(sm, c),
+            ) if smb & 0x3fc000 != 0 => self.encode_f25::<EncodeError>(sm, c),
             (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x4000 != 0 => {
                 self.encode_f26::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x1fc000 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x3fc000 != 0 => {
                 self.encode_f27::<EncodeError>(sm, c)
             }
             _ => self.encode(sm, c),
@@ -860,7 +860,7 @@ impl OpHfma2 {
         w |= u128::from(self.e.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn encode_f21<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -880,7 +880,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rir` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn encode_f22<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -915,7 +915,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rur` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn encode_f24<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -935,7 +935,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
-    /// Form `rri` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rri` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn encode_f25<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -974,7 +974,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
-    /// Form `rru` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
+    /// Form `rru` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
     fn encode_f27<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -1843,7 +1843,7 @@ impl OpHfma2 {
         let e = if relu != true {
             at.skip();
             if matches!(
-                sm, 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121
+                sm, 80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121
             ) {
                 Src::reg(Reg { file: RegFile::Pred, idx: 0 })
             } else {
@@ -1983,7 +1983,7 @@ impl Forms for OpHfma2 {
             self.asel.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );
@@ -1996,7 +1996,7 @@ impl Forms for OpHfma2 {
             self.bsel.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );
@@ -2009,7 +2009,7 @@ impl Forms for OpHfma2 {
             self.csel.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );

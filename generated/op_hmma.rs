@@ -4,7 +4,7 @@
 
 /// `HMMA`: Tensor-core half/bfloat/tf32 matrix multiply-accumulate: d = a * b + c.
 ///
-/// Spec: isa-spec/spec/ops/alu/hmma.toml:18 (op `hmma`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/hmma.toml:18 (op `hmma`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpHmma {
     /// Destination (b32). First register of the result group. (isa-spec/spec/ops/alu/hmma.toml:23)
@@ -32,7 +32,7 @@ impl OpHmma {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32).with_neg(),
@@ -52,8 +52,8 @@ impl OpHmma {
         match (self.a.kind, self.b.kind, self.c.kind) {
             (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x100 != 0 => Some(0),
             (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3e00 != 0 => Some(1),
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x7c000 != 0 => Some(2),
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x180000 != 0 => Some(3),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0xfc000 != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x300000 != 0 => Some(3),
             _ => None,
         }
     }
@@ -111,7 +111,7 @@ impl OpHmma {
         w |= (self.atype.index() as u128) << 82;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/hmma.toml:116; form at isa-spec/spec/ops/alu/hmma.toml:116).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/hmma.toml:116; form at isa-spec/spec/ops/alu/hmma.toml:116).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;

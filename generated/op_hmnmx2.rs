@@ -4,7 +4,7 @@
 
 /// `HMNMX2`: Packed half-precision minimum/maximum, selected by a predicate (true: min).
 ///
-/// Spec: isa-spec/spec/ops/alu/hmnmx2.toml:12 (op `hmnmx2`). SMs: 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/hmnmx2.toml:12 (op `hmnmx2`). SMs: 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpHmnmx2 {
     /// Destination (b32). (isa-spec/spec/ops/alu/hmnmx2.toml:17)
@@ -36,7 +36,7 @@ impl OpHmnmx2 {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32).with_neg().with_abs(),
@@ -96,10 +96,10 @@ impl OpHmnmx2 {
             (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x3c00 != 0 => Some(5),
             (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x3c00 != 0 => Some(6),
             (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x3c00 != 0 => Some(7),
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x1fc000 != 0 => Some(8),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x1fc000 != 0 => Some(9),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x3fc000 != 0 => Some(8),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x3fc000 != 0 => Some(9),
             (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x4000 != 0 => Some(10),
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x1fc000 != 0 => Some(11),
+            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x3fc000 != 0 => Some(11),
             _ => None,
         }
     }
@@ -254,7 +254,7 @@ impl OpHmnmx2 {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/hmnmx2.toml:118; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
+    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmnmx2.toml:118; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -265,7 +265,7 @@ impl OpHmnmx2 {
         w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/hmnmx2.toml:118; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
+    /// Form `rir` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmnmx2.toml:118; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -286,7 +286,7 @@ impl OpHmnmx2 {
         w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/hmnmx2.toml:118; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
+    /// Form `rur` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmnmx2.toml:118; form at isa-spec/spec/ops/alu/hmnmx2.toml:86).
     #[inline(always)]
     fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -728,7 +728,7 @@ impl Forms for OpHmnmx2 {
             self.asel.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );
@@ -741,7 +741,7 @@ impl Forms for OpHmnmx2 {
             self.bsel.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );

@@ -4,7 +4,7 @@
 
 /// `HMNMX2`: Packed half-precision minimum/maximum that also writes two predicates (.IS_A).
 ///
-/// Spec: isa-spec/spec/ops/alu/hmnmx2_is_a.toml:6 (op `hmnmx2_is_a`). SMs: 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/hmnmx2_is_a.toml:6 (op `hmnmx2_is_a`). SMs: 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpHmnmx2IsA {
     /// Destination (b32). (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:11)
@@ -41,7 +41,7 @@ impl OpHmnmx2IsA {
     pub const MNEMONIC: &'static str = "HMNMX2";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 110, 120, 121];
+    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 107, 110, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32).with_neg().with_abs(),
         OperandInfo::new("b", ValueType::B32).with_neg().with_abs(),
@@ -96,10 +96,10 @@ impl OpHmnmx2IsA {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.p.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x1fc000 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x1fc000 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x3fc000 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x3fc000 != 0 => Some(1),
             (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x4000 != 0 => Some(2),
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x1fc000 != 0 => Some(3),
+            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x3fc000 != 0 => Some(3),
             _ => None,
         }
     }
@@ -129,7 +129,7 @@ impl OpHmnmx2IsA {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:92).
+    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:92).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -140,7 +140,7 @@ impl OpHmnmx2IsA {
         w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:92).
+    /// Form `rir` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:92).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -161,7 +161,7 @@ impl OpHmnmx2IsA {
         w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:92).
+    /// Form `rur` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmnmx2_is_a.toml:88; form at isa-spec/spec/ops/alu/hmnmx2_is_a.toml:92).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -498,7 +498,7 @@ impl Forms for OpHmnmx2IsA {
             self.asel.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );
@@ -511,7 +511,7 @@ impl Forms for OpHmnmx2IsA {
             self.bsel.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );

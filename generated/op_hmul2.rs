@@ -4,7 +4,7 @@
 
 /// `HMUL2`: Packed half-precision multiply.
 ///
-/// Spec: isa-spec/spec/ops/alu/hmul2.toml:4 (op `hmul2`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/hmul2.toml:4 (op `hmul2`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpHmul2 {
     /// Destination (b32). (isa-spec/spec/ops/alu/hmul2.toml:9)
@@ -32,7 +32,7 @@ impl OpHmul2 {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32).with_neg().with_abs(),
@@ -91,10 +91,10 @@ impl OpHmul2 {
             (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3fc0 != 0 => Some(1),
             (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x3fc0 != 0 => Some(2),
             (reg!(Gpr), reg!(UGpr)) if smb & 0x3f00 != 0 => Some(3),
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x1fc000 != 0 => Some(4),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x1fc000 != 0 => Some(5),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x3fc000 != 0 => Some(4),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3fc000 != 0 => Some(5),
             (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x4000 != 0 => Some(6),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x1fc000 != 0 => Some(7),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x3fc000 != 0 => Some(7),
             _ => None,
         }
     }
@@ -185,7 +185,7 @@ impl OpHmul2 {
         }
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/hmul2.toml:88; form at isa-spec/spec/ops/alu/hmul2.toml:63).
+    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmul2.toml:88; form at isa-spec/spec/ops/alu/hmul2.toml:63).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -196,7 +196,7 @@ impl OpHmul2 {
         w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/hmul2.toml:88; form at isa-spec/spec/ops/alu/hmul2.toml:63).
+    /// Form `rir` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmul2.toml:88; form at isa-spec/spec/ops/alu/hmul2.toml:63).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -217,7 +217,7 @@ impl OpHmul2 {
         w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/hmul2.toml:88; form at isa-spec/spec/ops/alu/hmul2.toml:63).
+    /// Form `rur` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hmul2.toml:88; form at isa-spec/spec/ops/alu/hmul2.toml:63).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -559,7 +559,7 @@ impl Forms for OpHmul2 {
             self.asel.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );
@@ -572,7 +572,7 @@ impl Forms for OpHmul2 {
             self.bsel.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );

@@ -4,7 +4,7 @@
 
 /// `HSET2`: Packed half-precision compare to a register, lane by lane: a mask or, with .BF, 1.0 or 0.0; combined with a predicate.
 ///
-/// Spec: isa-spec/spec/ops/alu/hset2.toml:10 (op `hset2`). SMs: 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/hset2.toml:10 (op `hset2`). SMs: 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpHset2 {
     /// Destination (b32). (isa-spec/spec/ops/alu/hset2.toml:15)
@@ -38,8 +38,8 @@ impl OpHset2 {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120,
-        121,
+        52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110,
+        120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32).with_neg().with_abs(),
@@ -95,10 +95,10 @@ impl OpHset2 {
             (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x3fc0 != 0 => Some(1),
             (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x3fc0 != 0 => Some(2),
             (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x3f00 != 0 => Some(3),
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x1fc000 != 0 => Some(4),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x1fc000 != 0 => Some(5),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x3fc000 != 0 => Some(4),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x3fc000 != 0 => Some(5),
             (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x4000 != 0 => Some(6),
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x1fc000 != 0 => Some(7),
+            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x3fc000 != 0 => Some(7),
             (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x3e != 0 => Some(8),
             (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x3e != 0 => Some(9),
             (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x3e != 0 => Some(10),
@@ -186,7 +186,7 @@ impl OpHset2 {
         w |= (self.bsel.index() as u128) << 60;
         Ok(w)
     }
-    /// Form `rrr` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/hset2.toml:127; form at isa-spec/spec/ops/alu/hset2.toml:106).
+    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hset2.toml:127; form at isa-spec/spec/ops/alu/hset2.toml:106).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -235,7 +235,7 @@ impl OpHset2 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/hset2.toml:142; form at isa-spec/spec/ops/alu/hset2.toml:106).
+    /// Form `rri` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hset2.toml:142; form at isa-spec/spec/ops/alu/hset2.toml:106).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -256,7 +256,7 @@ impl OpHset2 {
         w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
-    /// Form `rru` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/hset2.toml:142; form at isa-spec/spec/ops/alu/hset2.toml:106).
+    /// Form `rru` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hset2.toml:142; form at isa-spec/spec/ops/alu/hset2.toml:106).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -834,7 +834,7 @@ impl Forms for OpHset2 {
             self.asel.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 | 121u32
             ),
             matches!(sm, 50u32 | 52u32 | 53u32 | 60u32 | 61u32 | 62u32),
         );
@@ -847,7 +847,7 @@ impl Forms for OpHset2 {
             self.bsel.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 | 121u32
             ),
             matches!(sm, 50u32 | 52u32 | 53u32 | 60u32 | 61u32 | 62u32),
         );

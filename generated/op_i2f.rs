@@ -4,7 +4,7 @@
 
 /// `I2F`: Integer to float conversion (sources up to 32 bits, results up to F32).
 ///
-/// Spec: isa-spec/spec/ops/alu/i2f.toml:3 (op `i2f`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/i2f.toml:3 (op `i2f`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpI2f {
     /// Destination (f32). (isa-spec/spec/ops/alu/i2f.toml:19)
@@ -28,7 +28,7 @@ impl OpI2f {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[OperandInfo::new("b", ValueType::B32)];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::F32)];
@@ -63,10 +63,10 @@ impl OpI2f {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
-            (reg!(Gpr),) if smb & 0x1fffc0 != 0 => Some(0),
-            (SrcKind::Imm(_),) if smb & 0x1fffc0 != 0 => Some(1),
+            (reg!(Gpr),) if smb & 0x3fffc0 != 0 => Some(0),
+            (SrcKind::Imm(_),) if smb & 0x3fffc0 != 0 => Some(1),
             (SrcKind::CBuf(_),) if smb & 0x7fc0 != 0 => Some(2),
-            (reg!(UGpr),) if smb & 0x1fff00 != 0 => Some(3),
+            (reg!(UGpr),) if smb & 0x3fff00 != 0 => Some(3),
             _ => None,
         }
     }
@@ -76,14 +76,14 @@ impl OpI2f {
     pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
-            (reg!(Gpr),) if smb & 0x1fffc0 != 0 => self.encode_f0::<EncodeError>(sm, c),
-            (SrcKind::Imm(_),) if smb & 0x1fffc0 != 0 => {
+            (reg!(Gpr),) if smb & 0x3fffc0 != 0 => self.encode_f0::<EncodeError>(sm, c),
+            (SrcKind::Imm(_),) if smb & 0x3fffc0 != 0 => {
                 self.encode_f1::<EncodeError>(sm, c)
             }
             (SrcKind::CBuf(_),) if smb & 0x7fc0 != 0 => {
                 self.encode_f2::<EncodeError>(sm, c)
             }
-            (reg!(UGpr),) if smb & 0x1fff00 != 0 => self.encode_f3::<EncodeError>(sm, c),
+            (reg!(UGpr),) if smb & 0x3fff00 != 0 => self.encode_f3::<EncodeError>(sm, c),
             _ => self.encode(sm, c),
         }
     }
@@ -126,7 +126,7 @@ impl OpI2f {
     #[inline(always)]
     pub fn legal_f0(&self, sm: u32) -> bool {
         ((matches!(self.dtype, CvtFtype32::F32 | CvtFtype32::F16))
-            || (sm_bit(sm) & 0x1fc000 != 0 && matches!(self.dtype, CvtFtype32::Bf16)))
+            || (sm_bit(sm) & 0x3fc000 != 0 && matches!(self.dtype, CvtFtype32::Bf16)))
     }
     /// Whether the form's modifier values exist on `sm` (the
     /// spec's `legal` products).
@@ -134,7 +134,7 @@ impl OpI2f {
     pub fn legal_f1(&self, sm: u32) -> bool {
         ((matches!(self.dtype, CvtFtype32::F32 | CvtFtype32::F16)
             && matches!(self.stype, CvtItype32::S32 | CvtItype32::U32))
-            || (sm_bit(sm) & 0x1fc000 != 0 && matches!(self.dtype, CvtFtype32::Bf16)
+            || (sm_bit(sm) & 0x3fc000 != 0 && matches!(self.dtype, CvtFtype32::Bf16)
                 && matches!(self.stype, CvtItype32::S32 | CvtItype32::U32)))
     }
     /// What all forms of isa-spec/spec/ops/alu/i2f.toml:57 pack alike.
@@ -152,7 +152,7 @@ impl OpI2f {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/i2f.toml:57; form at isa-spec/spec/ops/alu/i2f.toml:60).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2f.toml:57; form at isa-spec/spec/ops/alu/i2f.toml:60).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x306 | self.encode_e0::<E>(sm, c)?;
@@ -160,7 +160,7 @@ impl OpI2f {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/i2f.toml:57; form at isa-spec/spec/ops/alu/i2f.toml:60).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2f.toml:57; form at isa-spec/spec/ops/alu/i2f.toml:60).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
@@ -177,7 +177,7 @@ impl OpI2f {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/i2f.toml:57; form at isa-spec/spec/ops/alu/i2f.toml:60).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2f.toml:57; form at isa-spec/spec/ops/alu/i2f.toml:60).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000d06 | self.encode_e0::<E>(sm, c)?;

@@ -4,7 +4,7 @@
 
 /// `I2F`: Integer to float conversion with an F64 result or a 64-bit source.
 ///
-/// Spec: isa-spec/spec/ops/alu/i2f64.toml:3 (op `i2f64`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/i2f64.toml:3 (op `i2f64`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpI2f64 {
     /// Destination (f32). (isa-spec/spec/ops/alu/i2f64.toml:19)
@@ -28,7 +28,7 @@ impl OpI2f64 {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[OperandInfo::new("b", ValueType::B32)];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::F32)];
@@ -65,10 +65,10 @@ impl OpI2f64 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
-            (reg!(Gpr),) if smb & 0x1fffc0 != 0 => Some(0),
-            (SrcKind::Imm(_),) if smb & 0x1fffc0 != 0 => Some(1),
+            (reg!(Gpr),) if smb & 0x3fffc0 != 0 => Some(0),
+            (SrcKind::Imm(_),) if smb & 0x3fffc0 != 0 => Some(1),
             (SrcKind::CBuf(_),) if smb & 0x7fc0 != 0 => Some(2),
-            (reg!(UGpr),) if smb & 0x1fff00 != 0 => Some(3),
+            (reg!(UGpr),) if smb & 0x3fff00 != 0 => Some(3),
             _ => None,
         }
     }
@@ -78,14 +78,14 @@ impl OpI2f64 {
     pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
-            (reg!(Gpr),) if smb & 0x1fffc0 != 0 => self.encode_f0::<EncodeError>(sm, c),
-            (SrcKind::Imm(_),) if smb & 0x1fffc0 != 0 => {
+            (reg!(Gpr),) if smb & 0x3fffc0 != 0 => self.encode_f0::<EncodeError>(sm, c),
+            (SrcKind::Imm(_),) if smb & 0x3fffc0 != 0 => {
                 self.encode_f1::<EncodeError>(sm, c)
             }
             (SrcKind::CBuf(_),) if smb & 0x7fc0 != 0 => {
                 self.encode_f2::<EncodeError>(sm, c)
             }
-            (reg!(UGpr),) if smb & 0x1fff00 != 0 => self.encode_f3::<EncodeError>(sm, c),
+            (reg!(UGpr),) if smb & 0x3fff00 != 0 => self.encode_f3::<EncodeError>(sm, c),
             _ => self.encode(sm, c),
         }
     }
@@ -130,7 +130,7 @@ impl OpI2f64 {
         ((matches!(self.dtype, CvtFtype::F64))
             || (matches!(self.dtype, CvtFtype::F32 | CvtFtype::F16)
                 && matches!(self.stype, CvtItype::S64 | CvtItype::U64))
-            || (sm_bit(sm) & 0x1fc000 != 0 && matches!(self.dtype, CvtFtype::Bf16)
+            || (sm_bit(sm) & 0x3fc000 != 0 && matches!(self.dtype, CvtFtype::Bf16)
                 && matches!(self.stype, CvtItype::S64 | CvtItype::U64)))
     }
     /// Whether the form's modifier values exist on `sm` (the
@@ -143,7 +143,7 @@ impl OpI2f64 {
             ))
             || (matches!(self.dtype, CvtFtype::F32 | CvtFtype::F16)
                 && matches!(self.stype, CvtItype::S64 | CvtItype::U64))
-            || (sm_bit(sm) & 0x1fc000 != 0 && matches!(self.dtype, CvtFtype::Bf16)
+            || (sm_bit(sm) & 0x3fc000 != 0 && matches!(self.dtype, CvtFtype::Bf16)
                 && matches!(self.stype, CvtItype::S64 | CvtItype::U64)))
     }
     /// What all forms of isa-spec/spec/ops/alu/i2f64.toml:57 pack alike.
@@ -161,7 +161,7 @@ impl OpI2f64 {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/i2f64.toml:57; form at isa-spec/spec/ops/alu/i2f64.toml:60).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2f64.toml:57; form at isa-spec/spec/ops/alu/i2f64.toml:60).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x312 | self.encode_e0::<E>(sm, c)?;
@@ -169,7 +169,7 @@ impl OpI2f64 {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/i2f64.toml:57; form at isa-spec/spec/ops/alu/i2f64.toml:60).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2f64.toml:57; form at isa-spec/spec/ops/alu/i2f64.toml:60).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
@@ -186,7 +186,7 @@ impl OpI2f64 {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/i2f64.toml:57; form at isa-spec/spec/ops/alu/i2f64.toml:60).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2f64.toml:57; form at isa-spec/spec/ops/alu/i2f64.toml:60).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000d12 | self.encode_e0::<E>(sm, c)?;

@@ -4,7 +4,7 @@
 
 /// `I2I`: Clamp the S32 b to the range of dtype (an 8- or 16-bit integer), sign- or zero-extended into d.
 ///
-/// Spec: isa-spec/spec/ops/alu/i2i_sat.toml:12 (op `i2i_sat`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/i2i_sat.toml:12 (op `i2i_sat`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpI2iSat {
     /// Destination (u32). (isa-spec/spec/ops/alu/i2i_sat.toml:17)
@@ -24,7 +24,7 @@ impl OpI2iSat {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[OperandInfo::new("b", ValueType::I32)];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
@@ -36,10 +36,10 @@ impl OpI2iSat {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
-            (reg!(Gpr),) if smb & 0x1fff00 != 0 => Some(0),
-            (SrcKind::Imm(_),) if smb & 0x1fff00 != 0 => Some(1),
+            (reg!(Gpr),) if smb & 0x3fff00 != 0 => Some(0),
+            (SrcKind::Imm(_),) if smb & 0x3fff00 != 0 => Some(1),
             (SrcKind::CBuf(_),) if smb & 0x7f00 != 0 => Some(2),
-            (reg!(UGpr),) if smb & 0x1fff00 != 0 => Some(3),
+            (reg!(UGpr),) if smb & 0x3fff00 != 0 => Some(3),
             _ => None,
         }
     }
@@ -55,7 +55,7 @@ impl OpI2iSat {
         w |= (self.dtype.index() as u128) << 76;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/i2i_sat.toml:52; form at isa-spec/spec/ops/alu/i2i_sat.toml:56).
+    /// Form `rrr` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2i_sat.toml:52; form at isa-spec/spec/ops/alu/i2i_sat.toml:56).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x238 | (c.raw & 0x7ffcfff00000000ff000000)
@@ -63,7 +63,7 @@ impl OpI2iSat {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/i2i_sat.toml:52; form at isa-spec/spec/ops/alu/i2i_sat.toml:56).
+    /// Form `rir` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2i_sat.toml:52; form at isa-spec/spec/ops/alu/i2i_sat.toml:56).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x838 | (c.raw & 0x7ffcfff00000000ff000000)
@@ -80,7 +80,7 @@ impl OpI2iSat {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/i2i_sat.toml:52; form at isa-spec/spec/ops/alu/i2i_sat.toml:56).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2i_sat.toml:52; form at isa-spec/spec/ops/alu/i2i_sat.toml:56).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c38 | (c.raw & 0x7ffcfff00000000ff000000)

@@ -4,7 +4,7 @@
 
 /// `IABS`: 32-bit integer absolute value (two's complement, wrapping).
 ///
-/// Spec: isa-spec/spec/ops/alu/iabs.toml:2 (op `iabs`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/iabs.toml:2 (op `iabs`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIabs {
     /// Destination (u32). (isa-spec/spec/ops/alu/iabs.toml:7)
@@ -20,7 +20,7 @@ impl OpIabs {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[OperandInfo::new("b", ValueType::U32)];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
@@ -32,10 +32,10 @@ impl OpIabs {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
-            (reg!(Gpr),) if smb & 0x1fffc0 != 0 => Some(0),
-            (SrcKind::Imm(_),) if smb & 0x1fffc0 != 0 => Some(1),
+            (reg!(Gpr),) if smb & 0x3fffc0 != 0 => Some(0),
+            (SrcKind::Imm(_),) if smb & 0x3fffc0 != 0 => Some(1),
             (SrcKind::CBuf(_),) if smb & 0x7fc0 != 0 => Some(2),
-            (reg!(UGpr),) if smb & 0x1fff00 != 0 => Some(3),
+            (reg!(UGpr),) if smb & 0x3fff00 != 0 => Some(3),
             _ => None,
         }
     }
@@ -47,14 +47,14 @@ impl OpIabs {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/iabs.toml:21; form at isa-spec/spec/ops/alu/iabs.toml:24).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iabs.toml:21; form at isa-spec/spec/ops/alu/iabs.toml:24).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x213 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/iabs.toml:21; form at isa-spec/spec/ops/alu/iabs.toml:24).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iabs.toml:21; form at isa-spec/spec/ops/alu/iabs.toml:24).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x813 | self.encode_e0::<E>(sm, c)?;
@@ -69,7 +69,7 @@ impl OpIabs {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/iabs.toml:21; form at isa-spec/spec/ops/alu/iabs.toml:24).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iabs.toml:21; form at isa-spec/spec/ops/alu/iabs.toml:24).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c13 | self.encode_e0::<E>(sm, c)?;

@@ -4,7 +4,7 @@
 
 /// `IADD`: Two-input 32-bit integer add; either source may be negated. Maxwell/Pascal chain carries through the CC register, SM120 writes the carry to a predicate (see iaddx for its .X).
 ///
-/// Spec: isa-spec/spec/ops/alu/iadd.toml:2 (op `iadd`). SMs: 50, 52, 53, 60, 61, 62, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/iadd.toml:2 (op `iadd`). SMs: 50, 52, 53, 60, 61, 62, 107, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIadd {
     /// Destination (u32). (isa-spec/spec/ops/alu/iadd.toml:8)
@@ -27,7 +27,7 @@ impl OpIadd {
     pub const MNEMONIC: &'static str = "IADD";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 53, 60, 61, 62, 120, 121];
+    pub const SMS: &'static [u32] = &[50, 52, 53, 60, 61, 62, 107, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32).with_neg(),
         OperandInfo::new("b", ValueType::U32).with_neg(),
@@ -47,9 +47,9 @@ impl OpIadd {
             (reg!(Gpr), reg!(Gpr)) if smb & 0x3f != 0 => Some(0),
             (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3f != 0 => Some(1),
             (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x3f != 0 => Some(2),
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x180000 != 0 => Some(3),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x180000 != 0 => Some(4),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x180000 != 0 => Some(5),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x340000 != 0 => Some(3),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x340000 != 0 => Some(4),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x340000 != 0 => Some(5),
             _ => None,
         }
     }
@@ -142,7 +142,7 @@ impl OpIadd {
         w |= dst_field::<E>(Self::NAME, "co0", self.co0, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/iadd.toml:102; form at isa-spec/spec/ops/alu/iadd.toml:106).
+    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd.toml:102; form at isa-spec/spec/ops/alu/iadd.toml:106).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -152,7 +152,7 @@ impl OpIadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/alu/iadd.toml:102; form at isa-spec/spec/ops/alu/iadd.toml:106).
+    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd.toml:102; form at isa-spec/spec/ops/alu/iadd.toml:106).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -161,7 +161,7 @@ impl OpIadd {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/alu/iadd.toml:102; form at isa-spec/spec/ops/alu/iadd.toml:106).
+    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd.toml:102; form at isa-spec/spec/ops/alu/iadd.toml:106).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -266,7 +266,7 @@ impl OpIadd {
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
-            120 | 121 => Self::parse_syntax1(line, sm, addr),
+            107 | 120 | 121 => Self::parse_syntax1(line, sm, addr),
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
@@ -426,7 +426,7 @@ impl Forms for OpIadd {
         let reuse_b = (matches!(form, Some(3)) && c.ctrl >> 18 & 1 != 0);
         write_guard(out, &c.guard);
         match sm {
-            120 | 121 => {
+            107 | 120 | 121 => {
                 out.push_str("IADD");
                 if self.x {
                     out.push_str(".X");

@@ -4,7 +4,7 @@
 
 /// `IADD3`: Three-input 32-bit integer add; carries out to predicates for 64-bit chains (see iadd3x). Maxwell/Pascal chain carries through the CC register and add halves or shift the sum (register form).
 ///
-/// Spec: isa-spec/spec/ops/alu/iadd3.toml:2 (op `iadd3`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/iadd3.toml:2 (op `iadd3`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIadd3 {
     /// Destination (u32). (isa-spec/spec/ops/alu/iadd3.toml:8)
@@ -40,8 +40,8 @@ impl OpIadd3 {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121,
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
+        110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32).with_neg(),
@@ -61,10 +61,10 @@ impl OpIadd3 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x1fffc0 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x1fffc0 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3fffc0 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x3fffc0 != 0 => Some(1),
             (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x7fc0 != 0 => Some(2),
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x1fff00 != 0 => Some(3),
+            (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x3fff00 != 0 => Some(3),
             (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3f != 0 => Some(4),
             (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x3f != 0 => Some(5),
             (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x3f != 0 => Some(6),
@@ -94,7 +94,7 @@ impl OpIadd3 {
         w |= dst_field::<E>(Self::NAME, "co1", self.co1, RegFile::Pred, 3u32, sm)? << 84;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3.toml:118; form at isa-spec/spec/ops/alu/iadd3.toml:121).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3.toml:118; form at isa-spec/spec/ops/alu/iadd3.toml:121).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -104,7 +104,7 @@ impl OpIadd3 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3.toml:118; form at isa-spec/spec/ops/alu/iadd3.toml:121).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3.toml:118; form at isa-spec/spec/ops/alu/iadd3.toml:121).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -124,7 +124,7 @@ impl OpIadd3 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3.toml:118; form at isa-spec/spec/ops/alu/iadd3.toml:121).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3.toml:118; form at isa-spec/spec/ops/alu/iadd3.toml:121).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -327,7 +327,9 @@ impl OpIadd3 {
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
-            100 | 101 | 103 | 110 | 120 | 121 => Self::parse_syntax1(line, sm, addr),
+            100 | 101 | 103 | 107 | 110 | 120 | 121 => {
+                Self::parse_syntax1(line, sm, addr)
+            }
             50 | 52 | 53 | 60 | 61 | 62 => Self::parse_syntax2(line, sm, addr),
             _ => Self::parse_syntax0(line, sm, addr),
         }
@@ -702,7 +704,7 @@ impl Forms for OpIadd3 {
         let reuse_c = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 19 & 1 != 0);
         write_guard(out, &c.guard);
         match sm {
-            100 | 101 | 103 | 110 | 120 | 121 => {
+            100 | 101 | 103 | 107 | 110 | 120 | 121 => {
                 out.push_str("IADD3");
                 out.push_str(" ");
                 write_reg(out, self.d);
@@ -749,7 +751,8 @@ impl Forms for OpIadd3 {
                     self.asel.text_sm(sm),
                     matches!(
                         sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32
-                        | 90u32 | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                        | 90u32 | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 |
+                        121u32
                     ),
                     matches!(sm, 50u32 | 52u32 | 53u32 | 60u32 | 61u32 | 62u32),
                 );
@@ -777,7 +780,8 @@ impl Forms for OpIadd3 {
                     self.csel.text_sm(sm),
                     matches!(
                         sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32
-                        | 90u32 | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                        | 90u32 | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 |
+                        121u32
                     ),
                     matches!(sm, 50u32 | 52u32 | 53u32 | 60u32 | 61u32 | 62u32),
                 );

@@ -4,7 +4,7 @@
 
 /// `IADD3.X`: Three-input 32-bit add with two carry-in predicates; sources take bitwise not (~) instead of negation.
 ///
-/// Spec: isa-spec/spec/ops/alu/iadd3x.toml:2 (op `iadd3x`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/iadd3x.toml:2 (op `iadd3x`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIadd3x {
     /// Destination (u32). (isa-spec/spec/ops/alu/iadd3x.toml:8)
@@ -32,7 +32,7 @@ impl OpIadd3x {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32).with_not(),
@@ -60,14 +60,14 @@ impl OpIadd3x {
                 reg!(Gpr),
                 reg!(Pred),
                 reg!(Pred),
-            ) if smb & 0x1fffc0 != 0 => Some(0),
+            ) if smb & 0x3fffc0 != 0 => Some(0),
             (
                 reg!(Gpr),
                 SrcKind::Imm(_),
                 reg!(Gpr),
                 reg!(Pred),
                 reg!(Pred),
-            ) if smb & 0x1fffc0 != 0 => Some(1),
+            ) if smb & 0x3fffc0 != 0 => Some(1),
             (
                 reg!(Gpr),
                 SrcKind::CBuf(_),
@@ -81,7 +81,7 @@ impl OpIadd3x {
                 reg!(Gpr),
                 reg!(Pred),
                 reg!(Pred),
-            ) if smb & 0x1fff00 != 0 => Some(3),
+            ) if smb & 0x3fff00 != 0 => Some(3),
             _ => None,
         }
     }
@@ -110,7 +110,7 @@ impl OpIadd3x {
         w |= u128::from(self.c.not) << 75;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3x.toml:68; form at isa-spec/spec/ops/alu/iadd3x.toml:71).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3x.toml:68; form at isa-spec/spec/ops/alu/iadd3x.toml:71).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -119,7 +119,7 @@ impl OpIadd3x {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3x.toml:68; form at isa-spec/spec/ops/alu/iadd3x.toml:71).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3x.toml:68; form at isa-spec/spec/ops/alu/iadd3x.toml:71).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -137,7 +137,7 @@ impl OpIadd3x {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3x.toml:68; form at isa-spec/spec/ops/alu/iadd3x.toml:71).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3x.toml:68; form at isa-spec/spec/ops/alu/iadd3x.toml:71).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -203,7 +203,9 @@ impl OpIadd3x {
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
-            100 | 101 | 103 | 110 | 120 | 121 => Self::parse_syntax1(line, sm, addr),
+            100 | 101 | 103 | 107 | 110 | 120 | 121 => {
+                Self::parse_syntax1(line, sm, addr)
+            }
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
@@ -338,7 +340,7 @@ impl Forms for OpIadd3x {
         let reuse_ci1 = false;
         write_guard(out, &c.guard);
         match sm {
-            100 | 101 | 103 | 110 | 120 | 121 => {
+            100 | 101 | 103 | 107 | 110 | 120 | 121 => {
                 out.push_str("IADD3.X");
                 out.push_str(" ");
                 write_reg(out, self.d);

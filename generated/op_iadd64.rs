@@ -4,7 +4,7 @@
 
 /// `IADD.64`: Two-input 64-bit integer add (register pairs, SM120); either source may be negated; the carry out of bit 63 goes to a predicate (see iadd64x).
 ///
-/// Spec: isa-spec/spec/ops/alu/iadd64.toml:2 (op `iadd64`). SMs: 120, 121.
+/// Spec: isa-spec/spec/ops/alu/iadd64.toml:2 (op `iadd64`). SMs: 107, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIadd64 {
     /// Destination (u64). (isa-spec/spec/ops/alu/iadd64.toml:8)
@@ -23,7 +23,7 @@ impl OpIadd64 {
     pub const MNEMONIC: &'static str = "IADD.64";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[120, 121];
+    pub const SMS: &'static [u32] = &[107, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U64).with_neg().with_align(2),
         OperandInfo::new("b", ValueType::I64).with_neg().with_align(2),
@@ -40,9 +40,9 @@ impl OpIadd64 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x180000 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x180000 != 0 => Some(1),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x180000 != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x340000 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x340000 != 0 => Some(1),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x340000 != 0 => Some(2),
             _ => None,
         }
     }
@@ -91,7 +91,7 @@ impl OpIadd64 {
         w |= dst_field::<E>(Self::NAME, "co0", self.co0, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/iadd64.toml:47; form at isa-spec/spec/ops/alu/iadd64.toml:51).
+    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd64.toml:47; form at isa-spec/spec/ops/alu/iadd64.toml:51).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -101,7 +101,7 @@ impl OpIadd64 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/alu/iadd64.toml:47; form at isa-spec/spec/ops/alu/iadd64.toml:51).
+    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd64.toml:47; form at isa-spec/spec/ops/alu/iadd64.toml:51).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -110,7 +110,7 @@ impl OpIadd64 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, true)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/alu/iadd64.toml:47; form at isa-spec/spec/ops/alu/iadd64.toml:51).
+    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd64.toml:47; form at isa-spec/spec/ops/alu/iadd64.toml:51).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `IADD.64.X`: Two-input 64-bit add (register pairs, SM120) with a carry-in predicate; sources take bitwise not (~) instead of negation.
 ///
-/// Spec: isa-spec/spec/ops/alu/iadd64x.toml:2 (op `iadd64x`). SMs: 120, 121.
+/// Spec: isa-spec/spec/ops/alu/iadd64x.toml:2 (op `iadd64x`). SMs: 107, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIadd64x {
     /// Destination (u64). (isa-spec/spec/ops/alu/iadd64x.toml:8)
@@ -25,7 +25,7 @@ impl OpIadd64x {
     pub const MNEMONIC: &'static str = "IADD.64.X";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[120, 121];
+    pub const SMS: &'static [u32] = &[107, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U64).with_not().with_align(2),
         OperandInfo::new("b", ValueType::I64).with_not().with_align(2),
@@ -43,9 +43,9 @@ impl OpIadd64x {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.ci.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x180000 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x180000 != 0 => Some(1),
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x180000 != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x340000 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x340000 != 0 => Some(1),
+            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x340000 != 0 => Some(2),
             _ => None,
         }
     }
@@ -97,7 +97,7 @@ impl OpIadd64x {
         w |= u128::from(self.ci.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/iadd64x.toml:49; form at isa-spec/spec/ops/alu/iadd64x.toml:53).
+    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd64x.toml:49; form at isa-spec/spec/ops/alu/iadd64x.toml:53).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -106,7 +106,7 @@ impl OpIadd64x {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/alu/iadd64x.toml:49; form at isa-spec/spec/ops/alu/iadd64x.toml:53).
+    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd64x.toml:49; form at isa-spec/spec/ops/alu/iadd64x.toml:53).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -114,7 +114,7 @@ impl OpIadd64x {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, true)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/alu/iadd64x.toml:49; form at isa-spec/spec/ops/alu/iadd64x.toml:53).
+    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd64x.toml:49; form at isa-spec/spec/ops/alu/iadd64x.toml:53).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;

@@ -4,7 +4,7 @@
 
 /// `IDP.4A`: d = c + the sum of the products of a's and b's four bytes (each signed or unsigned), mod 2^32.
 ///
-/// Spec: isa-spec/spec/ops/alu/idp4a.toml:4 (op `idp4a`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/idp4a.toml:4 (op `idp4a`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIdp4a {
     /// Destination (u32). (isa-spec/spec/ops/alu/idp4a.toml:9)
@@ -28,7 +28,7 @@ impl OpIdp4a {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32),
@@ -44,9 +44,9 @@ impl OpIdp4a {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x1fff00 != 0 => Some(0),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3fff00 != 0 => Some(0),
             (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x7f00 != 0 => Some(1),
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x1fff00 != 0 => Some(2),
+            (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x3fff00 != 0 => Some(2),
             (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0xc0 != 0 => Some(3),
             (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0xc0 != 0 => Some(4),
             _ => None,
@@ -67,7 +67,7 @@ impl OpIdp4a {
         w |= (self.btype.index() as u128) << 74;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/idp4a.toml:51; form at isa-spec/spec/ops/alu/idp4a.toml:56).
+    /// Form `rrr` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/idp4a.toml:51; form at isa-spec/spec/ops/alu/idp4a.toml:56).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x226 | self.encode_e0::<E>(sm, c)?;
@@ -82,7 +82,7 @@ impl OpIdp4a {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/idp4a.toml:51; form at isa-spec/spec/ops/alu/idp4a.toml:56).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/idp4a.toml:51; form at isa-spec/spec/ops/alu/idp4a.toml:56).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c26 | self.encode_e0::<E>(sm, c)?;

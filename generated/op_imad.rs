@@ -4,7 +4,7 @@
 
 /// `IMAD`: 32-bit integer multiply-add, low word; signedness does not change the result.
 ///
-/// Spec: isa-spec/spec/ops/alu/imad.toml:2 (op `imad`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/imad.toml:2 (op `imad`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpImad {
     /// Destination (u32). (isa-spec/spec/ops/alu/imad.toml:8)
@@ -26,7 +26,7 @@ impl OpImad {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
@@ -42,13 +42,13 @@ impl OpImad {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x1fffc0 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x1fffc0 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3fffc0 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x3fffc0 != 0 => Some(1),
             (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x7fc0 != 0 => Some(2),
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x1fff00 != 0 => Some(3),
-            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_)) if smb & 0x1fffc0 != 0 => Some(4),
+            (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x3fff00 != 0 => Some(3),
+            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3fffc0 != 0 => Some(4),
             (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7fc0 != 0 => Some(5),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x1fff00 != 0 => Some(6),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x3fff00 != 0 => Some(6),
             _ => None,
         }
     }
@@ -63,7 +63,7 @@ impl OpImad {
         w |= code_of(&[1, 0], self.ty.index()) << 73;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/imad.toml:70; form at isa-spec/spec/ops/alu/imad.toml:73).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad.toml:70; form at isa-spec/spec/ops/alu/imad.toml:73).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
@@ -73,7 +73,7 @@ impl OpImad {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/imad.toml:70; form at isa-spec/spec/ops/alu/imad.toml:73).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad.toml:70; form at isa-spec/spec/ops/alu/imad.toml:73).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
@@ -94,7 +94,7 @@ impl OpImad {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/imad.toml:70; form at isa-spec/spec/ops/alu/imad.toml:73).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad.toml:70; form at isa-spec/spec/ops/alu/imad.toml:73).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
@@ -104,7 +104,7 @@ impl OpImad {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/imad.toml:70; form at isa-spec/spec/ops/alu/imad.toml:73).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad.toml:70; form at isa-spec/spec/ops/alu/imad.toml:73).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -124,7 +124,7 @@ impl OpImad {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/imad.toml:70; form at isa-spec/spec/ops/alu/imad.toml:73).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad.toml:70; form at isa-spec/spec/ops/alu/imad.toml:73).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `IMAD.WIDE`: 32x32->64-bit integer multiply-add into an aligned register pair.
 ///
-/// Spec: isa-spec/spec/ops/alu/imad_wide.toml:2 (op `imad_wide`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/imad_wide.toml:2 (op `imad_wide`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpImadWide {
     /// Destination (u64). (isa-spec/spec/ops/alu/imad_wide.toml:8)
@@ -28,7 +28,7 @@ impl OpImadWide {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
@@ -47,12 +47,12 @@ impl OpImadWide {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x1fffc0 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x1fffc0 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3fffc0 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x3fffc0 != 0 => Some(1),
             (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x7fc0 != 0 => Some(2),
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x1fff00 != 0 => Some(3),
+            (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x3fff00 != 0 => Some(3),
             (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7fc0 != 0 => Some(4),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x1fff00 != 0 => Some(5),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x3fff00 != 0 => Some(5),
             _ => None,
         }
     }
@@ -91,7 +91,7 @@ impl OpImadWide {
         w |= dst_field::<E>(Self::NAME, "co", self.co, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide.toml:54; form at isa-spec/spec/ops/alu/imad_wide.toml:57).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide.toml:54; form at isa-spec/spec/ops/alu/imad_wide.toml:57).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x78000000000000000000225 | self.encode_e0::<E>(sm, c)?;
@@ -100,7 +100,7 @@ impl OpImadWide {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide.toml:54; form at isa-spec/spec/ops/alu/imad_wide.toml:57).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide.toml:54; form at isa-spec/spec/ops/alu/imad_wide.toml:57).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x78000000000000000000825 | self.encode_e0::<E>(sm, c)?;
@@ -119,7 +119,7 @@ impl OpImadWide {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide.toml:54; form at isa-spec/spec/ops/alu/imad_wide.toml:57).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide.toml:54; form at isa-spec/spec/ops/alu/imad_wide.toml:57).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xf8000000000000000000c25 | self.encode_e0::<E>(sm, c)?;
@@ -138,7 +138,7 @@ impl OpImadWide {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide.toml:54; form at isa-spec/spec/ops/alu/imad_wide.toml:57).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide.toml:54; form at isa-spec/spec/ops/alu/imad_wide.toml:57).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xf8000000000000000000e25 | self.encode_e0::<E>(sm, c)?;

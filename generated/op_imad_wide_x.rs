@@ -4,7 +4,7 @@
 
 /// `IMAD.WIDE`: 64-bit multiply-add with a carry-in predicate (high part of a wide multiply chain).
 ///
-/// Spec: isa-spec/spec/ops/alu/imad_wide_x.toml:2 (op `imad_wide_x`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/imad_wide_x.toml:2 (op `imad_wide_x`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpImadWideX {
     /// Destination (u64). (isa-spec/spec/ops/alu/imad_wide_x.toml:8)
@@ -32,7 +32,7 @@ impl OpImadWideX {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
@@ -52,7 +52,7 @@ impl OpImadWideX {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind, self.ci.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x1fffc0 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x3fffc0 != 0 => {
                 Some(0)
             }
             (
@@ -60,17 +60,17 @@ impl OpImadWideX {
                 SrcKind::Imm(_),
                 reg!(Gpr),
                 reg!(Pred),
-            ) if smb & 0x1fffc0 != 0 => Some(1),
+            ) if smb & 0x3fffc0 != 0 => Some(1),
             (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr), reg!(Pred)) if smb & 0x7fc0 != 0 => {
                 Some(2)
             }
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0x1fff00 != 0 => {
+            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0x3fff00 != 0 => {
                 Some(3)
             }
             (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x7fc0 != 0 => {
                 Some(4)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x1fff00 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x3fff00 != 0 => {
                 Some(5)
             }
             _ => None,
@@ -115,7 +115,7 @@ impl OpImadWideX {
         w |= u128::from(self.ci.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide_x.toml:60; form at isa-spec/spec/ops/alu/imad_wide_x.toml:63).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide_x.toml:60; form at isa-spec/spec/ops/alu/imad_wide_x.toml:63).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4000000000000000225 | self.encode_e0::<E>(sm, c)?;
@@ -124,7 +124,7 @@ impl OpImadWideX {
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide_x.toml:60; form at isa-spec/spec/ops/alu/imad_wide_x.toml:63).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide_x.toml:60; form at isa-spec/spec/ops/alu/imad_wide_x.toml:63).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4000000000000000825 | self.encode_e0::<E>(sm, c)?;
@@ -143,7 +143,7 @@ impl OpImadWideX {
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide_x.toml:60; form at isa-spec/spec/ops/alu/imad_wide_x.toml:63).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide_x.toml:60; form at isa-spec/spec/ops/alu/imad_wide_x.toml:63).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80004000000000000000c25 | self.encode_e0::<E>(sm, c)?;
@@ -162,7 +162,7 @@ impl OpImadWideX {
         w |= u128::from(self.c.not) << 63;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide_x.toml:60; form at isa-spec/spec/ops/alu/imad_wide_x.toml:63).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imad_wide_x.toml:60; form at isa-spec/spec/ops/alu/imad_wide_x.toml:63).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80004000000000000000e25 | self.encode_e0::<E>(sm, c)?;

@@ -4,7 +4,7 @@
 
 /// `IMAD`: 32-bit integer multiply-add with a carry-in predicate; c takes bitwise not (~).
 ///
-/// Spec: isa-spec/spec/ops/alu/imadx.toml:2 (op `imadx`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/imadx.toml:2 (op `imadx`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpImadx {
     /// Destination (u32). (isa-spec/spec/ops/alu/imadx.toml:8)
@@ -30,7 +30,7 @@ impl OpImadx {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
@@ -47,7 +47,7 @@ impl OpImadx {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind, self.ci.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x1fffc0 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x3fffc0 != 0 => {
                 Some(0)
             }
             (
@@ -55,11 +55,11 @@ impl OpImadx {
                 SrcKind::Imm(_),
                 reg!(Gpr),
                 reg!(Pred),
-            ) if smb & 0x1fffc0 != 0 => Some(1),
+            ) if smb & 0x3fffc0 != 0 => Some(1),
             (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr), reg!(Pred)) if smb & 0x7fc0 != 0 => {
                 Some(2)
             }
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0x1fff00 != 0 => {
+            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0x3fff00 != 0 => {
                 Some(3)
             }
             (
@@ -67,11 +67,11 @@ impl OpImadx {
                 reg!(Gpr),
                 SrcKind::Imm(_),
                 reg!(Pred),
-            ) if smb & 0x1fffc0 != 0 => Some(4),
+            ) if smb & 0x3fffc0 != 0 => Some(4),
             (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x7fc0 != 0 => {
                 Some(5)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x1fff00 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x3fff00 != 0 => {
                 Some(6)
             }
             _ => None,
@@ -92,7 +92,7 @@ impl OpImadx {
         w |= u128::from(self.ci.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/imadx.toml:49; form at isa-spec/spec/ops/alu/imadx.toml:52).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imadx.toml:49; form at isa-spec/spec/ops/alu/imadx.toml:52).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
@@ -102,7 +102,7 @@ impl OpImadx {
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/imadx.toml:49; form at isa-spec/spec/ops/alu/imadx.toml:52).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imadx.toml:49; form at isa-spec/spec/ops/alu/imadx.toml:52).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
@@ -123,7 +123,7 @@ impl OpImadx {
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/imadx.toml:49; form at isa-spec/spec/ops/alu/imadx.toml:52).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imadx.toml:49; form at isa-spec/spec/ops/alu/imadx.toml:52).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
@@ -133,7 +133,7 @@ impl OpImadx {
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/imadx.toml:49; form at isa-spec/spec/ops/alu/imadx.toml:52).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imadx.toml:49; form at isa-spec/spec/ops/alu/imadx.toml:52).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -153,7 +153,7 @@ impl OpImadx {
         w |= u128::from(self.c.not) << 63;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/imadx.toml:49; form at isa-spec/spec/ops/alu/imadx.toml:52).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/imadx.toml:49; form at isa-spec/spec/ops/alu/imadx.toml:52).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;

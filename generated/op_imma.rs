@@ -4,7 +4,7 @@
 
 /// `IMMA`: Tensor-core integer matrix multiply-accumulate: d = a * b + c (32-bit accumulators).
 ///
-/// Spec: isa-spec/spec/ops/alu/imma.toml:22 (op `imma`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/imma.toml:22 (op `imma`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpImma {
     /// Destination (b32). First register of the result group. (isa-spec/spec/ops/alu/imma.toml:34)
@@ -36,7 +36,7 @@ impl OpImma {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32),
@@ -71,8 +71,8 @@ impl OpImma {
             (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x100 != 0 => Some(0),
             (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3e00 != 0 => Some(1),
             (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x4000 != 0 => Some(2),
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x78000 != 0 => Some(3),
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x180000 != 0 => Some(4),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0xf8000 != 0 => Some(3),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x300000 != 0 => Some(4),
             _ => None,
         }
     }
@@ -91,10 +91,10 @@ impl OpImma {
             (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x4000 != 0 => {
                 self.encode_f2::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x78000 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0xf8000 != 0 => {
                 self.encode_f3::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x180000 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x300000 != 0 => {
                 self.encode_f4::<EncodeError>(sm, c)
             }
             _ => self.encode(sm, c),
@@ -262,7 +262,7 @@ impl OpImma {
         w |= u128::from(self.sat) << 82;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/alu/imma.toml:159; form at isa-spec/spec/ops/alu/imma.toml:159).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/imma.toml:159; form at isa-spec/spec/ops/alu/imma.toml:159).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -799,7 +799,7 @@ impl Forms for OpImma {
             self.alay.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );
@@ -812,7 +812,7 @@ impl Forms for OpImma {
             self.blay.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );

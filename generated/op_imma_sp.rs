@@ -4,7 +4,7 @@
 
 /// `IMMA.SP`: Sparse tensor-core integer matrix multiply-accumulate: d = a * b + c with a's metadata in e.
 ///
-/// Spec: isa-spec/spec/ops/alu/imma_sp.toml:9 (op `imma_sp`). SMs: 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/imma_sp.toml:9 (op `imma_sp`). SMs: 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpImmaSp {
     /// Destination (b32). First register of the result group. (isa-spec/spec/ops/alu/imma_sp.toml:14)
@@ -40,7 +40,7 @@ impl OpImmaSp {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32),
@@ -73,8 +73,8 @@ impl OpImmaSp {
         match (self.a.kind, self.b.kind, self.c.kind, self.e.kind) {
             (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3e00 != 0 => Some(0),
             (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x4000 != 0 => Some(1),
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x78000 != 0 => Some(2),
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x180000 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0xf8000 != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x300000 != 0 => {
                 Some(3)
             }
             _ => None,
@@ -164,7 +164,7 @@ impl OpImmaSp {
         w |= u128::from(self.sat) << 82;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/alu/imma_sp.toml:128; form at isa-spec/spec/ops/alu/imma_sp.toml:128).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/imma_sp.toml:128; form at isa-spec/spec/ops/alu/imma_sp.toml:128).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -659,7 +659,7 @@ impl Forms for OpImmaSp {
             self.alay.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );
@@ -672,7 +672,7 @@ impl Forms for OpImmaSp {
             self.blay.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );

@@ -4,7 +4,7 @@
 
 /// `IMNMX`: 32-bit integer minimum/maximum, selected by a predicate (true: min). Maxwell/Pascal, SM75..SM100 and SM120 (ptxas emits VIMNMX on SM90/100); SM120's 64-bit form is imnmx64.
 ///
-/// Spec: isa-spec/spec/ops/alu/imnmx.toml:2 (op `imnmx`). SMs: 50, 52, 53, 60, 61, 62, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/imnmx.toml:2 (op `imnmx`). SMs: 50, 52, 53, 60, 61, 62, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpImnmx {
     /// Destination (u32). (isa-spec/spec/ops/alu/imnmx.toml:7)
@@ -36,7 +36,8 @@ impl OpImnmx {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        50, 52, 53, 60, 61, 62, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        50, 52, 53, 60, 61, 62, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120,
+        121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
@@ -62,13 +63,13 @@ impl OpImnmx {
                 reg!(Gpr),
                 reg!(Pred),
                 _,
-            ) if smb & 0x7ff00 != 0 && self.q == Src::FALSE => Some(0),
+            ) if smb & 0xbff00 != 0 && self.q == Src::FALSE => Some(0),
             (
                 reg!(Gpr),
                 SrcKind::Imm(_),
                 reg!(Pred),
                 _,
-            ) if smb & 0x7ff00 != 0 && self.q == Src::FALSE => Some(1),
+            ) if smb & 0xbff00 != 0 && self.q == Src::FALSE => Some(1),
             (
                 reg!(Gpr),
                 SrcKind::CBuf(_),
@@ -80,8 +81,8 @@ impl OpImnmx {
                 reg!(UGpr),
                 reg!(Pred),
                 _,
-            ) if smb & 0x7ff00 != 0 && self.q == Src::FALSE => Some(3),
-            (reg!(Gpr), reg!(Gpr), reg!(Pred), reg!(Pred)) if smb & 0x180000 != 0 => {
+            ) if smb & 0xbff00 != 0 && self.q == Src::FALSE => Some(3),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred), reg!(Pred)) if smb & 0x340000 != 0 => {
                 Some(4)
             }
             (
@@ -89,8 +90,8 @@ impl OpImnmx {
                 SrcKind::Imm(_),
                 reg!(Pred),
                 reg!(Pred),
-            ) if smb & 0x180000 != 0 => Some(5),
-            (reg!(Gpr), reg!(UGpr), reg!(Pred), reg!(Pred)) if smb & 0x180000 != 0 => {
+            ) if smb & 0x340000 != 0 => Some(5),
+            (reg!(Gpr), reg!(UGpr), reg!(Pred), reg!(Pred)) if smb & 0x340000 != 0 => {
                 Some(6)
             }
             (
@@ -183,21 +184,21 @@ impl OpImnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/imnmx.toml:105; form at isa-spec/spec/ops/alu/imnmx.toml:91).
+    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx.toml:105; form at isa-spec/spec/ops/alu/imnmx.toml:91).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x217 | self.encode_e1::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/alu/imnmx.toml:105; form at isa-spec/spec/ops/alu/imnmx.toml:91).
+    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx.toml:105; form at isa-spec/spec/ops/alu/imnmx.toml:91).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x817 | self.encode_e1::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/alu/imnmx.toml:105; form at isa-spec/spec/ops/alu/imnmx.toml:91).
+    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx.toml:105; form at isa-spec/spec/ops/alu/imnmx.toml:91).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c17 | self.encode_e1::<E>(sm, c)?;
@@ -417,7 +418,7 @@ impl OpImnmx {
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
-            120 | 121 => Self::parse_syntax1(line, sm, addr),
+            107 | 120 | 121 => Self::parse_syntax1(line, sm, addr),
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
@@ -606,7 +607,7 @@ impl Forms for OpImnmx {
         let reuse_q = false;
         write_guard(out, &c.guard);
         match sm {
-            120 | 121 => {
+            107 | 120 | 121 => {
                 out.push_str("IMNMX");
                 out.push_text_chunk(self.ty.chunk_sm(sm));
                 out.push_str(" ");

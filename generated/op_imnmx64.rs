@@ -4,7 +4,7 @@
 
 /// `IMNMX`: 64-bit integer minimum/maximum (register pairs, SM120), selected by a predicate (true: min).
 ///
-/// Spec: isa-spec/spec/ops/alu/imnmx64.toml:2 (op `imnmx64`). SMs: 120, 121.
+/// Spec: isa-spec/spec/ops/alu/imnmx64.toml:2 (op `imnmx64`). SMs: 107, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpImnmx64 {
     /// Destination (u64). (isa-spec/spec/ops/alu/imnmx64.toml:7)
@@ -31,7 +31,7 @@ impl OpImnmx64 {
     pub const MNEMONIC: &'static str = "IMNMX";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[120, 121];
+    pub const SMS: &'static [u32] = &[107, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::I64).with_align(2),
         OperandInfo::new("b", ValueType::I64).with_align(2),
@@ -51,7 +51,7 @@ impl OpImnmx64 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.p.kind, self.q.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Pred), reg!(Pred)) if smb & 0x180000 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(Pred), reg!(Pred)) if smb & 0x340000 != 0 => {
                 Some(0)
             }
             (
@@ -59,8 +59,8 @@ impl OpImnmx64 {
                 SrcKind::Imm(_),
                 reg!(Pred),
                 reg!(Pred),
-            ) if smb & 0x180000 != 0 => Some(1),
-            (reg!(Gpr), reg!(UGpr), reg!(Pred), reg!(Pred)) if smb & 0x180000 != 0 => {
+            ) if smb & 0x340000 != 0 => Some(1),
+            (reg!(Gpr), reg!(UGpr), reg!(Pred), reg!(Pred)) if smb & 0x340000 != 0 => {
                 Some(2)
             }
             _ => None,
@@ -119,21 +119,21 @@ impl OpImnmx64 {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/imnmx64.toml:67; form at isa-spec/spec/ops/alu/imnmx64.toml:71).
+    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx64.toml:67; form at isa-spec/spec/ops/alu/imnmx64.toml:71).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4000000000000000217 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/alu/imnmx64.toml:67; form at isa-spec/spec/ops/alu/imnmx64.toml:71).
+    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx64.toml:67; form at isa-spec/spec/ops/alu/imnmx64.toml:71).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4000000000000000817 | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, true)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/alu/imnmx64.toml:67; form at isa-spec/spec/ops/alu/imnmx64.toml:71).
+    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx64.toml:67; form at isa-spec/spec/ops/alu/imnmx64.toml:71).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80004000000000000000c17 | self.encode_e0::<E>(sm, c)?;

@@ -47,7 +47,7 @@ impl OpIpa {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.e.kind,) {
-            (reg!(Gpr),) if smb & 0x1fffc0 != 0 => Some(0),
+            (reg!(Gpr),) if smb & 0x3bffc0 != 0 => Some(0),
             _ => None,
         }
     }

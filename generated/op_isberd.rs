@@ -44,7 +44,7 @@ impl OpIsberd {
         let smb = sm_bit(sm);
         match (self.a.kind,) {
             (reg!(Gpr),) if smb & 0x3c0 != 0 => Some(0),
-            (reg!(Gpr),) if smb & 0x1ffc00 != 0 => Some(1),
+            (reg!(Gpr),) if smb & 0x3bfc00 != 0 => Some(1),
             (reg!(Gpr),) if smb & 0x3f != 0 => Some(2),
             _ => None,
         }

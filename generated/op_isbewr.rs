@@ -44,7 +44,7 @@ impl OpIsbewr {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
             (reg!(Gpr), reg!(Gpr)) if smb & 0x300 != 0 => Some(0),
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x1ffc00 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x3bfc00 != 0 => Some(1),
             _ => None,
         }
     }

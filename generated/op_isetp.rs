@@ -4,7 +4,7 @@
 
 /// `ISETP`: Integer compare to predicate; .EX compares the high words and falls back to lc when they are equal.
 ///
-/// Spec: isa-spec/spec/ops/alu/isetp.toml:3 (op `isetp`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/isetp.toml:3 (op `isetp`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIsetp {
     /// Destination (pred). (isa-spec/spec/ops/alu/isetp.toml:8)
@@ -38,8 +38,8 @@ impl OpIsetp {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121,
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
+        110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
@@ -59,7 +59,7 @@ impl OpIsetp {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.acc.kind, self.lc.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Pred), reg!(Pred)) if smb & 0x1fffc0 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(Pred), reg!(Pred)) if smb & 0x3fffc0 != 0 => {
                 Some(0)
             }
             (
@@ -67,14 +67,14 @@ impl OpIsetp {
                 SrcKind::Imm(_),
                 reg!(Pred),
                 reg!(Pred),
-            ) if smb & 0x1fffc0 != 0 => Some(1),
+            ) if smb & 0x3fffc0 != 0 => Some(1),
             (
                 reg!(Gpr),
                 SrcKind::CBuf(_),
                 reg!(Pred),
                 reg!(Pred),
             ) if smb & 0x7fc0 != 0 => Some(2),
-            (reg!(Gpr), reg!(UGpr), reg!(Pred), reg!(Pred)) if smb & 0x1fff00 != 0 => {
+            (reg!(Gpr), reg!(UGpr), reg!(Pred), reg!(Pred)) if smb & 0x3fff00 != 0 => {
                 Some(3)
             }
             (
@@ -122,14 +122,14 @@ impl OpIsetp {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/isetp.toml:94; form at isa-spec/spec/ops/alu/isetp.toml:97).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/isetp.toml:94; form at isa-spec/spec/ops/alu/isetp.toml:97).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x20c | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/isetp.toml:94; form at isa-spec/spec/ops/alu/isetp.toml:97).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/isetp.toml:94; form at isa-spec/spec/ops/alu/isetp.toml:97).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80c | self.encode_e0::<E>(sm, c)?;
@@ -144,7 +144,7 @@ impl OpIsetp {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/isetp.toml:94; form at isa-spec/spec/ops/alu/isetp.toml:97).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/isetp.toml:94; form at isa-spec/spec/ops/alu/isetp.toml:97).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c0c | self.encode_e0::<E>(sm, c)?;
@@ -321,7 +321,7 @@ impl OpIsetp {
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
             50 | 52 | 53 | 60 | 61 | 62 => Self::parse_syntax1(line, sm, addr),
-            80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121 => {
+            80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121 => {
                 Self::parse_syntax2(line, sm, addr)
             }
             _ => Self::parse_syntax0(line, sm, addr),
@@ -574,7 +574,7 @@ impl Forms for OpIsetp {
                     write_src(out, &self.lc, reuse_lc, ImmStyle::Hex.for_sm(sm));
                 }
             }
-            80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 110 | 120 | 121 => {
+            80 | 86 | 87 | 88 | 89 | 90 | 100 | 101 | 103 | 107 | 110 | 120 | 121 => {
                 out.push_str("ISETP");
                 out.push_text_chunk(self.cmp.chunk_sm(sm));
                 out.push_text_chunk(self.ty.chunk_sm(sm));

@@ -4,7 +4,7 @@
 
 /// `ISETP`: 64-bit integer compare to predicate (register pairs); .EX compares and falls back to lc when equal.
 ///
-/// Spec: isa-spec/spec/ops/alu/isetp64.toml:3 (op `isetp64`). SMs: 120, 121.
+/// Spec: isa-spec/spec/ops/alu/isetp64.toml:3 (op `isetp64`). SMs: 107, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIsetp64 {
     /// Destination (pred). (isa-spec/spec/ops/alu/isetp64.toml:8)
@@ -35,7 +35,7 @@ impl OpIsetp64 {
     pub const MNEMONIC: &'static str = "ISETP";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[120, 121];
+    pub const SMS: &'static [u32] = &[107, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::I64).with_align(2),
         OperandInfo::new("b", ValueType::I64).with_align(2),
@@ -54,7 +54,7 @@ impl OpIsetp64 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.acc.kind, self.lc.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Pred), reg!(Pred)) if smb & 0x180000 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(Pred), reg!(Pred)) if smb & 0x340000 != 0 => {
                 Some(0)
             }
             (
@@ -62,8 +62,8 @@ impl OpIsetp64 {
                 SrcKind::Imm(_),
                 reg!(Pred),
                 reg!(Pred),
-            ) if smb & 0x180000 != 0 => Some(1),
-            (reg!(Gpr), reg!(UGpr), reg!(Pred), reg!(Pred)) if smb & 0x180000 != 0 => {
+            ) if smb & 0x340000 != 0 => Some(1),
+            (reg!(Gpr), reg!(UGpr), reg!(Pred), reg!(Pred)) if smb & 0x340000 != 0 => {
                 Some(2)
             }
             _ => None,
@@ -116,21 +116,21 @@ impl OpIsetp64 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/isetp64.toml:78; form at isa-spec/spec/ops/alu/isetp64.toml:82).
+    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/isetp64.toml:78; form at isa-spec/spec/ops/alu/isetp64.toml:82).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x10000000000000000020c | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/alu/isetp64.toml:78; form at isa-spec/spec/ops/alu/isetp64.toml:82).
+    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/isetp64.toml:78; form at isa-spec/spec/ops/alu/isetp64.toml:82).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x10000000000000000080c | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, true)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/alu/isetp64.toml:78; form at isa-spec/spec/ops/alu/isetp64.toml:82).
+    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/isetp64.toml:78; form at isa-spec/spec/ops/alu/isetp64.toml:82).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80100000000000000000c0c | self.encode_e0::<E>(sm, c)?;

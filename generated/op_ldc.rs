@@ -4,7 +4,7 @@
 
 /// `LDC`: Load 1, 2, 4 or 8 bytes from constant bank `bank` at a + off into d (and the register after it for .64).
 ///
-/// Spec: isa-spec/spec/ops/memory/ldc.toml:8 (op `ldc`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/ldc.toml:8 (op `ldc`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLdc {
     /// Destination (u32). (isa-spec/spec/ops/memory/ldc.toml:13)
@@ -28,8 +28,8 @@ impl OpLdc {
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121,
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
+        110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32).with_default(Src::RZ),
@@ -45,13 +45,13 @@ impl OpLdc {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind,) {
-            (reg!(Gpr),) if smb & 0x1fff00 != 0 => Some(0),
+            (reg!(Gpr),) if smb & 0x3fff00 != 0 => Some(0),
             (reg!(Gpr),) if smb & 0xc0 != 0 => Some(1),
             (reg!(Gpr),) if smb & 0x3f != 0 => Some(2),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ldc.toml:49; form at isa-spec/spec/ops/memory/ldc.toml:49).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldc.toml:49; form at isa-spec/spec/ops/memory/ldc.toml:49).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

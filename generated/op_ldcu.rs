@@ -4,7 +4,7 @@
 
 /// `LDCU`: Load 1, 2, 4, 8 or 16 bytes from constant bank `bank` at a + off into uniform register d (and the ones after it for .64 and .128).
 ///
-/// Spec: isa-spec/spec/ops/memory/ldcu.toml:14 (op `ldcu`). SMs: 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/ldcu.toml:14 (op `ldcu`). SMs: 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLdcu {
     /// Destination (u32). (isa-spec/spec/ops/memory/ldcu.toml:19)
@@ -27,7 +27,7 @@ impl OpLdcu {
     pub const MNEMONIC: &'static str = "LDCU";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[100, 101, 103, 110, 120, 121];
+    pub const SMS: &'static [u32] = &[100, 101, 103, 107, 110, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32).with_default(Src::reg(Reg::URZ)),
     ];
@@ -44,8 +44,8 @@ impl OpLdcu {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind,) {
-            (reg!(UGpr),) if smb & 0x180000 != 0 => Some(0),
-            (reg!(UGpr),) if smb & 0x78000 != 0 => Some(1),
+            (reg!(UGpr),) if smb & 0x300000 != 0 => Some(0),
+            (reg!(UGpr),) if smb & 0xf8000 != 0 => Some(1),
             _ => None,
         }
     }
@@ -66,7 +66,7 @@ impl OpLdcu {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/ldcu.toml:76; form at isa-spec/spec/ops/memory/ldcu.toml:76).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/memory/ldcu.toml:76; form at isa-spec/spec/ops/memory/ldcu.toml:76).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `LDG.E`: Load 1..16 bytes from global memory at a + off (+ u) into d (and the registers after it).
 ///
-/// Spec: isa-spec/spec/ops/memory/ldg.toml:10 (op `ldg`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/ldg.toml:10 (op `ldg`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLdg {
     /// Destination (u32). (isa-spec/spec/ops/memory/ldg.toml:23)
@@ -40,8 +40,8 @@ impl OpLdg {
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121,
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
+        110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U64).with_align(2),
@@ -113,7 +113,7 @@ impl OpLdg {
                 reg!(Gpr),
                 _,
                 _,
-            ) if smb & 0x1ffe00 != 0 && self.ua == Src::RZ && self.p == Src::PT
+            ) if smb & 0x3ffe00 != 0 && self.ua == Src::RZ && self.p == Src::PT
                 && matches!(self.awidth, MemAddrWidth::None)
                 && matches!(self.amode, MemAddrMode::Reg)
                 && matches!(self.space, AddrSpace::Global) => Some(3),
@@ -150,7 +150,7 @@ impl OpLdg {
                 reg!(Gpr),
                 _,
                 _,
-            ) if smb & 0x1ffe00 != 0 && self.ua == Src::RZ && self.p == Src::PT
+            ) if smb & 0x3ffe00 != 0 && self.ua == Src::RZ && self.p == Src::PT
                 && matches!(self.awidth, MemAddrWidth::None)
                 && matches!(self.amode, MemAddrMode::Reg)
                 && matches!(self.space, AddrSpace::Generic) => Some(8),
@@ -165,7 +165,7 @@ impl OpLdg {
                 reg!(Gpr),
                 reg!(UGpr),
                 _,
-            ) if smb & 0x1fc000 != 0 && self.p == Src::PT
+            ) if smb & 0x3fc000 != 0 && self.p == Src::PT
                 && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
                 && matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc)
                 && matches!(self.space, AddrSpace::Generic) => Some(10),
@@ -173,7 +173,7 @@ impl OpLdg {
                 reg!(Gpr),
                 reg!(UGpr),
                 _,
-            ) if smb & 0x1fc000 != 0 && self.p == Src::PT
+            ) if smb & 0x3fc000 != 0 && self.p == Src::PT
                 && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
                 && matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc)
                 && matches!(self.space, AddrSpace::Global) => Some(11),
@@ -230,7 +230,7 @@ impl OpLdg {
                 reg!(Gpr),
                 _,
                 _,
-            ) if smb & 0x1ffe00 != 0 && self.ua == Src::RZ && self.p == Src::PT
+            ) if smb & 0x3ffe00 != 0 && self.ua == Src::RZ && self.p == Src::PT
                 && matches!(self.awidth, MemAddrWidth::None)
                 && matches!(self.amode, MemAddrMode::Reg)
                 && matches!(self.space, AddrSpace::Global) => {
@@ -277,7 +277,7 @@ impl OpLdg {
                 reg!(Gpr),
                 _,
                 _,
-            ) if smb & 0x1ffe00 != 0 && self.ua == Src::RZ && self.p == Src::PT
+            ) if smb & 0x3ffe00 != 0 && self.ua == Src::RZ && self.p == Src::PT
                 && matches!(self.awidth, MemAddrWidth::None)
                 && matches!(self.amode, MemAddrMode::Reg)
                 && matches!(self.space, AddrSpace::Generic) => {
@@ -296,7 +296,7 @@ impl OpLdg {
                 reg!(Gpr),
                 reg!(UGpr),
                 _,
-            ) if smb & 0x1fc000 != 0 && self.p == Src::PT
+            ) if smb & 0x3fc000 != 0 && self.p == Src::PT
                 && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
                 && matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc)
                 && matches!(self.space, AddrSpace::Generic) => {
@@ -306,7 +306,7 @@ impl OpLdg {
                 reg!(Gpr),
                 reg!(UGpr),
                 _,
-            ) if smb & 0x1fc000 != 0 && self.p == Src::PT
+            ) if smb & 0x3fc000 != 0 && self.p == Src::PT
                 && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
                 && matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc)
                 && matches!(self.space, AddrSpace::Global) => {
@@ -474,7 +474,7 @@ impl OpLdg {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:182; form at isa-spec/spec/ops/memory/ldg.toml:182).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:182; form at isa-spec/spec/ops/memory/ldg.toml:182).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -673,7 +673,7 @@ impl OpLdg {
                 << 91;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:298; form at isa-spec/spec/ops/memory/ldg.toml:298).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:298; form at isa-spec/spec/ops/memory/ldg.toml:298).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -754,7 +754,7 @@ impl OpLdg {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:321; form at isa-spec/spec/ops/memory/ldg.toml:321).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:321; form at isa-spec/spec/ops/memory/ldg.toml:321).
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -807,7 +807,7 @@ impl OpLdg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:334; form at isa-spec/spec/ops/memory/ldg.toml:334).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:334; form at isa-spec/spec/ops/memory/ldg.toml:334).
     #[inline(always)]
     fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `LDG.E`: Load 32 bytes from global memory at a + off (+ ua): the first 16 into d..d+3, the next 16 into d2..d2+3 (order assumed).
 ///
-/// Spec: isa-spec/spec/ops/memory/ldg_256.toml:30 (op `ldg_256`). SMs: 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/ldg_256.toml:30 (op `ldg_256`). SMs: 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLdg256 {
     /// Destination (b32). First group of four registers. (isa-spec/spec/ops/memory/ldg_256.toml:39)
@@ -43,7 +43,7 @@ impl OpLdg256 {
     pub const MNEMONIC: &'static str = "LDG.E";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[100, 101, 103, 110, 120, 121];
+    pub const SMS: &'static [u32] = &[100, 101, 103, 107, 110, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U64).with_align(2),
         OperandInfo::new("ua", ValueType::U32).with_default(Src::RZ),
@@ -69,7 +69,7 @@ impl OpLdg256 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.ua.kind, self.p.kind) {
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x1f8000 != 0 => Some(0),
+            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x3f8000 != 0 => Some(0),
             _ => None,
         }
     }
@@ -79,7 +79,7 @@ impl OpLdg256 {
     pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.ua.kind, self.p.kind) {
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x1f8000 != 0 => {
+            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x3f8000 != 0 => {
                 self.encode_f0::<EncodeError>(sm, c)
             }
             _ => self.encode(sm, c),
@@ -108,7 +108,7 @@ impl OpLdg256 {
     pub fn legal_f0(&self, sm: u32) -> bool {
         ((matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc)))
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ldg_256.toml:122; form at isa-spec/spec/ops/memory/ldg_256.toml:122).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg_256.toml:122; form at isa-spec/spec/ops/memory/ldg_256.toml:122).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

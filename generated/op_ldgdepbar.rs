@@ -4,7 +4,7 @@
 
 /// `LDGDEPBAR`: Close the group of LDGSTS copies issued so far (PTX cp.async.commit_group); DEPBAR waits on such groups.
 ///
-/// Spec: isa-spec/spec/ops/control/ldgdepbar.toml:5 (op `ldgdepbar`). SMs: 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/control/ldgdepbar.toml:5 (op `ldgdepbar`). SMs: 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLdgdepbar {}
 op_fields!(OpLdgdepbar, [], []);
@@ -15,7 +15,7 @@ impl OpLdgdepbar {
     pub const CLASS: &'static str = "control";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[];
     pub const DSTS: &'static [OperandInfo] = &[];
@@ -27,11 +27,11 @@ impl OpLdgdepbar {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match () {
-            () if smb & 0x1ffe00 != 0 => Some(0),
+            () if smb & 0x3ffe00 != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/control/ldgdepbar.toml:13; form at isa-spec/spec/ops/control/ldgdepbar.toml:13).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/ldgdepbar.toml:13; form at isa-spec/spec/ops/control/ldgdepbar.toml:13).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x9af | (c.raw & 0x1fff7ffffffffffffffffff0000);

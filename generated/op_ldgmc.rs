@@ -4,7 +4,7 @@
 
 /// `LDGMC.E`: Load the global memory word(s) at a + off (+ ua) from every copy a multimem address maps, reduced by OP, into d.
 ///
-/// Spec: isa-spec/spec/ops/memory/ldgmc.toml:28 (op `ldgmc`). SMs: 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/ldgmc.toml:28 (op `ldgmc`). SMs: 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLdgmc {
     /// Destination (u32). The reduced value (first of the type's registers). (isa-spec/spec/ops/memory/ldgmc.toml:40)
@@ -33,7 +33,7 @@ impl OpLdgmc {
     pub const MNEMONIC: &'static str = "LDGMC.E";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 110, 120, 121];
+    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 107, 110, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U64).with_align(2),
         OperandInfo::new("ua", ValueType::U32).with_default(Src::RZ),
@@ -94,7 +94,7 @@ impl OpLdgmc {
             (
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x1f8000 != 0
+            ) if smb & 0x3f8000 != 0
                 && matches!(
                     self.r#type, LdgmcType::B32 | LdgmcType::S32 | LdgmcType::B64 |
                     LdgmcType::S64
@@ -102,7 +102,7 @@ impl OpLdgmc {
             (
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x1f8000 != 0
+            ) if smb & 0x3f8000 != 0
                 && matches!(
                     self.r#type, LdgmcType::F16x2Rn | LdgmcType::F16x4Rn |
                     LdgmcType::F16x8Rn | LdgmcType::Bf16x2Rn | LdgmcType::Bf16x4Rn |
@@ -141,7 +141,7 @@ impl OpLdgmc {
             (
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x1f8000 != 0
+            ) if smb & 0x3f8000 != 0
                 && matches!(
                     self.r#type, LdgmcType::B32 | LdgmcType::S32 | LdgmcType::B64 |
                     LdgmcType::S64
@@ -149,7 +149,7 @@ impl OpLdgmc {
             (
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x1f8000 != 0
+            ) if smb & 0x3f8000 != 0
                 && matches!(
                     self.r#type, LdgmcType::F16x2Rn | LdgmcType::F16x4Rn |
                     LdgmcType::F16x8Rn | LdgmcType::Bf16x2Rn | LdgmcType::Bf16x4Rn |
@@ -314,7 +314,7 @@ impl OpLdgmc {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ldgmc.toml:230; form at isa-spec/spec/ops/memory/ldgmc.toml:230).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldgmc.toml:230; form at isa-spec/spec/ops/memory/ldgmc.toml:230).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -375,7 +375,7 @@ impl OpLdgmc {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ldgmc.toml:245; form at isa-spec/spec/ops/memory/ldgmc.toml:245).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldgmc.toml:245; form at isa-spec/spec/ops/memory/ldgmc.toml:245).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `LDGSTS.E`: Copy 4..16 bytes from global memory at a + off (+ ua) to shared memory at s + soff, asynchronously.
 ///
-/// Spec: isa-spec/spec/ops/memory/ldgsts.toml:21 (op `ldgsts`). SMs: 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/ldgsts.toml:21 (op `ldgsts`). SMs: 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLdgsts {
     /// Source (u32). Shared-memory destination address register. (isa-spec/spec/ops/memory/ldgsts.toml:26)
@@ -44,7 +44,7 @@ impl OpLdgsts {
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("s", ValueType::U32),
@@ -75,7 +75,7 @@ impl OpLdgsts {
             (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x4000 != 0 => {
                 Some(1)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x1f8000 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x3f8000 != 0 => {
                 Some(2)
             }
             _ => None,
@@ -229,7 +229,7 @@ impl OpLdgsts {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ldgsts.toml:172; form at isa-spec/spec/ops/memory/ldgsts.toml:172).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldgsts.toml:172; form at isa-spec/spec/ops/memory/ldgsts.toml:172).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "s", &self.s, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `LDL`: Load 1..16 bytes from local memory at a + off (+ ua) into d (and the registers after it).
 ///
-/// Spec: isa-spec/spec/ops/memory/ldl.toml:8 (op `ldl`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/ldl.toml:8 (op `ldl`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLdl {
     /// Destination (u32). (isa-spec/spec/ops/memory/ldl.toml:13)
@@ -30,8 +30,8 @@ impl OpLdl {
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121,
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
+        110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
@@ -54,13 +54,13 @@ impl OpLdl {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.ua.kind) {
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x1fff00 != 0 => Some(0),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x3fff00 != 0 => Some(0),
             (reg!(Gpr), _) if smb & 0xc0 != 0 && self.ua == Src::RZ => Some(1),
             (reg!(Gpr), _) if smb & 0x3f != 0 && self.ua == Src::RZ => Some(2),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ldl.toml:66; form at isa-spec/spec/ops/memory/ldl.toml:66).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldl.toml:66; form at isa-spec/spec/ops/memory/ldl.toml:66).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

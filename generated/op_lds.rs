@@ -4,7 +4,7 @@
 
 /// `LDS`: Load 1..16 bytes from shared memory at a * scale + off (+ ua) into d (and the registers after it).
 ///
-/// Spec: isa-spec/spec/ops/memory/lds.toml:10 (op `lds`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/lds.toml:10 (op `lds`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLds {
     /// Destination (u32). (isa-spec/spec/ops/memory/lds.toml:15)
@@ -30,8 +30,8 @@ impl OpLds {
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121,
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
+        110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
@@ -52,7 +52,7 @@ impl OpLds {
         match (self.a.kind, self.ua.kind) {
             (reg!(Gpr), reg!(UGpr)) if smb & 0x100 != 0 => Some(0),
             (reg!(Gpr), _) if smb & 0xc0 != 0 && self.ua == Src::RZ => Some(1),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x1ffe00 != 0 => Some(2),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x3ffe00 != 0 => Some(2),
             (reg!(Gpr), _) if smb & 0x3f != 0 && self.ua == Src::RZ => Some(3),
             _ => None,
         }
@@ -100,7 +100,7 @@ impl OpLds {
             ) << 73;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/lds.toml:104; form at isa-spec/spec/ops/memory/lds.toml:104).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/lds.toml:104; form at isa-spec/spec/ops/memory/lds.toml:104).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `LDSM`: Load one, two or four 8x8 matrices from shared memory, one row address per thread, into d (and the registers after it).
 ///
-/// Spec: isa-spec/spec/ops/memory/ldsm.toml:10 (op `ldsm`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/ldsm.toml:10 (op `ldsm`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLdsm {
     /// Destination (u32). (isa-spec/spec/ops/memory/ldsm.toml:15)
@@ -32,7 +32,7 @@ impl OpLdsm {
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
@@ -58,7 +58,7 @@ impl OpLdsm {
         let smb = sm_bit(sm);
         match (self.a.kind, self.ua.kind) {
             (reg!(Gpr), reg!(UGpr)) if smb & 0x7f00 != 0 => Some(0),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x1f8000 != 0 => Some(1),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x3f8000 != 0 => Some(1),
             _ => None,
         }
     }
@@ -82,7 +82,7 @@ impl OpLdsm {
                 << 91;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ldsm.toml:89; form at isa-spec/spec/ops/memory/ldsm.toml:89).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldsm.toml:89; form at isa-spec/spec/ops/memory/ldsm.toml:89).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

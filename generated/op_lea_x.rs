@@ -4,7 +4,7 @@
 
 /// `LEA.X`: Shift-and-add with carry in: d = (~?(a << shift)) + ~?b + ci; co is the carry out of bit 31.
 ///
-/// Spec: isa-spec/spec/ops/alu/lea_x.toml:2 (op `lea_x`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/lea_x.toml:2 (op `lea_x`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLeaX {
     /// Destination (b32). (isa-spec/spec/ops/alu/lea_x.toml:7)
@@ -28,7 +28,7 @@ impl OpLeaX {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32),
@@ -47,10 +47,10 @@ impl OpLeaX {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.ci.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x1fffc0 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x1fffc0 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x3fffc0 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x3fffc0 != 0 => Some(1),
             (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x7fc0 != 0 => Some(2),
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x1fff00 != 0 => Some(3),
+            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x3fff00 != 0 => Some(3),
             _ => None,
         }
     }
@@ -68,7 +68,7 @@ impl OpLeaX {
         w |= u128::from(self.ci.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/lea_x.toml:48; form at isa-spec/spec/ops/alu/lea_x.toml:51).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea_x.toml:48; form at isa-spec/spec/ops/alu/lea_x.toml:51).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -77,7 +77,7 @@ impl OpLeaX {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/lea_x.toml:48; form at isa-spec/spec/ops/alu/lea_x.toml:51).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea_x.toml:48; form at isa-spec/spec/ops/alu/lea_x.toml:51).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -95,7 +95,7 @@ impl OpLeaX {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/lea_x.toml:48; form at isa-spec/spec/ops/alu/lea_x.toml:51).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lea_x.toml:48; form at isa-spec/spec/ops/alu/lea_x.toml:51).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;

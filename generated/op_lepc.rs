@@ -4,7 +4,7 @@
 
 /// `LEPC`: d = the address of the next instruction plus target (a 64-bit register pair).
 ///
-/// Spec: isa-spec/spec/ops/control/lepc.toml:11 (op `lepc`). SMs: 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/control/lepc.toml:11 (op `lepc`). SMs: 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLepc {
     /// Destination (u64). (isa-spec/spec/ops/control/lepc.toml:16)
@@ -19,7 +19,7 @@ impl OpLepc {
     pub const MNEMONIC: &'static str = "LEPC";
     pub const CLASS: &'static str = "control";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 110, 120, 121];
+    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 107, 110, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[];
     pub const DSTS: &'static [OperandInfo] = &[
         OperandInfo::new("d", ValueType::U64).with_align(2),
@@ -32,11 +32,11 @@ impl OpLepc {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match () {
-            () if smb & 0x1fc000 != 0 => Some(0),
+            () if smb & 0x3fc000 != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/control/lepc.toml:27; form at isa-spec/spec/ops/control/lepc.toml:27).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/lepc.toml:27; form at isa-spec/spec/ops/control/lepc.toml:27).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {

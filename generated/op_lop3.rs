@@ -4,7 +4,7 @@
 
 /// `LOP3.LUT`: Three-input bitwise logic op given by an 8-bit truth table (a = 0xf0, b = 0xcc, c = 0xaa).
 ///
-/// Spec: isa-spec/spec/ops/alu/lop3.toml:2 (op `lop3`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/lop3.toml:2 (op `lop3`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLop3 {
     /// Destination (pred). Set when the result is not zero (combined with pc). (isa-spec/spec/ops/alu/lop3.toml:8)
@@ -38,8 +38,8 @@ impl OpLop3 {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121,
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
+        110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32),
@@ -59,7 +59,7 @@ impl OpLop3 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind, self.pc.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x1fffc0 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x3fffc0 != 0 => {
                 Some(0)
             }
             (
@@ -67,11 +67,11 @@ impl OpLop3 {
                 SrcKind::Imm(_),
                 reg!(Gpr),
                 reg!(Pred),
-            ) if smb & 0x1fffc0 != 0 => Some(1),
+            ) if smb & 0x3fffc0 != 0 => Some(1),
             (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr), reg!(Pred)) if smb & 0x7fc0 != 0 => {
                 Some(2)
             }
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0x1fff00 != 0 => {
+            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0x3fff00 != 0 => {
                 Some(3)
             }
             (
@@ -116,14 +116,14 @@ impl OpLop3 {
         w |= u128::from(self.pc.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/lop3.toml:94; form at isa-spec/spec/ops/alu/lop3.toml:97).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lop3.toml:94; form at isa-spec/spec/ops/alu/lop3.toml:97).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x212 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/lop3.toml:94; form at isa-spec/spec/ops/alu/lop3.toml:97).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lop3.toml:94; form at isa-spec/spec/ops/alu/lop3.toml:97).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x812 | self.encode_e0::<E>(sm, c)?;
@@ -138,7 +138,7 @@ impl OpLop3 {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/lop3.toml:94; form at isa-spec/spec/ops/alu/lop3.toml:97).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/lop3.toml:94; form at isa-spec/spec/ops/alu/lop3.toml:97).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c12 | self.encode_e0::<E>(sm, c)?;

@@ -4,7 +4,7 @@
 
 /// `MATCH.ALL`: Warp match: pd = whether every lane's a is equal; d = the mask of the lanes when so, else 0.
 ///
-/// Spec: isa-spec/spec/ops/alu/match_all.toml:11 (op `match_all`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/match_all.toml:11 (op `match_all`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpMatchAll {
     /// Destination (pred). (isa-spec/spec/ops/alu/match_all.toml:16)
@@ -24,7 +24,7 @@ impl OpMatchAll {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[OperandInfo::new("a", ValueType::B32)];
     pub const DSTS: &'static [OperandInfo] = &[
@@ -39,11 +39,11 @@ impl OpMatchAll {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind,) {
-            (reg!(Gpr),) if smb & 0x1fffc0 != 0 => Some(0),
+            (reg!(Gpr),) if smb & 0x3fffc0 != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/match_all.toml:46; form at isa-spec/spec/ops/alu/match_all.toml:46).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/match_all.toml:46; form at isa-spec/spec/ops/alu/match_all.toml:46).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

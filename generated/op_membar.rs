@@ -4,7 +4,7 @@
 
 /// `MEMBAR`: Memory barrier: accesses before it are seen before those after it, within `scope`.
 ///
-/// Spec: isa-spec/spec/ops/control/membar.toml:13 (op `membar`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/control/membar.toml:13 (op `membar`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpMembar {
     /// Modifier.  (isa-spec/spec/ops/control/membar.toml:18)
@@ -22,7 +22,7 @@ impl OpMembar {
     pub const CLASS: &'static str = "control";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[];
     pub const DSTS: &'static [OperandInfo] = &[];
@@ -38,13 +38,13 @@ impl OpMembar {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match () {
-            () if smb & 0x1fc000 != 0 => Some(0),
+            () if smb & 0x3fc000 != 0 => Some(0),
             () if smb & 0x3e00 != 0 => Some(1),
             () if smb & 0x1c0 != 0 => Some(2),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/control/membar.toml:36; form at isa-spec/spec/ops/control/membar.toml:36).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/membar.toml:36; form at isa-spec/spec/ops/control/membar.toml:36).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "modifier mmio", self.mmio == false, sm)?;

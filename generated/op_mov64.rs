@@ -4,7 +4,7 @@
 
 /// `MOV.64`: Copy a 64-bit register pair or uniform register pair to a GPR pair.
 ///
-/// Spec: isa-spec/spec/ops/move/mov64.toml:4 (op `mov64`). SMs: 120, 121.
+/// Spec: isa-spec/spec/ops/move/mov64.toml:4 (op `mov64`). SMs: 107, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpMov64 {
     /// Destination (u64). (isa-spec/spec/ops/move/mov64.toml:9)
@@ -19,7 +19,7 @@ impl OpMov64 {
     pub const MNEMONIC: &'static str = "MOV.64";
     pub const CLASS: &'static str = "move";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[120, 121];
+    pub const SMS: &'static [u32] = &[107, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("b", ValueType::U64).with_align(2),
     ];
@@ -34,8 +34,8 @@ impl OpMov64 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
-            (reg!(Gpr),) if smb & 0x180000 != 0 => Some(0),
-            (reg!(UGpr),) if smb & 0x180000 != 0 => Some(1),
+            (reg!(Gpr),) if smb & 0x340000 != 0 => Some(0),
+            (reg!(UGpr),) if smb & 0x340000 != 0 => Some(1),
             _ => None,
         }
     }
@@ -69,14 +69,14 @@ impl OpMov64 {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/move/mov64.toml:25; form at isa-spec/spec/ops/move/mov64.toml:29).
+    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/move/mov64.toml:25; form at isa-spec/spec/ops/move/mov64.toml:29).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x10f000000000000000202 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/move/mov64.toml:25; form at isa-spec/spec/ops/move/mov64.toml:29).
+    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/move/mov64.toml:25; form at isa-spec/spec/ops/move/mov64.toml:29).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x8010f000000000000000c02 | self.encode_e0::<E>(sm, c)?;

@@ -4,7 +4,7 @@
 
 /// `MOV.64`: Set a 64-bit register pair to a 64-bit immediate.
 ///
-/// Spec: isa-spec/spec/ops/move/mov64i.toml:9 (op `mov64i`). SMs: 120, 121.
+/// Spec: isa-spec/spec/ops/move/mov64i.toml:9 (op `mov64i`). SMs: 107, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpMov64i {
     /// Destination (u64). (isa-spec/spec/ops/move/mov64i.toml:14)
@@ -19,7 +19,7 @@ impl OpMov64i {
     pub const MNEMONIC: &'static str = "MOV.64";
     pub const CLASS: &'static str = "move";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[120, 121];
+    pub const SMS: &'static [u32] = &[107, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[];
     pub const DSTS: &'static [OperandInfo] = &[
         OperandInfo::new("d", ValueType::U64).with_align(2),
@@ -32,11 +32,11 @@ impl OpMov64i {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match () {
-            () if smb & 0x180000 != 0 => Some(0),
+            () if smb & 0x340000 != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/move/mov64i.toml:29; form at isa-spec/spec/ops/move/mov64i.toml:29).
+    /// Form `fixed` on SM [107, 120, 121] (isa-spec/spec/ops/move/mov64i.toml:29; form at isa-spec/spec/ops/move/mov64i.toml:29).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {

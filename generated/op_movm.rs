@@ -4,7 +4,7 @@
 
 /// `MOVM`: Move (transpose) an 8x8 matrix held one row per thread: d = the rearranged a.
 ///
-/// Spec: isa-spec/spec/ops/alu/movm.toml:8 (op `movm`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/movm.toml:8 (op `movm`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpMovm {
     /// Destination (u32). (isa-spec/spec/ops/alu/movm.toml:13)
@@ -24,7 +24,7 @@ impl OpMovm {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[OperandInfo::new("a", ValueType::U32)];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
@@ -41,7 +41,7 @@ impl OpMovm {
         let smb = sm_bit(sm);
         match (self.a.kind,) {
             (reg!(Gpr),) if smb & 0x7f00 != 0 => Some(0),
-            (reg!(Gpr),) if smb & 0x1f8000 != 0 => Some(1),
+            (reg!(Gpr),) if smb & 0x3f8000 != 0 => Some(1),
             _ => None,
         }
     }
@@ -56,7 +56,7 @@ impl OpMovm {
         w |= (self.layout.index() as u128) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/movm.toml:60; form at isa-spec/spec/ops/alu/movm.toml:60).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/movm.toml:60; form at isa-spec/spec/ops/alu/movm.toml:60).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

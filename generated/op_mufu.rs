@@ -4,7 +4,7 @@
 
 /// `MUFU`: Transcendental approximation; SIN/COS take the angle in turns (radians / 2pi).
 ///
-/// Spec: isa-spec/spec/ops/alu/mufu.toml:2 (op `mufu`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/mufu.toml:2 (op `mufu`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpMufu {
     /// Destination (f32). (isa-spec/spec/ops/alu/mufu.toml:17)
@@ -28,8 +28,8 @@ impl OpMufu {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121,
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
+        110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::F32).with_neg().with_abs(),
@@ -81,10 +81,10 @@ impl OpMufu {
             (SrcKind::Imm(_),) if smb & 0x3f00 != 0 => Some(4),
             (SrcKind::CBuf(_),) if smb & 0x3f00 != 0 => Some(5),
             (reg!(UGpr),) if smb & 0x3f00 != 0 => Some(6),
-            (reg!(Gpr),) if smb & 0x1fc000 != 0 => Some(7),
-            (SrcKind::Imm(_),) if smb & 0x1fc000 != 0 => Some(8),
+            (reg!(Gpr),) if smb & 0x3fc000 != 0 => Some(7),
+            (SrcKind::Imm(_),) if smb & 0x3fc000 != 0 => Some(8),
             (SrcKind::CBuf(_),) if smb & 0x4000 != 0 => Some(9),
-            (reg!(UGpr),) if smb & 0x1fc000 != 0 => Some(10),
+            (reg!(UGpr),) if smb & 0x3fc000 != 0 => Some(10),
             (reg!(Gpr),) if smb & 0x3e != 0 => Some(11),
             (reg!(Gpr),) if smb & 0x1 != 0 => Some(12),
             _ => None,
@@ -109,14 +109,14 @@ impl OpMufu {
                 self.encode_f5::<EncodeError>(sm, c)
             }
             (reg!(UGpr),) if smb & 0x3f00 != 0 => self.encode_f6::<EncodeError>(sm, c),
-            (reg!(Gpr),) if smb & 0x1fc000 != 0 => self.encode_f7::<EncodeError>(sm, c),
-            (SrcKind::Imm(_),) if smb & 0x1fc000 != 0 => {
+            (reg!(Gpr),) if smb & 0x3fc000 != 0 => self.encode_f7::<EncodeError>(sm, c),
+            (SrcKind::Imm(_),) if smb & 0x3fc000 != 0 => {
                 self.encode_f8::<EncodeError>(sm, c)
             }
             (SrcKind::CBuf(_),) if smb & 0x4000 != 0 => {
                 self.encode_f9::<EncodeError>(sm, c)
             }
-            (reg!(UGpr),) if smb & 0x1fc000 != 0 => self.encode_f10::<EncodeError>(sm, c),
+            (reg!(UGpr),) if smb & 0x3fc000 != 0 => self.encode_f10::<EncodeError>(sm, c),
             (reg!(Gpr),) if smb & 0x3e != 0 => self.encode_f11::<EncodeError>(sm, c),
             (reg!(Gpr),) if smb & 0x1 != 0 => self.encode_f12::<EncodeError>(sm, c),
             _ => self.encode(sm, c),
@@ -262,7 +262,7 @@ impl OpMufu {
         w |= (self.op.index() as u128) << 74;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/mufu.toml:85; form at isa-spec/spec/ops/alu/mufu.toml:90).
+    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/mufu.toml:85; form at isa-spec/spec/ops/alu/mufu.toml:90).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -273,7 +273,7 @@ impl OpMufu {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/mufu.toml:85; form at isa-spec/spec/ops/alu/mufu.toml:90).
+    /// Form `rir` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/mufu.toml:85; form at isa-spec/spec/ops/alu/mufu.toml:90).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -294,7 +294,7 @@ impl OpMufu {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/mufu.toml:85; form at isa-spec/spec/ops/alu/mufu.toml:90).
+    /// Form `rur` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/mufu.toml:85; form at isa-spec/spec/ops/alu/mufu.toml:90).
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;

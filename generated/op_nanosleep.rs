@@ -4,7 +4,7 @@
 
 /// `NANOSLEEP`: Sleep for about b nanoseconds (.RAND: a random time up to b).
 ///
-/// Spec: isa-spec/spec/ops/control/nanosleep.toml:12 (op `nanosleep`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/control/nanosleep.toml:12 (op `nanosleep`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpNanosleep {
     /// Source (pred). (isa-spec/spec/ops/control/nanosleep.toml:17)
@@ -26,7 +26,7 @@ impl OpNanosleep {
     pub const CLASS: &'static str = "control";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("cond", ValueType::Pred).with_not().with_default(Src::PT),
@@ -41,10 +41,10 @@ impl OpNanosleep {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.cond.kind, self.b.kind) {
-            (reg!(Pred), reg!(Gpr)) if smb & 0x1fc000 != 0 => Some(0),
-            (reg!(Pred), SrcKind::Imm(_)) if smb & 0x1fc000 != 0 => Some(1),
+            (reg!(Pred), reg!(Gpr)) if smb & 0x3fc000 != 0 => Some(0),
+            (reg!(Pred), SrcKind::Imm(_)) if smb & 0x3fc000 != 0 => Some(1),
             (reg!(Pred), SrcKind::CBuf(_)) if smb & 0x4000 != 0 => Some(2),
-            (reg!(Pred), reg!(UGpr)) if smb & 0x1fc000 != 0 => Some(3),
+            (reg!(Pred), reg!(UGpr)) if smb & 0x3fc000 != 0 => Some(3),
             (reg!(Pred), reg!(Gpr)) if smb & 0x3e00 != 0 => Some(4),
             (reg!(Pred), SrcKind::Imm(_)) if smb & 0x3e00 != 0 => Some(5),
             (reg!(Pred), SrcKind::CBuf(_)) if smb & 0x3e00 != 0 => Some(6),
@@ -71,7 +71,7 @@ impl OpNanosleep {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/control/nanosleep.toml:48; form at isa-spec/spec/ops/control/nanosleep.toml:53).
+    /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/nanosleep.toml:48; form at isa-spec/spec/ops/control/nanosleep.toml:53).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x35d | (c.raw & 0x7ffff00000000ffff0000)
@@ -79,7 +79,7 @@ impl OpNanosleep {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/control/nanosleep.toml:48; form at isa-spec/spec/ops/control/nanosleep.toml:53).
+    /// Form `rir` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/nanosleep.toml:48; form at isa-spec/spec/ops/control/nanosleep.toml:53).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x95d | (c.raw & 0x7ffff00000000ffff0000)
@@ -96,7 +96,7 @@ impl OpNanosleep {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/control/nanosleep.toml:48; form at isa-spec/spec/ops/control/nanosleep.toml:53).
+    /// Form `rur` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/nanosleep.toml:48; form at isa-spec/spec/ops/control/nanosleep.toml:53).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000d5d | (c.raw & 0x7ffff00000000ffff0000)

@@ -4,7 +4,7 @@
 
 /// `NOP`: No operation.
 ///
-/// Spec: isa-spec/spec/ops/control/nop.toml:2 (op `nop`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/control/nop.toml:2 (op `nop`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpNop {
     /// Modifier. Maxwell/Pascal: raise a performance-monitor trigger with `code`. (isa-spec/spec/ops/control/nop.toml:7)
@@ -20,8 +20,8 @@ impl OpNop {
     pub const CLASS: &'static str = "control";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121,
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
+        110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[];
     pub const DSTS: &'static [OperandInfo] = &[];
@@ -33,12 +33,12 @@ impl OpNop {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match () {
-            () if smb & 0x1fffc0 != 0 => Some(0),
+            () if smb & 0x3fffc0 != 0 => Some(0),
             () if smb & 0x3f != 0 => Some(1),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/control/nop.toml:23; form at isa-spec/spec/ops/control/nop.toml:23).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/nop.toml:23; form at isa-spec/spec/ops/control/nop.toml:23).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "modifier trig", self.trig == false, sm)?;

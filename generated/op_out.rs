@@ -47,17 +47,17 @@ impl OpOut {
             (
                 reg!(Gpr),
                 reg!(Gpr),
-            ) if smb & 0x1fffc0 != 0
+            ) if smb & 0x3bffc0 != 0
                 && matches!(self.mode, OutMode::Emit | OutMode::EmitThenCut) => Some(0),
             (
                 reg!(Gpr),
                 _,
-            ) if smb & 0x1fffc0 != 0 && self.b == Src::RZ
+            ) if smb & 0x3bffc0 != 0 && self.b == Src::RZ
                 && matches!(self.mode, OutMode::Cut) => Some(1),
             (
                 reg!(Gpr),
                 SrcKind::Imm(_),
-            ) if smb & 0x1fffc0 != 0
+            ) if smb & 0x3bffc0 != 0
                 && matches!(self.mode, OutMode::Emit | OutMode::EmitThenCut) => Some(2),
             (reg!(Gpr), reg!(Gpr)) if smb & 0x3f != 0 => Some(3),
             (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3f != 0 => Some(4),
@@ -77,7 +77,7 @@ impl OpOut {
         w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/out.toml:57; form at isa-spec/spec/ops/memory/out.toml:57).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/out.toml:58; form at isa-spec/spec/ops/memory/out.toml:58).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -88,7 +88,7 @@ impl OpOut {
         w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES1, sm)? << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/out.toml:67; form at isa-spec/spec/ops/memory/out.toml:67).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/out.toml:68; form at isa-spec/spec/ops/memory/out.toml:68).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -100,7 +100,7 @@ impl OpOut {
         w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What all forms of isa-spec/spec/ops/memory/out.toml:80 pack alike.
+    /// What all forms of isa-spec/spec/ops/memory/out.toml:81 pack alike.
     #[inline(always)]
     fn encode_e3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -111,7 +111,7 @@ impl OpOut {
         w |= code_of(&[1, 2, 3], self.mode.index()) << 39;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/out.toml:80; form at isa-spec/spec/ops/memory/out.toml:83).
+    /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/out.toml:81; form at isa-spec/spec/ops/memory/out.toml:84).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xfbe0000000000000 | (c.raw & 0xfe7ff0000000)
@@ -119,7 +119,7 @@ impl OpOut {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/out.toml:80; form at isa-spec/spec/ops/memory/out.toml:83).
+    /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/out.toml:81; form at isa-spec/spec/ops/memory/out.toml:84).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xf6e0000000000000 | (c.raw & 0xfe0000000000)
@@ -133,7 +133,7 @@ impl OpOut {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/out.toml:80; form at isa-spec/spec/ops/memory/out.toml:83).
+    /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/out.toml:81; form at isa-spec/spec/ops/memory/out.toml:84).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xebe0000000000000 | (c.raw & 0xfe0000000000)
@@ -156,7 +156,7 @@ impl OpOut {
         let o = Self { d, a, b, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3fffffffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/out.toml:57; form at isa-spec/spec/ops/memory/out.toml:57).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/out.toml:58; form at isa-spec/spec/ops/memory/out.toml:58).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -169,7 +169,7 @@ impl OpOut {
         let o = Self { d, a, b, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3fffffffff0000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/out.toml:67; form at isa-spec/spec/ops/memory/out.toml:67).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/out.toml:68; form at isa-spec/spec/ops/memory/out.toml:68).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -183,7 +183,7 @@ impl OpOut {
         let o = Self { d, a, b, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff3fff0000000000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/memory/out.toml:80 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/memory/out.toml:81 read alike; each sets the others.
     #[inline(always)]
     fn fields_e3(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -196,14 +196,14 @@ impl OpOut {
         };
         Some(Self { d, a, b: Src::RZ, mode })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/memory/out.toml:80; form at isa-spec/spec/ops/memory/out.toml:83).
+    /// Form `r`'s fields (isa-spec/spec/ops/memory/out.toml:81; form at isa-spec/spec/ops/memory/out.toml:84).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xfe7ff0000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/memory/out.toml:80; form at isa-spec/spec/ops/memory/out.toml:83).
+    /// Form `i`'s fields (isa-spec/spec/ops/memory/out.toml:81; form at isa-spec/spec/ops/memory/out.toml:84).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;
@@ -212,7 +212,7 @@ impl OpOut {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xfe0000000000)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/memory/out.toml:80; form at isa-spec/spec/ops/memory/out.toml:83).
+    /// Form `c`'s fields (isa-spec/spec/ops/memory/out.toml:81; form at isa-spec/spec/ops/memory/out.toml:84).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e3(w, sm)?;

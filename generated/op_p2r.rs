@@ -4,7 +4,7 @@
 
 /// `P2R`: Copy predicates P0..P6 (Maxwell/Pascal also: the CC flags) selected by mask b into byte n of a copy of a.
 ///
-/// Spec: isa-spec/spec/ops/move/p2r.toml:21 (op `p2r`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/move/p2r.toml:21 (op `p2r`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpP2r {
     /// Destination (u32). (isa-spec/spec/ops/move/p2r.toml:26)
@@ -26,8 +26,8 @@ impl OpP2r {
     pub const CLASS: &'static str = "move";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121,
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
+        110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
@@ -42,10 +42,10 @@ impl OpP2r {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x1fffc0 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x1fffc0 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x3fffc0 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3fffc0 != 0 => Some(1),
             (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7fc0 != 0 => Some(2),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x1fff00 != 0 => Some(3),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x3fff00 != 0 => Some(3),
             (reg!(Gpr), reg!(Gpr)) if smb & 0x3f != 0 => Some(4),
             (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3f != 0 => Some(5),
             (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x3f != 0 => Some(6),
@@ -64,14 +64,14 @@ impl OpP2r {
         w |= (self.bsel.index() as u128) << 76;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/move/p2r.toml:54; form at isa-spec/spec/ops/move/p2r.toml:57).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/p2r.toml:54; form at isa-spec/spec/ops/move/p2r.toml:57).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x203 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/move/p2r.toml:54; form at isa-spec/spec/ops/move/p2r.toml:57).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/p2r.toml:54; form at isa-spec/spec/ops/move/p2r.toml:57).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x803 | self.encode_e0::<E>(sm, c)?;
@@ -86,7 +86,7 @@ impl OpP2r {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/move/p2r.toml:54; form at isa-spec/spec/ops/move/p2r.toml:57).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/p2r.toml:54; form at isa-spec/spec/ops/move/p2r.toml:57).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c03 | self.encode_e0::<E>(sm, c)?;

@@ -4,7 +4,7 @@
 
 /// `PLOP3.LUT`: Predicate logic op: pd = lut0(a, b, c) and pq = lut1(a, b, c) (truth tables with a = 0xf0, b = 0xcc, c = 0xaa).
 ///
-/// Spec: isa-spec/spec/ops/alu/plop3.toml:2 (op `plop3`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/plop3.toml:2 (op `plop3`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpPlop3 {
     /// Destination (pred). (isa-spec/spec/ops/alu/plop3.toml:7)
@@ -30,7 +30,7 @@ impl OpPlop3 {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::Pred).with_not(),
@@ -49,8 +49,8 @@ impl OpPlop3 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Pred), reg!(Pred), reg!(Pred)) if smb & 0x1fffc0 != 0 => Some(0),
-            (reg!(Pred), reg!(Pred), reg!(UPred)) if smb & 0x1fff00 != 0 => Some(1),
+            (reg!(Pred), reg!(Pred), reg!(Pred)) if smb & 0x3fffc0 != 0 => Some(0),
+            (reg!(Pred), reg!(Pred), reg!(UPred)) if smb & 0x3fff00 != 0 => Some(1),
             _ => None,
         }
     }
@@ -76,14 +76,14 @@ impl OpPlop3 {
         w |= u128::from(self.a.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `p` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/plop3.toml:52; form at isa-spec/spec/ops/alu/plop3.toml:55).
+    /// Form `p` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/plop3.toml:52; form at isa-spec/spec/ops/alu/plop3.toml:55).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x81c | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Pred, 3u32, sm)? << 68;
         Ok(w)
     }
-    /// Form `u` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/plop3.toml:52; form at isa-spec/spec/ops/alu/plop3.toml:55).
+    /// Form `u` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/plop3.toml:52; form at isa-spec/spec/ops/alu/plop3.toml:55).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x8000000000000081c | self.encode_e0::<E>(sm, c)?;

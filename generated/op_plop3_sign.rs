@@ -4,7 +4,7 @@
 
 /// `PLOP3.LUT`: Predicate logic op over sign bits: pd = lut0(a < 0, b < 0, c < 0), pq = lut1(...), truth tables as plop3's.
 ///
-/// Spec: isa-spec/spec/ops/alu/plop3_sign.toml:11 (op `plop3_sign`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/plop3_sign.toml:11 (op `plop3_sign`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpPlop3Sign {
     /// Destination (pred). (isa-spec/spec/ops/alu/plop3_sign.toml:16)
@@ -36,7 +36,7 @@ impl OpPlop3Sign {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::I32),
@@ -55,7 +55,7 @@ impl OpPlop3Sign {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x1fffc0 != 0 => Some(0),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3fffc0 != 0 => Some(0),
             (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x7fc0 != 0 => Some(1),
             _ => None,
         }
@@ -84,7 +84,7 @@ impl OpPlop3Sign {
         w |= dst_field::<E>(Self::NAME, "pq", self.pq, RegFile::Pred, 3u32, sm)? << 84;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/plop3_sign.toml:67; form at isa-spec/spec/ops/alu/plop3_sign.toml:70).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/plop3_sign.toml:67; form at isa-spec/spec/ops/alu/plop3_sign.toml:70).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x21f | (c.raw & 0x7800000ffffff0000000000)
@@ -326,7 +326,7 @@ impl Forms for OpPlop3Sign {
             self.asign.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );
@@ -339,7 +339,7 @@ impl Forms for OpPlop3Sign {
             self.bsign.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );
@@ -352,7 +352,7 @@ impl Forms for OpPlop3Sign {
             self.csign.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );

@@ -4,7 +4,7 @@
 
 /// `PMTRIG`: Signal the performance monitor's triggers in `mask`.
 ///
-/// Spec: isa-spec/spec/ops/system/pmtrig.toml:6 (op `pmtrig`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/system/pmtrig.toml:6 (op `pmtrig`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpPmtrig {
     /// Source (pred). (isa-spec/spec/ops/system/pmtrig.toml:11)
@@ -20,7 +20,7 @@ impl OpPmtrig {
     pub const CLASS: &'static str = "system";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("cond", ValueType::Pred).with_not().with_default(Src::PT),
@@ -34,12 +34,12 @@ impl OpPmtrig {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.cond.kind,) {
-            (reg!(Pred),) if smb & 0x1ffe00 != 0 => Some(0),
+            (reg!(Pred),) if smb & 0x3ffe00 != 0 => Some(0),
             (reg!(Pred),) if smb & 0x1c0 != 0 => Some(1),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/system/pmtrig.toml:24; form at isa-spec/spec/ops/system/pmtrig.toml:24).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/system/pmtrig.toml:24; form at isa-spec/spec/ops/system/pmtrig.toml:24).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;

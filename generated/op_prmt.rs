@@ -4,7 +4,7 @@
 
 /// `PRMT`: Byte permute of the pair (c:a) (a holds bytes 0..3); b is the selector.
 ///
-/// Spec: isa-spec/spec/ops/alu/prmt.toml:2 (op `prmt`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/prmt.toml:2 (op `prmt`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpPrmt {
     /// Destination (b32). (isa-spec/spec/ops/alu/prmt.toml:7)
@@ -26,8 +26,8 @@ impl OpPrmt {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121,
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
+        110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32),
@@ -43,13 +43,13 @@ impl OpPrmt {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x1fffc0 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x1fffc0 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3fffc0 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x3fffc0 != 0 => Some(1),
             (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x7fc0 != 0 => Some(2),
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x1fff00 != 0 => Some(3),
-            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_)) if smb & 0x1fffc0 != 0 => Some(4),
+            (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x3fff00 != 0 => Some(3),
+            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3fffc0 != 0 => Some(4),
             (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7fc0 != 0 => Some(5),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x1fff00 != 0 => Some(6),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x3fff00 != 0 => Some(6),
             (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3f != 0 => Some(7),
             (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x3f != 0 => Some(8),
             (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x3f != 0 => Some(9),
@@ -69,7 +69,7 @@ impl OpPrmt {
         w |= (self.mode.index() as u128) << 72;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:36; form at isa-spec/spec/ops/alu/prmt.toml:39).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:36; form at isa-spec/spec/ops/alu/prmt.toml:39).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x216 | self.encode_e0::<E>(sm, c)?;
@@ -77,7 +77,7 @@ impl OpPrmt {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:36; form at isa-spec/spec/ops/alu/prmt.toml:39).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:36; form at isa-spec/spec/ops/alu/prmt.toml:39).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x816 | self.encode_e0::<E>(sm, c)?;
@@ -94,7 +94,7 @@ impl OpPrmt {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:36; form at isa-spec/spec/ops/alu/prmt.toml:39).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:36; form at isa-spec/spec/ops/alu/prmt.toml:39).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c16 | self.encode_e0::<E>(sm, c)?;
@@ -102,7 +102,7 @@ impl OpPrmt {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:36; form at isa-spec/spec/ops/alu/prmt.toml:39).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:36; form at isa-spec/spec/ops/alu/prmt.toml:39).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x416 | self.encode_e0::<E>(sm, c)?;
@@ -119,7 +119,7 @@ impl OpPrmt {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:36; form at isa-spec/spec/ops/alu/prmt.toml:39).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/prmt.toml:36; form at isa-spec/spec/ops/alu/prmt.toml:39).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000e16 | self.encode_e0::<E>(sm, c)?;

@@ -64,7 +64,7 @@ impl OpQmmaSp {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind, self.e.kind) {
             (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x2000 != 0 => Some(0),
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x180000 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x300000 != 0 => {
                 Some(1)
             }
             _ => None,
@@ -427,7 +427,7 @@ impl Forms for OpQmmaSp {
             self.alay.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );
@@ -440,7 +440,7 @@ impl Forms for OpQmmaSp {
             self.blay.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );

@@ -4,7 +4,7 @@
 
 /// `QSPC`: pd = whether the address a + off (+ ua) lies in the state space `space`.
 ///
-/// Spec: isa-spec/spec/ops/memory/qspc.toml:14 (op `qspc`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/qspc.toml:14 (op `qspc`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpQspc {
     /// Destination (pred). Set when the address is in the space. (isa-spec/spec/ops/memory/qspc.toml:19)
@@ -34,7 +34,7 @@ impl OpQspc {
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U64).with_align(2),
@@ -71,7 +71,7 @@ impl OpQspc {
             (
                 reg!(Gpr),
                 _,
-            ) if smb & 0x1fc000 != 0 && self.ua == Src::RZ
+            ) if smb & 0x3fc000 != 0 && self.ua == Src::RZ
                 && matches!(self.awidth, MemAddrWidth::None)
                 && matches!(self.amode, MemAddrMode::Reg) => Some(1),
             (
@@ -83,7 +83,7 @@ impl OpQspc {
             (
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x1fc000 != 0
+            ) if smb & 0x3fc000 != 0
                 && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
                 && matches!(self.amode, MemAddrMode::Ur) => Some(3),
             _ => None,
@@ -123,7 +123,7 @@ impl OpQspc {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/qspc.toml:102; form at isa-spec/spec/ops/memory/qspc.toml:102).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/qspc.toml:102; form at isa-spec/spec/ops/memory/qspc.toml:102).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -213,7 +213,7 @@ impl OpQspc {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/qspc.toml:134; form at isa-spec/spec/ops/memory/qspc.toml:134).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/qspc.toml:134; form at isa-spec/spec/ops/memory/qspc.toml:134).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

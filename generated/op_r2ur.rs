@@ -4,7 +4,7 @@
 
 /// `R2UR`: Move register a into uniform register d; pd: a predicate result (PT: none).
 ///
-/// Spec: isa-spec/spec/ops/move/r2ur.toml:4 (op `r2ur`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/move/r2ur.toml:4 (op `r2ur`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpR2ur {
     /// Destination (pred). (isa-spec/spec/ops/move/r2ur.toml:9)
@@ -22,7 +22,7 @@ impl OpR2ur {
     pub const CLASS: &'static str = "move";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[OperandInfo::new("a", ValueType::B32)];
     pub const DSTS: &'static [OperandInfo] = &[
@@ -39,7 +39,7 @@ impl OpR2ur {
         match (self.a.kind,) {
             (reg!(Gpr),) if smb & 0x3f00 != 0 => Some(0),
             (reg!(Gpr),) if smb & 0x4000 != 0 => Some(1),
-            (reg!(Gpr),) if smb & 0x1f8000 != 0 => Some(2),
+            (reg!(Gpr),) if smb & 0x3f8000 != 0 => Some(2),
             _ => None,
         }
     }
@@ -63,7 +63,7 @@ impl OpR2ur {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/move/r2ur.toml:60; form at isa-spec/spec/ops/move/r2ur.toml:60).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/r2ur.toml:60; form at isa-spec/spec/ops/move/r2ur.toml:60).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

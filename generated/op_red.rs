@@ -4,7 +4,7 @@
 
 /// `RED.E`: Atomically replace the global memory word(s) at a + off (+ ua) by old OP b, with no result.
 ///
-/// Spec: isa-spec/spec/ops/memory/red.toml:18 (op `red`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/red.toml:18 (op `red`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpRed {
     /// Source (u64). 64-bit address register pair (`.U32`: one register, zero-extended). (isa-spec/spec/ops/memory/red.toml:29)
@@ -36,7 +36,7 @@ impl OpRed {
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U64).with_align(2),
@@ -99,7 +99,7 @@ impl OpRed {
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x1fc000 != 0 && self.ua == Src::RZ
+            ) if smb & 0x3fc000 != 0 && self.ua == Src::RZ
                 && matches!(self.awidth, MemAddrWidth::None)
                 && matches!(self.amode, MemAddrMode::Reg) => Some(3),
             (
@@ -113,7 +113,7 @@ impl OpRed {
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x1f8000 != 0
+            ) if smb & 0x3f8000 != 0
                 && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
                 && matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc) => Some(5),
             _ => None,
@@ -148,7 +148,7 @@ impl OpRed {
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x1fc000 != 0 && self.ua == Src::RZ
+            ) if smb & 0x3fc000 != 0 && self.ua == Src::RZ
                 && matches!(self.awidth, MemAddrWidth::None)
                 && matches!(self.amode, MemAddrMode::Reg) => {
                 self.encode_f3::<EncodeError>(sm, c)
@@ -166,7 +166,7 @@ impl OpRed {
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x1f8000 != 0
+            ) if smb & 0x3f8000 != 0
                 && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
                 && matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc) => {
                 self.encode_f5::<EncodeError>(sm, c)
@@ -364,7 +364,7 @@ impl OpRed {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/red.toml:233; form at isa-spec/spec/ops/memory/red.toml:233).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/red.toml:233; form at isa-spec/spec/ops/memory/red.toml:233).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -464,7 +464,7 @@ impl OpRed {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/red.toml:277; form at isa-spec/spec/ops/memory/red.toml:277).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/red.toml:277; form at isa-spec/spec/ops/memory/red.toml:277).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -1028,7 +1028,9 @@ impl OpRed {
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
-            90 | 100 | 101 | 103 | 110 | 120 | 121 => Self::parse_syntax1(line, sm, addr),
+            90 | 100 | 101 | 103 | 107 | 110 | 120 | 121 => {
+                Self::parse_syntax1(line, sm, addr)
+            }
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
@@ -1243,7 +1245,7 @@ impl Forms for OpRed {
         let reuse_ua = false;
         write_guard(out, &c.guard);
         match sm {
-            90 | 100 | 101 | 103 | 110 | 120 | 121 => {
+            90 | 100 | 101 | 103 | 107 | 110 | 120 | 121 => {
                 out.push_str("REDG.E");
                 out.push_text_chunk(self.aop.chunk_sm(sm));
                 out.push_text_chunk(self.cache.chunk_sm(sm));

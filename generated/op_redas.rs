@@ -4,7 +4,7 @@
 
 /// `REDAS`: Asynchronously replace the memory word(s) at a + off (+ ua) by old OP b, with no result.
 ///
-/// Spec: isa-spec/spec/ops/memory/redas.toml:39 (op `redas`). SMs: 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/redas.toml:39 (op `redas`). SMs: 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpRedas {
     /// Source (u64). 64-bit address register pair (`.U32`: one register). (isa-spec/spec/ops/memory/redas.toml:44)
@@ -31,7 +31,7 @@ impl OpRedas {
     pub const MNEMONIC: &'static str = "REDAS";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 110, 120, 121];
+    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 107, 110, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U64).with_align(2),
         OperandInfo::new("b", ValueType::U32),
@@ -73,13 +73,13 @@ impl OpRedas {
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x1f8000 != 0 && self.ua == Src::reg(Reg::URZ)
+            ) if smb & 0x3f8000 != 0 && self.ua == Src::reg(Reg::URZ)
                 && matches!(self.amode, MemAddrMode::Reg) => Some(2),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x1f8000 != 0 && matches!(self.amode, MemAddrMode::Ur) => Some(3),
+            ) if smb & 0x3f8000 != 0 && matches!(self.amode, MemAddrMode::Ur) => Some(3),
             _ => None,
         }
     }
@@ -186,7 +186,7 @@ impl OpRedas {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/redas.toml:154; form at isa-spec/spec/ops/memory/redas.toml:154).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/redas.toml:154; form at isa-spec/spec/ops/memory/redas.toml:154).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -230,7 +230,7 @@ impl OpRedas {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/redas.toml:161; form at isa-spec/spec/ops/memory/redas.toml:161).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/redas.toml:161; form at isa-spec/spec/ops/memory/redas.toml:161).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

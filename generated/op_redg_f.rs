@@ -4,7 +4,7 @@
 
 /// `REDG.E`: Atomically replace the global memory float(s) at a + off (+ ua) by old OP b (add, min or max), with no result.
 ///
-/// Spec: isa-spec/spec/ops/memory/redg_f.toml:11 (op `redg_f`). SMs: 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/redg_f.toml:11 (op `redg_f`). SMs: 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpRedgF {
     /// Source (u64). 64-bit address register pair (`.U32`: one register, zero-extended). (isa-spec/spec/ops/memory/redg_f.toml:21)
@@ -35,7 +35,7 @@ impl OpRedgF {
     pub const MNEMONIC: &'static str = "REDG.E";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 110, 120, 121];
+    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 107, 110, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U64).with_align(2),
         OperandInfo::new("b", ValueType::U32),
@@ -72,7 +72,7 @@ impl OpRedgF {
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x1fc000 != 0 && self.ua == Src::RZ
+            ) if smb & 0x3fc000 != 0 && self.ua == Src::RZ
                 && matches!(self.awidth, MemAddrWidth::None)
                 && matches!(self.amode, MemAddrMode::Reg) => Some(0),
             (
@@ -86,7 +86,7 @@ impl OpRedgF {
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x1f8000 != 0
+            ) if smb & 0x3f8000 != 0
                 && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
                 && matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc) => Some(2),
             _ => None,
@@ -102,7 +102,7 @@ impl OpRedgF {
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x1fc000 != 0 && self.ua == Src::RZ
+            ) if smb & 0x3fc000 != 0 && self.ua == Src::RZ
                 && matches!(self.awidth, MemAddrWidth::None)
                 && matches!(self.amode, MemAddrMode::Reg) => {
                 self.encode_f0::<EncodeError>(sm, c)
@@ -120,7 +120,7 @@ impl OpRedgF {
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x1f8000 != 0
+            ) if smb & 0x3f8000 != 0
                 && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
                 && matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc) => {
                 self.encode_f2::<EncodeError>(sm, c)
@@ -157,7 +157,7 @@ impl OpRedgF {
                 AtomType::F32Rn | AtomType::F32x2Rn | AtomType::F32x4Rn | AtomType::F64Rn
             )))
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/redg_f.toml:74; form at isa-spec/spec/ops/memory/redg_f.toml:74).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/redg_f.toml:74; form at isa-spec/spec/ops/memory/redg_f.toml:74).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -269,7 +269,7 @@ impl OpRedgF {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/redg_f.toml:205; form at isa-spec/spec/ops/memory/redg_f.toml:205).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/redg_f.toml:205; form at isa-spec/spec/ops/memory/redg_f.toml:205).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

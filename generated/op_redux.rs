@@ -4,7 +4,7 @@
 
 /// `REDUX`: Warp reduction: d (uniform) = op over the active lanes' a.
 ///
-/// Spec: isa-spec/spec/ops/alu/redux.toml:12 (op `redux`). SMs: 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/redux.toml:12 (op `redux`). SMs: 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpRedux {
     /// Destination (b32). (isa-spec/spec/ops/alu/redux.toml:17)
@@ -24,7 +24,7 @@ impl OpRedux {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[OperandInfo::new("a", ValueType::B32)];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::B32)];
@@ -37,7 +37,7 @@ impl OpRedux {
         let smb = sm_bit(sm);
         match (self.a.kind,) {
             (reg!(Gpr),) if smb & 0x7e00 != 0 => Some(0),
-            (reg!(Gpr),) if smb & 0x1f8000 != 0 => Some(1),
+            (reg!(Gpr),) if smb & 0x3f8000 != 0 => Some(1),
             _ => None,
         }
     }
@@ -52,7 +52,7 @@ impl OpRedux {
         w |= (self.op.index() as u128) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/redux.toml:59; form at isa-spec/spec/ops/alu/redux.toml:59).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/redux.toml:59; form at isa-spec/spec/ops/alu/redux.toml:59).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `RET.ABS`: Return (absolute form), taken where the guard and `cond` hold.
 ///
-/// Spec: isa-spec/spec/ops/control/ret_abs.toml:6 (op `ret_abs`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/control/ret_abs.toml:6 (op `ret_abs`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpRetAbs {
     /// Source (pred). (isa-spec/spec/ops/control/ret_abs.toml:11)
@@ -24,7 +24,7 @@ impl OpRetAbs {
     pub const CLASS: &'static str = "control";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("cond", ValueType::Pred).with_not().with_default(Src::PT),
@@ -40,10 +40,10 @@ impl OpRetAbs {
         let smb = sm_bit(sm);
         match (self.cond.kind, self.a.kind) {
             (reg!(Pred), reg!(Gpr)) if smb & 0x3fc0 != 0 => Some(0),
-            (reg!(Pred), reg!(Gpr)) if smb & 0x1fc000 != 0 => Some(1),
+            (reg!(Pred), reg!(Gpr)) if smb & 0x3fc000 != 0 => Some(1),
             (reg!(Pred), reg!(UGpr)) if smb & 0x3f00 != 0 => Some(2),
             (reg!(Pred), reg!(UGpr)) if smb & 0x4000 != 0 => Some(3),
-            (reg!(Pred), reg!(UGpr)) if smb & 0x1f8000 != 0 => Some(4),
+            (reg!(Pred), reg!(UGpr)) if smb & 0x3f8000 != 0 => Some(4),
             _ => None,
         }
     }
@@ -73,7 +73,7 @@ impl OpRetAbs {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/control/ret_abs.toml:56; form at isa-spec/spec/ops/control/ret_abs.toml:56).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/ret_abs.toml:56; form at isa-spec/spec/ops/control/ret_abs.toml:56).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -157,7 +157,7 @@ impl OpRetAbs {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/control/ret_abs.toml:81; form at isa-spec/spec/ops/control/ret_abs.toml:81).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/ret_abs.toml:81; form at isa-spec/spec/ops/control/ret_abs.toml:81).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;

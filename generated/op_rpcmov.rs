@@ -4,7 +4,7 @@
 
 /// `RPCMOV.32`: Move half of the return program counter to d.
 ///
-/// Spec: isa-spec/spec/ops/system/rpcmov.toml:6 (op `rpcmov`). SMs: 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/system/rpcmov.toml:6 (op `rpcmov`). SMs: 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpRpcmov {
     /// Destination (u32). (isa-spec/spec/ops/system/rpcmov.toml:11)
@@ -19,7 +19,7 @@ impl OpRpcmov {
     pub const MNEMONIC: &'static str = "RPCMOV.32";
     pub const CLASS: &'static str = "system";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 110, 120, 121];
+    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 107, 110, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
@@ -30,11 +30,11 @@ impl OpRpcmov {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match () {
-            () if smb & 0x1fc000 != 0 => Some(0),
+            () if smb & 0x3fc000 != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/system/rpcmov.toml:22; form at isa-spec/spec/ops/system/rpcmov.toml:22).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/system/rpcmov.toml:22; form at isa-spec/spec/ops/system/rpcmov.toml:22).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x353 | (c.raw & 0x1fff7ffffffffffffff7f000000);

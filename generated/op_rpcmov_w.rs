@@ -4,7 +4,7 @@
 
 /// `RPCMOV.32`: Move b to half of the return program counter.
 ///
-/// Spec: isa-spec/spec/ops/system/rpcmov_w.toml:6 (op `rpcmov_w`). SMs: 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/system/rpcmov_w.toml:6 (op `rpcmov_w`). SMs: 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpRpcmovW {
     /// Source (u32). (isa-spec/spec/ops/system/rpcmov_w.toml:11)
@@ -19,7 +19,7 @@ impl OpRpcmovW {
     pub const MNEMONIC: &'static str = "RPCMOV.32";
     pub const CLASS: &'static str = "system";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 110, 120, 121];
+    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 107, 110, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[OperandInfo::new("b", ValueType::U32)];
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
@@ -30,11 +30,11 @@ impl OpRpcmovW {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
-            (reg!(Gpr),) if smb & 0x1fc000 != 0 => Some(0),
+            (reg!(Gpr),) if smb & 0x3fc000 != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/system/rpcmov_w.toml:22; form at isa-spec/spec/ops/system/rpcmov_w.toml:22).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/system/rpcmov_w.toml:22; form at isa-spec/spec/ops/system/rpcmov_w.toml:22).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

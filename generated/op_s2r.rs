@@ -4,7 +4,7 @@
 
 /// `S2R`: Move a special register to a GPR.
 ///
-/// Spec: isa-spec/spec/ops/system/s2r.toml:2 (op `s2r`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/system/s2r.toml:2 (op `s2r`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpS2r {
     /// Destination (u32). (isa-spec/spec/ops/system/s2r.toml:7)
@@ -20,8 +20,8 @@ impl OpS2r {
     pub const CLASS: &'static str = "system";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121,
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
+        110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
@@ -33,12 +33,12 @@ impl OpS2r {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match () {
-            () if smb & 0x1fffc0 != 0 => Some(0),
+            () if smb & 0x3fffc0 != 0 => Some(0),
             () if smb & 0x3f != 0 => Some(1),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/system/s2r.toml:18; form at isa-spec/spec/ops/system/s2r.toml:18).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/system/s2r.toml:18; form at isa-spec/spec/ops/system/s2r.toml:18).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x919;

@@ -4,7 +4,7 @@
 
 /// `S2UR`: Move a special register to a uniform register.
 ///
-/// Spec: isa-spec/spec/ops/system/s2ur.toml:7 (op `s2ur`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/system/s2ur.toml:7 (op `s2ur`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpS2ur {
     /// Destination (u32). (isa-spec/spec/ops/system/s2ur.toml:12)
@@ -20,7 +20,7 @@ impl OpS2ur {
     pub const CLASS: &'static str = "system";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
@@ -33,7 +33,7 @@ impl OpS2ur {
         let smb = sm_bit(sm);
         match () {
             () if smb & 0x7f00 != 0 => Some(0),
-            () if smb & 0x1f8000 != 0 => Some(1),
+            () if smb & 0x3f8000 != 0 => Some(1),
             _ => None,
         }
     }
@@ -48,7 +48,7 @@ impl OpS2ur {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/system/s2ur.toml:37; form at isa-spec/spec/ops/system/s2ur.toml:37).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/system/s2ur.toml:37; form at isa-spec/spec/ops/system/s2ur.toml:37).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x9c3 | (c.raw & 0x1fff7ff00ffffffffffff000000);

@@ -4,7 +4,7 @@
 
 /// `SEL.64`: Select a or b (64-bit register pairs) by a predicate.
 ///
-/// Spec: isa-spec/spec/ops/alu/sel64.toml:2 (op `sel64`). SMs: 120, 121.
+/// Spec: isa-spec/spec/ops/alu/sel64.toml:2 (op `sel64`). SMs: 107, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSel64 {
     /// Destination (u64). (isa-spec/spec/ops/alu/sel64.toml:7)
@@ -23,7 +23,7 @@ impl OpSel64 {
     pub const MNEMONIC: &'static str = "SEL.64";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[120, 121];
+    pub const SMS: &'static [u32] = &[107, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U64).with_align(2),
         OperandInfo::new("b", ValueType::U64).with_align(2),
@@ -40,8 +40,8 @@ impl OpSel64 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.cond.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x180000 != 0 => Some(0),
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x180000 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x340000 != 0 => Some(0),
+            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x340000 != 0 => Some(1),
             _ => None,
         }
     }
@@ -94,14 +94,14 @@ impl OpSel64 {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/sel64.toml:38; form at isa-spec/spec/ops/alu/sel64.toml:42).
+    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/sel64.toml:38; form at isa-spec/spec/ops/alu/sel64.toml:42).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x607 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/alu/sel64.toml:38; form at isa-spec/spec/ops/alu/sel64.toml:42).
+    /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/sel64.toml:38; form at isa-spec/spec/ops/alu/sel64.toml:42).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000e07 | self.encode_e0::<E>(sm, c)?;

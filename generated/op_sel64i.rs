@@ -4,7 +4,7 @@
 
 /// `SEL.64`: Select a (a 64-bit register pair) or a sign-extended 33-bit immediate by a predicate.
 ///
-/// Spec: isa-spec/spec/ops/alu/sel64i.toml:10 (op `sel64i`). SMs: 120, 121.
+/// Spec: isa-spec/spec/ops/alu/sel64i.toml:10 (op `sel64i`). SMs: 107, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSel64i {
     /// Destination (u64). (isa-spec/spec/ops/alu/sel64i.toml:15)
@@ -23,7 +23,7 @@ impl OpSel64i {
     pub const MNEMONIC: &'static str = "SEL.64";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[120, 121];
+    pub const SMS: &'static [u32] = &[107, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U64).with_align(2),
         OperandInfo::new("cond", ValueType::Pred).with_not(),
@@ -39,11 +39,11 @@ impl OpSel64i {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.cond.kind) {
-            (reg!(Gpr), reg!(Pred)) if smb & 0x180000 != 0 => Some(0),
+            (reg!(Gpr), reg!(Pred)) if smb & 0x340000 != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/alu/sel64i.toml:39; form at isa-spec/spec/ops/alu/sel64i.toml:39).
+    /// Form `fixed` on SM [107, 120, 121] (isa-spec/spec/ops/alu/sel64i.toml:39; form at isa-spec/spec/ops/alu/sel64i.toml:39).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `SHF`: Funnel shift: shifts the pair (c:a) (a is the low word) left or right by b; returns the low word, or the high word with .HI.
 ///
-/// Spec: isa-spec/spec/ops/alu/shf.toml:2 (op `shf`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/shf.toml:2 (op `shf`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpShf {
     /// Destination (b32). (isa-spec/spec/ops/alu/shf.toml:14)
@@ -32,8 +32,8 @@ impl OpShf {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121,
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
+        110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32),
@@ -51,13 +51,13 @@ impl OpShf {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x1fffc0 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x1fffc0 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3fffc0 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x3fffc0 != 0 => Some(1),
             (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x7fc0 != 0 => Some(2),
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x1fff00 != 0 => Some(3),
-            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_)) if smb & 0x1fffc0 != 0 => Some(4),
+            (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x3fff00 != 0 => Some(3),
+            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3fffc0 != 0 => Some(4),
             (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7fc0 != 0 => Some(5),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x1fff00 != 0 => Some(6),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x3fff00 != 0 => Some(6),
             (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3f != 0 => Some(7),
             (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x3f != 0 => Some(8),
             _ => None,
@@ -69,25 +69,25 @@ impl OpShf {
     pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x1fffc0 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3fffc0 != 0 => {
                 self.encode_f0::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x1fffc0 != 0 => {
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x3fffc0 != 0 => {
                 self.encode_f1::<EncodeError>(sm, c)
             }
             (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x7fc0 != 0 => {
                 self.encode_f2::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x1fff00 != 0 => {
+            (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x3fff00 != 0 => {
                 self.encode_f3::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_)) if smb & 0x1fffc0 != 0 => {
+            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3fffc0 != 0 => {
                 self.encode_f4::<EncodeError>(sm, c)
             }
             (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7fc0 != 0 => {
                 self.encode_f5::<EncodeError>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x1fff00 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x3fff00 != 0 => {
                 self.encode_f6::<EncodeError>(sm, c)
             }
             (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3f != 0 => {
@@ -137,7 +137,7 @@ impl OpShf {
         w |= u128::from(self.hi) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:75; form at isa-spec/spec/ops/alu/shf.toml:78).
+    /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:75; form at isa-spec/spec/ops/alu/shf.toml:78).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x219 | self.encode_e0::<E>(sm, c)?;
@@ -145,7 +145,7 @@ impl OpShf {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:75; form at isa-spec/spec/ops/alu/shf.toml:78).
+    /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:75; form at isa-spec/spec/ops/alu/shf.toml:78).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x819 | self.encode_e0::<E>(sm, c)?;
@@ -162,7 +162,7 @@ impl OpShf {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:75; form at isa-spec/spec/ops/alu/shf.toml:78).
+    /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:75; form at isa-spec/spec/ops/alu/shf.toml:78).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c19 | self.encode_e0::<E>(sm, c)?;
@@ -170,7 +170,7 @@ impl OpShf {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:75; form at isa-spec/spec/ops/alu/shf.toml:78).
+    /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:75; form at isa-spec/spec/ops/alu/shf.toml:78).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x419 | self.encode_e0::<E>(sm, c)?;
@@ -187,7 +187,7 @@ impl OpShf {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:75; form at isa-spec/spec/ops/alu/shf.toml:78).
+    /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shf.toml:75; form at isa-spec/spec/ops/alu/shf.toml:78).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000e19 | self.encode_e0::<E>(sm, c)?;

@@ -4,7 +4,7 @@
 
 /// `SHFL`: Warp shuffle: d = a of the lane that mode and b select within the segment c describes; pd = that lane is in range.
 ///
-/// Spec: isa-spec/spec/ops/alu/shfl.toml:13 (op `shfl`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/shfl.toml:13 (op `shfl`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpShfl {
     /// Destination (b32). (isa-spec/spec/ops/alu/shfl.toml:18)
@@ -28,8 +28,8 @@ impl OpShfl {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121,
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
+        110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32),
@@ -48,10 +48,10 @@ impl OpShfl {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x1ffe00 != 0 => Some(0),
-            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_)) if smb & 0x1ffe00 != 0 => Some(1),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x1ffe00 != 0 => Some(2),
-            (reg!(Gpr), SrcKind::Imm(_), SrcKind::Imm(_)) if smb & 0x1ffe00 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3ffe00 != 0 => Some(0),
+            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3ffe00 != 0 => Some(1),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x3ffe00 != 0 => Some(2),
+            (reg!(Gpr), SrcKind::Imm(_), SrcKind::Imm(_)) if smb & 0x3ffe00 != 0 => {
                 Some(3)
             }
             (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x1c0 != 0 => Some(4),
@@ -65,7 +65,7 @@ impl OpShfl {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/shfl.toml:62; form at isa-spec/spec/ops/alu/shfl.toml:62).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shfl.toml:62; form at isa-spec/spec/ops/alu/shfl.toml:62).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -80,7 +80,7 @@ impl OpShfl {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/shfl.toml:82; form at isa-spec/spec/ops/alu/shfl.toml:82).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shfl.toml:82; form at isa-spec/spec/ops/alu/shfl.toml:82).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -95,7 +95,7 @@ impl OpShfl {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/shfl.toml:91; form at isa-spec/spec/ops/alu/shfl.toml:91).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shfl.toml:91; form at isa-spec/spec/ops/alu/shfl.toml:91).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -110,7 +110,7 @@ impl OpShfl {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/shfl.toml:99; form at isa-spec/spec/ops/alu/shfl.toml:99).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/shfl.toml:99; form at isa-spec/spec/ops/alu/shfl.toml:99).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `STAS`: Asynchronously store 4, 8 or 16 bytes of b (and the registers after it) at a + off (+ ua).
 ///
-/// Spec: isa-spec/spec/ops/memory/stas.toml:34 (op `stas`). SMs: 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/stas.toml:34 (op `stas`). SMs: 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpStas {
     /// Source (u64). 64-bit address register pair (`.U32`: one register). (isa-spec/spec/ops/memory/stas.toml:39)
@@ -29,7 +29,7 @@ impl OpStas {
     pub const MNEMONIC: &'static str = "STAS";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 110, 120, 121];
+    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 107, 110, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U64).with_align(2),
         OperandInfo::new("b", ValueType::U32),
@@ -67,13 +67,13 @@ impl OpStas {
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x1f8000 != 0 && self.ua == Src::reg(Reg::URZ)
+            ) if smb & 0x3f8000 != 0 && self.ua == Src::reg(Reg::URZ)
                 && matches!(self.amode, MemAddrMode::Reg) => Some(2),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x1f8000 != 0 && matches!(self.amode, MemAddrMode::Ur) => Some(3),
+            ) if smb & 0x3f8000 != 0 && matches!(self.amode, MemAddrMode::Ur) => Some(3),
             _ => None,
         }
     }
@@ -178,7 +178,7 @@ impl OpStas {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/stas.toml:131; form at isa-spec/spec/ops/memory/stas.toml:131).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stas.toml:131; form at isa-spec/spec/ops/memory/stas.toml:131).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -221,7 +221,7 @@ impl OpStas {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/stas.toml:139; form at isa-spec/spec/ops/memory/stas.toml:139).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stas.toml:139; form at isa-spec/spec/ops/memory/stas.toml:139).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `STG.E`: Store 1..16 bytes of b (and the registers after it) to global memory at a + off (+ ua).
 ///
-/// Spec: isa-spec/spec/ops/memory/stg.toml:7 (op `stg`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/stg.toml:7 (op `stg`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpStg {
     /// Source (u64). 64-bit address register pair (`.U32`: one register, zero-extended). (isa-spec/spec/ops/memory/stg.toml:20)
@@ -38,8 +38,8 @@ impl OpStg {
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121,
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
+        110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U64).with_align(2),
@@ -138,7 +138,7 @@ impl OpStg {
                 reg!(Gpr),
                 reg!(UGpr),
                 _,
-            ) if smb & 0x1f8000 != 0 && self.p == Src::PT
+            ) if smb & 0x3f8000 != 0 && self.p == Src::PT
                 && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
                 && matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc)
                 && matches!(self.space, AddrSpace::Global) => Some(5),
@@ -147,7 +147,7 @@ impl OpStg {
                 reg!(Gpr),
                 reg!(UGpr),
                 _,
-            ) if smb & 0x1f8000 != 0 && self.p == Src::PT
+            ) if smb & 0x3f8000 != 0 && self.p == Src::PT
                 && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
                 && matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc)
                 && matches!(self.space, AddrSpace::Generic) => Some(6),
@@ -156,7 +156,7 @@ impl OpStg {
                 reg!(Gpr),
                 _,
                 _,
-            ) if smb & 0x1f8000 != 0 && self.ua == Src::RZ && self.p == Src::PT
+            ) if smb & 0x3f8000 != 0 && self.ua == Src::RZ && self.p == Src::PT
                 && matches!(self.awidth, MemAddrWidth::None)
                 && matches!(self.amode, MemAddrMode::Reg)
                 && matches!(self.space, AddrSpace::Global) => Some(7),
@@ -174,7 +174,7 @@ impl OpStg {
                 reg!(Gpr),
                 _,
                 _,
-            ) if smb & 0x1ffe00 != 0 && self.ua == Src::RZ && self.p == Src::PT
+            ) if smb & 0x3ffe00 != 0 && self.ua == Src::RZ && self.p == Src::PT
                 && matches!(self.awidth, MemAddrWidth::None)
                 && matches!(self.amode, MemAddrMode::Reg)
                 && matches!(self.space, AddrSpace::Generic) => Some(9),
@@ -257,7 +257,7 @@ impl OpStg {
                 reg!(Gpr),
                 reg!(UGpr),
                 _,
-            ) if smb & 0x1f8000 != 0 && self.p == Src::PT
+            ) if smb & 0x3f8000 != 0 && self.p == Src::PT
                 && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
                 && matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc)
                 && matches!(self.space, AddrSpace::Global) => {
@@ -268,7 +268,7 @@ impl OpStg {
                 reg!(Gpr),
                 reg!(UGpr),
                 _,
-            ) if smb & 0x1f8000 != 0 && self.p == Src::PT
+            ) if smb & 0x3f8000 != 0 && self.p == Src::PT
                 && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
                 && matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc)
                 && matches!(self.space, AddrSpace::Generic) => {
@@ -279,7 +279,7 @@ impl OpStg {
                 reg!(Gpr),
                 _,
                 _,
-            ) if smb & 0x1f8000 != 0 && self.ua == Src::RZ && self.p == Src::PT
+            ) if smb & 0x3f8000 != 0 && self.ua == Src::RZ && self.p == Src::PT
                 && matches!(self.awidth, MemAddrWidth::None)
                 && matches!(self.amode, MemAddrMode::Reg)
                 && matches!(self.space, AddrSpace::Global) => {
@@ -301,7 +301,7 @@ impl OpStg {
                 reg!(Gpr),
                 _,
                 _,
-            ) if smb & 0x1ffe00 != 0 && self.ua == Src::RZ && self.p == Src::PT
+            ) if smb & 0x3ffe00 != 0 && self.ua == Src::RZ && self.p == Src::PT
                 && matches!(self.awidth, MemAddrWidth::None)
                 && matches!(self.amode, MemAddrMode::Reg)
                 && matches!(self.space, AddrSpace::Generic) => {
@@ -564,7 +564,7 @@ impl OpStg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:274; form at isa-spec/spec/ops/memory/stg.toml:274).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:274; form at isa-spec/spec/ops/memory/stg.toml:274).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -617,7 +617,7 @@ impl OpStg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:287; form at isa-spec/spec/ops/memory/stg.toml:287).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:287; form at isa-spec/spec/ops/memory/stg.toml:287).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -670,7 +670,7 @@ impl OpStg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:294; form at isa-spec/spec/ops/memory/stg.toml:294).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:294; form at isa-spec/spec/ops/memory/stg.toml:294).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -746,7 +746,7 @@ impl OpStg {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:323; form at isa-spec/spec/ops/memory/stg.toml:323).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg.toml:323; form at isa-spec/spec/ops/memory/stg.toml:323).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

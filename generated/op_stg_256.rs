@@ -4,7 +4,7 @@
 
 /// `STG.E`: Store 32 bytes to global memory at a + off (+ ua): b..b+3 first, then b2..b2+3 (order assumed).
 ///
-/// Spec: isa-spec/spec/ops/memory/stg_256.toml:27 (op `stg_256`). SMs: 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/stg_256.toml:27 (op `stg_256`). SMs: 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpStg256 {
     /// Source (u64). 64-bit address register pair. (isa-spec/spec/ops/memory/stg_256.toml:36)
@@ -39,7 +39,7 @@ impl OpStg256 {
     pub const MNEMONIC: &'static str = "STG.E";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[100, 101, 103, 110, 120, 121];
+    pub const SMS: &'static [u32] = &[100, 101, 103, 107, 110, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U64).with_align(2),
         OperandInfo::new("b", ValueType::B32),
@@ -63,7 +63,7 @@ impl OpStg256 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.b2.kind, self.ua.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x1f8000 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x3f8000 != 0 => {
                 Some(0)
             }
             _ => None,
@@ -75,7 +75,7 @@ impl OpStg256 {
     pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.b2.kind, self.ua.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x1f8000 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x3f8000 != 0 => {
                 self.encode_f0::<EncodeError>(sm, c)
             }
             _ => self.encode(sm, c),
@@ -104,7 +104,7 @@ impl OpStg256 {
     pub fn legal_f0(&self, sm: u32) -> bool {
         ((matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc)))
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/stg_256.toml:106; form at isa-spec/spec/ops/memory/stg_256.toml:106).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stg_256.toml:106; form at isa-spec/spec/ops/memory/stg_256.toml:106).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `STSM`: Store one, two or four 8x8 matrices from b (and the registers after it) to shared memory, one row address per thread.
 ///
-/// Spec: isa-spec/spec/ops/memory/stsm.toml:11 (op `stsm`). SMs: 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/stsm.toml:11 (op `stsm`). SMs: 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpStsm {
     /// Source (u32). Shared-memory address register (RZ: the offset alone). (isa-spec/spec/ops/memory/stsm.toml:16)
@@ -31,7 +31,7 @@ impl OpStsm {
     pub const MNEMONIC: &'static str = "STSM";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 110, 120, 121];
+    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 107, 110, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("ua", ValueType::U32).with_default(Src::RZ),
@@ -57,7 +57,7 @@ impl OpStsm {
         let smb = sm_bit(sm);
         match (self.a.kind, self.ua.kind, self.b.kind) {
             (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x4000 != 0 => Some(0),
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x1f8000 != 0 => Some(1),
+            (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x3f8000 != 0 => Some(1),
             _ => None,
         }
     }
@@ -82,7 +82,7 @@ impl OpStsm {
                 << 91;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/stsm.toml:94; form at isa-spec/spec/ops/memory/stsm.toml:94).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stsm.toml:94; form at isa-spec/spec/ops/memory/stsm.toml:94).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

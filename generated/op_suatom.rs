@@ -89,17 +89,17 @@ impl OpSuatom {
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x7fe00 != 0 && self.u2 == Src::reg(Reg::URZ) => Some(1),
+            ) if smb & 0xbfe00 != 0 && self.u2 == Src::reg(Reg::URZ) => Some(1),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
                 _,
-            ) if smb & 0x78000 != 0 && self.u2 == Src::reg(Reg::URZ) => Some(2),
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x180000 != 0 => {
+            ) if smb & 0xb8000 != 0 && self.u2 == Src::reg(Reg::URZ) => Some(2),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x300000 != 0 => {
                 Some(3)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(UGpr)) if smb & 0x180000 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(UGpr)) if smb & 0x300000 != 0 => {
                 Some(4)
             }
             _ => None,

@@ -91,17 +91,17 @@ impl OpSuatomCas {
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x7c000 != 0 && self.u2 == Src::reg(Reg::URZ) => Some(2),
+            ) if smb & 0xbc000 != 0 && self.u2 == Src::reg(Reg::URZ) => Some(2),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
                 _,
-            ) if smb & 0x78000 != 0 && self.u2 == Src::reg(Reg::URZ) => Some(3),
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x180000 != 0 => {
+            ) if smb & 0xb8000 != 0 && self.u2 == Src::reg(Reg::URZ) => Some(3),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x300000 != 0 => {
                 Some(4)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(UGpr)) if smb & 0x180000 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(UGpr)) if smb & 0x300000 != 0 => {
                 Some(5)
             }
             _ => None,

@@ -107,53 +107,53 @@ impl OpSust {
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x7fe00 != 0 && self.u2 == Src::reg(Reg::URZ)
+            ) if smb & 0xbfe00 != 0 && self.u2 == Src::reg(Reg::URZ)
                 && matches!(self.mode, SuMode::D) => Some(2),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x7fe00 != 0 && self.u2 == Src::reg(Reg::URZ)
+            ) if smb & 0xbfe00 != 0 && self.u2 == Src::reg(Reg::URZ)
                 && matches!(self.mode, SuMode::P) => Some(3),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
                 _,
-            ) if smb & 0x78000 != 0 && self.u2 == Src::reg(Reg::URZ)
+            ) if smb & 0xb8000 != 0 && self.u2 == Src::reg(Reg::URZ)
                 && matches!(self.mode, SuMode::D) => Some(4),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
                 _,
-            ) if smb & 0x78000 != 0 && self.u2 == Src::reg(Reg::URZ)
+            ) if smb & 0xb8000 != 0 && self.u2 == Src::reg(Reg::URZ)
                 && matches!(self.mode, SuMode::P) => Some(5),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x180000 != 0 && matches!(self.mode, SuMode::D) => Some(6),
+            ) if smb & 0x300000 != 0 && matches!(self.mode, SuMode::D) => Some(6),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
-            ) if smb & 0x180000 != 0 && matches!(self.mode, SuMode::P) => Some(7),
+            ) if smb & 0x300000 != 0 && matches!(self.mode, SuMode::P) => Some(7),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
                 reg!(UGpr),
-            ) if smb & 0x180000 != 0 && matches!(self.mode, SuMode::D) => Some(8),
+            ) if smb & 0x300000 != 0 && matches!(self.mode, SuMode::D) => Some(8),
             (
                 reg!(Gpr),
                 reg!(Gpr),
                 reg!(UGpr),
                 reg!(UGpr),
-            ) if smb & 0x180000 != 0 && matches!(self.mode, SuMode::P) => Some(9),
+            ) if smb & 0x300000 != 0 && matches!(self.mode, SuMode::P) => Some(9),
             (
                 reg!(Gpr),
                 reg!(Gpr),

@@ -4,7 +4,7 @@
 
 /// `SYNCS.CCTL`: Invalidate or write back the shared-memory transaction barrier line at a + ua + off.
 ///
-/// Spec: isa-spec/spec/ops/memory/syncs_cctl.toml:13 (op `syncs_cctl`). SMs: 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/syncs_cctl.toml:13 (op `syncs_cctl`). SMs: 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSyncsCctl {
     /// Source (u32). Shared memory address register (RZ: not printed). (isa-spec/spec/ops/memory/syncs_cctl.toml:18)
@@ -27,7 +27,7 @@ impl OpSyncsCctl {
     pub const MNEMONIC: &'static str = "SYNCS.CCTL";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 110, 120, 121];
+    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 107, 110, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("ua", ValueType::U32).with_default(Src::reg(Reg::URZ)),
@@ -44,7 +44,7 @@ impl OpSyncsCctl {
         let smb = sm_bit(sm);
         match (self.a.kind, self.ua.kind) {
             (reg!(Gpr), reg!(UGpr)) if smb & 0x4000 != 0 => Some(0),
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x1f8000 != 0 => Some(1),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x3f8000 != 0 => Some(1),
             _ => None,
         }
     }
@@ -65,7 +65,7 @@ impl OpSyncsCctl {
         w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/syncs_cctl.toml:77; form at isa-spec/spec/ops/memory/syncs_cctl.toml:77).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/syncs_cctl.toml:77; form at isa-spec/spec/ops/memory/syncs_cctl.toml:77).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

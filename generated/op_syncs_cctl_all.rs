@@ -4,7 +4,7 @@
 
 /// `SYNCS.CCTL`: Invalidate or write back every shared-memory transaction barrier line.
 ///
-/// Spec: isa-spec/spec/ops/memory/syncs_cctl_all.toml:6 (op `syncs_cctl_all`). SMs: 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/syncs_cctl_all.toml:6 (op `syncs_cctl_all`). SMs: 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSyncsCctlAll {
     /// Modifier.  (isa-spec/spec/ops/memory/syncs_cctl_all.toml:11)
@@ -17,7 +17,7 @@ impl OpSyncsCctlAll {
     pub const MNEMONIC: &'static str = "SYNCS.CCTL";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 110, 120, 121];
+    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 107, 110, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[];
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
@@ -29,7 +29,7 @@ impl OpSyncsCctlAll {
         let smb = sm_bit(sm);
         match () {
             () if smb & 0x4000 != 0 => Some(0),
-            () if smb & 0x1f8000 != 0 => Some(1),
+            () if smb & 0x3f8000 != 0 => Some(1),
             _ => None,
         }
     }
@@ -40,7 +40,7 @@ impl OpSyncsCctlAll {
         w |= (self.op.index() as u128) << 72;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/syncs_cctl_all.toml:36; form at isa-spec/spec/ops/memory/syncs_cctl_all.toml:36).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/syncs_cctl_all.toml:36; form at isa-spec/spec/ops/memory/syncs_cctl_all.toml:36).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x9b1 | (c.raw & 0x1fff7fffcffffffffffffff0000);

@@ -4,7 +4,7 @@
 
 /// `SYNCS.PHASECHK.TRANS64`: Test the phase of the shared-memory transaction barrier at a + ua + off against parity b; pd = whether it completed.
 ///
-/// Spec: isa-spec/spec/ops/memory/syncs_phasechk.toml:15 (op `syncs_phasechk`). SMs: 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/syncs_phasechk.toml:15 (op `syncs_phasechk`). SMs: 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSyncsPhasechk {
     /// Destination (pred). Whether the phase completed. (isa-spec/spec/ops/memory/syncs_phasechk.toml:20)
@@ -31,7 +31,7 @@ impl OpSyncsPhasechk {
     pub const MNEMONIC: &'static str = "SYNCS.PHASECHK.TRANS64";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 110, 120, 121];
+    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 107, 110, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("ua", ValueType::U32).with_default(Src::reg(Reg::URZ)),
@@ -49,7 +49,7 @@ impl OpSyncsPhasechk {
         let smb = sm_bit(sm);
         match (self.a.kind, self.ua.kind, self.b.kind) {
             (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x4000 != 0 => Some(0),
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x1f8000 != 0 => Some(1),
+            (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x3f8000 != 0 => Some(1),
             _ => None,
         }
     }
@@ -73,7 +73,7 @@ impl OpSyncsPhasechk {
         w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/syncs_phasechk.toml:92; form at isa-spec/spec/ops/memory/syncs_phasechk.toml:92).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/syncs_phasechk.toml:92; form at isa-spec/spec/ops/memory/syncs_phasechk.toml:92).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

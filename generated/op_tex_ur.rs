@@ -83,8 +83,8 @@ impl OpTexUr {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.h.kind) {
             (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x7f00 != 0 => Some(0),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x78000 != 0 => Some(1),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x180000 != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0xb8000 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x300000 != 0 => Some(2),
             _ => None,
         }
     }

@@ -57,7 +57,7 @@ impl OpTmmlB {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
             (reg!(Gpr), reg!(Gpr)) if smb & 0x7fc0 != 0 => Some(0),
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x1f8000 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x3b8000 != 0 => Some(1),
             _ => None,
         }
     }

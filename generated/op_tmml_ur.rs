@@ -60,7 +60,7 @@ impl OpTmmlUr {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.h.kind) {
             (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x7f00 != 0 => Some(0),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x1f8000 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x3b8000 != 0 => Some(1),
             _ => None,
         }
     }

@@ -85,8 +85,8 @@ impl OpTxdB {
                 reg!(Gpr),
                 reg!(Gpr),
                 _,
-            ) if smb & 0x78000 != 0 && self.u2 == Src::reg(Reg::URZ) => Some(1),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x180000 != 0 => Some(2),
+            ) if smb & 0xb8000 != 0 && self.u2 == Src::reg(Reg::URZ) => Some(1),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x300000 != 0 => Some(2),
             _ => None,
         }
     }

@@ -4,7 +4,7 @@
 
 /// `UBLKCP`: Copy c bytes from b to a (global or shared memory, uniform registers), asynchronously.
 ///
-/// Spec: isa-spec/spec/ops/memory/ublkcp.toml:18 (op `ublkcp`). SMs: 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/ublkcp.toml:18 (op `ublkcp`). SMs: 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUblkcp {
     /// Source (u32). Destination address. (isa-spec/spec/ops/memory/ublkcp.toml:23)
@@ -33,7 +33,7 @@ impl OpUblkcp {
     pub const MNEMONIC: &'static str = "UBLKCP";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 110, 120, 121];
+    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 107, 110, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32),
@@ -49,8 +49,8 @@ impl OpUblkcp {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
             (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0x4000 != 0 => Some(0),
-            (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0x180000 != 0 => Some(1),
-            (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0x78000 != 0 => Some(2),
+            (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0x300000 != 0 => Some(1),
+            (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0xf8000 != 0 => Some(2),
             _ => None,
         }
     }
@@ -98,7 +98,7 @@ impl OpUblkcp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/ublkcp.toml:113; form at isa-spec/spec/ops/memory/ublkcp.toml:113).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/memory/ublkcp.toml:113; form at isa-spec/spec/ops/memory/ublkcp.toml:113).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

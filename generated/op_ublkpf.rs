@@ -34,7 +34,7 @@ impl OpUblkpf {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
             (reg!(UGpr), reg!(UGpr)) if smb & 0x4000 != 0 => Some(0),
-            (reg!(UGpr), reg!(UGpr)) if smb & 0x1f8000 != 0 => Some(1),
+            (reg!(UGpr), reg!(UGpr)) if smb & 0x3b8000 != 0 => Some(1),
             _ => None,
         }
     }

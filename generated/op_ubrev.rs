@@ -4,7 +4,7 @@
 
 /// `UBREV`: Bit reverse of a uniform register.
 ///
-/// Spec: isa-spec/spec/ops/alu/ubrev.toml:7 (op `ubrev`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/ubrev.toml:7 (op `ubrev`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUbrev {
     /// Destination (u32). (isa-spec/spec/ops/alu/ubrev.toml:12)
@@ -20,7 +20,7 @@ impl OpUbrev {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[OperandInfo::new("b", ValueType::B32)];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
@@ -34,8 +34,8 @@ impl OpUbrev {
         match (self.b.kind,) {
             (reg!(UGpr),) if smb & 0x7f00 != 0 => Some(0),
             (SrcKind::Imm(_),) if smb & 0x7f00 != 0 => Some(1),
-            (reg!(UGpr),) if smb & 0x1f8000 != 0 => Some(2),
-            (SrcKind::Imm(_),) if smb & 0x1f8000 != 0 => Some(3),
+            (reg!(UGpr),) if smb & 0x3f8000 != 0 => Some(2),
+            (SrcKind::Imm(_),) if smb & 0x3f8000 != 0 => Some(3),
             _ => None,
         }
     }
@@ -77,7 +77,7 @@ impl OpUbrev {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/ubrev.toml:44; form at isa-spec/spec/ops/alu/ubrev.toml:32).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ubrev.toml:44; form at isa-spec/spec/ops/alu/ubrev.toml:32).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x800000000000000000002be
@@ -85,7 +85,7 @@ impl OpUbrev {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/ubrev.toml:44; form at isa-spec/spec/ops/alu/ubrev.toml:32).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ubrev.toml:44; form at isa-spec/spec/ops/alu/ubrev.toml:32).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x800000000000000000008be

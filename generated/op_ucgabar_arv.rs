@@ -4,7 +4,7 @@
 
 /// `UCGABAR_ARV`: Arrive at the thread-block cluster's barrier.
 ///
-/// Spec: isa-spec/spec/ops/control/ucgabar_arv.toml:11 (op `ucgabar_arv`). SMs: 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/control/ucgabar_arv.toml:11 (op `ucgabar_arv`). SMs: 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUcgabarArv {}
 op_fields!(OpUcgabarArv, [], []);
@@ -14,7 +14,7 @@ impl OpUcgabarArv {
     pub const MNEMONIC: &'static str = "UCGABAR_ARV";
     pub const CLASS: &'static str = "control";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 110, 120, 121];
+    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 107, 110, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[];
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
@@ -25,11 +25,11 @@ impl OpUcgabarArv {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match () {
-            () if smb & 0x1fc000 != 0 => Some(0),
+            () if smb & 0x3fc000 != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/control/ucgabar_arv.toml:18; form at isa-spec/spec/ops/control/ucgabar_arv.toml:18).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/ucgabar_arv.toml:18; form at isa-spec/spec/ops/control/ucgabar_arv.toml:18).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x800000000000000000009c7

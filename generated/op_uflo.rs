@@ -4,7 +4,7 @@
 
 /// `UFLO`: Find leading one of a uniform register; 0xffffffff when there is none.
 ///
-/// Spec: isa-spec/spec/ops/alu/uflo.toml:8 (op `uflo`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/uflo.toml:8 (op `uflo`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUflo {
     /// Destination (pred). (isa-spec/spec/ops/alu/uflo.toml:13)
@@ -26,7 +26,7 @@ impl OpUflo {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("b", ValueType::B32).with_not(),
@@ -45,8 +45,8 @@ impl OpUflo {
         match (self.b.kind,) {
             (reg!(UGpr),) if smb & 0x7f00 != 0 => Some(0),
             (SrcKind::Imm(_),) if smb & 0x7f00 != 0 => Some(1),
-            (reg!(UGpr),) if smb & 0x1f8000 != 0 => Some(2),
-            (SrcKind::Imm(_),) if smb & 0x1f8000 != 0 => Some(3),
+            (reg!(UGpr),) if smb & 0x3f8000 != 0 => Some(2),
+            (SrcKind::Imm(_),) if smb & 0x3f8000 != 0 => Some(3),
             _ => None,
         }
     }
@@ -95,7 +95,7 @@ impl OpUflo {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/uflo.toml:73; form at isa-spec/spec/ops/alu/uflo.toml:55).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uflo.toml:73; form at isa-spec/spec/ops/alu/uflo.toml:55).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -105,7 +105,7 @@ impl OpUflo {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/uflo.toml:73; form at isa-spec/spec/ops/alu/uflo.toml:55).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uflo.toml:73; form at isa-spec/spec/ops/alu/uflo.toml:55).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -41,8 +41,8 @@ impl OpUfmul {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(UGpr), reg!(UGpr)) if smb & 0x180000 != 0 => Some(0),
-            (reg!(UGpr), SrcKind::Imm(_)) if smb & 0x180000 != 0 => Some(1),
+            (reg!(UGpr), reg!(UGpr)) if smb & 0x300000 != 0 => Some(0),
+            (reg!(UGpr), SrcKind::Imm(_)) if smb & 0x300000 != 0 => Some(1),
             _ => None,
         }
     }

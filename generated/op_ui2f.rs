@@ -61,8 +61,8 @@ impl OpUi2f {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
-            (reg!(UGpr),) if smb & 0x180000 != 0 => Some(0),
-            (SrcKind::Imm(_),) if smb & 0x180000 != 0 => Some(1),
+            (reg!(UGpr),) if smb & 0x300000 != 0 => Some(0),
+            (SrcKind::Imm(_),) if smb & 0x300000 != 0 => Some(1),
             _ => None,
         }
     }
@@ -72,8 +72,8 @@ impl OpUi2f {
     pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
-            (reg!(UGpr),) if smb & 0x180000 != 0 => self.encode_f0::<EncodeError>(sm, c),
-            (SrcKind::Imm(_),) if smb & 0x180000 != 0 => {
+            (reg!(UGpr),) if smb & 0x300000 != 0 => self.encode_f0::<EncodeError>(sm, c),
+            (SrcKind::Imm(_),) if smb & 0x300000 != 0 => {
                 self.encode_f1::<EncodeError>(sm, c)
             }
             _ => self.encode(sm, c),

@@ -50,8 +50,8 @@ impl OpUi2fp {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
-            (reg!(UGpr),) if smb & 0x180000 != 0 => Some(0),
-            (SrcKind::Imm(_),) if smb & 0x180000 != 0 => Some(1),
+            (reg!(UGpr),) if smb & 0x300000 != 0 => Some(0),
+            (SrcKind::Imm(_),) if smb & 0x300000 != 0 => Some(1),
             _ => None,
         }
     }

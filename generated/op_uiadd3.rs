@@ -4,7 +4,7 @@
 
 /// `UIADD3`: Three-input 32-bit add of uniform registers; carries out to uniform predicates (see uiadd3x).
 ///
-/// Spec: isa-spec/spec/ops/alu/uiadd3.toml:8 (op `uiadd3`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/uiadd3.toml:8 (op `uiadd3`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUiadd3 {
     /// Destination (u32). (isa-spec/spec/ops/alu/uiadd3.toml:14)
@@ -28,7 +28,7 @@ impl OpUiadd3 {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32).with_neg(),
@@ -50,8 +50,8 @@ impl OpUiadd3 {
         match (self.a.kind, self.b.kind, self.c.kind) {
             (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0x7f00 != 0 => Some(0),
             (reg!(UGpr), SrcKind::Imm(_), reg!(UGpr)) if smb & 0x7f00 != 0 => Some(1),
-            (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0x1f8000 != 0 => Some(2),
-            (reg!(UGpr), SrcKind::Imm(_), reg!(UGpr)) if smb & 0x1f8000 != 0 => Some(3),
+            (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0x3f8000 != 0 => Some(2),
+            (reg!(UGpr), SrcKind::Imm(_), reg!(UGpr)) if smb & 0x3f8000 != 0 => Some(3),
             _ => None,
         }
     }
@@ -118,7 +118,7 @@ impl OpUiadd3 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/uiadd3.toml:83; form at isa-spec/spec/ops/alu/uiadd3.toml:69).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uiadd3.toml:83; form at isa-spec/spec/ops/alu/uiadd3.toml:69).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -128,7 +128,7 @@ impl OpUiadd3 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/uiadd3.toml:83; form at isa-spec/spec/ops/alu/uiadd3.toml:69).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uiadd3.toml:83; form at isa-spec/spec/ops/alu/uiadd3.toml:69).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -220,7 +220,9 @@ impl OpUiadd3 {
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
-            100 | 101 | 103 | 110 | 120 | 121 => Self::parse_syntax1(line, sm, addr),
+            100 | 101 | 103 | 107 | 110 | 120 | 121 => {
+                Self::parse_syntax1(line, sm, addr)
+            }
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
@@ -321,7 +323,7 @@ impl Forms for OpUiadd3 {
         let reuse_c = false;
         write_guard(out, &c.guard);
         match sm {
-            100 | 101 | 103 | 110 | 120 | 121 => {
+            100 | 101 | 103 | 107 | 110 | 120 | 121 => {
                 out.push_str("UIADD3");
                 out.push_str(" ");
                 write_reg(out, self.d);

@@ -4,7 +4,7 @@
 
 /// `UIADD3.64`: Three-input 64-bit add of uniform register pairs; carries out to uniform predicates.
 ///
-/// Spec: isa-spec/spec/ops/alu/uiadd3_64.toml:10 (op `uiadd3_64`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/uiadd3_64.toml:10 (op `uiadd3_64`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUiadd364 {
     /// Destination (u64). (isa-spec/spec/ops/alu/uiadd3_64.toml:16)
@@ -28,7 +28,7 @@ impl OpUiadd364 {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U64).with_neg().with_align(2),
@@ -50,8 +50,8 @@ impl OpUiadd364 {
         match (self.a.kind, self.b.kind, self.c.kind) {
             (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0x7f00 != 0 => Some(0),
             (reg!(UGpr), SrcKind::Imm(_), reg!(UGpr)) if smb & 0x7f00 != 0 => Some(1),
-            (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0x1f8000 != 0 => Some(2),
-            (reg!(UGpr), SrcKind::Imm(_), reg!(UGpr)) if smb & 0x1f8000 != 0 => Some(3),
+            (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0x3f8000 != 0 => Some(2),
+            (reg!(UGpr), SrcKind::Imm(_), reg!(UGpr)) if smb & 0x3f8000 != 0 => Some(3),
             _ => None,
         }
     }
@@ -210,7 +210,7 @@ impl OpUiadd364 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/uiadd3_64.toml:89; form at isa-spec/spec/ops/alu/uiadd3_64.toml:73).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uiadd3_64.toml:89; form at isa-spec/spec/ops/alu/uiadd3_64.toml:73).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -220,7 +220,7 @@ impl OpUiadd364 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/uiadd3_64.toml:89; form at isa-spec/spec/ops/alu/uiadd3_64.toml:73).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uiadd3_64.toml:89; form at isa-spec/spec/ops/alu/uiadd3_64.toml:73).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -312,7 +312,9 @@ impl OpUiadd364 {
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
-            100 | 101 | 103 | 110 | 120 | 121 => Self::parse_syntax1(line, sm, addr),
+            100 | 101 | 103 | 107 | 110 | 120 | 121 => {
+                Self::parse_syntax1(line, sm, addr)
+            }
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
@@ -416,7 +418,7 @@ impl Forms for OpUiadd364 {
         let reuse_c = false;
         write_guard(out, &c.guard);
         match sm {
-            100 | 101 | 103 | 110 | 120 | 121 => {
+            100 | 101 | 103 | 107 | 110 | 120 | 121 => {
                 out.push_str("UIADD3.64");
                 out.push_str(" ");
                 write_reg(out, self.d);

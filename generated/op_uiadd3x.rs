@@ -4,7 +4,7 @@
 
 /// `UIADD3.X`: Three-input 32-bit add of uniform registers with two carry-in uniform predicates.
 ///
-/// Spec: isa-spec/spec/ops/alu/uiadd3x.toml:6 (op `uiadd3x`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/uiadd3x.toml:6 (op `uiadd3x`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUiadd3x {
     /// Destination (u32). (isa-spec/spec/ops/alu/uiadd3x.toml:12)
@@ -32,7 +32,7 @@ impl OpUiadd3x {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32).with_not(),
@@ -74,14 +74,14 @@ impl OpUiadd3x {
                 reg!(UGpr),
                 reg!(UPred),
                 reg!(UPred),
-            ) if smb & 0x1f8000 != 0 => Some(2),
+            ) if smb & 0x3f8000 != 0 => Some(2),
             (
                 reg!(UGpr),
                 SrcKind::Imm(_),
                 reg!(UGpr),
                 reg!(UPred),
                 reg!(UPred),
-            ) if smb & 0x1f8000 != 0 => Some(3),
+            ) if smb & 0x3f8000 != 0 => Some(3),
             _ => None,
         }
     }
@@ -168,7 +168,7 @@ impl OpUiadd3x {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/uiadd3x.toml:99; form at isa-spec/spec/ops/alu/uiadd3x.toml:77).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uiadd3x.toml:99; form at isa-spec/spec/ops/alu/uiadd3x.toml:77).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -178,7 +178,7 @@ impl OpUiadd3x {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/uiadd3x.toml:99; form at isa-spec/spec/ops/alu/uiadd3x.toml:77).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uiadd3x.toml:99; form at isa-spec/spec/ops/alu/uiadd3x.toml:77).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -282,7 +282,9 @@ impl OpUiadd3x {
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
-            100 | 101 | 103 | 110 | 120 | 121 => Self::parse_syntax1(line, sm, addr),
+            100 | 101 | 103 | 107 | 110 | 120 | 121 => {
+                Self::parse_syntax1(line, sm, addr)
+            }
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
@@ -400,7 +402,7 @@ impl Forms for OpUiadd3x {
         let reuse_ci1 = false;
         write_guard(out, &c.guard);
         match sm {
-            100 | 101 | 103 | 110 | 120 | 121 => {
+            100 | 101 | 103 | 107 | 110 | 120 | 121 => {
                 out.push_str("UIADD3.X");
                 out.push_str(" ");
                 write_reg(out, self.d);

@@ -4,7 +4,7 @@
 
 /// `UIMAD`: 32-bit integer multiply-add of uniform registers, low word; signedness does not change the result.
 ///
-/// Spec: isa-spec/spec/ops/alu/uimad.toml:9 (op `uimad`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/uimad.toml:9 (op `uimad`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUimad {
     /// Destination (u32). (isa-spec/spec/ops/alu/uimad.toml:15)
@@ -26,7 +26,7 @@ impl OpUimad {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
@@ -45,9 +45,9 @@ impl OpUimad {
             (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0x7f00 != 0 => Some(0),
             (reg!(UGpr), SrcKind::Imm(_), reg!(UGpr)) if smb & 0x7f00 != 0 => Some(1),
             (reg!(UGpr), reg!(UGpr), SrcKind::Imm(_)) if smb & 0x7f00 != 0 => Some(2),
-            (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0x1f8000 != 0 => Some(3),
-            (reg!(UGpr), SrcKind::Imm(_), reg!(UGpr)) if smb & 0x1f8000 != 0 => Some(4),
-            (reg!(UGpr), reg!(UGpr), SrcKind::Imm(_)) if smb & 0x1f8000 != 0 => Some(5),
+            (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0x3f8000 != 0 => Some(3),
+            (reg!(UGpr), SrcKind::Imm(_), reg!(UGpr)) if smb & 0x3f8000 != 0 => Some(4),
+            (reg!(UGpr), reg!(UGpr), SrcKind::Imm(_)) if smb & 0x3f8000 != 0 => Some(5),
             _ => None,
         }
     }
@@ -111,7 +111,7 @@ impl OpUimad {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/uimad.toml:67; form at isa-spec/spec/ops/alu/uimad.toml:53).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uimad.toml:67; form at isa-spec/spec/ops/alu/uimad.toml:53).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
@@ -122,7 +122,7 @@ impl OpUimad {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/uimad.toml:67; form at isa-spec/spec/ops/alu/uimad.toml:53).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uimad.toml:67; form at isa-spec/spec/ops/alu/uimad.toml:53).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
@@ -133,7 +133,7 @@ impl OpUimad {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `uui` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/uimad.toml:67; form at isa-spec/spec/ops/alu/uimad.toml:53).
+    /// Form `uui` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uimad.toml:67; form at isa-spec/spec/ops/alu/uimad.toml:53).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -45,8 +45,8 @@ impl OpUimadHi {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0x180000 != 0 => Some(0),
-            (reg!(UGpr), SrcKind::Imm(_), reg!(UGpr)) if smb & 0x180000 != 0 => Some(1),
+            (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0x300000 != 0 => Some(0),
+            (reg!(UGpr), SrcKind::Imm(_), reg!(UGpr)) if smb & 0x300000 != 0 => Some(1),
             _ => None,
         }
     }

@@ -4,7 +4,7 @@
 
 /// `UIMAD.WIDE`: 32x32->64-bit integer multiply-add of uniform registers into a uniform register pair.
 ///
-/// Spec: isa-spec/spec/ops/alu/uimad_wide.toml:8 (op `uimad_wide`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/uimad_wide.toml:8 (op `uimad_wide`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUimadWide {
     /// Destination (u64). (isa-spec/spec/ops/alu/uimad_wide.toml:14)
@@ -28,7 +28,7 @@ impl OpUimadWide {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
@@ -49,8 +49,8 @@ impl OpUimadWide {
         match (self.a.kind, self.b.kind, self.c.kind) {
             (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0x7f00 != 0 => Some(0),
             (reg!(UGpr), SrcKind::Imm(_), reg!(UGpr)) if smb & 0x7f00 != 0 => Some(1),
-            (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0x1f8000 != 0 => Some(2),
-            (reg!(UGpr), SrcKind::Imm(_), reg!(UGpr)) if smb & 0x1f8000 != 0 => Some(3),
+            (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0x3f8000 != 0 => Some(2),
+            (reg!(UGpr), SrcKind::Imm(_), reg!(UGpr)) if smb & 0x3f8000 != 0 => Some(3),
             _ => None,
         }
     }
@@ -150,7 +150,7 @@ impl OpUimadWide {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/uimad_wide.toml:79; form at isa-spec/spec/ops/alu/uimad_wide.toml:64).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uimad_wide.toml:79; form at isa-spec/spec/ops/alu/uimad_wide.toml:64).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x800000000000000000002a5
@@ -158,7 +158,7 @@ impl OpUimadWide {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/uimad_wide.toml:79; form at isa-spec/spec/ops/alu/uimad_wide.toml:64).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uimad_wide.toml:79; form at isa-spec/spec/ops/alu/uimad_wide.toml:64).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x800000000000000000008a5

@@ -4,7 +4,7 @@
 
 /// `UIMAD.WIDE`: 64-bit multiply-add of uniform registers with a carry-in predicate (high part of a wide multiply chain).
 ///
-/// Spec: isa-spec/spec/ops/alu/uimad_wide_x.toml:8 (op `uimad_wide_x`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/uimad_wide_x.toml:8 (op `uimad_wide_x`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUimadWideX {
     /// Destination (u64). (isa-spec/spec/ops/alu/uimad_wide_x.toml:14)
@@ -32,7 +32,7 @@ impl OpUimadWideX {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
@@ -61,7 +61,7 @@ impl OpUimadWideX {
                 reg!(UGpr),
                 reg!(UPred),
             ) if smb & 0x7f00 != 0 => Some(1),
-            (reg!(UGpr), reg!(UGpr), reg!(UGpr), reg!(UPred)) if smb & 0x1f8000 != 0 => {
+            (reg!(UGpr), reg!(UGpr), reg!(UGpr), reg!(UPred)) if smb & 0x3f8000 != 0 => {
                 Some(2)
             }
             (
@@ -69,7 +69,7 @@ impl OpUimadWideX {
                 SrcKind::Imm(_),
                 reg!(UGpr),
                 reg!(UPred),
-            ) if smb & 0x1f8000 != 0 => Some(3),
+            ) if smb & 0x3f8000 != 0 => Some(3),
             _ => None,
         }
     }
@@ -177,7 +177,7 @@ impl OpUimadWideX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/uimad_wide_x.toml:89; form at isa-spec/spec/ops/alu/uimad_wide_x.toml:72).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uimad_wide_x.toml:89; form at isa-spec/spec/ops/alu/uimad_wide_x.toml:72).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x800040000000000000002a5
@@ -185,7 +185,7 @@ impl OpUimadWideX {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/uimad_wide_x.toml:89; form at isa-spec/spec/ops/alu/uimad_wide_x.toml:72).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uimad_wide_x.toml:89; form at isa-spec/spec/ops/alu/uimad_wide_x.toml:72).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x800040000000000000008a5

@@ -4,7 +4,7 @@
 
 /// `UIMAD`: 32-bit integer multiply-add of uniform registers with a carry-in predicate; c takes bitwise not (~).
 ///
-/// Spec: isa-spec/spec/ops/alu/uimadx.toml:7 (op `uimadx`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/uimadx.toml:7 (op `uimadx`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUimadx {
     /// Destination (u32). (isa-spec/spec/ops/alu/uimadx.toml:13)
@@ -30,7 +30,7 @@ impl OpUimadx {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
@@ -62,7 +62,7 @@ impl OpUimadx {
                 SrcKind::Imm(_),
                 reg!(UPred),
             ) if smb & 0x7f00 != 0 => Some(2),
-            (reg!(UGpr), reg!(UGpr), reg!(UGpr), reg!(UPred)) if smb & 0x1f8000 != 0 => {
+            (reg!(UGpr), reg!(UGpr), reg!(UGpr), reg!(UPred)) if smb & 0x3f8000 != 0 => {
                 Some(3)
             }
             (
@@ -70,13 +70,13 @@ impl OpUimadx {
                 SrcKind::Imm(_),
                 reg!(UGpr),
                 reg!(UPred),
-            ) if smb & 0x1f8000 != 0 => Some(4),
+            ) if smb & 0x3f8000 != 0 => Some(4),
             (
                 reg!(UGpr),
                 reg!(UGpr),
                 SrcKind::Imm(_),
                 reg!(UPred),
-            ) if smb & 0x1f8000 != 0 => Some(5),
+            ) if smb & 0x3f8000 != 0 => Some(5),
             _ => None,
         }
     }
@@ -148,7 +148,7 @@ impl OpUimadx {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/uimadx.toml:79; form at isa-spec/spec/ops/alu/uimadx.toml:60).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uimadx.toml:79; form at isa-spec/spec/ops/alu/uimadx.toml:60).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
@@ -159,7 +159,7 @@ impl OpUimadx {
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/uimadx.toml:79; form at isa-spec/spec/ops/alu/uimadx.toml:60).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uimadx.toml:79; form at isa-spec/spec/ops/alu/uimadx.toml:60).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
@@ -170,7 +170,7 @@ impl OpUimadx {
         w |= u128::from(self.c.not) << 75;
         Ok(w)
     }
-    /// Form `uui` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/uimadx.toml:79; form at isa-spec/spec/ops/alu/uimadx.toml:60).
+    /// Form `uui` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uimadx.toml:79; form at isa-spec/spec/ops/alu/uimadx.toml:60).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

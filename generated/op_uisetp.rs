@@ -4,7 +4,7 @@
 
 /// `UISETP`: Compare uniform registers a and b; d = (a cmp b) setop acc, d2 = !(a cmp b) setop acc.
 ///
-/// Spec: isa-spec/spec/ops/alu/uisetp.toml:10 (op `uisetp`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/uisetp.toml:10 (op `uisetp`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUisetp {
     /// Destination (pred). (isa-spec/spec/ops/alu/uisetp.toml:15)
@@ -36,7 +36,7 @@ impl OpUisetp {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
@@ -67,7 +67,7 @@ impl OpUisetp {
                 reg!(UPred),
                 reg!(UPred),
             ) if smb & 0x7f00 != 0 => Some(1),
-            (reg!(UGpr), reg!(UGpr), reg!(UPred), reg!(UPred)) if smb & 0x78000 != 0 => {
+            (reg!(UGpr), reg!(UGpr), reg!(UPred), reg!(UPred)) if smb & 0xf8000 != 0 => {
                 Some(2)
             }
             (
@@ -75,8 +75,8 @@ impl OpUisetp {
                 SrcKind::Imm(_),
                 reg!(UPred),
                 reg!(UPred),
-            ) if smb & 0x78000 != 0 => Some(3),
-            (reg!(UGpr), reg!(UGpr), reg!(UPred), reg!(UPred)) if smb & 0x180000 != 0 => {
+            ) if smb & 0xf8000 != 0 => Some(3),
+            (reg!(UGpr), reg!(UGpr), reg!(UPred), reg!(UPred)) if smb & 0x300000 != 0 => {
                 Some(4)
             }
             (
@@ -84,7 +84,7 @@ impl OpUisetp {
                 SrcKind::Imm(_),
                 reg!(UPred),
                 reg!(UPred),
-            ) if smb & 0x180000 != 0 => Some(5),
+            ) if smb & 0x300000 != 0 => Some(5),
             _ => None,
         }
     }
@@ -156,7 +156,7 @@ impl OpUisetp {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 110] (isa-spec/spec/ops/alu/uisetp.toml:104; form at isa-spec/spec/ops/alu/uisetp.toml:84).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/uisetp.toml:104; form at isa-spec/spec/ops/alu/uisetp.toml:84).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x8000000000000000000028c
@@ -164,7 +164,7 @@ impl OpUisetp {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 110] (isa-spec/spec/ops/alu/uisetp.toml:104; form at isa-spec/spec/ops/alu/uisetp.toml:84).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/uisetp.toml:104; form at isa-spec/spec/ops/alu/uisetp.toml:84).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x8000000000000000000088c

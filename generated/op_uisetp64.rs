@@ -56,7 +56,7 @@ impl OpUisetp64 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.acc.kind, self.lc.kind) {
-            (reg!(UGpr), reg!(UGpr), reg!(UPred), reg!(UPred)) if smb & 0x180000 != 0 => {
+            (reg!(UGpr), reg!(UGpr), reg!(UPred), reg!(UPred)) if smb & 0x300000 != 0 => {
                 Some(0)
             }
             (
@@ -64,7 +64,7 @@ impl OpUisetp64 {
                 SrcKind::Imm(_),
                 reg!(UPred),
                 reg!(UPred),
-            ) if smb & 0x180000 != 0 => Some(1),
+            ) if smb & 0x300000 != 0 => Some(1),
             _ => None,
         }
     }

@@ -4,7 +4,7 @@
 
 /// `ULEA`: Uniform registers: shift-and-add (address arithmetic): d = (±(a << shift)) + ±b; co is the carry out of bit 31. See lea_hi for the high word of a 64-bit shift, lea_x / lea_hi_x for the carry-in forms.
 ///
-/// Spec: isa-spec/spec/ops/alu/ulea.toml:11 (op `ulea`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/ulea.toml:11 (op `ulea`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUlea {
     /// Destination (b32). (isa-spec/spec/ops/alu/ulea.toml:17)
@@ -26,7 +26,7 @@ impl OpUlea {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32),
@@ -46,8 +46,8 @@ impl OpUlea {
         match (self.a.kind, self.b.kind) {
             (reg!(UGpr), reg!(UGpr)) if smb & 0x7f00 != 0 => Some(0),
             (reg!(UGpr), SrcKind::Imm(_)) if smb & 0x7f00 != 0 => Some(1),
-            (reg!(UGpr), reg!(UGpr)) if smb & 0x1f8000 != 0 => Some(2),
-            (reg!(UGpr), SrcKind::Imm(_)) if smb & 0x1f8000 != 0 => Some(3),
+            (reg!(UGpr), reg!(UGpr)) if smb & 0x3f8000 != 0 => Some(2),
+            (reg!(UGpr), SrcKind::Imm(_)) if smb & 0x3f8000 != 0 => Some(3),
             _ => None,
         }
     }
@@ -86,7 +86,7 @@ impl OpUlea {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/ulea.toml:93; form at isa-spec/spec/ops/alu/ulea.toml:93).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea.toml:93; form at isa-spec/spec/ops/alu/ulea.toml:93).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -104,7 +104,7 @@ impl OpUlea {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/ulea.toml:104; form at isa-spec/spec/ops/alu/ulea.toml:104).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea.toml:104; form at isa-spec/spec/ops/alu/ulea.toml:104).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

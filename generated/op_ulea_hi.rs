@@ -4,7 +4,7 @@
 
 /// `ULEA.HI`: Uniform registers: shift-and-add of a 64-bit value's high word: d = hi32((c:a) << shift) ± b, with c replaced by a's sign with .SX32; co is the carry out of bit 31.
 ///
-/// Spec: isa-spec/spec/ops/alu/ulea_hi.toml:10 (op `ulea_hi`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/ulea_hi.toml:10 (op `ulea_hi`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUleaHi {
     /// Destination (b32). (isa-spec/spec/ops/alu/ulea_hi.toml:15)
@@ -30,7 +30,7 @@ impl OpUleaHi {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32),
@@ -52,9 +52,9 @@ impl OpUleaHi {
             (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0x7f00 != 0 => Some(0),
             (reg!(UGpr), SrcKind::Imm(_), reg!(UGpr)) if smb & 0x7f00 != 0 => Some(1),
             (reg!(UGpr), reg!(UGpr), SrcKind::Imm(_)) if smb & 0x7f00 != 0 => Some(2),
-            (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0x1f8000 != 0 => Some(3),
-            (reg!(UGpr), SrcKind::Imm(_), reg!(UGpr)) if smb & 0x1f8000 != 0 => Some(4),
-            (reg!(UGpr), reg!(UGpr), SrcKind::Imm(_)) if smb & 0x1f8000 != 0 => Some(5),
+            (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0x3f8000 != 0 => Some(3),
+            (reg!(UGpr), SrcKind::Imm(_), reg!(UGpr)) if smb & 0x3f8000 != 0 => Some(4),
+            (reg!(UGpr), reg!(UGpr), SrcKind::Imm(_)) if smb & 0x3f8000 != 0 => Some(5),
             _ => None,
         }
     }
@@ -122,7 +122,7 @@ impl OpUleaHi {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_hi.toml:88; form at isa-spec/spec/ops/alu/ulea_hi.toml:71).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_hi.toml:88; form at isa-spec/spec/ops/alu/ulea_hi.toml:71).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -134,7 +134,7 @@ impl OpUleaHi {
         w |= u128::from(self.sx32) << 73;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_hi.toml:88; form at isa-spec/spec/ops/alu/ulea_hi.toml:71).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_hi.toml:88; form at isa-spec/spec/ops/alu/ulea_hi.toml:71).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -145,7 +145,7 @@ impl OpUleaHi {
         w |= u128::from(self.sx32) << 73;
         Ok(w)
     }
-    /// Form `uui` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_hi.toml:88; form at isa-spec/spec/ops/alu/ulea_hi.toml:71).
+    /// Form `uui` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_hi.toml:88; form at isa-spec/spec/ops/alu/ulea_hi.toml:71).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `ULEA.HI.X`: Uniform registers: shift-and-add of a 64-bit value's high word with carry in: d = ~?hi32((c:a) << shift) + ~?b + ci, with c replaced by a's sign with .SX32; co is the carry out of bit 31.
 ///
-/// Spec: isa-spec/spec/ops/alu/ulea_hi_x.toml:10 (op `ulea_hi_x`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/ulea_hi_x.toml:10 (op `ulea_hi_x`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUleaHiX {
     /// Destination (b32). (isa-spec/spec/ops/alu/ulea_hi_x.toml:15)
@@ -32,7 +32,7 @@ impl OpUleaHiX {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32),
@@ -67,7 +67,7 @@ impl OpUleaHiX {
                 SrcKind::Imm(_),
                 reg!(UPred),
             ) if smb & 0x7f00 != 0 => Some(2),
-            (reg!(UGpr), reg!(UGpr), reg!(UGpr), reg!(UPred)) if smb & 0x1f8000 != 0 => {
+            (reg!(UGpr), reg!(UGpr), reg!(UGpr), reg!(UPred)) if smb & 0x3f8000 != 0 => {
                 Some(3)
             }
             (
@@ -75,13 +75,13 @@ impl OpUleaHiX {
                 SrcKind::Imm(_),
                 reg!(UGpr),
                 reg!(UPred),
-            ) if smb & 0x1f8000 != 0 => Some(4),
+            ) if smb & 0x3f8000 != 0 => Some(4),
             (
                 reg!(UGpr),
                 reg!(UGpr),
                 SrcKind::Imm(_),
                 reg!(UPred),
-            ) if smb & 0x1f8000 != 0 => Some(5),
+            ) if smb & 0x3f8000 != 0 => Some(5),
             _ => None,
         }
     }
@@ -155,7 +155,7 @@ impl OpUleaHiX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_hi_x.toml:94; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:74).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_hi_x.toml:94; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:74).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -167,7 +167,7 @@ impl OpUleaHiX {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_hi_x.toml:94; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:74).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_hi_x.toml:94; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:74).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -178,7 +178,7 @@ impl OpUleaHiX {
         w |= u128::from(self.sx32) << 73;
         Ok(w)
     }
-    /// Form `uui` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_hi_x.toml:94; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:74).
+    /// Form `uui` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_hi_x.toml:94; form at isa-spec/spec/ops/alu/ulea_hi_x.toml:74).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `ULEA.X`: Uniform registers: shift-and-add with carry in: d = (~?(a << shift)) + ~?b + ci; co is the carry out of bit 31.
 ///
-/// Spec: isa-spec/spec/ops/alu/ulea_x.toml:10 (op `ulea_x`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/ulea_x.toml:10 (op `ulea_x`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUleaX {
     /// Destination (b32). (isa-spec/spec/ops/alu/ulea_x.toml:15)
@@ -28,7 +28,7 @@ impl OpUleaX {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32),
@@ -49,8 +49,8 @@ impl OpUleaX {
         match (self.a.kind, self.b.kind, self.ci.kind) {
             (reg!(UGpr), reg!(UGpr), reg!(UPred)) if smb & 0x7f00 != 0 => Some(0),
             (reg!(UGpr), SrcKind::Imm(_), reg!(UPred)) if smb & 0x7f00 != 0 => Some(1),
-            (reg!(UGpr), reg!(UGpr), reg!(UPred)) if smb & 0x1f8000 != 0 => Some(2),
-            (reg!(UGpr), SrcKind::Imm(_), reg!(UPred)) if smb & 0x1f8000 != 0 => Some(3),
+            (reg!(UGpr), reg!(UGpr), reg!(UPred)) if smb & 0x3f8000 != 0 => Some(2),
+            (reg!(UGpr), SrcKind::Imm(_), reg!(UPred)) if smb & 0x3f8000 != 0 => Some(3),
             _ => None,
         }
     }
@@ -95,7 +95,7 @@ impl OpUleaX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_x.toml:96; form at isa-spec/spec/ops/alu/ulea_x.toml:96).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_x.toml:96; form at isa-spec/spec/ops/alu/ulea_x.toml:96).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -116,7 +116,7 @@ impl OpUleaX {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_x.toml:107; form at isa-spec/spec/ops/alu/ulea_x.toml:107).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_x.toml:107; form at isa-spec/spec/ops/alu/ulea_x.toml:107).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `ULOP3.LUT`: Any bitwise function of three uniform registers, by truth table; pd: the result is not zero (OR, or AND with .PAND, with pc).
 ///
-/// Spec: isa-spec/spec/ops/alu/ulop3.toml:8 (op `ulop3`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/ulop3.toml:8 (op `ulop3`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUlop3 {
     /// Destination (pred). Set when the result is not zero (combined with pc). (isa-spec/spec/ops/alu/ulop3.toml:13)
@@ -32,7 +32,7 @@ impl OpUlop3 {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32),
@@ -61,7 +61,7 @@ impl OpUlop3 {
                 reg!(UGpr),
                 reg!(UPred),
             ) if smb & 0x7f00 != 0 => Some(1),
-            (reg!(UGpr), reg!(UGpr), reg!(UGpr), reg!(UPred)) if smb & 0x1f8000 != 0 => {
+            (reg!(UGpr), reg!(UGpr), reg!(UGpr), reg!(UPred)) if smb & 0x3f8000 != 0 => {
                 Some(2)
             }
             (
@@ -69,7 +69,7 @@ impl OpUlop3 {
                 SrcKind::Imm(_),
                 reg!(UGpr),
                 reg!(UPred),
-            ) if smb & 0x1f8000 != 0 => Some(3),
+            ) if smb & 0x3f8000 != 0 => Some(3),
             _ => None,
         }
     }
@@ -131,7 +131,7 @@ impl OpUlop3 {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/ulop3.toml:82; form at isa-spec/spec/ops/alu/ulop3.toml:68).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulop3.toml:82; form at isa-spec/spec/ops/alu/ulop3.toml:68).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000292
@@ -139,7 +139,7 @@ impl OpUlop3 {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/ulop3.toml:82; form at isa-spec/spec/ops/alu/ulop3.toml:68).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulop3.toml:82; form at isa-spec/spec/ops/alu/ulop3.toml:68).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000892

@@ -4,7 +4,7 @@
 
 /// `UMOV`: Copy a uniform register or immediate to a uniform register.
 ///
-/// Spec: isa-spec/spec/ops/move/umov.toml:10 (op `umov`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/move/umov.toml:10 (op `umov`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUmov {
     /// Destination (b32). (isa-spec/spec/ops/move/umov.toml:16)
@@ -20,7 +20,7 @@ impl OpUmov {
     pub const CLASS: &'static str = "move";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[OperandInfo::new("b", ValueType::B32)];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::B32)];
@@ -33,10 +33,10 @@ impl OpUmov {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
             (SrcKind::Imm(_),) if smb & 0x7f00 != 0 => Some(0),
-            (SrcKind::Imm(_),) if smb & 0x1f8000 != 0 => Some(1),
+            (SrcKind::Imm(_),) if smb & 0x3f8000 != 0 => Some(1),
             (reg!(UGpr),) if smb & 0x7f00 != 0 => Some(2),
-            (reg!(UGpr),) if smb & 0x78000 != 0 => Some(3),
-            (reg!(UGpr),) if smb & 0x180000 != 0 => Some(4),
+            (reg!(UGpr),) if smb & 0xf8000 != 0 => Some(3),
+            (reg!(UGpr),) if smb & 0x300000 != 0 => Some(4),
             _ => None,
         }
     }
@@ -52,7 +52,7 @@ impl OpUmov {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/move/umov.toml:44; form at isa-spec/spec/ops/move/umov.toml:44).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/umov.toml:44; form at isa-spec/spec/ops/move/umov.toml:44).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -77,7 +77,7 @@ impl OpUmov {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/move/umov.toml:65; form at isa-spec/spec/ops/move/umov.toml:65).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/move/umov.toml:65; form at isa-spec/spec/ops/move/umov.toml:65).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -34,7 +34,7 @@ impl OpUmov64 {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
-            (reg!(UGpr),) if smb & 0x180000 != 0 => Some(0),
+            (reg!(UGpr),) if smb & 0x300000 != 0 => Some(0),
             _ => None,
         }
     }

@@ -32,7 +32,7 @@ impl OpUmov64i {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match () {
-            () if smb & 0x180000 != 0 => Some(0),
+            () if smb & 0x300000 != 0 => Some(0),
             _ => None,
         }
     }

@@ -4,7 +4,7 @@
 
 /// `UP2UR`: Copy the uniform predicates UP0..UP6 selected by mask b into byte n of a copy of a.
 ///
-/// Spec: isa-spec/spec/ops/move/up2ur.toml:14 (op `up2ur`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/move/up2ur.toml:14 (op `up2ur`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUp2ur {
     /// Destination (u32). (isa-spec/spec/ops/move/up2ur.toml:19)
@@ -26,7 +26,7 @@ impl OpUp2ur {
     pub const CLASS: &'static str = "move";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
@@ -43,8 +43,8 @@ impl OpUp2ur {
         match (self.a.kind, self.b.kind) {
             (reg!(UGpr), SrcKind::Imm(_)) if smb & 0x7f00 != 0 => Some(0),
             (reg!(UGpr), reg!(UGpr)) if smb & 0x7f00 != 0 => Some(1),
-            (reg!(UGpr), SrcKind::Imm(_)) if smb & 0x1f8000 != 0 => Some(2),
-            (reg!(UGpr), reg!(UGpr)) if smb & 0x1f8000 != 0 => Some(3),
+            (reg!(UGpr), SrcKind::Imm(_)) if smb & 0x3f8000 != 0 => Some(2),
+            (reg!(UGpr), reg!(UGpr)) if smb & 0x3f8000 != 0 => Some(3),
             _ => None,
         }
     }
@@ -80,7 +80,7 @@ impl OpUp2ur {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/move/up2ur.toml:75; form at isa-spec/spec/ops/move/up2ur.toml:75).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/up2ur.toml:75; form at isa-spec/spec/ops/move/up2ur.toml:75).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -96,7 +96,7 @@ impl OpUp2ur {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/move/up2ur.toml:83; form at isa-spec/spec/ops/move/up2ur.toml:83).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/up2ur.toml:83; form at isa-spec/spec/ops/move/up2ur.toml:83).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `UPRMT`: Byte permute of the uniform register pair (c:a) by the nibbles of selector b (bit 3 of a nibble replicates the byte's sign).
 ///
-/// Spec: isa-spec/spec/ops/alu/uprmt.toml:8 (op `uprmt`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/uprmt.toml:8 (op `uprmt`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUprmt {
     /// Destination (b32). (isa-spec/spec/ops/alu/uprmt.toml:13)
@@ -24,7 +24,7 @@ impl OpUprmt {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32),
@@ -42,8 +42,8 @@ impl OpUprmt {
         match (self.a.kind, self.b.kind, self.c.kind) {
             (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0x7f00 != 0 => Some(0),
             (reg!(UGpr), SrcKind::Imm(_), reg!(UGpr)) if smb & 0x7f00 != 0 => Some(1),
-            (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0x1f8000 != 0 => Some(2),
-            (reg!(UGpr), SrcKind::Imm(_), reg!(UGpr)) if smb & 0x1f8000 != 0 => Some(3),
+            (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0x3f8000 != 0 => Some(2),
+            (reg!(UGpr), SrcKind::Imm(_), reg!(UGpr)) if smb & 0x3f8000 != 0 => Some(3),
             _ => None,
         }
     }
@@ -93,7 +93,7 @@ impl OpUprmt {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/uprmt.toml:52; form at isa-spec/spec/ops/alu/uprmt.toml:42).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uprmt.toml:52; form at isa-spec/spec/ops/alu/uprmt.toml:42).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000296
@@ -101,7 +101,7 @@ impl OpUprmt {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/uprmt.toml:52; form at isa-spec/spec/ops/alu/uprmt.toml:42).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uprmt.toml:52; form at isa-spec/spec/ops/alu/uprmt.toml:42).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000896

@@ -4,7 +4,7 @@
 
 /// `UR2UP`: Set the uniform predicates UP0..UP6 selected by mask b from byte n of a.
 ///
-/// Spec: isa-spec/spec/ops/move/ur2up.toml:15 (op `ur2up`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/move/ur2up.toml:15 (op `ur2up`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUr2up {
     /// Source (b32). (isa-spec/spec/ops/move/ur2up.toml:20)
@@ -24,7 +24,7 @@ impl OpUr2up {
     pub const CLASS: &'static str = "move";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32),
@@ -41,8 +41,8 @@ impl OpUr2up {
         match (self.a.kind, self.b.kind) {
             (reg!(UGpr), SrcKind::Imm(_)) if smb & 0x7f00 != 0 => Some(0),
             (reg!(UGpr), reg!(UGpr)) if smb & 0x7f00 != 0 => Some(1),
-            (reg!(UGpr), SrcKind::Imm(_)) if smb & 0x1f8000 != 0 => Some(2),
-            (reg!(UGpr), reg!(UGpr)) if smb & 0x1f8000 != 0 => Some(3),
+            (reg!(UGpr), SrcKind::Imm(_)) if smb & 0x3f8000 != 0 => Some(2),
+            (reg!(UGpr), reg!(UGpr)) if smb & 0x3f8000 != 0 => Some(3),
             _ => None,
         }
     }
@@ -76,7 +76,7 @@ impl OpUr2up {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/move/ur2up.toml:70; form at isa-spec/spec/ops/move/ur2up.toml:70).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/ur2up.toml:70; form at isa-spec/spec/ops/move/ur2up.toml:70).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -91,7 +91,7 @@ impl OpUr2up {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/move/ur2up.toml:77; form at isa-spec/spec/ops/move/ur2up.toml:77).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/move/ur2up.toml:77; form at isa-spec/spec/ops/move/ur2up.toml:77).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -258,7 +258,7 @@ impl Forms for OpUr2up {
             self.bsel.text_sm(sm),
             matches!(
                 sm, 70u32 | 72u32 | 75u32 | 80u32 | 86u32 | 87u32 | 88u32 | 89u32 | 90u32
-                | 100u32 | 101u32 | 103u32 | 110u32 | 120u32 | 121u32
+                | 100u32 | 101u32 | 103u32 | 107u32 | 110u32 | 120u32 | 121u32
             ),
             false,
         );

@@ -4,7 +4,7 @@
 
 /// `USGXT`: Sign-extend (.U32: zero-extend) the low b bits of uniform register a; b clamps at 32 (.W: b mod 32).
 ///
-/// Spec: isa-spec/spec/ops/alu/usgxt.toml:7 (op `usgxt`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/usgxt.toml:7 (op `usgxt`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUsgxt {
     /// Destination (u32). (isa-spec/spec/ops/alu/usgxt.toml:12)
@@ -26,7 +26,7 @@ impl OpUsgxt {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
@@ -43,8 +43,8 @@ impl OpUsgxt {
         match (self.a.kind, self.b.kind) {
             (reg!(UGpr), reg!(UGpr)) if smb & 0x7f00 != 0 => Some(0),
             (reg!(UGpr), SrcKind::Imm(_)) if smb & 0x7f00 != 0 => Some(1),
-            (reg!(UGpr), reg!(UGpr)) if smb & 0x1f8000 != 0 => Some(2),
-            (reg!(UGpr), SrcKind::Imm(_)) if smb & 0x1f8000 != 0 => Some(3),
+            (reg!(UGpr), reg!(UGpr)) if smb & 0x3f8000 != 0 => Some(2),
+            (reg!(UGpr), SrcKind::Imm(_)) if smb & 0x3f8000 != 0 => Some(3),
             _ => None,
         }
     }
@@ -94,7 +94,7 @@ impl OpUsgxt {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/usgxt.toml:70; form at isa-spec/spec/ops/alu/usgxt.toml:54).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/usgxt.toml:70; form at isa-spec/spec/ops/alu/usgxt.toml:54).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x8000000000000000000029a
@@ -102,7 +102,7 @@ impl OpUsgxt {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/usgxt.toml:70; form at isa-spec/spec/ops/alu/usgxt.toml:54).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/usgxt.toml:70; form at isa-spec/spec/ops/alu/usgxt.toml:54).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x8000000000000000000089a

@@ -4,7 +4,7 @@
 
 /// `USHF`: Funnel shift of uniform registers: shifts the pair (c:a) (a is the low word) left or right by b; the low word, or the high word with .HI.
 ///
-/// Spec: isa-spec/spec/ops/alu/ushf.toml:7 (op `ushf`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/ushf.toml:7 (op `ushf`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUshf {
     /// Destination (b32). (isa-spec/spec/ops/alu/ushf.toml:12)
@@ -32,7 +32,7 @@ impl OpUshf {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32),
@@ -51,9 +51,9 @@ impl OpUshf {
             (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0x7f00 != 0 => Some(0),
             (reg!(UGpr), SrcKind::Imm(_), reg!(UGpr)) if smb & 0x7f00 != 0 => Some(1),
             (reg!(UGpr), reg!(UGpr), SrcKind::Imm(_)) if smb & 0x7f00 != 0 => Some(2),
-            (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0x1f8000 != 0 => Some(3),
-            (reg!(UGpr), SrcKind::Imm(_), reg!(UGpr)) if smb & 0x1f8000 != 0 => Some(4),
-            (reg!(UGpr), reg!(UGpr), SrcKind::Imm(_)) if smb & 0x1f8000 != 0 => Some(5),
+            (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0x3f8000 != 0 => Some(3),
+            (reg!(UGpr), SrcKind::Imm(_), reg!(UGpr)) if smb & 0x3f8000 != 0 => Some(4),
+            (reg!(UGpr), reg!(UGpr), SrcKind::Imm(_)) if smb & 0x3f8000 != 0 => Some(5),
             _ => None,
         }
     }
@@ -120,7 +120,7 @@ impl OpUshf {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `uuu` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/ushf.toml:73; form at isa-spec/spec/ops/alu/ushf.toml:59).
+    /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ushf.toml:73; form at isa-spec/spec/ops/alu/ushf.toml:59).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000299
@@ -129,7 +129,7 @@ impl OpUshf {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `uiu` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/ushf.toml:73; form at isa-spec/spec/ops/alu/ushf.toml:59).
+    /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ushf.toml:73; form at isa-spec/spec/ops/alu/ushf.toml:59).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000899
@@ -138,7 +138,7 @@ impl OpUshf {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `uui` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/ushf.toml:73; form at isa-spec/spec/ops/alu/ushf.toml:59).
+    /// Form `uui` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ushf.toml:73; form at isa-spec/spec/ops/alu/ushf.toml:59).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000499

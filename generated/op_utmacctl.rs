@@ -4,7 +4,7 @@
 
 /// `UTMACCTL`: Invalidate or prefetch the tensor map at a in the tensor memory accelerator's cache.
 ///
-/// Spec: isa-spec/spec/ops/memory/utmacctl.toml:24 (op `utmacctl`). SMs: 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/utmacctl.toml:24 (op `utmacctl`). SMs: 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUtmacctl {
     /// Source (u32). Tensor map address (uniform register). (isa-spec/spec/ops/memory/utmacctl.toml:29)
@@ -19,7 +19,7 @@ impl OpUtmacctl {
     pub const MNEMONIC: &'static str = "UTMACCTL";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 110, 120, 121];
+    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 107, 110, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[OperandInfo::new("a", ValueType::U32)];
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
@@ -31,7 +31,7 @@ impl OpUtmacctl {
         let smb = sm_bit(sm);
         match (self.a.kind,) {
             (reg!(UGpr),) if smb & 0x4000 != 0 => Some(0),
-            (reg!(UGpr),) if smb & 0x1f8000 != 0 => Some(1),
+            (reg!(UGpr),) if smb & 0x3f8000 != 0 => Some(1),
             _ => None,
         }
     }
@@ -48,7 +48,7 @@ impl OpUtmacctl {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/utmacctl.toml:59; form at isa-spec/spec/ops/memory/utmacctl.toml:59).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/utmacctl.toml:59; form at isa-spec/spec/ops/memory/utmacctl.toml:59).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `UTMALDG`: Load a tensor tile described by the tensor map at b into shared memory at a, asynchronously (TMA), with c the multicast CTA mask or im2col offsets.
 ///
-/// Spec: isa-spec/spec/ops/memory/utmaldg_ur.toml:26 (op `utmaldg_ur`). SMs: 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/utmaldg_ur.toml:26 (op `utmaldg_ur`). SMs: 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUtmaldgUr {
     /// Source (u32). Shared-memory destination (uniform register). (isa-spec/spec/ops/memory/utmaldg_ur.toml:31)
@@ -29,7 +29,7 @@ impl OpUtmaldgUr {
     pub const MNEMONIC: &'static str = "UTMALDG";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 110, 120, 121];
+    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 107, 110, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32),
@@ -49,8 +49,8 @@ impl OpUtmaldgUr {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
             (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0x4000 != 0 => Some(0),
-            (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0x180000 != 0 => Some(1),
-            (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0x78000 != 0 => Some(2),
+            (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0x300000 != 0 => Some(1),
+            (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0xf8000 != 0 => Some(2),
             _ => None,
         }
     }
@@ -94,7 +94,7 @@ impl OpUtmaldgUr {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/utmaldg_ur.toml:122; form at isa-spec/spec/ops/memory/utmaldg_ur.toml:122).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/memory/utmaldg_ur.toml:122; form at isa-spec/spec/ops/memory/utmaldg_ur.toml:122).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -45,8 +45,8 @@ impl OpUtmapfUr {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
             (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0x4000 != 0 => Some(0),
-            (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0x180000 != 0 => Some(1),
-            (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0x78000 != 0 => Some(2),
+            (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0x300000 != 0 => Some(1),
+            (reg!(UGpr), reg!(UGpr), reg!(UGpr)) if smb & 0xb8000 != 0 => Some(2),
             _ => None,
         }
     }

@@ -4,7 +4,7 @@
 
 /// `UTMAREDG`: Reduce the tensor tile in shared memory at a into global memory as described by the tensor map at b, asynchronously (TMA).
 ///
-/// Spec: isa-spec/spec/ops/memory/utmaredg.toml:32 (op `utmaredg`). SMs: 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/utmaredg.toml:32 (op `utmaredg`). SMs: 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUtmaredg {
     /// Source (u32). Shared-memory source (uniform register). (isa-spec/spec/ops/memory/utmaredg.toml:37)
@@ -25,7 +25,7 @@ impl OpUtmaredg {
     pub const MNEMONIC: &'static str = "UTMAREDG";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 110, 120, 121];
+    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 107, 110, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32),
@@ -40,7 +40,7 @@ impl OpUtmaredg {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
             (reg!(UGpr), reg!(UGpr)) if smb & 0x4000 != 0 => Some(0),
-            (reg!(UGpr), reg!(UGpr)) if smb & 0x1f8000 != 0 => Some(1),
+            (reg!(UGpr), reg!(UGpr)) if smb & 0x3f8000 != 0 => Some(1),
             _ => None,
         }
     }
@@ -61,7 +61,7 @@ impl OpUtmaredg {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/utmaredg.toml:88; form at isa-spec/spec/ops/memory/utmaredg.toml:88).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/utmaredg.toml:88; form at isa-spec/spec/ops/memory/utmaredg.toml:88).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `UTMASTG`: Store the tensor tile in shared memory at a to global memory as described by the tensor map at b, asynchronously (TMA).
 ///
-/// Spec: isa-spec/spec/ops/memory/utmastg.toml:33 (op `utmastg`). SMs: 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/utmastg.toml:33 (op `utmastg`). SMs: 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUtmastg {
     /// Source (u32). Shared-memory source (uniform register). (isa-spec/spec/ops/memory/utmastg.toml:38)
@@ -23,7 +23,7 @@ impl OpUtmastg {
     pub const MNEMONIC: &'static str = "UTMASTG";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 110, 120, 121];
+    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 107, 110, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32),
@@ -40,7 +40,7 @@ impl OpUtmastg {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
             (reg!(UGpr), reg!(UGpr)) if smb & 0x4000 != 0 => Some(0),
-            (reg!(UGpr), reg!(UGpr)) if smb & 0x1f8000 != 0 => Some(1),
+            (reg!(UGpr), reg!(UGpr)) if smb & 0x3f8000 != 0 => Some(1),
             _ => None,
         }
     }
@@ -60,7 +60,7 @@ impl OpUtmastg {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/utmastg.toml:87; form at isa-spec/spec/ops/memory/utmastg.toml:87).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/utmastg.toml:87; form at isa-spec/spec/ops/memory/utmastg.toml:87).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

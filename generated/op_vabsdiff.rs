@@ -47,13 +47,13 @@ impl OpVabsdiff {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x7ffc0 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x7ffc0 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0xbffc0 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0xbffc0 != 0 => Some(1),
             (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x7fc0 != 0 => Some(2),
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x7ff00 != 0 => Some(3),
-            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7ffc0 != 0 => Some(4),
+            (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0xbff00 != 0 => Some(3),
+            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_)) if smb & 0xbffc0 != 0 => Some(4),
             (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7fc0 != 0 => Some(5),
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x7ff00 != 0 => Some(6),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0xbff00 != 0 => Some(6),
             _ => None,
         }
     }

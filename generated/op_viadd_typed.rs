@@ -4,7 +4,7 @@
 
 /// `VIADD`: d = a + b per lane (32, 2x16 or 4x8 bits), with .ISAT saturating.
 ///
-/// Spec: isa-spec/spec/ops/alu/viadd_typed.toml:8 (op `viadd_typed`). SMs: 120, 121.
+/// Spec: isa-spec/spec/ops/alu/viadd_typed.toml:8 (op `viadd_typed`). SMs: 107, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpViaddTyped {
     /// Destination (b32). (isa-spec/spec/ops/alu/viadd_typed.toml:13)
@@ -25,7 +25,7 @@ impl OpViaddTyped {
     pub const MNEMONIC: &'static str = "VIADD";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[120, 121];
+    pub const SMS: &'static [u32] = &[107, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32).with_neg(),
         OperandInfo::new("b", ValueType::B32).with_neg(),
@@ -39,8 +39,8 @@ impl OpViaddTyped {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x180000 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x180000 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x340000 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x340000 != 0 => Some(1),
             _ => None,
         }
     }
@@ -56,7 +56,7 @@ impl OpViaddTyped {
         w |= u128::from(self.isat) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/viadd_typed.toml:57; form at isa-spec/spec/ops/alu/viadd_typed.toml:61).
+    /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/viadd_typed.toml:57; form at isa-spec/spec/ops/alu/viadd_typed.toml:61).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -66,7 +66,7 @@ impl OpViaddTyped {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/alu/viadd_typed.toml:57; form at isa-spec/spec/ops/alu/viadd_typed.toml:61).
+    /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/viadd_typed.toml:57; form at isa-spec/spec/ops/alu/viadd_typed.toml:61).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;

@@ -4,7 +4,7 @@
 
 /// `VOTE`: Warp vote: d = the mask of lanes where a holds; pd = the vote of mode over them.
 ///
-/// Spec: isa-spec/spec/ops/alu/vote.toml:9 (op `vote`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/vote.toml:9 (op `vote`). SMs: 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpVote {
     /// Destination (b32). The ballot: bit i set when a holds in lane i. (isa-spec/spec/ops/alu/vote.toml:14)
@@ -24,8 +24,8 @@ impl OpVote {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
-        120, 121,
+        50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107,
+        110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::Pred).with_not(),
@@ -42,12 +42,12 @@ impl OpVote {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind,) {
-            (reg!(Pred),) if smb & 0x1fffc0 != 0 => Some(0),
+            (reg!(Pred),) if smb & 0x3fffc0 != 0 => Some(0),
             (reg!(Pred),) if smb & 0x3f != 0 => Some(1),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/vote.toml:45; form at isa-spec/spec/ops/alu/vote.toml:45).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/vote.toml:45; form at isa-spec/spec/ops/alu/vote.toml:45).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;

@@ -4,7 +4,7 @@
 
 /// `VOTEU`: Warp vote into uniform registers: d = the mask of lanes where a holds; pd = the vote of mode over them.
 ///
-/// Spec: isa-spec/spec/ops/alu/voteu.toml:7 (op `voteu`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/alu/voteu.toml:7 (op `voteu`). SMs: 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpVoteu {
     /// Destination (b32). The ballot: bit i set when a holds in lane i. (isa-spec/spec/ops/alu/voteu.toml:12)
@@ -24,7 +24,7 @@ impl OpVoteu {
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::Pred).with_not(),
@@ -42,7 +42,7 @@ impl OpVoteu {
         let smb = sm_bit(sm);
         match (self.a.kind,) {
             (reg!(Pred),) if smb & 0x7f00 != 0 => Some(0),
-            (reg!(Pred),) if smb & 0x1f8000 != 0 => Some(1),
+            (reg!(Pred),) if smb & 0x3f8000 != 0 => Some(1),
             _ => None,
         }
     }
@@ -58,7 +58,7 @@ impl OpVoteu {
         w |= u128::from(self.a.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/alu/voteu.toml:59; form at isa-spec/spec/ops/alu/voteu.toml:59).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/voteu.toml:59; form at isa-spec/spec/ops/alu/voteu.toml:59).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;

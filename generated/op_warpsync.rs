@@ -4,7 +4,7 @@
 
 /// `WARPSYNC`: Wait for the threads of `mask`, where the guard and `cond` hold.
 ///
-/// Spec: isa-spec/spec/ops/control/warpsync.toml:10 (op `warpsync`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/control/warpsync.toml:10 (op `warpsync`). SMs: 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpWarpsync {
     /// Source (pred). (isa-spec/spec/ops/control/warpsync.toml:21)
@@ -26,7 +26,7 @@ impl OpWarpsync {
     pub const CLASS: &'static str = "control";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("cond", ValueType::Pred).with_not().with_default(Src::PT),
@@ -45,7 +45,7 @@ impl OpWarpsync {
             (reg!(Pred), reg!(Gpr)) if smb & 0x3e00 != 0 => Some(1),
             (reg!(Pred), SrcKind::Imm(_)) if smb & 0x3fc0 != 0 => Some(2),
             (reg!(Pred), SrcKind::CBuf(_)) if smb & 0x3fc0 != 0 => Some(3),
-            (reg!(Pred), reg!(Gpr)) if smb & 0x1fc000 != 0 => Some(4),
+            (reg!(Pred), reg!(Gpr)) if smb & 0x3fc000 != 0 => Some(4),
             _ => None,
         }
     }
@@ -67,7 +67,7 @@ impl OpWarpsync {
             (reg!(Pred), SrcKind::CBuf(_)) if smb & 0x3fc0 != 0 => {
                 self.encode_f3::<EncodeError>(sm, c)
             }
-            (reg!(Pred), reg!(Gpr)) if smb & 0x1fc000 != 0 => {
+            (reg!(Pred), reg!(Gpr)) if smb & 0x3fc000 != 0 => {
                 self.encode_f4::<EncodeError>(sm, c)
             }
             _ => self.encode(sm, c),
@@ -191,7 +191,7 @@ impl OpWarpsync {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/control/warpsync.toml:105; form at isa-spec/spec/ops/control/warpsync.toml:105).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/warpsync.toml:105; form at isa-spec/spec/ops/control/warpsync.toml:105).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;

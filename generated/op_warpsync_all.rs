@@ -4,7 +4,7 @@
 
 /// `WARPSYNC`: Wait for every thread of the warp, where the guard and `cond` hold.
 ///
-/// Spec: isa-spec/spec/ops/control/warpsync_all.toml:6 (op `warpsync_all`). SMs: 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/control/warpsync_all.toml:6 (op `warpsync_all`). SMs: 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpWarpsyncAll {
     /// Source (pred). (isa-spec/spec/ops/control/warpsync_all.toml:11)
@@ -23,7 +23,7 @@ impl OpWarpsyncAll {
     pub const MNEMONIC: &'static str = "WARPSYNC";
     pub const CLASS: &'static str = "control";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 110, 120, 121];
+    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 107, 110, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("cond", ValueType::Pred).with_not().with_default(Src::PT),
     ];
@@ -36,11 +36,11 @@ impl OpWarpsyncAll {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.cond.kind,) {
-            (reg!(Pred),) if smb & 0x1fc000 != 0 => Some(0),
+            (reg!(Pred),) if smb & 0x3fc000 != 0 => Some(0),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/control/warpsync_all.toml:36; form at isa-spec/spec/ops/control/warpsync_all.toml:36).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/warpsync_all.toml:36; form at isa-spec/spec/ops/control/warpsync_all.toml:36).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
