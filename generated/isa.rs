@@ -5029,7 +5029,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
             110, 120, 121,
         ],
     ),
-    ("ARRIVES", &[80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121]),
+    ("ARRIVES", &[80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121]),
     (
         "AST",
         &[
@@ -5658,7 +5658,8 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
         ],
     ),
     ("UBLKCP", &[90, 100, 101, 103, 107, 110, 120, 121]),
-    ("UBLKPF", &[90, 100, 101, 103, 110, 120, 121]),
+    ("UBLKL2CCTL", &[107]),
+    ("UBLKPF", &[90, 100, 101, 103, 107, 110, 120, 121]),
     ("UBREV", &[75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121]),
     ("UCGABAR_ARV", &[90, 100, 101, 103, 107, 110, 120, 121]),
     ("UCGABAR_WAIT", &[90, 100, 101, 103, 107, 110, 120, 121]),
@@ -5683,10 +5684,12 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("USEL", &[75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121]),
     ("USGXT", &[75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121]),
     ("USHF", &[75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121]),
+    ("USYNCS", &[107]),
     ("UTMACCTL", &[90, 100, 101, 103, 107, 110, 120, 121]),
     ("UTMACMDFLUSH", &[90, 100, 101, 103, 107, 110, 120, 121]),
+    ("UTMAL2CCTL", &[107]),
     ("UTMALDG", &[90, 100, 101, 103, 107, 110, 120, 121]),
-    ("UTMAPF", &[90, 100, 101, 103, 110, 120, 121]),
+    ("UTMAPF", &[90, 100, 101, 103, 107, 110, 120, 121]),
     ("UTMAREDG", &[90, 100, 101, 103, 107, 110, 120, 121]),
     ("UTMASTG", &[90, 100, 101, 103, 107, 110, 120, 121]),
     (
@@ -12347,7 +12350,11 @@ fn decode_sm70_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0x8000f0000000000000001ff == 0x8000a0000000000000001b0 && matches!(sm, 100 |
-        101 | 103 | 110 | 120 | 121) => return decode_form:: < OpArrives, 2 > (w, sm)
+        101 | 103 | 110 | 120 | 121) => decode_form:: < OpArrives, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x8000f0000000000000001ff == 0x8000a0000000000000001b0 && matches!(sm, 107)
+        => return decode_form:: < OpArrives, 3 > (w, sm)
     );
     None
 }
@@ -14015,7 +14022,8 @@ fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0x80010000000000000000fff == 0x800000000000000000003bc && matches!(sm, 100 |
-        101 | 103 | 110 | 120 | 121) => return decode_form:: < OpUblkpf, 1 > (w, sm)
+        101 | 103 | 107 | 110 | 120 | 121) => return decode_form:: < OpUblkpf, 1 > (w,
+        sm)
     );
     None
 }
@@ -14442,7 +14450,8 @@ fn decode_sm70_arm178(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0x80003000000000000000fff == 0x800010000000000000005b2 && matches!(sm, 100 |
-        101 | 103 | 110 | 120 | 121) => return decode_form:: < OpSyncsExch, 1 > (w, sm)
+        101 | 103 | 107 | 110 | 120 | 121) => return decode_form:: < OpSyncsExch, 1 > (w,
+        sm)
     );
     None
 }
@@ -14468,7 +14477,8 @@ fn decode_sm70_arm180(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0x80010000000000000000fff == 0x800000000000000000005b8 && matches!(sm, 100 |
-        101 | 103 | 110 | 120 | 121) => return decode_form:: < OpUtmapf, 1 > (w, sm)
+        101 | 103 | 107 | 110 | 120 | 121) => return decode_form:: < OpUtmapf, 1 > (w,
+        sm)
     );
     None
 }
@@ -19661,8 +19671,11 @@ fn print_sm70_arm11(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0x8000f0000000000000001ff == 0x8000a0000000000000001b0 && matches!(sm, 100 |
-        101 | 103 | 110 | 120 | 121) => return print_form:: < OpArrives, 2 > (w, sm, at,
-        out)
+        101 | 103 | 110 | 120 | 121) => print_form:: < OpArrives, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x8000f0000000000000001ff == 0x8000a0000000000000001b0 && matches!(sm, 107)
+        => return print_form:: < OpArrives, 3 > (w, sm, at, out)
     );
     None
 }
@@ -21352,8 +21365,8 @@ fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     try_form!(
         w & 0x80010000000000000000fff == 0x800000000000000000003bc && matches!(sm, 100 |
-        101 | 103 | 110 | 120 | 121) => return print_form:: < OpUblkpf, 1 > (w, sm, at,
-        out)
+        101 | 103 | 107 | 110 | 120 | 121) => return print_form:: < OpUblkpf, 1 > (w, sm,
+        at, out)
     );
     None
 }
@@ -21783,8 +21796,8 @@ fn print_sm70_arm178(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     try_form!(
         w & 0x80003000000000000000fff == 0x800010000000000000005b2 && matches!(sm, 100 |
-        101 | 103 | 110 | 120 | 121) => return print_form:: < OpSyncsExch, 1 > (w, sm,
-        at, out)
+        101 | 103 | 107 | 110 | 120 | 121) => return print_form:: < OpSyncsExch, 1 > (w,
+        sm, at, out)
     );
     None
 }
@@ -21810,8 +21823,8 @@ fn print_sm70_arm180(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     try_form!(
         w & 0x80010000000000000000fff == 0x800000000000000000005b8 && matches!(sm, 100 |
-        101 | 103 | 110 | 120 | 121) => return print_form:: < OpUtmapf, 1 > (w, sm, at,
-        out)
+        101 | 103 | 107 | 110 | 120 | 121) => return print_form:: < OpUtmapf, 1 > (w, sm,
+        at, out)
     );
     None
 }
@@ -26215,6 +26228,10 @@ pub const FORMS: &[FormInfo] = &[
         "arrives", "fixed", 2, Sm70, [100, 101, 103, 110, 120, 121],
         0x8000f0000000000000001ff, 0x8000a0000000000000001b0,
         0x1fff7ffc000000000ff00ff0000, 0, [GPR, UGPR]
+    ),
+    form_info!(
+        "arrives", "fixed", 3, Sm70, [107], 0x8000f0000000000000001ff,
+        0x8000a0000000000000001b0, 0x1fff7ffc000000000ff00ff0000, 0, [GPR, UGPR]
     ),
     form_info!(
         "ast", "fixed", 0, Sm70, [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110,
@@ -31694,7 +31711,7 @@ pub const FORMS: &[FormInfo] = &[
         0x800010000000000000005b2, 0x1fff7fffcff000000c0c0c00000, 0, [UGPR, UGPR]
     ),
     form_info!(
-        "syncs_exch", "fixed", 1, Sm70, [100, 101, 103, 110, 120, 121],
+        "syncs_exch", "fixed", 1, Sm70, [100, 101, 103, 107, 110, 120, 121],
         0x80003000000000000000fff, 0x800010000000000000005b2,
         0x1fff7fffcff0000000000000000, 0, [UGPR, UGPR]
     ),
@@ -32075,7 +32092,7 @@ pub const FORMS: &[FormInfo] = &[
         0x800000000000000000003bc, 0x1fff7ffefc0ffffffffc0ff0000, 0, [UGPR, UGPR]
     ),
     form_info!(
-        "ublkpf", "fixed", 1, Sm70, [100, 101, 103, 110, 120, 121],
+        "ublkpf", "fixed", 1, Sm70, [100, 101, 103, 107, 110, 120, 121],
         0x80010000000000000000fff, 0x800000000000000000003bc,
         0x1fff7ffef00ffffffff00ff0000, 0, [UGPR, UGPR]
     ),
@@ -32856,7 +32873,7 @@ pub const FORMS: &[FormInfo] = &[
         0x800000000000000000005b8, 0x1fff7fc6fffffffffc0c0ff0000, 0, [UGPR, UGPR]
     ),
     form_info!(
-        "utmapf", "fixed", 1, Sm70, [100, 101, 103, 110, 120, 121],
+        "utmapf", "fixed", 1, Sm70, [100, 101, 103, 107, 110, 120, 121],
         0x80010000000000000000fff, 0x800000000000000000005b8,
         0x1fff7e06fffffffff0000ff0000, 0, [UGPR, UGPR]
     ),

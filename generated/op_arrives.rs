@@ -4,7 +4,7 @@
 
 /// `ARRIVES.LDGSTSBAR.64`: Arrive on the shared-memory barrier object at a + ua + off when this thread's earlier LDGSTS copies complete.
 ///
-/// Spec: isa-spec/spec/ops/memory/arrives.toml:18 (op `arrives`). SMs: 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/arrives.toml:18 (op `arrives`). SMs: 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpArrives {
     /// Source (u32). Shared memory address register (RZ: not printed). (isa-spec/spec/ops/memory/arrives.toml:23)
@@ -28,7 +28,7 @@ impl OpArrives {
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
     pub const SMS: &'static [u32] = &[
-        80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121,
+        80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121,
     ];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
@@ -39,6 +39,8 @@ impl OpArrives {
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
     /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/arrives.toml:44).
     const AMODE_CODES0: [u16; MemAddrMode::COUNT] = codes("- 4 -");
+    /// Codes of `count`'s values, in hex (`-`: none; isa-spec/spec/ops/memory/arrives.toml:49).
+    const COUNT_CODES0: [u16; ArrivesCount::COUNT] = codes("- 1 2");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -48,6 +50,7 @@ impl OpArrives {
             (reg!(Gpr), reg!(UGpr)) if smb & 0x3e00 != 0 => Some(0),
             (reg!(Gpr), reg!(UGpr)) if smb & 0x4000 != 0 => Some(1),
             (reg!(Gpr), reg!(UGpr)) if smb & 0x3b8000 != 0 => Some(2),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x40000 != 0 => Some(3),
             _ => None,
         }
     }
@@ -101,6 +104,25 @@ impl OpArrives {
         w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
         w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 64;
         w |= (self.count.index() as u128) << 76;
+        w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `fixed` on SM [107] (isa-spec/spec/ops/memory/arrives.toml:104; form at isa-spec/spec/ops/memory/arrives.toml:104).
+    #[inline(always)]
+    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<
+            E,
+        >(Self::NAME, "modifier scale", self.scale == MemScaleNone::None, sm)?;
+        let mut w: u128 = 0x8000a0000000000000001b0
+            | (c.raw & 0x1fff7ffc000000000ff00ff0000);
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 64;
+        w
+            |= self.count.code_in::<E>(Self::NAME, "count", &Self::COUNT_CODES0, sm)?
+                << 76;
         w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
@@ -160,6 +182,32 @@ impl OpArrives {
             _ => return None,
         };
         let count: ArrivesCount = ArrivesCount::from_index(bits(w, 76, 2) as usize)?;
+        let o = Self {
+            a,
+            ua,
+            off,
+            scale,
+            amode,
+            count,
+        };
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffc000000000ff00ff0000)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/arrives.toml:104; form at isa-spec/spec/ops/memory/arrives.toml:104).
+    #[inline(always)]
+    fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 64, 8), 255)?);
+        let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let scale: MemScaleNone = MemScaleNone::None;
+        let amode: MemAddrMode = match bits(w, 9, 3) {
+            4 => MemAddrMode::Ur,
+            _ => return None,
+        };
+        let count: ArrivesCount = match bits(w, 76, 2) {
+            1 => ArrivesCount::Arvcnt,
+            2 => ArrivesCount::Transcnt,
+            _ => return None,
+        };
         let o = Self {
             a,
             ua,
@@ -248,11 +296,13 @@ impl MemOp for OpArrives {}
 /// Spec: isa-spec/spec/ops/memory/arrives.toml:18.
 impl Encode for OpArrives {
     const NAME: &'static str = "arrives";
-    encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, ua]);
+    encode_by_form!(
+        0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [a, ua]
+    );
 }
 /// Spec: isa-spec/spec/ops/memory/arrives.toml:18.
 impl Forms for OpArrives {
-    parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
+    parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

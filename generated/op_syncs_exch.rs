@@ -4,7 +4,7 @@
 
 /// `SYNCS.EXCH.64`: Exchange the 64-bit shared-memory barrier object at a + off with b (uniform registers); d = its old value.
 ///
-/// Spec: isa-spec/spec/ops/memory/syncs_exch.toml:17 (op `syncs_exch`). SMs: 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/syncs_exch.toml:17 (op `syncs_exch`). SMs: 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpSyncsExch {
     /// Destination (u32). The old value (the first of 2 uniform registers; URZ: discarded). (isa-spec/spec/ops/memory/syncs_exch.toml:22)
@@ -23,7 +23,7 @@ impl OpSyncsExch {
     pub const MNEMONIC: &'static str = "SYNCS.EXCH.64";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 110, 120, 121];
+    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 107, 110, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32),
@@ -38,11 +38,11 @@ impl OpSyncsExch {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
             (reg!(UGpr), reg!(UGpr)) if smb & 0x4000 != 0 => Some(0),
-            (reg!(UGpr), reg!(UGpr)) if smb & 0x3b8000 != 0 => Some(1),
+            (reg!(UGpr), reg!(UGpr)) if smb & 0x3f8000 != 0 => Some(1),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/syncs_exch.toml:45; form at isa-spec/spec/ops/memory/syncs_exch.toml:45).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/syncs_exch.toml:50; form at isa-spec/spec/ops/memory/syncs_exch.toml:50).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -58,7 +58,7 @@ impl OpSyncsExch {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/syncs_exch.toml:67; form at isa-spec/spec/ops/memory/syncs_exch.toml:67).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/syncs_exch.toml:72; form at isa-spec/spec/ops/memory/syncs_exch.toml:72).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -74,7 +74,7 @@ impl OpSyncsExch {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/syncs_exch.toml:45; form at isa-spec/spec/ops/memory/syncs_exch.toml:45).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/syncs_exch.toml:50; form at isa-spec/spec/ops/memory/syncs_exch.toml:50).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -87,7 +87,7 @@ impl OpSyncsExch {
         let raw = w & 0x1fff7fffcff000000c0c0c00000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/syncs_exch.toml:67; form at isa-spec/spec/ops/memory/syncs_exch.toml:67).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/syncs_exch.toml:72; form at isa-spec/spec/ops/memory/syncs_exch.toml:72).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
@@ -100,9 +100,30 @@ impl OpSyncsExch {
         let raw = w & 0x1fff7fffcff0000000000000000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `SYNCS.EXCH.64` (isa-spec/spec/ops/memory/syncs_exch.toml:41); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
+        match sm {
+            107 => Self::parse_syntax1(line, sm, addr),
+            _ => Self::parse_syntax0(line, sm, addr),
+        }
+    }
+    /// Parse syntax `SYNCS.EXCH.64` (isa-spec/spec/ops/memory/syncs_exch.toml:41).
+    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SYNCS", "EXCH", "64"]])?;
+        if !rest.is_empty() {
+            return None;
+        }
+        let mut at = asm_try!(Operands:: < 3 > ::start(line, 3, 0usize));
+        let d = asm_try!(dst_operand(at.take(), "d", false));
+        let v_a = asm_try!(mem_operand(at.take(), "a", true, 24u32, sm));
+        let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
+        asm_try!(at.finish(& ["d", "a", "b"]));
+        let op = Self { d, a: v_a.0, b, off: v_a.1 };
+        parsed(op, line, 0, 0)
+    }
+    /// Parse syntax `USYNCS.EXCH.64` (isa-spec/spec/ops/memory/syncs_exch.toml:46).
+    fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
+        let rest = strip_any_mnemonic(&line.parts, &[&["USYNCS", "EXCH", "64"]])?;
         if !rest.is_empty() {
             return None;
         }
@@ -147,13 +168,26 @@ impl Forms for OpSyncsExch {
         let reuse_a = false;
         let reuse_b = false;
         write_guard(out, &c.guard);
-        out.push_str("SYNCS.EXCH.64");
-        out.push_str(" ");
-        write_reg(out, self.d);
-        out.push_str(", ");
-        write_mem(out, &self.a, reuse_a, self.off as i64, 24u32, sm);
-        out.push_str(", ");
-        write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
+        match sm {
+            107 => {
+                out.push_str("USYNCS.EXCH.64");
+                out.push_str(" ");
+                write_reg(out, self.d);
+                out.push_str(", ");
+                write_mem(out, &self.a, reuse_a, self.off as i64, 24u32, sm);
+                out.push_str(", ");
+                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
+            }
+            _ => {
+                out.push_str("SYNCS.EXCH.64");
+                out.push_str(" ");
+                write_reg(out, self.d);
+                out.push_str(", ");
+                write_mem(out, &self.a, reuse_a, self.off as i64, 24u32, sm);
+                out.push_str(", ");
+                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
+            }
+        }
         out.trim_end_spaces();
     }
 }

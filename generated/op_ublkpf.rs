@@ -4,7 +4,7 @@
 
 /// `UBLKPF.L2`: Prefetch b bytes of global memory at a into L2, asynchronously (uniform registers).
 ///
-/// Spec: isa-spec/spec/ops/memory/ublkpf.toml:13 (op `ublkpf`). SMs: 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/ublkpf.toml:13 (op `ublkpf`). SMs: 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUblkpf {
     /// Source (u32). Global address. (isa-spec/spec/ops/memory/ublkpf.toml:18)
@@ -19,7 +19,7 @@ impl OpUblkpf {
     pub const MNEMONIC: &'static str = "UBLKPF.L2";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 110, 120, 121];
+    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 107, 110, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32),
@@ -34,11 +34,11 @@ impl OpUblkpf {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
             (reg!(UGpr), reg!(UGpr)) if smb & 0x4000 != 0 => Some(0),
-            (reg!(UGpr), reg!(UGpr)) if smb & 0x3b8000 != 0 => Some(1),
+            (reg!(UGpr), reg!(UGpr)) if smb & 0x3f8000 != 0 => Some(1),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/ublkpf.toml:31; form at isa-spec/spec/ops/memory/ublkpf.toml:31).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/ublkpf.toml:36; form at isa-spec/spec/ops/memory/ublkpf.toml:36).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -52,7 +52,7 @@ impl OpUblkpf {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ublkpf.toml:50; form at isa-spec/spec/ops/memory/ublkpf.toml:50).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ublkpf.toml:55; form at isa-spec/spec/ops/memory/ublkpf.toml:55).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -66,7 +66,7 @@ impl OpUblkpf {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ublkpf.toml:31; form at isa-spec/spec/ops/memory/ublkpf.toml:31).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ublkpf.toml:36; form at isa-spec/spec/ops/memory/ublkpf.toml:36).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::UGpr, bits(w, 24, 6), 63)?);
@@ -77,7 +77,7 @@ impl OpUblkpf {
         let raw = w & 0x1fff7ffefc0ffffffffc0ff0000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ublkpf.toml:50; form at isa-spec/spec/ops/memory/ublkpf.toml:50).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ublkpf.toml:55; form at isa-spec/spec/ops/memory/ublkpf.toml:55).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::UGpr, bits(w, 24, 8), 255)?);
@@ -88,9 +88,41 @@ impl OpUblkpf {
         let raw = w & 0x1fff7ffef00ffffffff00ff0000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UBLKPF.L2` (isa-spec/spec/ops/memory/ublkpf.toml:27); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
+        match sm {
+            107 => Self::parse_syntax1(line, sm, addr),
+            _ => Self::parse_syntax0(line, sm, addr),
+        }
+    }
+    /// Parse syntax `UBLKPF.L2` (isa-spec/spec/ops/memory/ublkpf.toml:27).
+    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UBLKPF", "L2"]])?;
+        if !rest.is_empty() {
+            return None;
+        }
+        let mut at = asm_try!(Operands:: < 2 > ::start(line, 2, 0usize));
+        let v_a = {
+            let tok = at.take();
+            let v = asm_try!(mem_operand(tok, "a", true, 63u32, sm));
+            if v.1 != 0 {
+                return Some(
+                    Err(AsmError {
+                        col: tok.col,
+                        message: format!("{} takes no offset", "a"),
+                    }),
+                );
+            }
+            v
+        };
+        let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
+        asm_try!(at.finish(& ["a", "b"]));
+        let op = Self { a: v_a.0, b };
+        parsed(op, line, 0, 0)
+    }
+    /// Parse syntax `UBLKL2CCTL.PF` (isa-spec/spec/ops/memory/ublkpf.toml:32).
+    fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
+        let rest = strip_any_mnemonic(&line.parts, &[&["UBLKL2CCTL", "PF"]])?;
         if !rest.is_empty() {
             return None;
         }
@@ -142,11 +174,22 @@ impl Forms for OpUblkpf {
         let reuse_a = false;
         let reuse_b = false;
         write_guard(out, &c.guard);
-        out.push_str("UBLKPF.L2");
-        out.push_str(" ");
-        write_mem(out, &self.a, reuse_a, 0i64, 24, sm);
-        out.push_str(", ");
-        write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
+        match sm {
+            107 => {
+                out.push_str("UBLKL2CCTL.PF");
+                out.push_str(" ");
+                write_mem(out, &self.a, reuse_a, 0i64, 24, sm);
+                out.push_str(", ");
+                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
+            }
+            _ => {
+                out.push_str("UBLKPF.L2");
+                out.push_str(" ");
+                write_mem(out, &self.a, reuse_a, 0i64, 24, sm);
+                out.push_str(", ");
+                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
+            }
+        }
         out.trim_end_spaces();
     }
 }

@@ -4,7 +4,7 @@
 
 /// `UTMAPF.L2`: Prefetch the tensor tile described by the tensor map at b (coordinates at a) into L2, asynchronously (TMA).
 ///
-/// Spec: isa-spec/spec/ops/memory/utmapf.toml:30 (op `utmapf`). SMs: 90, 100, 101, 103, 110, 120, 121.
+/// Spec: isa-spec/spec/ops/memory/utmapf.toml:30 (op `utmapf`). SMs: 90, 100, 101, 103, 107, 110, 120, 121.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpUtmapf {
     /// Source (u32). Tile coordinates (uniform register block). (isa-spec/spec/ops/memory/utmapf.toml:35)
@@ -23,7 +23,7 @@ impl OpUtmapf {
     pub const MNEMONIC: &'static str = "UTMAPF.L2";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 110, 120, 121];
+    pub const SMS: &'static [u32] = &[90, 100, 101, 103, 107, 110, 120, 121];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32),
@@ -38,11 +38,11 @@ impl OpUtmapf {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
             (reg!(UGpr), reg!(UGpr)) if smb & 0x4000 != 0 => Some(0),
-            (reg!(UGpr), reg!(UGpr)) if smb & 0x3b8000 != 0 => Some(1),
+            (reg!(UGpr), reg!(UGpr)) if smb & 0x3f8000 != 0 => Some(1),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/utmapf.toml:58; form at isa-spec/spec/ops/memory/utmapf.toml:58).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/utmapf.toml:63; form at isa-spec/spec/ops/memory/utmapf.toml:63).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -60,7 +60,7 @@ impl OpUtmapf {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/utmapf.toml:79; form at isa-spec/spec/ops/memory/utmapf.toml:79).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/utmapf.toml:84; form at isa-spec/spec/ops/memory/utmapf.toml:84).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -76,7 +76,7 @@ impl OpUtmapf {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/utmapf.toml:58; form at isa-spec/spec/ops/memory/utmapf.toml:58).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/utmapf.toml:63; form at isa-spec/spec/ops/memory/utmapf.toml:63).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 6), 63)?);
@@ -89,7 +89,7 @@ impl OpUtmapf {
         let raw = w & 0x1fff7fc6fffffffffc0c0ff0000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/utmapf.toml:79; form at isa-spec/spec/ops/memory/utmapf.toml:79).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/utmapf.toml:84; form at isa-spec/spec/ops/memory/utmapf.toml:84).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
@@ -106,9 +106,71 @@ impl OpUtmapf {
         let raw = w & 0x1fff7e06fffffffff0000ff0000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `UTMAPF.L2` (isa-spec/spec/ops/memory/utmapf.toml:53); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
+        match sm {
+            107 => Self::parse_syntax1(line, sm, addr),
+            _ => Self::parse_syntax0(line, sm, addr),
+        }
+    }
+    /// Parse syntax `UTMAPF.L2` (isa-spec/spec/ops/memory/utmapf.toml:53).
+    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UTMAPF", "L2"]])?;
+        let mut cur = 0usize;
+        let dim: UtmaDim = take_enum_suffix(
+            rest,
+            &mut cur,
+            &UtmaDim::ALL,
+            |v| v.text_sm(sm),
+        )?;
+        let mode: UtmaMode2 = take_enum_suffix(
+            rest,
+            &mut cur,
+            &UtmaMode2::ALL,
+            |v| v.text_sm(sm),
+        )?;
+        if cur != rest.len() {
+            return None;
+        }
+        let mut at = asm_try!(Operands:: < 2 > ::start(line, 2, 0usize));
+        let v_a = {
+            let tok = at.take();
+            let v = asm_try!(mem_operand(tok, "a", true, 63u32, sm));
+            if v.1 != 0 {
+                return Some(
+                    Err(AsmError {
+                        col: tok.col,
+                        message: format!("{} takes no offset", "a"),
+                    }),
+                );
+            }
+            v
+        };
+        let v_b = {
+            let tok = at.take();
+            let v = asm_try!(mem_operand(tok, "b", true, 63u32, sm));
+            if v.1 != 0 {
+                return Some(
+                    Err(AsmError {
+                        col: tok.col,
+                        message: format!("{} takes no offset", "b"),
+                    }),
+                );
+            }
+            v
+        };
+        asm_try!(at.finish(& ["a", "b"]));
+        let op = Self {
+            a: v_a.0,
+            b: v_b.0,
+            dim,
+            mode,
+        };
+        parsed(op, line, 0, 0)
+    }
+    /// Parse syntax `UTMAL2CCTL.PF` (isa-spec/spec/ops/memory/utmapf.toml:59).
+    fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
+        let rest = strip_any_mnemonic(&line.parts, &[&["UTMAL2CCTL", "PF"]])?;
         let mut cur = 0usize;
         let dim: UtmaDim = take_enum_suffix(
             rest,
@@ -190,13 +252,26 @@ impl Forms for OpUtmapf {
         let reuse_a = false;
         let reuse_b = false;
         write_guard(out, &c.guard);
-        out.push_str("UTMAPF.L2");
-        out.push_text_chunk(self.dim.chunk_sm(sm));
-        out.push_text_chunk(self.mode.chunk_sm(sm));
-        out.push_str(" ");
-        write_mem(out, &self.a, reuse_a, 0i64, 24, sm);
-        out.push_str(", ");
-        write_mem(out, &self.b, reuse_b, 0i64, 24, sm);
+        match sm {
+            107 => {
+                out.push_str("UTMAL2CCTL.PF");
+                out.push_text_chunk(self.dim.chunk_sm(sm));
+                out.push_text_chunk(self.mode.chunk_sm(sm));
+                out.push_str(" ");
+                write_mem(out, &self.a, reuse_a, 0i64, 24, sm);
+                out.push_str(", ");
+                write_mem(out, &self.b, reuse_b, 0i64, 24, sm);
+            }
+            _ => {
+                out.push_str("UTMAPF.L2");
+                out.push_text_chunk(self.dim.chunk_sm(sm));
+                out.push_text_chunk(self.mode.chunk_sm(sm));
+                out.push_str(" ");
+                write_mem(out, &self.a, reuse_a, 0i64, 24, sm);
+                out.push_str(", ");
+                write_mem(out, &self.b, reuse_b, 0i64, 24, sm);
+            }
+        }
         out.trim_end_spaces();
     }
 }

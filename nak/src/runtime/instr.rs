@@ -583,12 +583,16 @@ mod tests {
     /// An encoder streaming a program pays for every byte of it (144 -> 96
     /// bytes made encode 7-10% faster, BENCHMARKS.md), so the
     /// instruction's size is a speed budget: a field added to `Src` or a
-    /// bigger op should be a decision, not an accident.
+    /// bigger op should be a decision, not an accident. The decision on
+    /// record: the sparse warpgroup MMAs with a in registers (HGMMA.SP,
+    /// IGMMA.SP, QGMMA.SP) carry five register sources and a selector,
+    /// 68 bytes, so `Op` grew from 64 to 72 bytes rather than leave them
+    /// out, and an `(Op, Common)` from 96 to 112 (`Common` aligns to 16).
     #[test]
-    fn an_instruction_takes_96_bytes() {
+    fn an_instruction_takes_112_bytes() {
         assert_eq!(size_of::<Src>(), 11);
         assert_eq!(size_of::<Common>(), 32);
-        assert!(size_of::<Op>() <= 64, "Op is {} bytes", size_of::<Op>());
-        assert_eq!(size_of::<(Op, Common)>(), 96);
+        assert!(size_of::<Op>() <= 72, "Op is {} bytes", size_of::<Op>());
+        assert_eq!(size_of::<(Op, Common)>(), 112);
     }
 }
