@@ -1388,12 +1388,17 @@ impl ClashCache {
         asm: &Asm,
         sm: u32,
     ) -> (usize, usize, u64) {
-        let rules = op
-            .legal
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| r.sms.contains(&sm))
-            .fold(0u64, |m, (k, _)| m | 1 << k.min(63));
+        // The legal products in force as a bit set; an op with more than
+        // 63 of them (none today) is keyed by the SM instead.
+        let rules = if op.legal.len() < 64 {
+            op.legal
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| r.sms.contains(&sm))
+                .fold(0u64, |m, (k, _)| m | 1 << k)
+        } else {
+            1 << 63 | u64::from(sm)
+        };
         let key = (i, std::ptr::from_ref(asm) as usize, rules);
         self.texts
             .entry(key)
