@@ -364,6 +364,17 @@ fn modifier_value(
     }
 }
 
+/// A register field's value `v`, stored complemented when `inv` (`.inv`:
+/// the index's bitwise complement in a `wdt`-bit field, so 0 is PT).
+fn complemented_if(inv: bool, v: TokenStream, wdt: u32) -> TokenStream {
+    if inv {
+        let m = u128_lit((1u128 << wdt) - 1);
+        quote!((#v ^ #m))
+    } else {
+        v
+    }
+}
+
 /// The value a form field packs (an expression of type u128 that fails
 /// through `E` when the operand does not fit), or `None` for fixed and raw
 /// bits.
@@ -377,12 +388,7 @@ fn field_value(op: &Op, fl: &Field) -> Option<TokenStream> {
             let dname = &d.name;
             let file = file_tokens(*kind);
             let v = quote!(dst_field::<E>(Self::NAME, #dname, self.#fld, #file, #wdt, sm)?);
-            Some(if *inv {
-                let m = u128_lit((1u128 << wdt) - 1);
-                quote!((#v ^ #m))
-            } else {
-                v
-            })
+            Some(complemented_if(*inv, v, wdt))
         }
         FieldTarget::SrcReg { idx, kind, inv } => {
             let s = &op.srcs[*idx];
@@ -390,12 +396,7 @@ fn field_value(op: &Op, fl: &Field) -> Option<TokenStream> {
             let sname = &s.name;
             let file = file_tokens(*kind);
             let v = quote!(src_field::<E>(Self::NAME, #sname, &self.#fld, #file, #wdt, sm)?);
-            Some(if *inv {
-                let m = u128_lit((1u128 << wdt) - 1);
-                quote!((#v ^ #m))
-            } else {
-                v
-            })
+            Some(complemented_if(*inv, v, wdt))
         }
         FieldTarget::SrcImm { idx, packing } => {
             let s = &op.srcs[*idx];
