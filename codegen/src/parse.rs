@@ -265,10 +265,7 @@ struct Conv {
 /// when not printed) and the mode's value (`()` for parts the item lacks).
 fn mem_addr_conv(spec: &Spec, op: &Op, m: &isa_spec::model::MemItem) -> Conv {
     let n = op.srcs[m.base].name.clone();
-    let bits = match m.off.map(|o| &op.modifiers[o].ty) {
-        Some(ModType::Int { bits, .. }) => (*bits).min(63),
-        _ => 63,
-    };
+    let bits = crate::shared::parsed_offset_bits(op, m.off);
     let width = match m.width {
         Some(w) => match &op.modifiers[w].ty {
             ModType::Enum(e) => {
@@ -411,11 +408,7 @@ fn operand_conv(spec: &Spec, op: &Op, item: &AsmItem) -> Conv {
 fn plain_mem_conv(op: &Op, m: &isa_spec::model::MemItem) -> Conv {
     let n = op.srcs[m.base].name.clone();
     let reg = !op.srcs[m.base].ty.is_pred();
-    let bits = match m.off.map(|o| &op.modifiers[o].ty) {
-        // An unsigned offset's top bit is no sign: one more bit of range.
-        Some(ModType::Int { bits, signed }) => (*bits + u32::from(!signed)).min(63),
-        _ => 63,
-    };
+    let bits = crate::shared::parsed_offset_bits(op, m.off);
     let attr = m.attr;
     let call = move |t: TokenStream| {
         if attr {

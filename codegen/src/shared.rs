@@ -170,6 +170,16 @@ pub(crate) fn offset_type_bits(op: &Op, off: usize) -> u32 {
     }
 }
 
+/// The signed range, in bits, the assembler reads offset `off` in
+/// (63 without one): an unsigned offset's top bit is no sign, so it gets
+/// one more (ISBEWR's `[R2+0xffff]`).
+pub(crate) fn parsed_offset_bits(op: &Op, off: Option<usize>) -> u32 {
+    match off.map(|o| &op.modifiers[o].ty) {
+        Some(ModType::Int { bits, signed }) => (*bits + u32::from(!signed)).min(63),
+        _ => 63,
+    }
+}
+
 /// Where an op's forms hold offset `off` in fields of different widths
 /// (LD's 32-bit register-only form beside LDG's 24 bits): the forms whose
 /// field is narrower than the type, and that width. An absolute address

@@ -146,7 +146,7 @@ pub enum SrcKind {
 /// A source operand with its modifiers.
 ///
 /// Packed, like [`CBuf`]: 11 bytes instead of 12, which with the
-/// largest ops' six sources keeps an `Op` at 72 bytes, not 80
+/// largest ops' five sources keeps an `Op` at 72 bytes, not 80
 /// (an encoder streaming a program pays for every byte; see
 /// BENCHMARKS.md). Read `kind` by value (`{ s.kind }` where a reference
 /// would be taken).
