@@ -44,18 +44,18 @@ impl OpAl2p {
     }
     /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/al2p.toml:42; form at isa-spec/spec/ops/memory/al2p.toml:42).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x920 | (c.raw & 0x1ffffff73fffff800ff00000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 11u32)? << 40;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 11u32)? << 40;
         w |= (self.size.index() as u128) << 74;
         w |= u128::from(self.o) << 79;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm

@@ -42,13 +42,13 @@ impl OpAl2pAbs {
     }
     /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/al2p_abs.toml:33; form at isa-spec/spec/ops/memory/al2p_abs.toml:33).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xff000920 | (c.raw & 0x1ffffff73fffffc00ff00000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= fit::<E>(Self::NAME, "off", self.off as u128, 10u32)? << 40;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= fit(Self::NAME, "off", self.off as u128, 10u32)? << 40;
         w |= (self.size.index() as u128) << 74;
         w |= u128::from(self.o) << 79;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/memory/al2p_abs.toml:33; form at isa-spec/spec/ops/memory/al2p_abs.toml:33).
     #[inline(always)]

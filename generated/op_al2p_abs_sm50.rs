@@ -45,14 +45,14 @@ impl OpAl2pAbsSm50 {
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/al2p_abs_sm50.toml:38; form at isa-spec/spec/ops/memory/al2p_abs_sm50.toml:38).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xefa000000000ff00 | (c.raw & 0x60ffec0000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= fit::<E>(Self::NAME, "off", self.off as u128, 10u32)? << 20;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= fit(Self::NAME, "off", self.off as u128, 10u32)? << 20;
         w |= u128::from(self.o) << 32;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 44;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 44;
         w |= (self.size.index() as u128) << 47;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/memory/al2p_abs_sm50.toml:38; form at isa-spec/spec/ops/memory/al2p_abs_sm50.toml:38).
     #[inline(always)]

@@ -47,19 +47,19 @@ impl OpAl2pSm50 {
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/al2p_sm50.toml:47; form at isa-spec/spec/ops/memory/al2p_sm50.toml:47).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0xefa0000000000000 | (c.raw & 0x60ffe80000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 11u32)? << 20;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 11u32)? << 20;
         w |= u128::from(self.o) << 32;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 44;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 44;
         w |= (self.size.index() as u128) << 47;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         if w & 0xff00 == 0xff00 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm

@@ -56,75 +56,88 @@ impl OpArrives {
     }
     /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/arrives.toml:58; form at isa-spec/spec/ops/memory/arrives.toml:58).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier scale", self.scale == MemScaleNone::None, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier count", self.count == ArrivesCount::None, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(
+            Self::NAME,
+            "modifier scale",
+            self.scale == MemScaleNone::None,
+            sm,
+        )?;
+        only_default(
+            Self::NAME,
+            "modifier count",
+            self.count == ArrivesCount::None,
+            sm,
+        )?;
         let mut w: u128 = 0x8000a0000000000000001b0
             | (c.raw & 0x1fff7fff0c0000000ff00ff0000);
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
-        w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 6u32, sm)? << 64;
-        w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 6u32, sm)? << 64;
+        w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/arrives.toml:83; form at isa-spec/spec/ops/memory/arrives.toml:83).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier scale", self.scale == MemScaleNone::None, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(
+            Self::NAME,
+            "modifier scale",
+            self.scale == MemScaleNone::None,
+            sm,
+        )?;
         let mut w: u128 = 0x8000a0000000000000001b0
             | (c.raw & 0x1fff7fff000000000ff00ff0000);
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
-        w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 6u32, sm)? << 64;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 6u32, sm)? << 64;
         w |= (self.count.index() as u128) << 70;
-        w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/arrives.toml:92; form at isa-spec/spec/ops/memory/arrives.toml:92).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier scale", self.scale == MemScaleNone::None, sm)?;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(
+            Self::NAME,
+            "modifier scale",
+            self.scale == MemScaleNone::None,
+            sm,
+        )?;
         let mut w: u128 = 0x8000a0000000000000001b0
             | (c.raw & 0x1fff7ffc000000000ff00ff0000);
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
-        w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 64;
         w |= (self.count.index() as u128) << 76;
-        w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [107] (isa-spec/spec/ops/memory/arrives.toml:104; form at isa-spec/spec/ops/memory/arrives.toml:104).
     #[inline(always)]
-    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier scale", self.scale == MemScaleNone::None, sm)?;
+    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(
+            Self::NAME,
+            "modifier scale",
+            self.scale == MemScaleNone::None,
+            sm,
+        )?;
         let mut w: u128 = 0x8000a0000000000000001b0
             | (c.raw & 0x1fff7ffc000000000ff00ff0000);
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
-        w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 64;
-        w
-            |= self.count.code_in::<E>(Self::NAME, "count", &Self::COUNT_CODES0, sm)?
-                << 76;
-        w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 64;
+        w |= self.count.code_in(Self::NAME, "count", &Self::COUNT_CODES0, sm)? << 76;
+        w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/memory/arrives.toml:58; form at isa-spec/spec/ops/memory/arrives.toml:58).
     #[inline(always)]

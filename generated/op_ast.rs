@@ -76,38 +76,34 @@ impl OpAst {
     }
     /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ast.toml:50; form at isa-spec/spec/ops/memory/ast.toml:50).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        only_default::<E>(Self::NAME, "a", self.a == Src::RZ, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "vtx", &self.vtx, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        only_default(Self::NAME, "a", self.a == Src::RZ, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "vtx", &self.vtx, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0xff000322 | (c.raw & 0x1fff7ffe300fffc000000ff0000);
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 10u32)? << 40;
-        w |= src_field::<E>(Self::NAME, "vtx", &self.vtx, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 10u32)? << 40;
+        w |= src_field(Self::NAME, "vtx", &self.vtx, RegFile::Gpr, 8u32, sm)? << 64;
         w |= (self.size.index() as u128) << 74;
-        w
-            |= self.access.code_in::<E>(Self::NAME, "access", &Self::ACCESS_CODES0, sm)?
-                << 76;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        w |= self.access.code_in(Self::NAME, "access", &Self::ACCESS_CODES0, sm)? << 76;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ast.toml:74; form at isa-spec/spec/ops/memory/ast.toml:74).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "vtx", self.vtx == Src::RZ, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "vtx", self.vtx == Src::RZ, sm)?;
         let mut w: u128 = 0xff0000000000000322 | (c.raw & 0x1fff7ffc300fff8000000ff0000);
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 11u32)? << 40;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 11u32)? << 40;
         w |= (self.size.index() as u128) << 74;
-        w
-            |= self.access.code_in::<E>(Self::NAME, "access", &Self::ACCESS_CODES1, sm)?
-                << 76;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= self.access.code_in(Self::NAME, "access", &Self::ACCESS_CODES1, sm)? << 76;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -119,23 +115,21 @@ impl OpAst {
     }
     /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ast.toml:89; form at isa-spec/spec/ops/memory/ast.toml:89).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "vtx", &self.vtx, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier size", self.size == AttrSize::B32, sm)?;
-        only_default::<E>(Self::NAME, "modifier off", self.off == 0i32, sm)?;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "vtx", &self.vtx, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier size", self.size == AttrSize::B32, sm)?;
+        only_default(Self::NAME, "modifier off", self.off == 0i32, sm)?;
         let mut w: u128 = 0x322 | (c.raw & 0x1fff7ffc300ffffff0000ff0000);
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= src_field::<E>(Self::NAME, "vtx", &self.vtx, RegFile::Gpr, 8u32, sm)? << 64;
-        w
-            |= self.access.code_in::<E>(Self::NAME, "access", &Self::ACCESS_CODES2, sm)?
-                << 76;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field(Self::NAME, "vtx", &self.vtx, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= self.access.code_in(Self::NAME, "access", &Self::ACCESS_CODES2, sm)? << 76;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm

@@ -71,39 +71,35 @@ impl OpAstSm50 {
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ast_sm50.toml:49; form at isa-spec/spec/ops/memory/ast_sm50.toml:49).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        only_default::<E>(Self::NAME, "a", self.a == Src::RZ, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "vtx", &self.vtx, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        only_default(Self::NAME, "a", self.a == Src::RZ, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "vtx", &self.vtx, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0xeff000000000ff00 | (c.raw & 0x6007f00000000);
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 10u32)? << 20;
-        w
-            |= self.access.code_in::<E>(Self::NAME, "access", &Self::ACCESS_CODES0, sm)?
-                << 31;
-        w |= src_field::<E>(Self::NAME, "vtx", &self.vtx, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 10u32)? << 20;
+        w |= self.access.code_in(Self::NAME, "access", &Self::ACCESS_CODES0, sm)? << 31;
+        w |= src_field(Self::NAME, "vtx", &self.vtx, RegFile::Gpr, 8u32, sm)? << 39;
         w |= (self.size.index() as u128) << 47;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ast_sm50.toml:68; form at isa-spec/spec/ops/memory/ast_sm50.toml:68).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "vtx", &self.vtx, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "vtx", &self.vtx, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0xeff0000000000000 | (c.raw & 0x6007f00000000);
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 11u32)? << 20;
-        w
-            |= self.access.code_in::<E>(Self::NAME, "access", &Self::ACCESS_CODES1, sm)?
-                << 31;
-        w |= src_field::<E>(Self::NAME, "vtx", &self.vtx, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 11u32)? << 20;
+        w |= self.access.code_in(Self::NAME, "access", &Self::ACCESS_CODES1, sm)? << 31;
+        w |= src_field(Self::NAME, "vtx", &self.vtx, RegFile::Gpr, 8u32, sm)? << 39;
         w |= (self.size.index() as u128) << 47;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         if w & 0xff00 == 0xff00 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -115,23 +111,21 @@ impl OpAstSm50 {
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ast_sm50.toml:80; form at isa-spec/spec/ops/memory/ast_sm50.toml:80).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "vtx", &self.vtx, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier off", self.off == 0i32, sm)?;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "vtx", &self.vtx, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier off", self.off == 0i32, sm)?;
         let mut w: u128 = 0xeff0000000000000 | (c.raw & 0x6007f00000000);
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
-        w
-            |= self.access.code_in::<E>(Self::NAME, "access", &Self::ACCESS_CODES2, sm)?
-                << 31;
-        w |= src_field::<E>(Self::NAME, "vtx", &self.vtx, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= self.access.code_in(Self::NAME, "access", &Self::ACCESS_CODES2, sm)? << 31;
+        w |= src_field(Self::NAME, "vtx", &self.vtx, RegFile::Gpr, 8u32, sm)? << 39;
         w |= (self.size.index() as u128) << 47;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         if w & 0xff00 == 0xff00 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm

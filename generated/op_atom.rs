@@ -57,48 +57,48 @@ impl OpAtom {
     }
     /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/atom.toml:57; form at isa-spec/spec/ops/memory/atom.toml:57).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0xed00000000000000;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 20u32)? << 28;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 20u32)? << 28;
         w |= u128::from(self.e) << 48;
-        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 49;
+        w |= self.r#type.code_in(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 49;
         w |= code_of(&[0, 1, 2, 3, 4, 5, 6, 7, 8, 0xa], self.aop.index()) << 52;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed` on SM [52, 53] (isa-spec/spec/ops/memory/atom.toml:77; form at isa-spec/spec/ops/memory/atom.toml:77).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0xed00000000000000;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 20u32)? << 28;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 20u32)? << 28;
         w |= u128::from(self.e) << 48;
-        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES1, sm)? << 49;
+        w |= self.r#type.code_in(Self::NAME, "type", &Self::TYPE_CODES1, sm)? << 49;
         w |= code_of(&[0, 1, 2, 3, 4, 5, 6, 7, 8, 0xa], self.aop.index()) << 52;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed` on SM [60, 61, 62] (isa-spec/spec/ops/memory/atom.toml:85; form at isa-spec/spec/ops/memory/atom.toml:85).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0xed00000000000000;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 20u32)? << 28;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 20u32)? << 28;
         w |= u128::from(self.e) << 48;
-        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES2, sm)? << 49;
+        w |= self.r#type.code_in(Self::NAME, "type", &Self::TYPE_CODES2, sm)? << 49;
         w |= code_of(&[0, 1, 2, 3, 4, 5, 6, 7, 8, 0xa], self.aop.index()) << 52;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atom.toml:57; form at isa-spec/spec/ops/memory/atom.toml:57).
     #[inline(always)]

@@ -85,123 +85,117 @@ impl OpAtomsCas {
     }
     /// Form `fixed` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atoms_cas.toml:73; form at isa-spec/spec/ops/memory/atoms_cas.toml:73).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x38d;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 73;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= self.r#type.code_in(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 73;
         w |= (self.scale.index() as u128) << 78;
         w |= code_of(&[0, 1, 3], self.cas.index()) << 87;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/atoms_cas.toml:110; form at isa-spec/spec/ops/memory/atoms_cas.toml:110).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier scale", self.scale == MemScale::None, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier scale", self.scale == MemScale::None, sm)?;
         let mut w: u128 = 0x38d;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 73;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= self.r#type.code_in(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 73;
         w |= code_of(&[0, 1, 3], self.cas.index()) << 87;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atoms_cas.toml:117; form at isa-spec/spec/ops/memory/atoms_cas.toml:117).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x38d;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES1, sm)? << 73;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= self.r#type.code_in(Self::NAME, "type", &Self::TYPE_CODES1, sm)? << 73;
         w |= (self.scale.index() as u128) << 78;
         w |= code_of(&[0, 1, 3], self.cas.index()) << 87;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/atoms_cas.toml:127; form at isa-spec/spec/ops/memory/atoms_cas.toml:127).
     #[inline(always)]
-    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "c", self.c == Src::RZ, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier scale", self.scale == MemScale::None, sm)?;
+    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "c", self.c == Src::RZ, sm)?;
+        only_default(Self::NAME, "modifier scale", self.scale == MemScale::None, sm)?;
         let mut w: u128 = 0xee00000010000000;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w
             |= {
                 if self.off as i64 % 4i64 != 0 {
                     return Err(
-                        E::fail(
+                        refuse(
                             Self::NAME,
                             format_args!("{} must be a multiple of {}", "off", 4i64),
                         ),
                     );
                 }
-                fit_signed::<E>(Self::NAME, "off", self.off as i64 / 4i64, 22u32)?
+                fit_signed(Self::NAME, "off", self.off as i64 / 4i64, 22u32)?
             } << 30;
-        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES2, sm)? << 52;
+        w |= self.r#type.code_in(Self::NAME, "type", &Self::TYPE_CODES2, sm)? << 52;
         w |= code_of(&[2, 0, 1], self.cas.index()) << 53;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/atoms_cas.toml:167; form at isa-spec/spec/ops/memory/atoms_cas.toml:167).
     #[inline(always)]
-    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "b", self.b == Src::RZ, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier scale", self.scale == MemScale::None, sm)?;
+    fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "b", self.b == Src::RZ, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier scale", self.scale == MemScale::None, sm)?;
         let mut w: u128 = 0xee00000020000000;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 20;
         w
             |= {
                 if self.off as i64 % 4i64 != 0 {
                     return Err(
-                        E::fail(
+                        refuse(
                             Self::NAME,
                             format_args!("{} must be a multiple of {}", "off", 4i64),
                         ),
                     );
                 }
-                fit_signed::<E>(Self::NAME, "off", self.off as i64 / 4i64, 22u32)?
+                fit_signed(Self::NAME, "off", self.off as i64 / 4i64, 22u32)?
             } << 30;
-        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES2, sm)? << 52;
+        w |= self.r#type.code_in(Self::NAME, "type", &Self::TYPE_CODES2, sm)? << 52;
         w |= code_of(&[2, 0, 1], self.cas.index()) << 53;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/atoms_cas.toml:177; form at isa-spec/spec/ops/memory/atoms_cas.toml:177).
     #[inline(always)]
-    fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if !gpr_follows(self.b, self.c, 1) {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "{} must be the register {} above {} (neither RZ) on SM{}", "c",
@@ -210,40 +204,36 @@ impl OpAtomsCas {
                 ),
             );
         }
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier scale", self.scale == MemScale::None, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier type", self.r#type == AtomType::U32, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier scale", self.scale == MemScale::None, sm)?;
+        only_default(Self::NAME, "modifier type", self.r#type == AtomType::U32, sm)?;
         let mut w: u128 = 0xee00000000000000;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w
             |= {
                 if self.off as i64 % 4i64 != 0 {
                     return Err(
-                        E::fail(
+                        refuse(
                             Self::NAME,
                             format_args!("{} must be a multiple of {}", "off", 4i64),
                         ),
                     );
                 }
-                fit_signed::<E>(Self::NAME, "off", self.off as i64 / 4i64, 22u32)?
+                fit_signed(Self::NAME, "off", self.off as i64 / 4i64, 22u32)?
             } << 30;
         w |= code_of(&[2, 0, 1], self.cas.index()) << 53;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/atoms_cas.toml:198; form at isa-spec/spec/ops/memory/atoms_cas.toml:198).
     #[inline(always)]
-    fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if !gpr_follows(self.b, self.c, 2) {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "{} must be the register {} above {} (neither RZ) on SM{}", "c",
@@ -252,29 +242,27 @@ impl OpAtomsCas {
                 ),
             );
         }
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier scale", self.scale == MemScale::None, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier scale", self.scale == MemScale::None, sm)?;
         let mut w: u128 = 0xee00000000000000;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w
             |= {
                 if self.off as i64 % 4i64 != 0 {
                     return Err(
-                        E::fail(
+                        refuse(
                             Self::NAME,
                             format_args!("{} must be a multiple of {}", "off", 4i64),
                         ),
                     );
                 }
-                fit_signed::<E>(Self::NAME, "off", self.off as i64 / 4i64, 22u32)?
+                fit_signed(Self::NAME, "off", self.off as i64 / 4i64, 22u32)?
             } << 30;
-        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES3, sm)? << 52;
+        w |= self.r#type.code_in(Self::NAME, "type", &Self::TYPE_CODES3, sm)? << 52;
         w |= code_of(&[2, 0, 1], self.cas.index()) << 53;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_cas.toml:73; form at isa-spec/spec/ops/memory/atoms_cas.toml:73).
     #[inline(always)]

@@ -58,20 +58,20 @@ impl OpAtomsCastP {
     }
     /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atoms_cast_p.toml:57; form at isa-spec/spec/ops/memory/atoms_cast_p.toml:57).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x58d;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 73;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= self.r#type.code_in(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 73;
         w |= (self.scale.index() as u128) << 78;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        w |= self.cas.code_in::<E>(Self::NAME, "cas", &Self::CAS_CODES0, sm)? << 87;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        w |= self.cas.code_in(Self::NAME, "cas", &Self::CAS_CODES0, sm)? << 87;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_cast_p.toml:57; form at isa-spec/spec/ops/memory/atoms_cast_p.toml:57).
     #[inline(always)]

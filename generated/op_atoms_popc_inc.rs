@@ -53,45 +53,45 @@ impl OpAtomsPopcInc {
     }
     /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atoms_popc_inc.toml:52; form at isa-spec/spec/ops/memory/atoms_popc_inc.toml:52).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0xd000000000000000000018c | (c.raw & 0xc00000000000000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
-        w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 6u32, sm)? << 64;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 6u32, sm)? << 64;
         w |= (self.scale.index() as u128) << 78;
-        w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/atoms_popc_inc.toml:81; form at isa-spec/spec/ops/memory/atoms_popc_inc.toml:81).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0xd800000000000000000018c | (c.raw & 0xc00000000000000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
-        w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 6u32, sm)? << 64;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 6u32, sm)? << 64;
         w |= (self.scale.index() as u128) << 78;
-        w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atoms_popc_inc.toml:91; form at isa-spec/spec/ops/memory/atoms_popc_inc.toml:91).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0xd800000000000000000018c;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
-        w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 64;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 64;
         w |= (self.scale.index() as u128) << 78;
-        w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_popc_inc.toml:52; form at isa-spec/spec/ops/memory/atoms_popc_inc.toml:52).
     #[inline(always)]

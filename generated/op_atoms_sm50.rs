@@ -51,28 +51,28 @@ impl OpAtomsSm50 {
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/atoms_sm50.toml:49; form at isa-spec/spec/ops/memory/atoms_sm50.toml:49).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0xec00000000000000;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
-        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 28;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= self.r#type.code_in(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 28;
         w
             |= {
                 if self.off as i64 % 4i64 != 0 {
                     return Err(
-                        E::fail(
+                        refuse(
                             Self::NAME,
                             format_args!("{} must be a multiple of {}", "off", 4i64),
                         ),
                     );
                 }
-                fit_signed::<E>(Self::NAME, "off", self.off as i64 / 4i64, 22u32)?
+                fit_signed(Self::NAME, "off", self.off as i64 / 4i64, 22u32)?
             } << 30;
-        w |= self.aop.code_in::<E>(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 52;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= self.aop.code_in(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 52;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atoms_sm50.toml:49; form at isa-spec/spec/ops/memory/atoms_sm50.toml:49).
     #[inline(always)]

@@ -44,29 +44,29 @@ impl OpB2rResult {
     }
     /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/system/b2r_result.toml:23; form at isa-spec/spec/ops/system/b2r_result.toml:23).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4000000000000000031c
             | (c.raw & 0x1fff7f13fffffffffffff000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/system/b2r_result.toml:39; form at isa-spec/spec/ops/system/b2r_result.toml:39).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4000000000000000031c
             | (c.raw & 0x1fffff13fffffffffffff000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/system/b2r_result.toml:45; form at isa-spec/spec/ops/system/b2r_result.toml:45).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xf0b800010000ff00 | (c.raw & 0x1ffcfff00000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 45;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 45;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/system/b2r_result.toml:23; form at isa-spec/spec/ops/system/b2r_result.toml:23).
     #[inline(always)]

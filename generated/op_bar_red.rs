@@ -59,51 +59,51 @@ impl OpBarRed {
     }
     /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_red.toml:48; form at isa-spec/spec/ops/control/bar_red.toml:48).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x40000000000000000b1d;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 12u32, 0u32, false)? << 42;
-        w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 4u32, 0u32, false)? << 54;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 12u32, 0u32, false)? << 42;
+        w |= imm_src_field(Self::NAME, "a", &self.a, 4u32, 0u32, false)? << 54;
         w |= (self.redop.index() as u128) << 74;
         w |= u128::from(self.defer) << 80;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Pred, 3u32, sm)? << 87;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.c.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/bar_red.toml:67; form at isa-spec/spec/ops/control/bar_red.toml:67).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x4000000000000000091d;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 4u32, 0u32, false)? << 54;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= imm_src_field(Self::NAME, "a", &self.a, 4u32, 0u32, false)? << 54;
         w |= (self.redop.index() as u128) << 74;
         w |= u128::from(self.defer) << 80;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Pred, 3u32, sm)? << 87;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.c.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_red.toml:82; form at isa-spec/spec/ops/control/bar_red.toml:82).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x4000000000000000091d;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 4u32, 0u32, false)? << 54;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= imm_src_field(Self::NAME, "a", &self.a, 4u32, 0u32, false)? << 54;
         w |= (self.redop.index() as u128) << 74;
         w |= u128::from(self.defer) << 80;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Pred, 3u32, sm)? << 87;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.c.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff00000000 == 0xff00000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -115,26 +115,26 @@ impl OpBarRed {
     }
     /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_red.toml:87; form at isa-spec/spec/ops/control/bar_red.toml:87).
     #[inline(always)]
-    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x4000000000000000051d;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 12u32, 0u32, false)? << 42;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 12u32, 0u32, false)? << 42;
         w |= (self.redop.index() as u128) << 74;
         w |= u128::from(self.defer) << 80;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Pred, 3u32, sm)? << 87;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.c.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bar_red.toml:103; form at isa-spec/spec/ops/control/bar_red.toml:103).
     #[inline(always)]
-    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if { self.b.kind } != { self.a.kind } {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "{} must be {} on SM{} (one register for both)", "b", "a", sm
@@ -142,75 +142,75 @@ impl OpBarRed {
                 ),
             );
         }
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x4000000000000000031d;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
         w |= (self.redop.index() as u128) << 74;
         w |= u128::from(self.defer) << 80;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Pred, 3u32, sm)? << 87;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.c.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_red.toml:116; form at isa-spec/spec/ops/control/bar_red.toml:116).
     #[inline(always)]
-    fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "modifier defer", self.defer == false, sm)?;
+    fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
+        only_default(Self::NAME, "modifier defer", self.defer == false, sm)?;
         let mut w: u128 = 0xf0a8180200000000;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 12u32, 0u32, false)? << 20;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 12u32, 0u32, false)? << 20;
         w |= (self.redop.index() as u128) << 35;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Pred, 3u32, sm)? << 39;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Pred, 3u32, sm)? << 39;
         w |= u128::from(self.c.not) << 42;
-        w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 8u32, 0u32, false)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= imm_src_field(Self::NAME, "a", &self.a, 8u32, 0u32, false)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_red.toml:133; form at isa-spec/spec/ops/control/bar_red.toml:133).
     #[inline(always)]
-    fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "modifier defer", self.defer == false, sm)?;
+    fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
+        only_default(Self::NAME, "modifier defer", self.defer == false, sm)?;
         let mut w: u128 = 0xf0a8080200000000;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 12u32, 0u32, false)? << 20;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 12u32, 0u32, false)? << 20;
         w |= (self.redop.index() as u128) << 35;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Pred, 3u32, sm)? << 39;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Pred, 3u32, sm)? << 39;
         w |= u128::from(self.c.not) << 42;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_red.toml:140; form at isa-spec/spec/ops/control/bar_red.toml:140).
     #[inline(always)]
-    fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "modifier defer", self.defer == false, sm)?;
+    fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
+        only_default(Self::NAME, "modifier defer", self.defer == false, sm)?;
         let mut w: u128 = 0xf0a8100200000000;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w |= (self.redop.index() as u128) << 35;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Pred, 3u32, sm)? << 39;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Pred, 3u32, sm)? << 39;
         w |= u128::from(self.c.not) << 42;
-        w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 8u32, 0u32, false)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= imm_src_field(Self::NAME, "a", &self.a, 8u32, 0u32, false)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bar_red.toml:147; form at isa-spec/spec/ops/control/bar_red.toml:147).
     #[inline(always)]
-    fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "modifier defer", self.defer == false, sm)?;
+    fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
+        only_default(Self::NAME, "modifier defer", self.defer == false, sm)?;
         let mut w: u128 = 0xf0a8000200000000;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w |= (self.redop.index() as u128) << 35;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Pred, 3u32, sm)? << 39;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Pred, 3u32, sm)? << 39;
         w |= u128::from(self.c.not) << 42;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/control/bar_red.toml:48; form at isa-spec/spec/ops/control/bar_red.toml:48).
     #[inline(always)]

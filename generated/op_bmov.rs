@@ -43,44 +43,44 @@ impl OpBmov {
     }
     /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bmov.toml:37; form at isa-spec/spec/ops/control/bmov.toml:37).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x356;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Bar, 4u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Bar, 4u32, sm)? << 24;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.pquad) << 84;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bmov.toml:53; form at isa-spec/spec/ops/control/bmov.toml:53).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x956;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Bar, 4u32, sm)? << 24;
-        w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Bar, 4u32, sm)? << 24;
+        w |= imm_src_field(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
         w |= u128::from(self.pquad) << 84;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/control/bmov.toml:66; form at isa-spec/spec/ops/control/bmov.toml:66).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0xb56;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Bar, 4u32, sm)? << 24;
-        w |= cbuf_offset_field::<E>(Self::NAME, "a", &self.a, 4u32, 14u32, true)? << 40;
-        w |= cbuf_index_field::<E>(Self::NAME, "a", &self.a, 5u32)? << 54;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Bar, 4u32, sm)? << 24;
+        w |= cbuf_offset_field(Self::NAME, "a", &self.a, 4u32, 14u32, true)? << 40;
+        w |= cbuf_index_field(Self::NAME, "a", &self.a, 5u32)? << 54;
         w |= u128::from(self.pquad) << 84;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bmov.toml:81; form at isa-spec/spec/ops/control/bmov.toml:81).
     #[inline(always)]
-    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0xf56;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Bar, 4u32, sm)? << 16;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Bar, 4u32, sm)? << 24;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Bar, 4u32, sm)? << 16;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Bar, 4u32, sm)? << 24;
         w |= u128::from(self.pquad) << 84;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/control/bmov.toml:37; form at isa-spec/spec/ops/control/bmov.toml:37).
     #[inline(always)]

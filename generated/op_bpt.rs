@@ -47,27 +47,27 @@ impl OpBpt {
     }
     /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bpt.toml:33; form at isa-spec/spec/ops/control/bpt.toml:33).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x95c | (c.raw & 0x1fff78fffffffffffe3ffff0000);
-        w |= fit::<E>(Self::NAME, "code", self.code as u128, 3u32)? << 34;
-        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 84;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        w |= fit(Self::NAME, "code", self.code as u128, 3u32)? << 34;
+        w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 84;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/control/bpt.toml:55; form at isa-spec/spec/ops/control/bpt.toml:55).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x95c | (c.raw & 0x1ffff8fffffffffffe3ffff0000);
-        w |= fit::<E>(Self::NAME, "code", self.code as u128, 3u32)? << 34;
-        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES1, sm)? << 84;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        w |= fit(Self::NAME, "code", self.code as u128, 3u32)? << 34;
+        w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES1, sm)? << 84;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bpt.toml:65; form at isa-spec/spec/ops/control/bpt.toml:65).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        only_default::<E>(Self::NAME, "guard", c.guard == Src::PT, sm)?;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        only_default(Self::NAME, "guard", c.guard == Src::PT, sm)?;
         let mut w: u128 = 0xe3a0000000000000 | (c.raw & 0xff00000ffe3f);
-        w |= fit::<E>(Self::NAME, "code", self.code as u128, 20u32)? << 20;
-        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES2, sm)? << 6;
+        w |= fit(Self::NAME, "code", self.code as u128, 20u32)? << 20;
+        w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES2, sm)? << 6;
         Ok(w)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/control/bpt.toml:33; form at isa-spec/spec/ops/control/bpt.toml:33).

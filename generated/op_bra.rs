@@ -47,27 +47,13 @@ impl OpBra {
             _ => None,
         }
     }
-    /// [`Self::encode`] without the spec's `legal` and `traps`
-    /// products: the word of a combination that does not exist
-    /// (for tests that show nvdisasm rejects it).
-    pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        let smb = sm_bit(sm);
-        match (self.cond.kind,) {
-            (reg!(Pred),) if smb & 0x3fc0 != 0 => self.encode_f0::<EncodeError>(sm, c),
-            (reg!(Pred),) if smb & 0x3fc000 != 0 => self.encode_f1::<EncodeError>(sm, c),
-            (_,) if smb & 0x3f != 0 && self.cond == Src::PT => {
-                self.encode_f2::<EncodeError>(sm, c)
-            }
-            _ => self.encode(sm, c),
-        }
-    }
     /// Whether the form's modifier combination exists on `sm` and
     /// is not a trap (`legal` and `traps` in the spec).
     #[inline(always)]
-    fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !self.legal_f0(sm) {
+    fn combo_f0(&self, sm: u32) -> Result<(), Refused> {
+        if !self.legal_f0(sm) && !any_combo() {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "mode={} any={} is not a combination that exists on SM{} (the spec's `legal` products)",
@@ -81,10 +67,10 @@ impl OpBra {
     /// Whether the form's modifier combination exists on `sm` and
     /// is not a trap (`legal` and `traps` in the spec).
     #[inline(always)]
-    fn combo_f1<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !self.legal_f1(sm) {
+    fn combo_f1(&self, sm: u32) -> Result<(), Refused> {
+        if !self.legal_f1(sm) && !any_combo() {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "mode={} any={} is not a combination that exists on SM{} (the spec's `legal` products)",
@@ -109,65 +95,61 @@ impl OpBra {
     }
     /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/bra.toml:53; form at isa-spec/spec/ops/control/bra.toml:53).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "modifier cc", self.cc == Cc::T, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
+        only_default(Self::NAME, "modifier cc", self.cc == Cc::T, sm)?;
         let mut w: u128 = 0x947;
         w |= (self.mode.index() as u128) << 32;
         w
             |= {
                 if self.target % 4i64 != 0 {
                     return Err(
-                        E::fail(
+                        refuse(
                             Self::NAME,
                             format_args!("{} must be a multiple of {}", "target", 4i64),
                         ),
                     );
                 }
-                fit_signed::<E>(Self::NAME, "target", self.target / 4i64, 48u32)?
+                fit_signed(Self::NAME, "target", self.target / 4i64, 48u32)?
             } << 34;
         w |= u128::from(self.any) << 84;
-        w
-            |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
-                << 87;
+        w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.cond.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bra.toml:70; form at isa-spec/spec/ops/control/bra.toml:70).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "modifier cc", self.cc == Cc::T, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
+        only_default(Self::NAME, "modifier cc", self.cc == Cc::T, sm)?;
         let mut w: u128 = 0x947;
         {
             let v: u128 = {
                 if self.target % 4i64 != 0 {
                     return Err(
-                        E::fail(
+                        refuse(
                             Self::NAME,
                             format_args!("{} must be a multiple of {}", "target", 4i64),
                         ),
                     );
                 }
-                fit_signed::<E>(Self::NAME, "target", self.target / 4i64, 56u32)?
+                fit_signed(Self::NAME, "target", self.target / 4i64, 56u32)?
             };
             w |= (v & 0xff) << 16;
             w |= ((v >> 8) & 0xffffffffffff) << 34;
         }
         w |= (self.mode.index() as u128) << 32;
         w |= u128::from(self.any) << 84;
-        w
-            |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
-                << 87;
+        w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.cond.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bra.toml:78; form at isa-spec/spec/ops/control/bra.toml:78).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        only_default::<E>(Self::NAME, "cond", self.cond == Src::PT, sm)?;
-        only_default::<E>(Self::NAME, "modifier mode", self.mode == BraMode::None, sm)?;
-        only_default::<E>(Self::NAME, "modifier any", self.any == false, sm)?;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        only_default(Self::NAME, "cond", self.cond == Src::PT, sm)?;
+        only_default(Self::NAME, "modifier mode", self.mode == BraMode::None, sm)?;
+        only_default(Self::NAME, "modifier any", self.any == false, sm)?;
         let mut w: u128 = 0xe240000000000000;
         w
             |= code_of(
@@ -182,15 +164,15 @@ impl OpBra {
             |= {
                 if self.target % 1i64 != 0 {
                     return Err(
-                        E::fail(
+                        refuse(
                             Self::NAME,
                             format_args!("{} must be a multiple of {}", "target", 1i64),
                         ),
                     );
                 }
-                fit_signed::<E>(Self::NAME, "target", self.target / 1i64, 24u32)?
+                fit_signed(Self::NAME, "target", self.target / 1i64, 24u32)?
             } << 20;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra.toml:53; form at isa-spec/spec/ops/control/bra.toml:53).
     #[inline(always)]

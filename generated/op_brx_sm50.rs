@@ -40,8 +40,8 @@ impl OpBrxSm50 {
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/brx_sm50.toml:36; form at isa-spec/spec/ops/control/brx_sm50.toml:36).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0xe250000000000000;
         w
             |= code_of(
@@ -56,17 +56,17 @@ impl OpBrxSm50 {
             |= {
                 if self.target % 1i64 != 0 {
                     return Err(
-                        E::fail(
+                        refuse(
                             Self::NAME,
                             format_args!("{} must be a multiple of {}", "target", 1i64),
                         ),
                     );
                 }
-                fit_signed::<E>(Self::NAME, "target", self.target / 1i64, 24u32)?
+                fit_signed(Self::NAME, "target", self.target / 1i64, 24u32)?
             } << 20;
         w |= u128::from(self.lmt) << 6;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/control/brx_sm50.toml:36; form at isa-spec/spec/ops/control/brx_sm50.toml:36).
     #[inline(always)]

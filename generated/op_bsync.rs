@@ -44,33 +44,27 @@ impl OpBsync {
     }
     /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/control/bsync.toml:31; form at isa-spec/spec/ops/control/bsync.toml:31).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier mode", self.mode == BarrierMode::None, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier mode", self.mode == BarrierMode::None, sm)?;
         let mut w: u128 = 0x941;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Bar, 4u32, sm)? << 16;
-        w
-            |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
-                << 87;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Bar, 4u32, sm)? << 16;
+        w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.cond.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bsync.toml:46; form at isa-spec/spec/ops/control/bsync.toml:46).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x941;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Bar, 4u32, sm)? << 16;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Bar, 4u32, sm)? << 16;
         w |= (self.mode.index() as u128) << 72;
-        w
-            |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
-                << 87;
+        w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.cond.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/control/bsync.toml:31; form at isa-spec/spec/ops/control/bsync.toml:31).
     #[inline(always)]

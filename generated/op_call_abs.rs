@@ -43,54 +43,50 @@ impl OpCallAbs {
     }
     /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/call_abs.toml:31; form at isa-spec/spec/ops/control/call_abs.toml:31).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x943;
         w
             |= {
                 if self.target % 4u64 != 0 {
                     return Err(
-                        E::fail(
+                        refuse(
                             Self::NAME,
                             format_args!("{} must be a multiple of {}", "target", 4u64),
                         ),
                     );
                 }
-                fit::<E>(Self::NAME, "target", (self.target / 4u64) as u128, 47u32)?
+                fit(Self::NAME, "target", (self.target / 4u64) as u128, 47u32)?
             } << 34;
         w |= u128::from(self.noinc) << 86;
-        w
-            |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
-                << 87;
+        w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.cond.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/call_abs.toml:46; form at isa-spec/spec/ops/control/call_abs.toml:46).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x943;
         {
             let v: u128 = {
                 if self.target % 4u64 != 0 {
                     return Err(
-                        E::fail(
+                        refuse(
                             Self::NAME,
                             format_args!("{} must be a multiple of {}", "target", 4u64),
                         ),
                     );
                 }
-                fit::<E>(Self::NAME, "target", (self.target / 4u64) as u128, 55u32)?
+                fit(Self::NAME, "target", (self.target / 4u64) as u128, 55u32)?
             };
             w |= (v & 0xff) << 16;
             w |= ((v >> 8) & 0x7fffffffffff) << 34;
         }
         w |= u128::from(self.noinc) << 86;
-        w
-            |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
-                << 87;
+        w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.cond.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/control/call_abs.toml:31; form at isa-spec/spec/ops/control/call_abs.toml:31).
     #[inline(always)]

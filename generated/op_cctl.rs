@@ -56,68 +56,62 @@ impl OpCctl {
     }
     /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/cctl.toml:52; form at isa-spec/spec/ops/memory/cctl.toml:52).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x98f | (c.raw & 0x1fff07e3eff0000000000ff0000);
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 32u32)? << 32;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 32u32)? << 32;
         w |= u128::from(self.e) << 72;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 78;
-        w |= self.op.code_in::<E>(Self::NAME, "op", &Self::OP_CODES0, sm)? << 87;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 78;
+        w |= self.op.code_in(Self::NAME, "op", &Self::OP_CODES0, sm)? << 87;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/cctl.toml:76; form at isa-spec/spec/ops/memory/cctl.toml:76).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x98f | (c.raw & 0x1fff07e3eff0000000000ff0000);
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 32u32)? << 32;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 32u32)? << 32;
         w |= u128::from(self.e) << 72;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 78;
-        w |= self.op.code_in::<E>(Self::NAME, "op", &Self::OP_CODES1, sm)? << 87;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 78;
+        w |= self.op.code_in(Self::NAME, "op", &Self::OP_CODES1, sm)? << 87;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/cctl.toml:86; form at isa-spec/spec/ops/memory/cctl.toml:86).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x98f | (c.raw & 0x1fff87e3eff0000000000ff0000);
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 32u32)? << 32;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 32u32)? << 32;
         w |= u128::from(self.e) << 72;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 78;
-        w |= self.op.code_in::<E>(Self::NAME, "op", &Self::OP_CODES1, sm)? << 87;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 78;
+        w |= self.op.code_in(Self::NAME, "op", &Self::OP_CODES1, sm)? << 87;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/cctl.toml:92; form at isa-spec/spec/ops/memory/cctl.toml:92).
     #[inline(always)]
-    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0xef60000000000000 | (c.raw & 0x300080);
-        w |= self.op.code_in::<E>(Self::NAME, "op", &Self::OP_CODES2, sm)? << 0;
+        w |= self.op.code_in(Self::NAME, "op", &Self::OP_CODES2, sm)? << 0;
         w
             |= {
                 if self.off as i64 % 4i64 != 0 {
                     return Err(
-                        E::fail(
+                        refuse(
                             Self::NAME,
                             format_args!("{} must be a multiple of {}", "off", 4i64),
                         ),
                     );
                 }
-                fit_signed::<E>(Self::NAME, "off", self.off as i64 / 4i64, 30u32)?
+                fit_signed(Self::NAME, "off", self.off as i64 / 4i64, 30u32)?
             } << 22;
         w |= (self.cache.index() as u128) << 4;
         w |= u128::from(self.e) << 52;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/memory/cctl.toml:52; form at isa-spec/spec/ops/memory/cctl.toml:52).
     #[inline(always)]

@@ -31,9 +31,9 @@ impl OpCgaerrbar {
     }
     /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/cgaerrbar.toml:13; form at isa-spec/spec/ops/control/cgaerrbar.toml:13).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5ab | (c.raw & 0x1fff7ffffffffffffffffff0000);
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/control/cgaerrbar.toml:13; form at isa-spec/spec/ops/control/cgaerrbar.toml:13).
     #[inline(always)]

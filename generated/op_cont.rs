@@ -34,7 +34,7 @@ impl OpCont {
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/cont.toml:18; form at isa-spec/spec/ops/control/cont.toml:18).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xe350000000000000;
         w
             |= code_of(
@@ -45,7 +45,7 @@ impl OpCont {
                 ],
                 self.cc.index(),
             ) << 0;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/control/cont.toml:18; form at isa-spec/spec/ops/control/cont.toml:18).
     #[inline(always)]

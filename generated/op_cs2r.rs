@@ -40,10 +40,10 @@ impl OpCs2r {
     }
     /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/system/cs2r.toml:20; form at isa-spec/spec/ops/system/cs2r.toml:20).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "{} must be a register aligned to {}, not {}", "d", 2, self.d
@@ -52,9 +52,9 @@ impl OpCs2r {
             );
         }
         let mut w: u128 = 0x100000000000000000805;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= (self.sr.index() as u128) << 72;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/system/cs2r.toml:20; form at isa-spec/spec/ops/system/cs2r.toml:20).
     #[inline(always)]

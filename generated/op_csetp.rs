@@ -49,21 +49,17 @@ impl OpCsetp {
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/csetp.toml:55; form at isa-spec/spec/ops/alu/csetp.toml:55).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier flags", self.flags == CcOperand::Cc, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
+        only_default(Self::NAME, "modifier flags", self.flags == CcOperand::Cc, sm)?;
         let mut w: u128 = 0x50a0000000000000;
-        w |= dst_field::<E>(Self::NAME, "q", self.q, RegFile::Pred, 3u32, sm)? << 0;
-        w |= dst_field::<E>(Self::NAME, "p", self.p, RegFile::Pred, 3u32, sm)? << 3;
-        w
-            |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
-                << 39;
+        w |= dst_field(Self::NAME, "q", self.q, RegFile::Pred, 3u32, sm)? << 0;
+        w |= dst_field(Self::NAME, "p", self.p, RegFile::Pred, 3u32, sm)? << 3;
+        w |= src_field(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)? << 39;
         w |= u128::from(self.acc.not) << 42;
         w |= (self.setop.index() as u128) << 45;
         w |= (self.test.index() as u128) << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/alu/csetp.toml:55; form at isa-spec/spec/ops/alu/csetp.toml:55).
     #[inline(always)]

@@ -41,27 +41,27 @@ impl OpDepbar {
     }
     /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/depbar.toml:31; form at isa-spec/spec/ops/control/depbar.toml:31).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000091a | (c.raw & 0x1fff7ffffffffff0000ffff0000);
-        w |= fit::<E>(Self::NAME, "count", self.count as u128, 6u32)? << 38;
+        w |= fit(Self::NAME, "count", self.count as u128, 6u32)? << 38;
         w |= (self.sb.index() as u128) << 44;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/control/depbar.toml:46; form at isa-spec/spec/ops/control/depbar.toml:46).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000091a | (c.raw & 0x1ffffffffffffff0000ffff0000);
-        w |= fit::<E>(Self::NAME, "count", self.count as u128, 6u32)? << 38;
+        w |= fit(Self::NAME, "count", self.count as u128, 6u32)? << 38;
         w |= (self.sb.index() as u128) << 44;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/depbar.toml:52; form at isa-spec/spec/ops/control/depbar.toml:52).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xf0f0000020000000 | (c.raw & 0xffffc000ffc0);
-        w |= fit::<E>(Self::NAME, "count", self.count as u128, 6u32)? << 20;
+        w |= fit(Self::NAME, "count", self.count as u128, 6u32)? << 20;
         w |= (self.sb.index() as u128) << 26;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/control/depbar.toml:31; form at isa-spec/spec/ops/control/depbar.toml:31).
     #[inline(always)]

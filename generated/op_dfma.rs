@@ -68,12 +68,12 @@ impl OpDfma {
     }
     /// What all forms of isa-spec/spec/ops/alu/dfma.toml:55 pack alike.
     #[inline(always)]
-    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+    fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
                 return Err(
-                    E::fail(
+                    refuse(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "a", 2, r
@@ -85,7 +85,7 @@ impl OpDfma {
         if let SrcKind::Reg(r) = self.b.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
                 return Err(
-                    E::fail(
+                    refuse(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "b", 2, r
@@ -97,7 +97,7 @@ impl OpDfma {
         if let SrcKind::Reg(r) = self.c.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
                 return Err(
-                    E::fail(
+                    refuse(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "c", 2, r
@@ -108,7 +108,7 @@ impl OpDfma {
         }
         if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "{} must be a register aligned to {}, not {}", "d", 2, self.d
@@ -116,119 +116,119 @@ impl OpDfma {
                 ),
             );
         }
-        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
+        only_default(Self::NAME, "modifier cc", self.cc == false, sm)?;
         let mut w: u128 = 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= (self.rnd.index() as u128) << 78;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x22b | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x22b | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.abs) << 74;
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
     /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x82b | self.encode_e0::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x82b | self.encode_e0(sm, c)?;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.abs) << 74;
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
     /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0xa2b | self.encode_e0::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
-        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0xa2b | self.encode_e0(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
+        w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.abs) << 74;
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
     /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
     #[inline(always)]
-    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c2b | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x80000000000000000000c2b | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.abs) << 74;
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
     /// Form `rri` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
     #[inline(always)]
-    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x42b | self.encode_e0::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
+    fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0x42b | self.encode_e0(sm, c)?;
+        w |= imm_src_field(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.b.abs) << 74;
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
     /// Form `rrc` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
     #[inline(always)]
-    fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x62b | self.encode_e0::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
-        w |= cbuf_index_field::<E>(Self::NAME, "c", &self.c, 5u32)? << 54;
+    fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x62b | self.encode_e0(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
+        w |= cbuf_index_field(Self::NAME, "c", &self.c, 5u32)? << 54;
         w |= u128::from(self.c.abs) << 62;
         w |= u128::from(self.c.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.b.abs) << 74;
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
     /// Form `rru` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dfma.toml:55; form at isa-spec/spec/ops/alu/dfma.toml:60).
     #[inline(always)]
-    fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000e2b | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
+    fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x80000000000000000000e2b | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.c.abs) << 62;
         w |= u128::from(self.c.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.b.abs) << 74;
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
     /// What all forms of isa-spec/spec/ops/alu/dfma.toml:71 pack alike.
     #[inline(always)]
-    fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+    fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
                 return Err(
-                    E::fail(
+                    refuse(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "a", 2, r
@@ -240,7 +240,7 @@ impl OpDfma {
         if let SrcKind::Reg(r) = self.b.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
                 return Err(
-                    E::fail(
+                    refuse(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "b", 2, r
@@ -252,7 +252,7 @@ impl OpDfma {
         if let SrcKind::Reg(r) = self.c.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
                 return Err(
-                    E::fail(
+                    refuse(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "c", 2, r
@@ -263,7 +263,7 @@ impl OpDfma {
         }
         if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "{} must be a register aligned to {}, not {}", "d", 2, self.d
@@ -271,89 +271,89 @@ impl OpDfma {
                 ),
             );
         }
-        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
+        only_default(Self::NAME, "modifier cc", self.cc == false, sm)?;
         let mut w: u128 = 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= (self.rnd.index() as u128) << 78;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr` on SM [120, 121] (isa-spec/spec/ops/alu/dfma.toml:71; form at isa-spec/spec/ops/alu/dfma.toml:60).
     #[inline(always)]
-    fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x22b | self.encode_e1::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+    fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x22b | self.encode_e1(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.abs) << 74;
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
     /// Form `rir` on SM [120, 121] (isa-spec/spec/ops/alu/dfma.toml:71; form at isa-spec/spec/ops/alu/dfma.toml:60).
     #[inline(always)]
-    fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x82b | self.encode_e1::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+    fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x82b | self.encode_e1(sm, c)?;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.abs) << 74;
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
     /// Form `rur` on SM [120, 121] (isa-spec/spec/ops/alu/dfma.toml:71; form at isa-spec/spec/ops/alu/dfma.toml:60).
     #[inline(always)]
-    fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c2b | self.encode_e1::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+    fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x80000000000000000000c2b | self.encode_e1(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.abs) << 74;
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
     /// Form `rri` on SM [120, 121] (isa-spec/spec/ops/alu/dfma.toml:71; form at isa-spec/spec/ops/alu/dfma.toml:60).
     #[inline(always)]
-    fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x42b | self.encode_e1::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
+    fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0x42b | self.encode_e1(sm, c)?;
+        w |= imm_src_field(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.b.abs) << 74;
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
     /// Form `rru` on SM [120, 121] (isa-spec/spec/ops/alu/dfma.toml:71; form at isa-spec/spec/ops/alu/dfma.toml:60).
     #[inline(always)]
-    fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000e2b | self.encode_e1::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
+    fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x80000000000000000000e2b | self.encode_e1(sm, c)?;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.c.abs) << 62;
         w |= u128::from(self.c.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.b.abs) << 74;
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
     /// What all forms of isa-spec/spec/ops/alu/dfma.toml:79 pack alike.
     #[inline(always)]
-    fn encode_e2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
                 return Err(
-                    E::fail(
+                    refuse(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "a", 2, r
@@ -362,11 +362,11 @@ impl OpDfma {
                 );
             }
         }
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.b.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
                 return Err(
-                    E::fail(
+                    refuse(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "b", 2, r
@@ -375,11 +375,11 @@ impl OpDfma {
                 );
             }
         }
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.c.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
                 return Err(
-                    E::fail(
+                    refuse(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "c", 2, r
@@ -390,7 +390,7 @@ impl OpDfma {
         }
         if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "{} must be a register aligned to {}, not {}", "d", 2, self.d
@@ -399,52 +399,50 @@ impl OpDfma {
             );
         }
         let mut w: u128 = 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.cc) << 47;
         w |= u128::from(self.b.neg) << 48;
         w |= u128::from(self.c.neg) << 49;
         w |= (self.rnd.index() as u128) << 50;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dfma.toml:79; form at isa-spec/spec/ops/alu/dfma.toml:82).
     #[inline(always)]
-    fn encode_f12<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let mut w: u128 = 0x5b70000000000000 | self.encode_e2::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
+    fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        let mut w: u128 = 0x5b70000000000000 | self.encode_e2(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
     /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dfma.toml:79; form at isa-spec/spec/ops/alu/dfma.toml:82).
     #[inline(always)]
-    fn encode_f13<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let mut w: u128 = 0x3670000000000000 | self.encode_e2::<E>(sm, c)?;
+    fn encode_f13(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        let mut w: u128 = 0x3670000000000000 | self.encode_e2(sm, c)?;
         {
-            let v: u128 = imm_src_field::<
-                E,
-            >(Self::NAME, "b", &self.b, 20u32, 12u32, false)?;
+            let v: u128 = imm_src_field(Self::NAME, "b", &self.b, 20u32, 12u32, false)?;
             w |= (v & 0x7ffff) << 20;
             w |= ((v >> 19) & 1) << 56;
         }
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
     /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dfma.toml:79; form at isa-spec/spec/ops/alu/dfma.toml:82).
     #[inline(always)]
-    fn encode_f14<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let mut w: u128 = 0x4b70000000000000 | self.encode_e2::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
-        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
+    fn encode_f14(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        let mut w: u128 = 0x4b70000000000000 | self.encode_e2(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
+        w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
     /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dfma.toml:79; form at isa-spec/spec/ops/alu/dfma.toml:82).
     #[inline(always)]
-    fn encode_f15<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let mut w: u128 = 0x5370000000000000 | self.encode_e2::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 20;
-        w |= cbuf_index_field::<E>(Self::NAME, "c", &self.c, 5u32)? << 34;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 39;
+    fn encode_f15(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        let mut w: u128 = 0x5370000000000000 | self.encode_e2(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 20;
+        w |= cbuf_index_field(Self::NAME, "c", &self.c, 5u32)? << 34;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
     /// Fields all forms of isa-spec/spec/ops/alu/dfma.toml:55 read alike; each sets the others.

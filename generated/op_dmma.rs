@@ -55,93 +55,87 @@ impl OpDmma {
     }
     /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/dmma.toml:62; form at isa-spec/spec/ops/alu/dmma.toml:62).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
         let mut w: u128 = 0x23f | (c.raw & 0x1fff7ff20003fffff0000000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
         w |= u128::from(self.c.abs) << 74;
         w |= u128::from(self.c.neg) << 75;
-        w
-            |= self.shape.code_in::<E>(Self::NAME, "shape", &Self::SHAPE_CODES0, sm)?
-                << 76;
+        w |= self.shape.code_in(Self::NAME, "shape", &Self::SHAPE_CODES0, sm)? << 76;
         w |= (self.rnd.index() as u128) << 78;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/dmma.toml:93; form at isa-spec/spec/ops/alu/dmma.toml:93).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
         let mut w: u128 = 0x23f | (c.raw & 0x1fff07f00003fffff0000000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
         w |= u128::from(self.c.abs) << 74;
         w |= u128::from(self.c.neg) << 75;
         w |= (self.shape.index() as u128) << 76;
         w |= (self.rnd.index() as u128) << 78;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/dmma.toml:107; form at isa-spec/spec/ops/alu/dmma.toml:107).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
         let mut w: u128 = 0x23f | (c.raw & 0x1fff07f00003fffff0000000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
         w |= u128::from(self.c.abs) << 74;
         w |= u128::from(self.c.neg) << 75;
-        w
-            |= self.shape.code_in::<E>(Self::NAME, "shape", &Self::SHAPE_CODES0, sm)?
-                << 76;
+        w |= self.shape.code_in(Self::NAME, "shape", &Self::SHAPE_CODES0, sm)? << 76;
         w |= (self.rnd.index() as u128) << 78;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/alu/dmma.toml:117; form at isa-spec/spec/ops/alu/dmma.toml:117).
     #[inline(always)]
-    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
         let mut w: u128 = 0x23f | (c.raw & 0x1fff07f00003fffff0000000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
         w |= u128::from(self.c.abs) << 74;
         w |= u128::from(self.c.neg) << 75;
-        w
-            |= self.shape.code_in::<E>(Self::NAME, "shape", &Self::SHAPE_CODES0, sm)?
-                << 76;
+        w |= self.shape.code_in(Self::NAME, "shape", &Self::SHAPE_CODES0, sm)? << 76;
         w |= (self.rnd.index() as u128) << 78;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/alu/dmma.toml:62; form at isa-spec/spec/ops/alu/dmma.toml:62).
     #[inline(always)]

@@ -54,12 +54,12 @@ impl OpDset {
     }
     /// What all forms of isa-spec/spec/ops/alu/dset.toml:72 pack alike.
     #[inline(always)]
-    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+    fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
                 return Err(
-                    E::fail(
+                    refuse(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "a", 2, r
@@ -68,11 +68,11 @@ impl OpDset {
                 );
             }
         }
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.b.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
                 return Err(
-                    E::fail(
+                    refuse(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "b", 2, r
@@ -81,13 +81,11 @@ impl OpDset {
                 );
             }
         }
-        forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w
-            |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
-                << 39;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)? << 39;
         w |= u128::from(self.acc.not) << 42;
         w |= u128::from(self.a.neg) << 43;
         w |= u128::from(self.b.abs) << 44;
@@ -97,23 +95,21 @@ impl OpDset {
         w |= u128::from(self.bf) << 52;
         w |= u128::from(self.b.neg) << 53;
         w |= u128::from(self.a.abs) << 54;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dset.toml:72; form at isa-spec/spec/ops/alu/dset.toml:75).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let mut w: u128 = 0x5900000000000000 | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        let mut w: u128 = 0x5900000000000000 | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
     /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dset.toml:72; form at isa-spec/spec/ops/alu/dset.toml:75).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let mut w: u128 = 0x3200000000000000 | self.encode_e0::<E>(sm, c)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        let mut w: u128 = 0x3200000000000000 | self.encode_e0(sm, c)?;
         {
-            let v: u128 = imm_src_field::<
-                E,
-            >(Self::NAME, "b", &self.b, 20u32, 12u32, false)?;
+            let v: u128 = imm_src_field(Self::NAME, "b", &self.b, 20u32, 12u32, false)?;
             w |= (v & 0x7ffff) << 20;
             w |= ((v >> 19) & 1) << 56;
         }
@@ -121,10 +117,10 @@ impl OpDset {
     }
     /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/dset.toml:72; form at isa-spec/spec/ops/alu/dset.toml:75).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let mut w: u128 = 0x4900000000000000 | self.encode_e0::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
-        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        let mut w: u128 = 0x4900000000000000 | self.encode_e0(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
+        w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
     /// Fields all forms of isa-spec/spec/ops/alu/dset.toml:72 read alike; each sets the others.

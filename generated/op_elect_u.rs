@@ -46,29 +46,29 @@ impl OpElectU {
     }
     /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/elect_u.toml:41; form at isa-spec/spec/ops/alu/elect_u.toml:41).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "m", &self.m, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "m", &self.m, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x8000000000000000000082f
             | (c.raw & 0x1fff7d1feffffffffffc0c00000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::UGpr, 6u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "m", &self.m, RegFile::UGpr, 6u32, sm)? << 24;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::UGpr, 6u32, sm)? << 16;
+        w |= src_field(Self::NAME, "m", &self.m, RegFile::UGpr, 6u32, sm)? << 24;
         w |= u128::from(self.m.not) << 72;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         w |= u128::from(self.ignorekill) << 85;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/elect_u.toml:61; form at isa-spec/spec/ops/alu/elect_u.toml:61).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "m", &self.m, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "m", &self.m, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x8000000000000000000082f
             | (c.raw & 0x1fff7d1feffffffffff00000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::UGpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "m", &self.m, RegFile::UGpr, 8u32, sm)? << 24;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::UGpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "m", &self.m, RegFile::UGpr, 8u32, sm)? << 24;
         w |= u128::from(self.m.not) << 72;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         w |= u128::from(self.ignorekill) << 85;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/alu/elect_u.toml:41; form at isa-spec/spec/ops/alu/elect_u.toml:41).
     #[inline(always)]

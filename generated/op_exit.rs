@@ -42,25 +42,26 @@ impl OpExit {
     }
     /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/exit.toml:23; form at isa-spec/spec/ops/control/exit.toml:23).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x94d;
         w |= u128::from(self.keeprefcount) << 84;
-        w
-            |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
-                << 87;
+        w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.cond.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/exit.toml:35; form at isa-spec/spec/ops/control/exit.toml:35).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        only_default::<E>(Self::NAME, "cond", self.cond == Src::PT, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier keeprefcount", self.keeprefcount == false, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        only_default(Self::NAME, "cond", self.cond == Src::PT, sm)?;
+        only_default(
+            Self::NAME,
+            "modifier keeprefcount",
+            self.keeprefcount == false,
+            sm,
+        )?;
         let mut w: u128 = 0xe30000000000000f;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/control/exit.toml:23; form at isa-spec/spec/ops/control/exit.toml:23).
     #[inline(always)]

@@ -79,27 +79,13 @@ impl OpF2fSm50 {
             _ => None,
         }
     }
-    /// [`Self::encode`] without the spec's `legal` and `traps`
-    /// products: the word of a combination that does not exist
-    /// (for tests that show nvdisasm rejects it).
-    pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        let smb = sm_bit(sm);
-        match (self.b.kind,) {
-            (reg!(Gpr),) if smb & 0x3f != 0 => self.encode_f0::<EncodeError>(sm, c),
-            (SrcKind::CBuf(_),) if smb & 0x3f != 0 => {
-                self.encode_f1::<EncodeError>(sm, c)
-            }
-            (SrcKind::Imm(_),) if smb & 0x3f != 0 => self.encode_f2::<EncodeError>(sm, c),
-            _ => self.encode(sm, c),
-        }
-    }
     /// Whether the form's modifier combination exists on `sm` and
     /// is not a trap (`legal` and `traps` in the spec).
     #[inline(always)]
-    fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !self.legal_f0(sm) {
+    fn combo_f0(&self, sm: u32) -> Result<(), Refused> {
+        if !self.legal_f0(sm) && !any_combo() {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "dtype={} stype={} rnd={} is not a combination that exists on SM{} (the spec's `legal` products)",
@@ -147,61 +133,55 @@ impl OpF2fSm50 {
     }
     /// What all forms of isa-spec/spec/ops/alu/f2f_sm50.toml:81 pack alike.
     #[inline(always)]
-    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+    fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         let mut w: u128 = 0;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w
-            |= self.stype.code_in::<E>(Self::NAME, "stype", &Self::STYPE_CODES0, sm)?
-                << 10;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= self.stype.code_in(Self::NAME, "stype", &Self::STYPE_CODES0, sm)? << 10;
         {
             let v: u128 = (self.rnd.index() as u128);
             w |= (v & 3) << 39;
             w |= ((v >> 2) & 1) << 42;
         }
-        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 1u32)? << 41;
+        w |= fit(Self::NAME, "sel", self.sel as u128, 1u32)? << 41;
         w |= u128::from(self.ftz) << 44;
         w |= u128::from(self.b.neg) << 45;
         w |= u128::from(self.cc) << 47;
         w |= u128::from(self.b.abs) << 49;
         w |= u128::from(self.sat) << 50;
-        w |= self.dtype.code_in::<E>(Self::NAME, "dtype", &Self::DTYPE_CODES0, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= self.dtype.code_in(Self::NAME, "dtype", &Self::DTYPE_CODES0, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/f2f_sm50.toml:81; form at isa-spec/spec/ops/alu/f2f_sm50.toml:85).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5ca8000000000000 | (c.raw & 0x1487ff000f000)
-            | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+            | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
     /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/f2f_sm50.toml:81; form at isa-spec/spec/ops/alu/f2f_sm50.toml:85).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4ca8000000000000 | (c.raw & 0x148000000f000)
-            | self.encode_e0::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
-        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
+            | self.encode_e0(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
+        w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
     /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/f2f_sm50.toml:116; form at isa-spec/spec/ops/alu/f2f_sm50.toml:118).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
         let mut w: u128 = 0x38a8000000000000 | (c.raw & 0x148000000f000);
         {
-            let v: u128 = imm_src_field::<
-                E,
-            >(Self::NAME, "b", &self.b, 20u32, 12u32, false)?;
+            let v: u128 = imm_src_field(Self::NAME, "b", &self.b, 20u32, 12u32, false)?;
             w |= (v & 0x7ffff) << 20;
             w |= ((v >> 19) & 1) << 56;
         }
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w
-            |= self.stype.code_in::<E>(Self::NAME, "stype", &Self::STYPE_CODES1, sm)?
-                << 10;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= self.stype.code_in(Self::NAME, "stype", &Self::STYPE_CODES1, sm)? << 10;
         {
             let v: u128 = (self.rnd.index() as u128);
             w |= (v & 3) << 39;
@@ -210,8 +190,8 @@ impl OpF2fSm50 {
         w |= u128::from(self.ftz) << 44;
         w |= u128::from(self.cc) << 47;
         w |= u128::from(self.sat) << 50;
-        w |= self.dtype.code_in::<E>(Self::NAME, "dtype", &Self::DTYPE_CODES0, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= self.dtype.code_in(Self::NAME, "dtype", &Self::DTYPE_CODES0, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Fields all forms of isa-spec/spec/ops/alu/f2f_sm50.toml:81 read alike; each sets the others.
     #[inline(always)]

@@ -68,111 +68,117 @@ impl OpF2fpPack8 {
     }
     /// What all forms of isa-spec/spec/ops/alu/f2fp_pack8.toml:81 pack alike.
     #[inline(always)]
-    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier form", self.form == F2fpPackMerge::PackAbMergeC, sm)?;
+    fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(
+            Self::NAME,
+            "modifier form",
+            self.form == F2fpPackMerge::PackAbMergeC,
+            sm,
+        )?;
         let mut w: u128 = 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= (self.csel.index() as u128) << 72;
         w |= u128::from(self.relu) << 75;
         {
             let v: u128 = self
                 .dtype
-                .code_in::<E>(Self::NAME, "dtype", &Self::DTYPE_CODES0, sm)?;
+                .code_in(Self::NAME, "dtype", &Self::DTYPE_CODES0, sm)?;
             w |= (v & 1) << 76;
             w |= ((v >> 1) & 7) << 85;
         }
         w |= u128::from(self.satfinite) << 77;
-        w |= self.rnd.code_in::<E>(Self::NAME, "rnd", &Self::RND_CODES0, sm)? << 79;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        w |= self.rnd.code_in(Self::NAME, "rnd", &Self::RND_CODES0, sm)? << 79;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_pack8.toml:81; form at isa-spec/spec/ops/alu/f2fp_pack8.toml:86).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4004000000000000000023e | (c.raw & 0x11c00000000000000000000)
-            | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+            | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
     /// Form `rir` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_pack8.toml:81; form at isa-spec/spec/ops/alu/f2fp_pack8.toml:86).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4004000000000000000083e | (c.raw & 0x11c00000000000000000000)
-            | self.encode_e0::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+            | self.encode_e0(sm, c)?;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
     /// Form `rcr` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_pack8.toml:81; form at isa-spec/spec/ops/alu/f2fp_pack8.toml:86).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x40040000000000000000a3e | (c.raw & 0x11c00000000000000000000)
-            | self.encode_e0::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
-        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
+            | self.encode_e0(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
+        w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
     /// Form `rur` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_pack8.toml:81; form at isa-spec/spec/ops/alu/f2fp_pack8.toml:86).
     #[inline(always)]
-    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xc0040000000000000000c3e | (c.raw & 0x11c00000000000000000000)
-            | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+            | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
     /// What all forms of isa-spec/spec/ops/alu/f2fp_pack8.toml:115 pack alike.
     #[inline(always)]
-    fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier form", self.form == F2fpPackMerge::PackAbMergeC, sm)?;
+    fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(
+            Self::NAME,
+            "modifier form",
+            self.form == F2fpPackMerge::PackAbMergeC,
+            sm,
+        )?;
         let mut w: u128 = 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= (self.csel.index() as u128) << 72;
         w |= u128::from(self.relu) << 75;
         {
             let v: u128 = self
                 .dtype
-                .code_in::<E>(Self::NAME, "dtype", &Self::DTYPE_CODES1, sm)?;
+                .code_in(Self::NAME, "dtype", &Self::DTYPE_CODES1, sm)?;
             w |= (v & 1) << 76;
             w |= ((v >> 1) & 7) << 85;
         }
         w |= u128::from(self.satfinite) << 77;
         w |= code_of(&[0, 2, 3], self.rnd.index()) << 79;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_pack8.toml:115; form at isa-spec/spec/ops/alu/f2fp_pack8.toml:86).
     #[inline(always)]
-    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4004000000000000000023e | (c.raw & 0x11000000000000000000000)
-            | self.encode_e1::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+            | self.encode_e1(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
     /// Form `rir` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_pack8.toml:115; form at isa-spec/spec/ops/alu/f2fp_pack8.toml:86).
     #[inline(always)]
-    fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4004000000000000000083e | (c.raw & 0x11000000000000000000000)
-            | self.encode_e1::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+            | self.encode_e1(sm, c)?;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
     /// Form `rur` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_pack8.toml:115; form at isa-spec/spec/ops/alu/f2fp_pack8.toml:86).
     #[inline(always)]
-    fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xc0040000000000000000c3e | (c.raw & 0x11000000000000000000000)
-            | self.encode_e1::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+            | self.encode_e1(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
     /// Fields all forms of isa-spec/spec/ops/alu/f2fp_pack8.toml:81 read alike; each sets the others.

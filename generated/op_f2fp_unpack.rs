@@ -56,35 +56,13 @@ impl OpF2fpUnpack {
             _ => None,
         }
     }
-    /// [`Self::encode`] without the spec's `legal` and `traps`
-    /// products: the word of a combination that does not exist
-    /// (for tests that show nvdisasm rejects it).
-    pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        let smb = sm_bit(sm);
-        match (self.b.kind,) {
-            (reg!(Gpr),) if smb & 0x6000 != 0 => self.encode_f0::<EncodeError>(sm, c),
-            (SrcKind::Imm(_),) if smb & 0x6000 != 0 => {
-                self.encode_f1::<EncodeError>(sm, c)
-            }
-            (SrcKind::CBuf(_),) if smb & 0x6000 != 0 => {
-                self.encode_f2::<EncodeError>(sm, c)
-            }
-            (reg!(UGpr),) if smb & 0x6000 != 0 => self.encode_f3::<EncodeError>(sm, c),
-            (reg!(Gpr),) if smb & 0x3f8000 != 0 => self.encode_f4::<EncodeError>(sm, c),
-            (SrcKind::Imm(_),) if smb & 0x3f8000 != 0 => {
-                self.encode_f5::<EncodeError>(sm, c)
-            }
-            (reg!(UGpr),) if smb & 0x3f8000 != 0 => self.encode_f6::<EncodeError>(sm, c),
-            _ => self.encode(sm, c),
-        }
-    }
     /// Whether the form's modifier combination exists on `sm` and
     /// is not a trap (`legal` and `traps` in the spec).
     #[inline(always)]
-    fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !self.legal_f0(sm) {
+    fn combo_f0(&self, sm: u32) -> Result<(), Refused> {
+        if !self.legal_f0(sm) && !any_combo() {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "relu={} dtype={} stype={} is not a combination that exists on SM{} (the spec's `legal` products)",
@@ -98,10 +76,10 @@ impl OpF2fpUnpack {
     /// Whether the form's modifier combination exists on `sm` and
     /// is not a trap (`legal` and `traps` in the spec).
     #[inline(always)]
-    fn combo_f4<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !self.legal_f4(sm) {
+    fn combo_f4(&self, sm: u32) -> Result<(), Refused> {
+        if !self.legal_f4(sm) && !any_combo() {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "relu={} dtype={} stype={} is not a combination that exists on SM{} (the spec's `legal` products)",
@@ -131,17 +109,20 @@ impl OpF2fpUnpack {
     }
     /// What all forms of isa-spec/spec/ops/alu/f2fp_unpack.toml:118 pack alike.
     #[inline(always)]
-    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier unpack", self.unpack == F2fpUnpackB::UnpackB, sm)?;
+    fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(
+            Self::NAME,
+            "modifier unpack",
+            self.unpack == F2fpUnpackB::UnpackB,
+            sm,
+        )?;
         let mut w: u128 = 0;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         {
             let v: u128 = self
                 .stype
-                .code_in::<E>(Self::NAME, "stype", &Self::STYPE_CODES0, sm)?;
+                .code_in(Self::NAME, "stype", &Self::STYPE_CODES0, sm)?;
             w |= (v & 3) << 73;
             w |= ((v >> 2) & 3) << 82;
         }
@@ -152,54 +133,57 @@ impl OpF2fpUnpack {
             w |= ((v >> 1) & 3) << 86;
         }
         w |= (self.sel.index() as u128) << 88;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_unpack.toml:118; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:123).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x2000000000000000000023e | (c.raw & 0x3021ff00000000ff000000)
-            | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+            | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
     /// Form `rir` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_unpack.toml:118; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:123).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x2000000000000000000083e | (c.raw & 0x3021ff00000000ff000000)
-            | self.encode_e0::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+            | self.encode_e0(sm, c)?;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
     /// Form `rcr` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_unpack.toml:118; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:123).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x20000000000000000000a3e | (c.raw & 0x3021ff00000000ff000000)
-            | self.encode_e0::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
-        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
+            | self.encode_e0(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
+        w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
     /// Form `rur` on SM [89, 90] (isa-spec/spec/ops/alu/f2fp_unpack.toml:118; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:123).
     #[inline(always)]
-    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xa0000000000000000000c3e | (c.raw & 0x3021ff00000000ff000000)
-            | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+            | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
     /// What all forms of isa-spec/spec/ops/alu/f2fp_unpack.toml:150 pack alike.
     #[inline(always)]
-    fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier unpack", self.unpack == F2fpUnpackB::UnpackB, sm)?;
+    fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(
+            Self::NAME,
+            "modifier unpack",
+            self.unpack == F2fpUnpackB::UnpackB,
+            sm,
+        )?;
         let mut w: u128 = 0;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         {
             let v: u128 = self
                 .stype
-                .code_in::<E>(Self::NAME, "stype", &Self::STYPE_CODES1, sm)?;
+                .code_in(Self::NAME, "stype", &Self::STYPE_CODES1, sm)?;
             w |= (v & 3) << 73;
             w |= ((v >> 2) & 3) << 82;
         }
@@ -207,35 +191,35 @@ impl OpF2fpUnpack {
         {
             let v: u128 = self
                 .dtype
-                .code_in::<E>(Self::NAME, "dtype", &Self::DTYPE_CODES0, sm)?;
+                .code_in(Self::NAME, "dtype", &Self::DTYPE_CODES0, sm)?;
             w |= (v & 1) << 76;
             w |= ((v >> 1) & 3) << 86;
         }
         w |= (self.sel.index() as u128) << 88;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack.toml:150; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:123).
     #[inline(always)]
-    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x2000000000000000000023e | (c.raw & 0x1001ff00000000ff000000)
-            | self.encode_e1::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+            | self.encode_e1(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
     /// Form `rir` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack.toml:150; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:123).
     #[inline(always)]
-    fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x2000000000000000000083e | (c.raw & 0x1001ff00000000ff000000)
-            | self.encode_e1::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+            | self.encode_e1(sm, c)?;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
     /// Form `rur` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack.toml:150; form at isa-spec/spec/ops/alu/f2fp_unpack.toml:123).
     #[inline(always)]
-    fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xa0000000000000000000c3e | (c.raw & 0x1001ff00000000ff000000)
-            | self.encode_e1::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+            | self.encode_e1(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
     /// Fields all forms of isa-spec/spec/ops/alu/f2fp_unpack.toml:118 read alike; each sets the others.

@@ -50,27 +50,13 @@ impl OpF2fpUnpack4 {
             _ => None,
         }
     }
-    /// [`Self::encode`] without the spec's `legal` and `traps`
-    /// products: the word of a combination that does not exist
-    /// (for tests that show nvdisasm rejects it).
-    pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        let smb = sm_bit(sm);
-        match (self.b.kind,) {
-            (reg!(Gpr),) if smb & 0x3f8000 != 0 => self.encode_f0::<EncodeError>(sm, c),
-            (SrcKind::Imm(_),) if smb & 0x3f8000 != 0 => {
-                self.encode_f1::<EncodeError>(sm, c)
-            }
-            (reg!(UGpr),) if smb & 0x3f8000 != 0 => self.encode_f2::<EncodeError>(sm, c),
-            _ => self.encode(sm, c),
-        }
-    }
     /// Whether the form's modifier combination exists on `sm` and
     /// is not a trap (`legal` and `traps` in the spec).
     #[inline(always)]
-    fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !self.legal_f0(sm) {
+    fn combo_f0(&self, sm: u32) -> Result<(), Refused> {
+        if !self.legal_f0(sm) && !any_combo() {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "dtype={} stype={} is not a combination that exists on SM{} (the spec's `legal` products)",
@@ -89,13 +75,16 @@ impl OpF2fpUnpack4 {
     }
     /// What all forms of isa-spec/spec/ops/alu/f2fp_unpack4.toml:61 pack alike.
     #[inline(always)]
-    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier unpack", self.unpack == F2fpUnpackB::UnpackB, sm)?;
+    fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(
+            Self::NAME,
+            "modifier unpack",
+            self.unpack == F2fpUnpackB::UnpackB,
+            sm,
+        )?;
         let mut w: u128 = 0;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         {
             let v: u128 = (self.bsel.index() as u128);
             w |= (v & 1) << 72;
@@ -104,7 +93,7 @@ impl OpF2fpUnpack4 {
         {
             let v: u128 = self
                 .stype
-                .code_in::<E>(Self::NAME, "stype", &Self::STYPE_CODES0, sm)?;
+                .code_in(Self::NAME, "stype", &Self::STYPE_CODES0, sm)?;
             w |= (v & 3) << 73;
             w |= ((v >> 2) & 3) << 82;
         }
@@ -112,34 +101,34 @@ impl OpF2fpUnpack4 {
         {
             let v: u128 = self
                 .dtype
-                .code_in::<E>(Self::NAME, "dtype", &Self::DTYPE_CODES0, sm)?;
+                .code_in(Self::NAME, "dtype", &Self::DTYPE_CODES0, sm)?;
             w |= (v & 1) << 76;
             w |= ((v >> 1) & 3) << 86;
         }
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack4.toml:61; form at isa-spec/spec/ops/alu/f2fp_unpack4.toml:65).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x2000000000000000000023e | (c.raw & 0x1000ff00000000ff000000)
-            | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+            | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
     /// Form `rir` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack4.toml:61; form at isa-spec/spec/ops/alu/f2fp_unpack4.toml:65).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x2000000000000000000083e | (c.raw & 0x1000ff00000000ff000000)
-            | self.encode_e0::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+            | self.encode_e0(sm, c)?;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
     /// Form `rur` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/f2fp_unpack4.toml:61; form at isa-spec/spec/ops/alu/f2fp_unpack4.toml:65).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xa0000000000000000000c3e | (c.raw & 0x1000ff00000000ff000000)
-            | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+            | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
     /// Fields all forms of isa-spec/spec/ops/alu/f2fp_unpack4.toml:61 read alike; each sets the others.

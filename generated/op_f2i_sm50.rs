@@ -79,15 +79,13 @@ impl OpF2iSm50 {
     }
     /// What all forms of isa-spec/spec/ops/alu/f2i_sm50.toml:62 pack alike.
     #[inline(always)]
-    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+    fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         let mut w: u128 = 0;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w
-            |= self.stype.code_in::<E>(Self::NAME, "stype", &Self::STYPE_CODES0, sm)?
-                << 10;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= self.stype.code_in(Self::NAME, "stype", &Self::STYPE_CODES0, sm)? << 10;
         w |= (self.rnd.index() as u128) << 39;
-        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 1u32)? << 41;
+        w |= fit(Self::NAME, "sel", self.sel as u128, 1u32)? << 41;
         w |= u128::from(self.ftz) << 44;
         w |= u128::from(self.b.neg) << 45;
         w |= u128::from(self.cc) << 47;
@@ -95,57 +93,53 @@ impl OpF2iSm50 {
         {
             let v: u128 = self
                 .dtype
-                .code_in::<E>(Self::NAME, "dtype", &Self::DTYPE_CODES0, sm)?;
+                .code_in(Self::NAME, "dtype", &Self::DTYPE_CODES0, sm)?;
             w |= (v & 3) << 8;
             w |= ((v >> 2) & 1) << 12;
         }
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/f2i_sm50.toml:62; form at isa-spec/spec/ops/alu/f2i_sm50.toml:66).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x5cb0000000000000 | (c.raw & 0x54c7ff000e000)
-            | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+            | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
     /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/f2i_sm50.toml:62; form at isa-spec/spec/ops/alu/f2i_sm50.toml:66).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x4cb0000000000000 | (c.raw & 0x54c000000e000)
-            | self.encode_e0::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
-        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
+            | self.encode_e0(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
+        w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
     /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/f2i_sm50.toml:98; form at isa-spec/spec/ops/alu/f2i_sm50.toml:100).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
         let mut w: u128 = 0x38b0000000000000 | (c.raw & 0x54c000000e000);
         {
-            let v: u128 = imm_src_field::<
-                E,
-            >(Self::NAME, "b", &self.b, 20u32, 12u32, false)?;
+            let v: u128 = imm_src_field(Self::NAME, "b", &self.b, 20u32, 12u32, false)?;
             w |= (v & 0x7ffff) << 20;
             w |= ((v >> 19) & 1) << 56;
         }
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w
-            |= self.stype.code_in::<E>(Self::NAME, "stype", &Self::STYPE_CODES1, sm)?
-                << 10;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= self.stype.code_in(Self::NAME, "stype", &Self::STYPE_CODES1, sm)? << 10;
         w |= (self.rnd.index() as u128) << 39;
         w |= u128::from(self.ftz) << 44;
         w |= u128::from(self.cc) << 47;
         {
             let v: u128 = self
                 .dtype
-                .code_in::<E>(Self::NAME, "dtype", &Self::DTYPE_CODES0, sm)?;
+                .code_in(Self::NAME, "dtype", &Self::DTYPE_CODES0, sm)?;
             w |= (v & 3) << 8;
             w |= ((v >> 2) & 1) << 12;
         }
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Fields all forms of isa-spec/spec/ops/alu/f2i_sm50.toml:62 read alike; each sets the others.
     #[inline(always)]

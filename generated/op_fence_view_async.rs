@@ -38,28 +38,24 @@ impl OpFenceViewAsync {
     }
     /// Form `fixed` on SM [90] (isa-spec/spec/ops/control/fence_view_async.toml:20; form at isa-spec/spec/ops/control/fence_view_async.toml:20).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3c6 | (c.raw & 0x1fff7fffeffffffffffffff0000);
-        w
-            |= self.space.code_in::<E>(Self::NAME, "space", &Self::SPACE_CODES0, sm)?
-                << 72;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 72;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/control/fence_view_async.toml:36; form at isa-spec/spec/ops/control/fence_view_async.toml:36).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3c6 | (c.raw & 0x1fff7fffcffffffffffffff0000);
         w |= (self.space.index() as u128) << 72;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/control/fence_view_async.toml:45; form at isa-spec/spec/ops/control/fence_view_async.toml:45).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x3c6 | (c.raw & 0x1fff7fffcffffffffffffff0000);
-        w
-            |= self.space.code_in::<E>(Self::NAME, "space", &Self::SPACE_CODES0, sm)?
-                << 72;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 72;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/control/fence_view_async.toml:20; form at isa-spec/spec/ops/control/fence_view_async.toml:20).
     #[inline(always)]

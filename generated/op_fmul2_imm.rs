@@ -66,12 +66,12 @@ impl OpFmul2Imm {
     }
     /// Form `rir` on SM [100, 103, 107] (isa-spec/spec/ops/alu/fmul2_imm.toml:51; form at isa-spec/spec/ops/alu/fmul2_imm.toml:56).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
                 return Err(
-                    E::fail(
+                    refuse(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "a", 2, r
@@ -80,11 +80,11 @@ impl OpFmul2Imm {
                 );
             }
         }
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.b.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
                 return Err(
-                    E::fail(
+                    refuse(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "b", 2, r
@@ -95,7 +95,7 @@ impl OpFmul2Imm {
         }
         if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "{} must be a register aligned to {}, not {}", "d", 2, self.d
@@ -103,21 +103,21 @@ impl OpFmul2Imm {
                 ),
             );
         }
-        only_default::<E>(Self::NAME, "modifier ity", self.ity == F32x2imm::F32, sm)?;
+        only_default(Self::NAME, "modifier ity", self.ity == F32x2imm::F32, sm)?;
         let mut w: u128 = 0x84a | (c.raw & 0x1fff7f02cff0000000000000000);
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         {
-            let v: u128 = self.mz.code_in::<E>(Self::NAME, "mz", &Self::MZ_CODES0, sm)?;
+            let v: u128 = self.mz.code_in(Self::NAME, "mz", &Self::MZ_CODES0, sm)?;
             w |= (v & 1) << 76;
             w |= ((v >> 1) & 1) << 80;
         }
         w |= (self.rnd.index() as u128) << 78;
         w |= code_of(&[0, 1, 2, 4, 5, 6], self.asel.index()) << 81;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/alu/fmul2_imm.toml:51; form at isa-spec/spec/ops/alu/fmul2_imm.toml:56).
     #[inline(always)]

@@ -64,76 +64,72 @@ impl OpFsetp {
     }
     /// What all forms of isa-spec/spec/ops/alu/fsetp.toml:59 pack alike.
     #[inline(always)]
-    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
         w |= (self.setop.index() as u128) << 74;
         w |= (self.cmp.index() as u128) << 76;
         w |= u128::from(self.ftz) << 80;
-        w |= dst_field::<E>(Self::NAME, "p", self.p, RegFile::Pred, 3u32, sm)? << 81;
-        w |= dst_field::<E>(Self::NAME, "q", self.q, RegFile::Pred, 3u32, sm)? << 84;
-        w
-            |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
-                << 87;
+        w |= dst_field(Self::NAME, "p", self.p, RegFile::Pred, 3u32, sm)? << 81;
+        w |= dst_field(Self::NAME, "q", self.q, RegFile::Pred, 3u32, sm)? << 84;
+        w |= src_field(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.acc.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fsetp.toml:59; form at isa-spec/spec/ops/alu/fsetp.toml:62).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x20b | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        let mut w: u128 = 0x20b | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
     /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fsetp.toml:59; form at isa-spec/spec/ops/alu/fsetp.toml:62).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x80b | self.encode_e0::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0x80b | self.encode_e0(sm, c)?;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
     /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/fsetp.toml:59; form at isa-spec/spec/ops/alu/fsetp.toml:62).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0xa0b | self.encode_e0::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
-        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        let mut w: u128 = 0xa0b | self.encode_e0(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
+        w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
     /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/fsetp.toml:59; form at isa-spec/spec/ops/alu/fsetp.toml:62).
     #[inline(always)]
-    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c0b | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        let mut w: u128 = 0x80000000000000000000c0b | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
     /// What all forms of isa-spec/spec/ops/alu/fsetp.toml:75 pack alike.
     #[inline(always)]
-    fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "q", self.q, RegFile::Pred, 3u32, sm)? << 0;
-        w |= dst_field::<E>(Self::NAME, "p", self.p, RegFile::Pred, 3u32, sm)? << 3;
-        w
-            |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
-                << 39;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field(Self::NAME, "q", self.q, RegFile::Pred, 3u32, sm)? << 0;
+        w |= dst_field(Self::NAME, "p", self.p, RegFile::Pred, 3u32, sm)? << 3;
+        w |= src_field(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)? << 39;
         w |= u128::from(self.acc.not) << 42;
         w |= u128::from(self.a.neg) << 43;
         w |= u128::from(self.b.abs) << 44;
@@ -142,23 +138,21 @@ impl OpFsetp {
         w |= (self.cmp.index() as u128) << 48;
         w |= u128::from(self.b.neg) << 6;
         w |= u128::from(self.a.abs) << 7;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fsetp.toml:75; form at isa-spec/spec/ops/alu/fsetp.toml:78).
     #[inline(always)]
-    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let mut w: u128 = 0x5bb0000000000000 | self.encode_e1::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+    fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        let mut w: u128 = 0x5bb0000000000000 | self.encode_e1(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
     /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fsetp.toml:75; form at isa-spec/spec/ops/alu/fsetp.toml:78).
     #[inline(always)]
-    fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let mut w: u128 = 0x36b0000000000000 | self.encode_e1::<E>(sm, c)?;
+    fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        let mut w: u128 = 0x36b0000000000000 | self.encode_e1(sm, c)?;
         {
-            let v: u128 = imm_src_field::<
-                E,
-            >(Self::NAME, "b", &self.b, 20u32, 12u32, false)?;
+            let v: u128 = imm_src_field(Self::NAME, "b", &self.b, 20u32, 12u32, false)?;
             w |= (v & 0x7ffff) << 20;
             w |= ((v >> 19) & 1) << 56;
         }
@@ -166,10 +160,10 @@ impl OpFsetp {
     }
     /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/fsetp.toml:75; form at isa-spec/spec/ops/alu/fsetp.toml:78).
     #[inline(always)]
-    fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let mut w: u128 = 0x4bb0000000000000 | self.encode_e1::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
-        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
+    fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        let mut w: u128 = 0x4bb0000000000000 | self.encode_e1(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
+        w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
     /// Fields all forms of isa-spec/spec/ops/alu/fsetp.toml:59 read alike; each sets the others.

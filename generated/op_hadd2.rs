@@ -102,58 +102,13 @@ impl OpHadd2 {
             _ => None,
         }
     }
-    /// [`Self::encode`] without the spec's `legal` and `traps`
-    /// products: the word of a combination that does not exist
-    /// (for tests that show nvdisasm rejects it).
-    pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        let smb = sm_bit(sm);
-        match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x3c0 != 0 => {
-                self.encode_f0::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3c0 != 0 => {
-                self.encode_f1::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x3c0 != 0 => {
-                self.encode_f2::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x300 != 0 => {
-                self.encode_f3::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x3c00 != 0 => {
-                self.encode_f4::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3c00 != 0 => {
-                self.encode_f5::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x3c00 != 0 => {
-                self.encode_f6::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x3c00 != 0 => {
-                self.encode_f7::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x3fc000 != 0 => {
-                self.encode_f8::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3fc000 != 0 => {
-                self.encode_f9::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x4000 != 0 => {
-                self.encode_f10::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x3fc000 != 0 => {
-                self.encode_f11::<EncodeError>(sm, c)
-            }
-            _ => self.encode(sm, c),
-        }
-    }
     /// Whether the form's modifier combination exists on `sm` and
     /// is not a trap (`legal` and `traps` in the spec).
     #[inline(always)]
-    fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !self.legal_f0(sm) {
+    fn combo_f0(&self, sm: u32) -> Result<(), Refused> {
+        if !self.legal_f0(sm) && !any_combo() {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "fmt={} is not a combination that exists on SM{} (the spec's `legal` products)",
@@ -167,10 +122,10 @@ impl OpHadd2 {
     /// Whether the form's modifier combination exists on `sm` and
     /// is not a trap (`legal` and `traps` in the spec).
     #[inline(always)]
-    fn combo_f4<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !self.legal_f4(sm) {
+    fn combo_f4(&self, sm: u32) -> Result<(), Refused> {
+        if !self.legal_f4(sm) && !any_combo() {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "fmt={} is not a combination that exists on SM{} (the spec's `legal` products)",
@@ -184,10 +139,10 @@ impl OpHadd2 {
     /// Whether the form's modifier combination exists on `sm` and
     /// is not a trap (`legal` and `traps` in the spec).
     #[inline(always)]
-    fn combo_f8<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !self.legal_f8(sm) {
+    fn combo_f8(&self, sm: u32) -> Result<(), Refused> {
+        if !self.legal_f8(sm) && !any_combo() {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "fmt={} is not a combination that exists on SM{} (the spec's `legal` products)",
@@ -218,55 +173,55 @@ impl OpHadd2 {
     }
     /// Form `rrr` on SM [70, 72, 75, 80] (isa-spec/spec/ops/alu/hadd2.toml:62; form at isa-spec/spec/ops/alu/hadd2.toml:80).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         let mut w: u128 = 0x230;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= (self.bsel.index() as u128) << 60;
         w |= (self.asel.index() as u128) << 74;
         w |= u128::from(self.sat) << 77;
-        w |= self.fmt.code_in::<E>(Self::NAME, "fmt", &Self::FMT_CODES0, sm)? << 78;
+        w |= self.fmt.code_in(Self::NAME, "fmt", &Self::FMT_CODES0, sm)? << 78;
         w |= u128::from(self.ftz) << 80;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// What all forms of isa-spec/spec/ops/alu/hadd2.toml:75 pack alike.
     #[inline(always)]
-    fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+    fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         let mut w: u128 = 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= (self.asel.index() as u128) << 74;
         w |= u128::from(self.sat) << 77;
-        w |= self.fmt.code_in::<E>(Self::NAME, "fmt", &Self::FMT_CODES0, sm)? << 78;
+        w |= self.fmt.code_in(Self::NAME, "fmt", &Self::FMT_CODES0, sm)? << 78;
         w |= u128::from(self.ftz) << 80;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rri` on SM [70, 72, 75, 80] (isa-spec/spec/ops/alu/hadd2.toml:75; form at isa-spec/spec/ops/alu/hadd2.toml:80).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier bsel", self.bsel == Hswz::H1h0, sm)?;
-        let mut w: u128 = 0x430 | self.encode_e1::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier bsel", self.bsel == Hswz::H1h0, sm)?;
+        let mut w: u128 = 0x430 | self.encode_e1(sm, c)?;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
     /// Form `rrc` on SM [70, 72, 75, 80] (isa-spec/spec/ops/alu/hadd2.toml:75; form at isa-spec/spec/ops/alu/hadd2.toml:80).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x630 | self.encode_e1::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
-        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        let mut w: u128 = 0x630 | self.encode_e1(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
+        w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= (self.bsel.index() as u128) << 60;
@@ -274,10 +229,10 @@ impl OpHadd2 {
     }
     /// Form `rru` on SM [75, 80] (isa-spec/spec/ops/alu/hadd2.toml:75; form at isa-spec/spec/ops/alu/hadd2.toml:80).
     #[inline(always)]
-    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000e30 | self.encode_e1::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        let mut w: u128 = 0x80000000000000000000e30 | self.encode_e1(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= (self.bsel.index() as u128) << 60;
@@ -285,55 +240,55 @@ impl OpHadd2 {
     }
     /// Form `rrr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2.toml:102; form at isa-spec/spec/ops/alu/hadd2.toml:80).
     #[inline(always)]
-    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+    fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         let mut w: u128 = 0x230;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= (self.bsel.index() as u128) << 60;
         w |= (self.asel.index() as u128) << 74;
         w |= u128::from(self.sat) << 77;
-        w |= self.fmt.code_in::<E>(Self::NAME, "fmt", &Self::FMT_CODES1, sm)? << 78;
+        w |= self.fmt.code_in(Self::NAME, "fmt", &Self::FMT_CODES1, sm)? << 78;
         w |= u128::from(self.ftz) << 80;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// What all forms of isa-spec/spec/ops/alu/hadd2.toml:108 pack alike.
     #[inline(always)]
-    fn encode_e3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+    fn encode_e3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         let mut w: u128 = 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= (self.asel.index() as u128) << 74;
         w |= u128::from(self.sat) << 77;
-        w |= self.fmt.code_in::<E>(Self::NAME, "fmt", &Self::FMT_CODES1, sm)? << 78;
+        w |= self.fmt.code_in(Self::NAME, "fmt", &Self::FMT_CODES1, sm)? << 78;
         w |= u128::from(self.ftz) << 80;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rri` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2.toml:108; form at isa-spec/spec/ops/alu/hadd2.toml:80).
     #[inline(always)]
-    fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier bsel", self.bsel == Hswz::H1h0, sm)?;
-        let mut w: u128 = 0x430 | self.encode_e3::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+    fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier bsel", self.bsel == Hswz::H1h0, sm)?;
+        let mut w: u128 = 0x430 | self.encode_e3(sm, c)?;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
     /// Form `rrc` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2.toml:108; form at isa-spec/spec/ops/alu/hadd2.toml:80).
     #[inline(always)]
-    fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x630 | self.encode_e3::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
-        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
+    fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        let mut w: u128 = 0x630 | self.encode_e3(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
+        w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= (self.bsel.index() as u128) << 60;
@@ -341,10 +296,10 @@ impl OpHadd2 {
     }
     /// Form `rru` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2.toml:108; form at isa-spec/spec/ops/alu/hadd2.toml:80).
     #[inline(always)]
-    fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000e30 | self.encode_e3::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+    fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        let mut w: u128 = 0x80000000000000000000e30 | self.encode_e3(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= (self.bsel.index() as u128) << 60;
@@ -352,81 +307,77 @@ impl OpHadd2 {
     }
     /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2.toml:116; form at isa-spec/spec/ops/alu/hadd2.toml:80).
     #[inline(always)]
-    fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+    fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         let mut w: u128 = 0x230;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
-        w |= self.asel.code_in::<E>(Self::NAME, "asel", &Self::ASEL_CODES0, sm)? << 74;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
+        w |= self.asel.code_in(Self::NAME, "asel", &Self::ASEL_CODES0, sm)? << 74;
         w |= u128::from(self.sat) << 77;
         {
-            let v: u128 = self
-                .fmt
-                .code_in::<E>(Self::NAME, "fmt", &Self::FMT_CODES2, sm)?;
+            let v: u128 = self.fmt.code_in(Self::NAME, "fmt", &Self::FMT_CODES2, sm)?;
             w |= (v & 1) << 78;
             w |= ((v >> 1) & 1) << 85;
         }
         w |= u128::from(self.ftz) << 80;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// What all forms of isa-spec/spec/ops/alu/hadd2.toml:132 pack alike.
     #[inline(always)]
-    fn encode_e5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+    fn encode_e5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         let mut w: u128 = 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= self.asel.code_in::<E>(Self::NAME, "asel", &Self::ASEL_CODES0, sm)? << 74;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= self.asel.code_in(Self::NAME, "asel", &Self::ASEL_CODES0, sm)? << 74;
         w |= u128::from(self.sat) << 77;
         {
-            let v: u128 = self
-                .fmt
-                .code_in::<E>(Self::NAME, "fmt", &Self::FMT_CODES2, sm)?;
+            let v: u128 = self.fmt.code_in(Self::NAME, "fmt", &Self::FMT_CODES2, sm)?;
             w |= (v & 1) << 78;
             w |= ((v >> 1) & 1) << 85;
         }
         w |= u128::from(self.ftz) << 80;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rri` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2.toml:132; form at isa-spec/spec/ops/alu/hadd2.toml:80).
     #[inline(always)]
-    fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier bsel", self.bsel == Hswz::H1h0, sm)?;
-        let mut w: u128 = 0x430 | self.encode_e5::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+    fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier bsel", self.bsel == Hswz::H1h0, sm)?;
+        let mut w: u128 = 0x430 | self.encode_e5(sm, c)?;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
     /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hadd2.toml:132; form at isa-spec/spec/ops/alu/hadd2.toml:80).
     #[inline(always)]
-    fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x630 | self.encode_e5::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
-        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
+    fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        let mut w: u128 = 0x630 | self.encode_e5(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
+        w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
+        w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
     /// Form `rru` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2.toml:132; form at isa-spec/spec/ops/alu/hadd2.toml:80).
     #[inline(always)]
-    fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000e30 | self.encode_e5::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+    fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        let mut w: u128 = 0x80000000000000000000e30 | self.encode_e5(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
+        w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hadd2.toml:62; form at isa-spec/spec/ops/alu/hadd2.toml:80).

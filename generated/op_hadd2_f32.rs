@@ -77,53 +77,53 @@ impl OpHadd2F32 {
     }
     /// Form `rrr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2_f32.toml:58; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier fmt", self.fmt == HfmtF32::F32, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier fmt", self.fmt == HfmtF32::F32, sm)?;
         let mut w: u128 = 0x40000000000000000230;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= u128::from(self.a.neg) << 72;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= (self.bsel.index() as u128) << 60;
         w |= (self.asel.index() as u128) << 74;
         w |= u128::from(self.sat) << 77;
         w |= u128::from(self.ftz) << 80;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// What all forms of isa-spec/spec/ops/alu/hadd2_f32.toml:69 pack alike.
     #[inline(always)]
-    fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier fmt", self.fmt == HfmtF32::F32, sm)?;
+    fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier fmt", self.fmt == HfmtF32::F32, sm)?;
         let mut w: u128 = 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= u128::from(self.a.neg) << 72;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= (self.asel.index() as u128) << 74;
         w |= u128::from(self.sat) << 77;
         w |= u128::from(self.ftz) << 80;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rri` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2_f32.toml:69; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier bsel", self.bsel == Hswz::H1h0, sm)?;
-        let mut w: u128 = 0x40000000000000000430 | self.encode_e1::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier bsel", self.bsel == Hswz::H1h0, sm)?;
+        let mut w: u128 = 0x40000000000000000430 | self.encode_e1(sm, c)?;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
     /// Form `rrc` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2_f32.toml:69; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x40000000000000000630 | self.encode_e1::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
-        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        let mut w: u128 = 0x40000000000000000630 | self.encode_e1(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
+        w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= (self.bsel.index() as u128) << 60;
@@ -131,10 +131,10 @@ impl OpHadd2F32 {
     }
     /// Form `rru` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hadd2_f32.toml:69; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
     #[inline(always)]
-    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80040000000000000000e30 | self.encode_e1::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        let mut w: u128 = 0x80040000000000000000e30 | self.encode_e1(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= (self.bsel.index() as u128) << 60;
@@ -142,67 +142,67 @@ impl OpHadd2F32 {
     }
     /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2_f32.toml:96; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
     #[inline(always)]
-    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier fmt", self.fmt == HfmtF32::F32, sm)?;
+    fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier fmt", self.fmt == HfmtF32::F32, sm)?;
         let mut w: u128 = 0x40000000000000000230;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= u128::from(self.a.neg) << 72;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
-        w |= self.asel.code_in::<E>(Self::NAME, "asel", &Self::ASEL_CODES0, sm)? << 74;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
+        w |= self.asel.code_in(Self::NAME, "asel", &Self::ASEL_CODES0, sm)? << 74;
         w |= u128::from(self.sat) << 77;
         w |= u128::from(self.ftz) << 80;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// What all forms of isa-spec/spec/ops/alu/hadd2_f32.toml:104 pack alike.
     #[inline(always)]
-    fn encode_e3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier fmt", self.fmt == HfmtF32::F32, sm)?;
+    fn encode_e3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier fmt", self.fmt == HfmtF32::F32, sm)?;
         let mut w: u128 = 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= u128::from(self.a.neg) << 72;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= self.asel.code_in::<E>(Self::NAME, "asel", &Self::ASEL_CODES0, sm)? << 74;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= self.asel.code_in(Self::NAME, "asel", &Self::ASEL_CODES0, sm)? << 74;
         w |= u128::from(self.sat) << 77;
         w |= u128::from(self.ftz) << 80;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rri` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2_f32.toml:104; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
     #[inline(always)]
-    fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier bsel", self.bsel == Hswz::H1h0, sm)?;
-        let mut w: u128 = 0x40000000000000000430 | self.encode_e3::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+    fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier bsel", self.bsel == Hswz::H1h0, sm)?;
+        let mut w: u128 = 0x40000000000000000430 | self.encode_e3(sm, c)?;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
     /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hadd2_f32.toml:104; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
     #[inline(always)]
-    fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x40000000000000000630 | self.encode_e3::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
-        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
+    fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        let mut w: u128 = 0x40000000000000000630 | self.encode_e3(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
+        w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
+        w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
     /// Form `rru` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hadd2_f32.toml:104; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).
     #[inline(always)]
-    fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80040000000000000000e30 | self.encode_e3::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+    fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        let mut w: u128 = 0x80040000000000000000e30 | self.encode_e3(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
+        w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/alu/hadd2_f32.toml:58; form at isa-spec/spec/ops/alu/hadd2_f32.toml:74).

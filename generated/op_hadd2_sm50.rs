@@ -85,24 +85,24 @@ impl OpHadd2Sm50 {
     }
     /// What all forms of isa-spec/spec/ops/alu/hadd2_sm50.toml:59 pack alike.
     #[inline(always)]
-    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+    fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         let mut w: u128 = 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.ftz) << 39;
         w |= u128::from(self.a.neg) << 43;
         w |= u128::from(self.a.abs) << 44;
         w |= (self.asel.index() as u128) << 47;
         w |= (self.fmt.index() as u128) << 49;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `r` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hadd2_sm50.toml:59; form at isa-spec/spec/ops/alu/hadd2_sm50.toml:63).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x5d10000000000000 | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        let mut w: u128 = 0x5d10000000000000 | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w |= (self.bsel.index() as u128) << 28;
         w |= u128::from(self.b.abs) << 30;
         w |= u128::from(self.b.neg) << 31;
@@ -111,12 +111,12 @@ impl OpHadd2Sm50 {
     }
     /// Form `i` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hadd2_sm50.toml:59; form at isa-spec/spec/ops/alu/hadd2_sm50.toml:63).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier bsel", self.bsel == Hswz::H1h0, sm)?;
-        let mut w: u128 = 0x7a00000000000000 | self.encode_e0::<E>(sm, c)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier bsel", self.bsel == Hswz::H1h0, sm)?;
+        let mut w: u128 = 0x7a00000000000000 | self.encode_e0(sm, c)?;
         {
-            let v: u128 = imm_halves_src_field::<E>(Self::NAME, "b", &self.b, 6u32)?;
+            let v: u128 = imm_halves_src_field(Self::NAME, "b", &self.b, 6u32)?;
             w |= (v & 0x7ffff) << 20;
             w |= ((v >> 19) & 1) << 56;
         }
@@ -125,12 +125,12 @@ impl OpHadd2Sm50 {
     }
     /// Form `c` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hadd2_sm50.toml:59; form at isa-spec/spec/ops/alu/hadd2_sm50.toml:63).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier bsel", self.bsel == Hswz::H1h0, sm)?;
-        let mut w: u128 = 0x7a80000000000000 | self.encode_e0::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
-        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier bsel", self.bsel == Hswz::H1h0, sm)?;
+        let mut w: u128 = 0x7a80000000000000 | self.encode_e0(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
+        w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         w |= u128::from(self.sat) << 52;
         w |= u128::from(self.b.abs) << 54;
         w |= u128::from(self.b.neg) << 56;

@@ -224,147 +224,13 @@ impl OpHfma2 {
             _ => None,
         }
     }
-    /// [`Self::encode`] without the spec's `legal` and `traps`
-    /// products: the word of a combination that does not exist
-    /// (for tests that show nvdisasm rejects it).
-    pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        let smb = sm_bit(sm);
-        match (self.a.kind, self.b.kind, self.c.kind, self.e.kind) {
-            (
-                reg!(Gpr),
-                reg!(Gpr),
-                reg!(Gpr),
-                _,
-            ) if smb & 0x1c0 != 0 && self.e == Src::PT => {
-                self.encode_f0::<EncodeError>(sm, c)
-            }
-            (
-                reg!(Gpr),
-                SrcKind::Imm(_),
-                reg!(Gpr),
-                _,
-            ) if smb & 0x1c0 != 0 && self.e == Src::PT => {
-                self.encode_f1::<EncodeError>(sm, c)
-            }
-            (
-                reg!(Gpr),
-                SrcKind::CBuf(_),
-                reg!(Gpr),
-                _,
-            ) if smb & 0x1c0 != 0 && self.e == Src::PT => {
-                self.encode_f2::<EncodeError>(sm, c)
-            }
-            (
-                reg!(Gpr),
-                reg!(UGpr),
-                reg!(Gpr),
-                _,
-            ) if smb & 0x100 != 0 && self.e == Src::PT => {
-                self.encode_f3::<EncodeError>(sm, c)
-            }
-            (
-                reg!(Gpr),
-                reg!(Gpr),
-                SrcKind::Imm(_),
-                _,
-            ) if smb & 0x1c0 != 0 && self.e == Src::PT => {
-                self.encode_f4::<EncodeError>(sm, c)
-            }
-            (
-                reg!(Gpr),
-                reg!(Gpr),
-                SrcKind::CBuf(_),
-                _,
-            ) if smb & 0x1c0 != 0 && self.e == Src::PT => {
-                self.encode_f5::<EncodeError>(sm, c)
-            }
-            (
-                reg!(Gpr),
-                reg!(Gpr),
-                reg!(UGpr),
-                _,
-            ) if smb & 0x100 != 0 && self.e == Src::PT => {
-                self.encode_f6::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x200 != 0 => {
-                self.encode_f7::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0x200 != 0 => {
-                self.encode_f8::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr), reg!(Pred)) if smb & 0x200 != 0 => {
-                self.encode_f9::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0x200 != 0 => {
-                self.encode_f10::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x200 != 0 => {
-                self.encode_f11::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x200 != 0 => {
-                self.encode_f12::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x200 != 0 => {
-                self.encode_f13::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x3c00 != 0 => {
-                self.encode_f14::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0x3c00 != 0 => {
-                self.encode_f15::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr), reg!(Pred)) if smb & 0x3c00 != 0 => {
-                self.encode_f16::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0x3c00 != 0 => {
-                self.encode_f17::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x3c00 != 0 => {
-                self.encode_f18::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x3c00 != 0 => {
-                self.encode_f19::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x3c00 != 0 => {
-                self.encode_f20::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x3fc000 != 0 => {
-                self.encode_f21::<EncodeError>(sm, c)
-            }
-            (
-                reg!(Gpr),
-                SrcKind::Imm(_),
-                reg!(Gpr),
-                reg!(Pred),
-            ) if smb & 0x3fc000 != 0 => self.encode_f22::<EncodeError>(sm, c),
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr), reg!(Pred)) if smb & 0x4000 != 0 => {
-                self.encode_f23::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0x3fc000 != 0 => {
-                self.encode_f24::<EncodeError>(sm, c)
-            }
-            (
-                reg!(Gpr),
-                reg!(Gpr),
-                SrcKind::Imm(_),
-                reg!(Pred),
-            ) if smb & 0x3fc000 != 0 => self.encode_f25::<EncodeError>(sm, c),
-            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x4000 != 0 => {
-                self.encode_f26::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x3fc000 != 0 => {
-                self.encode_f27::<EncodeError>(sm, c)
-            }
-            _ => self.encode(sm, c),
-        }
-    }
     /// Whether the form's modifier combination exists on `sm` and
     /// is not a trap (`legal` and `traps` in the spec).
     #[inline(always)]
-    fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !self.legal_f0(sm) {
+    fn combo_f0(&self, sm: u32) -> Result<(), Refused> {
+        if !self.legal_f0(sm) && !any_combo() {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "sat={} relu={} is not a combination that exists on SM{} (the spec's `legal` products)",
@@ -378,10 +244,10 @@ impl OpHfma2 {
     /// Whether the form's modifier combination exists on `sm` and
     /// is not a trap (`legal` and `traps` in the spec).
     #[inline(always)]
-    fn combo_f7<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !self.legal_f7(sm) {
+    fn combo_f7(&self, sm: u32) -> Result<(), Refused> {
+        if !self.legal_f7(sm) && !any_combo() {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "sat={} relu={} is not a combination that exists on SM{} (the spec's `legal` products)",
@@ -406,36 +272,36 @@ impl OpHfma2 {
     }
     /// What all forms of isa-spec/spec/ops/alu/hfma2.toml:86 pack alike.
     #[inline(always)]
-    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "e", self.e == Src::PT, sm)?;
-        only_default::<E>(Self::NAME, "modifier relu", self.relu == false, sm)?;
+    fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        only_default(Self::NAME, "e", self.e == Src::PT, sm)?;
+        only_default(Self::NAME, "modifier relu", self.relu == false, sm)?;
         let mut w: u128 = 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= (self.asel.index() as u128) << 74;
         {
-            let v: u128 = self.mz.code_in::<E>(Self::NAME, "mz", &Self::MZ_CODES0, sm)?;
+            let v: u128 = self.mz.code_in(Self::NAME, "mz", &Self::MZ_CODES0, sm)?;
             w |= (v & 1) << 76;
             w |= ((v >> 1) & 1) << 80;
         }
         w |= u128::from(self.sat) << 77;
-        w |= self.fmt.code_in::<E>(Self::NAME, "fmt", &Self::FMT_CODES0, sm)? << 78;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        w |= self.fmt.code_in(Self::NAME, "fmt", &Self::FMT_CODES0, sm)? << 78;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:86; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x231 | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x231 | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         w |= (self.csel.index() as u128) << 81;
         w |= u128::from(self.c.abs) << 83;
         w |= u128::from(self.c.neg) << 84;
@@ -443,13 +309,13 @@ impl OpHfma2 {
     }
     /// Form `rir` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:86; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier bsel", self.bsel == HswzNh1::H1h0, sm)?;
-        let mut w: u128 = 0x831 | self.encode_e0::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier bsel", self.bsel == HswzNh1::H1h0, sm)?;
+        let mut w: u128 = 0x831 | self.encode_e0(sm, c)?;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= (self.csel.index() as u128) << 81;
         w |= u128::from(self.c.abs) << 83;
         w |= u128::from(self.c.neg) << 84;
@@ -457,16 +323,16 @@ impl OpHfma2 {
     }
     /// Form `rcr` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:86; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0xa31 | self.encode_e0::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
-        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0xa31 | self.encode_e0(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
+        w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         w |= (self.csel.index() as u128) << 81;
         w |= u128::from(self.c.abs) << 83;
         w |= u128::from(self.c.neg) << 84;
@@ -474,15 +340,15 @@ impl OpHfma2 {
     }
     /// Form `rur` on SM [75] (isa-spec/spec/ops/alu/hfma2.toml:86; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
-    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c31 | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x80000000000000000000c31 | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         w |= (self.csel.index() as u128) << 81;
         w |= u128::from(self.c.abs) << 83;
         w |= u128::from(self.c.neg) << 84;
@@ -490,64 +356,64 @@ impl OpHfma2 {
     }
     /// Form `rri` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:86; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
-    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier csel", self.csel == Hswz::H1h0, sm)?;
-        let mut w: u128 = 0x431 | self.encode_e0::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 81;
+    fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier csel", self.csel == Hswz::H1h0, sm)?;
+        let mut w: u128 = 0x431 | self.encode_e0(sm, c)?;
+        w |= imm_src_field(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 81;
         w |= u128::from(self.b.abs) << 83;
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
     /// Form `rrc` on SM [70, 72, 75] (isa-spec/spec/ops/alu/hfma2.toml:86; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
-    fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x631 | self.encode_e0::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
-        w |= cbuf_index_field::<E>(Self::NAME, "c", &self.c, 5u32)? << 54;
+    fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x631 | self.encode_e0(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
+        w |= cbuf_index_field(Self::NAME, "c", &self.c, 5u32)? << 54;
         w |= u128::from(self.c.abs) << 62;
         w |= u128::from(self.c.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= (self.csel.index() as u128) << 60;
-        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 81;
+        w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 81;
         w |= u128::from(self.b.abs) << 83;
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
     /// Form `rru` on SM [75] (isa-spec/spec/ops/alu/hfma2.toml:86; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
-    fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000e31 | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
+    fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x80000000000000000000e31 | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.c.abs) << 62;
         w |= u128::from(self.c.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= (self.csel.index() as u128) << 60;
-        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 81;
+        w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 81;
         w |= u128::from(self.b.abs) << 83;
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
     /// What all forms of isa-spec/spec/ops/alu/hfma2.toml:142 pack alike.
     #[inline(always)]
-    fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "e", &self.e, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "e", &self.e, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= (self.asel.index() as u128) << 74;
         {
-            let v: u128 = self.mz.code_in::<E>(Self::NAME, "mz", &Self::MZ_CODES0, sm)?;
+            let v: u128 = self.mz.code_in(Self::NAME, "mz", &Self::MZ_CODES0, sm)?;
             w |= (v & 1) << 76;
             w |= ((v >> 1) & 1) << 80;
         }
@@ -558,21 +424,21 @@ impl OpHfma2 {
             w |= ((v >> 1) & 1) << 85;
         }
         w |= u128::from(self.relu) << 79;
-        w |= src_field::<E>(Self::NAME, "e", &self.e, RegFile::Pred, 3u32, sm)? << 87;
+        w |= src_field(Self::NAME, "e", &self.e, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.e.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:142; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
-    fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x231 | self.encode_e1::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+    fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x231 | self.encode_e1(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         w |= (self.csel.index() as u128) << 81;
         w |= u128::from(self.c.abs) << 83;
         w |= u128::from(self.c.neg) << 84;
@@ -580,13 +446,13 @@ impl OpHfma2 {
     }
     /// Form `rir` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:142; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
-    fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier bsel", self.bsel == HswzNh1::H1h0, sm)?;
-        let mut w: u128 = 0x831 | self.encode_e1::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+    fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier bsel", self.bsel == HswzNh1::H1h0, sm)?;
+        let mut w: u128 = 0x831 | self.encode_e1(sm, c)?;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= (self.csel.index() as u128) << 81;
         w |= u128::from(self.c.abs) << 83;
         w |= u128::from(self.c.neg) << 84;
@@ -594,16 +460,16 @@ impl OpHfma2 {
     }
     /// Form `rcr` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:142; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
-    fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0xa31 | self.encode_e1::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
-        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
+    fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0xa31 | self.encode_e1(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
+        w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         w |= (self.csel.index() as u128) << 81;
         w |= u128::from(self.c.abs) << 83;
         w |= u128::from(self.c.neg) << 84;
@@ -611,15 +477,15 @@ impl OpHfma2 {
     }
     /// Form `rur` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:142; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
-    fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c31 | self.encode_e1::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+    fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x80000000000000000000c31 | self.encode_e1(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         w |= (self.csel.index() as u128) << 81;
         w |= u128::from(self.c.abs) << 83;
         w |= u128::from(self.c.neg) << 84;
@@ -627,64 +493,64 @@ impl OpHfma2 {
     }
     /// Form `rri` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:142; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
-    fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier csel", self.csel == Hswz::H1h0, sm)?;
-        let mut w: u128 = 0x431 | self.encode_e1::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 81;
+    fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier csel", self.csel == Hswz::H1h0, sm)?;
+        let mut w: u128 = 0x431 | self.encode_e1(sm, c)?;
+        w |= imm_src_field(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 81;
         w |= u128::from(self.b.abs) << 83;
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
     /// Form `rrc` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:142; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
-    fn encode_f12<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x631 | self.encode_e1::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
-        w |= cbuf_index_field::<E>(Self::NAME, "c", &self.c, 5u32)? << 54;
+    fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x631 | self.encode_e1(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
+        w |= cbuf_index_field(Self::NAME, "c", &self.c, 5u32)? << 54;
         w |= u128::from(self.c.abs) << 62;
         w |= u128::from(self.c.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= (self.csel.index() as u128) << 60;
-        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 81;
+        w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 81;
         w |= u128::from(self.b.abs) << 83;
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
     /// Form `rru` on SM [80] (isa-spec/spec/ops/alu/hfma2.toml:142; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
-    fn encode_f13<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000e31 | self.encode_e1::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
+    fn encode_f13(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x80000000000000000000e31 | self.encode_e1(sm, c)?;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.c.abs) << 62;
         w |= u128::from(self.c.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= (self.csel.index() as u128) << 60;
-        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 81;
+        w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 81;
         w |= u128::from(self.b.abs) << 83;
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
     /// What all forms of isa-spec/spec/ops/alu/hfma2.toml:156 pack alike.
     #[inline(always)]
-    fn encode_e2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "e", &self.e, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "e", &self.e, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= (self.asel.index() as u128) << 74;
         {
-            let v: u128 = self.mz.code_in::<E>(Self::NAME, "mz", &Self::MZ_CODES0, sm)?;
+            let v: u128 = self.mz.code_in(Self::NAME, "mz", &Self::MZ_CODES0, sm)?;
             w |= (v & 1) << 76;
             w |= ((v >> 1) & 1) << 80;
         }
@@ -695,20 +561,20 @@ impl OpHfma2 {
             w |= ((v >> 1) & 1) << 85;
         }
         w |= u128::from(self.relu) << 79;
-        w |= src_field::<E>(Self::NAME, "e", &self.e, RegFile::Pred, 3u32, sm)? << 87;
+        w |= src_field(Self::NAME, "e", &self.e, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.e.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:156; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
-    fn encode_f14<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x231 | self.encode_e2::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+    fn encode_f14(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x231 | self.encode_e2(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         {
             let v: u128 = (self.bsel.index() as u128);
             w |= (v & 3) << 60;
@@ -721,13 +587,13 @@ impl OpHfma2 {
     }
     /// Form `rir` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:156; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
-    fn encode_f15<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier bsel", self.bsel == HswzNh1::H1h0, sm)?;
-        let mut w: u128 = 0x831 | self.encode_e2::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+    fn encode_f15(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier bsel", self.bsel == HswzNh1::H1h0, sm)?;
+        let mut w: u128 = 0x831 | self.encode_e2(sm, c)?;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= (self.csel.index() as u128) << 81;
         w |= u128::from(self.c.abs) << 83;
         w |= u128::from(self.c.neg) << 84;
@@ -735,15 +601,15 @@ impl OpHfma2 {
     }
     /// Form `rcr` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:156; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
-    fn encode_f16<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0xa31 | self.encode_e2::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
-        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
+    fn encode_f16(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0xa31 | self.encode_e2(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
+        w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         {
             let v: u128 = (self.bsel.index() as u128);
             w |= (v & 3) << 60;
@@ -756,14 +622,14 @@ impl OpHfma2 {
     }
     /// Form `rur` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:156; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
-    fn encode_f17<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c31 | self.encode_e2::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+    fn encode_f17(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x80000000000000000000c31 | self.encode_e2(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         {
             let v: u128 = (self.bsel.index() as u128);
             w |= (v & 3) << 60;
@@ -776,13 +642,13 @@ impl OpHfma2 {
     }
     /// Form `rri` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:156; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
-    fn encode_f18<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier csel", self.csel == Hswz::H1h0, sm)?;
-        let mut w: u128 = 0x431 | self.encode_e2::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
+    fn encode_f18(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier csel", self.csel == Hswz::H1h0, sm)?;
+        let mut w: u128 = 0x431 | self.encode_e2(sm, c)?;
+        w |= imm_src_field(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         {
             let v: u128 = (self.bsel.index() as u128);
             w |= (v & 3) << 81;
@@ -794,15 +660,15 @@ impl OpHfma2 {
     }
     /// Form `rrc` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:156; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
-    fn encode_f19<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x631 | self.encode_e2::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
-        w |= cbuf_index_field::<E>(Self::NAME, "c", &self.c, 5u32)? << 54;
+    fn encode_f19(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x631 | self.encode_e2(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
+        w |= cbuf_index_field(Self::NAME, "c", &self.c, 5u32)? << 54;
         w |= u128::from(self.c.abs) << 62;
         w |= u128::from(self.c.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= (self.csel.index() as u128) << 60;
         {
             let v: u128 = (self.bsel.index() as u128);
@@ -815,14 +681,14 @@ impl OpHfma2 {
     }
     /// Form `rru` on SM [86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2.toml:156; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
-    fn encode_f20<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000e31 | self.encode_e2::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
+    fn encode_f20(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x80000000000000000000e31 | self.encode_e2(sm, c)?;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.c.abs) << 62;
         w |= u128::from(self.c.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= (self.csel.index() as u128) << 60;
         {
             let v: u128 = (self.bsel.index() as u128);
@@ -835,15 +701,15 @@ impl OpHfma2 {
     }
     /// What all forms of isa-spec/spec/ops/alu/hfma2.toml:177 pack alike.
     #[inline(always)]
-    fn encode_e3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "e", &self.e, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_e3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "e", &self.e, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= self.asel.code_in::<E>(Self::NAME, "asel", &Self::ASEL_CODES0, sm)? << 74;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= self.asel.code_in(Self::NAME, "asel", &Self::ASEL_CODES0, sm)? << 74;
         {
             let v: u128 = (self.mz.index() as u128);
             w |= (v & 1) << 76;
@@ -856,94 +722,94 @@ impl OpHfma2 {
             w |= ((v >> 1) & 1) << 85;
         }
         w |= u128::from(self.relu) << 79;
-        w |= src_field::<E>(Self::NAME, "e", &self.e, RegFile::Pred, 3u32, sm)? << 87;
+        w |= src_field(Self::NAME, "e", &self.e, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.e.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
-    fn encode_f21<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x231 | self.encode_e3::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+    fn encode_f21(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x231 | self.encode_e3(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         {
             let v: u128 = (self.bsel.index() as u128);
             w |= (v & 3) << 60;
             w |= ((v >> 2) & 1) << 86;
         }
-        w |= self.csel.code_in::<E>(Self::NAME, "csel", &Self::CSEL_CODES0, sm)? << 81;
+        w |= self.csel.code_in(Self::NAME, "csel", &Self::CSEL_CODES0, sm)? << 81;
         w |= u128::from(self.c.abs) << 83;
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
     /// Form `rir` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
-    fn encode_f22<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier bsel", self.bsel == HswzNh1::H1h0, sm)?;
-        let mut w: u128 = 0x831 | self.encode_e3::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= self.csel.code_in::<E>(Self::NAME, "csel", &Self::CSEL_CODES0, sm)? << 81;
+    fn encode_f22(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier bsel", self.bsel == HswzNh1::H1h0, sm)?;
+        let mut w: u128 = 0x831 | self.encode_e3(sm, c)?;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= self.csel.code_in(Self::NAME, "csel", &Self::CSEL_CODES0, sm)? << 81;
         w |= u128::from(self.c.abs) << 83;
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
     /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
-    fn encode_f23<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0xa31 | self.encode_e3::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
-        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
+    fn encode_f23(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0xa31 | self.encode_e3(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
+        w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         {
             let v: u128 = (self.bsel.index() as u128);
             w |= (v & 3) << 60;
             w |= ((v >> 2) & 1) << 86;
         }
-        w |= self.csel.code_in::<E>(Self::NAME, "csel", &Self::CSEL_CODES0, sm)? << 81;
+        w |= self.csel.code_in(Self::NAME, "csel", &Self::CSEL_CODES0, sm)? << 81;
         w |= u128::from(self.c.abs) << 83;
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
     /// Form `rur` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
-    fn encode_f24<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c31 | self.encode_e3::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+    fn encode_f24(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x80000000000000000000c31 | self.encode_e3(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         {
             let v: u128 = (self.bsel.index() as u128);
             w |= (v & 3) << 60;
             w |= ((v >> 2) & 1) << 86;
         }
-        w |= self.csel.code_in::<E>(Self::NAME, "csel", &Self::CSEL_CODES0, sm)? << 81;
+        w |= self.csel.code_in(Self::NAME, "csel", &Self::CSEL_CODES0, sm)? << 81;
         w |= u128::from(self.c.abs) << 83;
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
     /// Form `rri` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
-    fn encode_f25<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier csel", self.csel == Hswz::H1h0, sm)?;
-        let mut w: u128 = 0x431 | self.encode_e3::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
+    fn encode_f25(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier csel", self.csel == Hswz::H1h0, sm)?;
+        let mut w: u128 = 0x431 | self.encode_e3(sm, c)?;
+        w |= imm_src_field(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         {
             let v: u128 = (self.bsel.index() as u128);
             w |= (v & 3) << 81;
@@ -955,16 +821,16 @@ impl OpHfma2 {
     }
     /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
-    fn encode_f26<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x631 | self.encode_e3::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
-        w |= cbuf_index_field::<E>(Self::NAME, "c", &self.c, 5u32)? << 54;
+    fn encode_f26(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x631 | self.encode_e3(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
+        w |= cbuf_index_field(Self::NAME, "c", &self.c, 5u32)? << 54;
         w |= u128::from(self.c.abs) << 62;
         w |= u128::from(self.c.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= self.csel.code_in::<E>(Self::NAME, "csel", &Self::CSEL_CODES0, sm)? << 60;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= self.csel.code_in(Self::NAME, "csel", &Self::CSEL_CODES0, sm)? << 60;
         {
             let v: u128 = (self.bsel.index() as u128);
             w |= (v & 3) << 81;
@@ -976,15 +842,15 @@ impl OpHfma2 {
     }
     /// Form `rru` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/hfma2.toml:177; form at isa-spec/spec/ops/alu/hfma2.toml:91).
     #[inline(always)]
-    fn encode_f27<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000e31 | self.encode_e3::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
+    fn encode_f27(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x80000000000000000000e31 | self.encode_e3(sm, c)?;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.c.abs) << 62;
         w |= u128::from(self.c.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= self.csel.code_in::<E>(Self::NAME, "csel", &Self::CSEL_CODES0, sm)? << 60;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= self.csel.code_in(Self::NAME, "csel", &Self::CSEL_CODES0, sm)? << 60;
         {
             let v: u128 = (self.bsel.index() as u128);
             w |= (v & 3) << 81;

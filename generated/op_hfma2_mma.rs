@@ -139,64 +139,13 @@ impl OpHfma2Mma {
             _ => None,
         }
     }
-    /// [`Self::encode`] without the spec's `legal` and `traps`
-    /// products: the word of a combination that does not exist
-    /// (for tests that show nvdisasm rejects it).
-    pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        let smb = sm_bit(sm);
-        match (self.a.kind, self.b.kind, self.c.kind, self.e.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x3e00 != 0 => {
-                self.encode_f0::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0x3e00 != 0 => {
-                self.encode_f1::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr), reg!(Pred)) if smb & 0x3e00 != 0 => {
-                self.encode_f2::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0x3e00 != 0 => {
-                self.encode_f3::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x3e00 != 0 => {
-                self.encode_f4::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x3e00 != 0 => {
-                self.encode_f5::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x3e00 != 0 => {
-                self.encode_f6::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x4000 != 0 => {
-                self.encode_f7::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0x4000 != 0 => {
-                self.encode_f8::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr), reg!(Pred)) if smb & 0x4000 != 0 => {
-                self.encode_f9::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0x4000 != 0 => {
-                self.encode_f10::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x4000 != 0 => {
-                self.encode_f11::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x4000 != 0 => {
-                self.encode_f12::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x4000 != 0 => {
-                self.encode_f13::<EncodeError>(sm, c)
-            }
-            _ => self.encode(sm, c),
-        }
-    }
     /// Whether the form's modifier combination exists on `sm` and
     /// is not a trap (`legal` and `traps` in the spec).
     #[inline(always)]
-    fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !self.legal_f0(sm) {
+    fn combo_f0(&self, sm: u32) -> Result<(), Refused> {
+        if !self.legal_f0(sm) && !any_combo() {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "sat={} relu={} is not a combination that exists on SM{} (the spec's `legal` products)",
@@ -215,242 +164,240 @@ impl OpHfma2Mma {
     }
     /// What all forms of isa-spec/spec/ops/alu/hfma2_mma.toml:73 pack alike.
     #[inline(always)]
-    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "e", &self.e, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "modifier fmt", self.fmt == Hfmt::F16, sm)?;
+    fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "e", &self.e, MOD_NEG | MOD_ABS, sm)?;
+        only_default(Self::NAME, "modifier fmt", self.fmt == Hfmt::F16, sm)?;
         let mut w: u128 = 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         {
-            let v: u128 = self.mz.code_in::<E>(Self::NAME, "mz", &Self::MZ_CODES0, sm)?;
+            let v: u128 = self.mz.code_in(Self::NAME, "mz", &Self::MZ_CODES0, sm)?;
             w |= (v & 1) << 76;
             w |= ((v >> 1) & 1) << 80;
         }
         w |= u128::from(self.sat) << 77;
         w |= u128::from(self.relu) << 79;
-        w |= src_field::<E>(Self::NAME, "e", &self.e, RegFile::Pred, 3u32, sm)? << 87;
+        w |= src_field(Self::NAME, "e", &self.e, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.e.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:73; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x235 | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x235 | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.abs) << 83;
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
     /// Form `rir` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:73; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x835 | self.encode_e0::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x835 | self.encode_e0(sm, c)?;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.abs) << 83;
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
     /// Form `rcr` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:73; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0xa35 | self.encode_e0::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
-        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0xa35 | self.encode_e0(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
+        w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.abs) << 83;
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
     /// Form `rur` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:73; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
-    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c35 | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x80000000000000000000c35 | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.abs) << 83;
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
     /// Form `rri` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:73; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
-    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x435 | self.encode_e0::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
+    fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0x435 | self.encode_e0(sm, c)?;
+        w |= imm_src_field(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.b.abs) << 83;
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
     /// Form `rrc` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:73; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
-    fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x635 | self.encode_e0::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
-        w |= cbuf_index_field::<E>(Self::NAME, "c", &self.c, 5u32)? << 54;
+    fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x635 | self.encode_e0(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
+        w |= cbuf_index_field(Self::NAME, "c", &self.c, 5u32)? << 54;
         w |= u128::from(self.c.abs) << 62;
         w |= u128::from(self.c.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.b.abs) << 83;
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
     /// Form `rru` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/hfma2_mma.toml:73; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
-    fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000e35 | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
+    fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x80000000000000000000e35 | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.c.abs) << 62;
         w |= u128::from(self.c.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.b.abs) << 83;
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
     /// What all forms of isa-spec/spec/ops/alu/hfma2_mma.toml:116 pack alike.
     #[inline(always)]
-    fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "e", &self.e, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "e", &self.e, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         {
-            let v: u128 = self.mz.code_in::<E>(Self::NAME, "mz", &Self::MZ_CODES0, sm)?;
+            let v: u128 = self.mz.code_in(Self::NAME, "mz", &Self::MZ_CODES0, sm)?;
             w |= (v & 1) << 76;
             w |= ((v >> 1) & 1) << 80;
         }
         w |= u128::from(self.sat) << 77;
         {
-            let v: u128 = self
-                .fmt
-                .code_in::<E>(Self::NAME, "fmt", &Self::FMT_CODES0, sm)?;
+            let v: u128 = self.fmt.code_in(Self::NAME, "fmt", &Self::FMT_CODES0, sm)?;
             w |= (v & 1) << 78;
             w |= ((v >> 1) & 1) << 85;
         }
         w |= u128::from(self.relu) << 79;
-        w |= src_field::<E>(Self::NAME, "e", &self.e, RegFile::Pred, 3u32, sm)? << 87;
+        w |= src_field(Self::NAME, "e", &self.e, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.e.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:116; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
-    fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x235 | self.encode_e1::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+    fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x235 | self.encode_e1(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.abs) << 83;
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
     /// Form `rir` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:116; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
-    fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x835 | self.encode_e1::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+    fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x835 | self.encode_e1(sm, c)?;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.abs) << 83;
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
     /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:116; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
-    fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0xa35 | self.encode_e1::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
-        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
+    fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0xa35 | self.encode_e1(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
+        w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.abs) << 83;
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
     /// Form `rur` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:116; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
-    fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c35 | self.encode_e1::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+    fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x80000000000000000000c35 | self.encode_e1(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.c.abs) << 83;
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
     }
     /// Form `rri` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:116; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
-    fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x435 | self.encode_e1::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
+    fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0x435 | self.encode_e1(sm, c)?;
+        w |= imm_src_field(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.b.abs) << 83;
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
     /// Form `rrc` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:116; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
-    fn encode_f12<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x635 | self.encode_e1::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
-        w |= cbuf_index_field::<E>(Self::NAME, "c", &self.c, 5u32)? << 54;
+    fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x635 | self.encode_e1(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
+        w |= cbuf_index_field(Self::NAME, "c", &self.c, 5u32)? << 54;
         w |= u128::from(self.c.abs) << 62;
         w |= u128::from(self.c.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.b.abs) << 83;
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
     }
     /// Form `rru` on SM [90] (isa-spec/spec/ops/alu/hfma2_mma.toml:116; form at isa-spec/spec/ops/alu/hfma2_mma.toml:78).
     #[inline(always)]
-    fn encode_f13<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000e35 | self.encode_e1::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
+    fn encode_f13(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x80000000000000000000e35 | self.encode_e1(sm, c)?;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.c.abs) << 62;
         w |= u128::from(self.c.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.b.abs) << 83;
         w |= u128::from(self.b.neg) << 84;
         Ok(w)

@@ -109,79 +109,79 @@ impl OpHfma2Sm50 {
     }
     /// What all forms of isa-spec/spec/ops/alu/hfma2_sm50.toml:70 pack alike.
     #[inline(always)]
-    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
+    fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= (self.asel.index() as u128) << 47;
         w |= (self.fmt.index() as u128) << 49;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `r` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hfma2_sm50.toml:70; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:74).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x5d00000000000000 | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0x5d00000000000000 | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         w |= (self.bsel.index() as u128) << 28;
         w |= u128::from(self.c.neg) << 30;
         w |= u128::from(self.b.neg) << 31;
         w |= u128::from(self.sat) << 32;
         w |= (self.csel.index() as u128) << 35;
-        w |= self.mz.code_in::<E>(Self::NAME, "mz", &Self::MZ_CODES0, sm)? << 37;
+        w |= self.mz.code_in(Self::NAME, "mz", &Self::MZ_CODES0, sm)? << 37;
         Ok(w)
     }
     /// Form `i` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hfma2_sm50.toml:70; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:74).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier bsel", self.bsel == Hswz::H1h0, sm)?;
-        let mut w: u128 = 0x7000000000000000 | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier bsel", self.bsel == Hswz::H1h0, sm)?;
+        let mut w: u128 = 0x7000000000000000 | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         {
-            let v: u128 = imm_halves_src_field::<E>(Self::NAME, "b", &self.b, 6u32)?;
+            let v: u128 = imm_halves_src_field(Self::NAME, "b", &self.b, 6u32)?;
             w |= (v & 0x7ffff) << 20;
             w |= ((v >> 19) & 1) << 56;
         }
         w |= u128::from(self.c.neg) << 51;
         w |= u128::from(self.sat) << 52;
         w |= (self.csel.index() as u128) << 53;
-        w |= self.mz.code_in::<E>(Self::NAME, "mz", &Self::MZ_CODES0, sm)? << 57;
+        w |= self.mz.code_in(Self::NAME, "mz", &Self::MZ_CODES0, sm)? << 57;
         Ok(w)
     }
     /// Form `c` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hfma2_sm50.toml:70; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:74).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier bsel", self.bsel == Hswz::H1h0, sm)?;
-        let mut w: u128 = 0x7080000000000000 | self.encode_e0::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
-        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier bsel", self.bsel == Hswz::H1h0, sm)?;
+        let mut w: u128 = 0x7080000000000000 | self.encode_e0(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
+        w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         w |= u128::from(self.c.neg) << 51;
         w |= u128::from(self.sat) << 52;
         w |= (self.csel.index() as u128) << 53;
         w |= u128::from(self.b.neg) << 56;
-        w |= self.mz.code_in::<E>(Self::NAME, "mz", &Self::MZ_CODES0, sm)? << 57;
+        w |= self.mz.code_in(Self::NAME, "mz", &Self::MZ_CODES0, sm)? << 57;
         Ok(w)
     }
     /// Form `c2` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/hfma2_sm50.toml:70; form at isa-spec/spec/ops/alu/hfma2_sm50.toml:74).
     #[inline(always)]
-    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier csel", self.csel == Hswz::H1h0, sm)?;
-        let mut w: u128 = 0x6080000000000000 | self.encode_e0::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 20;
-        w |= cbuf_index_field::<E>(Self::NAME, "c", &self.c, 5u32)? << 34;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 39;
+    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier csel", self.csel == Hswz::H1h0, sm)?;
+        let mut w: u128 = 0x6080000000000000 | self.encode_e0(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 20;
+        w |= cbuf_index_field(Self::NAME, "c", &self.c, 5u32)? << 34;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 39;
         w |= u128::from(self.c.neg) << 51;
         w |= u128::from(self.sat) << 52;
         w |= (self.bsel.index() as u128) << 53;
         w |= u128::from(self.b.neg) << 56;
-        w |= self.mz.code_in::<E>(Self::NAME, "mz", &Self::MZ_CODES0, sm)? << 57;
+        w |= self.mz.code_in(Self::NAME, "mz", &Self::MZ_CODES0, sm)? << 57;
         Ok(w)
     }
     /// Fields all forms of isa-spec/spec/ops/alu/hfma2_sm50.toml:70 read alike; each sets the others.

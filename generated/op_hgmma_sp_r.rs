@@ -78,39 +78,33 @@ impl OpHgmmaSpR {
     }
     /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/hgmma_sp_r.toml:91; form at isa-spec/spec/ops/alu/hgmma_sp_r.toml:91).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<
-            E,
-        >(Self::NAME, "desc", &self.desc, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "sd", &self.sd, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<E>(Self::NAME, "e", &self.e, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "desc", &self.desc, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "sd", &self.sd, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods(Self::NAME, "e", &self.e, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x80002000000000000000df0
             | (c.raw & 0x1fff00fc000301c00c000000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w
-            |= src_field::<E>(Self::NAME, "desc", &self.desc, RegFile::UGpr, 6u32, sm)?
-                << 32;
-        w |= src_field::<E>(Self::NAME, "e", &self.e, RegFile::Gpr, 8u32, sm)? << 40;
-        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 48;
-        w
-            |= self.shape.code_in::<E>(Self::NAME, "shape", &Self::SHAPE_CODES0, sm)?
-                << 53;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "desc", &self.desc, RegFile::UGpr, 6u32, sm)? << 32;
+        w |= src_field(Self::NAME, "e", &self.e, RegFile::Gpr, 8u32, sm)? << 40;
+        w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 48;
+        w |= self.shape.code_in(Self::NAME, "shape", &Self::SHAPE_CODES0, sm)? << 53;
         w |= u128::from(self.tnspb) << 62;
         w |= u128::from(self.negb) << 63;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.regoffset) << 74;
         w |= (self.dtype.index() as u128) << 75;
         w |= (self.atype.index() as u128) << 76;
         w |= code_of(&[7, 0], self.gsb.index()) << 84;
         w
-            |= (src_field::<E>(Self::NAME, "sd", &self.sd, RegFile::UPred, 3u32, sm)?
-                ^ 7) << 87;
+            |= (src_field(Self::NAME, "sd", &self.sd, RegFile::UPred, 3u32, sm)? ^ 7)
+                << 87;
         w |= u128::from(self.sd.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/alu/hgmma_sp_r.toml:91; form at isa-spec/spec/ops/alu/hgmma_sp_r.toml:91).
     #[inline(always)]

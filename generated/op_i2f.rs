@@ -70,30 +70,13 @@ impl OpI2f {
             _ => None,
         }
     }
-    /// [`Self::encode`] without the spec's `legal` and `traps`
-    /// products: the word of a combination that does not exist
-    /// (for tests that show nvdisasm rejects it).
-    pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        let smb = sm_bit(sm);
-        match (self.b.kind,) {
-            (reg!(Gpr),) if smb & 0x3fffc0 != 0 => self.encode_f0::<EncodeError>(sm, c),
-            (SrcKind::Imm(_),) if smb & 0x3fffc0 != 0 => {
-                self.encode_f1::<EncodeError>(sm, c)
-            }
-            (SrcKind::CBuf(_),) if smb & 0x7fc0 != 0 => {
-                self.encode_f2::<EncodeError>(sm, c)
-            }
-            (reg!(UGpr),) if smb & 0x3fff00 != 0 => self.encode_f3::<EncodeError>(sm, c),
-            _ => self.encode(sm, c),
-        }
-    }
     /// Whether the form's modifier combination exists on `sm` and
     /// is not a trap (`legal` and `traps` in the spec).
     #[inline(always)]
-    fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !self.legal_f0(sm) {
+    fn combo_f0(&self, sm: u32) -> Result<(), Refused> {
+        if !self.legal_f0(sm) && !any_combo() {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "dtype={} stype={} is not a combination that exists on SM{} (the spec's `legal` products)",
@@ -107,10 +90,10 @@ impl OpI2f {
     /// Whether the form's modifier combination exists on `sm` and
     /// is not a trap (`legal` and `traps` in the spec).
     #[inline(always)]
-    fn combo_f1<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !self.legal_f1(sm) {
+    fn combo_f1(&self, sm: u32) -> Result<(), Refused> {
+        if !self.legal_f1(sm) && !any_combo() {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "dtype={} stype={} is not a combination that exists on SM{} (the spec's `legal` products)",
@@ -139,10 +122,10 @@ impl OpI2f {
     }
     /// What all forms of isa-spec/spec/ops/alu/i2f.toml:57 pack alike.
     #[inline(always)]
-    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         {
             let v: u128 = code_of(&[5, 4, 3, 2, 1, 0], self.stype.index());
             w |= (v & 1) << 74;
@@ -150,39 +133,39 @@ impl OpI2f {
         }
         w |= code_of(&[2, 1, 4], self.dtype.index()) << 75;
         w |= (self.rnd.index() as u128) << 78;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2f.toml:57; form at isa-spec/spec/ops/alu/i2f.toml:60).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let mut w: u128 = 0x306 | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        let mut w: u128 = 0x306 | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
     /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2f.toml:57; form at isa-spec/spec/ops/alu/i2f.toml:60).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        only_default::<E>(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
-        let mut w: u128 = 0x906 | self.encode_e0::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        only_default(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
+        let mut w: u128 = 0x906 | self.encode_e0(sm, c)?;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
     /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/i2f.toml:57; form at isa-spec/spec/ops/alu/i2f.toml:60).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let mut w: u128 = 0xb06 | self.encode_e0::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
-        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
-        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        let mut w: u128 = 0xb06 | self.encode_e0(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
+        w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
+        w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
     /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/i2f.toml:57; form at isa-spec/spec/ops/alu/i2f.toml:60).
     #[inline(always)]
-    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let mut w: u128 = 0x80000000000000000000d06 | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
-        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
+    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        let mut w: u128 = 0x80000000000000000000d06 | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
     /// Fields all forms of isa-spec/spec/ops/alu/i2f.toml:57 read alike; each sets the others.

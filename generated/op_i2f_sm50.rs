@@ -77,9 +77,9 @@ impl OpI2fSm50 {
     }
     /// What all forms of isa-spec/spec/ops/alu/i2f_sm50.toml:61 pack alike.
     #[inline(always)]
-    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         {
             let v: u128 = code_of(&[6, 2, 5, 1, 4, 0, 7, 3], self.stype.index());
             w |= (v & 3) << 10;
@@ -87,32 +87,30 @@ impl OpI2fSm50 {
         }
         w |= (self.rnd.index() as u128) << 39;
         w |= u128::from(self.cc) << 47;
-        w |= self.dtype.code_in::<E>(Self::NAME, "dtype", &Self::DTYPE_CODES0, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= self.dtype.code_in(Self::NAME, "dtype", &Self::DTYPE_CODES0, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/i2f_sm50.toml:61; form at isa-spec/spec/ops/alu/i2f_sm50.toml:64).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         let mut w: u128 = 0x5cb8000000000000 | (c.raw & 0x5587ff000d000)
-            | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
-        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 41;
+            | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 41;
         w |= u128::from(self.b.neg) << 45;
         w |= u128::from(self.b.abs) << 49;
         Ok(w)
     }
     /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/i2f_sm50.toml:61; form at isa-spec/spec/ops/alu/i2f_sm50.toml:64).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
         let mut w: u128 = 0x38b8000000000000 | (c.raw & 0x558000000d000)
-            | self.encode_e0::<E>(sm, c)?;
+            | self.encode_e0(sm, c)?;
         {
-            let v: u128 = imm_src_field::<
-                E,
-            >(Self::NAME, "b", &self.b, 20u32, 0u32, true)?;
+            let v: u128 = imm_src_field(Self::NAME, "b", &self.b, 20u32, 0u32, true)?;
             w |= (v & 0x7ffff) << 20;
             w |= ((v >> 19) & 1) << 56;
         }
@@ -120,13 +118,13 @@ impl OpI2fSm50 {
     }
     /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/i2f_sm50.toml:61; form at isa-spec/spec/ops/alu/i2f_sm50.toml:64).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         let mut w: u128 = 0x4cb8000000000000 | (c.raw & 0x558000000d000)
-            | self.encode_e0::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
-        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
-        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 41;
+            | self.encode_e0(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
+        w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
+        w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 41;
         w |= u128::from(self.b.neg) << 45;
         w |= u128::from(self.b.abs) << 49;
         Ok(w)

@@ -55,27 +55,27 @@ impl OpIadd {
     }
     /// What all forms of isa-spec/spec/ops/alu/iadd.toml:78 pack alike.
     #[inline(always)]
-    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "co0", self.co0 == Reg::PT, sm)?;
+    fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "co0", self.co0 == Reg::PT, sm)?;
         let mut w: u128 = 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.x) << 43;
         w |= u128::from(self.cc) << 47;
         w |= u128::from(self.a.neg) << 49;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd.toml:78; form at isa-spec/spec/ops/alu/iadd.toml:81).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x5c10000000000000 | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0x5c10000000000000 | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w |= u128::from(self.b.neg) << 48;
         if w & 0x3000000000000 == 0x3000000000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -87,19 +87,17 @@ impl OpIadd {
     }
     /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd.toml:78; form at isa-spec/spec/ops/alu/iadd.toml:81).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x3810000000000000 | self.encode_e0::<E>(sm, c)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0x3810000000000000 | self.encode_e0(sm, c)?;
         {
-            let v: u128 = imm_src_field::<
-                E,
-            >(Self::NAME, "b", &self.b, 20u32, 0u32, true)?;
+            let v: u128 = imm_src_field(Self::NAME, "b", &self.b, 20u32, 0u32, true)?;
             w |= (v & 0x7ffff) << 20;
             w |= ((v >> 19) & 1) << 56;
         }
         if w & 0x3000000000000 == 0x3000000000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -111,15 +109,15 @@ impl OpIadd {
     }
     /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd.toml:78; form at isa-spec/spec/ops/alu/iadd.toml:81).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x4c10000000000000 | self.encode_e0::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
-        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0x4c10000000000000 | self.encode_e0(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
+        w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         w |= u128::from(self.b.neg) << 48;
         if w & 0x3000000000000 == 0x3000000000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -131,43 +129,43 @@ impl OpIadd {
     }
     /// What all forms of isa-spec/spec/ops/alu/iadd.toml:102 pack alike.
     #[inline(always)]
-    fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier x", self.x == false, sm)?;
+    fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier cc", self.cc == false, sm)?;
+        only_default(Self::NAME, "modifier x", self.x == false, sm)?;
         let mut w: u128 = 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= u128::from(self.a.neg) << 72;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= dst_field::<E>(Self::NAME, "co0", self.co0, RegFile::Pred, 3u32, sm)? << 81;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field(Self::NAME, "co0", self.co0, RegFile::Pred, 3u32, sm)? << 81;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd.toml:102; form at isa-spec/spec/ops/alu/iadd.toml:106).
     #[inline(always)]
-    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x235 | (c.raw & 0x78000000000000000000000)
-            | self.encode_e1::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+            | self.encode_e1(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
     /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd.toml:102; form at isa-spec/spec/ops/alu/iadd.toml:106).
     #[inline(always)]
-    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x835 | (c.raw & 0x78000000000000000000000)
-            | self.encode_e1::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+            | self.encode_e1(sm, c)?;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
     /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/iadd.toml:102; form at isa-spec/spec/ops/alu/iadd.toml:106).
     #[inline(always)]
-    fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000c35 | (c.raw & 0x78000000000000000000000)
-            | self.encode_e1::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+            | self.encode_e1(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }

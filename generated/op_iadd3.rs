@@ -73,91 +73,89 @@ impl OpIadd3 {
     }
     /// What all forms of isa-spec/spec/ops/alu/iadd3.toml:118 pack alike.
     #[inline(always)]
-    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier mode", self.mode == Iadd3Mode::None, sm)?;
-        only_default::<E>(Self::NAME, "modifier x", self.x == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier asel", self.asel == HalfSel::Word, sm)?;
-        only_default::<E>(Self::NAME, "modifier bsel", self.bsel == HalfSel::Word, sm)?;
-        only_default::<E>(Self::NAME, "modifier csel", self.csel == HalfSel::Word, sm)?;
+    fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier mode", self.mode == Iadd3Mode::None, sm)?;
+        only_default(Self::NAME, "modifier x", self.x == false, sm)?;
+        only_default(Self::NAME, "modifier cc", self.cc == false, sm)?;
+        only_default(Self::NAME, "modifier asel", self.asel == HalfSel::Word, sm)?;
+        only_default(Self::NAME, "modifier bsel", self.bsel == HalfSel::Word, sm)?;
+        only_default(Self::NAME, "modifier csel", self.csel == HalfSel::Word, sm)?;
         let mut w: u128 = 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.c.neg) << 75;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= dst_field::<E>(Self::NAME, "co0", self.co0, RegFile::Pred, 3u32, sm)? << 81;
-        w |= dst_field::<E>(Self::NAME, "co1", self.co1, RegFile::Pred, 3u32, sm)? << 84;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field(Self::NAME, "co0", self.co0, RegFile::Pred, 3u32, sm)? << 81;
+        w |= dst_field(Self::NAME, "co1", self.co1, RegFile::Pred, 3u32, sm)? << 84;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3.toml:118; form at isa-spec/spec/ops/alu/iadd3.toml:121).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x210 | (c.raw & 0x781e0000000000000000000)
-            | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+            | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
     /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3.toml:118; form at isa-spec/spec/ops/alu/iadd3.toml:121).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x810 | (c.raw & 0x781e0000000000000000000)
-            | self.encode_e0::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+            | self.encode_e0(sm, c)?;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
     /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/iadd3.toml:118; form at isa-spec/spec/ops/alu/iadd3.toml:121).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0xa10 | (c.raw & 0x781e0000000000000000000)
-            | self.encode_e0::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
-        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
+            | self.encode_e0(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
+        w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
     /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3.toml:118; form at isa-spec/spec/ops/alu/iadd3.toml:121).
     #[inline(always)]
-    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000c10 | (c.raw & 0x781e0000000000000000000)
-            | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+            | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
     /// What all forms of isa-spec/spec/ops/alu/iadd3.toml:139 pack alike.
     #[inline(always)]
-    fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "co0", self.co0 == Reg::PT, sm)?;
-        only_default::<E>(Self::NAME, "co1", self.co1 == Reg::PT, sm)?;
+    fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "co0", self.co0 == Reg::PT, sm)?;
+        only_default(Self::NAME, "co1", self.co1 == Reg::PT, sm)?;
         let mut w: u128 = 0;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.cc) << 47;
         w |= u128::from(self.x) << 48;
         w |= u128::from(self.c.neg) << 49;
         w |= u128::from(self.a.neg) << 51;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd3.toml:139; form at isa-spec/spec/ops/alu/iadd3.toml:142).
     #[inline(always)]
-    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x5cc0000000000000 | (c.raw & 0x70000000)
-            | self.encode_e1::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+            | self.encode_e1(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w |= u128::from(self.b.neg) << 50;
         w |= (self.csel.index() as u128) << 31;
         w |= (self.bsel.index() as u128) << 33;
@@ -167,19 +165,15 @@ impl OpIadd3 {
     }
     /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd3.toml:139; form at isa-spec/spec/ops/alu/iadd3.toml:142).
     #[inline(always)]
-    fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier mode", self.mode == Iadd3Mode::None, sm)?;
-        only_default::<E>(Self::NAME, "modifier asel", self.asel == HalfSel::Word, sm)?;
-        only_default::<E>(Self::NAME, "modifier bsel", self.bsel == HalfSel::Word, sm)?;
-        only_default::<E>(Self::NAME, "modifier csel", self.csel == HalfSel::Word, sm)?;
-        let mut w: u128 = 0x38c0000000000000 | self.encode_e1::<E>(sm, c)?;
+    fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier mode", self.mode == Iadd3Mode::None, sm)?;
+        only_default(Self::NAME, "modifier asel", self.asel == HalfSel::Word, sm)?;
+        only_default(Self::NAME, "modifier bsel", self.bsel == HalfSel::Word, sm)?;
+        only_default(Self::NAME, "modifier csel", self.csel == HalfSel::Word, sm)?;
+        let mut w: u128 = 0x38c0000000000000 | self.encode_e1(sm, c)?;
         {
-            let v: u128 = imm_src_field::<
-                E,
-            >(Self::NAME, "b", &self.b, 20u32, 0u32, true)?;
+            let v: u128 = imm_src_field(Self::NAME, "b", &self.b, 20u32, 0u32, true)?;
             w |= (v & 0x7ffff) << 20;
             w |= ((v >> 19) & 1) << 56;
         }
@@ -187,17 +181,15 @@ impl OpIadd3 {
     }
     /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/iadd3.toml:139; form at isa-spec/spec/ops/alu/iadd3.toml:142).
     #[inline(always)]
-    fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier mode", self.mode == Iadd3Mode::None, sm)?;
-        only_default::<E>(Self::NAME, "modifier asel", self.asel == HalfSel::Word, sm)?;
-        only_default::<E>(Self::NAME, "modifier bsel", self.bsel == HalfSel::Word, sm)?;
-        only_default::<E>(Self::NAME, "modifier csel", self.csel == HalfSel::Word, sm)?;
-        let mut w: u128 = 0x4cc0000000000000 | self.encode_e1::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
-        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
+    fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier mode", self.mode == Iadd3Mode::None, sm)?;
+        only_default(Self::NAME, "modifier asel", self.asel == HalfSel::Word, sm)?;
+        only_default(Self::NAME, "modifier bsel", self.bsel == HalfSel::Word, sm)?;
+        only_default(Self::NAME, "modifier csel", self.csel == HalfSel::Word, sm)?;
+        let mut w: u128 = 0x4cc0000000000000 | self.encode_e1(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
+        w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         w |= u128::from(self.b.neg) << 50;
         Ok(w)
     }

@@ -87,62 +87,58 @@ impl OpIadd3x {
     }
     /// What all forms of isa-spec/spec/ops/alu/iadd3x.toml:68 pack alike.
     #[inline(always)]
-    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<E>(Self::NAME, "ci0", &self.ci0, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<E>(Self::NAME, "ci1", &self.ci1, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods(Self::NAME, "ci0", &self.ci0, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods(Self::NAME, "ci1", &self.ci1, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= u128::from(self.a.not) << 72;
-        w
-            |= src_field::<E>(Self::NAME, "ci1", &self.ci1, RegFile::Pred, 3u32, sm)?
-                << 77;
+        w |= src_field(Self::NAME, "ci1", &self.ci1, RegFile::Pred, 3u32, sm)? << 77;
         w |= u128::from(self.ci1.not) << 80;
-        w |= dst_field::<E>(Self::NAME, "co0", self.co0, RegFile::Pred, 3u32, sm)? << 81;
-        w |= dst_field::<E>(Self::NAME, "co1", self.co1, RegFile::Pred, 3u32, sm)? << 84;
-        w
-            |= src_field::<E>(Self::NAME, "ci0", &self.ci0, RegFile::Pred, 3u32, sm)?
-                << 87;
+        w |= dst_field(Self::NAME, "co0", self.co0, RegFile::Pred, 3u32, sm)? << 81;
+        w |= dst_field(Self::NAME, "co1", self.co1, RegFile::Pred, 3u32, sm)? << 84;
+        w |= src_field(Self::NAME, "ci0", &self.ci0, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.ci0.not) << 90;
         w |= u128::from(self.c.not) << 75;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3x.toml:68; form at isa-spec/spec/ops/alu/iadd3x.toml:71).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x4000000000000000210 | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
+        let mut w: u128 = 0x4000000000000000210 | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
     /// Form `rir` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3x.toml:68; form at isa-spec/spec/ops/alu/iadd3x.toml:71).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x4000000000000000810 | self.encode_e0::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0x4000000000000000810 | self.encode_e0(sm, c)?;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
     /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/iadd3x.toml:68; form at isa-spec/spec/ops/alu/iadd3x.toml:71).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x4000000000000000a10 | self.encode_e0::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
-        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
+        let mut w: u128 = 0x4000000000000000a10 | self.encode_e0(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
+        w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
     /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/iadd3x.toml:68; form at isa-spec/spec/ops/alu/iadd3x.toml:71).
     #[inline(always)]
-    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x80004000000000000000c10 | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
+        let mut w: u128 = 0x80004000000000000000c10 | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }

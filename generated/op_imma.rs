@@ -76,37 +76,13 @@ impl OpImma {
             _ => None,
         }
     }
-    /// [`Self::encode`] without the spec's `legal` and `traps`
-    /// products: the word of a combination that does not exist
-    /// (for tests that show nvdisasm rejects it).
-    pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        let smb = sm_bit(sm);
-        match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x100 != 0 => {
-                self.encode_f0::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3e00 != 0 => {
-                self.encode_f1::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x4000 != 0 => {
-                self.encode_f2::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0xf8000 != 0 => {
-                self.encode_f3::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x300000 != 0 => {
-                self.encode_f4::<EncodeError>(sm, c)
-            }
-            _ => self.encode(sm, c),
-        }
-    }
     /// Whether the form's modifier combination exists on `sm` and
     /// is not a trap (`legal` and `traps` in the spec).
     #[inline(always)]
-    fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !self.legal_f0(sm) {
+    fn combo_f0(&self, sm: u32) -> Result<(), Refused> {
+        if !self.legal_f0(sm) && !any_combo() {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "shape={} atype={} btype={} is not a combination that exists on SM{} (the spec's `legal` products)",
@@ -120,10 +96,10 @@ impl OpImma {
     /// Whether the form's modifier combination exists on `sm` and
     /// is not a trap (`legal` and `traps` in the spec).
     #[inline(always)]
-    fn combo_f1<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !self.legal_f1(sm) {
+    fn combo_f1(&self, sm: u32) -> Result<(), Refused> {
+        if !self.legal_f1(sm) && !any_combo() {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "shape={} atype={} btype={} is not a combination that exists on SM{} (the spec's `legal` products)",
@@ -153,21 +129,21 @@ impl OpImma {
     }
     /// Form `fixed` on SM [75] (isa-spec/spec/ops/alu/imma.toml:87; form at isa-spec/spec/ops/alu/imma.toml:87).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x237 | (c.raw & 0x1fff7c30100ffffff0000000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= self.alay.code_in::<E>(Self::NAME, "alay", &Self::ALAY_CODES0, sm)? << 73;
-        w |= self.blay.code_in::<E>(Self::NAME, "blay", &Self::BLAY_CODES0, sm)? << 74;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= self.alay.code_in(Self::NAME, "alay", &Self::ALAY_CODES0, sm)? << 73;
+        w |= self.blay.code_in(Self::NAME, "blay", &Self::BLAY_CODES0, sm)? << 74;
         {
             let v: u128 = self
                 .shape
-                .code_in::<E>(Self::NAME, "shape", &Self::SHAPE_CODES0, sm)?;
+                .code_in(Self::NAME, "shape", &Self::SHAPE_CODES0, sm)?;
             w |= (v & 1) << 75;
             w |= ((v >> 1) & 1) << 85;
         }
@@ -184,25 +160,25 @@ impl OpImma {
             w |= ((v >> 2) & 1) << 84;
         }
         w |= u128::from(self.sat) << 82;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/imma.toml:122; form at isa-spec/spec/ops/alu/imma.toml:122).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x237 | (c.raw & 0x1fff7830000ffffff0000000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= self.alay.code_in::<E>(Self::NAME, "alay", &Self::ALAY_CODES0, sm)? << 73;
-        w |= self.blay.code_in::<E>(Self::NAME, "blay", &Self::BLAY_CODES0, sm)? << 74;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= self.alay.code_in(Self::NAME, "alay", &Self::ALAY_CODES0, sm)? << 73;
+        w |= self.blay.code_in(Self::NAME, "blay", &Self::BLAY_CODES0, sm)? << 74;
         {
             let v: u128 = self
                 .shape
-                .code_in::<E>(Self::NAME, "shape", &Self::SHAPE_CODES1, sm)?;
+                .code_in(Self::NAME, "shape", &Self::SHAPE_CODES1, sm)?;
             w |= (v & 1) << 75;
             w |= ((v >> 1) & 1) << 85;
             w |= ((v >> 2) & 1) << 86;
@@ -220,25 +196,25 @@ impl OpImma {
             w |= ((v >> 2) & 1) << 84;
         }
         w |= u128::from(self.sat) << 82;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/imma.toml:142; form at isa-spec/spec/ops/alu/imma.toml:142).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x237 | (c.raw & 0x1fff0030000ffffff0000000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= self.alay.code_in::<E>(Self::NAME, "alay", &Self::ALAY_CODES0, sm)? << 73;
-        w |= self.blay.code_in::<E>(Self::NAME, "blay", &Self::BLAY_CODES0, sm)? << 74;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= self.alay.code_in(Self::NAME, "alay", &Self::ALAY_CODES0, sm)? << 73;
+        w |= self.blay.code_in(Self::NAME, "blay", &Self::BLAY_CODES0, sm)? << 74;
         {
             let v: u128 = self
                 .shape
-                .code_in::<E>(Self::NAME, "shape", &Self::SHAPE_CODES2, sm)?;
+                .code_in(Self::NAME, "shape", &Self::SHAPE_CODES2, sm)?;
             w |= (v & 1) << 75;
             w |= ((v >> 1) & 1) << 85;
             w |= ((v >> 2) & 1) << 86;
@@ -246,7 +222,7 @@ impl OpImma {
         {
             let v: u128 = self
                 .atype
-                .code_in::<E>(Self::NAME, "atype", &Self::ATYPE_CODES0, sm)?;
+                .code_in(Self::NAME, "atype", &Self::ATYPE_CODES0, sm)?;
             w |= (v & 1) << 76;
             w |= ((v >> 1) & 1) << 77;
             w |= ((v >> 2) & 1) << 83;
@@ -254,31 +230,31 @@ impl OpImma {
         {
             let v: u128 = self
                 .btype
-                .code_in::<E>(Self::NAME, "btype", &Self::BTYPE_CODES0, sm)?;
+                .code_in(Self::NAME, "btype", &Self::BTYPE_CODES0, sm)?;
             w |= (v & 1) << 78;
             w |= ((v >> 1) & 1) << 79;
             w |= ((v >> 2) & 1) << 84;
         }
         w |= u128::from(self.sat) << 82;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/imma.toml:159; form at isa-spec/spec/ops/alu/imma.toml:159).
     #[inline(always)]
-    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x237 | (c.raw & 0x1fff0030000ffffff0000000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= self.alay.code_in::<E>(Self::NAME, "alay", &Self::ALAY_CODES0, sm)? << 73;
-        w |= self.blay.code_in::<E>(Self::NAME, "blay", &Self::BLAY_CODES0, sm)? << 74;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= self.alay.code_in(Self::NAME, "alay", &Self::ALAY_CODES0, sm)? << 73;
+        w |= self.blay.code_in(Self::NAME, "blay", &Self::BLAY_CODES0, sm)? << 74;
         {
             let v: u128 = self
                 .shape
-                .code_in::<E>(Self::NAME, "shape", &Self::SHAPE_CODES3, sm)?;
+                .code_in(Self::NAME, "shape", &Self::SHAPE_CODES3, sm)?;
             w |= (v & 1) << 75;
             w |= ((v >> 1) & 1) << 85;
             w |= ((v >> 2) & 1) << 86;
@@ -286,7 +262,7 @@ impl OpImma {
         {
             let v: u128 = self
                 .atype
-                .code_in::<E>(Self::NAME, "atype", &Self::ATYPE_CODES0, sm)?;
+                .code_in(Self::NAME, "atype", &Self::ATYPE_CODES0, sm)?;
             w |= (v & 1) << 76;
             w |= ((v >> 1) & 1) << 77;
             w |= ((v >> 2) & 1) << 83;
@@ -294,31 +270,31 @@ impl OpImma {
         {
             let v: u128 = self
                 .btype
-                .code_in::<E>(Self::NAME, "btype", &Self::BTYPE_CODES0, sm)?;
+                .code_in(Self::NAME, "btype", &Self::BTYPE_CODES0, sm)?;
             w |= (v & 1) << 78;
             w |= ((v >> 1) & 1) << 79;
             w |= ((v >> 2) & 1) << 84;
         }
         w |= u128::from(self.sat) << 82;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/alu/imma.toml:167; form at isa-spec/spec/ops/alu/imma.toml:167).
     #[inline(always)]
-    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x237 | (c.raw & 0x1fff0030000ffffff0000000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= self.alay.code_in::<E>(Self::NAME, "alay", &Self::ALAY_CODES0, sm)? << 73;
-        w |= self.blay.code_in::<E>(Self::NAME, "blay", &Self::BLAY_CODES0, sm)? << 74;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= self.alay.code_in(Self::NAME, "alay", &Self::ALAY_CODES0, sm)? << 73;
+        w |= self.blay.code_in(Self::NAME, "blay", &Self::BLAY_CODES0, sm)? << 74;
         {
             let v: u128 = self
                 .shape
-                .code_in::<E>(Self::NAME, "shape", &Self::SHAPE_CODES3, sm)?;
+                .code_in(Self::NAME, "shape", &Self::SHAPE_CODES3, sm)?;
             w |= (v & 1) << 75;
             w |= ((v >> 1) & 1) << 85;
             w |= ((v >> 2) & 1) << 86;
@@ -326,7 +302,7 @@ impl OpImma {
         {
             let v: u128 = self
                 .atype
-                .code_in::<E>(Self::NAME, "atype", &Self::ATYPE_CODES0, sm)?;
+                .code_in(Self::NAME, "atype", &Self::ATYPE_CODES0, sm)?;
             w |= (v & 1) << 76;
             w |= ((v >> 1) & 1) << 77;
             w |= ((v >> 2) & 1) << 83;
@@ -334,13 +310,13 @@ impl OpImma {
         {
             let v: u128 = self
                 .btype
-                .code_in::<E>(Self::NAME, "btype", &Self::BTYPE_CODES0, sm)?;
+                .code_in(Self::NAME, "btype", &Self::BTYPE_CODES0, sm)?;
             w |= (v & 1) << 78;
             w |= ((v >> 1) & 1) << 79;
             w |= ((v >> 2) & 1) << 84;
         }
         w |= u128::from(self.sat) << 82;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma.toml:87; form at isa-spec/spec/ops/alu/imma.toml:87).
     #[inline(always)]

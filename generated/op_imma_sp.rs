@@ -82,25 +82,25 @@ impl OpImmaSp {
     }
     /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/imma_sp.toml:74; form at isa-spec/spec/ops/alu/imma_sp.toml:74).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "e", &self.e, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "e", &self.e, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x1000000000000000237
             | (c.raw & 0x1fff7830000fff8000000000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= src_field::<E>(Self::NAME, "e", &self.e, RegFile::Gpr, 8u32, sm)? << 40;
-        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 48;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= self.alay.code_in::<E>(Self::NAME, "alay", &Self::ALAY_CODES0, sm)? << 73;
-        w |= self.blay.code_in::<E>(Self::NAME, "blay", &Self::BLAY_CODES0, sm)? << 74;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field(Self::NAME, "e", &self.e, RegFile::Gpr, 8u32, sm)? << 40;
+        w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 48;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= self.alay.code_in(Self::NAME, "alay", &Self::ALAY_CODES0, sm)? << 73;
+        w |= self.blay.code_in(Self::NAME, "blay", &Self::BLAY_CODES0, sm)? << 74;
         {
             let v: u128 = self
                 .shape
-                .code_in::<E>(Self::NAME, "shape", &Self::SHAPE_CODES0, sm)?;
+                .code_in(Self::NAME, "shape", &Self::SHAPE_CODES0, sm)?;
             w |= (v & 1) << 75;
             w |= ((v >> 1) & 1) << 85;
             w |= ((v >> 2) & 1) << 86;
@@ -118,29 +118,29 @@ impl OpImmaSp {
             w |= ((v >> 2) & 1) << 84;
         }
         w |= u128::from(self.sat) << 82;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/imma_sp.toml:112; form at isa-spec/spec/ops/alu/imma_sp.toml:112).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "e", &self.e, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "e", &self.e, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x1000000000000000237
             | (c.raw & 0x1fff0030000fff8000000000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= src_field::<E>(Self::NAME, "e", &self.e, RegFile::Gpr, 8u32, sm)? << 40;
-        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 48;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= self.alay.code_in::<E>(Self::NAME, "alay", &Self::ALAY_CODES0, sm)? << 73;
-        w |= self.blay.code_in::<E>(Self::NAME, "blay", &Self::BLAY_CODES0, sm)? << 74;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field(Self::NAME, "e", &self.e, RegFile::Gpr, 8u32, sm)? << 40;
+        w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 48;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= self.alay.code_in(Self::NAME, "alay", &Self::ALAY_CODES0, sm)? << 73;
+        w |= self.blay.code_in(Self::NAME, "blay", &Self::BLAY_CODES0, sm)? << 74;
         {
             let v: u128 = self
                 .shape
-                .code_in::<E>(Self::NAME, "shape", &Self::SHAPE_CODES1, sm)?;
+                .code_in(Self::NAME, "shape", &Self::SHAPE_CODES1, sm)?;
             w |= (v & 1) << 75;
             w |= ((v >> 1) & 1) << 85;
             w |= ((v >> 2) & 1) << 86;
@@ -148,7 +148,7 @@ impl OpImmaSp {
         {
             let v: u128 = self
                 .atype
-                .code_in::<E>(Self::NAME, "atype", &Self::ATYPE_CODES0, sm)?;
+                .code_in(Self::NAME, "atype", &Self::ATYPE_CODES0, sm)?;
             w |= (v & 1) << 76;
             w |= ((v >> 1) & 1) << 77;
             w |= ((v >> 2) & 1) << 83;
@@ -156,35 +156,35 @@ impl OpImmaSp {
         {
             let v: u128 = self
                 .btype
-                .code_in::<E>(Self::NAME, "btype", &Self::BTYPE_CODES0, sm)?;
+                .code_in(Self::NAME, "btype", &Self::BTYPE_CODES0, sm)?;
             w |= (v & 1) << 78;
             w |= ((v >> 1) & 1) << 79;
             w |= ((v >> 2) & 1) << 84;
         }
         w |= u128::from(self.sat) << 82;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/alu/imma_sp.toml:128; form at isa-spec/spec/ops/alu/imma_sp.toml:128).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "e", &self.e, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "e", &self.e, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x1000000000000000237
             | (c.raw & 0x1fff0030000fff8000000000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= src_field::<E>(Self::NAME, "e", &self.e, RegFile::Gpr, 8u32, sm)? << 40;
-        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 48;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= self.alay.code_in::<E>(Self::NAME, "alay", &Self::ALAY_CODES0, sm)? << 73;
-        w |= self.blay.code_in::<E>(Self::NAME, "blay", &Self::BLAY_CODES0, sm)? << 74;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field(Self::NAME, "e", &self.e, RegFile::Gpr, 8u32, sm)? << 40;
+        w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 48;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= self.alay.code_in(Self::NAME, "alay", &Self::ALAY_CODES0, sm)? << 73;
+        w |= self.blay.code_in(Self::NAME, "blay", &Self::BLAY_CODES0, sm)? << 74;
         {
             let v: u128 = self
                 .shape
-                .code_in::<E>(Self::NAME, "shape", &Self::SHAPE_CODES2, sm)?;
+                .code_in(Self::NAME, "shape", &Self::SHAPE_CODES2, sm)?;
             w |= (v & 1) << 75;
             w |= ((v >> 1) & 1) << 85;
             w |= ((v >> 2) & 1) << 86;
@@ -192,7 +192,7 @@ impl OpImmaSp {
         {
             let v: u128 = self
                 .atype
-                .code_in::<E>(Self::NAME, "atype", &Self::ATYPE_CODES0, sm)?;
+                .code_in(Self::NAME, "atype", &Self::ATYPE_CODES0, sm)?;
             w |= (v & 1) << 76;
             w |= ((v >> 1) & 1) << 77;
             w |= ((v >> 2) & 1) << 83;
@@ -200,35 +200,35 @@ impl OpImmaSp {
         {
             let v: u128 = self
                 .btype
-                .code_in::<E>(Self::NAME, "btype", &Self::BTYPE_CODES0, sm)?;
+                .code_in(Self::NAME, "btype", &Self::BTYPE_CODES0, sm)?;
             w |= (v & 1) << 78;
             w |= ((v >> 1) & 1) << 79;
             w |= ((v >> 2) & 1) << 84;
         }
         w |= u128::from(self.sat) << 82;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/alu/imma_sp.toml:136; form at isa-spec/spec/ops/alu/imma_sp.toml:136).
     #[inline(always)]
-    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "e", &self.e, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "e", &self.e, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x1000000000000000237
             | (c.raw & 0x1fff0030000fffc000000000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= src_field::<E>(Self::NAME, "e", &self.e, RegFile::Gpr, 8u32, sm)? << 40;
-        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 48;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= self.alay.code_in::<E>(Self::NAME, "alay", &Self::ALAY_CODES0, sm)? << 73;
-        w |= self.blay.code_in::<E>(Self::NAME, "blay", &Self::BLAY_CODES0, sm)? << 74;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field(Self::NAME, "e", &self.e, RegFile::Gpr, 8u32, sm)? << 40;
+        w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 48;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= self.alay.code_in(Self::NAME, "alay", &Self::ALAY_CODES0, sm)? << 73;
+        w |= self.blay.code_in(Self::NAME, "blay", &Self::BLAY_CODES0, sm)? << 74;
         {
             let v: u128 = self
                 .shape
-                .code_in::<E>(Self::NAME, "shape", &Self::SHAPE_CODES2, sm)?;
+                .code_in(Self::NAME, "shape", &Self::SHAPE_CODES2, sm)?;
             w |= (v & 1) << 75;
             w |= ((v >> 1) & 1) << 85;
             w |= ((v >> 2) & 1) << 86;
@@ -236,7 +236,7 @@ impl OpImmaSp {
         {
             let v: u128 = self
                 .atype
-                .code_in::<E>(Self::NAME, "atype", &Self::ATYPE_CODES0, sm)?;
+                .code_in(Self::NAME, "atype", &Self::ATYPE_CODES0, sm)?;
             w |= (v & 1) << 76;
             w |= ((v >> 1) & 1) << 77;
             w |= ((v >> 2) & 1) << 83;
@@ -244,13 +244,13 @@ impl OpImmaSp {
         {
             let v: u128 = self
                 .btype
-                .code_in::<E>(Self::NAME, "btype", &Self::BTYPE_CODES0, sm)?;
+                .code_in(Self::NAME, "btype", &Self::BTYPE_CODES0, sm)?;
             w |= (v & 1) << 78;
             w |= ((v >> 1) & 1) << 79;
             w |= ((v >> 2) & 1) << 84;
         }
         w |= u128::from(self.sat) << 82;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/alu/imma_sp.toml:74; form at isa-spec/spec/ops/alu/imma_sp.toml:74).
     #[inline(always)]

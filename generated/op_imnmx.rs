@@ -117,128 +117,126 @@ impl OpImnmx {
     }
     /// What all forms of isa-spec/spec/ops/alu/imnmx.toml:86 pack alike.
     #[inline(always)]
-    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "q", self.q == Src::FALSE, sm)?;
-        only_default::<E>(Self::NAME, "pd0", self.pd0 == Reg::PT, sm)?;
-        only_default::<E>(Self::NAME, "pd1", self.pd1 == Reg::PT, sm)?;
-        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier xmode", self.xmode == ImnmxX::None, sm)?;
+    fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        only_default(Self::NAME, "q", self.q == Src::FALSE, sm)?;
+        only_default(Self::NAME, "pd0", self.pd0 == Reg::PT, sm)?;
+        only_default(Self::NAME, "pd1", self.pd1 == Reg::PT, sm)?;
+        only_default(Self::NAME, "modifier cc", self.cc == false, sm)?;
+        only_default(Self::NAME, "modifier xmode", self.xmode == ImnmxX::None, sm)?;
         let mut w: u128 = 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= code_of(&[1, 0], self.ty.index()) << 73;
-        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
+        w |= src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/imnmx.toml:86; form at isa-spec/spec/ops/alu/imnmx.toml:91).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let mut w: u128 = 0x217 | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        let mut w: u128 = 0x217 | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
     /// Form `rir` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/imnmx.toml:86; form at isa-spec/spec/ops/alu/imnmx.toml:91).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let mut w: u128 = 0x817 | self.encode_e0::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        let mut w: u128 = 0x817 | self.encode_e0(sm, c)?;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
     /// Form `rcr` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/imnmx.toml:86; form at isa-spec/spec/ops/alu/imnmx.toml:91).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let mut w: u128 = 0xa17 | self.encode_e0::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
-        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        let mut w: u128 = 0xa17 | self.encode_e0(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
+        w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
     /// Form `rur` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/alu/imnmx.toml:86; form at isa-spec/spec/ops/alu/imnmx.toml:91).
     #[inline(always)]
-    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let mut w: u128 = 0x80000000000000000000c17 | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        let mut w: u128 = 0x80000000000000000000c17 | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
     /// What all forms of isa-spec/spec/ops/alu/imnmx.toml:105 pack alike.
     #[inline(always)]
-    fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<E>(Self::NAME, "q", &self.q, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier xmode", self.xmode == ImnmxX::None, sm)?;
+    fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods(Self::NAME, "q", &self.q, MOD_NEG | MOD_ABS, sm)?;
+        only_default(Self::NAME, "modifier cc", self.cc == false, sm)?;
+        only_default(Self::NAME, "modifier xmode", self.xmode == ImnmxX::None, sm)?;
         let mut w: u128 = 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= code_of(&[1, 0], self.ty.index()) << 73;
-        w |= src_field::<E>(Self::NAME, "q", &self.q, RegFile::Pred, 3u32, sm)? << 77;
+        w |= src_field(Self::NAME, "q", &self.q, RegFile::Pred, 3u32, sm)? << 77;
         w |= u128::from(self.q.not) << 80;
-        w |= dst_field::<E>(Self::NAME, "pd0", self.pd0, RegFile::Pred, 3u32, sm)? << 81;
-        w |= dst_field::<E>(Self::NAME, "pd1", self.pd1, RegFile::Pred, 3u32, sm)? << 84;
-        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
+        w |= dst_field(Self::NAME, "pd0", self.pd0, RegFile::Pred, 3u32, sm)? << 81;
+        w |= dst_field(Self::NAME, "pd1", self.pd1, RegFile::Pred, 3u32, sm)? << 84;
+        w |= src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx.toml:105; form at isa-spec/spec/ops/alu/imnmx.toml:91).
     #[inline(always)]
-    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let mut w: u128 = 0x217 | self.encode_e1::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+    fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        let mut w: u128 = 0x217 | self.encode_e1(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
     /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx.toml:105; form at isa-spec/spec/ops/alu/imnmx.toml:91).
     #[inline(always)]
-    fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let mut w: u128 = 0x817 | self.encode_e1::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+    fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        let mut w: u128 = 0x817 | self.encode_e1(sm, c)?;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
     /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/imnmx.toml:105; form at isa-spec/spec/ops/alu/imnmx.toml:91).
     #[inline(always)]
-    fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let mut w: u128 = 0x80000000000000000000c17 | self.encode_e1::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+    fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        let mut w: u128 = 0x80000000000000000000c17 | self.encode_e1(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
     /// What all forms of isa-spec/spec/ops/alu/imnmx.toml:119 pack alike.
     #[inline(always)]
-    fn encode_e2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "q", self.q == Src::FALSE, sm)?;
-        only_default::<E>(Self::NAME, "pd0", self.pd0 == Reg::PT, sm)?;
-        only_default::<E>(Self::NAME, "pd1", self.pd1 == Reg::PT, sm)?;
+    fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        only_default(Self::NAME, "q", self.q == Src::FALSE, sm)?;
+        only_default(Self::NAME, "pd0", self.pd0 == Reg::PT, sm)?;
+        only_default(Self::NAME, "pd1", self.pd1 == Reg::PT, sm)?;
         let mut w: u128 = 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 39;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 39;
         w |= u128::from(self.p.not) << 42;
         w |= (self.xmode.index() as u128) << 43;
         w |= u128::from(self.cc) << 47;
         w |= code_of(&[1, 0], self.ty.index()) << 48;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imnmx.toml:119; form at isa-spec/spec/ops/alu/imnmx.toml:122).
     #[inline(always)]
-    fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let mut w: u128 = 0x5c20000000000000 | self.encode_e2::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+    fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        let mut w: u128 = 0x5c20000000000000 | self.encode_e2(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
     /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imnmx.toml:119; form at isa-spec/spec/ops/alu/imnmx.toml:122).
     #[inline(always)]
-    fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let mut w: u128 = 0x3820000000000000 | self.encode_e2::<E>(sm, c)?;
+    fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        let mut w: u128 = 0x3820000000000000 | self.encode_e2(sm, c)?;
         {
-            let v: u128 = imm_src_field::<
-                E,
-            >(Self::NAME, "b", &self.b, 20u32, 0u32, true)?;
+            let v: u128 = imm_src_field(Self::NAME, "b", &self.b, 20u32, 0u32, true)?;
             w |= (v & 0x7ffff) << 20;
             w |= ((v >> 19) & 1) << 56;
         }
@@ -246,10 +244,10 @@ impl OpImnmx {
     }
     /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/imnmx.toml:119; form at isa-spec/spec/ops/alu/imnmx.toml:122).
     #[inline(always)]
-    fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let mut w: u128 = 0x4c20000000000000 | self.encode_e2::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
-        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
+    fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        let mut w: u128 = 0x4c20000000000000 | self.encode_e2(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
+        w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
     /// Fields all forms of isa-spec/spec/ops/alu/imnmx.toml:86 read alike; each sets the others.

@@ -53,31 +53,31 @@ impl OpIpa {
     }
     /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/ipa.toml:54; form at isa-spec/spec/ops/memory/ipa.toml:54).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "e", &self.e, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "e", &self.e, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x326 | (c.raw & 0x1fff7f10f00ffffff00ff000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "e", &self.e, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "e", &self.e, RegFile::Gpr, 8u32, sm)? << 32;
         w
             |= {
                 if self.off as u128 % 4u128 != 0 {
                     return Err(
-                        E::fail(
+                        refuse(
                             Self::NAME,
                             format_args!("{} must be a multiple of {}", "off", 4u128),
                         ),
                     );
                 }
-                fit::<E>(Self::NAME, "off", self.off as u128 / 4u128, 8u32)?
+                fit(Self::NAME, "off", self.off as u128 / 4u128, 8u32)?
             } << 64;
         w |= u128::from(self.centroid) << 76;
         w |= u128::from(self.offset) << 77;
         w |= (self.interp.index() as u128) << 78;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0x30000000000000000000 == 0x30000000000000000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm

@@ -71,12 +71,12 @@ impl OpIsetp64 {
     }
     /// What all forms of isa-spec/spec/ops/alu/isetp64.toml:78 pack alike.
     #[inline(always)]
-    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
                 return Err(
-                    E::fail(
+                    refuse(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "a", 2, r
@@ -85,11 +85,11 @@ impl OpIsetp64 {
                 );
             }
         }
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.b.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
                 return Err(
-                    E::fail(
+                    refuse(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "b", 2, r
@@ -98,43 +98,41 @@ impl OpIsetp64 {
                 );
             }
         }
-        forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<E>(Self::NAME, "lc", &self.lc, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods(Self::NAME, "lc", &self.lc, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "lc", &self.lc, RegFile::Pred, 3u32, sm)? << 68;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "lc", &self.lc, RegFile::Pred, 3u32, sm)? << 68;
         w |= u128::from(self.lc.not) << 71;
         w |= u128::from(self.ex) << 72;
         w |= (self.ty.index() as u128) << 73;
         w |= (self.setop.index() as u128) << 74;
         w |= (self.cmp.index() as u128) << 76;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Pred, 3u32, sm)? << 81;
-        w |= dst_field::<E>(Self::NAME, "d2", self.d2, RegFile::Pred, 3u32, sm)? << 84;
-        w
-            |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
-                << 87;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Pred, 3u32, sm)? << 81;
+        w |= dst_field(Self::NAME, "d2", self.d2, RegFile::Pred, 3u32, sm)? << 84;
+        w |= src_field(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.acc.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr` on SM [107, 120, 121] (isa-spec/spec/ops/alu/isetp64.toml:78; form at isa-spec/spec/ops/alu/isetp64.toml:82).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let mut w: u128 = 0x10000000000000000020c | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        let mut w: u128 = 0x10000000000000000020c | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
     /// Form `rir` on SM [107, 120, 121] (isa-spec/spec/ops/alu/isetp64.toml:78; form at isa-spec/spec/ops/alu/isetp64.toml:82).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let mut w: u128 = 0x10000000000000000080c | self.encode_e0::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, true)? << 32;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        let mut w: u128 = 0x10000000000000000080c | self.encode_e0(sm, c)?;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, true)? << 32;
         Ok(w)
     }
     /// Form `rur` on SM [107, 120, 121] (isa-spec/spec/ops/alu/isetp64.toml:78; form at isa-spec/spec/ops/alu/isetp64.toml:82).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let mut w: u128 = 0x80100000000000000000c0c | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        let mut w: u128 = 0x80100000000000000000c0c | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
     /// Fields all forms of isa-spec/spec/ops/alu/isetp64.toml:78 read alike; each sets the others.

@@ -192,152 +192,13 @@ impl OpLdg {
             _ => None,
         }
     }
-    /// [`Self::encode`] without the spec's `legal` and `traps`
-    /// products: the word of a combination that does not exist
-    /// (for tests that show nvdisasm rejects it).
-    pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        let smb = sm_bit(sm);
-        match (self.a.kind, self.ua.kind, self.p.kind) {
-            (
-                reg!(Gpr),
-                _,
-                _,
-            ) if smb & 0x100 != 0 && self.ua == Src::RZ && self.p == Src::PT
-                && matches!(self.awidth, MemAddrWidth::None)
-                && matches!(self.amode, MemAddrMode::Reg)
-                && matches!(self.space, AddrSpace::Global) => {
-                self.encode_f0::<EncodeError>(sm, c)
-            }
-            (
-                reg!(Gpr),
-                _,
-                _,
-            ) if smb & 0xc0 != 0 && self.ua == Src::RZ && self.p == Src::PT
-                && matches!(self.space, AddrSpace::Global) => {
-                self.encode_f1::<EncodeError>(sm, c)
-            }
-            (
-                reg!(Gpr),
-                reg!(UGpr),
-                _,
-            ) if smb & 0x100 != 0 && self.p == Src::PT
-                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
-                && matches!(self.amode, MemAddrMode::Ur)
-                && matches!(self.space, AddrSpace::Global) => {
-                self.encode_f2::<EncodeError>(sm, c)
-            }
-            (
-                reg!(Gpr),
-                _,
-                _,
-            ) if smb & 0x3ffe00 != 0 && self.ua == Src::RZ && self.p == Src::PT
-                && matches!(self.awidth, MemAddrWidth::None)
-                && matches!(self.amode, MemAddrMode::Reg)
-                && matches!(self.space, AddrSpace::Global) => {
-                self.encode_f3::<EncodeError>(sm, c)
-            }
-            (
-                reg!(Gpr),
-                reg!(UGpr),
-                _,
-            ) if smb & 0x3e00 != 0 && self.p == Src::PT
-                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
-                && matches!(self.space, AddrSpace::Global) => {
-                self.encode_f4::<EncodeError>(sm, c)
-            }
-            (
-                reg!(Gpr),
-                reg!(UGpr),
-                _,
-            ) if smb & 0x100 != 0 && self.p == Src::PT
-                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
-                && matches!(self.amode, MemAddrMode::Ur)
-                && matches!(self.space, AddrSpace::Generic) => {
-                self.encode_f5::<EncodeError>(sm, c)
-            }
-            (
-                reg!(Gpr),
-                _,
-                _,
-            ) if smb & 0x100 != 0 && self.ua == Src::RZ && self.p == Src::PT
-                && matches!(self.awidth, MemAddrWidth::None)
-                && matches!(self.amode, MemAddrMode::Reg)
-                && matches!(self.space, AddrSpace::Generic) => {
-                self.encode_f6::<EncodeError>(sm, c)
-            }
-            (
-                reg!(Gpr),
-                _,
-                _,
-            ) if smb & 0xc0 != 0 && self.ua == Src::RZ && self.p == Src::PT
-                && matches!(self.space, AddrSpace::Generic) => {
-                self.encode_f7::<EncodeError>(sm, c)
-            }
-            (
-                reg!(Gpr),
-                _,
-                _,
-            ) if smb & 0x3ffe00 != 0 && self.ua == Src::RZ && self.p == Src::PT
-                && matches!(self.awidth, MemAddrWidth::None)
-                && matches!(self.amode, MemAddrMode::Reg)
-                && matches!(self.space, AddrSpace::Generic) => {
-                self.encode_f8::<EncodeError>(sm, c)
-            }
-            (
-                reg!(Gpr),
-                reg!(UGpr),
-                _,
-            ) if smb & 0x3e00 != 0 && self.p == Src::PT
-                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
-                && matches!(self.space, AddrSpace::Generic) => {
-                self.encode_f9::<EncodeError>(sm, c)
-            }
-            (
-                reg!(Gpr),
-                reg!(UGpr),
-                _,
-            ) if smb & 0x3fc000 != 0 && self.p == Src::PT
-                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
-                && matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc)
-                && matches!(self.space, AddrSpace::Generic) => {
-                self.encode_f10::<EncodeError>(sm, c)
-            }
-            (
-                reg!(Gpr),
-                reg!(UGpr),
-                _,
-            ) if smb & 0x3fc000 != 0 && self.p == Src::PT
-                && matches!(self.awidth, MemAddrWidth::U32 | MemAddrWidth::B64)
-                && matches!(self.amode, MemAddrMode::Ur | MemAddrMode::Desc)
-                && matches!(self.space, AddrSpace::Global) => {
-                self.encode_f11::<EncodeError>(sm, c)
-            }
-            (
-                reg!(Gpr),
-                _,
-                _,
-            ) if smb & 0x3f != 0 && self.ua == Src::RZ && self.p == Src::PT
-                && matches!(self.space, AddrSpace::Global) => {
-                self.encode_f12::<EncodeError>(sm, c)
-            }
-            (
-                reg!(Gpr),
-                _,
-                reg!(Pred),
-            ) if smb & 0x3f != 0 && self.ua == Src::RZ
-                && matches!(self.space, AddrSpace::Generic) => {
-                self.encode_f13::<EncodeError>(sm, c)
-            }
-            _ => self.encode(sm, c),
-        }
-    }
     /// Whether the form's modifier combination exists on `sm` and
     /// is not a trap (`legal` and `traps` in the spec).
     #[inline(always)]
-    fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !self.legal_f0(sm) {
+    fn combo_f0(&self, sm: u32) -> Result<(), Refused> {
+        if !self.legal_f0(sm) && !any_combo() {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "awidth={} amode={} is not a combination that exists on SM{} (the spec's `legal` products)",
@@ -358,14 +219,14 @@ impl OpLdg {
     }
     /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:111; form at isa-spec/spec/ops/memory/ldg.toml:111).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
                 && !(self.awidth.text() == ".U32")
             {
                 return Err(
-                    E::fail(
+                    refuse(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "a", 2, r
@@ -374,37 +235,31 @@ impl OpLdg {
                 );
             }
         }
-        only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
-        only_default::<E>(Self::NAME, "p", self.p == Src::PT, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
+        only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
         let mut w: u128 = 0xe01000000000000000181;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
         w |= (self.ltc.index() as u128) << 68;
         w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
-        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
-        w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
-        w
-            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)?
-                << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
+        w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/ldg.toml:156; form at isa-spec/spec/ops/memory/ldg.toml:156).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
                 && !(self.awidth.text() == ".U32")
             {
                 return Err(
-                    E::fail(
+                    refuse(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "a", 2, r
@@ -413,37 +268,31 @@ impl OpLdg {
                 );
             }
         }
-        only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
-        only_default::<E>(Self::NAME, "p", self.p == Src::PT, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
-        only_default::<E>(Self::NAME, "modifier ltc", self.ltc == MemLtc::None, sm)?;
+        only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
+        only_default(Self::NAME, "modifier ltc", self.ltc == MemLtc::None, sm)?;
         let mut w: u128 = 0xe01000000000000000181;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
         w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
-        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
-        w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
-        w
-            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)?
-                << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
+        w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:164; form at isa-spec/spec/ops/memory/ldg.toml:164).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
                 && !(self.awidth.text() == ".U32")
             {
                 return Err(
-                    E::fail(
+                    refuse(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "a", 2, r
@@ -452,38 +301,32 @@ impl OpLdg {
                 );
             }
         }
-        forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "p", self.p == Src::PT, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
+        forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
         let mut w: u128 = 0x80e01000000000000000181;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 32;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
         w |= (self.ltc.index() as u128) << 68;
         w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
-        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
-        w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES1, sm)? << 9;
-        w
-            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)?
-                << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES1, sm)? << 9;
+        w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:182; form at isa-spec/spec/ops/memory/ldg.toml:182).
     #[inline(always)]
-    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
                 && !(self.awidth.text() == ".U32")
             {
                 return Err(
-                    E::fail(
+                    refuse(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "a", 2, r
@@ -492,37 +335,31 @@ impl OpLdg {
                 );
             }
         }
-        only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
-        only_default::<E>(Self::NAME, "p", self.p == Src::PT, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
+        only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
         let mut w: u128 = 0xe01000000000000000181;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
         w |= (self.ltc.index() as u128) << 68;
-        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
-        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
-        w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
-        w
-            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)?
-                << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
+        w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/ldg.toml:234; form at isa-spec/spec/ops/memory/ldg.toml:234).
     #[inline(always)]
-    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
                 && !(self.awidth.text() == ".U32")
             {
                 return Err(
-                    E::fail(
+                    refuse(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "a", 2, r
@@ -531,42 +368,36 @@ impl OpLdg {
                 );
             }
         }
-        forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "p", self.p == Src::PT, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
+        forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
         let mut w: u128 = 0x80e01000000000000000981;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 32;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
         w |= (self.ltc.index() as u128) << 68;
-        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
+        w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
         {
             let v: u128 = code_of(&[1, 0, 3], self.amode.index());
             w |= (v & 1) << 76;
             w |= ((v >> 1) & 1) << 101;
         }
-        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
-        w
-            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)?
-                << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:258; form at isa-spec/spec/ops/memory/ldg.toml:258).
     #[inline(always)]
-    fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
                 && !(self.awidth.text() == ".U32")
             {
                 return Err(
-                    E::fail(
+                    refuse(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "a", 2, r
@@ -575,36 +406,32 @@ impl OpLdg {
                 );
             }
         }
-        forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "p", self.p == Src::PT, sm)?;
+        forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
         let mut w: u128 = 0x80001000000000000000180 | (c.raw & 0xe00000000000000000000);
-        w |= self.space.code_in::<E>(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 32;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
         w |= (self.ltc.index() as u128) << 68;
         w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
-        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
-        w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES1, sm)? << 9;
-        w
-            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)?
-                << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES1, sm)? << 9;
+        w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [75] (isa-spec/spec/ops/memory/ldg.toml:271; form at isa-spec/spec/ops/memory/ldg.toml:271).
     #[inline(always)]
-    fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
                 && !(self.awidth.text() == ".U32")
             {
                 return Err(
-                    E::fail(
+                    refuse(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "a", 2, r
@@ -613,37 +440,31 @@ impl OpLdg {
                 );
             }
         }
-        only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
-        only_default::<E>(Self::NAME, "p", self.p == Src::PT, sm)?;
+        only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
         let mut w: u128 = 0x1000000000000000980 | (c.raw & 0xe00000000000000000000);
-        w |= self.space.code_in::<E>(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 32u32)? << 32;
+        w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 32u32)? << 32;
         w |= (self.ltc.index() as u128) << 68;
         w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
-        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
-        w
-            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)?
-                << 90;
-        w
-            |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES2, sm)?
-                << 91;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
+        w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES2, sm)? << 91;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [70, 72] (isa-spec/spec/ops/memory/ldg.toml:289; form at isa-spec/spec/ops/memory/ldg.toml:289).
     #[inline(always)]
-    fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
                 && !(self.awidth.text() == ".U32")
             {
                 return Err(
-                    E::fail(
+                    refuse(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "a", 2, r
@@ -652,37 +473,31 @@ impl OpLdg {
                 );
             }
         }
-        only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
-        only_default::<E>(Self::NAME, "p", self.p == Src::PT, sm)?;
-        only_default::<E>(Self::NAME, "modifier ltc", self.ltc == MemLtc::None, sm)?;
+        only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        only_default(Self::NAME, "modifier ltc", self.ltc == MemLtc::None, sm)?;
         let mut w: u128 = 0x1000000000000000980 | (c.raw & 0xe00000000000000000000);
-        w |= self.space.code_in::<E>(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 32u32)? << 32;
+        w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 32u32)? << 32;
         w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
-        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
-        w
-            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)?
-                << 90;
-        w
-            |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES2, sm)?
-                << 91;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
+        w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES2, sm)? << 91;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:298; form at isa-spec/spec/ops/memory/ldg.toml:298).
     #[inline(always)]
-    fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
                 && !(self.awidth.text() == ".U32")
             {
                 return Err(
-                    E::fail(
+                    refuse(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "a", 2, r
@@ -691,37 +506,31 @@ impl OpLdg {
                 );
             }
         }
-        only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
-        only_default::<E>(Self::NAME, "p", self.p == Src::PT, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier amode", self.amode == MemAddrMode::Reg, sm)?;
+        only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        only_default(Self::NAME, "modifier amode", self.amode == MemAddrMode::Reg, sm)?;
         let mut w: u128 = 0x1000000000000000980 | (c.raw & 0xe00000000000000000000);
-        w |= self.space.code_in::<E>(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 32u32)? << 32;
+        w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 32u32)? << 32;
         w |= (self.ltc.index() as u128) << 68;
-        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
-        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
-        w
-            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)?
-                << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 90;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/ldg.toml:311; form at isa-spec/spec/ops/memory/ldg.toml:311).
     #[inline(always)]
-    fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
                 && !(self.awidth.text() == ".U32")
             {
                 return Err(
-                    E::fail(
+                    refuse(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "a", 2, r
@@ -730,40 +539,36 @@ impl OpLdg {
                 );
             }
         }
-        forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "p", self.p == Src::PT, sm)?;
+        forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
         let mut w: u128 = 0x80001000000000000000980 | (c.raw & 0xe00000000000000000000);
-        w |= self.space.code_in::<E>(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 32;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
         w |= (self.ltc.index() as u128) << 68;
-        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
+        w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
         {
             let v: u128 = code_of(&[1, 0, 3], self.amode.index());
             w |= (v & 1) << 76;
             w |= ((v >> 1) & 1) << 101;
         }
-        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
-        w
-            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)?
-                << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:321; form at isa-spec/spec/ops/memory/ldg.toml:321).
     #[inline(always)]
-    fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
                 && !(self.awidth.text() == ".U32")
             {
                 return Err(
-                    E::fail(
+                    refuse(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "a", 2, r
@@ -772,32 +577,26 @@ impl OpLdg {
                 );
             }
         }
-        forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "p", self.p == Src::PT, sm)?;
+        forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
         let mut w: u128 = 0x80001000000000000000980 | (c.raw & 0xe00000000000000000000);
-        w |= self.space.code_in::<E>(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 32;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES0, sm)? << 0;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
         w |= (self.ltc.index() as u128) << 68;
-        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
-        w
-            |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES3, sm)?
-                << 76;
-        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
-        w
-            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)?
-                << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
+        w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES3, sm)? << 76;
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000
             && w & 0x40010000000000000000000 == 0x40000000000000000000000
         {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -809,14 +608,14 @@ impl OpLdg {
     }
     /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg.toml:334; form at isa-spec/spec/ops/memory/ldg.toml:334).
     #[inline(always)]
-    fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
                 && !(self.awidth.text() == ".U32")
             {
                 return Err(
-                    E::fail(
+                    refuse(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "a", 2, r
@@ -825,34 +624,26 @@ impl OpLdg {
                 );
             }
         }
-        forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "p", self.p == Src::PT, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
+        forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
         let mut w: u128 = 0x80e01000000000000000981;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 32;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
         w |= (self.ltc.index() as u128) << 68;
-        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
-        w
-            |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES3, sm)?
-                << 76;
-        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
-        w
-            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)?
-                << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
+        w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES3, sm)? << 76;
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)? << 90;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000
             && w & 0x40010000000000000000000 == 0x40000000000000000000000
         {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -864,14 +655,14 @@ impl OpLdg {
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ldg.toml:349; form at isa-spec/spec/ops/memory/ldg.toml:349).
     #[inline(always)]
-    fn encode_f12<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
                 && !(self.awidth.text() == ".U32")
             {
                 return Err(
-                    E::fail(
+                    refuse(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "a", 2, r
@@ -880,39 +671,36 @@ impl OpLdg {
                 );
             }
         }
-        only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
-        only_default::<E>(Self::NAME, "p", self.p == Src::PT, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier awidth", self.awidth == MemAddrWidth::None, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier amode", self.amode == MemAddrMode::Reg, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
-        only_default::<E>(Self::NAME, "modifier ltc", self.ltc == MemLtc::None, sm)?;
-        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
+        only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        only_default(Self::NAME, "p", self.p == Src::PT, sm)?;
+        only_default(
+            Self::NAME,
+            "modifier awidth",
+            self.awidth == MemAddrWidth::None,
+            sm,
+        )?;
+        only_default(Self::NAME, "modifier amode", self.amode == MemAddrMode::Reg, sm)?;
+        only_default(Self::NAME, "modifier space", self.space == AddrSpace::Global, sm)?;
+        only_default(Self::NAME, "modifier ltc", self.ltc == MemLtc::None, sm)?;
+        only_default(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
         let mut w: u128 = 0xeed0200000000000;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 20;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES1, sm)?
-                << 46;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 20;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES1, sm)? << 46;
         w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 48;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/ldg.toml:379; form at isa-spec/spec/ops/memory/ldg.toml:379).
     #[inline(always)]
-    fn encode_f13<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f13(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
                 && !(self.awidth.text() == ".U32")
             {
                 return Err(
-                    E::fail(
+                    refuse(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "a", 2, r
@@ -921,29 +709,26 @@ impl OpLdg {
                 );
             }
         }
-        only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
-        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier awidth", self.awidth == MemAddrWidth::None, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier amode", self.amode == MemAddrMode::Reg, sm)?;
-        only_default::<E>(Self::NAME, "modifier ltc", self.ltc == MemLtc::None, sm)?;
-        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
+        only_default(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(
+            Self::NAME,
+            "modifier awidth",
+            self.awidth == MemAddrWidth::None,
+            sm,
+        )?;
+        only_default(Self::NAME, "modifier amode", self.amode == MemAddrMode::Reg, sm)?;
+        only_default(Self::NAME, "modifier ltc", self.ltc == MemLtc::None, sm)?;
+        only_default(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
         let mut w: u128 = 0x10000000000000;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 32u32)? << 20;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 32u32)? << 20;
         w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 53;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES1, sm)?
-                << 56;
-        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 58;
-        w
-            |= self.space.code_in::<E>(Self::NAME, "space", &Self::SPACE_CODES1, sm)?
-                << 61;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES1, sm)? << 56;
+        w |= src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 58;
+        w |= self.space.code_in(Self::NAME, "space", &Self::SPACE_CODES1, sm)? << 61;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldg.toml:111; form at isa-spec/spec/ops/memory/ldg.toml:111).
     #[inline(always)]

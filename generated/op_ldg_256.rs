@@ -73,25 +73,13 @@ impl OpLdg256 {
             _ => None,
         }
     }
-    /// [`Self::encode`] without the spec's `legal` and `traps`
-    /// products: the word of a combination that does not exist
-    /// (for tests that show nvdisasm rejects it).
-    pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        let smb = sm_bit(sm);
-        match (self.a.kind, self.ua.kind, self.p.kind) {
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x3f8000 != 0 => {
-                self.encode_f0::<EncodeError>(sm, c)
-            }
-            _ => self.encode(sm, c),
-        }
-    }
     /// Whether the form's modifier combination exists on `sm` and
     /// is not a trap (`legal` and `traps` in the spec).
     #[inline(always)]
-    fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !self.legal_f0(sm) {
+    fn combo_f0(&self, sm: u32) -> Result<(), Refused> {
+        if !self.legal_f0(sm) && !any_combo() {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "amode={} is not a combination that exists on SM{} (the spec's `legal` products)",
@@ -110,14 +98,14 @@ impl OpLdg256 {
     }
     /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldg_256.toml:122; form at isa-spec/spec/ops/memory/ldg_256.toml:122).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
                 && !(self.awidth.text() == ".U32")
             {
                 return Err(
-                    E::fail(
+                    refuse(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "a", 2, r
@@ -126,54 +114,44 @@ impl OpLdg256 {
                 );
             }
         }
-        forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier awidth", self.awidth == MemWidth64::B64, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier size", self.size == MemSize256::B256, sm)?;
+        forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        only_default(Self::NAME, "modifier awidth", self.awidth == MemWidth64::B64, sm)?;
+        only_default(Self::NAME, "modifier size", self.size == MemSize256::B256, sm)?;
         let mut w: u128 = 0x8000800000000000000097e
             | (c.raw & 0x1fff00800000000000000000000);
-        w |= dst_field::<E>(Self::NAME, "d2", self.d2, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= dst_field(Self::NAME, "d2", self.d2, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 32;
         w
             |= {
                 if self.off as i64 % 32i64 != 0 {
                     return Err(
-                        E::fail(
+                        refuse(
                             Self::NAME,
                             format_args!("{} must be a multiple of {}", "off", 32i64),
                         ),
                     );
                 }
-                fit_signed::<E>(Self::NAME, "off", self.off as i64 / 32i64, 17u32)?
+                fit_signed(Self::NAME, "off", self.off as i64 / 32i64, 17u32)?
             } << 40;
         {
-            let v: u128 = fit::<E>(Self::NAME, "mask", self.mask as u128, 8u32)?;
+            let v: u128 = fit(Self::NAME, "mask", self.mask as u128, 8u32)?;
             w |= (v & 0x7f) << 57;
             w |= ((v >> 7) & 1) << 72;
         }
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 64;
         w |= (self.ltc.index() as u128) << 73;
-        w
-            |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)?
-                << 76;
-        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 77;
+        w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 76;
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 77;
         w |= code_of(&[1, 0, 2], self.evict.index()) << 81;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
-        w
-            |= (src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? ^ 7)
-                << 87;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= (src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? ^ 7) << 87;
         w |= u128::from(self.p.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm

@@ -114,60 +114,13 @@ impl OpLdgmc {
             _ => None,
         }
     }
-    /// [`Self::encode`] without the spec's `legal` and `traps`
-    /// products: the word of a combination that does not exist
-    /// (for tests that show nvdisasm rejects it).
-    pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        let smb = sm_bit(sm);
-        match (self.a.kind, self.ua.kind) {
-            (
-                reg!(Gpr),
-                reg!(UGpr),
-            ) if smb & 0x4000 != 0
-                && matches!(
-                    self.r#type, LdgmcType::B32 | LdgmcType::S32 | LdgmcType::B64 |
-                    LdgmcType::S64
-                ) => self.encode_f0::<EncodeError>(sm, c),
-            (
-                reg!(Gpr),
-                reg!(UGpr),
-            ) if smb & 0x4000 != 0
-                && matches!(
-                    self.r#type, LdgmcType::F16x2Rn | LdgmcType::F16x4Rn |
-                    LdgmcType::F16x8Rn | LdgmcType::Bf16x2Rn | LdgmcType::Bf16x4Rn |
-                    LdgmcType::Bf16x8Rn | LdgmcType::F32Rn | LdgmcType::F32x2Rn |
-                    LdgmcType::F32x4Rn | LdgmcType::F64Rn
-                ) => self.encode_f1::<EncodeError>(sm, c),
-            (
-                reg!(Gpr),
-                reg!(UGpr),
-            ) if smb & 0x3f8000 != 0
-                && matches!(
-                    self.r#type, LdgmcType::B32 | LdgmcType::S32 | LdgmcType::B64 |
-                    LdgmcType::S64
-                ) => self.encode_f2::<EncodeError>(sm, c),
-            (
-                reg!(Gpr),
-                reg!(UGpr),
-            ) if smb & 0x3f8000 != 0
-                && matches!(
-                    self.r#type, LdgmcType::F16x2Rn | LdgmcType::F16x4Rn |
-                    LdgmcType::F16x8Rn | LdgmcType::Bf16x2Rn | LdgmcType::Bf16x4Rn |
-                    LdgmcType::Bf16x8Rn | LdgmcType::F32Rn | LdgmcType::F32x2Rn |
-                    LdgmcType::F32x4Rn | LdgmcType::F64Rn | LdgmcType::E5m2x4Rn |
-                    LdgmcType::E5m2x8Rn | LdgmcType::E5m2x16Rn | LdgmcType::E4m3x4Rn |
-                    LdgmcType::E4m3x8Rn | LdgmcType::E4m3x16Rn
-                ) => self.encode_f3::<EncodeError>(sm, c),
-            _ => self.encode(sm, c),
-        }
-    }
     /// Whether the form's modifier combination exists on `sm` and
     /// is not a trap (`legal` and `traps` in the spec).
     #[inline(always)]
-    fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !self.legal_f0(sm) {
+    fn combo_f0(&self, sm: u32) -> Result<(), Refused> {
+        if !self.legal_f0(sm) && !any_combo() {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "awidth={} amode={} is not a combination that exists on SM{} (the spec's `legal` products)",
@@ -188,14 +141,14 @@ impl OpLdgmc {
     }
     /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/ldgmc.toml:91; form at isa-spec/spec/ops/memory/ldgmc.toml:91).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
                 && !(self.awidth.text() == ".U32")
             {
                 return Err(
-                    E::fail(
+                    refuse(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "a", 2, r
@@ -204,28 +157,24 @@ impl OpLdgmc {
                 );
             }
         }
-        forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x800010000000000000009a4
             | (c.raw & 0x1fff07e1000000000ff00000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
-        w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 6u32, sm)? << 64;
-        w
-            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)?
-                << 70;
-        w
-            |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)?
-                << 71;
-        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 73;
-        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 77;
-        w |= self.aop.code_in::<E>(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 87;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 6u32, sm)? << 64;
+        w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 70;
+        w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 71;
+        w |= self.r#type.code_in(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 73;
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 77;
+        w |= self.aop.code_in(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 87;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0x800000000000000000 == 0x800000000000000000
             && w & 0x400000000000000000 == 0
         {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -237,7 +186,7 @@ impl OpLdgmc {
             && w & 0xc00000000000000000 == 0x400000000000000000
         {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -249,14 +198,14 @@ impl OpLdgmc {
     }
     /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/ldgmc.toml:195; form at isa-spec/spec/ops/memory/ldgmc.toml:195).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
                 && !(self.awidth.text() == ".U32")
             {
                 return Err(
-                    E::fail(
+                    refuse(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "a", 2, r
@@ -265,34 +214,30 @@ impl OpLdgmc {
                 );
             }
         }
-        forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x800010000000000000009a5
             | (c.raw & 0x1fff47e0000000000ff00000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
-        w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 6u32, sm)? << 64;
-        w
-            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)?
-                << 70;
-        w
-            |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)?
-                << 71;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 6u32, sm)? << 64;
+        w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 70;
+        w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 71;
         {
             let v: u128 = self
                 .r#type
-                .code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES1, sm)?;
+                .code_in(Self::NAME, "type", &Self::TYPE_CODES1, sm)?;
             w |= (v & 0xf) << 73;
             w |= ((v >> 4) & 1) << 87;
         }
-        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 77;
-        w |= self.aop.code_in::<E>(Self::NAME, "aop", &Self::AOP_CODES1, sm)? << 88;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 77;
+        w |= self.aop.code_in(Self::NAME, "aop", &Self::AOP_CODES1, sm)? << 88;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0x800000000000000000 == 0x800000000000000000
             && w & 0x400000000000000000 == 0
         {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -304,7 +249,7 @@ impl OpLdgmc {
             && w & 0xc00000000000000000 == 0x400000000000000000
         {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -316,14 +261,14 @@ impl OpLdgmc {
     }
     /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldgmc.toml:230; form at isa-spec/spec/ops/memory/ldgmc.toml:230).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
                 && !(self.awidth.text() == ".U32")
             {
                 return Err(
-                    E::fail(
+                    refuse(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "a", 2, r
@@ -332,28 +277,24 @@ impl OpLdgmc {
                 );
             }
         }
-        forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x800010000000000000009a4
             | (c.raw & 0x1fff0781000000000ff00000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
-        w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 64;
-        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 73;
-        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 77;
-        w
-            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)?
-                << 81;
-        w
-            |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)?
-                << 82;
-        w |= self.aop.code_in::<E>(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 87;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 64;
+        w |= self.r#type.code_in(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 73;
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 77;
+        w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 81;
+        w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 82;
+        w |= self.aop.code_in(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 87;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0x400000000000000000000 == 0x400000000000000000000
             && w & 0x200000000000000000000 == 0
         {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -365,7 +306,7 @@ impl OpLdgmc {
             && w & 0x600000000000000000000 == 0x200000000000000000000
         {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -377,14 +318,14 @@ impl OpLdgmc {
     }
     /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldgmc.toml:245; form at isa-spec/spec/ops/memory/ldgmc.toml:245).
     #[inline(always)]
-    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
                 && !(self.awidth.text() == ".U32")
             {
                 return Err(
-                    E::fail(
+                    refuse(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "a", 2, r
@@ -393,34 +334,30 @@ impl OpLdgmc {
                 );
             }
         }
-        forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x800010000000000000009a5
             | (c.raw & 0x1fff4780000000000ff00000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
-        w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 64;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 64;
         {
             let v: u128 = self
                 .r#type
-                .code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES2, sm)?;
+                .code_in(Self::NAME, "type", &Self::TYPE_CODES2, sm)?;
             w |= (v & 0xf) << 73;
             w |= ((v >> 4) & 1) << 87;
         }
-        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 77;
-        w
-            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)?
-                << 81;
-        w
-            |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)?
-                << 82;
-        w |= self.aop.code_in::<E>(Self::NAME, "aop", &Self::AOP_CODES2, sm)? << 88;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 77;
+        w |= self.awidth.code_in(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)? << 81;
+        w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 82;
+        w |= self.aop.code_in(Self::NAME, "aop", &Self::AOP_CODES2, sm)? << 88;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0x400000000000000000000 == 0x400000000000000000000
             && w & 0x200000000000000000000 == 0
         {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -432,7 +369,7 @@ impl OpLdgmc {
             && w & 0x600000000000000000000 == 0x200000000000000000000
         {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm

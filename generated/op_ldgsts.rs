@@ -83,15 +83,15 @@ impl OpLdgsts {
     }
     /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/ldgsts.toml:102; form at isa-spec/spec/ops/memory/ldgsts.toml:102).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "s", &self.s, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "s", &self.s, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
                 && !(self.awidth.text() == ".U32")
             {
                 return Err(
-                    E::fail(
+                    refuse(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "a", 2, r
@@ -100,19 +100,17 @@ impl OpLdgsts {
                 );
             }
         }
-        forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier awidth", self.awidth == MemWidth64::B64, sm)?;
+        forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        only_default(Self::NAME, "modifier awidth", self.awidth == MemWidth64::B64, sm)?;
         let mut w: u128 = 0x80000400000000000000fae;
-        w |= src_field::<E>(Self::NAME, "s", &self.s, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 12u32)? << 32;
-        w |= fit_signed::<E>(Self::NAME, "soff", self.soff as i64, 20u32)? << 44;
-        w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 6u32, sm)? << 64;
+        w |= src_field(Self::NAME, "s", &self.s, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 12u32)? << 32;
+        w |= fit_signed(Self::NAME, "soff", self.soff as i64, 20u32)? << 44;
+        w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 6u32, sm)? << 64;
         w |= (self.ltc.index() as u128) << 71;
-        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
+        w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
         {
             let v: u128 = code_of(&[1, 0, 3], self.amode.index());
             w |= (v & 1) << 76;
@@ -121,17 +119,15 @@ impl OpLdgsts {
         w |= (self.sem.index() as u128) << 77;
         w |= code_of(&[1, 0], self.bypass.index()) << 81;
         w |= u128::from(self.zfill) << 82;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
-        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0x3f0000000000000000 == 0x3f0000000000000000
             && w & 0x20000010000000000000000000 == 0
         {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -141,7 +137,7 @@ impl OpLdgsts {
         }
         if w & 0xff0000 == 0xff0000 && w & 0x8000000000000000 == 0x8000000000000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -151,7 +147,7 @@ impl OpLdgsts {
         }
         if w & 0xff000000 == 0xff000000 && w & 0x20000010000000000000000000 == 0 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -163,15 +159,15 @@ impl OpLdgsts {
     }
     /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/ldgsts.toml:155; form at isa-spec/spec/ops/memory/ldgsts.toml:155).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "s", &self.s, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "s", &self.s, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
                 && !(self.awidth.text() == ".U32")
             {
                 return Err(
-                    E::fail(
+                    refuse(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "a", 2, r
@@ -180,36 +176,30 @@ impl OpLdgsts {
                 );
             }
         }
-        forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier awidth", self.awidth == MemWidth64::B64, sm)?;
+        forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        only_default(Self::NAME, "modifier awidth", self.awidth == MemWidth64::B64, sm)?;
         let mut w: u128 = 0x80000400000000000000fae;
-        w |= src_field::<E>(Self::NAME, "s", &self.s, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 12u32)? << 32;
-        w |= fit_signed::<E>(Self::NAME, "soff", self.soff as i64, 20u32)? << 44;
-        w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 6u32, sm)? << 64;
+        w |= src_field(Self::NAME, "s", &self.s, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 12u32)? << 32;
+        w |= fit_signed(Self::NAME, "soff", self.soff as i64, 20u32)? << 44;
+        w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 6u32, sm)? << 64;
         w |= (self.ltc.index() as u128) << 71;
-        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
-        w
-            |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)?
-                << 76;
+        w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
+        w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 76;
         w |= (self.sem.index() as u128) << 77;
         w |= code_of(&[1, 0], self.bypass.index()) << 81;
         w |= u128::from(self.zfill) << 82;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
-        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0x3f0000000000000000 == 0x3f0000000000000000
             && w & 0x10000000000000000000 == 0
         {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -219,7 +209,7 @@ impl OpLdgsts {
         }
         if w & 0xff0000 == 0xff0000 && w & 0x8000000000000000 == 0x8000000000000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -231,15 +221,15 @@ impl OpLdgsts {
     }
     /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldgsts.toml:172; form at isa-spec/spec/ops/memory/ldgsts.toml:172).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "s", &self.s, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "s", &self.s, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
                 && !(self.awidth.text() == ".U32")
             {
                 return Err(
-                    E::fail(
+                    refuse(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "a", 2, r
@@ -248,36 +238,30 @@ impl OpLdgsts {
                 );
             }
         }
-        forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier awidth", self.awidth == MemWidth64::B64, sm)?;
+        forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        only_default(Self::NAME, "modifier awidth", self.awidth == MemWidth64::B64, sm)?;
         let mut w: u128 = 0x80800000000000000000fae;
-        w |= src_field::<E>(Self::NAME, "s", &self.s, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 12u32)? << 32;
-        w |= fit_signed::<E>(Self::NAME, "soff", self.soff as i64, 20u32)? << 44;
-        w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "s", &self.s, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 12u32)? << 32;
+        w |= fit_signed(Self::NAME, "soff", self.soff as i64, 20u32)? << 44;
+        w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 64;
         w |= (self.ltc.index() as u128) << 72;
-        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES1, sm)? << 74;
-        w
-            |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)?
-                << 76;
+        w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES1, sm)? << 74;
+        w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 76;
         w |= (self.sem.index() as u128) << 77;
         w |= code_of(&[1, 0], self.bypass.index()) << 81;
         w |= u128::from(self.zfill) << 82;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
-        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= src_field(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff0000000000000000 == 0xff0000000000000000
             && w & 0x10000000000000000000 == 0
         {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -287,7 +271,7 @@ impl OpLdgsts {
         }
         if w & 0xff0000 == 0xff0000 && w & 0x8000000000000000 == 0x8000000000000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm

@@ -38,10 +38,10 @@ impl OpLepc {
     }
     /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/lepc.toml:27; form at isa-spec/spec/ops/control/lepc.toml:27).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "{} must be a register aligned to {}, not {}", "d", 2, self.d
@@ -50,20 +50,20 @@ impl OpLepc {
             );
         }
         let mut w: u128 = 0x94e | (c.raw & 0x1fff7fc00000000000000000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w
             |= {
                 if self.target % 1i64 != 0 {
                     return Err(
-                        E::fail(
+                        refuse(
                             Self::NAME,
                             format_args!("{} must be a multiple of {}", "target", 1i64),
                         ),
                     );
                 }
-                fit_signed::<E>(Self::NAME, "target", self.target / 1i64, 58u32)?
+                fit_signed(Self::NAME, "target", self.target / 1i64, 58u32)?
             } << 24;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/control/lepc.toml:27; form at isa-spec/spec/ops/control/lepc.toml:27).
     #[inline(always)]

@@ -46,34 +46,30 @@ impl OpMembar {
     }
     /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/membar.toml:36; form at isa-spec/spec/ops/control/membar.toml:36).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        only_default::<E>(Self::NAME, "modifier mmio", self.mmio == false, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        only_default(Self::NAME, "modifier mmio", self.mmio == false, sm)?;
         let mut w: u128 = 0x992 | (c.raw & 0x1fff7fe0dffffffffffffff0000);
         w |= code_of(&[0, 1, 2, 3, 5, 6], self.scope.index()) << 76;
         w |= (self.sem.index() as u128) << 79;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/control/membar.toml:52; form at isa-spec/spec/ops/control/membar.toml:52).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        only_default::<E>(Self::NAME, "modifier mmio", self.mmio == false, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        only_default(Self::NAME, "modifier mmio", self.mmio == false, sm)?;
         let mut w: u128 = 0x992 | (c.raw & 0x1fff7fe0fffffffffffffff0000);
-        w
-            |= self.scope.code_in::<E>(Self::NAME, "scope", &Self::SCOPE_CODES0, sm)?
-                << 76;
+        w |= self.scope.code_in(Self::NAME, "scope", &Self::SCOPE_CODES0, sm)? << 76;
         w |= (self.sem.index() as u128) << 79;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/control/membar.toml:61; form at isa-spec/spec/ops/control/membar.toml:61).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x992 | (c.raw & 0x1fffffe0effffffffffffff0000);
         w |= u128::from(self.mmio) << 72;
-        w
-            |= self.scope.code_in::<E>(Self::NAME, "scope", &Self::SCOPE_CODES0, sm)?
-                << 76;
-        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 79;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        w |= self.scope.code_in(Self::NAME, "scope", &Self::SCOPE_CODES0, sm)? << 76;
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 79;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/control/membar.toml:36; form at isa-spec/spec/ops/control/membar.toml:36).
     #[inline(always)]

@@ -36,11 +36,11 @@ impl OpMembarSm50 {
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/membar_sm50.toml:26; form at isa-spec/spec/ops/control/membar_sm50.toml:26).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xef98000000000000 | (c.raw & 0xfffffff0fcfc);
         w |= (self.ival.index() as u128) << 0;
         w |= (self.scope.index() as u128) << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/control/membar_sm50.toml:26; form at isa-spec/spec/ops/control/membar_sm50.toml:26).
     #[inline(always)]

@@ -38,10 +38,10 @@ impl OpMov64i {
     }
     /// Form `fixed` on SM [107, 120, 121] (isa-spec/spec/ops/move/mov64i.toml:29; form at isa-spec/spec/ops/move/mov64i.toml:29).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "{} must be a register aligned to {}, not {}", "d", 2, self.d
@@ -50,20 +50,20 @@ impl OpMov64i {
             );
         }
         let mut w: u128 = 0x402 | (c.raw & 0x1fff70000000000000000000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w
             |= {
                 if self.imm % 1u64 != 0 {
                     return Err(
-                        E::fail(
+                        refuse(
                             Self::NAME,
                             format_args!("{} must be a multiple of {}", "imm", 1u64),
                         ),
                     );
                 }
-                fit::<E>(Self::NAME, "imm", (self.imm / 1u64) as u128, 64u32)?
+                fit(Self::NAME, "imm", (self.imm / 1u64) as u128, 64u32)?
             } << 24;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/move/mov64i.toml:29; form at isa-spec/spec/ops/move/mov64i.toml:29).
     #[inline(always)]

@@ -90,45 +90,13 @@ impl OpMufu {
             _ => None,
         }
     }
-    /// [`Self::encode`] without the spec's `legal` and `traps`
-    /// products: the word of a combination that does not exist
-    /// (for tests that show nvdisasm rejects it).
-    pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        let smb = sm_bit(sm);
-        match (self.a.kind,) {
-            (reg!(Gpr),) if smb & 0xc0 != 0 => self.encode_f0::<EncodeError>(sm, c),
-            (SrcKind::Imm(_),) if smb & 0xc0 != 0 => self.encode_f1::<EncodeError>(sm, c),
-            (SrcKind::CBuf(_),) if smb & 0xc0 != 0 => {
-                self.encode_f2::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr),) if smb & 0x3f00 != 0 => self.encode_f3::<EncodeError>(sm, c),
-            (SrcKind::Imm(_),) if smb & 0x3f00 != 0 => {
-                self.encode_f4::<EncodeError>(sm, c)
-            }
-            (SrcKind::CBuf(_),) if smb & 0x3f00 != 0 => {
-                self.encode_f5::<EncodeError>(sm, c)
-            }
-            (reg!(UGpr),) if smb & 0x3f00 != 0 => self.encode_f6::<EncodeError>(sm, c),
-            (reg!(Gpr),) if smb & 0x3fc000 != 0 => self.encode_f7::<EncodeError>(sm, c),
-            (SrcKind::Imm(_),) if smb & 0x3fc000 != 0 => {
-                self.encode_f8::<EncodeError>(sm, c)
-            }
-            (SrcKind::CBuf(_),) if smb & 0x4000 != 0 => {
-                self.encode_f9::<EncodeError>(sm, c)
-            }
-            (reg!(UGpr),) if smb & 0x3fc000 != 0 => self.encode_f10::<EncodeError>(sm, c),
-            (reg!(Gpr),) if smb & 0x3e != 0 => self.encode_f11::<EncodeError>(sm, c),
-            (reg!(Gpr),) if smb & 0x1 != 0 => self.encode_f12::<EncodeError>(sm, c),
-            _ => self.encode(sm, c),
-        }
-    }
     /// Whether the form's modifier combination exists on `sm` and
     /// is not a trap (`legal` and `traps` in the spec).
     #[inline(always)]
-    fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !self.legal_f0(sm) {
+    fn combo_f0(&self, sm: u32) -> Result<(), Refused> {
+        if !self.legal_f0(sm) && !any_combo() {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "op={} fmt={} is not a combination that exists on SM{} (the spec's `legal` products)",
@@ -152,188 +120,188 @@ impl OpMufu {
     }
     /// What all forms of isa-spec/spec/ops/alu/mufu.toml:65 pack alike.
     #[inline(always)]
-    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        only_default::<E>(Self::NAME, "modifier fmt", self.fmt == MufuFmt::F32, sm)?;
-        only_default::<E>(Self::NAME, "modifier sat", self.sat == false, sm)?;
+    fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        only_default(Self::NAME, "modifier fmt", self.fmt == MufuFmt::F32, sm)?;
+        only_default(Self::NAME, "modifier sat", self.sat == false, sm)?;
         let mut w: u128 = 0;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= self.op.code_in::<E>(Self::NAME, "op", &Self::OP_CODES0, sm)? << 74;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= self.op.code_in(Self::NAME, "op", &Self::OP_CODES0, sm)? << 74;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr` on SM [70, 72] (isa-spec/spec/ops/alu/mufu.toml:65; form at isa-spec/spec/ops/alu/mufu.toml:90).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         let mut w: u128 = 0x308 | (c.raw & 0x3000000000000000000)
-            | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
+            | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.a.abs) << 62;
         w |= u128::from(self.a.neg) << 63;
-        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
+        w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
     /// Form `rir` on SM [70, 72] (isa-spec/spec/ops/alu/mufu.toml:65; form at isa-spec/spec/ops/alu/mufu.toml:90).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
         let mut w: u128 = 0x908 | (c.raw & 0x3000000000000000000)
-            | self.encode_e0::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
+            | self.encode_e0(sm, c)?;
+        w |= imm_src_field(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
     /// Form `rcr` on SM [70, 72] (isa-spec/spec/ops/alu/mufu.toml:65; form at isa-spec/spec/ops/alu/mufu.toml:90).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         let mut w: u128 = 0xb08 | (c.raw & 0x3000000000000000000)
-            | self.encode_e0::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "a", &self.a, 4u32, 14u32, true)? << 40;
-        w |= cbuf_index_field::<E>(Self::NAME, "a", &self.a, 5u32)? << 54;
+            | self.encode_e0(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "a", &self.a, 4u32, 14u32, true)? << 40;
+        w |= cbuf_index_field(Self::NAME, "a", &self.a, 5u32)? << 54;
         w |= u128::from(self.a.abs) << 62;
         w |= u128::from(self.a.neg) << 63;
-        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
+        w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
     /// What all forms of isa-spec/spec/ops/alu/mufu.toml:74 pack alike.
     #[inline(always)]
-    fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        only_default::<E>(Self::NAME, "modifier sat", self.sat == false, sm)?;
+    fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        only_default(Self::NAME, "modifier sat", self.sat == false, sm)?;
         let mut w: u128 = 0;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= self.fmt.code_in::<E>(Self::NAME, "fmt", &Self::FMT_CODES0, sm)? << 73;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= self.fmt.code_in(Self::NAME, "fmt", &Self::FMT_CODES0, sm)? << 73;
         w |= (self.op.index() as u128) << 74;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/mufu.toml:74; form at isa-spec/spec/ops/alu/mufu.toml:90).
     #[inline(always)]
-    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         let mut w: u128 = 0x308 | (c.raw & 0x1000000000000000000)
-            | self.encode_e1::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
+            | self.encode_e1(sm, c)?;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.a.abs) << 62;
         w |= u128::from(self.a.neg) << 63;
-        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
+        w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
     /// Form `rir` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/mufu.toml:74; form at isa-spec/spec/ops/alu/mufu.toml:90).
     #[inline(always)]
-    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
+    fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
         let mut w: u128 = 0x908 | (c.raw & 0x1000000000000000000)
-            | self.encode_e1::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
+            | self.encode_e1(sm, c)?;
+        w |= imm_src_field(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
     /// Form `rcr` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/mufu.toml:74; form at isa-spec/spec/ops/alu/mufu.toml:90).
     #[inline(always)]
-    fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+    fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         let mut w: u128 = 0xb08 | (c.raw & 0x1000000000000000000)
-            | self.encode_e1::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "a", &self.a, 4u32, 14u32, true)? << 40;
-        w |= cbuf_index_field::<E>(Self::NAME, "a", &self.a, 5u32)? << 54;
+            | self.encode_e1(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "a", &self.a, 4u32, 14u32, true)? << 40;
+        w |= cbuf_index_field(Self::NAME, "a", &self.a, 5u32)? << 54;
         w |= u128::from(self.a.abs) << 62;
         w |= u128::from(self.a.neg) << 63;
-        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
+        w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
     /// Form `rur` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/alu/mufu.toml:74; form at isa-spec/spec/ops/alu/mufu.toml:90).
     #[inline(always)]
-    fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+    fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000d08 | (c.raw & 0x1000000000000000000)
-            | self.encode_e1::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 32;
+            | self.encode_e1(sm, c)?;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.a.abs) << 62;
         w |= u128::from(self.a.neg) << 63;
-        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
+        w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
     /// What all forms of isa-spec/spec/ops/alu/mufu.toml:85 pack alike.
     #[inline(always)]
-    fn encode_e2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        only_default::<E>(Self::NAME, "modifier sat", self.sat == false, sm)?;
+    fn encode_e2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        only_default(Self::NAME, "modifier sat", self.sat == false, sm)?;
         let mut w: u128 = 0;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= (self.fmt.index() as u128) << 72;
         w |= (self.op.index() as u128) << 74;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/mufu.toml:85; form at isa-spec/spec/ops/alu/mufu.toml:90).
     #[inline(always)]
-    fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        let mut w: u128 = 0x308 | self.encode_e2::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
+    fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        let mut w: u128 = 0x308 | self.encode_e2(sm, c)?;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.a.abs) << 62;
         w |= u128::from(self.a.neg) << 63;
-        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
+        w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
     /// Form `rir` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/mufu.toml:85; form at isa-spec/spec/ops/alu/mufu.toml:90).
     #[inline(always)]
-    fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
-        let mut w: u128 = 0x908 | self.encode_e2::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
+    fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
+        let mut w: u128 = 0x908 | self.encode_e2(sm, c)?;
+        w |= imm_src_field(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
     /// Form `rcr` on SM [90] (isa-spec/spec/ops/alu/mufu.toml:85; form at isa-spec/spec/ops/alu/mufu.toml:90).
     #[inline(always)]
-    fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        let mut w: u128 = 0xb08 | self.encode_e2::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "a", &self.a, 4u32, 14u32, true)? << 40;
-        w |= cbuf_index_field::<E>(Self::NAME, "a", &self.a, 5u32)? << 54;
+    fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        let mut w: u128 = 0xb08 | self.encode_e2(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "a", &self.a, 4u32, 14u32, true)? << 40;
+        w |= cbuf_index_field(Self::NAME, "a", &self.a, 5u32)? << 54;
         w |= u128::from(self.a.abs) << 62;
         w |= u128::from(self.a.neg) << 63;
-        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
+        w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
     /// Form `rur` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/mufu.toml:85; form at isa-spec/spec/ops/alu/mufu.toml:90).
     #[inline(always)]
-    fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000d08 | self.encode_e2::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 32;
+    fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        let mut w: u128 = 0x80000000000000000000d08 | self.encode_e2(sm, c)?;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.a.abs) << 62;
         w |= u128::from(self.a.neg) << 63;
-        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
+        w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
     /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/mufu.toml:112; form at isa-spec/spec/ops/alu/mufu.toml:112).
     #[inline(always)]
-    fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier fmt", self.fmt == MufuFmt::F32, sm)?;
-        only_default::<E>(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
+    fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier fmt", self.fmt == MufuFmt::F32, sm)?;
+        only_default(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
         let mut w: u128 = 0x5080000000000000 | (c.raw & 0x2bfffff000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= self.op.code_in::<E>(Self::NAME, "op", &Self::OP_CODES0, sm)? << 20;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= self.op.code_in(Self::NAME, "op", &Self::OP_CODES0, sm)? << 20;
         w |= u128::from(self.a.abs) << 46;
         w |= u128::from(self.a.neg) << 48;
         w |= u128::from(self.sat) << 50;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed` on SM [50] (isa-spec/spec/ops/alu/mufu.toml:130; form at isa-spec/spec/ops/alu/mufu.toml:130).
     #[inline(always)]
-    fn encode_f12<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier fmt", self.fmt == MufuFmt::F32, sm)?;
-        only_default::<E>(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
+    fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier fmt", self.fmt == MufuFmt::F32, sm)?;
+        only_default(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
         let mut w: u128 = 0x5080000000000000 | (c.raw & 0x2bfffff000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= self.op.code_in::<E>(Self::NAME, "op", &Self::OP_CODES1, sm)? << 20;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= self.op.code_in(Self::NAME, "op", &Self::OP_CODES1, sm)? << 20;
         w |= u128::from(self.a.abs) << 46;
         w |= u128::from(self.a.neg) << 48;
         w |= u128::from(self.sat) << 50;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Fields all forms of isa-spec/spec/ops/alu/mufu.toml:65 read alike; each sets the others.
     #[inline(always)]

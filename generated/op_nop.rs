@@ -40,19 +40,19 @@ impl OpNop {
     }
     /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/nop.toml:23; form at isa-spec/spec/ops/control/nop.toml:23).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        only_default::<E>(Self::NAME, "modifier trig", self.trig == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier code", self.code == 0u32, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        only_default(Self::NAME, "modifier trig", self.trig == false, sm)?;
+        only_default(Self::NAME, "modifier code", self.code == 0u32, sm)?;
         let mut w: u128 = 0x918;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/nop.toml:30; form at isa-spec/spec/ops/control/nop.toml:30).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x50b0000000000f00;
         w |= u128::from(self.trig) << 13;
-        w |= fit::<E>(Self::NAME, "code", self.code as u128, 16u32)? << 20;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= fit(Self::NAME, "code", self.code as u128, 16u32)? << 20;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/control/nop.toml:23; form at isa-spec/spec/ops/control/nop.toml:23).
     #[inline(always)]

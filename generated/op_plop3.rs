@@ -56,38 +56,38 @@ impl OpPlop3 {
     }
     /// What all forms of isa-spec/spec/ops/alu/plop3.toml:52 pack alike.
     #[inline(always)]
-    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0;
         w |= u128::from(self.c.not) << 71;
-        w |= fit::<E>(Self::NAME, "lut1", self.lut1 as u128, 8u32)? << 16;
+        w |= fit(Self::NAME, "lut1", self.lut1 as u128, 8u32)? << 16;
         {
-            let v: u128 = fit::<E>(Self::NAME, "lut0", self.lut0 as u128, 8u32)?;
+            let v: u128 = fit(Self::NAME, "lut0", self.lut0 as u128, 8u32)?;
             w |= (v & 7) << 64;
             w |= ((v >> 3) & 0x1f) << 72;
         }
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Pred, 3u32, sm)? << 77;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Pred, 3u32, sm)? << 77;
         w |= u128::from(self.b.not) << 80;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        w |= dst_field::<E>(Self::NAME, "pq", self.pq, RegFile::Pred, 3u32, sm)? << 84;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Pred, 3u32, sm)? << 87;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        w |= dst_field(Self::NAME, "pq", self.pq, RegFile::Pred, 3u32, sm)? << 84;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.a.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `p` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/plop3.toml:52; form at isa-spec/spec/ops/alu/plop3.toml:55).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let mut w: u128 = 0x81c | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Pred, 3u32, sm)? << 68;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        let mut w: u128 = 0x81c | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Pred, 3u32, sm)? << 68;
         Ok(w)
     }
     /// Form `u` on SM [75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/plop3.toml:52; form at isa-spec/spec/ops/alu/plop3.toml:55).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let mut w: u128 = 0x8000000000000081c | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::UPred, 3u32, sm)? << 68;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        let mut w: u128 = 0x8000000000000081c | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::UPred, 3u32, sm)? << 68;
         Ok(w)
     }
     /// Fields all forms of isa-spec/spec/ops/alu/plop3.toml:52 read alike; each sets the others.

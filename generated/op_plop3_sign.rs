@@ -62,43 +62,37 @@ impl OpPlop3Sign {
     }
     /// What all forms of isa-spec/spec/ops/alu/plop3_sign.toml:67 pack alike.
     #[inline(always)]
-    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier asign", self.asign == SignSrc::Sign, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier bsign", self.bsign == SignSrc::Sign, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier csign", self.csign == SignSrc::Sign, sm)?;
+    fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier asign", self.asign == SignSrc::Sign, sm)?;
+        only_default(Self::NAME, "modifier bsign", self.bsign == SignSrc::Sign, sm)?;
+        only_default(Self::NAME, "modifier csign", self.csign == SignSrc::Sign, sm)?;
         let mut w: u128 = 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= fit::<E>(Self::NAME, "lut1", self.lut1 as u128, 8u32)? << 16;
-        w |= fit::<E>(Self::NAME, "lut0", self.lut0 as u128, 8u32)? << 72;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        w |= dst_field::<E>(Self::NAME, "pq", self.pq, RegFile::Pred, 3u32, sm)? << 84;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= fit(Self::NAME, "lut1", self.lut1 as u128, 8u32)? << 16;
+        w |= fit(Self::NAME, "lut0", self.lut0 as u128, 8u32)? << 72;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        w |= dst_field(Self::NAME, "pq", self.pq, RegFile::Pred, 3u32, sm)? << 84;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/plop3_sign.toml:67; form at isa-spec/spec/ops/alu/plop3_sign.toml:70).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x21f | (c.raw & 0x7800000ffffff0000000000)
-            | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+            | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
     /// Form `rcr` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/plop3_sign.toml:67; form at isa-spec/spec/ops/alu/plop3_sign.toml:70).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xa1f | (c.raw & 0x7800000c000000000000000)
-            | self.encode_e0::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
-        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
+            | self.encode_e0(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
+        w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
     /// Fields all forms of isa-spec/spec/ops/alu/plop3_sign.toml:67 read alike; each sets the others.

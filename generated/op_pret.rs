@@ -36,20 +36,20 @@ impl OpPret {
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/pret.toml:26; form at isa-spec/spec/ops/control/pret.toml:26).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        only_default::<E>(Self::NAME, "guard", c.guard == Src::PT, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        only_default(Self::NAME, "guard", c.guard == Src::PT, sm)?;
         let mut w: u128 = 0xe270000000000000 | (c.raw & 0xf0000);
         w
             |= {
                 if self.target % 1i64 != 0 {
                     return Err(
-                        E::fail(
+                        refuse(
                             Self::NAME,
                             format_args!("{} must be a multiple of {}", "target", 1i64),
                         ),
                     );
                 }
-                fit_signed::<E>(Self::NAME, "target", self.target / 1i64, 24u32)?
+                fit_signed(Self::NAME, "target", self.target / 1i64, 24u32)?
             } << 20;
         w |= code_of(&[1, 0], self.depth.index()) << 6;
         Ok(w)

@@ -52,23 +52,23 @@ impl OpPset {
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/pset.toml:73; form at isa-spec/spec/ops/alu/pset.toml:73).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x5088000000000000;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Pred, 3u32, sm)? << 12;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Pred, 3u32, sm)? << 12;
         w |= u128::from(self.a.not) << 15;
         w |= (self.bop0.index() as u128) << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Pred, 3u32, sm)? << 29;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Pred, 3u32, sm)? << 29;
         w |= u128::from(self.b.not) << 32;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Pred, 3u32, sm)? << 39;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Pred, 3u32, sm)? << 39;
         w |= u128::from(self.c.not) << 42;
         w |= u128::from(self.bf) << 44;
         w |= (self.bop1.index() as u128) << 45;
         w |= u128::from(self.cc) << 47;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/alu/pset.toml:73; form at isa-spec/spec/ops/alu/pset.toml:73).
     #[inline(always)]

@@ -67,37 +67,29 @@ impl OpQgmmaR {
     }
     /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/qgmma_r.toml:75; form at isa-spec/spec/ops/alu/qgmma_r.toml:75).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<
-            E,
-        >(Self::NAME, "desc", &self.desc, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "sd", &self.sd, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "desc", &self.desc, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "sd", &self.sd, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x80000000000000000000df3
             | (c.raw & 0x1fff00fc400781fffc000000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w
-            |= src_field::<E>(Self::NAME, "desc", &self.desc, RegFile::UGpr, 6u32, sm)?
-                << 32;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "desc", &self.desc, RegFile::UGpr, 6u32, sm)? << 32;
         w |= (self.shape.index() as u128) << 53;
         w |= u128::from(self.negb) << 63;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.a.neg) << 72;
         w |= (self.dtype.index() as u128) << 75;
-        w
-            |= self.atype.code_in::<E>(Self::NAME, "atype", &Self::ATYPE_CODES0, sm)?
-                << 76;
-        w
-            |= self.btype.code_in::<E>(Self::NAME, "btype", &Self::BTYPE_CODES0, sm)?
-                << 77;
+        w |= self.atype.code_in(Self::NAME, "atype", &Self::ATYPE_CODES0, sm)? << 76;
+        w |= self.btype.code_in(Self::NAME, "btype", &Self::BTYPE_CODES0, sm)? << 77;
         w |= code_of(&[7, 0], self.gsb.index()) << 84;
         w
-            |= (src_field::<E>(Self::NAME, "sd", &self.sd, RegFile::UPred, 3u32, sm)?
-                ^ 7) << 87;
+            |= (src_field(Self::NAME, "sd", &self.sd, RegFile::UPred, 3u32, sm)? ^ 7)
+                << 87;
         w |= u128::from(self.sd.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/alu/qgmma_r.toml:75; form at isa-spec/spec/ops/alu/qgmma_r.toml:75).
     #[inline(always)]

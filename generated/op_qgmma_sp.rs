@@ -73,21 +73,17 @@ impl OpQgmmaSp {
     }
     /// Form `fixed` on SM [90] (isa-spec/spec/ops/alu/qgmma_sp.toml:89; form at isa-spec/spec/ops/alu/qgmma_sp.toml:89).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<
-            E,
-        >(Self::NAME, "desc", &self.desc, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "sd", &self.sd, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<E>(Self::NAME, "e", &self.e, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "desc", &self.desc, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "sd", &self.sd, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods(Self::NAME, "e", &self.e, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x800020000000000000009f3
             | (c.raw & 0x1fff00fc000781c00ffc0000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= src_field::<E>(Self::NAME, "desc", &self.desc, RegFile::UGpr, 6u32, sm)?
-                << 24;
-        w |= src_field::<E>(Self::NAME, "e", &self.e, RegFile::Gpr, 8u32, sm)? << 40;
-        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 48;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "desc", &self.desc, RegFile::UGpr, 6u32, sm)? << 24;
+        w |= src_field(Self::NAME, "e", &self.e, RegFile::Gpr, 8u32, sm)? << 40;
+        w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 48;
         w
             |= code_of(
                 &[
@@ -98,22 +94,18 @@ impl OpQgmmaSp {
                 self.shape.index(),
             ) << 53;
         w |= u128::from(self.negb) << 63;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.nega) << 72;
         w |= u128::from(self.regoffset) << 74;
         w |= (self.dtype.index() as u128) << 75;
-        w
-            |= self.atype.code_in::<E>(Self::NAME, "atype", &Self::ATYPE_CODES0, sm)?
-                << 76;
-        w
-            |= self.btype.code_in::<E>(Self::NAME, "btype", &Self::BTYPE_CODES0, sm)?
-                << 77;
+        w |= self.atype.code_in(Self::NAME, "atype", &Self::ATYPE_CODES0, sm)? << 76;
+        w |= self.btype.code_in(Self::NAME, "btype", &Self::BTYPE_CODES0, sm)? << 77;
         w |= code_of(&[7, 0], self.gsb.index()) << 84;
         w
-            |= (src_field::<E>(Self::NAME, "sd", &self.sd, RegFile::UPred, 3u32, sm)?
-                ^ 7) << 87;
+            |= (src_field(Self::NAME, "sd", &self.sd, RegFile::UPred, 3u32, sm)? ^ 7)
+                << 87;
         w |= u128::from(self.sd.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/alu/qgmma_sp.toml:89; form at isa-spec/spec/ops/alu/qgmma_sp.toml:89).
     #[inline(always)]

@@ -72,61 +72,51 @@ impl OpQmmaSp {
     }
     /// Form `fixed` on SM [89] (isa-spec/spec/ops/alu/qmma_sp.toml:80; form at isa-spec/spec/ops/alu/qmma_sp.toml:80).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "e", &self.e, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier alay", self.alay == QmmaAlay::Row, sm)?;
-        only_default::<E>(Self::NAME, "modifier blay", self.blay == QmmaBlay::Col, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "e", &self.e, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier alay", self.alay == QmmaAlay::Row, sm)?;
+        only_default(Self::NAME, "modifier blay", self.blay == QmmaBlay::Col, sm)?;
         let mut w: u128 = 0x10400000000000000027a
             | (c.raw & 0x1fff07c00007ff8000000000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= src_field::<E>(Self::NAME, "e", &self.e, RegFile::Gpr, 8u32, sm)? << 40;
-        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 48;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field(Self::NAME, "e", &self.e, RegFile::Gpr, 8u32, sm)? << 40;
+        w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 48;
         w |= u128::from(self.b.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.a.neg) << 72;
-        w
-            |= self.shape.code_in::<E>(Self::NAME, "shape", &Self::SHAPE_CODES0, sm)?
-                << 75;
+        w |= self.shape.code_in(Self::NAME, "shape", &Self::SHAPE_CODES0, sm)? << 75;
         w |= (self.dtype.index() as u128) << 77;
-        w
-            |= self.atype.code_in::<E>(Self::NAME, "atype", &Self::ATYPE_CODES0, sm)?
-                << 78;
-        w
-            |= self.btype.code_in::<E>(Self::NAME, "btype", &Self::BTYPE_CODES0, sm)?
-                << 79;
+        w |= self.atype.code_in(Self::NAME, "atype", &Self::ATYPE_CODES0, sm)? << 78;
+        w |= self.btype.code_in(Self::NAME, "btype", &Self::BTYPE_CODES0, sm)? << 79;
         w |= u128::from(self.regoffset) << 81;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/alu/qmma_sp.toml:122; form at isa-spec/spec/ops/alu/qmma_sp.toml:122).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "e", &self.e, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier regoffset", self.regoffset == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier alay", self.alay == QmmaAlay::Row, sm)?;
-        only_default::<E>(Self::NAME, "modifier blay", self.blay == QmmaBlay::Col, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "e", &self.e, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier regoffset", self.regoffset == false, sm)?;
+        only_default(Self::NAME, "modifier alay", self.alay == QmmaAlay::Row, sm)?;
+        only_default(Self::NAME, "modifier blay", self.blay == QmmaBlay::Col, sm)?;
         let mut w: u128 = 0x10000000000000000027a
             | (c.raw & 0x1fff04006007ffc000000000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= src_field::<E>(Self::NAME, "e", &self.e, RegFile::Gpr, 8u32, sm)? << 40;
-        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 48;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field(Self::NAME, "e", &self.e, RegFile::Gpr, 8u32, sm)? << 40;
+        w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 48;
         w |= u128::from(self.b.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.a.neg) << 72;
-        w
-            |= self.shape.code_in::<E>(Self::NAME, "shape", &Self::SHAPE_CODES0, sm)?
-                << 75;
+        w |= self.shape.code_in(Self::NAME, "shape", &Self::SHAPE_CODES0, sm)? << 75;
         w |= (self.dtype.index() as u128) << 77;
         {
             let v: u128 = code_of(&[0, 1, 3, 4, 5], self.atype.index());
@@ -140,7 +130,7 @@ impl OpQmmaSp {
             w |= ((v >> 1) & 1) << 84;
             w |= ((v >> 2) & 1) << 85;
         }
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/alu/qmma_sp.toml:80; form at isa-spec/spec/ops/alu/qmma_sp.toml:80).
     #[inline(always)]

@@ -57,45 +57,45 @@ impl OpRedSm50 {
     }
     /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/red_sm50.toml:50; form at isa-spec/spec/ops/memory/red_sm50.toml:50).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0xebf8000000000000 | (c.raw & 0x600000c000000);
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 20;
-        w |= self.aop.code_in::<E>(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 23;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 20u32)? << 28;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= self.r#type.code_in(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 20;
+        w |= self.aop.code_in(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 23;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 20u32)? << 28;
         w |= u128::from(self.e) << 48;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed` on SM [52, 53] (isa-spec/spec/ops/memory/red_sm50.toml:74; form at isa-spec/spec/ops/memory/red_sm50.toml:74).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0xebf8000000000000 | (c.raw & 0x600000c000000);
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES1, sm)? << 20;
-        w |= self.aop.code_in::<E>(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 23;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 20u32)? << 28;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= self.r#type.code_in(Self::NAME, "type", &Self::TYPE_CODES1, sm)? << 20;
+        w |= self.aop.code_in(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 23;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 20u32)? << 28;
         w |= u128::from(self.e) << 48;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed` on SM [60, 61, 62] (isa-spec/spec/ops/memory/red_sm50.toml:82; form at isa-spec/spec/ops/memory/red_sm50.toml:82).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0xebf8000000000000 | (c.raw & 0x600000c000000);
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES2, sm)? << 20;
-        w |= self.aop.code_in::<E>(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 23;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 20u32)? << 28;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= self.r#type.code_in(Self::NAME, "type", &Self::TYPE_CODES2, sm)? << 20;
+        w |= self.aop.code_in(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 23;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 20u32)? << 28;
         w |= u128::from(self.e) << 48;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/memory/red_sm50.toml:50; form at isa-spec/spec/ops/memory/red_sm50.toml:50).
     #[inline(always)]

@@ -42,30 +42,28 @@ impl OpRro {
     }
     /// What all forms of isa-spec/spec/ops/alu/rro.toml:35 pack alike.
     #[inline(always)]
-    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+    fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         let mut w: u128 = 0;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= (self.op.index() as u128) << 39;
         w |= u128::from(self.b.neg) << 45;
         w |= u128::from(self.b.abs) << 49;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/rro.toml:35; form at isa-spec/spec/ops/alu/rro.toml:38).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let mut w: u128 = 0x5c90000000000000 | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        let mut w: u128 = 0x5c90000000000000 | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
     /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/rro.toml:35; form at isa-spec/spec/ops/alu/rro.toml:38).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let mut w: u128 = 0x3890000000000000 | self.encode_e0::<E>(sm, c)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        let mut w: u128 = 0x3890000000000000 | self.encode_e0(sm, c)?;
         {
-            let v: u128 = imm_src_field::<
-                E,
-            >(Self::NAME, "b", &self.b, 20u32, 12u32, false)?;
+            let v: u128 = imm_src_field(Self::NAME, "b", &self.b, 20u32, 12u32, false)?;
             w |= (v & 0x7ffff) << 20;
             w |= ((v >> 19) & 1) << 56;
         }
@@ -73,10 +71,10 @@ impl OpRro {
     }
     /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/rro.toml:35; form at isa-spec/spec/ops/alu/rro.toml:38).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let mut w: u128 = 0x4c90000000000000 | self.encode_e0::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
-        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        let mut w: u128 = 0x4c90000000000000 | self.encode_e0(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
+        w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
     /// Form `r`'s fields (isa-spec/spec/ops/alu/rro.toml:35; form at isa-spec/spec/ops/alu/rro.toml:38).

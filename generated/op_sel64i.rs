@@ -45,12 +45,12 @@ impl OpSel64i {
     }
     /// Form `fixed` on SM [107, 120, 121] (isa-spec/spec/ops/alu/sel64i.toml:39; form at isa-spec/spec/ops/alu/sel64i.toml:39).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
                 return Err(
-                    E::fail(
+                    refuse(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "a", 2, r
@@ -59,10 +59,10 @@ impl OpSel64i {
                 );
             }
         }
-        forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "{} must be a register aligned to {}, not {}", "d", 2, self.d
@@ -71,25 +71,23 @@ impl OpSel64i {
             );
         }
         let mut w: u128 = 0x407;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w
             |= {
                 if self.imm % 1i64 != 0 {
                     return Err(
-                        E::fail(
+                        refuse(
                             Self::NAME,
                             format_args!("{} must be a multiple of {}", "imm", 1i64),
                         ),
                     );
                 }
-                fit_signed::<E>(Self::NAME, "imm", self.imm / 1i64, 33u32)?
+                fit_signed(Self::NAME, "imm", self.imm / 1i64, 33u32)?
             } << 32;
-        w
-            |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
-                << 87;
+        w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.cond.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/alu/sel64i.toml:39; form at isa-spec/spec/ops/alu/sel64i.toml:39).
     #[inline(always)]

@@ -63,45 +63,37 @@ impl OpStsm {
     }
     /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/stsm.toml:58; form at isa-spec/spec/ops/memory/stsm.toml:58).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x844 | (c.raw & 0x1fff7ffb4000000000000ff0000);
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
-        w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 64;
         w |= (self.count.index() as u128) << 72;
-        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 75;
-        w
-            |= self.layout.code_in::<E>(Self::NAME, "layout", &Self::LAYOUT_CODES0, sm)?
-                << 78;
-        w
-            |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)?
-                << 91;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 75;
+        w |= self.layout.code_in(Self::NAME, "layout", &Self::LAYOUT_CODES0, sm)? << 78;
+        w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 91;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stsm.toml:94; form at isa-spec/spec/ops/memory/stsm.toml:94).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x844 | (c.raw & 0x1fff7ff34000000000000ff0000);
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
-        w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= fit_signed(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= src_field(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 64;
         w |= (self.count.index() as u128) << 72;
-        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES1, sm)? << 75;
-        w
-            |= self.layout.code_in::<E>(Self::NAME, "layout", &Self::LAYOUT_CODES1, sm)?
-                << 78;
-        w
-            |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)?
-                << 91;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES1, sm)? << 75;
+        w |= self.layout.code_in(Self::NAME, "layout", &Self::LAYOUT_CODES1, sm)? << 78;
+        w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 91;
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stsm.toml:58; form at isa-spec/spec/ops/memory/stsm.toml:58).
     #[inline(always)]

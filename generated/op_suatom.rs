@@ -107,31 +107,29 @@ impl OpSuatom {
     }
     /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/suatom.toml:100; form at isa-spec/spec/ops/memory/suatom.toml:100).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
-        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
         let mut w: u128 = 0x394 | (c.raw & 0x1fff000000007ffff0000000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
-        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.ba) << 72;
-        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 73;
-        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
-        w |= self.aop.code_in::<E>(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 87;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= self.r#type.code_in(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 73;
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= self.aop.code_in(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 87;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -141,7 +139,7 @@ impl OpSuatom {
         }
         if w & 0xff0000000000000000 == 0xff0000000000000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -153,31 +151,29 @@ impl OpSuatom {
     }
     /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/memory/suatom.toml:158; form at isa-spec/spec/ops/memory/suatom.toml:158).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
-        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
         let mut w: u128 = 0x394 | (c.raw & 0x1fff000100007ffff0000000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
-        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.ba) << 72;
-        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 73;
-        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
-        w |= self.aop.code_in::<E>(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 87;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= self.r#type.code_in(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 73;
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= self.aop.code_in(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 87;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -187,7 +183,7 @@ impl OpSuatom {
         }
         if w & 0xff0000000000000000 == 0xff0000000000000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -199,32 +195,30 @@ impl OpSuatom {
     }
     /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/suatom.toml:203; form at isa-spec/spec/ops/memory/suatom.toml:203).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
-        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
         let mut w: u128 = 0x80000000000000000000f93
             | (c.raw & 0x1fff00010ff07ff000000000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::UGpr, 8u32, sm)? << 40;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field(Self::NAME, "h", &self.h, RegFile::UGpr, 8u32, sm)? << 40;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
         w |= u128::from(self.ba) << 72;
-        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 73;
-        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
-        w |= self.aop.code_in::<E>(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 87;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= self.r#type.code_in(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 73;
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= self.aop.code_in(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 87;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -236,32 +230,30 @@ impl OpSuatom {
     }
     /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suatom.toml:217; form at isa-spec/spec/ops/memory/suatom.toml:217).
     #[inline(always)]
-    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "u2", &self.u2, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "u2", &self.u2, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x394 | (c.raw & 0x1fff00010000300ff0000000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= src_field::<E>(Self::NAME, "u2", &self.u2, RegFile::UGpr, 8u32, sm)? << 48;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field(Self::NAME, "u2", &self.u2, RegFile::UGpr, 8u32, sm)? << 48;
         w |= u128::from(self.uai) << 58;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
-        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.ba) << 72;
-        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 73;
-        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
-        w |= self.aop.code_in::<E>(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 87;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= self.r#type.code_in(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 73;
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= self.aop.code_in(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 87;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -271,7 +263,7 @@ impl OpSuatom {
         }
         if w & 0xff0000000000000000 == 0xff0000000000000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -283,33 +275,31 @@ impl OpSuatom {
     }
     /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suatom.toml:227; form at isa-spec/spec/ops/memory/suatom.toml:227).
     #[inline(always)]
-    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "u2", &self.u2, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "u2", &self.u2, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000f93
             | (c.raw & 0x1fff00010ff0300000000000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::UGpr, 8u32, sm)? << 40;
-        w |= src_field::<E>(Self::NAME, "u2", &self.u2, RegFile::UGpr, 8u32, sm)? << 48;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field(Self::NAME, "h", &self.h, RegFile::UGpr, 8u32, sm)? << 40;
+        w |= src_field(Self::NAME, "u2", &self.u2, RegFile::UGpr, 8u32, sm)? << 48;
         w |= u128::from(self.uai) << 58;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
         w |= u128::from(self.ba) << 72;
-        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 73;
-        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
-        w |= self.aop.code_in::<E>(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 87;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= self.r#type.code_in(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 73;
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= self.aop.code_in(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 87;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm

@@ -201,30 +201,28 @@ impl OpSuld {
     }
     /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/suld.toml:92; form at isa-spec/spec/ops/memory/suld.toml:92).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
-        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier mask", self.mask == SuMask::Rgba, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default(Self::NAME, "modifier mask", self.mask == SuMask::Rgba, sm)?;
         let mut w: u128 = 0x990 | (c.raw & 0x1fff780000007ffffff00000000);
-        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 0;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 0;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
-        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.ba) << 72;
-        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
-        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -234,7 +232,7 @@ impl OpSuld {
         }
         if w & 0xff0000000000000000 == 0xff0000000000000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -246,30 +244,28 @@ impl OpSuld {
     }
     /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/suld.toml:156; form at isa-spec/spec/ops/memory/suld.toml:156).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
-        only_default::<E>(Self::NAME, "modifier ba", self.ba == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier size", self.size == MemSize::B32, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default(Self::NAME, "modifier ba", self.ba == false, sm)?;
+        only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default(Self::NAME, "modifier size", self.size == MemSize::B32, sm)?;
         let mut w: u128 = 0x990 | (c.raw & 0x1fff780000007ffffff00000000);
-        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES1, sm)? << 0;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES1, sm)? << 0;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
-        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= self.mask.code_in::<E>(Self::NAME, "mask", &Self::MASK_CODES0, sm)? << 72;
-        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= src_field(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= self.mask.code_in(Self::NAME, "mask", &Self::MASK_CODES0, sm)? << 72;
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -279,7 +275,7 @@ impl OpSuld {
         }
         if w & 0xff0000000000000000 == 0xff0000000000000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -291,30 +287,28 @@ impl OpSuld {
     }
     /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/memory/suld.toml:166; form at isa-spec/spec/ops/memory/suld.toml:166).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
-        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier mask", self.mask == SuMask::Rgba, sm)?;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default(Self::NAME, "modifier mask", self.mask == SuMask::Rgba, sm)?;
         let mut w: u128 = 0x990 | (c.raw & 0x1fff780100007ffffff00000000);
-        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 0;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 0;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
-        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.ba) << 72;
-        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
-        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -324,7 +318,7 @@ impl OpSuld {
         }
         if w & 0xff0000000000000000 == 0xff0000000000000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -336,30 +330,28 @@ impl OpSuld {
     }
     /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/memory/suld.toml:209; form at isa-spec/spec/ops/memory/suld.toml:209).
     #[inline(always)]
-    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
-        only_default::<E>(Self::NAME, "modifier ba", self.ba == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier size", self.size == MemSize::B32, sm)?;
+    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default(Self::NAME, "modifier ba", self.ba == false, sm)?;
+        only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default(Self::NAME, "modifier size", self.size == MemSize::B32, sm)?;
         let mut w: u128 = 0x990 | (c.raw & 0x1fff780100007ffffff00000000);
-        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES1, sm)? << 0;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES1, sm)? << 0;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
-        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= self.mask.code_in::<E>(Self::NAME, "mask", &Self::MASK_CODES0, sm)? << 72;
-        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= src_field(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= self.mask.code_in(Self::NAME, "mask", &Self::MASK_CODES0, sm)? << 72;
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -369,7 +361,7 @@ impl OpSuld {
         }
         if w & 0xff0000000000000000 == 0xff0000000000000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -381,31 +373,29 @@ impl OpSuld {
     }
     /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/suld.toml:220; form at isa-spec/spec/ops/memory/suld.toml:220).
     #[inline(always)]
-    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
-        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier mask", self.mask == SuMask::Rgba, sm)?;
+    fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default(Self::NAME, "modifier mask", self.mask == SuMask::Rgba, sm)?;
         let mut w: u128 = 0x80000000000000000000f90
             | (c.raw & 0x1fff78010ff07ff00ff00000000);
-        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES2, sm)? << 0;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::UGpr, 8u32, sm)? << 40;
+        w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES2, sm)? << 0;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "h", &self.h, RegFile::UGpr, 8u32, sm)? << 40;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
         w |= u128::from(self.ba) << 72;
-        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
-        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -417,31 +407,29 @@ impl OpSuld {
     }
     /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/suld.toml:237; form at isa-spec/spec/ops/memory/suld.toml:237).
     #[inline(always)]
-    fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
-        only_default::<E>(Self::NAME, "modifier ba", self.ba == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier size", self.size == MemSize::B32, sm)?;
+    fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default(Self::NAME, "modifier ba", self.ba == false, sm)?;
+        only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default(Self::NAME, "modifier size", self.size == MemSize::B32, sm)?;
         let mut w: u128 = 0x80000000000000000000f90
             | (c.raw & 0x1fff78010ff07ff00ff00000000);
-        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES3, sm)? << 0;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::UGpr, 8u32, sm)? << 40;
+        w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES3, sm)? << 0;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "h", &self.h, RegFile::UGpr, 8u32, sm)? << 40;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
-        w |= self.mask.code_in::<E>(Self::NAME, "mask", &Self::MASK_CODES0, sm)? << 72;
-        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= self.mask.code_in(Self::NAME, "mask", &Self::MASK_CODES0, sm)? << 72;
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -453,31 +441,29 @@ impl OpSuld {
     }
     /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suld.toml:246; form at isa-spec/spec/ops/memory/suld.toml:246).
     #[inline(always)]
-    fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "u2", &self.u2, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier mask", self.mask == SuMask::Rgba, sm)?;
+    fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "u2", &self.u2, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier mask", self.mask == SuMask::Rgba, sm)?;
         let mut w: u128 = 0x990 | (c.raw & 0x1fff78010000300ffff00000000);
-        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 0;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "u2", &self.u2, RegFile::UGpr, 8u32, sm)? << 48;
+        w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 0;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "u2", &self.u2, RegFile::UGpr, 8u32, sm)? << 48;
         w |= u128::from(self.uai) << 58;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
-        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.ba) << 72;
-        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
-        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -487,7 +473,7 @@ impl OpSuld {
         }
         if w & 0xff0000000000000000 == 0xff0000000000000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -499,31 +485,29 @@ impl OpSuld {
     }
     /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suld.toml:256; form at isa-spec/spec/ops/memory/suld.toml:256).
     #[inline(always)]
-    fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "u2", &self.u2, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier ba", self.ba == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier size", self.size == MemSize::B32, sm)?;
+    fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "u2", &self.u2, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier ba", self.ba == false, sm)?;
+        only_default(Self::NAME, "modifier size", self.size == MemSize::B32, sm)?;
         let mut w: u128 = 0x990 | (c.raw & 0x1fff78010000300ffff00000000);
-        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES1, sm)? << 0;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "u2", &self.u2, RegFile::UGpr, 8u32, sm)? << 48;
+        w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES1, sm)? << 0;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "u2", &self.u2, RegFile::UGpr, 8u32, sm)? << 48;
         w |= u128::from(self.uai) << 58;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
-        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= self.mask.code_in::<E>(Self::NAME, "mask", &Self::MASK_CODES0, sm)? << 72;
-        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= src_field(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= self.mask.code_in(Self::NAME, "mask", &Self::MASK_CODES0, sm)? << 72;
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -533,7 +517,7 @@ impl OpSuld {
         }
         if w & 0xff0000000000000000 == 0xff0000000000000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -545,32 +529,30 @@ impl OpSuld {
     }
     /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suld.toml:264; form at isa-spec/spec/ops/memory/suld.toml:264).
     #[inline(always)]
-    fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "u2", &self.u2, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier mask", self.mask == SuMask::Rgba, sm)?;
+    fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "u2", &self.u2, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier mask", self.mask == SuMask::Rgba, sm)?;
         let mut w: u128 = 0x80000000000000000000f90
             | (c.raw & 0x1fff78010ff030000ff00000000);
-        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES2, sm)? << 0;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::UGpr, 8u32, sm)? << 40;
-        w |= src_field::<E>(Self::NAME, "u2", &self.u2, RegFile::UGpr, 8u32, sm)? << 48;
+        w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES2, sm)? << 0;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "h", &self.h, RegFile::UGpr, 8u32, sm)? << 40;
+        w |= src_field(Self::NAME, "u2", &self.u2, RegFile::UGpr, 8u32, sm)? << 48;
         w |= u128::from(self.uai) << 58;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
         w |= u128::from(self.ba) << 72;
-        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
-        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -582,32 +564,30 @@ impl OpSuld {
     }
     /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/suld.toml:273; form at isa-spec/spec/ops/memory/suld.toml:273).
     #[inline(always)]
-    fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "u2", &self.u2, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier ba", self.ba == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier size", self.size == MemSize::B32, sm)?;
+    fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "u2", &self.u2, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier ba", self.ba == false, sm)?;
+        only_default(Self::NAME, "modifier size", self.size == MemSize::B32, sm)?;
         let mut w: u128 = 0x80000000000000000000f90
             | (c.raw & 0x1fff78010ff030000ff00000000);
-        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES3, sm)? << 0;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::UGpr, 8u32, sm)? << 40;
-        w |= src_field::<E>(Self::NAME, "u2", &self.u2, RegFile::UGpr, 8u32, sm)? << 48;
+        w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES3, sm)? << 0;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "h", &self.h, RegFile::UGpr, 8u32, sm)? << 40;
+        w |= src_field(Self::NAME, "u2", &self.u2, RegFile::UGpr, 8u32, sm)? << 48;
         w |= u128::from(self.uai) << 58;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
-        w |= self.mask.code_in::<E>(Self::NAME, "mask", &Self::MASK_CODES0, sm)? << 72;
-        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= self.mask.code_in(Self::NAME, "mask", &Self::MASK_CODES0, sm)? << 72;
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -619,219 +599,195 @@ impl OpSuld {
     }
     /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/suld.toml:293; form at isa-spec/spec/ops/memory/suld.toml:293).
     #[inline(always)]
-    fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
-        only_default::<E>(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
-        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
-        only_default::<E>(Self::NAME, "modifier mask", self.mask == SuMask::Rgba, sm)?;
+    fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
+        only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
+        only_default(Self::NAME, "modifier mask", self.mask == SuMask::Rgba, sm)?;
         let mut w: u128 = 0xeb00000000000000 | (c.raw & 0x18071fc000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 20;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 20;
         w |= u128::from(self.ba) << 23;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES1, sm)?
-                << 24;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES1, sm)? << 24;
         w |= (self.dim.index() as u128) << 33;
-        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= src_field(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 39;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 49;
-        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES4, sm)? << 52;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES4, sm)? << 52;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/suld.toml:332; form at isa-spec/spec/ops/memory/suld.toml:332).
     #[inline(always)]
-    fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
-        only_default::<E>(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
-        only_default::<E>(Self::NAME, "modifier ba", self.ba == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier size", self.size == MemSize::B32, sm)?;
-        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
+    fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
+        only_default(Self::NAME, "modifier ba", self.ba == false, sm)?;
+        only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default(Self::NAME, "modifier size", self.size == MemSize::B32, sm)?;
+        only_default(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
         let mut w: u128 = 0xeb00000000000000 | (c.raw & 0x18071fc000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w
             |= code_of(
                 &[0xf, 1, 3, 2, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe],
                 self.mask.index(),
             ) << 20;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES1, sm)?
-                << 24;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES1, sm)? << 24;
         w |= (self.dim.index() as u128) << 33;
-        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= src_field(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 39;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 49;
-        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES5, sm)? << 52;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES5, sm)? << 52;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/suld.toml:342; form at isa-spec/spec/ops/memory/suld.toml:342).
     #[inline(always)]
-    fn encode_f12<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
-        only_default::<E>(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
-        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
-        only_default::<E>(Self::NAME, "modifier mask", self.mask == SuMask::Rgba, sm)?;
+    fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
+        only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
+        only_default(Self::NAME, "modifier mask", self.mask == SuMask::Rgba, sm)?;
         let mut w: u128 = 0xeb08000000000000 | (c.raw & 0x1fc000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 20;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 20;
         w |= u128::from(self.ba) << 23;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES1, sm)?
-                << 24;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES1, sm)? << 24;
         w |= (self.dim.index() as u128) << 33;
-        w |= imm_src_field::<E>(Self::NAME, "h", &self.h, 13u32, 0u32, false)? << 36;
+        w |= imm_src_field(Self::NAME, "h", &self.h, 13u32, 0u32, false)? << 36;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 49;
-        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES4, sm)? << 52;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES4, sm)? << 52;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/suld.toml:349; form at isa-spec/spec/ops/memory/suld.toml:349).
     #[inline(always)]
-    fn encode_f13<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
-        only_default::<E>(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
-        only_default::<E>(Self::NAME, "modifier ba", self.ba == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier size", self.size == MemSize::B32, sm)?;
-        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
+    fn encode_f13(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
+        only_default(Self::NAME, "modifier ba", self.ba == false, sm)?;
+        only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default(Self::NAME, "modifier size", self.size == MemSize::B32, sm)?;
+        only_default(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
         let mut w: u128 = 0xeb08000000000000 | (c.raw & 0x1fc000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w
             |= code_of(
                 &[0xf, 1, 3, 2, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe],
                 self.mask.index(),
             ) << 20;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES1, sm)?
-                << 24;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES1, sm)? << 24;
         w |= (self.dim.index() as u128) << 33;
-        w |= imm_src_field::<E>(Self::NAME, "h", &self.h, 13u32, 0u32, false)? << 36;
+        w |= imm_src_field(Self::NAME, "h", &self.h, 13u32, 0u32, false)? << 36;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 49;
-        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES5, sm)? << 52;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES5, sm)? << 52;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/suld.toml:358; form at isa-spec/spec/ops/memory/suld.toml:358).
     #[inline(always)]
-    fn encode_f14<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
-        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
-        only_default::<E>(Self::NAME, "modifier mask", self.mask == SuMask::Rgba, sm)?;
+    fn encode_f14(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
+        only_default(Self::NAME, "modifier mask", self.mask == SuMask::Rgba, sm)?;
         let mut w: u128 = 0xeb00000000000000 | (c.raw & 0x180703c000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 20;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 20;
         w |= u128::from(self.ba) << 23;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES1, sm)?
-                << 24;
-        w
-            |= (dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? ^ 7)
-                << 30;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES1, sm)? << 24;
+        w |= (dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? ^ 7) << 30;
         w |= (self.dim.index() as u128) << 33;
-        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= src_field(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 39;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 49;
-        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES4, sm)? << 52;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES4, sm)? << 52;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/suld.toml:366; form at isa-spec/spec/ops/memory/suld.toml:366).
     #[inline(always)]
-    fn encode_f15<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
-        only_default::<E>(Self::NAME, "modifier ba", self.ba == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier size", self.size == MemSize::B32, sm)?;
-        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
+    fn encode_f15(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default(Self::NAME, "modifier ba", self.ba == false, sm)?;
+        only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default(Self::NAME, "modifier size", self.size == MemSize::B32, sm)?;
+        only_default(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
         let mut w: u128 = 0xeb00000000000000 | (c.raw & 0x180703c000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w
             |= code_of(
                 &[0xf, 1, 3, 2, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe],
                 self.mask.index(),
             ) << 20;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES1, sm)?
-                << 24;
-        w
-            |= (dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? ^ 7)
-                << 30;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES1, sm)? << 24;
+        w |= (dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? ^ 7) << 30;
         w |= (self.dim.index() as u128) << 33;
-        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= src_field(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 39;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 49;
-        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES5, sm)? << 52;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES5, sm)? << 52;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/suld.toml:374; form at isa-spec/spec/ops/memory/suld.toml:374).
     #[inline(always)]
-    fn encode_f16<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
-        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
-        only_default::<E>(Self::NAME, "modifier mask", self.mask == SuMask::Rgba, sm)?;
+    fn encode_f16(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
+        only_default(Self::NAME, "modifier mask", self.mask == SuMask::Rgba, sm)?;
         let mut w: u128 = 0xeb08000000000000 | (c.raw & 0x3c000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 20;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 20;
         w |= u128::from(self.ba) << 23;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES1, sm)?
-                << 24;
-        w
-            |= (dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? ^ 7)
-                << 30;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES1, sm)? << 24;
+        w |= (dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? ^ 7) << 30;
         w |= (self.dim.index() as u128) << 33;
-        w |= imm_src_field::<E>(Self::NAME, "h", &self.h, 13u32, 0u32, false)? << 36;
+        w |= imm_src_field(Self::NAME, "h", &self.h, 13u32, 0u32, false)? << 36;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 49;
-        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES4, sm)? << 52;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES4, sm)? << 52;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/suld.toml:381; form at isa-spec/spec/ops/memory/suld.toml:381).
     #[inline(always)]
-    fn encode_f17<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
-        only_default::<E>(Self::NAME, "modifier ba", self.ba == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier size", self.size == MemSize::B32, sm)?;
-        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
+    fn encode_f17(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default(Self::NAME, "modifier ba", self.ba == false, sm)?;
+        only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default(Self::NAME, "modifier size", self.size == MemSize::B32, sm)?;
+        only_default(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
         let mut w: u128 = 0xeb08000000000000 | (c.raw & 0x3c000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w
             |= code_of(
                 &[0xf, 1, 3, 2, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe],
                 self.mask.index(),
             ) << 20;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES1, sm)?
-                << 24;
-        w
-            |= (dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? ^ 7)
-                << 30;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES1, sm)? << 24;
+        w |= (dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? ^ 7) << 30;
         w |= (self.dim.index() as u128) << 33;
-        w |= imm_src_field::<E>(Self::NAME, "h", &self.h, 13u32, 0u32, false)? << 36;
+        w |= imm_src_field(Self::NAME, "h", &self.h, 13u32, 0u32, false)? << 36;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 49;
-        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES5, sm)? << 52;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES5, sm)? << 52;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/memory/suld.toml:92; form at isa-spec/spec/ops/memory/suld.toml:92).
     #[inline(always)]

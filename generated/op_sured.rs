@@ -167,30 +167,28 @@ impl OpSured {
     }
     /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/sured.toml:91; form at isa-spec/spec/ops/memory/sured.toml:91).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
-        only_default::<E>(Self::NAME, "modifier mode", self.mode == SuMode::D, sm)?;
-        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default(Self::NAME, "modifier mode", self.mode == SuMode::D, sm)?;
+        only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
         let mut w: u128 = 0x3a0 | (c.raw & 0x1fff40e000007ffff0000ff0000);
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
-        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.ba) << 72;
-        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 73;
-        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
-        w |= self.aop.code_in::<E>(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 87;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= self.r#type.code_in(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 73;
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= self.aop.code_in(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 87;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -200,7 +198,7 @@ impl OpSured {
         }
         if w & 0xff0000000000000000 == 0xff0000000000000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -212,30 +210,28 @@ impl OpSured {
     }
     /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 110] (isa-spec/spec/ops/memory/sured.toml:152; form at isa-spec/spec/ops/memory/sured.toml:152).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
-        only_default::<E>(Self::NAME, "modifier mode", self.mode == SuMode::D, sm)?;
-        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default(Self::NAME, "modifier mode", self.mode == SuMode::D, sm)?;
+        only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
         let mut w: u128 = 0x3a0 | (c.raw & 0x1fff40e100007ffff0000ff0000);
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
-        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.ba) << 72;
-        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 73;
-        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
-        w |= self.aop.code_in::<E>(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 87;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= self.r#type.code_in(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 73;
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= self.aop.code_in(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 87;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -245,7 +241,7 @@ impl OpSured {
         }
         if w & 0xff0000000000000000 == 0xff0000000000000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -257,31 +253,29 @@ impl OpSured {
     }
     /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/sured.toml:197; form at isa-spec/spec/ops/memory/sured.toml:197).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
-        only_default::<E>(Self::NAME, "modifier mode", self.mode == SuMode::D, sm)?;
-        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default(Self::NAME, "modifier mode", self.mode == SuMode::D, sm)?;
+        only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
         let mut w: u128 = 0x80000000000000000000f9f
             | (c.raw & 0x1fff40e10ff07ff000000ff0000);
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::UGpr, 8u32, sm)? << 40;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field(Self::NAME, "h", &self.h, RegFile::UGpr, 8u32, sm)? << 40;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
         w |= u128::from(self.ba) << 72;
-        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 73;
-        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
-        w |= self.aop.code_in::<E>(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 87;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= self.r#type.code_in(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 73;
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= self.aop.code_in(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 87;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -293,31 +287,29 @@ impl OpSured {
     }
     /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/sured.toml:212; form at isa-spec/spec/ops/memory/sured.toml:212).
     #[inline(always)]
-    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "u2", &self.u2, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier mode", self.mode == SuMode::D, sm)?;
+    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "u2", &self.u2, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier mode", self.mode == SuMode::D, sm)?;
         let mut w: u128 = 0x3a0 | (c.raw & 0x1fff40e10000300ff0000ff0000);
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= src_field::<E>(Self::NAME, "u2", &self.u2, RegFile::UGpr, 8u32, sm)? << 48;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field(Self::NAME, "u2", &self.u2, RegFile::UGpr, 8u32, sm)? << 48;
         w |= u128::from(self.uai) << 58;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
-        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= src_field(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.ba) << 72;
-        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 73;
-        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
-        w |= self.aop.code_in::<E>(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 87;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= self.r#type.code_in(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 73;
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= self.aop.code_in(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 87;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -327,7 +319,7 @@ impl OpSured {
         }
         if w & 0xff0000000000000000 == 0xff0000000000000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -339,32 +331,30 @@ impl OpSured {
     }
     /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/sured.toml:222; form at isa-spec/spec/ops/memory/sured.toml:222).
     #[inline(always)]
-    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "u2", &self.u2, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier mode", self.mode == SuMode::D, sm)?;
+    fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "u2", &self.u2, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier mode", self.mode == SuMode::D, sm)?;
         let mut w: u128 = 0x80000000000000000000f9f
             | (c.raw & 0x1fff40e10ff0300000000ff0000);
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::UGpr, 8u32, sm)? << 40;
-        w |= src_field::<E>(Self::NAME, "u2", &self.u2, RegFile::UGpr, 8u32, sm)? << 48;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field(Self::NAME, "h", &self.h, RegFile::UGpr, 8u32, sm)? << 40;
+        w |= src_field(Self::NAME, "u2", &self.u2, RegFile::UGpr, 8u32, sm)? << 48;
         w |= u128::from(self.uai) << 58;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 59;
         w |= (self.dim.index() as u128) << 61;
         w |= u128::from(self.ba) << 72;
-        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 73;
-        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
-        w |= self.aop.code_in::<E>(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 87;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= self.r#type.code_in(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 73;
+        w |= self.sem.code_in(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= self.aop.code_in(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 87;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -376,199 +366,179 @@ impl OpSured {
     }
     /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/sured.toml:242; form at isa-spec/spec/ops/memory/sured.toml:242).
     #[inline(always)]
-    fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
-        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier cache", self.cache == MemCache::None, sm)?;
-        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
+    fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default(Self::NAME, "modifier cache", self.cache == MemCache::None, sm)?;
+        only_default(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
         let mut w: u128 = 0xeb40000000000000 | (c.raw & 0x18071f8000000);
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES1, sm)? << 20;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= self.r#type.code_in(Self::NAME, "type", &Self::TYPE_CODES1, sm)? << 20;
         w |= u128::from(self.ba) << 23;
-        w |= self.aop.code_in::<E>(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 24;
+        w |= self.aop.code_in(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 24;
         w |= (self.dim.index() as u128) << 33;
-        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= src_field(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 39;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 49;
-        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 52;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 52;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/sured.toml:272; form at isa-spec/spec/ops/memory/sured.toml:272).
     #[inline(always)]
-    fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
-        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier cache", self.cache == MemCache::None, sm)?;
-        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
+    fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default(Self::NAME, "modifier cache", self.cache == MemCache::None, sm)?;
+        only_default(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
         let mut w: u128 = 0xeb48000000000000 | (c.raw & 0x1f8000000);
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES1, sm)? << 20;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= self.r#type.code_in(Self::NAME, "type", &Self::TYPE_CODES1, sm)? << 20;
         w |= u128::from(self.ba) << 23;
-        w |= self.aop.code_in::<E>(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 24;
+        w |= self.aop.code_in(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 24;
         w |= (self.dim.index() as u128) << 33;
-        w |= imm_src_field::<E>(Self::NAME, "h", &self.h, 13u32, 0u32, false)? << 36;
+        w |= imm_src_field(Self::NAME, "h", &self.h, 13u32, 0u32, false)? << 36;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 49;
-        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 52;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 52;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed` on SM [52, 53] (isa-spec/spec/ops/memory/sured.toml:279; form at isa-spec/spec/ops/memory/sured.toml:279).
     #[inline(always)]
-    fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
-        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier cache", self.cache == MemCache::None, sm)?;
-        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
+    fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default(Self::NAME, "modifier cache", self.cache == MemCache::None, sm)?;
+        only_default(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
         let mut w: u128 = 0xeb40000000000000 | (c.raw & 0x18071f8000000);
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES2, sm)? << 20;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= self.r#type.code_in(Self::NAME, "type", &Self::TYPE_CODES2, sm)? << 20;
         w |= u128::from(self.ba) << 23;
-        w |= self.aop.code_in::<E>(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 24;
+        w |= self.aop.code_in(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 24;
         w |= (self.dim.index() as u128) << 33;
-        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= src_field(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 39;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 49;
-        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 52;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 52;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed` on SM [52, 53] (isa-spec/spec/ops/memory/sured.toml:286; form at isa-spec/spec/ops/memory/sured.toml:286).
     #[inline(always)]
-    fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
-        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier cache", self.cache == MemCache::None, sm)?;
-        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
+    fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default(Self::NAME, "modifier cache", self.cache == MemCache::None, sm)?;
+        only_default(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
         let mut w: u128 = 0xeb48000000000000 | (c.raw & 0x1f8000000);
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES2, sm)? << 20;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= self.r#type.code_in(Self::NAME, "type", &Self::TYPE_CODES2, sm)? << 20;
         w |= u128::from(self.ba) << 23;
-        w |= self.aop.code_in::<E>(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 24;
+        w |= self.aop.code_in(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 24;
         w |= (self.dim.index() as u128) << 33;
-        w |= imm_src_field::<E>(Self::NAME, "h", &self.h, 13u32, 0u32, false)? << 36;
+        w |= imm_src_field(Self::NAME, "h", &self.h, 13u32, 0u32, false)? << 36;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 49;
-        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 52;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 52;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed` on SM [60, 61, 62] (isa-spec/spec/ops/memory/sured.toml:292; form at isa-spec/spec/ops/memory/sured.toml:292).
     #[inline(always)]
-    fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
-        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier cache", self.cache == MemCache::None, sm)?;
-        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
+    fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default(Self::NAME, "modifier cache", self.cache == MemCache::None, sm)?;
+        only_default(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
         let mut w: u128 = 0xeb40000000000000 | (c.raw & 0x18071f8000000);
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 20;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= self.r#type.code_in(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 20;
         w |= u128::from(self.ba) << 23;
-        w |= self.aop.code_in::<E>(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 24;
+        w |= self.aop.code_in(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 24;
         w |= (self.dim.index() as u128) << 33;
-        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= src_field(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 39;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 49;
-        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 52;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 52;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed` on SM [60, 61, 62] (isa-spec/spec/ops/memory/sured.toml:299; form at isa-spec/spec/ops/memory/sured.toml:299).
     #[inline(always)]
-    fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
-        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier cache", self.cache == MemCache::None, sm)?;
-        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
+    fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default(Self::NAME, "modifier cache", self.cache == MemCache::None, sm)?;
+        only_default(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
         let mut w: u128 = 0xeb48000000000000 | (c.raw & 0x1f8000000);
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 20;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= self.r#type.code_in(Self::NAME, "type", &Self::TYPE_CODES0, sm)? << 20;
         w |= u128::from(self.ba) << 23;
-        w |= self.aop.code_in::<E>(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 24;
+        w |= self.aop.code_in(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 24;
         w |= (self.dim.index() as u128) << 33;
-        w |= imm_src_field::<E>(Self::NAME, "h", &self.h, 13u32, 0u32, false)? << 36;
+        w |= imm_src_field(Self::NAME, "h", &self.h, 13u32, 0u32, false)? << 36;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 49;
-        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 52;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 52;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/sured.toml:306; form at isa-spec/spec/ops/memory/sured.toml:306).
     #[inline(always)]
-    fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
-        only_default::<E>(Self::NAME, "modifier ba", self.ba == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier cache", self.cache == MemCache::None, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier type", self.r#type == SuRedType::U32, sm)?;
-        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
+    fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default(Self::NAME, "modifier ba", self.ba == false, sm)?;
+        only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default(Self::NAME, "modifier cache", self.cache == MemCache::None, sm)?;
+        only_default(Self::NAME, "modifier type", self.r#type == SuRedType::U32, sm)?;
+        only_default(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
         let mut w: u128 = 0xeb40000000000000 | (c.raw & 0x18071f8f00000);
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= self.aop.code_in::<E>(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= self.aop.code_in(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 24;
         w |= (self.dim.index() as u128) << 33;
-        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= src_field(Self::NAME, "h", &self.h, RegFile::Gpr, 8u32, sm)? << 39;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 49;
-        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES1, sm)? << 52;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES1, sm)? << 52;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/sured.toml:316; form at isa-spec/spec/ops/memory/sured.toml:316).
     #[inline(always)]
-    fn encode_f12<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
-        only_default::<E>(Self::NAME, "modifier ba", self.ba == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier cache", self.cache == MemCache::None, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier type", self.r#type == SuRedType::U32, sm)?;
-        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
+    fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default(Self::NAME, "modifier ba", self.ba == false, sm)?;
+        only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
+        only_default(Self::NAME, "modifier cache", self.cache == MemCache::None, sm)?;
+        only_default(Self::NAME, "modifier type", self.r#type == SuRedType::U32, sm)?;
+        only_default(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
         let mut w: u128 = 0xeb48000000000000 | (c.raw & 0x1f8f00000);
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= self.aop.code_in::<E>(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= self.aop.code_in(Self::NAME, "aop", &Self::AOP_CODES0, sm)? << 24;
         w |= (self.dim.index() as u128) << 33;
-        w |= imm_src_field::<E>(Self::NAME, "h", &self.h, 13u32, 0u32, false)? << 36;
+        w |= imm_src_field(Self::NAME, "h", &self.h, 13u32, 0u32, false)? << 36;
         w |= code_of(&[1, 0, 2], self.clamp.index()) << 49;
-        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES1, sm)? << 52;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES1, sm)? << 52;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/memory/sured.toml:91; form at isa-spec/spec/ops/memory/sured.toml:91).
     #[inline(always)]

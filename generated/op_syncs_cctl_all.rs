@@ -35,17 +35,17 @@ impl OpSyncsCctlAll {
     }
     /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/syncs_cctl_all.toml:19; form at isa-spec/spec/ops/memory/syncs_cctl_all.toml:19).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x9b1 | (c.raw & 0x1fff7fffcffffffffffffff0000);
         w |= (self.op.index() as u128) << 72;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/syncs_cctl_all.toml:36; form at isa-spec/spec/ops/memory/syncs_cctl_all.toml:36).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x9b1 | (c.raw & 0x1fff7fffcffffffffffffff0000);
         w |= (self.op.index() as u128) << 72;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/memory/syncs_cctl_all.toml:19; form at isa-spec/spec/ops/memory/syncs_cctl_all.toml:19).
     #[inline(always)]

@@ -81,37 +81,31 @@ impl OpTex {
     }
     /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/tex.toml:104; form at isa-spec/spec/ops/memory/tex.toml:104).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0xb60 | (c.raw & 0x1fff00000000000000000000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= fit::<E>(Self::NAME, "idx", self.idx as u128, 14u32)? << 40;
-        w |= fit::<E>(Self::NAME, "bank", self.bank as u128, 5u32)? << 54;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= fit(Self::NAME, "idx", self.idx as u128, 14u32)? << 40;
+        w |= fit(Self::NAME, "bank", self.bank as u128, 5u32)? << 54;
         w |= u128::from(self.scr) << 60;
         w |= code_of(&[0, 1, 2, 3, 4, 5, 7], self.dim.index()) << 61;
-        w |= dst_field::<E>(Self::NAME, "d2", self.d2, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= fit::<E>(Self::NAME, "mask", self.mask as u128, 4u32)? << 72;
-        w
-            |= self.offset.code_in::<E>(Self::NAME, "offset", &Self::OFFSET_CODES0, sm)?
-                << 76;
-        w
-            |= self.deriv.code_in::<E>(Self::NAME, "deriv", &Self::DERIV_CODES0, sm)?
-                << 77;
+        w |= dst_field(Self::NAME, "d2", self.d2, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= fit(Self::NAME, "mask", self.mask as u128, 4u32)? << 72;
+        w |= self.offset.code_in(Self::NAME, "offset", &Self::OFFSET_CODES0, sm)? << 76;
+        w |= self.deriv.code_in(Self::NAME, "deriv", &Self::DERIV_CODES0, sm)? << 77;
         w |= u128::from(self.dc) << 78;
         w |= (self.f16.index() as u128) << 79;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
-        w |= self.lod.code_in::<E>(Self::NAME, "lod", &Self::LOD_CODES0, sm)? << 87;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= self.lod.code_in(Self::NAME, "lod", &Self::LOD_CODES0, sm)? << 87;
         w |= u128::from(self.nodep) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm

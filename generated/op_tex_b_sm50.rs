@@ -74,51 +74,57 @@ impl OpTexBSm50 {
     }
     /// Form `fixed` on SM [50] (isa-spec/spec/ops/memory/tex_b_sm50.toml:95; form at isa-spec/spec/ops/memory/tex_b_sm50.toml:95).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "idx", self.idx == Src::imm(0u32), sm)?;
-        only_default::<E>(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
-        only_default::<E>(Self::NAME, "modifier lc", self.lc == false, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier bindless", self.bindless == TexBindless::B, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "idx", self.idx == Src::imm(0u32), sm)?;
+        only_default(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
+        only_default(Self::NAME, "modifier lc", self.lc == false, sm)?;
+        only_default(
+            Self::NAME,
+            "modifier bindless",
+            self.bindless == TexBindless::B,
+            sm,
+        )?;
         let mut w: u128 = 0xdeb8000000000000 | (c.raw & 0x1fe0000000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w |= (self.dim.index() as u128) << 28;
-        w |= fit::<E>(Self::NAME, "mask", self.mask as u128, 4u32)? << 31;
+        w |= fit(Self::NAME, "mask", self.mask as u128, 4u32)? << 31;
         w |= u128::from(self.ndv) << 35;
         w |= u128::from(self.aoffi) << 36;
         w |= code_of(&[0, 1, 2, 3, 6, 7], self.lod.index()) << 37;
         w |= u128::from(self.nodep) << 49;
         w |= u128::from(self.dc) << 50;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed` on SM [52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tex_b_sm50.toml:118; form at isa-spec/spec/ops/memory/tex_b_sm50.toml:118).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "idx", self.idx == Src::imm(0u32), sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier bindless", self.bindless == TexBindless::B, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "idx", self.idx == Src::imm(0u32), sm)?;
+        only_default(
+            Self::NAME,
+            "modifier bindless",
+            self.bindless == TexBindless::B,
+            sm,
+        )?;
         let mut w: u128 = 0xde80000000000000 | (c.raw & 0x1fe0000000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w |= (self.dim.index() as u128) << 28;
-        w |= fit::<E>(Self::NAME, "mask", self.mask as u128, 4u32)? << 31;
+        w |= fit(Self::NAME, "mask", self.mask as u128, 4u32)? << 31;
         w |= u128::from(self.ndv) << 35;
         w |= u128::from(self.aoffi) << 36;
         w |= code_of(&[0, 1, 2, 3, 6, 7], self.lod.index()) << 37;
         w |= u128::from(self.lc) << 40;
         w |= u128::from(self.nodep) << 49;
         w |= u128::from(self.dc) << 50;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 51;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 51;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/memory/tex_b_sm50.toml:95; form at isa-spec/spec/ops/memory/tex_b_sm50.toml:95).
     #[inline(always)]

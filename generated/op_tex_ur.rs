@@ -90,40 +90,34 @@ impl OpTexUr {
     }
     /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/tex_ur.toml:114; form at isa-spec/spec/ops/memory/tex_ur.toml:114).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
         let mut w: u128 = 0x80000000000000000000f60
             | (c.raw & 0x1fff00000000fc0000000000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::UGpr, 6u32, sm)? << 40;
-        w |= fit::<E>(Self::NAME, "idx", self.idx as u128, 8u32)? << 46;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field(Self::NAME, "h", &self.h, RegFile::UGpr, 6u32, sm)? << 40;
+        w |= fit(Self::NAME, "idx", self.idx as u128, 8u32)? << 46;
         w |= u128::from(self.scr) << 60;
         w |= code_of(&[0, 1, 2, 3, 4, 5, 7], self.dim.index()) << 61;
-        w |= dst_field::<E>(Self::NAME, "d2", self.d2, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= fit::<E>(Self::NAME, "mask", self.mask as u128, 4u32)? << 72;
-        w
-            |= self.offset.code_in::<E>(Self::NAME, "offset", &Self::OFFSET_CODES0, sm)?
-                << 76;
-        w
-            |= self.deriv.code_in::<E>(Self::NAME, "deriv", &Self::DERIV_CODES0, sm)?
-                << 77;
+        w |= dst_field(Self::NAME, "d2", self.d2, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= fit(Self::NAME, "mask", self.mask as u128, 4u32)? << 72;
+        w |= self.offset.code_in(Self::NAME, "offset", &Self::OFFSET_CODES0, sm)? << 76;
+        w |= self.deriv.code_in(Self::NAME, "deriv", &Self::DERIV_CODES0, sm)? << 77;
         w |= u128::from(self.dc) << 78;
         w |= (self.f16.index() as u128) << 79;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
-        w |= self.lod.code_in::<E>(Self::NAME, "lod", &Self::LOD_CODES0, sm)? << 87;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= self.lod.code_in(Self::NAME, "lod", &Self::LOD_CODES0, sm)? << 87;
         w |= u128::from(self.nodep) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -133,7 +127,7 @@ impl OpTexUr {
         }
         if w & 0x3f0000000000 == 0x3f0000000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -145,44 +139,38 @@ impl OpTexUr {
     }
     /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/tex_ur.toml:161; form at isa-spec/spec/ops/memory/tex_ur.toml:161).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier idx", self.idx == 0u32, sm)?;
-        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier idx", self.idx == 0u32, sm)?;
+        only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
         let mut w: u128 = 0x80000000000000000000f60
             | (c.raw & 0x1fff000000004ff000000000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::UGpr, 8u32, sm)? << 40;
-        w
-            |= self.offset.code_in::<E>(Self::NAME, "offset", &Self::OFFSET_CODES0, sm)?
-                << 56;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field(Self::NAME, "h", &self.h, RegFile::UGpr, 8u32, sm)? << 40;
+        w |= self.offset.code_in(Self::NAME, "offset", &Self::OFFSET_CODES0, sm)? << 56;
         {
-            let v: u128 = self
-                .lod
-                .code_in::<E>(Self::NAME, "lod", &Self::LOD_CODES0, sm)?;
+            let v: u128 = self.lod.code_in(Self::NAME, "lod", &Self::LOD_CODES0, sm)?;
             w |= (v & 1) << 59;
             w |= ((v >> 1) & 7) << 87;
         }
         w |= u128::from(self.scr) << 60;
         w |= code_of(&[0, 1, 2, 3, 4, 5, 7], self.dim.index()) << 61;
-        w |= dst_field::<E>(Self::NAME, "d2", self.d2, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= fit::<E>(Self::NAME, "mask", self.mask as u128, 4u32)? << 72;
+        w |= dst_field(Self::NAME, "d2", self.d2, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= fit(Self::NAME, "mask", self.mask as u128, 4u32)? << 72;
         w |= (self.deriv.index() as u128) << 76;
         w |= u128::from(self.dc) << 78;
         w |= (self.f16.index() as u128) << 79;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
         w |= u128::from(self.nodep) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -194,20 +182,18 @@ impl OpTexUr {
     }
     /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/tex_ur.toml:178; form at isa-spec/spec/ops/memory/tex_ur.toml:178).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier idx", self.idx == 0u32, sm)?;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "h", &self.h, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier idx", self.idx == 0u32, sm)?;
         let mut w: u128 = 0x800000000ff000000000f60
             | (c.raw & 0x1fff00000000000000000000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= src_field::<E>(Self::NAME, "h", &self.h, RegFile::UGpr, 8u32, sm)? << 40;
-        w
-            |= self.offset.code_in::<E>(Self::NAME, "offset", &Self::OFFSET_CODES1, sm)?
-                << 56;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field(Self::NAME, "h", &self.h, RegFile::UGpr, 8u32, sm)? << 40;
+        w |= self.offset.code_in(Self::NAME, "offset", &Self::OFFSET_CODES1, sm)? << 56;
         w |= u128::from(self.uai) << 58;
         {
             let v: u128 = (self.lod.index() as u128);
@@ -216,22 +202,18 @@ impl OpTexUr {
         }
         w |= u128::from(self.scr) << 60;
         w |= code_of(&[0, 1, 2, 3, 4, 5, 7], self.dim.index()) << 61;
-        w |= dst_field::<E>(Self::NAME, "d2", self.d2, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= fit::<E>(Self::NAME, "mask", self.mask as u128, 4u32)? << 72;
-        w
-            |= self.deriv.code_in::<E>(Self::NAME, "deriv", &Self::DERIV_CODES0, sm)?
-                << 76;
+        w |= dst_field(Self::NAME, "d2", self.d2, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= fit(Self::NAME, "mask", self.mask as u128, 4u32)? << 72;
+        w |= self.deriv.code_in(Self::NAME, "deriv", &Self::DERIV_CODES0, sm)? << 76;
         w |= u128::from(self.dc) << 78;
         w |= (self.f16.index() as u128) << 79;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
         w |= u128::from(self.nodep) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm

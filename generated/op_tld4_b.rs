@@ -92,37 +92,36 @@ impl OpTld4B {
     }
     /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/tld4_b.toml:103; form at isa-spec/spec/ops/memory/tld4_b.toml:103).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier bindless", self.bindless == TexBindless::B, sm)?;
-        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default(
+            Self::NAME,
+            "modifier bindless",
+            self.bindless == TexBindless::B,
+            sm,
+        )?;
+        only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
         let mut w: u128 = 0x800000000000364 | (c.raw & 0x1fff200000007ffff0000000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.scr) << 60;
-        w |= self.dim.code_in::<E>(Self::NAME, "dim", &Self::DIM_CODES0, sm)? << 61;
-        w |= dst_field::<E>(Self::NAME, "d2", self.d2, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= fit::<E>(Self::NAME, "mask", self.mask as u128, 4u32)? << 72;
-        w
-            |= self.offset.code_in::<E>(Self::NAME, "offset", &Self::OFFSET_CODES0, sm)?
-                << 76;
+        w |= self.dim.code_in(Self::NAME, "dim", &Self::DIM_CODES0, sm)? << 61;
+        w |= dst_field(Self::NAME, "d2", self.d2, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= fit(Self::NAME, "mask", self.mask as u128, 4u32)? << 72;
+        w |= self.offset.code_in(Self::NAME, "offset", &Self::OFFSET_CODES0, sm)? << 76;
         w |= u128::from(self.dc) << 78;
         w |= (self.f16.index() as u128) << 79;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
         w |= (self.comp.index() as u128) << 87;
         w |= u128::from(self.nodep) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -132,7 +131,7 @@ impl OpTld4B {
         }
         if w & 0xff00000000 == 0xff00000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -144,38 +143,37 @@ impl OpTld4B {
     }
     /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/tld4_b.toml:145; form at isa-spec/spec/ops/memory/tld4_b.toml:145).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier bindless", self.bindless == TexBindless::B, sm)?;
-        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default(
+            Self::NAME,
+            "modifier bindless",
+            self.bindless == TexBindless::B,
+            sm,
+        )?;
+        only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
         let mut w: u128 = 0x80000000000000000000d64
             | (c.raw & 0x1fff20000000fffff0000000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.scr) << 60;
-        w |= self.dim.code_in::<E>(Self::NAME, "dim", &Self::DIM_CODES0, sm)? << 61;
-        w |= dst_field::<E>(Self::NAME, "d2", self.d2, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= fit::<E>(Self::NAME, "mask", self.mask as u128, 4u32)? << 72;
-        w
-            |= self.offset.code_in::<E>(Self::NAME, "offset", &Self::OFFSET_CODES0, sm)?
-                << 76;
+        w |= self.dim.code_in(Self::NAME, "dim", &Self::DIM_CODES0, sm)? << 61;
+        w |= dst_field(Self::NAME, "d2", self.d2, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= fit(Self::NAME, "mask", self.mask as u128, 4u32)? << 72;
+        w |= self.offset.code_in(Self::NAME, "offset", &Self::OFFSET_CODES0, sm)? << 76;
         w |= u128::from(self.dc) << 78;
         w |= (self.f16.index() as u128) << 79;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
         w |= (self.comp.index() as u128) << 87;
         w |= u128::from(self.nodep) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -185,7 +183,7 @@ impl OpTld4B {
         }
         if w & 0xff00000000 == 0xff00000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -197,39 +195,38 @@ impl OpTld4B {
     }
     /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/tld4_b.toml:162; form at isa-spec/spec/ops/memory/tld4_b.toml:162).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "u2", &self.u2, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier bindless", self.bindless == TexBindless::B, sm)?;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "u2", &self.u2, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(
+            Self::NAME,
+            "modifier bindless",
+            self.bindless == TexBindless::B,
+            sm,
+        )?;
         let mut w: u128 = 0x80000000000000000000d64
             | (c.raw & 0x1fff20000000b00ff0000000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= src_field::<E>(Self::NAME, "u2", &self.u2, RegFile::UGpr, 8u32, sm)? << 48;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field(Self::NAME, "u2", &self.u2, RegFile::UGpr, 8u32, sm)? << 48;
         w |= u128::from(self.uai) << 58;
         w |= u128::from(self.scr) << 60;
-        w |= self.dim.code_in::<E>(Self::NAME, "dim", &Self::DIM_CODES0, sm)? << 61;
-        w |= dst_field::<E>(Self::NAME, "d2", self.d2, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= fit::<E>(Self::NAME, "mask", self.mask as u128, 4u32)? << 72;
-        w
-            |= self.offset.code_in::<E>(Self::NAME, "offset", &Self::OFFSET_CODES0, sm)?
-                << 76;
+        w |= self.dim.code_in(Self::NAME, "dim", &Self::DIM_CODES0, sm)? << 61;
+        w |= dst_field(Self::NAME, "d2", self.d2, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= fit(Self::NAME, "mask", self.mask as u128, 4u32)? << 72;
+        w |= self.offset.code_in(Self::NAME, "offset", &Self::OFFSET_CODES0, sm)? << 76;
         w |= u128::from(self.dc) << 78;
         w |= (self.f16.index() as u128) << 79;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
         w |= (self.comp.index() as u128) << 87;
         w |= u128::from(self.nodep) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -239,7 +236,7 @@ impl OpTld4B {
         }
         if w & 0xff00000000 == 0xff00000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm

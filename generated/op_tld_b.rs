@@ -102,38 +102,37 @@ impl OpTldB {
     }
     /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/tld_b.toml:108; form at isa-spec/spec/ops/memory/tld_b.toml:108).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier bindless", self.bindless == TexBindless::B, sm)?;
-        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default(
+            Self::NAME,
+            "modifier bindless",
+            self.bindless == TexBindless::B,
+            sm,
+        )?;
+        only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
         let mut w: u128 = 0x800000000000367 | (c.raw & 0x1fff000000007ffff0000000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.scr) << 60;
-        w |= self.dim.code_in::<E>(Self::NAME, "dim", &Self::DIM_CODES0, sm)? << 61;
-        w |= dst_field::<E>(Self::NAME, "d2", self.d2, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= fit::<E>(Self::NAME, "mask", self.mask as u128, 4u32)? << 72;
-        w
-            |= self.offset.code_in::<E>(Self::NAME, "offset", &Self::OFFSET_CODES0, sm)?
-                << 76;
+        w |= self.dim.code_in(Self::NAME, "dim", &Self::DIM_CODES0, sm)? << 61;
+        w |= dst_field(Self::NAME, "d2", self.d2, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= fit(Self::NAME, "mask", self.mask as u128, 4u32)? << 72;
+        w |= self.offset.code_in(Self::NAME, "offset", &Self::OFFSET_CODES0, sm)? << 76;
         w |= u128::from(self.cl) << 77;
-        w |= self.ms.code_in::<E>(Self::NAME, "ms", &Self::MS_CODES0, sm)? << 78;
+        w |= self.ms.code_in(Self::NAME, "ms", &Self::MS_CODES0, sm)? << 78;
         w |= (self.f16.index() as u128) << 79;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
-        w |= self.lod.code_in::<E>(Self::NAME, "lod", &Self::LOD_CODES0, sm)? << 87;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= self.lod.code_in(Self::NAME, "lod", &Self::LOD_CODES0, sm)? << 87;
         w |= u128::from(self.nodep) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -143,7 +142,7 @@ impl OpTldB {
         }
         if w & 0xff00000000 == 0xff00000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -155,39 +154,38 @@ impl OpTldB {
     }
     /// Form `fixed` on SM [100, 101, 103, 110] (isa-spec/spec/ops/memory/tld_b.toml:154; form at isa-spec/spec/ops/memory/tld_b.toml:154).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier bindless", self.bindless == TexBindless::B, sm)?;
-        only_default::<E>(Self::NAME, "modifier uai", self.uai == false, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "u2", self.u2 == Src::reg(Reg::URZ), sm)?;
+        only_default(
+            Self::NAME,
+            "modifier bindless",
+            self.bindless == TexBindless::B,
+            sm,
+        )?;
+        only_default(Self::NAME, "modifier uai", self.uai == false, sm)?;
         let mut w: u128 = 0x80000000000000000000d67
             | (c.raw & 0x1fff20000000cffff0000000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w
-            |= self.offset.code_in::<E>(Self::NAME, "offset", &Self::OFFSET_CODES0, sm)?
-                << 56;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= self.offset.code_in(Self::NAME, "offset", &Self::OFFSET_CODES0, sm)? << 56;
         w |= u128::from(self.scr) << 60;
-        w |= self.dim.code_in::<E>(Self::NAME, "dim", &Self::DIM_CODES0, sm)? << 61;
-        w |= dst_field::<E>(Self::NAME, "d2", self.d2, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= fit::<E>(Self::NAME, "mask", self.mask as u128, 4u32)? << 72;
+        w |= self.dim.code_in(Self::NAME, "dim", &Self::DIM_CODES0, sm)? << 61;
+        w |= dst_field(Self::NAME, "d2", self.d2, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= fit(Self::NAME, "mask", self.mask as u128, 4u32)? << 72;
         w |= u128::from(self.cl) << 76;
-        w |= self.ms.code_in::<E>(Self::NAME, "ms", &Self::MS_CODES0, sm)? << 77;
+        w |= self.ms.code_in(Self::NAME, "ms", &Self::MS_CODES0, sm)? << 77;
         w |= (self.f16.index() as u128) << 79;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
-        w |= self.lod.code_in::<E>(Self::NAME, "lod", &Self::LOD_CODES1, sm)? << 87;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
+        w |= self.lod.code_in(Self::NAME, "lod", &Self::LOD_CODES1, sm)? << 87;
         w |= u128::from(self.nodep) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -197,7 +195,7 @@ impl OpTldB {
         }
         if w & 0xff00000000 == 0xff00000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -209,40 +207,39 @@ impl OpTldB {
     }
     /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/tld_b.toml:179; form at isa-spec/spec/ops/memory/tld_b.toml:179).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "u2", &self.u2, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier bindless", self.bindless == TexBindless::B, sm)?;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "u2", &self.u2, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(
+            Self::NAME,
+            "modifier bindless",
+            self.bindless == TexBindless::B,
+            sm,
+        )?;
         let mut w: u128 = 0x80000000000000000000d67
             | (c.raw & 0x1fff20000000800ff0000000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= src_field::<E>(Self::NAME, "u2", &self.u2, RegFile::UGpr, 8u32, sm)? << 48;
-        w
-            |= self.offset.code_in::<E>(Self::NAME, "offset", &Self::OFFSET_CODES1, sm)?
-                << 56;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field(Self::NAME, "u2", &self.u2, RegFile::UGpr, 8u32, sm)? << 48;
+        w |= self.offset.code_in(Self::NAME, "offset", &Self::OFFSET_CODES1, sm)? << 56;
         w |= u128::from(self.uai) << 58;
         w |= u128::from(self.scr) << 60;
-        w |= self.dim.code_in::<E>(Self::NAME, "dim", &Self::DIM_CODES0, sm)? << 61;
-        w |= dst_field::<E>(Self::NAME, "d2", self.d2, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= fit::<E>(Self::NAME, "mask", self.mask as u128, 4u32)? << 72;
+        w |= self.dim.code_in(Self::NAME, "dim", &Self::DIM_CODES0, sm)? << 61;
+        w |= dst_field(Self::NAME, "d2", self.d2, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= fit(Self::NAME, "mask", self.mask as u128, 4u32)? << 72;
         w |= u128::from(self.cl) << 76;
         w |= (self.ms.index() as u128) << 77;
         w |= (self.f16.index() as u128) << 79;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        w
-            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
-                << 84;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
+        w |= self.cache.code_in(Self::NAME, "cache", &Self::CACHE_CODES0, sm)? << 84;
         w |= (self.lod.index() as u128) << 87;
         w |= u128::from(self.nodep) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -252,7 +249,7 @@ impl OpTldB {
         }
         if w & 0xff00000000 == 0xff00000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm

@@ -180,123 +180,13 @@ impl OpTldsSm50 {
             _ => None,
         }
     }
-    /// [`Self::encode`] without the spec's `legal` and `traps`
-    /// products: the word of a combination that does not exist
-    /// (for tests that show nvdisasm rejects it).
-    pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        let smb = sm_bit(sm);
-        match (self.a.kind, self.b.kind) {
-            (
-                reg!(Gpr),
-                reg!(Gpr),
-            ) if smb & 0x3f != 0
-                && matches!(
-                    self.lod, TldsLodSm50::Lz | TldsLodSm50::Ll | TldsLodSm50::LzAoffi |
-                    TldsLodSm50::LzMs
-                ) && matches!(self.dim, TexDimSm50::D2)
-                && matches!(
-                    self.comp, TexsCompSm50::R | TexsCompSm50::G | TexsCompSm50::B |
-                    TexsCompSm50::A | TexsCompSm50::Rg | TexsCompSm50::Ra |
-                    TexsCompSm50::Ga | TexsCompSm50::Ba
-                ) => self.encode_f0::<EncodeError>(sm, c),
-            (
-                reg!(Gpr),
-                reg!(Gpr),
-            ) if smb & 0x3f != 0 && matches!(self.lod, TldsLodSm50::Lz | TldsLodSm50::Ll)
-                && matches!(self.dim, TexDimSm50::D1)
-                && matches!(
-                    self.comp, TexsCompSm50::R | TexsCompSm50::G | TexsCompSm50::B |
-                    TexsCompSm50::A | TexsCompSm50::Rg | TexsCompSm50::Ra |
-                    TexsCompSm50::Ga | TexsCompSm50::Ba
-                ) => self.encode_f1::<EncodeError>(sm, c),
-            (
-                reg!(Gpr),
-                reg!(Gpr),
-            ) if smb & 0x3f != 0 && matches!(self.lod, TldsLodSm50::Lz)
-                && matches!(self.dim, TexDimSm50::D3)
-                && matches!(
-                    self.comp, TexsCompSm50::R | TexsCompSm50::G | TexsCompSm50::B |
-                    TexsCompSm50::A | TexsCompSm50::Rg | TexsCompSm50::Ra |
-                    TexsCompSm50::Ga | TexsCompSm50::Ba
-                ) => self.encode_f2::<EncodeError>(sm, c),
-            (
-                reg!(Gpr),
-                reg!(Gpr),
-            ) if smb & 0x3f != 0 && matches!(self.lod, TldsLodSm50::Lz)
-                && matches!(self.dim, TexDimSm50::Array2d)
-                && matches!(
-                    self.comp, TexsCompSm50::R | TexsCompSm50::G | TexsCompSm50::B |
-                    TexsCompSm50::A | TexsCompSm50::Rg | TexsCompSm50::Ra |
-                    TexsCompSm50::Ga | TexsCompSm50::Ba
-                ) => self.encode_f3::<EncodeError>(sm, c),
-            (
-                reg!(Gpr),
-                reg!(Gpr),
-            ) if smb & 0x3f != 0 && matches!(self.lod, TldsLodSm50::LlAoffi)
-                && matches!(self.dim, TexDimSm50::D2)
-                && matches!(
-                    self.comp, TexsCompSm50::R | TexsCompSm50::G | TexsCompSm50::B |
-                    TexsCompSm50::A | TexsCompSm50::Rg | TexsCompSm50::Ra |
-                    TexsCompSm50::Ga | TexsCompSm50::Ba
-                ) => self.encode_f4::<EncodeError>(sm, c),
-            (
-                reg!(Gpr),
-                reg!(Gpr),
-            ) if smb & 0x3f != 0
-                && matches!(
-                    self.lod, TldsLodSm50::Lz | TldsLodSm50::Ll | TldsLodSm50::LzAoffi |
-                    TldsLodSm50::LzMs
-                ) && matches!(self.dim, TexDimSm50::D2)
-                && matches!(
-                    self.comp, TexsCompSm50::Rgba | TexsCompSm50::Rgb | TexsCompSm50::Rga
-                    | TexsCompSm50::Rba | TexsCompSm50::Gba
-                ) => self.encode_f5::<EncodeError>(sm, c),
-            (
-                reg!(Gpr),
-                reg!(Gpr),
-            ) if smb & 0x3f != 0 && matches!(self.lod, TldsLodSm50::Lz | TldsLodSm50::Ll)
-                && matches!(self.dim, TexDimSm50::D1)
-                && matches!(
-                    self.comp, TexsCompSm50::Rgba | TexsCompSm50::Rgb | TexsCompSm50::Rga
-                    | TexsCompSm50::Rba | TexsCompSm50::Gba
-                ) => self.encode_f6::<EncodeError>(sm, c),
-            (
-                reg!(Gpr),
-                reg!(Gpr),
-            ) if smb & 0x3f != 0 && matches!(self.lod, TldsLodSm50::Lz)
-                && matches!(self.dim, TexDimSm50::D3)
-                && matches!(
-                    self.comp, TexsCompSm50::Rgba | TexsCompSm50::Rgb | TexsCompSm50::Rga
-                    | TexsCompSm50::Rba | TexsCompSm50::Gba
-                ) => self.encode_f7::<EncodeError>(sm, c),
-            (
-                reg!(Gpr),
-                reg!(Gpr),
-            ) if smb & 0x3f != 0 && matches!(self.lod, TldsLodSm50::Lz)
-                && matches!(self.dim, TexDimSm50::Array2d)
-                && matches!(
-                    self.comp, TexsCompSm50::Rgba | TexsCompSm50::Rgb | TexsCompSm50::Rga
-                    | TexsCompSm50::Rba | TexsCompSm50::Gba
-                ) => self.encode_f8::<EncodeError>(sm, c),
-            (
-                reg!(Gpr),
-                reg!(Gpr),
-            ) if smb & 0x3f != 0 && matches!(self.lod, TldsLodSm50::LlAoffi)
-                && matches!(self.dim, TexDimSm50::D2)
-                && matches!(
-                    self.comp, TexsCompSm50::Rgba | TexsCompSm50::Rgb | TexsCompSm50::Rga
-                    | TexsCompSm50::Rba | TexsCompSm50::Gba
-                ) => self.encode_f9::<EncodeError>(sm, c),
-            _ => self.encode(sm, c),
-        }
-    }
     /// Whether the form's modifier combination exists on `sm` and
     /// is not a trap (`legal` and `traps` in the spec).
     #[inline(always)]
-    fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !self.legal_f0(sm) {
+    fn combo_f0(&self, sm: u32) -> Result<(), Refused> {
+        if !self.legal_f0(sm) && !any_combo() {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "f16={} is not a combination that exists on SM{} (the spec's `legal` products)",
@@ -321,114 +211,114 @@ impl OpTldsSm50 {
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tlds_sm50.toml:80; form at isa-spec/spec/ops/memory/tlds_sm50.toml:80).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "d2", self.d2 == Reg::RZ, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "d2", self.d2 == Reg::RZ, sm)?;
         let mut w: u128 = 0xd200000ff0000000;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
-        w |= fit::<E>(Self::NAME, "idx", self.idx as u128, 13u32)? << 36;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= fit(Self::NAME, "idx", self.idx as u128, 13u32)? << 36;
         w |= u128::from(self.nodep) << 49;
-        w |= self.comp.code_in::<E>(Self::NAME, "comp", &Self::COMP_CODES0, sm)? << 50;
-        w |= self.lod.code_in::<E>(Self::NAME, "lod", &Self::LOD_CODES0, sm)? << 53;
-        w |= self.dim.code_in::<E>(Self::NAME, "dim", &Self::DIM_CODES0, sm)? << 56;
+        w |= self.comp.code_in(Self::NAME, "comp", &Self::COMP_CODES0, sm)? << 50;
+        w |= self.lod.code_in(Self::NAME, "lod", &Self::LOD_CODES0, sm)? << 53;
+        w |= self.dim.code_in(Self::NAME, "dim", &Self::DIM_CODES0, sm)? << 56;
         w |= code_of(&[2, 0, 1], self.f16.index()) << 58;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tlds_sm50.toml:131; form at isa-spec/spec/ops/memory/tlds_sm50.toml:131).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "d2", self.d2 == Reg::RZ, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "d2", self.d2 == Reg::RZ, sm)?;
         let mut w: u128 = 0xd200000ff0000000;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
-        w |= fit::<E>(Self::NAME, "idx", self.idx as u128, 13u32)? << 36;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= fit(Self::NAME, "idx", self.idx as u128, 13u32)? << 36;
         w |= u128::from(self.nodep) << 49;
-        w |= self.comp.code_in::<E>(Self::NAME, "comp", &Self::COMP_CODES0, sm)? << 50;
-        w |= self.lod.code_in::<E>(Self::NAME, "lod", &Self::LOD_CODES1, sm)? << 53;
-        w |= self.dim.code_in::<E>(Self::NAME, "dim", &Self::DIM_CODES1, sm)? << 56;
+        w |= self.comp.code_in(Self::NAME, "comp", &Self::COMP_CODES0, sm)? << 50;
+        w |= self.lod.code_in(Self::NAME, "lod", &Self::LOD_CODES1, sm)? << 53;
+        w |= self.dim.code_in(Self::NAME, "dim", &Self::DIM_CODES1, sm)? << 56;
         w |= code_of(&[2, 0, 1], self.f16.index()) << 58;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tlds_sm50.toml:150; form at isa-spec/spec/ops/memory/tlds_sm50.toml:150).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "d2", self.d2 == Reg::RZ, sm)?;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "d2", self.d2 == Reg::RZ, sm)?;
         let mut w: u128 = 0xd200000ff0000000;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
-        w |= fit::<E>(Self::NAME, "idx", self.idx as u128, 13u32)? << 36;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= fit(Self::NAME, "idx", self.idx as u128, 13u32)? << 36;
         w |= u128::from(self.nodep) << 49;
-        w |= self.comp.code_in::<E>(Self::NAME, "comp", &Self::COMP_CODES0, sm)? << 50;
-        w |= self.lod.code_in::<E>(Self::NAME, "lod", &Self::LOD_CODES2, sm)? << 53;
-        w |= self.dim.code_in::<E>(Self::NAME, "dim", &Self::DIM_CODES2, sm)? << 56;
+        w |= self.comp.code_in(Self::NAME, "comp", &Self::COMP_CODES0, sm)? << 50;
+        w |= self.lod.code_in(Self::NAME, "lod", &Self::LOD_CODES2, sm)? << 53;
+        w |= self.dim.code_in(Self::NAME, "dim", &Self::DIM_CODES2, sm)? << 56;
         w |= code_of(&[2, 0, 1], self.f16.index()) << 58;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tlds_sm50.toml:169; form at isa-spec/spec/ops/memory/tlds_sm50.toml:169).
     #[inline(always)]
-    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "d2", self.d2 == Reg::RZ, sm)?;
+    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "d2", self.d2 == Reg::RZ, sm)?;
         let mut w: u128 = 0xd200000ff0000000;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
-        w |= fit::<E>(Self::NAME, "idx", self.idx as u128, 13u32)? << 36;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= fit(Self::NAME, "idx", self.idx as u128, 13u32)? << 36;
         w |= u128::from(self.nodep) << 49;
-        w |= self.comp.code_in::<E>(Self::NAME, "comp", &Self::COMP_CODES0, sm)? << 50;
-        w |= self.lod.code_in::<E>(Self::NAME, "lod", &Self::LOD_CODES3, sm)? << 53;
-        w |= self.dim.code_in::<E>(Self::NAME, "dim", &Self::DIM_CODES3, sm)? << 56;
+        w |= self.comp.code_in(Self::NAME, "comp", &Self::COMP_CODES0, sm)? << 50;
+        w |= self.lod.code_in(Self::NAME, "lod", &Self::LOD_CODES3, sm)? << 53;
+        w |= self.dim.code_in(Self::NAME, "dim", &Self::DIM_CODES3, sm)? << 56;
         w |= code_of(&[2, 0, 1], self.f16.index()) << 58;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tlds_sm50.toml:188; form at isa-spec/spec/ops/memory/tlds_sm50.toml:188).
     #[inline(always)]
-    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "d2", self.d2 == Reg::RZ, sm)?;
+    fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "d2", self.d2 == Reg::RZ, sm)?;
         let mut w: u128 = 0xd200000ff0000000;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
-        w |= fit::<E>(Self::NAME, "idx", self.idx as u128, 13u32)? << 36;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= fit(Self::NAME, "idx", self.idx as u128, 13u32)? << 36;
         w |= u128::from(self.nodep) << 49;
-        w |= self.comp.code_in::<E>(Self::NAME, "comp", &Self::COMP_CODES0, sm)? << 50;
-        w |= self.lod.code_in::<E>(Self::NAME, "lod", &Self::LOD_CODES4, sm)? << 53;
-        w |= self.dim.code_in::<E>(Self::NAME, "dim", &Self::DIM_CODES4, sm)? << 56;
+        w |= self.comp.code_in(Self::NAME, "comp", &Self::COMP_CODES0, sm)? << 50;
+        w |= self.lod.code_in(Self::NAME, "lod", &Self::LOD_CODES4, sm)? << 53;
+        w |= self.dim.code_in(Self::NAME, "dim", &Self::DIM_CODES4, sm)? << 56;
         w |= code_of(&[2, 0, 1], self.f16.index()) << 58;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tlds_sm50.toml:207; form at isa-spec/spec/ops/memory/tlds_sm50.toml:207).
     #[inline(always)]
-    fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0xd200000000000000;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
-        w |= dst_field::<E>(Self::NAME, "d2", self.d2, RegFile::Gpr, 8u32, sm)? << 28;
-        w |= fit::<E>(Self::NAME, "idx", self.idx as u128, 13u32)? << 36;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= dst_field(Self::NAME, "d2", self.d2, RegFile::Gpr, 8u32, sm)? << 28;
+        w |= fit(Self::NAME, "idx", self.idx as u128, 13u32)? << 36;
         w |= u128::from(self.nodep) << 49;
-        w |= self.comp.code_in::<E>(Self::NAME, "comp", &Self::COMP_CODES1, sm)? << 50;
-        w |= self.lod.code_in::<E>(Self::NAME, "lod", &Self::LOD_CODES0, sm)? << 53;
-        w |= self.dim.code_in::<E>(Self::NAME, "dim", &Self::DIM_CODES0, sm)? << 56;
+        w |= self.comp.code_in(Self::NAME, "comp", &Self::COMP_CODES1, sm)? << 50;
+        w |= self.lod.code_in(Self::NAME, "lod", &Self::LOD_CODES0, sm)? << 53;
+        w |= self.dim.code_in(Self::NAME, "dim", &Self::DIM_CODES0, sm)? << 56;
         w |= code_of(&[2, 0, 1], self.f16.index()) << 58;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         if w & 0xff0000000 == 0xff0000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -440,24 +330,24 @@ impl OpTldsSm50 {
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tlds_sm50.toml:228; form at isa-spec/spec/ops/memory/tlds_sm50.toml:228).
     #[inline(always)]
-    fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0xd200000000000000;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
-        w |= dst_field::<E>(Self::NAME, "d2", self.d2, RegFile::Gpr, 8u32, sm)? << 28;
-        w |= fit::<E>(Self::NAME, "idx", self.idx as u128, 13u32)? << 36;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= dst_field(Self::NAME, "d2", self.d2, RegFile::Gpr, 8u32, sm)? << 28;
+        w |= fit(Self::NAME, "idx", self.idx as u128, 13u32)? << 36;
         w |= u128::from(self.nodep) << 49;
-        w |= self.comp.code_in::<E>(Self::NAME, "comp", &Self::COMP_CODES1, sm)? << 50;
-        w |= self.lod.code_in::<E>(Self::NAME, "lod", &Self::LOD_CODES1, sm)? << 53;
-        w |= self.dim.code_in::<E>(Self::NAME, "dim", &Self::DIM_CODES1, sm)? << 56;
+        w |= self.comp.code_in(Self::NAME, "comp", &Self::COMP_CODES1, sm)? << 50;
+        w |= self.lod.code_in(Self::NAME, "lod", &Self::LOD_CODES1, sm)? << 53;
+        w |= self.dim.code_in(Self::NAME, "dim", &Self::DIM_CODES1, sm)? << 56;
         w |= code_of(&[2, 0, 1], self.f16.index()) << 58;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         if w & 0xff0000000 == 0xff0000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -469,24 +359,24 @@ impl OpTldsSm50 {
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tlds_sm50.toml:249; form at isa-spec/spec/ops/memory/tlds_sm50.toml:249).
     #[inline(always)]
-    fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0xd200000000000000;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
-        w |= dst_field::<E>(Self::NAME, "d2", self.d2, RegFile::Gpr, 8u32, sm)? << 28;
-        w |= fit::<E>(Self::NAME, "idx", self.idx as u128, 13u32)? << 36;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= dst_field(Self::NAME, "d2", self.d2, RegFile::Gpr, 8u32, sm)? << 28;
+        w |= fit(Self::NAME, "idx", self.idx as u128, 13u32)? << 36;
         w |= u128::from(self.nodep) << 49;
-        w |= self.comp.code_in::<E>(Self::NAME, "comp", &Self::COMP_CODES1, sm)? << 50;
-        w |= self.lod.code_in::<E>(Self::NAME, "lod", &Self::LOD_CODES2, sm)? << 53;
-        w |= self.dim.code_in::<E>(Self::NAME, "dim", &Self::DIM_CODES2, sm)? << 56;
+        w |= self.comp.code_in(Self::NAME, "comp", &Self::COMP_CODES1, sm)? << 50;
+        w |= self.lod.code_in(Self::NAME, "lod", &Self::LOD_CODES2, sm)? << 53;
+        w |= self.dim.code_in(Self::NAME, "dim", &Self::DIM_CODES2, sm)? << 56;
         w |= code_of(&[2, 0, 1], self.f16.index()) << 58;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         if w & 0xff0000000 == 0xff0000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -498,24 +388,24 @@ impl OpTldsSm50 {
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tlds_sm50.toml:270; form at isa-spec/spec/ops/memory/tlds_sm50.toml:270).
     #[inline(always)]
-    fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0xd200000000000000;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
-        w |= dst_field::<E>(Self::NAME, "d2", self.d2, RegFile::Gpr, 8u32, sm)? << 28;
-        w |= fit::<E>(Self::NAME, "idx", self.idx as u128, 13u32)? << 36;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= dst_field(Self::NAME, "d2", self.d2, RegFile::Gpr, 8u32, sm)? << 28;
+        w |= fit(Self::NAME, "idx", self.idx as u128, 13u32)? << 36;
         w |= u128::from(self.nodep) << 49;
-        w |= self.comp.code_in::<E>(Self::NAME, "comp", &Self::COMP_CODES1, sm)? << 50;
-        w |= self.lod.code_in::<E>(Self::NAME, "lod", &Self::LOD_CODES3, sm)? << 53;
-        w |= self.dim.code_in::<E>(Self::NAME, "dim", &Self::DIM_CODES3, sm)? << 56;
+        w |= self.comp.code_in(Self::NAME, "comp", &Self::COMP_CODES1, sm)? << 50;
+        w |= self.lod.code_in(Self::NAME, "lod", &Self::LOD_CODES3, sm)? << 53;
+        w |= self.dim.code_in(Self::NAME, "dim", &Self::DIM_CODES3, sm)? << 56;
         w |= code_of(&[2, 0, 1], self.f16.index()) << 58;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         if w & 0xff0000000 == 0xff0000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -527,24 +417,24 @@ impl OpTldsSm50 {
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/tlds_sm50.toml:291; form at isa-spec/spec/ops/memory/tlds_sm50.toml:291).
     #[inline(always)]
-    fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0xd200000000000000;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
-        w |= dst_field::<E>(Self::NAME, "d2", self.d2, RegFile::Gpr, 8u32, sm)? << 28;
-        w |= fit::<E>(Self::NAME, "idx", self.idx as u128, 13u32)? << 36;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= dst_field(Self::NAME, "d2", self.d2, RegFile::Gpr, 8u32, sm)? << 28;
+        w |= fit(Self::NAME, "idx", self.idx as u128, 13u32)? << 36;
         w |= u128::from(self.nodep) << 49;
-        w |= self.comp.code_in::<E>(Self::NAME, "comp", &Self::COMP_CODES1, sm)? << 50;
-        w |= self.lod.code_in::<E>(Self::NAME, "lod", &Self::LOD_CODES4, sm)? << 53;
-        w |= self.dim.code_in::<E>(Self::NAME, "dim", &Self::DIM_CODES4, sm)? << 56;
+        w |= self.comp.code_in(Self::NAME, "comp", &Self::COMP_CODES1, sm)? << 50;
+        w |= self.lod.code_in(Self::NAME, "lod", &Self::LOD_CODES4, sm)? << 53;
+        w |= self.dim.code_in(Self::NAME, "dim", &Self::DIM_CODES4, sm)? << 56;
         w |= code_of(&[2, 0, 1], self.f16.index()) << 58;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         if w & 0xff0000000 == 0xff0000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm

@@ -63,28 +63,29 @@ impl OpTmmlB {
     }
     /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/tmml_b.toml:62; form at isa-spec/spec/ops/memory/tmml_b.toml:62).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier bindless", self.bindless == TexBindless::B, sm)?;
-        only_default::<E>(Self::NAME, "modifier lod", self.lod == TmmlLod::Lod, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(
+            Self::NAME,
+            "modifier bindless",
+            self.bindless == TexBindless::B,
+            sm,
+        )?;
+        only_default(Self::NAME, "modifier lod", self.lod == TmmlLod::Lod, sm)?;
         let mut w: u128 = 0x80000000000036a | (c.raw & 0x1fff3ffd00017ffff0000000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= code_of(&[0, 1, 2, 3, 4, 5, 7], self.dim.index()) << 61;
-        w |= dst_field::<E>(Self::NAME, "d2", self.d2, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= fit::<E>(Self::NAME, "mask", self.mask as u128, 4u32)? << 72;
-        w
-            |= self.deriv.code_in::<E>(Self::NAME, "deriv", &Self::DERIV_CODES0, sm)?
-                << 77;
+        w |= dst_field(Self::NAME, "d2", self.d2, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= fit(Self::NAME, "mask", self.mask as u128, 4u32)? << 72;
+        w |= self.deriv.code_in(Self::NAME, "deriv", &Self::DERIV_CODES0, sm)? << 77;
         w |= u128::from(self.nodep) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -94,7 +95,7 @@ impl OpTmmlB {
         }
         if w & 0xff00000000 == 0xff00000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -106,28 +107,29 @@ impl OpTmmlB {
     }
     /// Form `fixed` on SM [100, 101, 103, 110, 120, 121] (isa-spec/spec/ops/memory/tmml_b.toml:90; form at isa-spec/spec/ops/memory/tmml_b.toml:90).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier bindless", self.bindless == TexBindless::B, sm)?;
-        only_default::<E>(Self::NAME, "modifier lod", self.lod == TmmlLod::Lod, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(
+            Self::NAME,
+            "modifier bindless",
+            self.bindless == TexBindless::B,
+            sm,
+        )?;
+        only_default(Self::NAME, "modifier lod", self.lod == TmmlLod::Lod, sm)?;
         let mut w: u128 = 0x80000000000036a | (c.raw & 0x1fff3ffc00017ffff0000000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= code_of(&[0, 1, 2, 3, 4, 5, 7], self.dim.index()) << 61;
-        w |= dst_field::<E>(Self::NAME, "d2", self.d2, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= fit::<E>(Self::NAME, "mask", self.mask as u128, 4u32)? << 72;
-        w
-            |= self.deriv.code_in::<E>(Self::NAME, "deriv", &Self::DERIV_CODES0, sm)?
-                << 76;
+        w |= dst_field(Self::NAME, "d2", self.d2, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= fit(Self::NAME, "mask", self.mask as u128, 4u32)? << 72;
+        w |= self.deriv.code_in(Self::NAME, "deriv", &Self::DERIV_CODES0, sm)? << 76;
         w |= u128::from(self.nodep) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        w |= common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm
@@ -137,7 +139,7 @@ impl OpTmmlB {
         }
         if w & 0xff00000000 == 0xff00000000 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "this combination of modifiers is not encodable on SM{}", sm

@@ -51,18 +51,18 @@ impl OpTxq {
     }
     /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/txq.toml:60; form at isa-spec/spec/ops/memory/txq.toml:60).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0xb6f | (c.raw & 0x1fff3fff000300000ff00000000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= fit::<E>(Self::NAME, "idx", self.idx as u128, 14u32)? << 40;
-        w |= fit::<E>(Self::NAME, "bank", self.bank as u128, 5u32)? << 54;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= fit(Self::NAME, "idx", self.idx as u128, 14u32)? << 40;
+        w |= fit(Self::NAME, "bank", self.bank as u128, 5u32)? << 54;
         w |= (self.query.index() as u128) << 62;
-        w |= dst_field::<E>(Self::NAME, "d2", self.d2, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= fit::<E>(Self::NAME, "mask", self.mask as u128, 4u32)? << 72;
+        w |= dst_field(Self::NAME, "d2", self.d2, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= fit(Self::NAME, "mask", self.mask as u128, 4u32)? << 72;
         w |= u128::from(self.nodep) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txq.toml:60; form at isa-spec/spec/ops/memory/txq.toml:60).
     #[inline(always)]

@@ -57,10 +57,10 @@ impl OpTxqSm50 {
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/txq_sm50.toml:53; form at isa-spec/spec/ops/memory/txq_sm50.toml:53).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0xdf40000000000000 | (c.raw & 0x4000870300000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w
             |= code_of(
                 &[
@@ -70,23 +70,22 @@ impl OpTxqSm50 {
                 ],
                 self.query.index(),
             ) << 22;
-        w |= fit::<E>(Self::NAME, "mask", self.mask as u128, 4u32)? << 31;
-        w |= fit::<E>(Self::NAME, "idx", self.idx as u128, 13u32)? << 36;
+        w |= fit(Self::NAME, "mask", self.mask as u128, 4u32)? << 31;
+        w |= fit(Self::NAME, "idx", self.idx as u128, 13u32)? << 36;
         w |= u128::from(self.nodep) << 49;
         w
-            |= self
-                .bindless
-                .code_in::<E>(Self::NAME, "bindless", &Self::BINDLESS_CODES0, sm)? << 51;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+            |= self.bindless.code_in(Self::NAME, "bindless", &Self::BINDLESS_CODES0, sm)?
+                << 51;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/memory/txq_sm50.toml:74; form at isa-spec/spec/ops/memory/txq_sm50.toml:74).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier idx", self.idx == 0u32, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier idx", self.idx == 0u32, sm)?;
         let mut w: u128 = 0xdf40000000000000 | (c.raw & 0x5fff870300000);
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w
             |= code_of(
                 &[
@@ -96,14 +95,13 @@ impl OpTxqSm50 {
                 ],
                 self.query.index(),
             ) << 22;
-        w |= fit::<E>(Self::NAME, "mask", self.mask as u128, 4u32)? << 31;
+        w |= fit(Self::NAME, "mask", self.mask as u128, 4u32)? << 31;
         w |= u128::from(self.nodep) << 49;
         w
-            |= self
-                .bindless
-                .code_in::<E>(Self::NAME, "bindless", &Self::BINDLESS_CODES1, sm)? << 51;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+            |= self.bindless.code_in(Self::NAME, "bindless", &Self::BINDLESS_CODES1, sm)?
+                << 51;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/memory/txq_sm50.toml:53; form at isa-spec/spec/ops/memory/txq_sm50.toml:53).
     #[inline(always)]

@@ -40,29 +40,29 @@ impl OpUblkpf {
     }
     /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/ublkpf.toml:36; form at isa-spec/spec/ops/memory/ublkpf.toml:36).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x800000000000000000003bc
             | (c.raw & 0x1fff7ffefc0ffffffffc0ff0000);
-        w |= uguard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::UGpr, 6u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 64;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= uguard_field(Self::NAME, &c.guard, 3u32, sm)? << 12;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 6u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 64;
+        w |= ctrl_field(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ublkpf.toml:55; form at isa-spec/spec/ops/memory/ublkpf.toml:55).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x800000000000000000003bc
             | (c.raw & 0x1fff7ffef00ffffffff00ff0000);
-        w |= uguard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 64;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= uguard_field(Self::NAME, &c.guard, 3u32, sm)? << 12;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 64;
+        w |= ctrl_field(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }

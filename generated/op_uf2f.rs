@@ -67,26 +67,13 @@ impl OpUf2f {
             _ => None,
         }
     }
-    /// [`Self::encode`] without the spec's `legal` and `traps`
-    /// products: the word of a combination that does not exist
-    /// (for tests that show nvdisasm rejects it).
-    pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        let smb = sm_bit(sm);
-        match (self.b.kind,) {
-            (reg!(UGpr),) if smb & 0x300000 != 0 => self.encode_f0::<EncodeError>(sm, c),
-            (SrcKind::Imm(_),) if smb & 0x300000 != 0 => {
-                self.encode_f1::<EncodeError>(sm, c)
-            }
-            _ => self.encode(sm, c),
-        }
-    }
     /// Whether the form's modifier combination exists on `sm` and
     /// is not a trap (`legal` and `traps` in the spec).
     #[inline(always)]
-    fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !self.legal_f0(sm) {
+    fn combo_f0(&self, sm: u32) -> Result<(), Refused> {
+        if !self.legal_f0(sm) && !any_combo() {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "dtype={} stype={} is not a combination that exists on SM{} (the spec's `legal` products)",
@@ -110,38 +97,38 @@ impl OpUf2f {
     }
     /// What all forms of isa-spec/spec/ops/alu/uf2f.toml:67 pack alike.
     #[inline(always)]
-    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0;
-        w |= uguard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::UGpr, 8u32, sm)? << 16;
+        w |= uguard_field(Self::NAME, &c.guard, 3u32, sm)? << 12;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::UGpr, 8u32, sm)? << 16;
         w |= code_of(&[2, 1, 4], self.dtype.index()) << 75;
         w |= (self.rnd.index() as u128) << 78;
         w |= u128::from(self.ftz) << 80;
         w |= code_of(&[2, 1, 4], self.stype.index()) << 84;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= ctrl_field(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/alu/uf2f.toml:67; form at isa-spec/spec/ops/alu/uf2f.toml:71).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         let mut w: u128 = 0x8000000000000000000025b
-            | (c.raw & 0x1fff78e07ff0fffff00ff000000) | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+            | (c.raw & 0x1fff78e07ff0fffff00ff000000) | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
+        w |= fit(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
     /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/alu/uf2f.toml:67; form at isa-spec/spec/ops/alu/uf2f.toml:71).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
         let mut w: u128 = 0x8000000000000000000085b
-            | (c.raw & 0x1fff78e07ff00000000ff000000) | self.encode_e0::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+            | (c.raw & 0x1fff78e07ff00000000ff000000) | self.encode_e0(sm, c)?;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
     /// Fields all forms of isa-spec/spec/ops/alu/uf2f.toml:67 read alike; each sets the others.

@@ -57,35 +57,35 @@ impl OpUi2fp {
     }
     /// What all forms of isa-spec/spec/ops/alu/ui2fp.toml:43 pack alike.
     #[inline(always)]
-    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0;
-        w |= uguard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::UGpr, 8u32, sm)? << 16;
+        w |= uguard_field(Self::NAME, &c.guard, 3u32, sm)? << 12;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::UGpr, 8u32, sm)? << 16;
         {
             let v: u128 = code_of(&[5, 4], self.stype.index());
             w |= (v & 1) << 74;
             w |= ((v >> 1) & 3) << 84;
         }
-        w |= self.rnd.code_in::<E>(Self::NAME, "rnd", &Self::RND_CODES0, sm)? << 78;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= self.rnd.code_in(Self::NAME, "rnd", &Self::RND_CODES0, sm)? << 78;
+        w |= ctrl_field(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/alu/ui2fp.toml:43; form at isa-spec/spec/ops/alu/ui2fp.toml:47).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x8001000000000000000025e
-            | (c.raw & 0x1fff7cf03ffffffff00ff000000) | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+            | (c.raw & 0x1fff7cf03ffffffff00ff000000) | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
     /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/alu/ui2fp.toml:43; form at isa-spec/spec/ops/alu/ui2fp.toml:47).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x8001000000000000000085e
-            | (c.raw & 0x1fff7cf03ff00000000ff000000) | self.encode_e0::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+            | (c.raw & 0x1fff7cf03ff00000000ff000000) | self.encode_e0(sm, c)?;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
     /// Fields all forms of isa-spec/spec/ops/alu/ui2fp.toml:43 read alike; each sets the others.

@@ -70,12 +70,12 @@ impl OpUisetp64 {
     }
     /// What all forms of isa-spec/spec/ops/alu/uisetp64.toml:74 pack alike.
     #[inline(always)]
-    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
                 return Err(
-                    E::fail(
+                    refuse(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "a", 2, r
@@ -84,11 +84,11 @@ impl OpUisetp64 {
                 );
             }
         }
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.b.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
                 return Err(
-                    E::fail(
+                    refuse(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "b", 2, r
@@ -97,41 +97,39 @@ impl OpUisetp64 {
                 );
             }
         }
-        forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<E>(Self::NAME, "lc", &self.lc, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods(Self::NAME, "lc", &self.lc, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 24;
-        w |= uguard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= src_field::<E>(Self::NAME, "lc", &self.lc, RegFile::UPred, 3u32, sm)? << 68;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 24;
+        w |= uguard_field(Self::NAME, &c.guard, 3u32, sm)? << 12;
+        w |= src_field(Self::NAME, "lc", &self.lc, RegFile::UPred, 3u32, sm)? << 68;
         w |= u128::from(self.lc.not) << 71;
         w |= u128::from(self.ex) << 72;
         w |= (self.ty.index() as u128) << 73;
         w |= (self.setop.index() as u128) << 74;
         w |= (self.cmp.index() as u128) << 76;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::UPred, 3u32, sm)? << 81;
-        w |= dst_field::<E>(Self::NAME, "d2", self.d2, RegFile::UPred, 3u32, sm)? << 84;
-        w
-            |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::UPred, 3u32, sm)?
-                << 87;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::UPred, 3u32, sm)? << 81;
+        w |= dst_field(Self::NAME, "d2", self.d2, RegFile::UPred, 3u32, sm)? << 84;
+        w |= src_field(Self::NAME, "acc", &self.acc, RegFile::UPred, 3u32, sm)? << 87;
         w |= u128::from(self.acc.not) << 90;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= ctrl_field(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     /// Form `uuu` on SM [120, 121] (isa-spec/spec/ops/alu/uisetp64.toml:74; form at isa-spec/spec/ops/alu/uisetp64.toml:78).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x8010000000000000000028c
-            | (c.raw & 0x1fff000800f3fffff0000ff0000) | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+            | (c.raw & 0x1fff000800f3fffff0000ff0000) | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
     /// Form `uiu` on SM [120, 121] (isa-spec/spec/ops/alu/uisetp64.toml:74; form at isa-spec/spec/ops/alu/uisetp64.toml:78).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x8010000000000000000088c
-            | (c.raw & 0x1fff000800f0000000000ff0000) | self.encode_e0::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, true)? << 32;
+            | (c.raw & 0x1fff000800f0000000000ff0000) | self.encode_e0(sm, c)?;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, true)? << 32;
         Ok(w)
     }
     /// Fields all forms of isa-spec/spec/ops/alu/uisetp64.toml:74 read alike; each sets the others.

@@ -40,15 +40,15 @@ impl OpUldc {
     }
     /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/uldc.toml:45; form at isa-spec/spec/ops/memory/uldc.toml:45).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0xab9 | (c.raw & 0x1fff7fff1fff800003fffc00000);
-        w |= uguard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::UGpr, 6u32, sm)? << 16;
-        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 1u32, 16u32, true)? << 38;
-        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
-        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= uguard_field(Self::NAME, &c.guard, 3u32, sm)? << 12;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::UGpr, 6u32, sm)? << 16;
+        w |= cbuf_offset_field(Self::NAME, "b", &self.b, 1u32, 16u32, true)? << 38;
+        w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 54;
+        w |= self.size.code_in(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
+        w |= ctrl_field(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }

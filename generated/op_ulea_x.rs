@@ -56,83 +56,83 @@ impl OpUleaX {
     }
     /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea_x.toml:59; form at isa-spec/spec/ops/alu/ulea_x.toml:59).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<E>(Self::NAME, "ci", &self.ci, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods(Self::NAME, "ci", &self.ci, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x80004000000000000000291
             | (c.raw & 0x1fff07000ff3fffffc0c0c00000);
-        w |= uguard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::UGpr, 6u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::UGpr, 6u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 32;
+        w |= uguard_field(Self::NAME, &c.guard, 3u32, sm)? << 12;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::UGpr, 6u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 6u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 32;
         w |= u128::from(self.b.not) << 63;
-        w |= fit::<E>(Self::NAME, "shift", self.shift as u128, 5u32)? << 75;
-        w |= dst_field::<E>(Self::NAME, "co", self.co, RegFile::UPred, 3u32, sm)? << 81;
-        w |= src_field::<E>(Self::NAME, "ci", &self.ci, RegFile::UPred, 3u32, sm)? << 87;
+        w |= fit(Self::NAME, "shift", self.shift as u128, 5u32)? << 75;
+        w |= dst_field(Self::NAME, "co", self.co, RegFile::UPred, 3u32, sm)? << 81;
+        w |= src_field(Self::NAME, "ci", &self.ci, RegFile::UPred, 3u32, sm)? << 87;
         w |= u128::from(self.ci.not) << 90;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= ctrl_field(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/ulea_x.toml:89; form at isa-spec/spec/ops/alu/ulea_x.toml:89).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "ci", &self.ci, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "ci", &self.ci, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x80004000000000000000891
             | (c.raw & 0x1fff07000ff00000000c0c00000);
-        w |= uguard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::UGpr, 6u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::UGpr, 6u32, sm)? << 24;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
-        w |= fit::<E>(Self::NAME, "shift", self.shift as u128, 5u32)? << 75;
-        w |= dst_field::<E>(Self::NAME, "co", self.co, RegFile::UPred, 3u32, sm)? << 81;
-        w |= src_field::<E>(Self::NAME, "ci", &self.ci, RegFile::UPred, 3u32, sm)? << 87;
+        w |= uguard_field(Self::NAME, &c.guard, 3u32, sm)? << 12;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::UGpr, 6u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 6u32, sm)? << 24;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+        w |= fit(Self::NAME, "shift", self.shift as u128, 5u32)? << 75;
+        w |= dst_field(Self::NAME, "co", self.co, RegFile::UPred, 3u32, sm)? << 81;
+        w |= src_field(Self::NAME, "ci", &self.ci, RegFile::UPred, 3u32, sm)? << 87;
         w |= u128::from(self.ci.not) << 90;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= ctrl_field(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_x.toml:96; form at isa-spec/spec/ops/alu/ulea_x.toml:96).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<E>(Self::NAME, "ci", &self.ci, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods(Self::NAME, "ci", &self.ci, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x80004000000000000000291
             | (c.raw & 0x1fff07000ff3fffff0000000000);
-        w |= uguard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::UGpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= uguard_field(Self::NAME, &c.guard, 3u32, sm)? << 12;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::UGpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.not) << 63;
-        w |= fit::<E>(Self::NAME, "shift", self.shift as u128, 5u32)? << 75;
-        w |= dst_field::<E>(Self::NAME, "co", self.co, RegFile::UPred, 3u32, sm)? << 81;
-        w |= src_field::<E>(Self::NAME, "ci", &self.ci, RegFile::UPred, 3u32, sm)? << 87;
+        w |= fit(Self::NAME, "shift", self.shift as u128, 5u32)? << 75;
+        w |= dst_field(Self::NAME, "co", self.co, RegFile::UPred, 3u32, sm)? << 81;
+        w |= src_field(Self::NAME, "ci", &self.ci, RegFile::UPred, 3u32, sm)? << 87;
         w |= u128::from(self.ci.not) << 90;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= ctrl_field(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/ulea_x.toml:107; form at isa-spec/spec/ops/alu/ulea_x.toml:107).
     #[inline(always)]
-    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "ci", &self.ci, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "ci", &self.ci, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x80004000000000000000891
             | (c.raw & 0x1fff07000ff0000000000000000);
-        w |= uguard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::UGpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 24;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
-        w |= fit::<E>(Self::NAME, "shift", self.shift as u128, 5u32)? << 75;
-        w |= dst_field::<E>(Self::NAME, "co", self.co, RegFile::UPred, 3u32, sm)? << 81;
-        w |= src_field::<E>(Self::NAME, "ci", &self.ci, RegFile::UPred, 3u32, sm)? << 87;
+        w |= uguard_field(Self::NAME, &c.guard, 3u32, sm)? << 12;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::UGpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 24;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+        w |= fit(Self::NAME, "shift", self.shift as u128, 5u32)? << 75;
+        w |= dst_field(Self::NAME, "co", self.co, RegFile::UPred, 3u32, sm)? << 81;
+        w |= src_field(Self::NAME, "ci", &self.ci, RegFile::UPred, 3u32, sm)? << 87;
         w |= u128::from(self.ci.not) << 90;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= ctrl_field(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }

@@ -40,12 +40,12 @@ impl OpUmov64 {
     }
     /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/move/umov64.toml:25; form at isa-spec/spec/ops/move/umov64.toml:25).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.b.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
                 return Err(
-                    E::fail(
+                    refuse(
                         Self::NAME,
                         format_args!(
                             "{} must be a register aligned to {}, not {}", "b", 2, r
@@ -56,7 +56,7 @@ impl OpUmov64 {
         }
         if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "{} must be a register aligned to {}, not {}", "d", 2, self.d
@@ -66,10 +66,10 @@ impl OpUmov64 {
         }
         let mut w: u128 = 0x80100000000000000000c82
             | (c.raw & 0x1fff7feffffffffff00ff000000);
-        w |= uguard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::UGpr, 8u32, sm)? << 16;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= uguard_field(Self::NAME, &c.guard, 3u32, sm)? << 12;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::UGpr, 8u32, sm)? << 16;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= ctrl_field(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }

@@ -38,10 +38,10 @@ impl OpUmov64i {
     }
     /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/move/umov64i.toml:31; form at isa-spec/spec/ops/move/umov64i.toml:31).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "{} must be a register aligned to {}, not {}", "d", 2, self.d
@@ -51,21 +51,21 @@ impl OpUmov64i {
         }
         let mut w: u128 = 0x80000000000000000000482
             | (c.raw & 0x1fff70000000000000000000000);
-        w |= uguard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::UGpr, 8u32, sm)? << 16;
+        w |= uguard_field(Self::NAME, &c.guard, 3u32, sm)? << 12;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::UGpr, 8u32, sm)? << 16;
         w
             |= {
                 if self.imm % 1u64 != 0 {
                     return Err(
-                        E::fail(
+                        refuse(
                             Self::NAME,
                             format_args!("{} must be a multiple of {}", "imm", 1u64),
                         ),
                     );
                 }
-                fit::<E>(Self::NAME, "imm", (self.imm / 1u64) as u128, 64u32)?
+                fit(Self::NAME, "imm", (self.imm / 1u64) as u128, 64u32)?
             } << 24;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= ctrl_field(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }

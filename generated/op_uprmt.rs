@@ -49,64 +49,64 @@ impl OpUprmt {
     }
     /// What all forms of isa-spec/spec/ops/alu/uprmt.toml:37 pack alike.
     #[inline(always)]
-    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::UGpr, 6u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::UGpr, 6u32, sm)? << 64;
-        w |= uguard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::UGpr, 6u32, sm)? << 16;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 6u32, sm)? << 24;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 6u32, sm)? << 64;
+        w |= uguard_field(Self::NAME, &c.guard, 3u32, sm)? << 12;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::UGpr, 6u32, sm)? << 16;
+        w |= ctrl_field(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     /// Form `uuu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uprmt.toml:37; form at isa-spec/spec/ops/alu/uprmt.toml:42).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000296
-            | (c.raw & 0x1fff7fffec03fffffc0c0c00000) | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 32;
+            | (c.raw & 0x1fff7fffec03fffffc0c0c00000) | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 32;
         Ok(w)
     }
     /// Form `uiu` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/uprmt.toml:37; form at isa-spec/spec/ops/alu/uprmt.toml:42).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000896
-            | (c.raw & 0x1fff7fffec000000000c0c00000) | self.encode_e0::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+            | (c.raw & 0x1fff7fffec000000000c0c00000) | self.encode_e0(sm, c)?;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
     /// What all forms of isa-spec/spec/ops/alu/uprmt.toml:52 pack alike.
     #[inline(always)]
-    fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 64;
-        w |= uguard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::UGpr, 8u32, sm)? << 16;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 64;
+        w |= uguard_field(Self::NAME, &c.guard, 3u32, sm)? << 12;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::UGpr, 8u32, sm)? << 16;
+        w |= ctrl_field(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     /// Form `uuu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uprmt.toml:52; form at isa-spec/spec/ops/alu/uprmt.toml:42).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000296
-            | (c.raw & 0x1fff7fffe003fffff0000000000) | self.encode_e1::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+            | (c.raw & 0x1fff7fffe003fffff0000000000) | self.encode_e1(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
     /// Form `uiu` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/uprmt.toml:52; form at isa-spec/spec/ops/alu/uprmt.toml:42).
     #[inline(always)]
-    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000000000000000896
-            | (c.raw & 0x1fff7fffe000000000000000000) | self.encode_e1::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+            | (c.raw & 0x1fff7fffe000000000000000000) | self.encode_e1(sm, c)?;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
     /// Fields all forms of isa-spec/spec/ops/alu/uprmt.toml:37 read alike; each sets the others.

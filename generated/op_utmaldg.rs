@@ -47,54 +47,52 @@ impl OpUtmaldg {
     }
     /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/utmaldg.toml:60; form at isa-spec/spec/ops/memory/utmaldg.toml:60).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier mode", self.mode == UtmaMode2::Tile, sm)?;
-        only_default::<E>(Self::NAME, "modifier cta2", self.cta2 == false, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier mode", self.mode == UtmaMode2::Tile, sm)?;
+        only_default(Self::NAME, "modifier cta2", self.cta2 == false, sm)?;
         let mut w: u128 = 0x800000000000000000005b4
             | (c.raw & 0x1fff7fc6fffffffffc0c0ff0000);
-        w |= uguard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::UGpr, 6u32, sm)? << 32;
+        w |= uguard_field(Self::NAME, &c.guard, 3u32, sm)? << 12;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 24;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 6u32, sm)? << 32;
         w |= (self.dim.index() as u128) << 79;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= ctrl_field(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     /// Form `fixed` on SM [120, 121] (isa-spec/spec/ops/memory/utmaldg.toml:82; form at isa-spec/spec/ops/memory/utmaldg.toml:82).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier cta2", self.cta2 == false, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier cta2", self.cta2 == false, sm)?;
         let mut w: u128 = 0x800000000000000000005b4
             | (c.raw & 0x1fff7c06fffffffff0000ff0000);
-        w |= uguard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= uguard_field(Self::NAME, &c.guard, 3u32, sm)? << 12;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 32;
         w |= (self.dim.index() as u128) << 79;
         w |= code_of(&[0, 4], self.mode.index()) << 82;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= ctrl_field(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     /// Form `fixed` on SM [100, 101, 103, 107, 110] (isa-spec/spec/ops/memory/utmaldg.toml:95; form at isa-spec/spec/ops/memory/utmaldg.toml:95).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x800000000000000000005b4
             | (c.raw & 0x1fff7c06fffffffff0000ff0000);
-        w |= uguard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= uguard_field(Self::NAME, &c.guard, 3u32, sm)? << 12;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 32;
         w |= (self.dim.index() as u128) << 79;
         w |= code_of(&[0, 4], self.mode.index()) << 82;
         w |= u128::from(self.cta2) << 85;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= ctrl_field(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }

@@ -46,33 +46,33 @@ impl OpUtmastg {
     }
     /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/utmastg.toml:60; form at isa-spec/spec/ops/memory/utmastg.toml:60).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x800000000000000000003b5
             | (c.raw & 0x1fff7f86fffffffffc0c0ff0000);
-        w |= uguard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::UGpr, 6u32, sm)? << 32;
+        w |= uguard_field(Self::NAME, &c.guard, 3u32, sm)? << 12;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 6u32, sm)? << 24;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 6u32, sm)? << 32;
         w |= (self.dim.index() as u128) << 79;
-        w |= self.mode.code_in::<E>(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 82;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= self.mode.code_in(Self::NAME, "mode", &Self::MODE_CODES0, sm)? << 82;
+        w |= ctrl_field(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
     /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/utmastg.toml:87; form at isa-spec/spec/ops/memory/utmastg.toml:87).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x800000000000000000003b5
             | (c.raw & 0x1fff7f06fffffffff0000ff0000);
-        w |= uguard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= uguard_field(Self::NAME, &c.guard, 3u32, sm)? << 12;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 24;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 32;
         w |= (self.dim.index() as u128) << 79;
         w |= (self.mode.index() as u128) << 82;
-        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= ctrl_field(Self::NAME, c.ctrl, 23u32)? << 105;
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }

@@ -252,333 +252,303 @@ impl OpVabsdiffSm50 {
     }
     /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:85; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:88).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x5404000000000000 | (c.raw & 0xf80000000);
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.cc) << 47;
-        w
-            |= self.types.code_in::<E>(Self::NAME, "types", &Self::TYPES_CODES0, sm)?
-                << 48;
+        w |= self.types.code_in(Self::NAME, "types", &Self::TYPES_CODES0, sm)? << 48;
         w |= code_of(&[7, 0, 1, 2, 3, 4, 5, 6], self.mode.index()) << 51;
         w |= u128::from(self.sd) << 54;
         w |= u128::from(self.sat) << 55;
-        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 28;
-        w |= self.asel.code_in::<E>(Self::NAME, "asel", &Self::ASEL_CODES0, sm)? << 36;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 28;
+        w |= self.asel.code_in(Self::NAME, "asel", &Self::ASEL_CODES0, sm)? << 36;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:110; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:113).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x5404000040000000 | (c.raw & 0xf80000000);
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.cc) << 47;
-        w
-            |= self.types.code_in::<E>(Self::NAME, "types", &Self::TYPES_CODES1, sm)?
-                << 48;
+        w |= self.types.code_in(Self::NAME, "types", &Self::TYPES_CODES1, sm)? << 48;
         w |= code_of(&[7, 0, 1, 2, 3, 4, 5, 6], self.mode.index()) << 51;
         w |= u128::from(self.sd) << 54;
         w |= u128::from(self.sat) << 55;
-        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES1, sm)? << 28;
-        w |= self.asel.code_in::<E>(Self::NAME, "asel", &Self::ASEL_CODES0, sm)? << 36;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES1, sm)? << 28;
+        w |= self.asel.code_in(Self::NAME, "asel", &Self::ASEL_CODES0, sm)? << 36;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:135; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:138).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier bsel", self.bsel == VideoSel::P0, sm)?;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier bsel", self.bsel == VideoSel::P0, sm)?;
         let mut w: u128 = 0x5404000060000000 | (c.raw & 0xf80000000);
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.cc) << 47;
-        w
-            |= self.types.code_in::<E>(Self::NAME, "types", &Self::TYPES_CODES2, sm)?
-                << 48;
+        w |= self.types.code_in(Self::NAME, "types", &Self::TYPES_CODES2, sm)? << 48;
         w |= code_of(&[7, 0, 1, 2, 3, 4, 5, 6], self.mode.index()) << 51;
         w |= u128::from(self.sd) << 54;
         w |= u128::from(self.sat) << 55;
-        w |= self.asel.code_in::<E>(Self::NAME, "asel", &Self::ASEL_CODES0, sm)? << 36;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= self.asel.code_in(Self::NAME, "asel", &Self::ASEL_CODES0, sm)? << 36;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:158; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:161).
     #[inline(always)]
-    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x5404004000000000 | (c.raw & 0xf80000000);
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.cc) << 47;
-        w
-            |= self.types.code_in::<E>(Self::NAME, "types", &Self::TYPES_CODES3, sm)?
-                << 48;
+        w |= self.types.code_in(Self::NAME, "types", &Self::TYPES_CODES3, sm)? << 48;
         w |= code_of(&[7, 0, 1, 2, 3, 4, 5, 6], self.mode.index()) << 51;
         w |= u128::from(self.sd) << 54;
         w |= u128::from(self.sat) << 55;
-        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 28;
-        w |= self.asel.code_in::<E>(Self::NAME, "asel", &Self::ASEL_CODES1, sm)? << 36;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 28;
+        w |= self.asel.code_in(Self::NAME, "asel", &Self::ASEL_CODES1, sm)? << 36;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:183; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:186).
     #[inline(always)]
-    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x5404004040000000 | (c.raw & 0xf80000000);
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.cc) << 47;
-        w
-            |= self.types.code_in::<E>(Self::NAME, "types", &Self::TYPES_CODES4, sm)?
-                << 48;
+        w |= self.types.code_in(Self::NAME, "types", &Self::TYPES_CODES4, sm)? << 48;
         w |= code_of(&[7, 0, 1, 2, 3, 4, 5, 6], self.mode.index()) << 51;
         w |= u128::from(self.sd) << 54;
         w |= u128::from(self.sat) << 55;
-        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES1, sm)? << 28;
-        w |= self.asel.code_in::<E>(Self::NAME, "asel", &Self::ASEL_CODES1, sm)? << 36;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES1, sm)? << 28;
+        w |= self.asel.code_in(Self::NAME, "asel", &Self::ASEL_CODES1, sm)? << 36;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:208; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:211).
     #[inline(always)]
-    fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier bsel", self.bsel == VideoSel::P0, sm)?;
+    fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier bsel", self.bsel == VideoSel::P0, sm)?;
         let mut w: u128 = 0x5404004060000000 | (c.raw & 0xf80000000);
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.cc) << 47;
-        w
-            |= self.types.code_in::<E>(Self::NAME, "types", &Self::TYPES_CODES5, sm)?
-                << 48;
+        w |= self.types.code_in(Self::NAME, "types", &Self::TYPES_CODES5, sm)? << 48;
         w |= code_of(&[7, 0, 1, 2, 3, 4, 5, 6], self.mode.index()) << 51;
         w |= u128::from(self.sd) << 54;
         w |= u128::from(self.sat) << 55;
-        w |= self.asel.code_in::<E>(Self::NAME, "asel", &Self::ASEL_CODES1, sm)? << 36;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= self.asel.code_in(Self::NAME, "asel", &Self::ASEL_CODES1, sm)? << 36;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:231; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:234).
     #[inline(always)]
-    fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier asel", self.asel == VideoSel::P0, sm)?;
+    fn encode_f6(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier asel", self.asel == VideoSel::P0, sm)?;
         let mut w: u128 = 0x5404006000000000 | (c.raw & 0xf80000000);
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.cc) << 47;
-        w
-            |= self.types.code_in::<E>(Self::NAME, "types", &Self::TYPES_CODES6, sm)?
-                << 48;
+        w |= self.types.code_in(Self::NAME, "types", &Self::TYPES_CODES6, sm)? << 48;
         w |= code_of(&[7, 0, 1, 2, 3, 4, 5, 6], self.mode.index()) << 51;
         w |= u128::from(self.sd) << 54;
         w |= u128::from(self.sat) << 55;
-        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 28;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 28;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:254; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:257).
     #[inline(always)]
-    fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier asel", self.asel == VideoSel::P0, sm)?;
+    fn encode_f7(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier asel", self.asel == VideoSel::P0, sm)?;
         let mut w: u128 = 0x5404006040000000 | (c.raw & 0xf80000000);
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.cc) << 47;
-        w
-            |= self.types.code_in::<E>(Self::NAME, "types", &Self::TYPES_CODES7, sm)?
-                << 48;
+        w |= self.types.code_in(Self::NAME, "types", &Self::TYPES_CODES7, sm)? << 48;
         w |= code_of(&[7, 0, 1, 2, 3, 4, 5, 6], self.mode.index()) << 51;
         w |= u128::from(self.sd) << 54;
         w |= u128::from(self.sat) << 55;
-        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES1, sm)? << 28;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= self.bsel.code_in(Self::NAME, "bsel", &Self::BSEL_CODES1, sm)? << 28;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:277; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:280).
     #[inline(always)]
-    fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier asel", self.asel == VideoSel::P0, sm)?;
-        only_default::<E>(Self::NAME, "modifier bsel", self.bsel == VideoSel::P0, sm)?;
+    fn encode_f8(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier asel", self.asel == VideoSel::P0, sm)?;
+        only_default(Self::NAME, "modifier bsel", self.bsel == VideoSel::P0, sm)?;
         let mut w: u128 = 0x5404006060000000 | (c.raw & 0xf80000000);
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.cc) << 47;
-        w
-            |= self.types.code_in::<E>(Self::NAME, "types", &Self::TYPES_CODES8, sm)?
-                << 48;
+        w |= self.types.code_in(Self::NAME, "types", &Self::TYPES_CODES8, sm)? << 48;
         w |= code_of(&[7, 0, 1, 2, 3, 4, 5, 6], self.mode.index()) << 51;
         w |= u128::from(self.sd) << 54;
         w |= u128::from(self.sat) << 55;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:298; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:301).
     #[inline(always)]
-    fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier bsel", self.bsel == VideoSel::P0, sm)?;
+    fn encode_f9(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier bsel", self.bsel == VideoSel::P0, sm)?;
         let mut w: u128 = 0x5400000000000000;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.cc) << 47;
-        w
-            |= self.types.code_in::<E>(Self::NAME, "types", &Self::TYPES_CODES9, sm)?
-                << 48;
+        w |= self.types.code_in(Self::NAME, "types", &Self::TYPES_CODES9, sm)? << 48;
         w |= code_of(&[7, 0, 1, 2, 3, 4, 5, 6], self.mode.index()) << 51;
         w |= u128::from(self.sd) << 54;
         w |= u128::from(self.sat) << 55;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 16u32, 0u32, false)? << 20;
-        w |= self.asel.code_in::<E>(Self::NAME, "asel", &Self::ASEL_CODES0, sm)? << 36;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= imm_src_field(Self::NAME, "b", &self.b, 16u32, 0u32, false)? << 20;
+        w |= self.asel.code_in(Self::NAME, "asel", &Self::ASEL_CODES0, sm)? << 36;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:321; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:324).
     #[inline(always)]
-    fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier bsel", self.bsel == VideoSel::P0, sm)?;
+    fn encode_f10(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier bsel", self.bsel == VideoSel::P0, sm)?;
         let mut w: u128 = 0x5400000000000000;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.cc) << 47;
-        w
-            |= self.types.code_in::<E>(Self::NAME, "types", &Self::TYPES_CODES10, sm)?
-                << 48;
+        w |= self.types.code_in(Self::NAME, "types", &Self::TYPES_CODES10, sm)? << 48;
         w |= code_of(&[7, 0, 1, 2, 3, 4, 5, 6], self.mode.index()) << 51;
         w |= u128::from(self.sd) << 54;
         w |= u128::from(self.sat) << 55;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 16u32, 0u32, true)? << 20;
-        w |= self.asel.code_in::<E>(Self::NAME, "asel", &Self::ASEL_CODES0, sm)? << 36;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= imm_src_field(Self::NAME, "b", &self.b, 16u32, 0u32, true)? << 20;
+        w |= self.asel.code_in(Self::NAME, "asel", &Self::ASEL_CODES0, sm)? << 36;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:344; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:347).
     #[inline(always)]
-    fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier bsel", self.bsel == VideoSel::P0, sm)?;
+    fn encode_f11(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier bsel", self.bsel == VideoSel::P0, sm)?;
         let mut w: u128 = 0x5400004000000000;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.cc) << 47;
-        w
-            |= self.types.code_in::<E>(Self::NAME, "types", &Self::TYPES_CODES11, sm)?
-                << 48;
+        w |= self.types.code_in(Self::NAME, "types", &Self::TYPES_CODES11, sm)? << 48;
         w |= code_of(&[7, 0, 1, 2, 3, 4, 5, 6], self.mode.index()) << 51;
         w |= u128::from(self.sd) << 54;
         w |= u128::from(self.sat) << 55;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 16u32, 0u32, false)? << 20;
-        w |= self.asel.code_in::<E>(Self::NAME, "asel", &Self::ASEL_CODES1, sm)? << 36;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= imm_src_field(Self::NAME, "b", &self.b, 16u32, 0u32, false)? << 20;
+        w |= self.asel.code_in(Self::NAME, "asel", &Self::ASEL_CODES1, sm)? << 36;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:367; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:370).
     #[inline(always)]
-    fn encode_f12<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier bsel", self.bsel == VideoSel::P0, sm)?;
+    fn encode_f12(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier bsel", self.bsel == VideoSel::P0, sm)?;
         let mut w: u128 = 0x5400004000000000;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.cc) << 47;
-        w
-            |= self.types.code_in::<E>(Self::NAME, "types", &Self::TYPES_CODES12, sm)?
-                << 48;
+        w |= self.types.code_in(Self::NAME, "types", &Self::TYPES_CODES12, sm)? << 48;
         w |= code_of(&[7, 0, 1, 2, 3, 4, 5, 6], self.mode.index()) << 51;
         w |= u128::from(self.sd) << 54;
         w |= u128::from(self.sat) << 55;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 16u32, 0u32, true)? << 20;
-        w |= self.asel.code_in::<E>(Self::NAME, "asel", &Self::ASEL_CODES1, sm)? << 36;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= imm_src_field(Self::NAME, "b", &self.b, 16u32, 0u32, true)? << 20;
+        w |= self.asel.code_in(Self::NAME, "asel", &Self::ASEL_CODES1, sm)? << 36;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:390; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:393).
     #[inline(always)]
-    fn encode_f13<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier asel", self.asel == VideoSel::P0, sm)?;
-        only_default::<E>(Self::NAME, "modifier bsel", self.bsel == VideoSel::P0, sm)?;
+    fn encode_f13(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier asel", self.asel == VideoSel::P0, sm)?;
+        only_default(Self::NAME, "modifier bsel", self.bsel == VideoSel::P0, sm)?;
         let mut w: u128 = 0x5400006000000000;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.cc) << 47;
-        w
-            |= self.types.code_in::<E>(Self::NAME, "types", &Self::TYPES_CODES13, sm)?
-                << 48;
+        w |= self.types.code_in(Self::NAME, "types", &Self::TYPES_CODES13, sm)? << 48;
         w |= code_of(&[7, 0, 1, 2, 3, 4, 5, 6], self.mode.index()) << 51;
         w |= u128::from(self.sd) << 54;
         w |= u128::from(self.sat) << 55;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 16u32, 0u32, false)? << 20;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= imm_src_field(Self::NAME, "b", &self.b, 16u32, 0u32, false)? << 20;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:411; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:414).
     #[inline(always)]
-    fn encode_f14<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier asel", self.asel == VideoSel::P0, sm)?;
-        only_default::<E>(Self::NAME, "modifier bsel", self.bsel == VideoSel::P0, sm)?;
+    fn encode_f14(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier asel", self.asel == VideoSel::P0, sm)?;
+        only_default(Self::NAME, "modifier bsel", self.bsel == VideoSel::P0, sm)?;
         let mut w: u128 = 0x5400006000000000;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.cc) << 47;
-        w
-            |= self.types.code_in::<E>(Self::NAME, "types", &Self::TYPES_CODES14, sm)?
-                << 48;
+        w |= self.types.code_in(Self::NAME, "types", &Self::TYPES_CODES14, sm)? << 48;
         w |= code_of(&[7, 0, 1, 2, 3, 4, 5, 6], self.mode.index()) << 51;
         w |= u128::from(self.sd) << 54;
         w |= u128::from(self.sat) << 55;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 16u32, 0u32, true)? << 20;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= imm_src_field(Self::NAME, "b", &self.b, 16u32, 0u32, true)? << 20;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `r`'s fields (isa-spec/spec/ops/alu/vabsdiff_sm50.toml:85; form at isa-spec/spec/ops/alu/vabsdiff_sm50.toml:88).
     #[inline(always)]

@@ -48,27 +48,27 @@ impl OpVoteu {
     }
     /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/alu/voteu.toml:43; form at isa-spec/spec/ops/alu/voteu.toml:43).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x886;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::UGpr, 6u32, sm)? << 16;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::UGpr, 6u32, sm)? << 16;
         w |= (self.mode.index() as u128) << 72;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::UPred, 3u32, sm)? << 81;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Pred, 3u32, sm)? << 87;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::UPred, 3u32, sm)? << 81;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.a.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/alu/voteu.toml:59; form at isa-spec/spec/ops/alu/voteu.toml:59).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x886;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::UGpr, 8u32, sm)? << 16;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::UGpr, 8u32, sm)? << 16;
         w |= (self.mode.index() as u128) << 72;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::UPred, 3u32, sm)? << 81;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Pred, 3u32, sm)? << 87;
+        w |= dst_field(Self::NAME, "pd", self.pd, RegFile::UPred, 3u32, sm)? << 81;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.a.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/alu/voteu.toml:43; form at isa-spec/spec/ops/alu/voteu.toml:43).
     #[inline(always)]

@@ -34,10 +34,10 @@ impl OpWarpgroup {
     }
     /// Form `fixed` on SM [90] (isa-spec/spec/ops/control/warpgroup.toml:22; form at isa-spec/spec/ops/control/warpgroup.toml:22).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x9c5 | (c.raw & 0x1fff7fe7fffffffffffffff0000);
         w |= (self.op.index() as u128) << 79;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/control/warpgroup.toml:22; form at isa-spec/spec/ops/control/warpgroup.toml:22).
     #[inline(always)]

@@ -36,12 +36,12 @@ impl OpWarpgroupDepbar {
     }
     /// Form `fixed` on SM [90] (isa-spec/spec/ops/control/warpgroup_depbar.toml:26; form at isa-spec/spec/ops/control/warpgroup_depbar.toml:26).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x1000000008000000009c5
             | (c.raw & 0x1fff78e78ffffff7fffffff0000);
-        w |= fit::<E>(Self::NAME, "count", self.count as u128, 3u32)? << 72;
+        w |= fit(Self::NAME, "count", self.count as u128, 3u32)? << 72;
         w |= (self.sb.index() as u128) << 84;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/control/warpgroup_depbar.toml:26; form at isa-spec/spec/ops/control/warpgroup_depbar.toml:26).
     #[inline(always)]

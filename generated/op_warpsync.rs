@@ -49,37 +49,13 @@ impl OpWarpsync {
             _ => None,
         }
     }
-    /// [`Self::encode`] without the spec's `legal` and `traps`
-    /// products: the word of a combination that does not exist
-    /// (for tests that show nvdisasm rejects it).
-    pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        let smb = sm_bit(sm);
-        match (self.cond.kind, self.mask.kind) {
-            (reg!(Pred), reg!(Gpr)) if smb & 0x1c0 != 0 => {
-                self.encode_f0::<EncodeError>(sm, c)
-            }
-            (reg!(Pred), reg!(Gpr)) if smb & 0x3e00 != 0 => {
-                self.encode_f1::<EncodeError>(sm, c)
-            }
-            (reg!(Pred), SrcKind::Imm(_)) if smb & 0x3fc0 != 0 => {
-                self.encode_f2::<EncodeError>(sm, c)
-            }
-            (reg!(Pred), SrcKind::CBuf(_)) if smb & 0x3fc0 != 0 => {
-                self.encode_f3::<EncodeError>(sm, c)
-            }
-            (reg!(Pred), reg!(Gpr)) if smb & 0x3fc000 != 0 => {
-                self.encode_f4::<EncodeError>(sm, c)
-            }
-            _ => self.encode(sm, c),
-        }
-    }
     /// Whether the form's modifier combination exists on `sm` and
     /// is not a trap (`legal` and `traps` in the spec).
     #[inline(always)]
-    fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !self.legal_f0(sm) {
+    fn combo_f0(&self, sm: u32) -> Result<(), Refused> {
+        if !self.legal_f0(sm) && !any_combo() {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "exclusive={} collective={} is not a combination that exists on SM{} (the spec's `legal` products)",
@@ -98,132 +74,88 @@ impl OpWarpsync {
     }
     /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/control/warpsync.toml:54; form at isa-spec/spec/ops/control/warpsync.toml:54).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<
-            E,
-        >(Self::NAME, "mask", &self.mask, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier exclusive", self.exclusive == false, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier collective", self.collective == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier target", self.target == 0i64, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods(Self::NAME, "mask", &self.mask, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier exclusive", self.exclusive == false, sm)?;
+        only_default(Self::NAME, "modifier collective", self.collective == false, sm)?;
+        only_default(Self::NAME, "modifier target", self.target == 0i64, sm)?;
         let mut w: u128 = 0x348;
-        w
-            |= src_field::<E>(Self::NAME, "mask", &self.mask, RegFile::Gpr, 8u32, sm)?
-                << 32;
-        w
-            |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
-                << 87;
+        w |= src_field(Self::NAME, "mask", &self.mask, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.cond.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/control/warpsync.toml:70; form at isa-spec/spec/ops/control/warpsync.toml:70).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<
-            E,
-        >(Self::NAME, "mask", &self.mask, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier collective", self.collective == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier target", self.target == 0i64, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods(Self::NAME, "mask", &self.mask, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier collective", self.collective == false, sm)?;
+        only_default(Self::NAME, "modifier target", self.target == 0i64, sm)?;
         let mut w: u128 = 0x348;
-        w
-            |= src_field::<E>(Self::NAME, "mask", &self.mask, RegFile::Gpr, 8u32, sm)?
-                << 32;
+        w |= src_field(Self::NAME, "mask", &self.mask, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.exclusive) << 86;
-        w
-            |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
-                << 87;
+        w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.cond.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/warpsync.toml:77; form at isa-spec/spec/ops/control/warpsync.toml:77).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<
-            E,
-        >(Self::NAME, "mask", &self.mask, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier exclusive", self.exclusive == false, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier collective", self.collective == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier target", self.target == 0i64, sm)?;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods(Self::NAME, "mask", &self.mask, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier exclusive", self.exclusive == false, sm)?;
+        only_default(Self::NAME, "modifier collective", self.collective == false, sm)?;
+        only_default(Self::NAME, "modifier target", self.target == 0i64, sm)?;
         let mut w: u128 = 0x948;
-        w
-            |= imm_src_field::<E>(Self::NAME, "mask", &self.mask, 32u32, 0u32, false)?
-                << 32;
-        w
-            |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
-                << 87;
+        w |= imm_src_field(Self::NAME, "mask", &self.mask, 32u32, 0u32, false)? << 32;
+        w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.cond.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/warpsync.toml:90; form at isa-spec/spec/ops/control/warpsync.toml:90).
     #[inline(always)]
-    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<
-            E,
-        >(Self::NAME, "mask", &self.mask, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier exclusive", self.exclusive == false, sm)?;
-        only_default::<
-            E,
-        >(Self::NAME, "modifier collective", self.collective == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier target", self.target == 0i64, sm)?;
+    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods(Self::NAME, "mask", &self.mask, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default(Self::NAME, "modifier exclusive", self.exclusive == false, sm)?;
+        only_default(Self::NAME, "modifier collective", self.collective == false, sm)?;
+        only_default(Self::NAME, "modifier target", self.target == 0i64, sm)?;
         let mut w: u128 = 0xb48;
-        w
-            |= cbuf_offset_field::<E>(Self::NAME, "mask", &self.mask, 4u32, 14u32, true)?
-                << 40;
-        w |= cbuf_index_field::<E>(Self::NAME, "mask", &self.mask, 5u32)? << 54;
-        w
-            |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
-                << 87;
+        w |= cbuf_offset_field(Self::NAME, "mask", &self.mask, 4u32, 14u32, true)? << 40;
+        w |= cbuf_index_field(Self::NAME, "mask", &self.mask, 5u32)? << 54;
+        w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.cond.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/warpsync.toml:105; form at isa-spec/spec/ops/control/warpsync.toml:105).
     #[inline(always)]
-    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<
-            E,
-        >(Self::NAME, "mask", &self.mask, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods(Self::NAME, "mask", &self.mask, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x348;
         {
             let v: u128 = {
                 if self.target % 4i64 != 0 {
                     return Err(
-                        E::fail(
+                        refuse(
                             Self::NAME,
                             format_args!("{} must be a multiple of {}", "target", 4i64),
                         ),
                     );
                 }
-                fit_signed::<E>(Self::NAME, "target", self.target / 4i64, 56u32)?
+                fit_signed(Self::NAME, "target", self.target / 4i64, 56u32)?
             };
             w |= (v & 0xff) << 16;
             w |= ((v >> 8) & 0xffffffffffff) << 34;
         }
-        w
-            |= src_field::<E>(Self::NAME, "mask", &self.mask, RegFile::Gpr, 8u32, sm)?
-                << 24;
+        w |= src_field(Self::NAME, "mask", &self.mask, RegFile::Gpr, 8u32, sm)? << 24;
         w |= u128::from(self.exclusive) << 85;
         w |= u128::from(self.collective) << 86;
-        w
-            |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
-                << 87;
+        w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.cond.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/control/warpsync.toml:54; form at isa-spec/spec/ops/control/warpsync.toml:54).
     #[inline(always)]

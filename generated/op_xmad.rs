@@ -101,34 +101,13 @@ impl OpXmad {
             _ => None,
         }
     }
-    /// [`Self::encode`] without the spec's `legal` and `traps`
-    /// products: the word of a combination that does not exist
-    /// (for tests that show nvdisasm rejects it).
-    pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        let smb = sm_bit(sm);
-        match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3f != 0 => {
-                self.encode_f0::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x3f != 0 => {
-                self.encode_f1::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x3f != 0 => {
-                self.encode_f2::<EncodeError>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x3f != 0 => {
-                self.encode_f3::<EncodeError>(sm, c)
-            }
-            _ => self.encode(sm, c),
-        }
-    }
     /// Whether the form's modifier combination exists on `sm` and
     /// is not a trap (`legal` and `traps` in the spec).
     #[inline(always)]
-    fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !self.legal_f0(sm) {
+    fn combo_f0(&self, sm: u32) -> Result<(), Refused> {
+        if !self.legal_f0(sm) && !any_combo() {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "psl={} mrg={} is not a combination that exists on SM{} (the spec's `legal` products)",
@@ -142,10 +121,10 @@ impl OpXmad {
     /// Whether the form's modifier combination exists on `sm` and
     /// is not a trap (`legal` and `traps` in the spec).
     #[inline(always)]
-    fn combo_f3<E: Fail>(&self, sm: u32) -> Result<(), E> {
-        if !self.legal_f3(sm) {
+    fn combo_f3(&self, sm: u32) -> Result<(), Refused> {
+        if !self.legal_f3(sm) && !any_combo() {
             return Err(
-                E::fail(
+                refuse(
                     Self::NAME,
                     format_args!(
                         "psl={} mrg={} is not a combination that exists on SM{} (the spec's `legal` products)",
@@ -170,78 +149,76 @@ impl OpXmad {
     }
     /// What all forms of isa-spec/spec/ops/alu/xmad.toml:120 pack alike.
     #[inline(always)]
-    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_e0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.psl) << 36;
         w |= u128::from(self.mrg) << 37;
         w |= u128::from(self.x) << 38;
         w |= u128::from(self.cc) << 47;
         w |= (self.sign.index() as u128) << 48;
         w |= (self.cmode.index() as u128) << 50;
-        w |= fit::<E>(Self::NAME, "asel", self.asel as u128, 1u32)? << 53;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        w |= fit(Self::NAME, "asel", self.asel as u128, 1u32)? << 53;
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `r` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/xmad.toml:120; form at isa-spec/spec/ops/alu/xmad.toml:123).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let mut w: u128 = 0x5b00000000000000 | self.encode_e0::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
-        w |= fit::<E>(Self::NAME, "bsel", self.bsel as u128, 1u32)? << 35;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        let mut w: u128 = 0x5b00000000000000 | self.encode_e0(sm, c)?;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= fit(Self::NAME, "bsel", self.bsel as u128, 1u32)? << 35;
         Ok(w)
     }
     /// Form `i` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/xmad.toml:120; form at isa-spec/spec/ops/alu/xmad.toml:123).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        only_default::<E>(Self::NAME, "modifier bsel", self.bsel == 0u32, sm)?;
-        let mut w: u128 = 0x3600000000000000 | self.encode_e0::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 16u32, 0u32, false)? << 20;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        only_default(Self::NAME, "modifier bsel", self.bsel == 0u32, sm)?;
+        let mut w: u128 = 0x3600000000000000 | self.encode_e0(sm, c)?;
+        w |= imm_src_field(Self::NAME, "b", &self.b, 16u32, 0u32, false)? << 20;
         Ok(w)
     }
     /// What all forms of isa-spec/spec/ops/alu/xmad.toml:145 pack alike.
     #[inline(always)]
-    fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+    fn encode_e1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.cc) << 47;
         w |= (self.sign.index() as u128) << 48;
-        w
-            |= self.cmode.code_in::<E>(Self::NAME, "cmode", &Self::CMODE_CODES0, sm)?
-                << 50;
-        w |= fit::<E>(Self::NAME, "bsel", self.bsel as u128, 1u32)? << 52;
-        w |= fit::<E>(Self::NAME, "asel", self.asel as u128, 1u32)? << 53;
+        w |= self.cmode.code_in(Self::NAME, "cmode", &Self::CMODE_CODES0, sm)? << 50;
+        w |= fit(Self::NAME, "bsel", self.bsel as u128, 1u32)? << 52;
+        w |= fit(Self::NAME, "asel", self.asel as u128, 1u32)? << 53;
         w |= u128::from(self.x) << 54;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `c` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/xmad.toml:145; form at isa-spec/spec/ops/alu/xmad.toml:148).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let mut w: u128 = 0x4e00000000000000 | self.encode_e1::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
-        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
+    fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        let mut w: u128 = 0x4e00000000000000 | self.encode_e1(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
+        w |= cbuf_index_field(Self::NAME, "b", &self.b, 5u32)? << 34;
+        w |= src_field(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         w |= u128::from(self.psl) << 55;
         w |= u128::from(self.mrg) << 56;
         Ok(w)
     }
     /// Form `c2` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/alu/xmad.toml:145; form at isa-spec/spec/ops/alu/xmad.toml:148).
     #[inline(always)]
-    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        only_default::<E>(Self::NAME, "modifier psl", self.psl == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier mrg", self.mrg == false, sm)?;
-        let mut w: u128 = 0x5100000000000000 | self.encode_e1::<E>(sm, c)?;
-        w |= cbuf_offset_field::<E>(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 20;
-        w |= cbuf_index_field::<E>(Self::NAME, "c", &self.c, 5u32)? << 34;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 39;
+    fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        only_default(Self::NAME, "modifier psl", self.psl == false, sm)?;
+        only_default(Self::NAME, "modifier mrg", self.mrg == false, sm)?;
+        let mut w: u128 = 0x5100000000000000 | self.encode_e1(sm, c)?;
+        w |= cbuf_offset_field(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 20;
+        w |= cbuf_index_field(Self::NAME, "c", &self.c, 5u32)? << 34;
+        w |= src_field(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
     /// Fields all forms of isa-spec/spec/ops/alu/xmad.toml:120 read alike; each sets the others.

@@ -39,25 +39,21 @@ impl OpYield {
     }
     /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/yield.toml:20; form at isa-spec/spec/ops/control/yield.toml:20).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x946 | (c.raw & 0x1fff07fffffffffffffffff0000);
-        w
-            |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
-                << 87;
+        w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.cond.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/control/yield.toml:32; form at isa-spec/spec/ops/control/yield.toml:32).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
+    fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
+        forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x946 | (c.raw & 0x1fff87fffffffffffffffff0000);
-        w
-            |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
-                << 87;
+        w |= src_field(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.cond.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/control/yield.toml:20; form at isa-spec/spec/ops/control/yield.toml:20).
     #[inline(always)]

@@ -151,7 +151,7 @@ pub(crate) fn combo_check_fns(
             /// Whether the form's modifier combination exists on `sm` and
             /// is not a trap (`legal` and `traps` in the spec).
             #[inline(always)]
-            fn #name<E: Fail>(&self, sm: u32) -> Result<(), E> {
+            fn #name(&self, sm: u32) -> Result<(), Refused> {
                 #body
                 Ok(())
             }
@@ -199,7 +199,7 @@ fn combo_checks(
             }
         });
         checks.push(
-            quote!(if !self.#legal(sm) { return Err(E::fail(Self::NAME, format_args!(#fmt, #(#args,)* sm))); }),
+            quote!(if !self.#legal(sm) && !any_combo() { return Err(refuse(Self::NAME, format_args!(#fmt, #(#args,)* sm))); }),
         );
     }
     for t in op
@@ -212,7 +212,7 @@ fn combo_checks(
             "{} on SM{{}}: the hardware traps on it ({})",
             t.class, t.evidence
         );
-        checks.push(quote!(if #hit { return Err(E::fail(Self::NAME, format_args!(#msg, sm))); }));
+        checks.push(quote!(if #hit && !any_combo() { return Err(refuse(Self::NAME, format_args!(#msg, sm))); }));
     }
     quote!(#(#checks)*)
 }

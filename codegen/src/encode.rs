@@ -199,7 +199,7 @@ fn encode_checks(spec: &Spec, op: &Op, f: &FormRef) -> Vec<TokenStream> {
     let mut checks = Vec::new();
     // A form without a guard field (an unguarded op) encodes only PT.
     if !has(&|t| matches!(t, FieldTarget::GuardPred | FieldTarget::GuardUPred)) {
-        checks.push(quote!(only_default::<E>(Self::NAME, "guard", c.guard == Src::PT, sm)?;));
+        checks.push(quote!(only_default(Self::NAME, "guard", c.guard == Src::PT, sm)?;));
     }
     for (i, s) in op.srcs.iter().enumerate() {
         let fld = field(&s.name);
@@ -215,23 +215,23 @@ fn encode_checks(spec: &Spec, op: &Op, f: &FormRef) -> Vec<TokenStream> {
         if let Some(&(_, di)) = f.form.tied.iter().find(|&&(si, _)| si == i) {
             let d = field(&op.dsts[di].name);
             let dname = &op.dsts[di].name;
-            checks.push(quote!(if { self.#fld.kind } != SrcKind::Reg(self.#d) { return Err(E::fail(Self::NAME, format_args!("{} must be the register of {} on SM{}", #sname, #dname, sm))); }));
+            checks.push(quote!(if { self.#fld.kind } != SrcKind::Reg(self.#d) { return Err(refuse(Self::NAME, format_args!("{} must be the register of {} on SM{}", #sname, #dname, sm))); }));
         }
         if let Some(t) = f.form.tied_src.iter().find(|t| t.src == i) {
             let o = field(&op.srcs[t.base].name);
             let oname = &op.srcs[t.base].name;
             if t.n == 0 {
-                checks.push(quote!(if { self.#fld.kind } != { self.#o.kind } { return Err(E::fail(Self::NAME, format_args!("{} must be {} on SM{} (one register for both)", #sname, #oname, sm))); }));
+                checks.push(quote!(if { self.#fld.kind } != { self.#o.kind } { return Err(refuse(Self::NAME, format_args!("{} must be {} on SM{} (one register for both)", #sname, #oname, sm))); }));
             } else {
                 // The register n above the base one, neither at or past RZ.
                 let n = Literal::u8_unsuffixed(t.n);
-                checks.push(quote!(if !gpr_follows(self.#o, self.#fld, #n) { return Err(E::fail(Self::NAME, format_args!("{} must be the register {} above {} (neither RZ) on SM{}", #sname, #n, #oname, sm))); }));
+                checks.push(quote!(if !gpr_follows(self.#o, self.#fld, #n) { return Err(refuse(Self::NAME, format_args!("{} must be the register {} above {} (neither RZ) on SM{}", #sname, #n, #oname, sm))); }));
             }
         }
         // A source this form does not encode must hold its default
         // (modifiers included).
         if !encoded && let Some(def) = src_default(s) {
-            checks.push(quote!(only_default::<E>(Self::NAME, #sname, self.#fld == #def, sm)?;));
+            checks.push(quote!(only_default(Self::NAME, #sname, self.#fld == #def, sm)?;));
             continue;
         }
         // Modifiers this form has no bit for must be off.
@@ -246,7 +246,7 @@ fn encode_checks(spec: &Spec, op: &Op, f: &FormRef) -> Vec<TokenStream> {
         .collect();
         if !forbid.is_empty() {
             checks
-                .push(quote!(forbid_mods::<E>(Self::NAME, #sname, &self.#fld, #(#forbid)|*, sm)?;));
+                .push(quote!(forbid_mods(Self::NAME, #sname, &self.#fld, #(#forbid)|*, sm)?;));
         }
         if s.align > 1 {
             let al = Literal::u8_unsuffixed(s.align as u8);
@@ -255,7 +255,7 @@ fn encode_checks(spec: &Spec, op: &Op, f: &FormRef) -> Vec<TokenStream> {
                 let wf = field(&op.modifiers[w].name);
                 quote!((self.#wf.text() == ".U32"))
             });
-            checks.push(quote!(if let SrcKind::Reg(r) = self.#fld.kind { if r.file == RegFile::Gpr && !r.is_zero() && r.idx % #al != 0 && !#narrow { return Err(E::fail(Self::NAME, format_args!("{} must be a register aligned to {}, not {}", #sname, #al, r))); } }));
+            checks.push(quote!(if let SrcKind::Reg(r) = self.#fld.kind { if r.file == RegFile::Gpr && !r.is_zero() && r.idx % #al != 0 && !#narrow { return Err(refuse(Self::NAME, format_args!("{} must be a register aligned to {}, not {}", #sname, #al, r))); } }));
         }
     }
     for (i, d) in op.dsts.iter().enumerate() {
@@ -264,12 +264,12 @@ fn encode_checks(spec: &Spec, op: &Op, f: &FormRef) -> Vec<TokenStream> {
         let encoded = has(&|t| matches!(t, FieldTarget::Dst { idx, .. } if *idx == i));
         if !encoded && let Some(def) = dst_default(d) {
             {
-                checks.push(quote!(only_default::<E>(Self::NAME, #dname, self.#fld == #def, sm)?;));
+                checks.push(quote!(only_default(Self::NAME, #dname, self.#fld == #def, sm)?;));
             }
         }
         if d.align > 1 {
             let al = Literal::u8_unsuffixed(d.align as u8);
-            checks.push(quote!(if self.#fld.file == RegFile::Gpr && !self.#fld.is_zero() && self.#fld.idx % #al != 0 { return Err(E::fail(Self::NAME, format_args!("{} must be a register aligned to {}, not {}", #dname, #al, self.#fld))); }));
+            checks.push(quote!(if self.#fld.file == RegFile::Gpr && !self.#fld.is_zero() && self.#fld.idx % #al != 0 { return Err(refuse(Self::NAME, format_args!("{} must be a register aligned to {}, not {}", #dname, #al, self.#fld))); }));
         }
     }
     for (i, m) in op.modifiers.iter().enumerate() {
@@ -278,7 +278,7 @@ fn encode_checks(spec: &Spec, op: &Op, f: &FormRef) -> Vec<TokenStream> {
             let fld = field(&m.name);
             let def = mod_default(spec, m);
             let what = format!("modifier {}", m.name);
-            checks.push(quote!(only_default::<E>(Self::NAME, #what, self.#fld == #def, sm)?;));
+            checks.push(quote!(only_default(Self::NAME, #what, self.#fld == #def, sm)?;));
         }
     }
     checks
@@ -316,48 +316,48 @@ fn modifier_value(
             // Some values do not exist in this encoding: the op's table
             // of codes says which (`code_tables`).
             let table = code_table_name(op, idx, codes);
-            quote!(self.#fld.code_in::<E>(Self::NAME, #mname, &Self::#table, sm)?)
+            quote!(self.#fld.code_in(Self::NAME, #mname, &Self::#table, sm)?)
         }
         (ModType::Int { signed: false, .. }, _) if scale == 1 => {
-            quote!(fit::<E>(Self::NAME, #mname, self.#fld as u128, #wdt)?)
+            quote!(fit(Self::NAME, #mname, self.#fld as u128, #wdt)?)
         }
         (ModType::Int { signed: false, .. }, _) => {
             let sc = scale as u128;
             quote!({
                 if self.#fld as u128 % #sc != 0 {
-                    return Err(E::fail(Self::NAME, format_args!("{} must be a multiple of {}", #mname, #sc)));
+                    return Err(refuse(Self::NAME, format_args!("{} must be a multiple of {}", #mname, #sc)));
                 }
-                fit::<E>(Self::NAME, #mname, self.#fld as u128 / #sc, #wdt)?
+                fit(Self::NAME, #mname, self.#fld as u128 / #sc, #wdt)?
             })
         }
         (ModType::Int { signed: true, .. }, _) if scale == 1 => {
-            quote!(fit_signed::<E>(Self::NAME, #mname, self.#fld as i64, #wdt)?)
+            quote!(fit_signed(Self::NAME, #mname, self.#fld as i64, #wdt)?)
         }
         (ModType::Int { signed: true, .. }, _) => {
             let sc = scale as i64;
             quote!({
                 if self.#fld as i64 % #sc != 0 {
-                    return Err(E::fail(Self::NAME, format_args!("{} must be a multiple of {}", #mname, #sc)));
+                    return Err(refuse(Self::NAME, format_args!("{} must be a multiple of {}", #mname, #sc)));
                 }
-                fit_signed::<E>(Self::NAME, #mname, self.#fld as i64 / #sc, #wdt)?
+                fit_signed(Self::NAME, #mname, self.#fld as i64 / #sc, #wdt)?
             })
         }
         (ModType::Rel | ModType::Abs { signed: true }, _) => {
             let sc = scale as i64;
             quote!({
                 if self.#fld % #sc != 0 {
-                    return Err(E::fail(Self::NAME, format_args!("{} must be a multiple of {}", #mname, #sc)));
+                    return Err(refuse(Self::NAME, format_args!("{} must be a multiple of {}", #mname, #sc)));
                 }
-                fit_signed::<E>(Self::NAME, #mname, self.#fld / #sc, #wdt)?
+                fit_signed(Self::NAME, #mname, self.#fld / #sc, #wdt)?
             })
         }
         (ModType::Abs { signed: false }, _) => {
             let sc = scale as u64;
             quote!({
                 if self.#fld % #sc != 0 {
-                    return Err(E::fail(Self::NAME, format_args!("{} must be a multiple of {}", #mname, #sc)));
+                    return Err(refuse(Self::NAME, format_args!("{} must be a multiple of {}", #mname, #sc)));
                 }
-                fit::<E>(Self::NAME, #mname, (self.#fld / #sc) as u128, #wdt)?
+                fit(Self::NAME, #mname, (self.#fld / #sc) as u128, #wdt)?
             })
         }
         (ModType::Enum(_), None) => quote!((self.#fld.index() as u128)),
@@ -387,7 +387,7 @@ fn field_value(op: &Op, fl: &Field) -> Option<TokenStream> {
             let fld = field(&d.name);
             let dname = &d.name;
             let file = file_tokens(*kind);
-            let v = quote!(dst_field::<E>(Self::NAME, #dname, self.#fld, #file, #wdt, sm)?);
+            let v = quote!(dst_field(Self::NAME, #dname, self.#fld, #file, #wdt, sm)?);
             Some(complemented_if(*inv, v, wdt))
         }
         FieldTarget::SrcReg { idx, kind, inv } => {
@@ -395,7 +395,7 @@ fn field_value(op: &Op, fl: &Field) -> Option<TokenStream> {
             let fld = field(&s.name);
             let sname = &s.name;
             let file = file_tokens(*kind);
-            let v = quote!(src_field::<E>(Self::NAME, #sname, &self.#fld, #file, #wdt, sm)?);
+            let v = quote!(src_field(Self::NAME, #sname, &self.#fld, #file, #wdt, sm)?);
             Some(complemented_if(*inv, v, wdt))
         }
         FieldTarget::SrcImm { idx, packing } => {
@@ -405,9 +405,9 @@ fn field_value(op: &Op, fl: &Field) -> Option<TokenStream> {
             let shift = packing.shift;
             let sext = packing.sext;
             Some(if packing.halves {
-                quote!(imm_halves_src_field::<E>(Self::NAME, #sname, &self.#fld, #shift)?)
+                quote!(imm_halves_src_field(Self::NAME, #sname, &self.#fld, #shift)?)
             } else {
-                quote!(imm_src_field::<E>(Self::NAME, #sname, &self.#fld, #wdt, #shift, #sext)?)
+                quote!(imm_src_field(Self::NAME, #sname, &self.#fld, #wdt, #shift, #sext)?)
             })
         }
         FieldTarget::SrcCbuf { idx, part } => {
@@ -416,11 +416,11 @@ fn field_value(op: &Op, fl: &Field) -> Option<TokenStream> {
             let sname = &s.name;
             Some(match part {
                 CbufPart::Index => {
-                    quote!(cbuf_index_field::<E>(Self::NAME, #sname, &self.#fld, #wdt)?)
+                    quote!(cbuf_index_field(Self::NAME, #sname, &self.#fld, #wdt)?)
                 }
                 CbufPart::Offset { scale, signed } => {
                     let sc = *scale;
-                    quote!(cbuf_offset_field::<E>(Self::NAME, #sname, &self.#fld, #sc, #wdt, #signed)?)
+                    quote!(cbuf_offset_field(Self::NAME, #sname, &self.#fld, #sc, #wdt, #signed)?)
                 }
             })
         }
@@ -439,10 +439,10 @@ fn field_value(op: &Op, fl: &Field) -> Option<TokenStream> {
         FieldTarget::Modifier { idx, codes, scale } => {
             Some(modifier_value(op, *idx, codes, *scale, wdt))
         }
-        FieldTarget::GuardPred => Some(quote!(guard_field::<E>(Self::NAME, &c.guard, #wdt, sm)?)),
-        FieldTarget::GuardUPred => Some(quote!(uguard_field::<E>(Self::NAME, &c.guard, #wdt, sm)?)),
+        FieldTarget::GuardPred => Some(quote!(guard_field(Self::NAME, &c.guard, #wdt, sm)?)),
+        FieldTarget::GuardUPred => Some(quote!(uguard_field(Self::NAME, &c.guard, #wdt, sm)?)),
         FieldTarget::GuardNot => Some(quote!(u128::from(c.guard.not))),
-        FieldTarget::Ctrl => Some(quote!(ctrl_field::<E>(Self::NAME, c.ctrl, #wdt)?)),
+        FieldTarget::Ctrl => Some(quote!(ctrl_field(Self::NAME, c.ctrl, #wdt)?)),
     }
 }
 
@@ -493,7 +493,7 @@ fn form_code(spec: &Spec, op: &Op, f: &FormRef) -> FormCode {
             body.push(place(&fl.bits, v, exact));
         }
     }
-    let tail = common.map(|(g, n, c)| quote!(common_fields::<E>(Self::NAME, c, sm, #g, #n, #c)?));
+    let tail = common.map(|(g, n, c)| quote!(common_fields(Self::NAME, c, sm, #g, #n, #c)?));
     let not_all = f
         .form
         .not_all
@@ -505,7 +505,7 @@ fn form_code(spec: &Spec, op: &Op, f: &FormRef) -> FormCode {
                 let (wm, wv) = (u128_lit(n.when_mask), u128_lit(n.when_value));
                 quote!(&& w & #wm == #wv)
             });
-            quote!(if w & #m == #m #when { return Err(E::fail(Self::NAME, format_args!("this combination of modifiers is not encodable on SM{}", sm))); })
+            quote!(if w & #m == #m #when { return Err(refuse(Self::NAME, format_args!("this combination of modifiers is not encodable on SM{}", sm))); })
         })
         .collect();
     FormCode {
@@ -546,7 +546,7 @@ fn form_encode_fn(
     let name = ident(&format!("encode_f{}", f.id));
     let start = &code.start;
     let start = match shared {
-        Some(h) => quote!(#start | self.#h::<E>(sm, c)?),
+        Some(h) => quote!(#start | self.#h(sm, c)?),
         None => quote!(#start),
     };
     let result = finish(&mut code.body, &code.not_all, code.tail.take());
@@ -566,7 +566,7 @@ fn form_encode_fn(
     quote! {
         #[doc = #form_name]
         #[inline(always)]
-        fn #name<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        fn #name(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
             #(#checks)*
             let mut w: u128 = #start;
             #(#body)*
@@ -629,7 +629,7 @@ fn encoding_encode_fns(spec: &Spec, op: &Op, enc_id: usize, fs: &[&FormRef]) -> 
     let mut out = vec![quote! {
         #[doc = #doc]
         #[inline(always)]
-        fn #helper<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        fn #helper(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
             #(#shared_checks)*
             let mut w: u128 = 0;
             #(#shared_body)*
@@ -687,29 +687,8 @@ pub fn op_encode(spec: &Spec, op: &Op) -> Result<(TokenStream, TokenStream), Err
         }
     });
     let fns = encode_fns(spec, op, &fs);
-    let any_combo = if rules {
-        let arms = fs.iter().map(|f| {
-            let n = ident(&format!("encode_f{}", f.id));
-            form_arm(spec, op, f, quote!(self.#n::<EncodeError>(sm, c)))
-        });
-        let src_fields: Vec<_> = op.srcs.iter().map(|s| field(&s.name)).collect();
-        quote! {
-            /// [`Self::encode`] without the spec's `legal` and `traps`
-            /// products: the word of a combination that does not exist
-            /// (for tests that show nvdisasm rejects it).
-            pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-                let smb = sm_bit(sm);
-                match (#(self.#src_fields.kind,)*) {
-                    #(#arms,)*
-                    _ => self.encode(sm, c),
-                }
-            }
-            #(#combo_fns)*
-        }
-    } else {
-        // `Op::encode_any_combo` calls `encode` for an op without rules.
-        quote!()
-    };
+    // `encode_any_combo` runs `encode` with these checks passing.
+    let any_combo = quote!(#(#combo_fns)*);
     let src_fields: Vec<_> = op.srcs.iter().map(|s| field(&s.name)).collect();
     let parts_check = crate::shared::has_parts(op).then(|| quote!(parts_ok;));
     let tables = code_tables(spec, op);

@@ -3,7 +3,9 @@
 
 use crate::runtime::instr::Common;
 use crate::runtime::operand::{Reg, RegFile, Src, SrcKind};
+use std::cell::{Cell, RefCell};
 use std::fmt;
+use std::thread::LocalKey;
 
 /// Why an instruction cannot be encoded as it stands.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -22,46 +24,71 @@ impl EncodeError {
     }
 }
 
-impl EncodeError {
-    /// An error built off the hot path: encoders call this only when a
-    /// check fails, so formatting never slows a successful encode.
-    #[cold]
-    #[inline(never)]
-    pub fn cold(op: &'static str, message: fmt::Arguments<'_>) -> Self {
-        EncodeError::new(op, message.to_string())
-    }
-}
-
-/// How an encoder's checks report a failure. Every check is written once,
-/// generic over this: with [`Refused`] (the fast path) a failed check is a
-/// bare flag and its message is never built, so the success path carries
-/// no formatting state at all; only when a check fails is the encoder run
-/// again with [`EncodeError`] to say which check and why.
-pub trait Fail: Sized {
-    fn fail(op: &'static str, message: fmt::Arguments<'_>) -> Self;
-}
-
-impl Fail for EncodeError {
-    #[inline(always)]
-    fn fail(op: &'static str, message: fmt::Arguments<'_>) -> Self {
-        EncodeError::cold(op, message)
-    }
-}
-
-/// A failed check, without its message (see [`Fail`]).
+/// A failed encoder check. Checks return it bare, so neither a successful
+/// encode nor a refused legality trial builds a message; only
+/// [`Encode::encode`], when its op refuses, runs the encoder again while
+/// [`refuse`] keeps the reason. One copy of each encoder serves both.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Refused;
 
-impl Fail for Refused {
-    #[inline(always)]
-    fn fail(_: &'static str, _: fmt::Arguments<'_>) -> Self {
-        Refused
+thread_local! {
+    /// Set while a refused encoder runs again to say why ([`explained`]).
+    static EXPLAINING: Cell<bool> = const { Cell::new(false) };
+    /// The message of the last check that failed while explaining.
+    static REASON: RefCell<Option<EncodeError>> = const { RefCell::new(None) };
+    /// Set while the spec's `legal` and `traps` products are ignored
+    /// ([`Encode::encode_any_combo`]).
+    static ANY_COMBO: Cell<bool> = const { Cell::new(false) };
+    /// Set while the legalizer judges its rewrites ([`with_exact_imms`]).
+    static EXACT_IMMS: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `f` with `flag` set, restoring it afterwards (also on a panic).
+fn with_flag<R>(flag: &'static LocalKey<Cell<bool>>, f: impl FnOnce() -> R) -> R {
+    struct Restore(&'static LocalKey<Cell<bool>>, bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            self.0.with(|e| e.set(self.1));
+        }
+    }
+    let _restore = Restore(flag, flag.with(|e| e.replace(true)));
+    f()
+}
+
+/// A check failed: `message` says why, kept only while explaining. Cold
+/// and out of line, so a check costs its test and a jump on success.
+#[cold]
+#[inline(never)]
+pub fn refuse(op: &'static str, message: fmt::Arguments<'_>) -> Refused {
+    if EXPLAINING.with(Cell::get) {
+        // The last failure wins: it is the one the encoder returned.
+        let e = EncodeError::new(op, message.to_string());
+        REASON.with(|r| *r.borrow_mut() = Some(e));
+    }
+    Refused
+}
+
+/// Whether the spec's `legal` and `traps` products are ignored (read only
+/// when a combination check fails).
+#[cold]
+#[inline(never)]
+pub fn any_combo() -> bool {
+    ANY_COMBO.with(Cell::get)
+}
+
+/// Why `encode` refuses: it runs again, keeping the failed check's message.
+#[cold]
+#[inline(never)]
+fn explained(op: &'static str, encode: impl FnOnce() -> Option<u128>) -> EncodeError {
+    REASON.with(|r| r.borrow_mut().take());
+    let again = with_flag(&EXPLAINING, encode);
+    match (again, REASON.with(|r| r.borrow_mut().take())) {
+        (None, Some(e)) => e,
+        (None, None) => EncodeError::new(op, "refused without a reason"),
+        (Some(_), _) => EncodeError::new(op, "refused, then encoded on a second try"),
     }
 }
 
-/// The encoder every generated op implements: its checks and packing,
-/// generic over how a failed check is reported ([`Fail`]). The wrappers
-/// (`encode`, `try_encode` and the cold error path) are written once here.
 /// An op's `Encode::encode_as`: the form [`form_id`] picks, packed by its
 /// `encode_fN` (`id: combo_fN => encode_fN`: after its check of the
 /// spec's legal combinations; `parts_ok;` first: the part selectors
@@ -72,17 +99,17 @@ macro_rules! encode_by_form {
     (@fn [$($parts_ok:ident)?] $($id:literal: $($k:ident)? => $f:ident),*; [$($src:ident),*]) => {
         /// The form [`Self::form_id`] picks, packed.
         #[inline(always)]
-        fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        fn encode_as(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
             $(if !self.$parts_ok() {
-                return Err(E::fail(
+                return Err(refuse(
                     Self::NAME,
                     format_args!("a part selector names no part of its source's type"),
                 ));
             })?
             match self.form_id(sm) {
                 $(Some($id) => {
-                    $(self.$k::<E>(sm)?;)?
-                    self.$f::<E>(sm, c)
+                    $(self.$k(sm)?;)?
+                    self.$f(sm, c)
                 })*
                 _ => Err(no_form(Self::NAME, Self::SMS, sm, &[$(self.$src),*])),
             }
@@ -97,62 +124,51 @@ macro_rules! encode_by_form {
 }
 pub(crate) use encode_by_form;
 
+/// The encoder every generated op implements: its checks and packing
+/// (`encode_as`); the wrappers (`encode`, `try_encode` and the error
+/// path) are written once here.
 pub trait Encode: Sized {
     /// Op name as in the spec (for messages).
     const NAME: &'static str;
 
     /// The form match on the source kinds, each arm packing its form.
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E>;
+    fn encode_as(&self, sm: u32, c: &Common) -> Result<u128, Refused>;
 
     /// Encode for `sm`; the guard, control and raw bits come from `c`.
-    /// The flag-only fast path is inlined here directly (not through
-    /// [`Self::try_encode`], which a big op would leave out of line), so
-    /// `Op::encode`'s jump on the variant lands in the op's whole encoder.
     #[inline]
     fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        match self.encode_as::<Refused>(sm, c) {
-            Ok(w) => Ok(w),
-            Err(Refused) => Err(encode_error(self, sm, c)),
+        match self.try_encode(sm, c) {
+            Some(w) => Ok(w),
+            None => Err(explained(Self::NAME, || self.try_encode(sm, c))),
         }
     }
 
-    /// The word, or `None` when the op does not encode on `sm` (the fast
-    /// path alone: for legality trials, which fail often and need no
-    /// message).
-    #[inline]
+    /// The word, or `None` when the op does not encode on `sm` (no message
+    /// is built: for legality trials, which fail often). Never inlined: the
+    /// op's one copy of its whole encoder, which `encode` and the error
+    /// path call too (inlined into each, the encoders were most of the
+    /// release build's time).
+    #[inline(never)]
     fn try_encode(&self, sm: u32, c: &Common) -> Option<u128> {
-        self.encode_as::<Refused>(sm, c).ok()
+        self.encode_as(sm, c).ok()
     }
 
     /// [`Self::encode`] without the spec's `legal` and `traps` products
     /// (for tests that show nvdisasm rejects the combinations they leave
-    /// out). An op with such products generates its own; the others
-    /// encode every combination anyway.
+    /// out).
     fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        self.encode(sm, c)
-    }
-}
-
-/// Why [`Encode::encode`] refused: the same checks, run again to build the
-/// message. Cold and out of line, so the fast path carries none of it.
-#[cold]
-#[inline(never)]
-fn encode_error<T: Encode>(op: &T, sm: u32, c: &Common) -> EncodeError {
-    match op.encode_as::<EncodeError>(sm, c) {
-        Err(e) => e,
-        Ok(_) => EncodeError::new(T::NAME, "refused, then encoded on a second try"),
+        with_flag(&ANY_COMBO, || self.encode(sm, c))
     }
 }
 
 /// The failure of an encoder's form match: no encoding on `sm` at all, or
-/// no form on `sm` takes the sources' kinds. With [`Refused`] it is a bare
-/// flag (the kinds are never looked at).
+/// no form on `sm` takes the sources' kinds.
 #[inline(always)]
-pub fn no_form<E: Fail>(op: &'static str, sms: &[u32], sm: u32, srcs: &[Src]) -> E {
+pub fn no_form(op: &'static str, sms: &[u32], sm: u32, srcs: &[Src]) -> Refused {
     if !sms.contains(&sm) {
-        return E::fail(op, format_args!("no encoding on SM{sm}"));
+        return refuse(op, format_args!("no encoding on SM{sm}"));
     }
-    E::fail(
+    refuse(
         op,
         format_args!(
             "no form on SM{sm} takes sources of kinds {:?}",
@@ -190,15 +206,15 @@ pub fn zero_index(sm: u32, file: RegFile) -> Option<u8> {
 /// The bank index of constant-buffer source `what` (`s`), fitted to
 /// `width` bits.
 #[inline(always)]
-pub fn cbuf_index_field<E: Fail>(
+pub fn cbuf_index_field(
     op: &'static str,
     what: &str,
     s: &Src,
     width: u32,
-) -> Result<u128, E> {
+) -> Result<u128, Refused> {
     match s.kind {
-        SrcKind::CBuf(c) => fit::<E>(op, what, c.index as u128, width),
-        _ => Err(E::fail(
+        SrcKind::CBuf(c) => fit(op, what, c.index as u128, width),
+        _ => Err(refuse(
             op,
             format_args!("{} must be a constant buffer", what),
         )),
@@ -209,22 +225,22 @@ pub fn cbuf_index_field<E: Fail>(
 /// `scale` bytes (it must be a multiple), fitted to `width` bits (two's
 /// complement if `signed`).
 #[inline(always)]
-pub fn cbuf_offset_field<E: Fail>(
+pub fn cbuf_offset_field(
     op: &'static str,
     what: &str,
     s: &Src,
     scale: u32,
     width: u32,
     signed: bool,
-) -> Result<u128, E> {
+) -> Result<u128, Refused> {
     let SrcKind::CBuf(c) = s.kind else {
-        return Err(E::fail(
+        return Err(refuse(
             op,
             format_args!("{} must be a constant buffer", what),
         ));
     };
     if c.offset % scale != 0 {
-        return Err(E::fail(
+        return Err(refuse(
             op,
             format_args!(
                 "{}: constant offset {:#x} is not a multiple of {}",
@@ -235,9 +251,9 @@ pub fn cbuf_offset_field<E: Fail>(
         ));
     }
     if signed {
-        fit_signed::<E>(op, what, (c.offset as i32 / scale as i32) as i64, width)
+        fit_signed(op, what, (c.offset as i32 / scale as i32) as i64, width)
     } else {
-        fit::<E>(op, what, (c.offset / scale) as u128, width)
+        fit(op, what, (c.offset / scale) as u128, width)
     }
 }
 
@@ -245,21 +261,21 @@ pub fn cbuf_offset_field<E: Fail>(
 // Always inlined: its checks fold away against the constants of the
 // generated call site.
 #[inline(always)]
-pub fn reg_index<E: Fail>(
+pub fn reg_index(
     op: &'static str,
     what: &str,
     r: Reg,
     file: RegFile,
     sm: u32,
-) -> Result<u128, E> {
+) -> Result<u128, Refused> {
     if r.file != file {
-        return Err(E::fail(
+        return Err(refuse(
             op,
             format_args!("{what} must be a {file:?} register, not {r}"),
         ));
     }
     let Some(zero) = zero_index(sm, file) else {
-        return Err(E::fail(
+        return Err(refuse(
             op,
             format_args!("{what}: SM{sm} has no {file:?} registers"),
         ));
@@ -267,7 +283,7 @@ pub fn reg_index<E: Fail>(
     if file.has_zero() && r.idx == file.zero_index() {
         Ok(zero as u128)
     } else if r.idx >= zero {
-        Err(E::fail(
+        Err(refuse(
             op,
             format_args!("{what}: {r} does not exist on SM{sm}"),
         ))
@@ -279,18 +295,18 @@ pub fn reg_index<E: Fail>(
 /// Field value of a register source: it must be a register of `file`
 /// that exists on the SM and fits `width` bits.
 #[inline(always)]
-pub fn src_field<E: Fail>(
+pub fn src_field(
     op: &'static str,
     what: &str,
     s: &Src,
     file: RegFile,
     width: u32,
     sm: u32,
-) -> Result<u128, E> {
+) -> Result<u128, Refused> {
     fit(
         op,
         what,
-        reg_index::<E>(op, what, src_reg::<E>(op, what, s)?, file, sm)?,
+        reg_index(op, what, src_reg(op, what, s)?, file, sm)?,
         width,
     )
 }
@@ -298,16 +314,16 @@ pub fn src_field<E: Fail>(
 /// An operand or modifier this form has no field for: it must hold its
 /// default (`is_default`), else "`what` is not encodable on SM`sm`".
 #[inline(always)]
-pub fn only_default<E: Fail>(
+pub fn only_default(
     op: &'static str,
     what: &str,
     is_default: bool,
     sm: u32,
-) -> Result<(), E> {
+) -> Result<(), Refused> {
     if is_default {
         return Ok(());
     }
-    Err(E::fail(
+    Err(refuse(
         op,
         format_args!("{what} is not encodable on SM{sm}"),
     ))
@@ -318,18 +334,18 @@ pub fn only_default<E: Fail>(
 /// the control bits at `ctrl` (as `guard`; width 0 where the family keeps
 /// them out of the word).
 #[inline(always)]
-pub fn common_fields<E: Fail>(
+pub fn common_fields(
     op: &'static str,
     c: &Common,
     sm: u32,
     guard: (u32, u32),
     not: u32,
     ctrl: (u32, u32),
-) -> Result<u128, E> {
-    let mut w = guard_field::<E>(op, &c.guard, guard.1, sm)? << guard.0;
+) -> Result<u128, Refused> {
+    let mut w = guard_field(op, &c.guard, guard.1, sm)? << guard.0;
     w |= u128::from(c.guard.not) << not;
     if ctrl.1 > 0 {
-        w |= ctrl_field::<E>(op, c.ctrl, ctrl.1)? << ctrl.0;
+        w |= ctrl_field(op, c.ctrl, ctrl.1)? << ctrl.0;
     }
     Ok(w)
 }
@@ -382,16 +398,16 @@ pub const fn codes<const N: usize>(text: &str) -> [u16; N] {
 /// The code at `index` of a table from [`codes`]; the encoder's error
 /// where the value (`what` = `name`) has none on `sm`.
 #[inline(always)]
-pub fn code_in<E: Fail>(
+pub fn code_in(
     op: &'static str,
     what: &str,
     name: &str,
     codes: &[u16],
     index: usize,
     sm: u32,
-) -> Result<u128, E> {
+) -> Result<u128, Refused> {
     match codes[index] {
-        NO_CODE => Err(E::fail(
+        NO_CODE => Err(refuse(
             op,
             format_args!("{what} `{name}` does not exist on SM{sm}"),
         )),
@@ -402,7 +418,7 @@ pub fn code_in<E: Fail>(
 /// Field value of the guard predicate (`c.guard`): a predicate register
 /// that fits `width` bits ([`src_field`] of the slot named "guard").
 #[inline(always)]
-pub fn guard_field<E: Fail>(op: &'static str, guard: &Src, width: u32, sm: u32) -> Result<u128, E> {
+pub fn guard_field(op: &'static str, guard: &Src, width: u32, sm: u32) -> Result<u128, Refused> {
     src_field(op, "guard", guard, RegFile::Pred, width, sm)
 }
 
@@ -412,12 +428,12 @@ pub fn guard_field<E: Fail>(op: &'static str, guard: &Src, width: u32, sm: u32) 
 ///
 /// [`uguard_of`]: crate::runtime::decode::uguard_of
 #[inline(always)]
-pub fn uguard_field<E: Fail>(
+pub fn uguard_field(
     op: &'static str,
     guard: &Src,
     width: u32,
     sm: u32,
-) -> Result<u128, E> {
+) -> Result<u128, Refused> {
     let g = match guard.kind {
         SrcKind::Reg(r) if r == Reg::PT => Src::reg(Reg::UPT).with_not(guard.not),
         _ => *guard,
@@ -427,36 +443,36 @@ pub fn uguard_field<E: Fail>(
 
 /// Field value of the control bits (`c.ctrl`), fitted to `width` bits.
 #[inline(always)]
-pub fn ctrl_field<E: Fail>(op: &'static str, ctrl: u32, width: u32) -> Result<u128, E> {
+pub fn ctrl_field(op: &'static str, ctrl: u32, width: u32) -> Result<u128, Refused> {
     fit(op, "control bits", u128::from(ctrl), width)
 }
 
 /// Field value of a destination register (see [`src_field`]).
 #[inline(always)]
-pub fn dst_field<E: Fail>(
+pub fn dst_field(
     op: &'static str,
     what: &str,
     r: Reg,
     file: RegFile,
     width: u32,
     sm: u32,
-) -> Result<u128, E> {
-    fit(op, what, reg_index::<E>(op, what, r, file, sm)?, width)
+) -> Result<u128, Refused> {
+    fit(op, what, reg_index(op, what, r, file, sm)?, width)
 }
 
 /// Field value of an immediate source (see [`imm_field`]).
 #[inline(always)]
-pub fn imm_src_field<E: Fail>(
+pub fn imm_src_field(
     op: &'static str,
     what: &str,
     s: &Src,
     width: u32,
     shift: u32,
     sext: bool,
-) -> Result<u128, E> {
+) -> Result<u128, Refused> {
     match s.kind {
         SrcKind::Imm(v) => imm_field(op, what, v, width, shift, sext),
-        _ => Err(E::fail(op, format_args!("{what} must be an immediate"))),
+        _ => Err(refuse(op, format_args!("{what} must be an immediate"))),
     }
 }
 
@@ -465,20 +481,20 @@ pub fn imm_src_field<E: Fail>(
 /// fill the field's low half, the high half's its high half. A half's
 /// dropped bits must be zero, or all set in a NaN (the parser writes every
 /// payload bit of a NaN, as ptxas does).
-pub fn imm_halves_src_field<E: Fail>(
+pub fn imm_halves_src_field(
     op: &'static str,
     what: &str,
     s: &Src,
     shift: u32,
-) -> Result<u128, E> {
+) -> Result<u128, Refused> {
     let SrcKind::Imm(v) = s.kind else {
-        return Err(E::fail(op, format_args!("{what} must be an immediate")));
+        return Err(refuse(op, format_args!("{what} must be an immediate")));
     };
     let low = (1u32 << shift) - 1;
-    let half = |h: u32| -> Result<u128, E> {
+    let half = |h: u32| -> Result<u128, Refused> {
         let nan_payload = h & low == low && h & 0x7c00 == 0x7c00 && h & 0x3ff != 0;
         if h & low != 0 && !nan_payload {
-            return Err(E::fail(
+            return Err(refuse(
                 op,
                 format_args!("{what}: immediate {v:#x} has non-zero low {shift} bits in a half"),
             ));
@@ -521,13 +537,13 @@ pub use crate::runtime::operand::{MOD_ABS, MOD_NEG, MOD_NOT};
 
 /// A form without bits for some modifiers refuses a source that has them.
 #[inline(always)]
-pub fn forbid_mods<E: Fail>(
+pub fn forbid_mods(
     op: &'static str,
     what: &str,
     s: &Src,
     forbidden: u8,
     sm: u32,
-) -> Result<(), E> {
+) -> Result<(), Refused> {
     let bad = s.mods() & forbidden;
     if bad == 0 {
         return Ok(());
@@ -539,7 +555,7 @@ pub fn forbid_mods<E: Fail>(
     } else {
         "be inverted"
     };
-    Err(E::fail(
+    Err(refuse(
         op,
         format_args!("{what} cannot {what_mod} in this form on SM{sm}"),
     ))
@@ -557,16 +573,11 @@ pub fn reg_from_index(file: RegFile, idx: u128, sm: u32) -> Option<Reg> {
 // Always inlined: its checks fold away against the constants of the
 // generated call site.
 #[inline(always)]
-pub fn src_reg<E: Fail>(op: &'static str, what: &str, s: &Src) -> Result<Reg, E> {
+pub fn src_reg(op: &'static str, what: &str, s: &Src) -> Result<Reg, Refused> {
     match s.kind {
         SrcKind::Reg(r) => Ok(r),
-        _ => Err(E::fail(op, format_args!("{what} must be a register"))),
+        _ => Err(refuse(op, format_args!("{what} must be a register"))),
     }
-}
-
-thread_local! {
-    /// Set while the legalizer judges its rewrites ([`with_exact_imms`]).
-    static EXACT_IMMS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// Runs `f` with immediates required to encode every bit. The assembler
@@ -575,14 +586,7 @@ thread_local! {
 /// a move hands the bits on (SM50 `FCMP R98, R0, +QNAN, R74` with the
 /// IR's 0x7fffffff would run as 0x7ffff000 in the 20-bit field).
 pub fn with_exact_imms<R>(f: impl FnOnce() -> R) -> R {
-    struct Restore(bool);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            EXACT_IMMS.with(|e| e.set(self.0));
-        }
-    }
-    let _restore = Restore(EXACT_IMMS.with(|e| e.replace(true)));
-    f()
+    with_flag(&EXACT_IMMS, f)
 }
 
 /// Field value of an immediate: `shift` low bits dropped (must be zero),
@@ -590,14 +594,14 @@ pub fn with_exact_imms<R>(f: impl FnOnce() -> R) -> R {
 // Always inlined: its checks fold away against the constants of the
 // generated call site.
 #[inline(always)]
-pub fn imm_field<E: Fail>(
+pub fn imm_field(
     op: &'static str,
     what: &str,
     v: u32,
     width: u32,
     shift: u32,
     sext: bool,
-) -> Result<u128, E> {
+) -> Result<u128, Refused> {
     // A NaN's payload is not in its text: the parser writes every payload
     // bit set (as ptxas does), and a truncated float field keeps the top.
     let low = v & ((1u32 << shift.min(31)) - 1);
@@ -605,7 +609,7 @@ pub fn imm_field<E: Fail>(
         && f32::from_bits(v >> shift << shift).is_nan()
         && !EXACT_IMMS.with(|e| e.get());
     if shift > 0 && low != 0 && !nan_payload {
-        return Err(E::fail(
+        return Err(refuse(
             op,
             format_args!("{what}: immediate {v:#x} has non-zero low {shift} bits"),
         ));
@@ -617,13 +621,13 @@ pub fn imm_field<E: Fail>(
             let sv = v as i32;
             let lim = 1i64 << (total - 1);
             if (sv as i64) < -lim || (sv as i64) >= lim {
-                return Err(E::fail(
+                return Err(refuse(
                     op,
                     format_args!("{what}: immediate {v:#x} does not fit {total} signed bits"),
                 ));
             }
         } else if kept >> width != 0 {
-            return Err(E::fail(
+            return Err(refuse(
                 op,
                 format_args!("{what}: immediate {v:#x} does not fit {total} bits"),
             ));
@@ -652,9 +656,9 @@ pub fn imm_from_field(f: u128, width: u32, shift: u32, sext: bool) -> u32 {
 // Always inlined: its checks fold away against the constants of the
 // generated call site.
 #[inline(always)]
-pub fn fit<E: Fail>(op: &'static str, what: &str, v: u128, width: u32) -> Result<u128, E> {
+pub fn fit(op: &'static str, what: &str, v: u128, width: u32) -> Result<u128, Refused> {
     if width < 128 && v >> width != 0 {
-        Err(E::fail(
+        Err(refuse(
             op,
             format_args!("{what}: value {v:#x} does not fit {width} bits"),
         ))
@@ -667,10 +671,10 @@ pub fn fit<E: Fail>(op: &'static str, what: &str, v: u128, width: u32) -> Result
 // Always inlined: its checks fold away against the constants of the
 // generated call site.
 #[inline(always)]
-pub fn fit_signed<E: Fail>(op: &'static str, what: &str, v: i64, width: u32) -> Result<u128, E> {
+pub fn fit_signed(op: &'static str, what: &str, v: i64, width: u32) -> Result<u128, Refused> {
     let lim = 1i128 << (width - 1);
     if (v as i128) < -lim || (v as i128) >= lim {
-        return Err(E::fail(
+        return Err(refuse(
             op,
             format_args!("{what}: value {v} does not fit {width} signed bits"),
         ));

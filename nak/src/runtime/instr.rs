@@ -241,9 +241,9 @@ macro_rules! enum_tables {
             /// This value's code in an encoding's table (`codes`) for
             /// modifier `what`; the encoder's error where it has none.
             #[inline(always)]
-            pub fn code_in<E: $crate::runtime::encode::Fail>(
+            pub fn code_in(
                 self, op: &'static str, what: &str, codes: &[u16], sm: u32,
-            ) -> Result<u128, E> {
+            ) -> Result<u128, Refused> {
                 $crate::runtime::encode::code_in(op, what, self.name(), codes, self as usize, sm)
             }
             $crate::runtime::instr::enum_tables!(@text_sm $t, $sm_texts);

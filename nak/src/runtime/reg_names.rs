@@ -131,11 +131,11 @@ mod tests {
             assert!(!r.is_zero());
             assert_eq!(parse_reg(reg_name(r)), Some(r));
             let field =
-                reg_index::<crate::runtime::encode::EncodeError>("bmov", "d", r, RegFile::Bar, 90);
+                reg_index("bmov", "d", r, RegFile::Bar, 90);
             assert_eq!(field.ok(), Some(u128::from(idx)));
         }
         assert!(
-            reg_index::<crate::runtime::encode::EncodeError>(
+            reg_index(
                 "bmov",
                 "d",
                 Reg::bar(16),
@@ -145,7 +145,7 @@ mod tests {
             .is_err()
         );
         assert!(
-            reg_index::<crate::runtime::encode::EncodeError>(
+            reg_index(
                 "bmov",
                 "d",
                 Reg::bar(7),
