@@ -245,8 +245,7 @@ fn encode_checks(spec: &Spec, op: &Op, f: &FormRef) -> Vec<TokenStream> {
         .map(|(_, t)| t)
         .collect();
         if !forbid.is_empty() {
-            checks
-                .push(quote!(forbid_mods(Self::NAME, #sname, &self.#fld, #(#forbid)|*, sm)?;));
+            checks.push(quote!(forbid_mods(Self::NAME, #sname, &self.#fld, #(#forbid)|*, sm)?;));
         }
         if s.align > 1 {
             let al = Literal::u8_unsuffixed(s.align as u8);

@@ -631,7 +631,7 @@ fn runner_traps_on_a_trapping_combination() {
             Some((Op::Shf(mut o), c)) => {
                 o.dir = nak::isa::ShfDir::L;
                 o.hi = true;
-                o.encode_any_combo(sm, &c).ok()
+                Op::Shf(o).encode_any_combo(sm, &c).ok()
             }
             _ => None,
         })

@@ -1,5 +1,5 @@
 //! Encoders check on a fast path that only flags a failure, then run the
-//! same checks again to say why (`nak::runtime::encode::Fail`). The message must be
+//! same checks again to say why (`nak::runtime::refusal`). The message must be
 //! the one of the check that failed, and a legal op must encode the same
 //! on both paths.
 

@@ -3,9 +3,9 @@
 
 use crate::runtime::instr::Common;
 use crate::runtime::operand::{Reg, RegFile, Src, SrcKind};
-use std::cell::{Cell, RefCell};
+use crate::runtime::refusal::{EXACT_IMMS, Why, with_flag};
+pub use crate::runtime::refusal::{Refused, any_combo, explained, refuse, refused, with_any_combo};
 use std::fmt;
-use std::thread::LocalKey;
 
 /// Why an instruction cannot be encoded as it stands.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,71 +21,6 @@ impl EncodeError {
             op,
             message: message.into(),
         }
-    }
-}
-
-/// A failed encoder check. Checks return it bare, so neither a successful
-/// encode nor a refused legality trial builds a message; only
-/// [`Encode::encode`], when its op refuses, runs the encoder again while
-/// [`refuse`] keeps the reason. One copy of each encoder serves both.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Refused;
-
-thread_local! {
-    /// Set while a refused encoder runs again to say why ([`explained`]).
-    static EXPLAINING: Cell<bool> = const { Cell::new(false) };
-    /// The message of the last check that failed while explaining.
-    static REASON: RefCell<Option<EncodeError>> = const { RefCell::new(None) };
-    /// Set while the spec's `legal` and `traps` products are ignored
-    /// ([`Encode::encode_any_combo`]).
-    static ANY_COMBO: Cell<bool> = const { Cell::new(false) };
-    /// Set while the legalizer judges its rewrites ([`with_exact_imms`]).
-    static EXACT_IMMS: Cell<bool> = const { Cell::new(false) };
-}
-
-/// Runs `f` with `flag` set, restoring it afterwards (also on a panic).
-fn with_flag<R>(flag: &'static LocalKey<Cell<bool>>, f: impl FnOnce() -> R) -> R {
-    struct Restore(&'static LocalKey<Cell<bool>>, bool);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            self.0.with(|e| e.set(self.1));
-        }
-    }
-    let _restore = Restore(flag, flag.with(|e| e.replace(true)));
-    f()
-}
-
-/// A check failed: `message` says why, kept only while explaining. Cold
-/// and out of line, so a check costs its test and a jump on success.
-#[cold]
-#[inline(never)]
-pub fn refuse(op: &'static str, message: fmt::Arguments<'_>) -> Refused {
-    if EXPLAINING.with(Cell::get) {
-        // The last failure wins: it is the one the encoder returned.
-        let e = EncodeError::new(op, message.to_string());
-        REASON.with(|r| *r.borrow_mut() = Some(e));
-    }
-    Refused
-}
-
-/// Whether the spec's `legal` and `traps` products are ignored (read only
-/// when a combination check fails).
-#[cold]
-#[inline(never)]
-pub fn any_combo() -> bool {
-    ANY_COMBO.with(Cell::get)
-}
-
-/// Why `encode` refuses: it runs again, keeping the failed check's message.
-#[cold]
-#[inline(never)]
-fn explained(op: &'static str, encode: impl FnOnce() -> Option<u128>) -> EncodeError {
-    REASON.with(|r| r.borrow_mut().take());
-    let again = with_flag(&EXPLAINING, encode);
-    match (again, REASON.with(|r| r.borrow_mut().take())) {
-        (None, Some(e)) => e,
-        (None, None) => EncodeError::new(op, "refused without a reason"),
-        (Some(_), _) => EncodeError::new(op, "refused, then encoded on a second try"),
     }
 }
 
@@ -152,13 +87,6 @@ pub trait Encode: Sized {
     fn try_encode(&self, sm: u32, c: &Common) -> Option<u128> {
         self.encode_as(sm, c).ok()
     }
-
-    /// [`Self::encode`] without the spec's `legal` and `traps` products
-    /// (for tests that show nvdisasm rejects the combinations they leave
-    /// out).
-    fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        with_flag(&ANY_COMBO, || self.encode(sm, c))
-    }
 }
 
 /// The failure of an encoder's form match: no encoding on `sm` at all, or
@@ -214,10 +142,7 @@ pub fn cbuf_index_field(
 ) -> Result<u128, Refused> {
     match s.kind {
         SrcKind::CBuf(c) => fit(op, what, c.index as u128, width),
-        _ => Err(refuse(
-            op,
-            format_args!("{} must be a constant buffer", what),
-        )),
+        _ => Err(refused(op, what, Why::NotCBuf)),
     }
 }
 
@@ -234,21 +159,11 @@ pub fn cbuf_offset_field(
     signed: bool,
 ) -> Result<u128, Refused> {
     let SrcKind::CBuf(c) = s.kind else {
-        return Err(refuse(
-            op,
-            format_args!("{} must be a constant buffer", what),
-        ));
+        return Err(refused(op, what, Why::NotCBuf));
     };
     if c.offset % scale != 0 {
-        return Err(refuse(
-            op,
-            format_args!(
-                "{}: constant offset {:#x} is not a multiple of {}",
-                what,
-                { c.offset },
-                scale
-            ),
-        ));
+        let offset = c.offset;
+        return Err(refused(op, what, Why::CBufScale { offset, scale }));
     }
     if signed {
         fit_signed(op, what, (c.offset as i32 / scale as i32) as i64, width)
@@ -269,24 +184,15 @@ pub fn reg_index(
     sm: u32,
 ) -> Result<u128, Refused> {
     if r.file != file {
-        return Err(refuse(
-            op,
-            format_args!("{what} must be a {file:?} register, not {r}"),
-        ));
+        return Err(refused(op, what, Why::WrongFile(r, file)));
     }
     let Some(zero) = zero_index(sm, file) else {
-        return Err(refuse(
-            op,
-            format_args!("{what}: SM{sm} has no {file:?} registers"),
-        ));
+        return Err(refused(op, what, Why::NoFile(file, sm)));
     };
     if file.has_zero() && r.idx == file.zero_index() {
         Ok(zero as u128)
     } else if r.idx >= zero {
-        Err(refuse(
-            op,
-            format_args!("{what}: {r} does not exist on SM{sm}"),
-        ))
+        Err(refused(op, what, Why::Missing(r, sm)))
     } else {
         Ok(r.idx as u128)
     }
@@ -323,10 +229,7 @@ pub fn only_default(
     if is_default {
         return Ok(());
     }
-    Err(refuse(
-        op,
-        format_args!("{what} is not encodable on SM{sm}"),
-    ))
+    Err(refused(op, what, Why::NotDefault(sm)))
 }
 
 /// The common part of an instruction placed in a word: the guard
@@ -401,16 +304,13 @@ pub const fn codes<const N: usize>(text: &str) -> [u16; N] {
 pub fn code_in(
     op: &'static str,
     what: &str,
-    name: &str,
+    name: &'static str,
     codes: &[u16],
     index: usize,
     sm: u32,
 ) -> Result<u128, Refused> {
     match codes[index] {
-        NO_CODE => Err(refuse(
-            op,
-            format_args!("{what} `{name}` does not exist on SM{sm}"),
-        )),
+        NO_CODE => Err(refused(op, what, Why::NoCode(name, sm))),
         c => Ok(u128::from(c)),
     }
 }
@@ -428,12 +328,7 @@ pub fn guard_field(op: &'static str, guard: &Src, width: u32, sm: u32) -> Result
 ///
 /// [`uguard_of`]: crate::runtime::decode::uguard_of
 #[inline(always)]
-pub fn uguard_field(
-    op: &'static str,
-    guard: &Src,
-    width: u32,
-    sm: u32,
-) -> Result<u128, Refused> {
+pub fn uguard_field(op: &'static str, guard: &Src, width: u32, sm: u32) -> Result<u128, Refused> {
     let g = match guard.kind {
         SrcKind::Reg(r) if r == Reg::PT => Src::reg(Reg::UPT).with_not(guard.not),
         _ => *guard,
@@ -472,7 +367,7 @@ pub fn imm_src_field(
 ) -> Result<u128, Refused> {
     match s.kind {
         SrcKind::Imm(v) => imm_field(op, what, v, width, shift, sext),
-        _ => Err(refuse(op, format_args!("{what} must be an immediate"))),
+        _ => Err(refused(op, what, Why::NotImm)),
     }
 }
 
@@ -488,16 +383,14 @@ pub fn imm_halves_src_field(
     shift: u32,
 ) -> Result<u128, Refused> {
     let SrcKind::Imm(v) = s.kind else {
-        return Err(refuse(op, format_args!("{what} must be an immediate")));
+        return Err(refused(op, what, Why::NotImm));
     };
     let low = (1u32 << shift) - 1;
     let half = |h: u32| -> Result<u128, Refused> {
         let nan_payload = h & low == low && h & 0x7c00 == 0x7c00 && h & 0x3ff != 0;
         if h & low != 0 && !nan_payload {
-            return Err(refuse(
-                op,
-                format_args!("{what}: immediate {v:#x} has non-zero low {shift} bits in a half"),
-            ));
+            let half = true;
+            return Err(refused(op, what, Why::LowBits { v, shift, half }));
         }
         Ok(u128::from(h >> shift))
     };
@@ -548,17 +441,7 @@ pub fn forbid_mods(
     if bad == 0 {
         return Ok(());
     }
-    let what_mod = if bad & MOD_NEG != 0 {
-        "be negated"
-    } else if bad & MOD_ABS != 0 {
-        "take an absolute value"
-    } else {
-        "be inverted"
-    };
-    Err(refuse(
-        op,
-        format_args!("{what} cannot {what_mod} in this form on SM{sm}"),
-    ))
+    Err(refused(op, what, Why::Mods(bad, sm)))
 }
 
 /// The register a decoded index names: the SM's zero index is the zero
@@ -576,7 +459,7 @@ pub fn reg_from_index(file: RegFile, idx: u128, sm: u32) -> Option<Reg> {
 pub fn src_reg(op: &'static str, what: &str, s: &Src) -> Result<Reg, Refused> {
     match s.kind {
         SrcKind::Reg(r) => Ok(r),
-        _ => Err(refuse(op, format_args!("{what} must be a register"))),
+        _ => Err(refused(op, what, Why::NotRegister)),
     }
 }
 
@@ -609,10 +492,8 @@ pub fn imm_field(
         && f32::from_bits(v >> shift << shift).is_nan()
         && !EXACT_IMMS.with(|e| e.get());
     if shift > 0 && low != 0 && !nan_payload {
-        return Err(refuse(
-            op,
-            format_args!("{what}: immediate {v:#x} has non-zero low {shift} bits"),
-        ));
+        let half = false;
+        return Err(refused(op, what, Why::LowBits { v, shift, half }));
     }
     let kept = v >> shift;
     let total = width + shift;
@@ -621,16 +502,12 @@ pub fn imm_field(
             let sv = v as i32;
             let lim = 1i64 << (total - 1);
             if (sv as i64) < -lim || (sv as i64) >= lim {
-                return Err(refuse(
-                    op,
-                    format_args!("{what}: immediate {v:#x} does not fit {total} signed bits"),
-                ));
+                let signed = true;
+                return Err(refused(op, what, Why::ImmWide { v, total, signed }));
             }
         } else if kept >> width != 0 {
-            return Err(refuse(
-                op,
-                format_args!("{what}: immediate {v:#x} does not fit {total} bits"),
-            ));
+            let signed = false;
+            return Err(refused(op, what, Why::ImmWide { v, total, signed }));
         }
     }
     let mask = if width >= 32 {
@@ -658,10 +535,7 @@ pub fn imm_from_field(f: u128, width: u32, shift: u32, sext: bool) -> u32 {
 #[inline(always)]
 pub fn fit(op: &'static str, what: &str, v: u128, width: u32) -> Result<u128, Refused> {
     if width < 128 && v >> width != 0 {
-        Err(refuse(
-            op,
-            format_args!("{what}: value {v:#x} does not fit {width} bits"),
-        ))
+        Err(refused(op, what, Why::Wide { v, width }))
     } else {
         Ok(v)
     }
@@ -674,10 +548,7 @@ pub fn fit(op: &'static str, what: &str, v: u128, width: u32) -> Result<u128, Re
 pub fn fit_signed(op: &'static str, what: &str, v: i64, width: u32) -> Result<u128, Refused> {
     let lim = 1i128 << (width - 1);
     if (v as i128) < -lim || (v as i128) >= lim {
-        return Err(refuse(
-            op,
-            format_args!("{what}: value {v} does not fit {width} signed bits"),
-        ));
+        return Err(refused(op, what, Why::WideSigned { v, width }));
     }
     Ok((v as i128 as u128) & ((1u128 << width) - 1))
 }

@@ -300,6 +300,17 @@ macro_rules! define_ops {
             }
         })*
 
+        $(impl TryFrom<Op> for $t {
+            /// Another op: given back.
+            type Error = Op;
+            fn try_from(op: Op) -> Result<$t, Op> {
+                match op {
+                    Op::$v(o) => Ok(o),
+                    other => Err(other),
+                }
+            }
+        })*
+
         impl Op {
             /// Names of every op, in spec order.
             pub const NAMES: &'static [&'static str] = &[$($t::NAME),*];
@@ -339,13 +350,22 @@ macro_rules! define_ops {
             /// op's encoder directly (no second call and return per op).
             #[inline]
             pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-                match self { $(Op::$v(o) => o.encode(sm, c)),* }
+                match self.try_encode(sm, c) {
+                    Some(w) => Ok(w),
+                    None => Err(self.why_refused(sm, c)),
+                }
+            }
+            /// Why [`Self::encode`] refused (its encoder, run again).
+            #[cold]
+            #[inline(never)]
+            fn why_refused(&self, sm: u32, c: &Common) -> EncodeError {
+                $crate::runtime::encode::explained(self.name(), || self.try_encode(sm, c))
             }
             /// [`Self::encode`] without the spec's `legal` and `traps`
             /// products (for tests that show nvdisasm rejects the
             /// combinations they leave out).
             pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-                match self { $(Op::$v(o) => o.encode_any_combo(sm, c)),* }
+                $crate::runtime::encode::with_any_combo(|| self.encode(sm, c))
             }
             /// The word, or `None` when the op does not encode on `sm`
             /// (no error message is built: for legality trials). One jump
@@ -427,13 +447,43 @@ macro_rules! define_ops {
                     })
                     .count()
             }
-            /// Rewrite the op until it encodes on `sm`; may replace it with another op.
+            /// Rewrite the op until it encodes on `sm`; may replace it
+            /// with another op (the shared algorithm, written once for
+            /// every op: [`legalize`](crate::runtime::legalize_support::legalize)).
             pub fn legalize(&mut self, sm: u32, cx: &mut dyn LegalizeCx) -> Result<(), LegalizeError> {
-                let new = match self { $(Op::$v(o) => o.legalize(sm, cx)?),* };
-                if let Some(n) = new {
-                    *self = n;
-                }
-                Ok(())
+                $crate::runtime::legalize_support::legalize(self, sm, cx)
+            }
+            /// Replace source `i`.
+            pub fn set_src(&mut self, i: usize, s: Src) {
+                *self.src_mut(i) = s;
+            }
+            /// Whether the op writes a predicate (a carry, say) other than PT.
+            pub fn writes_pred(&self) -> bool {
+                match self { $(Op::$v(o) => OpFields::writes_pred(o)),* }
+            }
+            /// The op with each immediate's modifiers folded into its value.
+            pub fn fold_imms(&mut self) {
+                match self { $(Op::$v(o) => o.fold_imms()),* }
+            }
+            /// The view of source `i` when a modifier chooses its type.
+            pub fn src_view(&self, i: usize) -> Option<View> {
+                match self { $(Op::$v(o) => o.src_view(i)),* }
+            }
+            /// The op with each commutative pair swapped, one variant each.
+            pub fn swapped(&self) -> Vec<Op> {
+                match self { $(Op::$v(o) => o.swapped().into_iter().map(Op::$v).collect()),* }
+            }
+            /// The same operation with a wider immediate field, if any.
+            pub fn to_wide(&self) -> Option<Op> {
+                match self { $(Op::$v(o) => o.to_wide()),* }
+            }
+            /// The op this one is the wide-immediate form of, if any.
+            pub fn to_narrow(&self) -> Option<Op> {
+                match self { $(Op::$v(o) => o.to_narrow()),* }
+            }
+            /// Sources read from the register above another source's.
+            pub fn runs(&self) -> &'static [Run] {
+                match self { $(Op::$v(o) => o.runs()),* }
             }
         }
 
@@ -453,7 +503,7 @@ macro_rules! define_ops {
                 match $t::parse(line, sm, addr) {
                     None => {}
                     Some(Ok((o, c))) => {
-                        if o.encode(sm, &c).is_ok() {
+                        if o.try_encode(sm, &c).is_some() {
                             return Ok((Op::$v(o), c));
                         }
                         let op = Op::$v(o);

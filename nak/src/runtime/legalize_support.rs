@@ -318,9 +318,21 @@ pub trait Legalize: Encode + Copy + OpFields {
         &[]
     }
 
-    /// Rewrite until the op encodes on `sm` (see [`legalize`]).
-    fn legalize(&mut self, sm: u32, cx: &mut dyn LegalizeCx) -> Result<Option<Op>, LegalizeError> {
-        legalize(self, sm, cx)
+    /// Rewrite until the op encodes on `sm` (see [`legalize`]): `Some`
+    /// when another op replaces this one.
+    fn legalize(&mut self, sm: u32, cx: &mut dyn LegalizeCx) -> Result<Option<Op>, LegalizeError>
+    where
+        Self: Into<Op> + TryFrom<Op, Error = Op>,
+    {
+        let mut op: Op = (*self).into();
+        legalize(&mut op, sm, cx)?;
+        match Self::try_from(op) {
+            Ok(o) => {
+                *self = o;
+                Ok(None)
+            }
+            Err(other) => Ok(Some(other)),
+        }
     }
 }
 
@@ -328,29 +340,22 @@ pub trait Legalize: Encode + Copy + OpFields {
 /// cost: as is; immediates with their modifiers folded in; each
 /// commutative swap; the wider-immediate op; then copying the fewest
 /// sources to registers (through `cx`), with and without swaps; last the
-/// narrow op this one widens. A returned op replaces this one.
-pub fn legalize<T: Legalize>(
-    op: &mut T,
-    sm: u32,
-    cx: &mut dyn LegalizeCx,
-) -> Result<Option<Op>, LegalizeError> {
+/// narrow op this one widens (which may replace `op`). Written once for
+/// every op: it reads the op through `Op`'s methods.
+pub fn legalize(op: &mut Op, sm: u32, cx: &mut dyn LegalizeCx) -> Result<(), LegalizeError> {
     // A rewrite is accepted only when its immediates keep every bit.
     crate::runtime::encode::with_exact_imms(|| legalize_exact(op, sm, cx))
 }
 
 /// [`legalize`] with immediates required to encode exactly.
-fn legalize_exact<T: Legalize>(
-    op: &mut T,
-    sm: u32,
-    cx: &mut dyn LegalizeCx,
-) -> Result<Option<Op>, LegalizeError> {
+fn legalize_exact(op: &mut Op, sm: u32, cx: &mut dyn LegalizeCx) -> Result<(), LegalizeError> {
     let c = Common::default();
     if op.try_encode(sm, &c).is_some() {
-        return Ok(None);
+        return Ok(());
     }
-    if !T::SMS.contains(&sm) {
+    if !op.sms().contains(&sm) {
         return Err(LegalizeError::new(
-            T::NAME,
+            op.name(),
             format!("no encoding on SM{sm}"),
         ));
     }
@@ -361,31 +366,33 @@ fn legalize_exact<T: Legalize>(
     if !(reads_cc || writes_cc) {
         t.fold_imms();
     }
-    let mut cands: Vec<T> = vec![t];
+    let mut cands: Vec<Op> = vec![t];
     cands.extend(t.swapped());
     for cand in &cands {
         if cand.try_encode(sm, &c).is_some() {
             *op = *cand;
-            return Ok(None);
+            return Ok(());
         }
     }
     for cand in &cands {
         if let Some(w) = cand.to_wide()
             && w.try_encode(sm, &c).is_some()
         {
-            return Ok(Some(w));
+            *op = w;
+            return Ok(());
         }
     }
     if let Some(out) = copy_fewest(&cands, sm, &c, cx)? {
         *op = out;
-        return Ok(None);
+        return Ok(());
     }
     if let Some(mut n) = op.to_narrow() {
-        n.legalize(sm, cx)?;
-        return Ok(Some(n));
+        legalize_exact(&mut n, sm, cx)?;
+        *op = n;
+        return Ok(());
     }
     Err(LegalizeError::new(
-        T::NAME,
+        op.name(),
         format!("no rewrite makes it encodable on SM{sm}"),
     ))
 }
@@ -396,13 +403,16 @@ fn legalize_exact<T: Legalize>(
 /// registers/predicates, for sources only a UGPR or UP form takes. Each
 /// choice is tried on placeholders first; only the one that encodes emits
 /// copies.
-fn copy_fewest<T: Legalize>(
-    cands: &[T],
+fn copy_fewest(
+    cands: &[Op],
     sm: u32,
     c: &Common,
     cx: &mut dyn LegalizeCx,
-) -> Result<Option<T>, LegalizeError> {
-    let n = T::SRCS.len();
+) -> Result<Option<Op>, LegalizeError> {
+    let Some(first) = cands.first() else {
+        return Ok(None);
+    };
+    let n = first.src_info().len();
     for umask in 0u32..(1u32 << n) {
         for k in 1..=n {
             for strip in [false, true] {
@@ -439,8 +449,8 @@ fn copy_fewest<T: Legalize>(
 /// `cand` encode, tried on placeholder registers (a `run`'s two sources on
 /// registers 0 and n, unmodified). A stripping trial that strips nothing
 /// is refused (the plain trial covered it).
-fn copies_encode<T: Legalize>(
-    cand: &T,
+fn copies_encode(
+    cand: &Op,
     mask: u32,
     umask: u32,
     strip: bool,
@@ -450,11 +460,11 @@ fn copies_encode<T: Legalize>(
 ) -> bool {
     let mut trial = *cand;
     let mut any_stripped = false;
-    for (i, info) in T::SRCS.iter().enumerate() {
+    for (i, info) in cand.src_info().iter().enumerate() {
         if mask >> i & 1 == 0 {
             continue;
         }
-        let s = trial.src(i);
+        let s = *trial.src(i);
         if let Some(r) = run.filter(|r| r.src == i || r.base == i) {
             if s.has_mods() {
                 return false;
@@ -507,19 +517,20 @@ fn copies_encode<T: Legalize>(
 
 /// `cand` with the sources in `mask` copied to registers through `cx` (see
 /// [`copies_encode`]).
-fn emit_copies<T: Legalize>(
-    cand: &T,
+fn emit_copies(
+    cand: &Op,
     mask: u32,
     umask: u32,
     strip: bool,
     run: Option<&Run>,
     cx: &mut dyn LegalizeCx,
-) -> Result<T, LegalizeError> {
+) -> Result<Op, LegalizeError> {
     let mut out = *cand;
+    let info = cand.src_info();
     if let Some(r) = run {
-        let (b, s) = (T::SRCS[r.base].ty, T::SRCS[r.src].ty);
+        let (b, s) = (info[r.base].ty, info[r.src].ty);
         let file = copy_file(b, umask >> r.base & 1 == 1);
-        let first = cx.copy_run(&[(0, out.src(r.base), b), (r.n, out.src(r.src), s)], file)?;
+        let first = cx.copy_run(&[(0, *out.src(r.base), b), (r.n, *out.src(r.src), s)], file)?;
         out.set_src(r.base, Src::reg(first));
         let idx = first.idx + r.n;
         out.set_src(r.src, Src::reg(Reg { file, idx }));
@@ -528,11 +539,11 @@ fn emit_copies<T: Legalize>(
     // gave them all one placeholder register): a form that reads one
     // register as two sources (Volta's `BAR.SYNC R3, R3`) takes the copy.
     let mut copied: Vec<(SrcKind, ValueType, RegFile, Reg)> = Vec::new();
-    for (i, info) in T::SRCS.iter().enumerate() {
+    for (i, info) in info.iter().enumerate() {
         if mask >> i & 1 == 0 || run.is_some_and(|r| r.src == i || r.base == i) {
             continue;
         }
-        let s = out.src(i);
+        let s = *out.src(i);
         let file = copy_file(info.ty, umask >> i & 1 == 1);
         let new = if strip && s.has_mods() && !info.ty.is_pred() {
             Src::reg(cx.materialize(s, info.ty, out.src_view(i), file)?)

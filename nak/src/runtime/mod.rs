@@ -16,6 +16,7 @@ pub mod line_buf;
 pub mod mem;
 pub mod operand;
 pub mod print;
+pub mod refusal;
 pub mod reg_names;
 pub mod sample;
 pub mod view;

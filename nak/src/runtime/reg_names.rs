@@ -130,29 +130,10 @@ mod tests {
             let r = Reg::bar(idx);
             assert!(!r.is_zero());
             assert_eq!(parse_reg(reg_name(r)), Some(r));
-            let field =
-                reg_index("bmov", "d", r, RegFile::Bar, 90);
+            let field = reg_index("bmov", "d", r, RegFile::Bar, 90);
             assert_eq!(field.ok(), Some(u128::from(idx)));
         }
-        assert!(
-            reg_index(
-                "bmov",
-                "d",
-                Reg::bar(16),
-                RegFile::Bar,
-                90
-            )
-            .is_err()
-        );
-        assert!(
-            reg_index(
-                "bmov",
-                "d",
-                Reg::bar(7),
-                RegFile::Bar,
-                60
-            )
-            .is_err()
-        );
+        assert!(reg_index("bmov", "d", Reg::bar(16), RegFile::Bar, 90).is_err());
+        assert!(reg_index("bmov", "d", Reg::bar(7), RegFile::Bar, 60).is_err());
     }
 }
