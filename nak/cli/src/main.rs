@@ -28,6 +28,11 @@ enum Cmd {
         /// Target SM: 90, sm_90 or SM90.
         #[arg(long)]
         sm: String,
+        /// Print each instruction's control bits before its text, as
+        /// `[B------:R-:W-:Y:S04]` (wait mask, read and write barrier,
+        /// yield, stall; see the README), which `nak asm` reads back.
+        #[arg(long)]
+        ctrl: bool,
         file: PathBuf,
     },
     /// Assemble one instruction per line into a raw stream.
@@ -336,7 +341,7 @@ fn main() -> ExitCode {
             global,
             file,
         } => run_cmd::run_cmd(&file, sm.as_deref(), lanes, global),
-        Cmd::Dis { sm, file } => dis(&sm, &file),
+        Cmd::Dis { sm, ctrl, file } => dis(&sm, &file, ctrl),
         Cmd::Asm { sm, file, out } => asm(&sm, &file, &out),
     }
 }
@@ -380,7 +385,7 @@ fn sample(sm: &str, ops: Option<&str>, per_form: usize, seed: u64, out: &Path) -
 /// `nak dis`: the stream file's listing on stdout, read as it is printed
 /// (see `disassemble_reader`), after a length check so a truncated file
 /// fails before any output.
-fn dis(sm: &str, file: &Path) -> ExitCode {
+fn dis(sm: &str, file: &Path, ctrl: bool) -> ExitCode {
     let sm = match parse_sm(sm) {
         Ok(s) => s,
         Err(e) => return fail(2, e),
@@ -396,7 +401,8 @@ fn dis(sm: &str, file: &Path) -> ExitCode {
         return fail(1, format_args!("{}: {e}", file.display()));
     }
     // Block-sized writes from whichever thread completes a run.
-    match nak::dis::listing::disassemble_reader(sm, &mut input, &mut std::io::stdout()) {
+    match nak::dis::listing::disassemble_reader_with(sm, &mut input, &mut std::io::stdout(), ctrl)
+    {
         Ok(unknown) => {
             if unknown > 0 {
                 eprintln!("{unknown} instruction(s) with an encoding the spec does not know");

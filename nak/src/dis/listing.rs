@@ -53,6 +53,22 @@ where
     R: std::io::Read + Send,
     W: std::io::Write + Send,
 {
+    disassemble_reader_with(sm, input, sink, false)
+}
+
+/// [`disassemble_reader`], with each instruction's control bits before
+/// its text when `ctrl` is set (`nak dis --ctrl`; the field is
+/// [`control::ctrl_text`]'s, which `nak asm` reads back).
+pub fn disassemble_reader_with<R, W>(
+    sm: u32,
+    input: &mut R,
+    sink: &mut W,
+    ctrl: bool,
+) -> std::io::Result<usize>
+where
+    R: std::io::Read + Send,
+    W: std::io::Write + Send,
+{
     let invalid = |m: String| std::io::Error::new(std::io::ErrorKind::InvalidInput, m);
     let family = family_of(sm).ok_or_else(|| invalid(format!("SM{sm} is not covered")))?;
     let wb = (family.width() / 8) as usize;
@@ -71,7 +87,7 @@ where
         .map_or(1, |n| n.get())
         .clamp(1, 8);
     let unknown = ordered_blocks::run(&mut reader, sink, threads, |data, at, buf| {
-        print_block(sm, wb, data, at as u64, buf)
+        print_block(sm, wb, data, at as u64, buf, ctrl)
     })?;
     reader.finish(unknown)
 }
@@ -134,13 +150,20 @@ impl<R> BlockReader<'_, R> {
 
 /// Print one block into `buf` (cleared first); returns its unknown count.
 /// Each line is printed straight into the room after the block's text.
-fn print_block(sm: u32, nbytes: usize, piece: &[u8], base: u64, buf: &mut TextBuf) -> usize {
+fn print_block(
+    sm: u32,
+    nbytes: usize,
+    piece: &[u8],
+    base: u64,
+    buf: &mut TextBuf,
+    with_ctrl: bool,
+) -> usize {
     buf.clear();
     // Most lines are under 128 bytes: room for that per word means the
     // buffer rarely grows while printing.
     buf.reserve(piece.len() / nbytes.max(1) * 128 + 4096);
     let mut unknown = 0;
-    let Some(print) = isa::printer(sm) else {
+    let (Some(print), Some(family)) = (isa::printer(sm), family_of(sm)) else {
         return 0;
     };
     // The caller checked the stream, so this walk cannot fail. The line's
@@ -155,6 +178,10 @@ fn print_block(sm: u32, nbytes: usize, piece: &[u8], base: u64, buf: &mut TextBu
             let mut line = LineBuf::over(buf.line_room());
             stream::push_hex(&mut line, bytes, nbytes);
             line.push_byte(b'\t');
+            if with_ctrl {
+                line.push_str(&control::ctrl_text(family, word_ctrl(family, word, ctrl)));
+                line.push_byte(b' ');
+            }
             // Decoded and printed in one step, with no `Op` in between.
             if print(word, sm, addr, ctrl.unwrap_or(0), &mut line).is_none() {
                 unknown += 1;
@@ -168,6 +195,16 @@ fn print_block(sm: u32, nbytes: usize, piece: &[u8], base: u64, buf: &mut TextBu
     unknown
 }
 
+/// The control value of an instruction: from its bundle's scheduling word
+/// (`bundled`) or from its own word.
+fn word_ctrl(family: isa::Family, word: u128, bundled: Option<u32>) -> u32 {
+    match (bundled, family.control_in_word()) {
+        (Some(c), _) => c,
+        (None, Some((lo, width))) => (word >> lo) as u32 & ((1u32 << width) - 1),
+        (None, None) => 0,
+    }
+}
+
 /// An assembly error: 1-based line and column, and the message.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AsmFileError {
@@ -177,7 +214,10 @@ pub struct AsmFileError {
 }
 
 /// `nak asm`: parse every line (a leading `HEX<TAB>` is ignored) and return
-/// the raw stream, or every error found.
+/// the raw stream, or every error found. A line may start with a control
+/// field as `nak dis --ctrl` prints it ([`control::ctrl_text`]), which sets
+/// the instruction's control bits (its `.reuse` flags are added to the
+/// field's); without one, the family's neutral value is used.
 pub fn assemble(sm: u32, text: &str) -> Result<Vec<u8>, Vec<AsmFileError>> {
     let family = family_of(sm).ok_or_else(|| {
         vec![AsmFileError {
@@ -198,6 +238,22 @@ pub fn assemble(sm: u32, text: &str) -> Result<Vec<u8>, Vec<AsmFileError>> {
         if body_trim.trim().is_empty() {
             continue;
         }
+        let lead = body_trim.len() - body_trim.trim_start().len();
+        let (explicit, offset, body_trim) = if body_trim.trim_start().starts_with('[') {
+            match control::parse_ctrl_text(family, body_trim.trim_start()) {
+                Ok((v, n)) => (Some(v), offset + lead + n, &body_trim[lead + n..]),
+                Err(message) => {
+                    errors.push(AsmFileError {
+                        line: ln + 1,
+                        col: offset + lead + 1,
+                        message,
+                    });
+                    continue;
+                }
+            }
+        } else {
+            (None, offset, body_trim)
+        };
         let idx = words.len() as u64;
         let addr = match family.bundle() {
             Some(n) => (idx / n as u64) * wb * (n as u64 + 1) + wb * (idx % n as u64 + 1),
@@ -205,7 +261,10 @@ pub fn assemble(sm: u32, text: &str) -> Result<Vec<u8>, Vec<AsmFileError>> {
         };
         let res = asm::tokenize(body_trim).and_then(|line| {
             let (op, mut c) = isa::parse(&line, sm, addr)?;
-            c.ctrl = control::with_reuse_needs(family, c.ctrl);
+            c.ctrl = match explicit {
+                Some(v) => v | c.ctrl & control::reuse_mask(family),
+                None => control::with_reuse_needs(family, c.ctrl),
+            };
             op.encode(sm, &c)
                 .map(|w| (w, c.ctrl))
                 .map_err(|e| asm::AsmError {

@@ -10,6 +10,11 @@ pub fn reuse_field(family: Family) -> Option<(u32, u32)> {
     Some((lo, width))
 }
 
+/// The reuse flags' bits of the family's control value (0 without).
+pub fn reuse_mask(family: Family) -> u32 {
+    reuse_field(family).map_or(0, |(lo, width)| ((1u32 << width) - 1) << lo)
+}
+
 /// `ctrl` with the family's `reuse_needs` met when it sets a reuse flag:
 /// each field outside its range takes its lowest value. nvdisasm rejects
 /// `.reuse` with a stall of 0 on Volta and later (`undefined value ... for
@@ -36,6 +41,173 @@ pub fn with_reuse_needs(family: Family, ctrl: u32) -> u32 {
         })
 }
 
+/// A field of the family's control value: (low bit, width), by its name
+/// in the spec (`stall`, `yield`, `write_barrier`, `read_barrier`, `wait`,
+/// `reuse`).
+fn field(family: Family, name: &str) -> Option<(u32, u32)> {
+    let &(_, lo, width) = family.control_fields().iter().find(|f| f.0 == name)?;
+    Some((lo, width))
+}
+
+fn get(ctrl: u32, f: Option<(u32, u32)>) -> Option<u32> {
+    f.map(|(lo, width)| ctrl >> lo & ((1u32 << width) - 1))
+}
+
+/// The bits of the control value no named field holds.
+fn other_bits(family: Family) -> u32 {
+    let all = match family.control_in_word() {
+        Some((_, width)) => (1u32 << width) - 1,
+        None => family
+            .control_slot_bits()
+            .map_or(0, |bits| (1u32 << bits) - 1),
+    };
+    family
+        .control_fields()
+        .iter()
+        .fold(all, |m, &(_, lo, width)| m & !(((1u32 << width) - 1) << lo))
+}
+
+/// The control value as text, in CuAssembler's layout:
+/// `[B0-2---:R1:W3:Y:S04]`.
+/// - `B`: the wait mask, one character per barrier (its digit when waited
+///   on, `-` when not).
+/// - `R` and `W`: the read and write barrier set, `-` for none (7).
+/// - `Y` when the raw yield bit is clear, `-` when it is set. This is
+///   CuAssembler's and maxas's polarity, and ptxas clears the bit on every
+///   stall of 12 or more.
+/// - `S`: the stall count in decimal.
+///
+/// Two groups follow only when their bits are not zero:
+/// - `:U` and the reuse flags, one character per operand slot, a to d
+///   (`-` or `R`). nvdisasm prints Volta's flags as `.reuse` too, and
+///   Maxwell's not at all.
+/// - `:X` and any bits no field names, in hex.
+pub fn ctrl_text(family: Family, ctrl: u32) -> String {
+    use std::fmt::Write as _;
+    let wait = get(ctrl, field(family, "wait")).unwrap_or(0);
+    let barrier = |name| match get(ctrl, field(family, name)) {
+        Some(7) | None => '-',
+        Some(b) => char::from_digit(b, 10).unwrap_or('?'),
+    };
+    let mut out = String::from("[B");
+    let waits = field(family, "wait").map_or(0, |f| f.1);
+    for i in 0..waits {
+        out.push(if wait >> i & 1 == 1 {
+            char::from_digit(i, 10).unwrap_or('?')
+        } else {
+            '-'
+        });
+    }
+    let yield_clear = get(ctrl, field(family, "yield")) == Some(0);
+    let stall = get(ctrl, field(family, "stall")).unwrap_or(0);
+    let _ = write!(
+        out,
+        ":R{}:W{}:{}:S{stall:02}",
+        barrier("read_barrier"),
+        barrier("write_barrier"),
+        if yield_clear { 'Y' } else { '-' },
+    );
+    if let Some((lo, width)) = field(family, "reuse") {
+        let reuse = ctrl >> lo & ((1u32 << width) - 1);
+        if reuse != 0 {
+            out.push_str(":U");
+            for i in 0..width {
+                out.push(if reuse >> i & 1 == 1 { 'R' } else { '-' });
+            }
+        }
+    }
+    let other = ctrl & other_bits(family);
+    if other != 0 {
+        let _ = write!(out, ":X{other:x}");
+    }
+    out.push(']');
+    out
+}
+
+/// The control value a [`ctrl_text`] field gives (`text` starts at its
+/// `[`): the value and the length of the field, or what is wrong with it.
+/// A group the field leaves out is zero, except the barriers (none).
+pub fn parse_ctrl_text(family: Family, text: &str) -> Result<(u32, usize), String> {
+    let end = text
+        .find(']')
+        .ok_or_else(|| "a control field `[...]` has no closing `]`".to_string())?;
+    let body = text
+        .get(1..end)
+        .ok_or_else(|| "a control field starts with `[`".to_string())?;
+    let mut ctrl = 0u32;
+    let mut set = |name: &str, v: u32| -> Result<(), String> {
+        let (lo, width) =
+            field(family, name).ok_or_else(|| format!("this family has no {name} field"))?;
+        if v >> width != 0 {
+            return Err(format!("{name} {v} does not fit {width} bits"));
+        }
+        ctrl |= v << lo;
+        Ok(())
+    };
+    set("read_barrier", 7)?;
+    set("write_barrier", 7)?;
+    set("yield", 1)?;
+    for group in body.split(':') {
+        let (key, rest) = group.split_at(group.len().min(1));
+        match key {
+            "B" => {
+                let mut mask = 0;
+                for (i, ch) in rest.chars().enumerate() {
+                    match ch {
+                        '-' => {}
+                        d if d.to_digit(10) == Some(i as u32) => mask |= 1 << i,
+                        _ => return Err(format!("wait mask `{rest}`: `{ch}` at place {i}")),
+                    }
+                }
+                set("wait", mask)?;
+            }
+            "R" | "W" => {
+                let v = match rest {
+                    "-" => 7,
+                    d => d
+                        .parse::<u32>()
+                        .map_err(|_| format!("barrier `{group}`: a digit or `-`"))?,
+                };
+                set(if key == "R" { "read_barrier" } else { "write_barrier" }, v)?;
+            }
+            "Y" | "-" if rest.is_empty() => {
+                // `Y`: the raw yield bit clear (see `ctrl_text`).
+                ctrl &= !field(family, "yield").map_or(0, |(lo, _)| 1 << lo);
+                if key == "-" {
+                    set("yield", 1)?;
+                }
+            }
+            "S" => {
+                let v = rest
+                    .parse::<u32>()
+                    .map_err(|_| format!("stall `{group}`: a decimal count"))?;
+                set("stall", v)?;
+            }
+            "U" => {
+                let mut mask = 0;
+                for (i, ch) in rest.chars().enumerate() {
+                    match ch {
+                        '-' => {}
+                        'R' => mask |= 1 << i,
+                        _ => return Err(format!("reuse flags `{rest}`: `R` or `-`")),
+                    }
+                }
+                set("reuse", mask)?;
+            }
+            "X" => {
+                let v = u32::from_str_radix(rest, 16)
+                    .map_err(|_| format!("other bits `{group}`: hex"))?;
+                if v & !other_bits(family) != 0 {
+                    return Err(format!("other bits {v:#x} overlap a named field"));
+                }
+                ctrl |= v;
+            }
+            _ => return Err(format!("unknown control group `{group}`")),
+        }
+    }
+    Ok((ctrl, end + 1))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -59,6 +231,33 @@ mod tests {
                 assert!((min..=max).contains(&v), "SM{sm}: field at {flo} is {v}");
             }
             assert_eq!(with_reuse_needs(f, fixed), fixed, "SM{sm}");
+        }
+    }
+
+    /// Every control value a family can hold prints as a field that reads
+    /// back as the same value; the layout is CuAssembler's.
+    #[test]
+    fn control_text_round_trips() {
+        for family in [family_of(50), family_of(90)].map(|f| f.expect("a family")) {
+            let bits = family
+                .control_in_word()
+                .map(|(_, w)| w)
+                .or(family.control_slot_bits())
+                .expect("control bits");
+            for i in 0..20_000u32 {
+                // Low values whole, high bits from a spread of samples.
+                let ctrl = i | (i.wrapping_mul(0x9e37_79b9) & ((1 << bits) - 1));
+                let text = ctrl_text(family, ctrl);
+                assert_eq!(parse_ctrl_text(family, &text), Ok((ctrl, text.len())), "{text}");
+            }
+            assert_eq!(ctrl_text(family, family.neutral_control()), "[B------:R-:W-:Y:S00]");
+        }
+        let sm90 = family_of(90).expect("a family");
+        // Stall 4, yield set, write barrier 2, waits on 0 and 3.
+        let ctrl = 4 | 1 << 4 | 7 << 8 | 2 << 5 | 0b1001 << 11;
+        assert_eq!(ctrl_text(sm90, ctrl), "[B0--3--:R-:W2:-:S04]");
+        for bad in ["[B0:S04", "[B1-----:S04]", "[Q1]", "[S99]", "[R9]", "[X1]"] {
+            assert!(parse_ctrl_text(sm90, bad).is_err(), "{bad}");
         }
     }
 }
