@@ -401,8 +401,7 @@ fn dis(sm: &str, file: &Path, ctrl: bool) -> ExitCode {
         return fail(1, format_args!("{}: {e}", file.display()));
     }
     // Block-sized writes from whichever thread completes a run.
-    match nak::dis::listing::disassemble_reader_with(sm, &mut input, &mut std::io::stdout(), ctrl)
-    {
+    match nak::dis::listing::disassemble_reader_with(sm, &mut input, &mut std::io::stdout(), ctrl) {
         Ok(unknown) => {
             if unknown > 0 {
                 eprintln!("{unknown} instruction(s) with an encoding the spec does not know");

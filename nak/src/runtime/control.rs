@@ -124,6 +124,17 @@ pub fn ctrl_text(family: Family, ctrl: u32) -> String {
     out
 }
 
+/// `ctrl` with field `name` holding `v`.
+fn put(family: Family, ctrl: &mut u32, name: &str, v: u32) -> Result<(), String> {
+    let (lo, width) =
+        field(family, name).ok_or_else(|| format!("this family has no {name} field"))?;
+    if v >> width != 0 {
+        return Err(format!("{name} {v} does not fit {width} bits"));
+    }
+    *ctrl = *ctrl & !(((1u32 << width) - 1) << lo) | v << lo;
+    Ok(())
+}
+
 /// The control value a [`ctrl_text`] field gives (`text` starts at its
 /// `[`): the value and the length of the field, or what is wrong with it.
 /// A group the field leaves out is zero, except the barriers (none).
@@ -135,18 +146,10 @@ pub fn parse_ctrl_text(family: Family, text: &str) -> Result<(u32, usize), Strin
         .get(1..end)
         .ok_or_else(|| "a control field starts with `[`".to_string())?;
     let mut ctrl = 0u32;
-    let mut set = |name: &str, v: u32| -> Result<(), String> {
-        let (lo, width) =
-            field(family, name).ok_or_else(|| format!("this family has no {name} field"))?;
-        if v >> width != 0 {
-            return Err(format!("{name} {v} does not fit {width} bits"));
-        }
-        ctrl |= v << lo;
-        Ok(())
-    };
-    set("read_barrier", 7)?;
-    set("write_barrier", 7)?;
-    set("yield", 1)?;
+    let set = |ctrl: &mut u32, name: &str, v: u32| put(family, ctrl, name, v);
+    set(&mut ctrl, "read_barrier", 7)?;
+    set(&mut ctrl, "write_barrier", 7)?;
+    set(&mut ctrl, "yield", 1)?;
     for group in body.split(':') {
         let (key, rest) = group.split_at(group.len().min(1));
         match key {
@@ -159,7 +162,7 @@ pub fn parse_ctrl_text(family: Family, text: &str) -> Result<(u32, usize), Strin
                         _ => return Err(format!("wait mask `{rest}`: `{ch}` at place {i}")),
                     }
                 }
-                set("wait", mask)?;
+                set(&mut ctrl, "wait", mask)?;
             }
             "R" | "W" => {
                 let v = match rest {
@@ -168,20 +171,20 @@ pub fn parse_ctrl_text(family: Family, text: &str) -> Result<(u32, usize), Strin
                         .parse::<u32>()
                         .map_err(|_| format!("barrier `{group}`: a digit or `-`"))?,
                 };
-                set(if key == "R" { "read_barrier" } else { "write_barrier" }, v)?;
+                let name = if key == "R" {
+                    "read_barrier"
+                } else {
+                    "write_barrier"
+                };
+                set(&mut ctrl, name, v)?;
             }
-            "Y" | "-" if rest.is_empty() => {
-                // `Y`: the raw yield bit clear (see `ctrl_text`).
-                ctrl &= !field(family, "yield").map_or(0, |(lo, _)| 1 << lo);
-                if key == "-" {
-                    set("yield", 1)?;
-                }
-            }
+            // `Y`: the raw yield bit clear (see `ctrl_text`).
+            "Y" | "-" if rest.is_empty() => set(&mut ctrl, "yield", u32::from(key == "-"))?,
             "S" => {
                 let v = rest
                     .parse::<u32>()
                     .map_err(|_| format!("stall `{group}`: a decimal count"))?;
-                set("stall", v)?;
+                set(&mut ctrl, "stall", v)?;
             }
             "U" => {
                 let mut mask = 0;
@@ -192,7 +195,7 @@ pub fn parse_ctrl_text(family: Family, text: &str) -> Result<(u32, usize), Strin
                         _ => return Err(format!("reuse flags `{rest}`: `R` or `-`")),
                     }
                 }
-                set("reuse", mask)?;
+                set(&mut ctrl, "reuse", mask)?;
             }
             "X" => {
                 let v = u32::from_str_radix(rest, 16)
@@ -248,9 +251,16 @@ mod tests {
                 // Low values whole, high bits from a spread of samples.
                 let ctrl = i | (i.wrapping_mul(0x9e37_79b9) & ((1 << bits) - 1));
                 let text = ctrl_text(family, ctrl);
-                assert_eq!(parse_ctrl_text(family, &text), Ok((ctrl, text.len())), "{text}");
+                assert_eq!(
+                    parse_ctrl_text(family, &text),
+                    Ok((ctrl, text.len())),
+                    "{text}"
+                );
             }
-            assert_eq!(ctrl_text(family, family.neutral_control()), "[B------:R-:W-:Y:S00]");
+            assert_eq!(
+                ctrl_text(family, family.neutral_control()),
+                "[B------:R-:W-:Y:S00]"
+            );
         }
         let sm90 = family_of(90).expect("a family");
         // Stall 4, yield set, write barrier 2, waits on 0 and 3.
