@@ -62,7 +62,7 @@ impl OpLdsm {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/ldsm.toml:56; form at isa-spec/spec/ops/memory/ldsm.toml:56).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89, 90] (isa-spec/spec/ops/memory/ldsm.toml:58; form at isa-spec/spec/ops/memory/ldsm.toml:58).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -78,7 +78,7 @@ impl OpLdsm {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 91;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldsm.toml:89; form at isa-spec/spec/ops/memory/ldsm.toml:89).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/ldsm.toml:91; form at isa-spec/spec/ops/memory/ldsm.toml:91).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -94,7 +94,7 @@ impl OpLdsm {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 91;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldsm.toml:56; form at isa-spec/spec/ops/memory/ldsm.toml:56).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldsm.toml:58; form at isa-spec/spec/ops/memory/ldsm.toml:58).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -130,7 +130,7 @@ impl OpLdsm {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ff04ff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldsm.toml:89; form at isa-spec/spec/ops/memory/ldsm.toml:89).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/ldsm.toml:91; form at isa-spec/spec/ops/memory/ldsm.toml:91).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -211,7 +211,7 @@ impl OpLdsm {
                         .clone()
                         .unwrap_or(
                             if crate::isa::zero_index(sm, RegFile::UGpr).is_some() {
-                                Src::reg(Reg::URZ)
+                                Src::reg(Reg::ugpr(0u8))
                             } else {
                                 Src::RZ
                             },

@@ -61,7 +61,7 @@ impl OpStsm {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/stsm.toml:58; form at isa-spec/spec/ops/memory/stsm.toml:58).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/stsm.toml:60; form at isa-spec/spec/ops/memory/stsm.toml:60).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -78,7 +78,7 @@ impl OpStsm {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 91;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stsm.toml:94; form at isa-spec/spec/ops/memory/stsm.toml:94).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/stsm.toml:96; form at isa-spec/spec/ops/memory/stsm.toml:96).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -95,7 +95,7 @@ impl OpStsm {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 91;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stsm.toml:58; form at isa-spec/spec/ops/memory/stsm.toml:58).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stsm.toml:60; form at isa-spec/spec/ops/memory/stsm.toml:60).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -129,7 +129,7 @@ impl OpStsm {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffb4000000000000ff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stsm.toml:94; form at isa-spec/spec/ops/memory/stsm.toml:94).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/stsm.toml:96; form at isa-spec/spec/ops/memory/stsm.toml:96).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -205,7 +205,7 @@ impl OpStsm {
                         .clone()
                         .unwrap_or(
                             if crate::isa::zero_index(sm, RegFile::UGpr).is_some() {
-                                Src::reg(Reg::URZ)
+                                Src::reg(Reg::ugpr(0u8))
                             } else {
                                 Src::RZ
                             },
