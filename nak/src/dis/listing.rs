@@ -217,7 +217,7 @@ pub struct AsmFileError {
 /// the raw stream, or every error found. A line may start with a control
 /// field as `nak dis --ctrl` prints it ([`control::ctrl_text`]), which sets
 /// the instruction's control bits (its `.reuse` flags are added to the
-/// field's); without one, the family's neutral value is used.
+/// field's); without one they are zero but for `.reuse` and what it needs.
 pub fn assemble(sm: u32, text: &str) -> Result<Vec<u8>, Vec<AsmFileError>> {
     let family = family_of(sm).ok_or_else(|| {
         vec![AsmFileError {
