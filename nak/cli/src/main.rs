@@ -261,7 +261,7 @@ fn info(sm: &str) -> ExitCode {
 }
 
 /// `nak pack`: HEX words to a raw stream.
-fn pack(sm: &str, file: &PathBuf, out: &PathBuf) -> ExitCode {
+fn pack(sm: &str, file: &Path, out: &Path) -> ExitCode {
     let sm = match parse_sm(sm) {
         Ok(s) => s,
         Err(e) => return fail(2, e),
@@ -294,7 +294,7 @@ fn pack(sm: &str, file: &PathBuf, out: &PathBuf) -> ExitCode {
         }
     }
     match nak::dis::stream::encode_stream(sm, &words, nop_word(sm))
-        .and_then(|b| std::fs::write(out, b).map_err(|e| format!("{}: {e}", out.display())))
+        .and_then(|b| out::write_whole(out, &b).map_err(|e| format!("{}: {e}", out.display())))
     {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => fail(2, e),
@@ -372,7 +372,7 @@ fn sample(sm: &str, ops: Option<&str>, per_form: usize, seed: u64, out: &Path) -
     let with_ctrl: Vec<(u128, u32)> = words.iter().map(|w| (*w, neutral)).collect();
     match nak::dis::stream::encode_stream(sm, &with_ctrl, nop_word(sm))
         .map_err(|e| e.to_string())
-        .and_then(|b| std::fs::write(out, b).map_err(|e| e.to_string()))
+        .and_then(|b| out::write_whole(out, &b).map_err(|e| format!("{}: {e}", out.display())))
     {
         Ok(()) => {
             eprintln!("{} words", words.len());
@@ -426,7 +426,7 @@ fn asm(sm: &str, file: &Path, out: &Path) -> ExitCode {
         Err(e) => return fail(2, format_args!("cannot read {}: {e}", file.display())),
     };
     match nak::dis::listing::assemble(sm, &text) {
-        Ok(bytes) => match std::fs::write(out, bytes) {
+        Ok(bytes) => match out::write_whole(out, &bytes) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => fail(1, format_args!("cannot write {}: {e}", out.display())),
         },

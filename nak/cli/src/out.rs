@@ -1,4 +1,5 @@
-//! Output for subcommands that exits quietly on a closed pipe.
+//! Output for subcommands: stdout that exits quietly on a closed pipe, and
+//! output files written whole or not at all.
 
 /// Write `args` to stdout for a subcommand. When the reader has gone (a
 /// closed pipe: `nak lint | head -1`) the command has nothing left to do:
@@ -35,4 +36,22 @@ macro_rules! out {
     ($($arg:tt)*) => {
         $crate::out::out(format_args!($($arg)*))
     };
+}
+
+/// Write `bytes` to `path` whole or not at all: into a temporary file
+/// beside it, then renamed over it. An error (a full disk, a missing
+/// directory) leaves no partial file, and an existing `path` untouched.
+pub fn write_whole(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+    let name = path.file_name().ok_or_else(|| {
+        std::io::Error::new(std::io::ErrorKind::InvalidInput, "the path names no file")
+    })?;
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(name);
+    tmp_name.push(format!(".nak-{}.tmp", std::process::id()));
+    let tmp = path.with_file_name(tmp_name);
+    let written = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
 }

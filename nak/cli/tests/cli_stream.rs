@@ -188,3 +188,55 @@ fn dis_ctrl_round_trips_a_ptxas_kernel() {
         );
     }
 }
+
+/// `nak asm -o OUT` writes OUT whole or not at all: a bad line leaves an
+/// existing OUT as it was, an unwritable OUT is a clear error, and no
+/// temporary file is left behind either way.
+#[test]
+fn asm_output_is_whole_or_untouched() {
+    let dir = tmp("whole");
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.s");
+    let bad = dir.join("bad.s");
+    std::fs::write(&good, "IADD3 R0, R1, R2, R3\n").unwrap();
+    std::fs::write(&bad, "IADD3 R0, R1, R2, R3\nNOT_AN_OP R1\n").unwrap();
+    let out = dir.join("out.bin");
+    nak(&[
+        "asm",
+        "--sm",
+        "75",
+        good.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let before = std::fs::read(&out).unwrap();
+    assert_eq!(before.len(), 16);
+    let run = |input: &std::path::Path, out: &std::path::Path| {
+        Command::new(env!("CARGO_BIN_EXE_nak"))
+            .args([
+                "asm",
+                "--sm",
+                "75",
+                input.to_str().unwrap(),
+                "-o",
+                out.to_str().unwrap(),
+            ])
+            .output()
+            .expect("run nak")
+    };
+    let failed = run(&bad, &out);
+    assert_eq!(failed.status.code(), Some(1));
+    assert_eq!(std::fs::read(&out).unwrap(), before, "OUT untouched");
+    let missing = dir.join("no-such-dir").join("out.bin");
+    let failed = run(&good, &missing);
+    assert_eq!(failed.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&failed.stderr);
+    assert!(err.contains("no-such-dir"), "{err}");
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "temporary files left: {left:?}");
+}
