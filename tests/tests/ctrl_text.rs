@@ -22,10 +22,7 @@ fn round_trip(stem: &str, sm: u32) {
         .enumerate()
         .map(|(i, w)| (w, (i as u32).wrapping_mul(2_654_435_761) & 0x1f_ffff))
         .collect();
-    let nop = nak::runtime::asm::tokenize("NOP")
-        .ok()
-        .and_then(|l| nak::isa::parse(&l, sm, 0).ok())
-        .and_then(|(op, c)| op.encode(sm, &c).ok());
+    let nop = nak::dis::stream::nop_word(sm);
     let bytes = encode_stream(sm, &words, nop).expect("stream");
     // A word the text does not say whole (bits nvdisasm ignores) assembles
     // to its canonical form, so the check is on the control fields and

@@ -293,7 +293,7 @@ fn pack(sm: &str, file: &Path, out: &Path) -> ExitCode {
             }
         }
     }
-    match nak::dis::stream::encode_stream(sm, &words, nop_word(sm))
+    match nak::dis::stream::encode_stream(sm, &words, nak::dis::stream::nop_word(sm))
         .and_then(|b| out::write_whole(out, &b).map_err(|e| format!("{}: {e}", out.display())))
     {
         Ok(()) => ExitCode::SUCCESS,
@@ -302,13 +302,6 @@ fn pack(sm: &str, file: &Path, out: &Path) -> ExitCode {
 }
 
 /// The SM's NOP, to pad a scheduling group.
-fn nop_word(sm: u32) -> Option<u128> {
-    nak::runtime::asm::tokenize("NOP")
-        .ok()
-        .and_then(|l| nak::isa::parse(&l, sm, 0).ok())
-        .and_then(|(op, c)| op.encode(sm, &c).ok())
-}
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.cmd {
@@ -370,7 +363,7 @@ fn sample(sm: &str, ops: Option<&str>, per_form: usize, seed: u64, out: &Path) -
     let words = nak::runtime::sample::sample_words(sm, &names, per_form, seed);
     let neutral = nak::isa::family_of(sm).map_or(0, |f| f.neutral_control());
     let with_ctrl: Vec<(u128, u32)> = words.iter().map(|w| (*w, neutral)).collect();
-    match nak::dis::stream::encode_stream(sm, &with_ctrl, nop_word(sm))
+    match nak::dis::stream::encode_stream(sm, &with_ctrl, nak::dis::stream::nop_word(sm))
         .map_err(|e| e.to_string())
         .and_then(|b| out::write_whole(out, &b).map_err(|e| format!("{}: {e}", out.display())))
     {

@@ -117,10 +117,7 @@ fn dis_ctrl_then_asm_gives_the_stream_back() {
             .enumerate()
             .map(|(i, &w)| (w, (i as u32).wrapping_mul(2_654_435_761) & 0x1f_ffff))
             .collect();
-        let nop = nak::runtime::asm::tokenize("NOP")
-            .ok()
-            .and_then(|l| nak::isa::parse(&l, sm, 0).ok())
-            .and_then(|(op, c)| op.encode(sm, &c).ok());
+        let nop = nak::dis::stream::nop_word(sm);
         let bytes = nak::dis::stream::encode_stream(sm, &with_ctrl, nop).unwrap();
         let sm_arg = sm.to_string();
         let dis = |bytes: &[u8], name: &str| {

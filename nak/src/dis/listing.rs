@@ -284,10 +284,7 @@ pub fn assemble(sm: u32, text: &str) -> Result<Vec<u8>, Vec<AsmFileError>> {
     if !errors.is_empty() {
         return Err(errors);
     }
-    let nop = isa::parse(&asm::tokenize("NOP").map_err(|_| Vec::new())?, sm, 0)
-        .ok()
-        .and_then(|(op, c)| op.encode(sm, &c).ok());
-    stream::encode_stream(sm, &words, nop).map_err(|m| {
+    stream::encode_stream(sm, &words, stream::nop_word(sm)).map_err(|m| {
         vec![AsmFileError {
             line: 0,
             col: 0,

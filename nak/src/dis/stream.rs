@@ -249,6 +249,13 @@ pub fn instr_addr(sm: u32, n: usize) -> Option<(u64, u64)> {
     })
 }
 
+/// The word of a plain `NOP` on `sm` (what pads a bundle's last slots).
+pub fn nop_word(sm: u32) -> Option<u128> {
+    let line = crate::runtime::asm::tokenize("NOP").ok()?;
+    let (op, c) = crate::isa::parse(&line, sm, 0).ok()?;
+    op.encode(sm, &c).ok()
+}
+
 /// Lay encoded instructions out as a raw stream (scheduling words included
 /// where the family has them; a missing third slot is padded with NOP-free
 /// zero words only if `pad` is given).

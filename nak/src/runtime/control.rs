@@ -6,8 +6,7 @@ use crate::isa::Family;
 /// The family's operand-reuse flags in the control value: (low bit,
 /// width), or None when it has none (Maxwell keeps them elsewhere).
 pub fn reuse_field(family: Family) -> Option<(u32, u32)> {
-    let &(_, lo, width) = family.control_fields().iter().find(|f| f.0 == "reuse")?;
-    Some((lo, width))
+    field(family, "reuse")
 }
 
 /// The reuse flags' bits of the family's control value (0 without).
