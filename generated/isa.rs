@@ -4925,6 +4925,14 @@ impl Family {
             }
         }
     }
+    /// Register files whose sources an instruction with a read
+    /// barrier may read after it issues (the others at issue).
+    pub const fn late_read_files(self) -> &'static [RegFile] {
+        match self {
+            Family::Sm50 => &[RegFile::Gpr],
+            Family::Sm70 => &[RegFile::Gpr],
+        }
+    }
     /// Bits per instruction in the bundle's scheduling word (families
     /// with bundles): instruction `i` owns slot `i`.
     pub const fn control_slot_bits(self) -> Option<u32> {

@@ -62,6 +62,8 @@ impl OpAcqbulk {
     }
 }
 impl MemOp for OpAcqbulk {}
+impl FlowOp for OpAcqbulk {}
+impl SchedOp for OpAcqbulk {}
 /// Spec: isa-spec/spec/ops/control/acqbulk.toml:5.
 impl Encode for OpAcqbulk {
     const NAME: &'static str = "acqbulk";

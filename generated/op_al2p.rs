@@ -116,6 +116,8 @@ impl OpAl2p {
     }
 }
 impl MemOp for OpAl2p {}
+impl FlowOp for OpAl2p {}
+impl SchedOp for OpAl2p {}
 /// Spec: isa-spec/spec/ops/memory/al2p.toml:9.
 impl Encode for OpAl2p {
     const NAME: &'static str = "al2p";

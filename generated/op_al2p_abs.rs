@@ -95,6 +95,8 @@ impl OpAl2pAbs {
     }
 }
 impl MemOp for OpAl2pAbs {}
+impl FlowOp for OpAl2pAbs {}
+impl SchedOp for OpAl2pAbs {}
 /// Spec: isa-spec/spec/ops/memory/al2p_abs.toml:5.
 impl Encode for OpAl2pAbs {
     const NAME: &'static str = "al2p_abs";

@@ -113,6 +113,8 @@ impl OpAl2pAbsSm50 {
     }
 }
 impl MemOp for OpAl2pAbsSm50 {}
+impl FlowOp for OpAl2pAbsSm50 {}
+impl SchedOp for OpAl2pAbsSm50 {}
 /// Spec: isa-spec/spec/ops/memory/al2p_abs_sm50.toml:5.
 impl Encode for OpAl2pAbsSm50 {
     const NAME: &'static str = "al2p_abs_sm50";

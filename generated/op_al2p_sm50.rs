@@ -132,6 +132,8 @@ impl OpAl2pSm50 {
     }
 }
 impl MemOp for OpAl2pSm50 {}
+impl FlowOp for OpAl2pSm50 {}
+impl SchedOp for OpAl2pSm50 {}
 /// Spec: isa-spec/spec/ops/memory/al2p_sm50.toml:9.
 impl Encode for OpAl2pSm50 {
     const NAME: &'static str = "al2p_sm50";

@@ -332,6 +332,8 @@ impl OpAld {
     }
 }
 impl MemOp for OpAld {}
+impl FlowOp for OpAld {}
+impl SchedOp for OpAld {}
 /// Spec: isa-spec/spec/ops/memory/ald.toml:16.
 impl Encode for OpAld {
     const NAME: &'static str = "ald";

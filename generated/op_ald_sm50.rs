@@ -289,6 +289,8 @@ impl OpAldSm50 {
     }
 }
 impl MemOp for OpAldSm50 {}
+impl FlowOp for OpAldSm50 {}
+impl SchedOp for OpAldSm50 {}
 /// Spec: isa-spec/spec/ops/memory/ald_sm50.toml:15.
 impl Encode for OpAldSm50 {
     const NAME: &'static str = "ald_sm50";

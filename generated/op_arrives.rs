@@ -306,6 +306,8 @@ impl OpArrives {
     }
 }
 impl MemOp for OpArrives {}
+impl FlowOp for OpArrives {}
+impl SchedOp for OpArrives {}
 /// Spec: isa-spec/spec/ops/memory/arrives.toml:18.
 impl Encode for OpArrives {
     const NAME: &'static str = "arrives";

@@ -284,6 +284,8 @@ impl OpAst {
     }
 }
 impl MemOp for OpAst {}
+impl FlowOp for OpAst {}
+impl SchedOp for OpAst {}
 /// Spec: isa-spec/spec/ops/memory/ast.toml:10.
 impl Encode for OpAst {
     const NAME: &'static str = "ast";

@@ -280,6 +280,8 @@ impl OpAstSm50 {
     }
 }
 impl MemOp for OpAstSm50 {}
+impl FlowOp for OpAstSm50 {}
+impl SchedOp for OpAstSm50 {}
 /// Spec: isa-spec/spec/ops/memory/ast_sm50.toml:9.
 impl Encode for OpAstSm50 {
     const NAME: &'static str = "ast_sm50";

@@ -276,6 +276,8 @@ impl OpAtom {
     }
 }
 impl MemOp for OpAtom {}
+impl FlowOp for OpAtom {}
+impl SchedOp for OpAtom {}
 /// Spec: isa-spec/spec/ops/memory/atom.toml:13.
 impl Encode for OpAtom {
     const NAME: &'static str = "atom";

@@ -325,6 +325,8 @@ impl OpAtomCas {
     }
 }
 impl MemOp for OpAtomCas {}
+impl FlowOp for OpAtomCas {}
+impl SchedOp for OpAtomCas {}
 /// Spec: isa-spec/spec/ops/memory/atom_cas.toml:17.
 impl Encode for OpAtomCas {
     const NAME: &'static str = "atom_cas";

@@ -239,7 +239,7 @@ impl OpAtomg {
                     AtomType::S64 | AtomType::B128
                 )))
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/atomg.toml:113; form at isa-spec/spec/ops/memory/atomg.toml:113).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/memory/atomg.toml:120; form at isa-spec/spec/ops/memory/atomg.toml:120).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -283,7 +283,7 @@ impl OpAtomg {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atomg.toml:191; form at isa-spec/spec/ops/memory/atomg.toml:191).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atomg.toml:198; form at isa-spec/spec/ops/memory/atomg.toml:198).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -327,7 +327,7 @@ impl OpAtomg {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atomg.toml:240; form at isa-spec/spec/ops/memory/atomg.toml:240).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/memory/atomg.toml:247; form at isa-spec/spec/ops/memory/atomg.toml:247).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -384,7 +384,7 @@ impl OpAtomg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atomg.toml:264; form at isa-spec/spec/ops/memory/atomg.toml:264).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atomg.toml:271; form at isa-spec/spec/ops/memory/atomg.toml:271).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -428,7 +428,7 @@ impl OpAtomg {
         w |= self.amode.code_in(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/atomg.toml:284; form at isa-spec/spec/ops/memory/atomg.toml:284).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/memory/atomg.toml:291; form at isa-spec/spec/ops/memory/atomg.toml:291).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -481,7 +481,7 @@ impl OpAtomg {
         }
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atomg.toml:309; form at isa-spec/spec/ops/memory/atomg.toml:309).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/memory/atomg.toml:316; form at isa-spec/spec/ops/memory/atomg.toml:316).
     #[inline(always)]
     fn encode_f5(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -546,7 +546,7 @@ impl OpAtomg {
         }
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:113; form at isa-spec/spec/ops/memory/atomg.toml:113).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:120; form at isa-spec/spec/ops/memory/atomg.toml:120).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -624,7 +624,7 @@ impl OpAtomg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0xff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:191; form at isa-spec/spec/ops/memory/atomg.toml:191).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:198; form at isa-spec/spec/ops/memory/atomg.toml:198).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -702,7 +702,7 @@ impl OpAtomg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0xff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:240; form at isa-spec/spec/ops/memory/atomg.toml:240).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:247; form at isa-spec/spec/ops/memory/atomg.toml:247).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -791,7 +791,7 @@ impl OpAtomg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:264; form at isa-spec/spec/ops/memory/atomg.toml:264).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:271; form at isa-spec/spec/ops/memory/atomg.toml:271).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -867,7 +867,7 @@ impl OpAtomg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0xff0000000000000000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:284; form at isa-spec/spec/ops/memory/atomg.toml:284).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:291; form at isa-spec/spec/ops/memory/atomg.toml:291).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -953,7 +953,7 @@ impl OpAtomg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:309; form at isa-spec/spec/ops/memory/atomg.toml:309).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/memory/atomg.toml:316; form at isa-spec/spec/ops/memory/atomg.toml:316).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0xff000000 == 0xff000000
@@ -1044,7 +1044,7 @@ impl OpAtomg {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `ATOMG.E` (isa-spec/spec/ops/memory/atomg.toml:102); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ATOMG.E` (isa-spec/spec/ops/memory/atomg.toml:109); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let (rest, spelled) = strip_which_mnemonic(
             &line.parts,
@@ -1178,6 +1178,13 @@ impl OpAtomg {
     }
 }
 impl MemOp for OpAtomg {}
+impl FlowOp for OpAtomg {}
+/// Spec: isa-spec/spec/ops/memory/atomg.toml:106.
+impl SchedOp for OpAtomg {
+    fn early_dsts(&self) -> &'static [usize] {
+        &[0usize]
+    }
+}
 /// Spec: isa-spec/spec/ops/memory/atomg.toml:18.
 impl Encode for OpAtomg {
     const NAME: &'static str = "atomg";
@@ -1196,7 +1203,7 @@ impl Forms for OpAtomg {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/memory/atomg.toml:102.
+    /// Spec: isa-spec/spec/ops/memory/atomg.toml:109.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

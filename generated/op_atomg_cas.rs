@@ -487,6 +487,8 @@ impl OpAtomgCas {
     }
 }
 impl MemOp for OpAtomgCas {}
+impl FlowOp for OpAtomgCas {}
+impl SchedOp for OpAtomgCas {}
 /// Spec: isa-spec/spec/ops/memory/atomg_cas.toml:14.
 impl Encode for OpAtomgCas {
     const NAME: &'static str = "atomg_cas";

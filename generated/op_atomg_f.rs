@@ -684,6 +684,8 @@ impl OpAtomgF {
     }
 }
 impl MemOp for OpAtomgF {}
+impl FlowOp for OpAtomgF {}
+impl SchedOp for OpAtomgF {}
 /// Spec: isa-spec/spec/ops/memory/atomg_f.toml:10.
 impl Encode for OpAtomgF {
     const NAME: &'static str = "atomg_f";

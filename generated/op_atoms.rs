@@ -636,6 +636,8 @@ impl OpAtoms {
     }
 }
 impl MemOp for OpAtoms {}
+impl FlowOp for OpAtoms {}
+impl SchedOp for OpAtoms {}
 /// Spec: isa-spec/spec/ops/memory/atoms.toml:15.
 impl Encode for OpAtoms {
     const NAME: &'static str = "atoms";

@@ -232,6 +232,8 @@ impl OpAtomsArrive {
     }
 }
 impl MemOp for OpAtomsArrive {}
+impl FlowOp for OpAtomsArrive {}
+impl SchedOp for OpAtomsArrive {}
 /// Spec: isa-spec/spec/ops/memory/atoms_arrive.toml:17.
 impl Encode for OpAtomsArrive {
     const NAME: &'static str = "atoms_arrive";

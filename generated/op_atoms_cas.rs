@@ -574,6 +574,8 @@ impl OpAtomsCas {
     }
 }
 impl MemOp for OpAtomsCas {}
+impl FlowOp for OpAtomsCas {}
+impl SchedOp for OpAtomsCas {}
 /// Spec: isa-spec/spec/ops/memory/atoms_cas.toml:22.
 impl Encode for OpAtomsCas {
     const NAME: &'static str = "atoms_cas";

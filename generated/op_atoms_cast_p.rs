@@ -183,6 +183,8 @@ impl OpAtomsCastP {
     }
 }
 impl MemOp for OpAtomsCastP {}
+impl FlowOp for OpAtomsCastP {}
+impl SchedOp for OpAtomsCastP {}
 /// Spec: isa-spec/spec/ops/memory/atoms_cast_p.toml:9.
 impl Encode for OpAtomsCastP {
     const NAME: &'static str = "atoms_cast_p";

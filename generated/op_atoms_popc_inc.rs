@@ -232,6 +232,8 @@ impl OpAtomsPopcInc {
     }
 }
 impl MemOp for OpAtomsPopcInc {}
+impl FlowOp for OpAtomsPopcInc {}
+impl SchedOp for OpAtomsPopcInc {}
 /// Spec: isa-spec/spec/ops/memory/atoms_popc_inc.toml:12.
 impl Encode for OpAtomsPopcInc {
     const NAME: &'static str = "atoms_popc_inc";

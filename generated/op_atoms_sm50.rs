@@ -153,6 +153,8 @@ impl OpAtomsSm50 {
     }
 }
 impl MemOp for OpAtomsSm50 {}
+impl FlowOp for OpAtomsSm50 {}
+impl SchedOp for OpAtomsSm50 {}
 /// Spec: isa-spec/spec/ops/memory/atoms_sm50.toml:12.
 impl Encode for OpAtomsSm50 {
     const NAME: &'static str = "atoms_sm50";

@@ -114,6 +114,8 @@ impl OpB2r {
     }
 }
 impl MemOp for OpB2r {}
+impl FlowOp for OpB2r {}
+impl SchedOp for OpB2r {}
 /// Spec: isa-spec/spec/ops/system/b2r.toml:11.
 impl Encode for OpB2r {
     const NAME: &'static str = "b2r";

@@ -124,6 +124,8 @@ impl OpB2rResult {
     }
 }
 impl MemOp for OpB2rResult {}
+impl FlowOp for OpB2rResult {}
+impl SchedOp for OpB2rResult {}
 /// Spec: isa-spec/spec/ops/system/b2r_result.toml:6.
 impl Encode for OpB2rResult {
     const NAME: &'static str = "b2r_result";

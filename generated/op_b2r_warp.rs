@@ -107,6 +107,8 @@ impl OpB2rWarp {
     }
 }
 impl MemOp for OpB2rWarp {}
+impl FlowOp for OpB2rWarp {}
+impl SchedOp for OpB2rWarp {}
 /// Spec: isa-spec/spec/ops/system/b2r_warp.toml:4.
 impl Encode for OpB2rWarp {
     const NAME: &'static str = "b2r_warp";

@@ -225,6 +225,8 @@ impl OpBarArv {
     }
 }
 impl MemOp for OpBarArv {}
+impl FlowOp for OpBarArv {}
+impl SchedOp for OpBarArv {}
 /// Spec: isa-spec/spec/ops/control/bar_arv.toml:7.
 impl Encode for OpBarArv {
     const NAME: &'static str = "bar_arv";

@@ -365,6 +365,8 @@ impl OpBarRed {
     }
 }
 impl MemOp for OpBarRed {}
+impl FlowOp for OpBarRed {}
+impl SchedOp for OpBarRed {}
 /// Spec: isa-spec/spec/ops/control/bar_red.toml:7.
 impl Encode for OpBarRed {
     const NAME: &'static str = "bar_red";

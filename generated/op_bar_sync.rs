@@ -287,6 +287,8 @@ impl OpBarSync {
     }
 }
 impl MemOp for OpBarSync {}
+impl FlowOp for OpBarSync {}
+impl SchedOp for OpBarSync {}
 /// Spec: isa-spec/spec/ops/control/bar_sync.toml:7.
 impl Encode for OpBarSync {
     const NAME: &'static str = "bar_sync";

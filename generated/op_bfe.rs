@@ -204,6 +204,8 @@ impl OpBfe {
     }
 }
 impl MemOp for OpBfe {}
+impl FlowOp for OpBfe {}
+impl SchedOp for OpBfe {}
 /// Spec: isa-spec/spec/ops/alu/bfe.toml:7.
 impl Encode for OpBfe {
     const NAME: &'static str = "bfe";

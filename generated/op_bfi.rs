@@ -210,6 +210,8 @@ impl OpBfi {
     }
 }
 impl MemOp for OpBfi {}
+impl FlowOp for OpBfi {}
+impl SchedOp for OpBfi {}
 /// Spec: isa-spec/spec/ops/alu/bfi.toml:9.
 impl Encode for OpBfi {
     const NAME: &'static str = "bfi";

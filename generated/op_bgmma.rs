@@ -181,6 +181,8 @@ impl OpBgmma {
     }
 }
 impl MemOp for OpBgmma {}
+impl FlowOp for OpBgmma {}
+impl SchedOp for OpBgmma {}
 /// Spec: isa-spec/spec/ops/alu/bgmma.toml:24.
 impl Encode for OpBgmma {
     const NAME: &'static str = "bgmma";

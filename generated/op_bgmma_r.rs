@@ -193,6 +193,8 @@ impl OpBgmmaR {
     }
 }
 impl MemOp for OpBgmmaR {}
+impl FlowOp for OpBgmmaR {}
+impl SchedOp for OpBgmmaR {}
 /// Spec: isa-spec/spec/ops/alu/bgmma_r.toml:9.
 impl Encode for OpBgmmaR {
     const NAME: &'static str = "bgmma_r";

@@ -278,6 +278,8 @@ impl OpBmma {
     }
 }
 impl MemOp for OpBmma {}
+impl FlowOp for OpBmma {}
+impl SchedOp for OpBmma {}
 /// Spec: isa-spec/spec/ops/alu/bmma.toml:17.
 impl Encode for OpBmma {
     const NAME: &'static str = "bmma";

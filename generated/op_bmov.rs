@@ -148,6 +148,8 @@ impl OpBmov {
     }
 }
 impl MemOp for OpBmov {}
+impl FlowOp for OpBmov {}
+impl SchedOp for OpBmov {}
 /// Spec: isa-spec/spec/ops/control/bmov.toml:12.
 impl Encode for OpBmov {
     const NAME: &'static str = "bmov";

@@ -87,6 +87,8 @@ impl OpBmovR {
     }
 }
 impl MemOp for OpBmovR {}
+impl FlowOp for OpBmovR {}
+impl SchedOp for OpBmovR {}
 /// Spec: isa-spec/spec/ops/control/bmov_r.toml:9.
 impl Encode for OpBmovR {
     const NAME: &'static str = "bmov_r";

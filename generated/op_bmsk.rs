@@ -168,6 +168,8 @@ impl OpBmsk {
     }
 }
 impl MemOp for OpBmsk {}
+impl FlowOp for OpBmsk {}
+impl SchedOp for OpBmsk {}
 /// Spec: isa-spec/spec/ops/alu/bmsk.toml:3.
 impl Encode for OpBmsk {
     const NAME: &'static str = "bmsk";

@@ -150,6 +150,8 @@ impl OpBpt {
     }
 }
 impl MemOp for OpBpt {}
+impl FlowOp for OpBpt {}
+impl SchedOp for OpBpt {}
 /// Spec: isa-spec/spec/ops/control/bpt.toml:16.
 impl Encode for OpBpt {
     const NAME: &'static str = "bpt";

@@ -93,7 +93,7 @@ impl OpBra {
     pub fn legal_f1(&self, sm: u32) -> bool {
         ((!self.any) || (self.any && matches!(self.mode, BraMode::U)))
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/bra.toml:53; form at isa-spec/spec/ops/control/bra.toml:53).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/bra.toml:58; form at isa-spec/spec/ops/control/bra.toml:58).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -117,7 +117,7 @@ impl OpBra {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bra.toml:70; form at isa-spec/spec/ops/control/bra.toml:70).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bra.toml:75; form at isa-spec/spec/ops/control/bra.toml:75).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -144,7 +144,7 @@ impl OpBra {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bra.toml:78; form at isa-spec/spec/ops/control/bra.toml:78).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/bra.toml:83; form at isa-spec/spec/ops/control/bra.toml:83).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "cond", self.cond == Src::PT, sm)?;
@@ -174,7 +174,7 @@ impl OpBra {
             } << 20;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra.toml:53; form at isa-spec/spec/ops/control/bra.toml:53).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra.toml:58; form at isa-spec/spec/ops/control/bra.toml:58).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -195,7 +195,7 @@ impl OpBra {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra.toml:70; form at isa-spec/spec/ops/control/bra.toml:70).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra.toml:75; form at isa-spec/spec/ops/control/bra.toml:75).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -217,7 +217,7 @@ impl OpBra {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra.toml:78; form at isa-spec/spec/ops/control/bra.toml:78).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra.toml:83; form at isa-spec/spec/ops/control/bra.toml:83).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond: Src = Src::PT;
@@ -278,7 +278,7 @@ impl OpBra {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `BRA` (isa-spec/spec/ops/control/bra.toml:43).
+    /// Parse syntax `BRA` (isa-spec/spec/ops/control/bra.toml:48).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BRA"]])?;
         let mut cur = 0usize;
@@ -311,7 +311,7 @@ impl OpBra {
         };
         parsed(op, line, 0, 0)
     }
-    /// Parse syntax `BRA` (isa-spec/spec/ops/control/bra.toml:48).
+    /// Parse syntax `BRA` (isa-spec/spec/ops/control/bra.toml:53).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BRA"]])?;
         let mut cur = 0usize;
@@ -358,6 +358,21 @@ impl OpBra {
     }
 }
 impl MemOp for OpBra {}
+/// Spec: isa-spec/spec/ops/control/bra.toml:43.
+impl FlowOp for OpBra {
+    fn flow(&self, addr: u64, sm: u32) -> Flow {
+        Flow {
+            kind: FlowKind::Branch,
+            target: Some(
+                addr
+                    .wrapping_add(family_of(sm).map_or(16, |f| u64::from(f.width() / 8)))
+                    .wrapping_add(self.target as u64),
+            ),
+            conditional: false || self.cond != Src::PT || self.cc != Default::default(),
+        }
+    }
+}
+impl SchedOp for OpBra {}
 /// Spec: isa-spec/spec/ops/control/bra.toml:3.
 impl Encode for OpBra {
     const NAME: &'static str = "bra";
@@ -372,7 +387,7 @@ impl Forms for OpBra {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/control/bra.toml:43.
+    /// Spec: isa-spec/spec/ops/control/bra.toml:48.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);

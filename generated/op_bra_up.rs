@@ -44,7 +44,7 @@ impl OpBraUp {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/control/bra_up.toml:37; form at isa-spec/spec/ops/control/bra_up.toml:37).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/control/bra_up.toml:42; form at isa-spec/spec/ops/control/bra_up.toml:42).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -71,7 +71,7 @@ impl OpBraUp {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bra_up.toml:56; form at isa-spec/spec/ops/control/bra_up.toml:56).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bra_up.toml:61; form at isa-spec/spec/ops/control/bra_up.toml:61).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -101,7 +101,7 @@ impl OpBraUp {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra_up.toml:37; form at isa-spec/spec/ops/control/bra_up.toml:37).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra_up.toml:42; form at isa-spec/spec/ops/control/bra_up.toml:42).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -113,7 +113,7 @@ impl OpBraUp {
         let o = Self { cond, ucond, any, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra_up.toml:56; form at isa-spec/spec/ops/control/bra_up.toml:56).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra_up.toml:61; form at isa-spec/spec/ops/control/bra_up.toml:61).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -126,7 +126,7 @@ impl OpBraUp {
         let o = Self { cond, ucond, any, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `BRA.U` (isa-spec/spec/ops/control/bra_up.toml:30); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `BRA.U` (isa-spec/spec/ops/control/bra_up.toml:35); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BRA", "U"]])?;
         let mut cur = 0usize;
@@ -160,6 +160,21 @@ impl OpBraUp {
     }
 }
 impl MemOp for OpBraUp {}
+/// Spec: isa-spec/spec/ops/control/bra_up.toml:30.
+impl FlowOp for OpBraUp {
+    fn flow(&self, addr: u64, sm: u32) -> Flow {
+        Flow {
+            kind: FlowKind::Branch,
+            target: Some(
+                addr
+                    .wrapping_add(family_of(sm).map_or(16, |f| u64::from(f.width() / 8)))
+                    .wrapping_add(self.target as u64),
+            ),
+            conditional: false || self.cond != Src::PT || self.ucond != Src::PT,
+        }
+    }
+}
+impl SchedOp for OpBraUp {}
 /// Spec: isa-spec/spec/ops/control/bra_up.toml:4.
 impl Encode for OpBraUp {
     const NAME: &'static str = "bra_up";
@@ -171,7 +186,7 @@ impl Forms for OpBraUp {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/control/bra_up.toml:30.
+    /// Spec: isa-spec/spec/ops/control/bra_up.toml:35.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);

@@ -45,7 +45,7 @@ impl OpBraUr {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/control/bra_ur.toml:35; form at isa-spec/spec/ops/control/bra_ur.toml:35).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89] (isa-spec/spec/ops/control/bra_ur.toml:40; form at isa-spec/spec/ops/control/bra_ur.toml:40).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -70,7 +70,7 @@ impl OpBraUr {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/control/bra_ur.toml:54; form at isa-spec/spec/ops/control/bra_ur.toml:54).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/control/bra_ur.toml:59; form at isa-spec/spec/ops/control/bra_ur.toml:59).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -98,7 +98,7 @@ impl OpBraUr {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bra_ur.toml:62; form at isa-spec/spec/ops/control/bra_ur.toml:62).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/bra_ur.toml:67; form at isa-spec/spec/ops/control/bra_ur.toml:67).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -126,7 +126,7 @@ impl OpBraUr {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra_ur.toml:35; form at isa-spec/spec/ops/control/bra_ur.toml:35).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra_ur.toml:40; form at isa-spec/spec/ops/control/bra_ur.toml:40).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -142,7 +142,7 @@ impl OpBraUr {
         let o = Self { cond, ur, mode, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra_ur.toml:54; form at isa-spec/spec/ops/control/bra_ur.toml:54).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra_ur.toml:59; form at isa-spec/spec/ops/control/bra_ur.toml:59).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -159,7 +159,7 @@ impl OpBraUr {
         let o = Self { cond, ur, mode, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra_ur.toml:62; form at isa-spec/spec/ops/control/bra_ur.toml:62).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/bra_ur.toml:67; form at isa-spec/spec/ops/control/bra_ur.toml:67).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -176,7 +176,7 @@ impl OpBraUr {
         let o = Self { cond, ur, mode, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `BRA` (isa-spec/spec/ops/control/bra_ur.toml:29); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `BRA` (isa-spec/spec/ops/control/bra_ur.toml:34); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BRA"]])?;
         let mut cur = 0usize;
@@ -215,6 +215,21 @@ impl OpBraUr {
     }
 }
 impl MemOp for OpBraUr {}
+/// Spec: isa-spec/spec/ops/control/bra_ur.toml:29.
+impl FlowOp for OpBraUr {
+    fn flow(&self, addr: u64, sm: u32) -> Flow {
+        Flow {
+            kind: FlowKind::Branch,
+            target: Some(
+                addr
+                    .wrapping_add(family_of(sm).map_or(16, |f| u64::from(f.width() / 8)))
+                    .wrapping_add(self.target as u64),
+            ),
+            conditional: false || self.cond != Src::PT,
+        }
+    }
+}
+impl SchedOp for OpBraUr {}
 /// Spec: isa-spec/spec/ops/control/bra_ur.toml:5.
 impl Encode for OpBraUr {
     const NAME: &'static str = "bra_ur";
@@ -226,7 +241,7 @@ impl Forms for OpBraUr {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/control/bra_ur.toml:29.
+    /// Spec: isa-spec/spec/ops/control/bra_ur.toml:34.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);

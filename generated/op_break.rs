@@ -118,6 +118,8 @@ impl OpBreak {
     }
 }
 impl MemOp for OpBreak {}
+impl FlowOp for OpBreak {}
+impl SchedOp for OpBreak {}
 /// Spec: isa-spec/spec/ops/control/break.toml:6.
 impl Encode for OpBreak {
     const NAME: &'static str = "break";

@@ -133,6 +133,8 @@ impl OpBrev {
     }
 }
 impl MemOp for OpBrev {}
+impl FlowOp for OpBrev {}
+impl SchedOp for OpBrev {}
 /// Spec: isa-spec/spec/ops/alu/brev.toml:2.
 impl Encode for OpBrev {
     const NAME: &'static str = "brev";

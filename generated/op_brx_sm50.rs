@@ -38,7 +38,7 @@ impl OpBrxSm50 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/brx_sm50.toml:36; form at isa-spec/spec/ops/control/brx_sm50.toml:36).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/brx_sm50.toml:40; form at isa-spec/spec/ops/control/brx_sm50.toml:40).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -68,7 +68,7 @@ impl OpBrxSm50 {
         w |= src_field(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/brx_sm50.toml:36; form at isa-spec/spec/ops/control/brx_sm50.toml:36).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/brx_sm50.toml:40; form at isa-spec/spec/ops/control/brx_sm50.toml:40).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -112,7 +112,7 @@ impl OpBrxSm50 {
         let o = Self { a, cc, lmt, target };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `BRX` (isa-spec/spec/ops/control/brx_sm50.toml:31); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `BRX` (isa-spec/spec/ops/control/brx_sm50.toml:35); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BRX"]])?;
         let mut cur = 0usize;
@@ -147,6 +147,17 @@ impl OpBrxSm50 {
     }
 }
 impl MemOp for OpBrxSm50 {}
+/// Spec: isa-spec/spec/ops/control/brx_sm50.toml:31.
+impl FlowOp for OpBrxSm50 {
+    fn flow(&self, addr: u64, sm: u32) -> Flow {
+        Flow {
+            kind: FlowKind::Indirect,
+            target: None,
+            conditional: false || self.cc != Default::default(),
+        }
+    }
+}
+impl SchedOp for OpBrxSm50 {}
 /// Spec: isa-spec/spec/ops/control/brx_sm50.toml:7.
 impl Encode for OpBrxSm50 {
     const NAME: &'static str = "brx_sm50";
@@ -158,7 +169,7 @@ impl Forms for OpBrxSm50 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/control/brx_sm50.toml:31.
+    /// Spec: isa-spec/spec/ops/control/brx_sm50.toml:35.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;

@@ -153,6 +153,8 @@ impl OpBssy {
     }
 }
 impl MemOp for OpBssy {}
+impl FlowOp for OpBssy {}
+impl SchedOp for OpBssy {}
 /// Spec: isa-spec/spec/ops/control/bssy.toml:7.
 impl Encode for OpBssy {
     const NAME: &'static str = "bssy";

@@ -123,6 +123,8 @@ impl OpBsync {
     }
 }
 impl MemOp for OpBsync {}
+impl FlowOp for OpBsync {}
+impl SchedOp for OpBsync {}
 /// Spec: isa-spec/spec/ops/control/bsync.toml:5.
 impl Encode for OpBsync {
     const NAME: &'static str = "bsync";

@@ -34,7 +34,7 @@ impl OpCal {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/cal.toml:24; form at isa-spec/spec/ops/control/cal.toml:24).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/cal.toml:28; form at isa-spec/spec/ops/control/cal.toml:28).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "guard", c.guard == Src::PT, sm)?;
@@ -54,7 +54,7 @@ impl OpCal {
         w |= code_of(&[1, 0], self.depth.index()) << 6;
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/cal.toml:24; form at isa-spec/spec/ops/control/cal.toml:24).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/cal.toml:28; form at isa-spec/spec/ops/control/cal.toml:28).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let depth: CallDepth = match bits(w, 6, 1) {
@@ -69,7 +69,7 @@ impl OpCal {
         let raw = w & 0xf0000;
         Some((o, Common { guard, ctrl, raw }))
     }
-    /// Parse one tokenized line of syntax `CAL` (isa-spec/spec/ops/control/cal.toml:19); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `CAL` (isa-spec/spec/ops/control/cal.toml:23); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["CAL"]])?;
         let mut cur = 0usize;
@@ -99,6 +99,21 @@ impl OpCal {
     }
 }
 impl MemOp for OpCal {}
+/// Spec: isa-spec/spec/ops/control/cal.toml:19.
+impl FlowOp for OpCal {
+    fn flow(&self, addr: u64, sm: u32) -> Flow {
+        Flow {
+            kind: FlowKind::Call,
+            target: Some(
+                addr
+                    .wrapping_add(family_of(sm).map_or(16, |f| u64::from(f.width() / 8)))
+                    .wrapping_add(self.target as u64),
+            ),
+            conditional: false,
+        }
+    }
+}
+impl SchedOp for OpCal {}
 /// Spec: isa-spec/spec/ops/control/cal.toml:7.
 impl Encode for OpCal {
     const NAME: &'static str = "cal";
@@ -110,7 +125,7 @@ impl Forms for OpCal {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/control/cal.toml:19.
+    /// Spec: isa-spec/spec/ops/control/cal.toml:23.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);

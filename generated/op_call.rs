@@ -41,7 +41,7 @@ impl OpCall {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/call.toml:32; form at isa-spec/spec/ops/control/call.toml:32).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/call.toml:37; form at isa-spec/spec/ops/control/call.toml:37).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -63,7 +63,7 @@ impl OpCall {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/call.toml:47; form at isa-spec/spec/ops/control/call.toml:47).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/call.toml:52; form at isa-spec/spec/ops/control/call.toml:52).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -88,7 +88,7 @@ impl OpCall {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/call.toml:32; form at isa-spec/spec/ops/control/call.toml:32).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/call.toml:37; form at isa-spec/spec/ops/control/call.toml:37).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -98,7 +98,7 @@ impl OpCall {
         let o = Self { cond, noinc, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/call.toml:47; form at isa-spec/spec/ops/control/call.toml:47).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/call.toml:52; form at isa-spec/spec/ops/control/call.toml:52).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -109,7 +109,7 @@ impl OpCall {
         let o = Self { cond, noinc, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `CALL.REL` (isa-spec/spec/ops/control/call.toml:26); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `CALL.REL` (isa-spec/spec/ops/control/call.toml:31); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["CALL", "REL"]])?;
         let mut cur = 0usize;
@@ -141,6 +141,21 @@ impl OpCall {
     }
 }
 impl MemOp for OpCall {}
+/// Spec: isa-spec/spec/ops/control/call.toml:26.
+impl FlowOp for OpCall {
+    fn flow(&self, addr: u64, sm: u32) -> Flow {
+        Flow {
+            kind: FlowKind::Call,
+            target: Some(
+                addr
+                    .wrapping_add(family_of(sm).map_or(16, |f| u64::from(f.width() / 8)))
+                    .wrapping_add(self.target as u64),
+            ),
+            conditional: false || self.cond != Src::PT,
+        }
+    }
+}
+impl SchedOp for OpCall {}
 /// Spec: isa-spec/spec/ops/control/call.toml:6.
 impl Encode for OpCall {
     const NAME: &'static str = "call";
@@ -152,7 +167,7 @@ impl Forms for OpCall {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/control/call.toml:26.
+    /// Spec: isa-spec/spec/ops/control/call.toml:31.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);

@@ -41,7 +41,7 @@ impl OpCallAbs {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/call_abs.toml:31; form at isa-spec/spec/ops/control/call_abs.toml:31).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/call_abs.toml:36; form at isa-spec/spec/ops/control/call_abs.toml:36).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -63,7 +63,7 @@ impl OpCallAbs {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/call_abs.toml:46; form at isa-spec/spec/ops/control/call_abs.toml:46).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/call_abs.toml:51; form at isa-spec/spec/ops/control/call_abs.toml:51).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -88,7 +88,7 @@ impl OpCallAbs {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/call_abs.toml:31; form at isa-spec/spec/ops/control/call_abs.toml:31).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/call_abs.toml:36; form at isa-spec/spec/ops/control/call_abs.toml:36).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -98,7 +98,7 @@ impl OpCallAbs {
         let o = Self { cond, noinc, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/call_abs.toml:46; form at isa-spec/spec/ops/control/call_abs.toml:46).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/call_abs.toml:51; form at isa-spec/spec/ops/control/call_abs.toml:51).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -109,7 +109,7 @@ impl OpCallAbs {
         let o = Self { cond, noinc, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `CALL.ABS` (isa-spec/spec/ops/control/call_abs.toml:25); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `CALL.ABS` (isa-spec/spec/ops/control/call_abs.toml:30); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["CALL", "ABS"]])?;
         let mut cur = 0usize;
@@ -140,6 +140,17 @@ impl OpCallAbs {
     }
 }
 impl MemOp for OpCallAbs {}
+/// Spec: isa-spec/spec/ops/control/call_abs.toml:25.
+impl FlowOp for OpCallAbs {
+    fn flow(&self, addr: u64, sm: u32) -> Flow {
+        Flow {
+            kind: FlowKind::Call,
+            target: Some(self.target as u64),
+            conditional: false || self.cond != Src::PT,
+        }
+    }
+}
+impl SchedOp for OpCallAbs {}
 /// Spec: isa-spec/spec/ops/control/call_abs.toml:5.
 impl Encode for OpCallAbs {
     const NAME: &'static str = "call_abs";
@@ -151,7 +162,7 @@ impl Forms for OpCallAbs {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/control/call_abs.toml:25.
+    /// Spec: isa-spec/spec/ops/control/call_abs.toml:30.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_cond = false;

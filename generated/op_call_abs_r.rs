@@ -44,7 +44,7 @@ impl OpCallAbsR {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/call_abs_r.toml:39; form at isa-spec/spec/ops/control/call_abs_r.toml:39).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/call_abs_r.toml:43; form at isa-spec/spec/ops/control/call_abs_r.toml:43).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -68,7 +68,7 @@ impl OpCallAbsR {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/call_abs_r.toml:57; form at isa-spec/spec/ops/control/call_abs_r.toml:57).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/call_abs_r.toml:61; form at isa-spec/spec/ops/control/call_abs_r.toml:61).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -95,7 +95,7 @@ impl OpCallAbsR {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/call_abs_r.toml:39; form at isa-spec/spec/ops/control/call_abs_r.toml:39).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/call_abs_r.toml:43; form at isa-spec/spec/ops/control/call_abs_r.toml:43).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -106,7 +106,7 @@ impl OpCallAbsR {
         let o = Self { cond, a, noinc, off };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/call_abs_r.toml:57; form at isa-spec/spec/ops/control/call_abs_r.toml:57).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/call_abs_r.toml:61; form at isa-spec/spec/ops/control/call_abs_r.toml:61).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -118,7 +118,7 @@ impl OpCallAbsR {
         let o = Self { cond, a, noinc, off };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `CALL.ABS` (isa-spec/spec/ops/control/call_abs_r.toml:33); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `CALL.ABS` (isa-spec/spec/ops/control/call_abs_r.toml:37); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["CALL", "ABS"]])?;
         let mut cur = 0usize;
@@ -156,6 +156,17 @@ impl OpCallAbsR {
     }
 }
 impl MemOp for OpCallAbsR {}
+/// Spec: isa-spec/spec/ops/control/call_abs_r.toml:33.
+impl FlowOp for OpCallAbsR {
+    fn flow(&self, addr: u64, sm: u32) -> Flow {
+        Flow {
+            kind: FlowKind::Call,
+            target: None,
+            conditional: false || self.cond != Src::PT,
+        }
+    }
+}
+impl SchedOp for OpCallAbsR {}
 /// Spec: isa-spec/spec/ops/control/call_abs_r.toml:8.
 impl Encode for OpCallAbsR {
     const NAME: &'static str = "call_abs_r";
@@ -167,7 +178,7 @@ impl Forms for OpCallAbsR {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/control/call_abs_r.toml:33.
+    /// Spec: isa-spec/spec/ops/control/call_abs_r.toml:37.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_cond = false;

@@ -44,7 +44,7 @@ impl OpCallR {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/call_r.toml:36; form at isa-spec/spec/ops/control/call_r.toml:36).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/call_r.toml:40; form at isa-spec/spec/ops/control/call_r.toml:40).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -68,7 +68,7 @@ impl OpCallR {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/call_r.toml:54; form at isa-spec/spec/ops/control/call_r.toml:54).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/call_r.toml:58; form at isa-spec/spec/ops/control/call_r.toml:58).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -95,7 +95,7 @@ impl OpCallR {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/call_r.toml:36; form at isa-spec/spec/ops/control/call_r.toml:36).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/call_r.toml:40; form at isa-spec/spec/ops/control/call_r.toml:40).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -106,7 +106,7 @@ impl OpCallR {
         let o = Self { cond, a, noinc, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/call_r.toml:54; form at isa-spec/spec/ops/control/call_r.toml:54).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/call_r.toml:58; form at isa-spec/spec/ops/control/call_r.toml:58).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -118,7 +118,7 @@ impl OpCallR {
         let o = Self { cond, a, noinc, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `CALL.REL` (isa-spec/spec/ops/control/call_r.toml:30); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `CALL.REL` (isa-spec/spec/ops/control/call_r.toml:34); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["CALL", "REL"]])?;
         let mut cur = 0usize;
@@ -152,6 +152,17 @@ impl OpCallR {
     }
 }
 impl MemOp for OpCallR {}
+/// Spec: isa-spec/spec/ops/control/call_r.toml:30.
+impl FlowOp for OpCallR {
+    fn flow(&self, addr: u64, sm: u32) -> Flow {
+        Flow {
+            kind: FlowKind::Call,
+            target: None,
+            conditional: false || self.cond != Src::PT,
+        }
+    }
+}
+impl SchedOp for OpCallR {}
 /// Spec: isa-spec/spec/ops/control/call_r.toml:6.
 impl Encode for OpCallR {
     const NAME: &'static str = "call_r";
@@ -163,7 +174,7 @@ impl Forms for OpCallR {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/control/call_r.toml:30.
+    /// Spec: isa-spec/spec/ops/control/call_r.toml:34.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);

@@ -251,6 +251,8 @@ impl OpCctl {
     }
 }
 impl MemOp for OpCctl {}
+impl FlowOp for OpCctl {}
+impl SchedOp for OpCctl {}
 /// Spec: isa-spec/spec/ops/memory/cctl.toml:20.
 impl Encode for OpCctl {
     const NAME: &'static str = "cctl";

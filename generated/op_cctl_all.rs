@@ -158,6 +158,8 @@ impl OpCctlAll {
     }
 }
 impl MemOp for OpCctlAll {}
+impl FlowOp for OpCctlAll {}
+impl SchedOp for OpCctlAll {}
 /// Spec: isa-spec/spec/ops/memory/cctl_all.toml:8.
 impl Encode for OpCctlAll {
     const NAME: &'static str = "cctl_all";

@@ -62,6 +62,8 @@ impl OpCgaerrbar {
     }
 }
 impl MemOp for OpCgaerrbar {}
+impl FlowOp for OpCgaerrbar {}
+impl SchedOp for OpCgaerrbar {}
 /// Spec: isa-spec/spec/ops/control/cgaerrbar.toml:5.
 impl Encode for OpCgaerrbar {
     const NAME: &'static str = "cgaerrbar";

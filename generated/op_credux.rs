@@ -102,6 +102,8 @@ impl OpCredux {
     }
 }
 impl MemOp for OpCredux {}
+impl FlowOp for OpCredux {}
+impl SchedOp for OpCredux {}
 /// Spec: isa-spec/spec/ops/alu/credux.toml:13.
 impl Encode for OpCredux {
     const NAME: &'static str = "credux";

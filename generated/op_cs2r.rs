@@ -93,6 +93,8 @@ impl OpCs2r {
     }
 }
 impl MemOp for OpCs2r {}
+impl FlowOp for OpCs2r {}
+impl SchedOp for OpCs2r {}
 /// Spec: isa-spec/spec/ops/system/cs2r.toml:4.
 impl Encode for OpCs2r {
     const NAME: &'static str = "cs2r";

@@ -81,6 +81,8 @@ impl OpCs2r32 {
     }
 }
 impl MemOp for OpCs2r32 {}
+impl FlowOp for OpCs2r32 {}
+impl SchedOp for OpCs2r32 {}
 /// Spec: isa-spec/spec/ops/system/cs2r32.toml:2.
 impl Encode for OpCs2r32 {
     const NAME: &'static str = "cs2r32";

@@ -79,6 +79,8 @@ impl OpCs2rSm50 {
     }
 }
 impl MemOp for OpCs2rSm50 {}
+impl FlowOp for OpCs2rSm50 {}
+impl SchedOp for OpCs2rSm50 {}
 /// Spec: isa-spec/spec/ops/system/cs2r_sm50.toml:8.
 impl Encode for OpCs2rSm50 {
     const NAME: &'static str = "cs2r_sm50";

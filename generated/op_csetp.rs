@@ -145,6 +145,8 @@ impl OpCsetp {
     }
 }
 impl MemOp for OpCsetp {}
+impl FlowOp for OpCsetp {}
+impl SchedOp for OpCsetp {}
 /// Spec: isa-spec/spec/ops/alu/csetp.toml:9.
 impl Encode for OpCsetp {
     const NAME: &'static str = "csetp";

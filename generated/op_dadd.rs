@@ -484,6 +484,8 @@ impl OpDadd {
     }
 }
 impl MemOp for OpDadd {}
+impl FlowOp for OpDadd {}
+impl SchedOp for OpDadd {}
 /// Spec: isa-spec/spec/ops/alu/dadd.toml:2.
 impl Encode for OpDadd {
     const NAME: &'static str = "dadd";

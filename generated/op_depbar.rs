@@ -39,7 +39,7 @@ impl OpDepbar {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/depbar.toml:31; form at isa-spec/spec/ops/control/depbar.toml:31).
+    /// Form `fixed` on SM [80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/depbar.toml:37; form at isa-spec/spec/ops/control/depbar.toml:37).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000091a | (c.raw & 0x1fff7ffffffffff0000ffff0000);
@@ -47,7 +47,7 @@ impl OpDepbar {
         w |= (self.sb.index() as u128) << 44;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/control/depbar.toml:46; form at isa-spec/spec/ops/control/depbar.toml:46).
+    /// Form `fixed` on SM [70, 72, 75] (isa-spec/spec/ops/control/depbar.toml:52; form at isa-spec/spec/ops/control/depbar.toml:52).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0x80000000091a | (c.raw & 0x1ffffffffffffff0000ffff0000);
@@ -55,7 +55,7 @@ impl OpDepbar {
         w |= (self.sb.index() as u128) << 44;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/depbar.toml:52; form at isa-spec/spec/ops/control/depbar.toml:52).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/depbar.toml:58; form at isa-spec/spec/ops/control/depbar.toml:58).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xf0f0000020000000 | (c.raw & 0xffffc000ffc0);
@@ -63,7 +63,7 @@ impl OpDepbar {
         w |= (self.sb.index() as u128) << 26;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/depbar.toml:31; form at isa-spec/spec/ops/control/depbar.toml:31).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/depbar.toml:37; form at isa-spec/spec/ops/control/depbar.toml:37).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let sb: DepbarSb = DepbarSb::from_index(bits(w, 44, 3) as usize)?;
@@ -71,7 +71,7 @@ impl OpDepbar {
         let o = Self { sb, count };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff7ffffffffff0000ffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/depbar.toml:46; form at isa-spec/spec/ops/control/depbar.toml:46).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/depbar.toml:52; form at isa-spec/spec/ops/control/depbar.toml:52).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let sb: DepbarSb = DepbarSb::from_index(bits(w, 44, 3) as usize)?;
@@ -79,7 +79,7 @@ impl OpDepbar {
         let o = Self { sb, count };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1ffffffffffffff0000ffff0000)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/depbar.toml:52; form at isa-spec/spec/ops/control/depbar.toml:52).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/depbar.toml:58; form at isa-spec/spec/ops/control/depbar.toml:58).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let sb: DepbarSb = DepbarSb::from_index(bits(w, 26, 3) as usize)?;
@@ -87,7 +87,7 @@ impl OpDepbar {
         let o = Self { sb, count };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xffffc000ffc0)))
     }
-    /// Parse one tokenized line of syntax `DEPBAR.LE` (isa-spec/spec/ops/control/depbar.toml:27); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `DEPBAR.LE` (isa-spec/spec/ops/control/depbar.toml:33); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["DEPBAR", "LE"]])?;
         if !rest.is_empty() {
@@ -113,6 +113,13 @@ impl OpDepbar {
     }
 }
 impl MemOp for OpDepbar {}
+impl FlowOp for OpDepbar {}
+/// Spec: isa-spec/spec/ops/control/depbar.toml:29.
+impl SchedOp for OpDepbar {
+    fn waits_on(&self) -> Option<(u8, u8)> {
+        Some((self.sb.index() as u8, self.count as u8))
+    }
+}
 /// Spec: isa-spec/spec/ops/control/depbar.toml:15.
 impl Encode for OpDepbar {
     const NAME: &'static str = "depbar";
@@ -124,7 +131,7 @@ impl Forms for OpDepbar {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/control/depbar.toml:27.
+    /// Spec: isa-spec/spec/ops/control/depbar.toml:33.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);

@@ -745,6 +745,8 @@ impl OpDfma {
     }
 }
 impl MemOp for OpDfma {}
+impl FlowOp for OpDfma {}
+impl SchedOp for OpDfma {}
 /// Spec: isa-spec/spec/ops/alu/dfma.toml:2.
 impl Encode for OpDfma {
     const NAME: &'static str = "dfma";

@@ -264,6 +264,8 @@ impl OpDmma {
     }
 }
 impl MemOp for OpDmma {}
+impl FlowOp for OpDmma {}
+impl SchedOp for OpDmma {}
 /// Spec: isa-spec/spec/ops/alu/dmma.toml:20.
 impl Encode for OpDmma {
     const NAME: &'static str = "dmma";

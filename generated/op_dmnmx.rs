@@ -227,6 +227,8 @@ impl OpDmnmx {
     }
 }
 impl MemOp for OpDmnmx {}
+impl FlowOp for OpDmnmx {}
+impl SchedOp for OpDmnmx {}
 /// Spec: isa-spec/spec/ops/alu/dmnmx.toml:6.
 impl Encode for OpDmnmx {
     const NAME: &'static str = "dmnmx";

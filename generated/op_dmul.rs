@@ -475,6 +475,8 @@ impl OpDmul {
     }
 }
 impl MemOp for OpDmul {}
+impl FlowOp for OpDmul {}
+impl SchedOp for OpDmul {}
 /// Spec: isa-spec/spec/ops/alu/dmul.toml:2.
 impl Encode for OpDmul {
     const NAME: &'static str = "dmul";

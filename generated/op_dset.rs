@@ -257,6 +257,8 @@ impl OpDset {
     }
 }
 impl MemOp for OpDset {}
+impl FlowOp for OpDset {}
+impl SchedOp for OpDset {}
 /// Spec: isa-spec/spec/ops/alu/dset.toml:9.
 impl Encode for OpDset {
     const NAME: &'static str = "dset";

@@ -614,6 +614,8 @@ impl OpDsetp {
     }
 }
 impl MemOp for OpDsetp {}
+impl FlowOp for OpDsetp {}
+impl SchedOp for OpDsetp {}
 /// Spec: isa-spec/spec/ops/alu/dsetp.toml:2.
 impl Encode for OpDsetp {
     const NAME: &'static str = "dsetp";

@@ -119,6 +119,8 @@ impl OpElect {
     }
 }
 impl MemOp for OpElect {}
+impl FlowOp for OpElect {}
+impl SchedOp for OpElect {}
 /// Spec: isa-spec/spec/ops/alu/elect.toml:13.
 impl Encode for OpElect {
     const NAME: &'static str = "elect";

@@ -121,6 +121,8 @@ impl OpElectU {
     }
 }
 impl MemOp for OpElectU {}
+impl FlowOp for OpElectU {}
+impl SchedOp for OpElectU {}
 /// Spec: isa-spec/spec/ops/alu/elect_u.toml:8.
 impl Encode for OpElectU {
     const NAME: &'static str = "elect_u";

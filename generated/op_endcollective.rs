@@ -79,6 +79,8 @@ impl OpEndcollective {
     }
 }
 impl MemOp for OpEndcollective {}
+impl FlowOp for OpEndcollective {}
+impl SchedOp for OpEndcollective {}
 /// Spec: isa-spec/spec/ops/control/endcollective.toml:7.
 impl Encode for OpEndcollective {
     const NAME: &'static str = "endcollective";

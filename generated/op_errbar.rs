@@ -77,6 +77,8 @@ impl OpErrbar {
     }
 }
 impl MemOp for OpErrbar {}
+impl FlowOp for OpErrbar {}
+impl SchedOp for OpErrbar {}
 /// Spec: isa-spec/spec/ops/control/errbar.toml:5.
 impl Encode for OpErrbar {
     const NAME: &'static str = "errbar";

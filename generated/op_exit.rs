@@ -40,7 +40,7 @@ impl OpExit {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/exit.toml:23; form at isa-spec/spec/ops/control/exit.toml:23).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/exit.toml:27; form at isa-spec/spec/ops/control/exit.toml:27).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -50,7 +50,7 @@ impl OpExit {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/exit.toml:35; form at isa-spec/spec/ops/control/exit.toml:35).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/exit.toml:39; form at isa-spec/spec/ops/control/exit.toml:39).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         only_default(Self::NAME, "cond", self.cond == Src::PT, sm)?;
@@ -63,7 +63,7 @@ impl OpExit {
         let mut w: u128 = 0xe30000000000000f;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/exit.toml:23; form at isa-spec/spec/ops/control/exit.toml:23).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/exit.toml:27; form at isa-spec/spec/ops/control/exit.toml:27).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -72,7 +72,7 @@ impl OpExit {
         let o = Self { cond, keeprefcount };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/exit.toml:35; form at isa-spec/spec/ops/control/exit.toml:35).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/exit.toml:39; form at isa-spec/spec/ops/control/exit.toml:39).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond: Src = Src::PT;
@@ -80,7 +80,7 @@ impl OpExit {
         let o = Self { cond, keeprefcount };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `EXIT` (isa-spec/spec/ops/control/exit.toml:18); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `EXIT` (isa-spec/spec/ops/control/exit.toml:22); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["EXIT"]])?;
         let mut cur = 0usize;
@@ -110,6 +110,17 @@ impl OpExit {
     }
 }
 impl MemOp for OpExit {}
+/// Spec: isa-spec/spec/ops/control/exit.toml:18.
+impl FlowOp for OpExit {
+    fn flow(&self, addr: u64, sm: u32) -> Flow {
+        Flow {
+            kind: FlowKind::Exit,
+            target: None,
+            conditional: false || self.cond != Src::PT,
+        }
+    }
+}
+impl SchedOp for OpExit {}
 /// Spec: isa-spec/spec/ops/control/exit.toml:2.
 impl Encode for OpExit {
     const NAME: &'static str = "exit";
@@ -121,7 +132,7 @@ impl Forms for OpExit {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/control/exit.toml:18.
+    /// Spec: isa-spec/spec/ops/control/exit.toml:22.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_cond = false;

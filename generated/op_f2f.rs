@@ -348,6 +348,8 @@ impl OpF2f {
     }
 }
 impl MemOp for OpF2f {}
+impl FlowOp for OpF2f {}
+impl SchedOp for OpF2f {}
 /// Spec: isa-spec/spec/ops/alu/f2f.toml:2.
 impl Encode for OpF2f {
     const NAME: &'static str = "f2f";

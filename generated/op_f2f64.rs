@@ -344,6 +344,8 @@ impl OpF2f64 {
     }
 }
 impl MemOp for OpF2f64 {}
+impl FlowOp for OpF2f64 {}
+impl SchedOp for OpF2f64 {}
 /// Spec: isa-spec/spec/ops/alu/f2f64.toml:2.
 impl Encode for OpF2f64 {
     const NAME: &'static str = "f2f64";

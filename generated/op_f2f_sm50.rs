@@ -444,6 +444,8 @@ impl OpF2fSm50 {
     }
 }
 impl MemOp for OpF2fSm50 {}
+impl FlowOp for OpF2fSm50 {}
+impl SchedOp for OpF2fSm50 {}
 /// Spec: isa-spec/spec/ops/alu/f2f_sm50.toml:6.
 impl Encode for OpF2fSm50 {
     const NAME: &'static str = "f2f_sm50";

@@ -242,6 +242,8 @@ impl OpF2fp {
     }
 }
 impl MemOp for OpF2fp {}
+impl FlowOp for OpF2fp {}
+impl SchedOp for OpF2fp {}
 /// Spec: isa-spec/spec/ops/alu/f2fp.toml:17.
 impl Encode for OpF2fp {
     const NAME: &'static str = "f2fp";

@@ -257,6 +257,8 @@ impl OpF2fpMerge {
     }
 }
 impl MemOp for OpF2fpMerge {}
+impl FlowOp for OpF2fpMerge {}
+impl SchedOp for OpF2fpMerge {}
 /// Spec: isa-spec/spec/ops/alu/f2fp_merge.toml:13.
 impl Encode for OpF2fpMerge {
     const NAME: &'static str = "f2fp_merge";

@@ -191,6 +191,8 @@ impl OpF2fpPack4 {
     }
 }
 impl MemOp for OpF2fpPack4 {}
+impl FlowOp for OpF2fpPack4 {}
+impl SchedOp for OpF2fpPack4 {}
 /// Spec: isa-spec/spec/ops/alu/f2fp_pack4.toml:6.
 impl Encode for OpF2fpPack4 {
     const NAME: &'static str = "f2fp_pack4";

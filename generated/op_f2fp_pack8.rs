@@ -402,6 +402,8 @@ impl OpF2fpPack8 {
     }
 }
 impl MemOp for OpF2fpPack8 {}
+impl FlowOp for OpF2fpPack8 {}
+impl SchedOp for OpF2fpPack8 {}
 /// Spec: isa-spec/spec/ops/alu/f2fp_pack8.toml:18.
 impl Encode for OpF2fpPack8 {
     const NAME: &'static str = "f2fp_pack8";

@@ -511,6 +511,8 @@ impl OpF2fpUnpack {
     }
 }
 impl MemOp for OpF2fpUnpack {}
+impl FlowOp for OpF2fpUnpack {}
+impl SchedOp for OpF2fpUnpack {}
 /// Spec: isa-spec/spec/ops/alu/f2fp_unpack.toml:19.
 impl Encode for OpF2fpUnpack {
     const NAME: &'static str = "f2fp_unpack";

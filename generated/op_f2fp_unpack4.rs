@@ -278,6 +278,8 @@ impl OpF2fpUnpack4 {
     }
 }
 impl MemOp for OpF2fpUnpack4 {}
+impl FlowOp for OpF2fpUnpack4 {}
+impl SchedOp for OpF2fpUnpack4 {}
 /// Spec: isa-spec/spec/ops/alu/f2fp_unpack4.toml:10.
 impl Encode for OpF2fpUnpack4 {
     const NAME: &'static str = "f2fp_unpack4";

@@ -400,6 +400,8 @@ impl OpF2fpUnpack8 {
     }
 }
 impl MemOp for OpF2fpUnpack8 {}
+impl FlowOp for OpF2fpUnpack8 {}
+impl SchedOp for OpF2fpUnpack8 {}
 /// Spec: isa-spec/spec/ops/alu/f2fp_unpack8.toml:17.
 impl Encode for OpF2fpUnpack8 {
     const NAME: &'static str = "f2fp_unpack8";

@@ -358,6 +358,8 @@ impl OpF2i {
     }
 }
 impl MemOp for OpF2i {}
+impl FlowOp for OpF2i {}
+impl SchedOp for OpF2i {}
 /// Spec: isa-spec/spec/ops/alu/f2i.toml:3.
 impl Encode for OpF2i {
     const NAME: &'static str = "f2i";

@@ -362,6 +362,8 @@ impl OpF2i64 {
     }
 }
 impl MemOp for OpF2i64 {}
+impl FlowOp for OpF2i64 {}
+impl SchedOp for OpF2i64 {}
 /// Spec: isa-spec/spec/ops/alu/f2i64.toml:3.
 impl Encode for OpF2i64 {
     const NAME: &'static str = "f2i64";

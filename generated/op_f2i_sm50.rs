@@ -386,6 +386,8 @@ impl OpF2iSm50 {
     }
 }
 impl MemOp for OpF2iSm50 {}
+impl FlowOp for OpF2iSm50 {}
+impl SchedOp for OpF2iSm50 {}
 /// Spec: isa-spec/spec/ops/alu/f2i_sm50.toml:5.
 impl Encode for OpF2iSm50 {
     const NAME: &'static str = "f2i_sm50";

@@ -297,6 +297,8 @@ impl OpF2ip {
     }
 }
 impl MemOp for OpF2ip {}
+impl FlowOp for OpF2ip {}
+impl SchedOp for OpF2ip {}
 /// Spec: isa-spec/spec/ops/alu/f2ip.toml:17.
 impl Encode for OpF2ip {
     const NAME: &'static str = "f2ip";

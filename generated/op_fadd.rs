@@ -311,6 +311,8 @@ impl OpFadd {
     }
 }
 impl MemOp for OpFadd {}
+impl FlowOp for OpFadd {}
+impl SchedOp for OpFadd {}
 /// Spec: isa-spec/spec/ops/alu/fadd.toml:2.
 impl Encode for OpFadd {
     const NAME: &'static str = "fadd";

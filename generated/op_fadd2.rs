@@ -343,6 +343,8 @@ impl OpFadd2 {
     }
 }
 impl MemOp for OpFadd2 {}
+impl FlowOp for OpFadd2 {}
+impl SchedOp for OpFadd2 {}
 /// Spec: isa-spec/spec/ops/alu/fadd2.toml:10.
 impl Encode for OpFadd2 {
     const NAME: &'static str = "fadd2";

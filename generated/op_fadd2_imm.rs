@@ -225,6 +225,8 @@ impl OpFadd2Imm {
     }
 }
 impl MemOp for OpFadd2Imm {}
+impl FlowOp for OpFadd2Imm {}
+impl SchedOp for OpFadd2Imm {}
 /// Spec: isa-spec/spec/ops/alu/fadd2_imm.toml:9.
 impl Encode for OpFadd2Imm {
     const NAME: &'static str = "fadd2_imm";

@@ -97,6 +97,8 @@ impl OpFadd32i {
     }
 }
 impl MemOp for OpFadd32i {}
+impl FlowOp for OpFadd32i {}
+impl SchedOp for OpFadd32i {}
 /// Spec: isa-spec/spec/ops/alu/fadd32i.toml:2.
 impl Encode for OpFadd32i {
     const NAME: &'static str = "fadd32i";

@@ -292,6 +292,8 @@ impl OpFchk {
     }
 }
 impl MemOp for OpFchk {}
+impl FlowOp for OpFchk {}
+impl SchedOp for OpFchk {}
 /// Spec: isa-spec/spec/ops/alu/fchk.toml:19.
 impl Encode for OpFchk {
     const NAME: &'static str = "fchk";

@@ -229,6 +229,8 @@ impl OpFcmp {
     }
 }
 impl MemOp for OpFcmp {}
+impl FlowOp for OpFcmp {}
+impl SchedOp for OpFcmp {}
 /// Spec: isa-spec/spec/ops/alu/fcmp.toml:8.
 impl Encode for OpFcmp {
     const NAME: &'static str = "fcmp";

@@ -114,6 +114,8 @@ impl OpFenceViewAsync {
     }
 }
 impl MemOp for OpFenceViewAsync {}
+impl FlowOp for OpFenceViewAsync {}
+impl SchedOp for OpFenceViewAsync {}
 /// Spec: isa-spec/spec/ops/control/fence_view_async.toml:7.
 impl Encode for OpFenceViewAsync {
     const NAME: &'static str = "fence_view_async";

@@ -434,6 +434,8 @@ impl OpFfma {
     }
 }
 impl MemOp for OpFfma {}
+impl FlowOp for OpFfma {}
+impl SchedOp for OpFfma {}
 /// Spec: isa-spec/spec/ops/alu/ffma.toml:2.
 impl Encode for OpFfma {
     const NAME: &'static str = "ffma";

@@ -397,6 +397,8 @@ impl OpFfma2 {
     }
 }
 impl MemOp for OpFfma2 {}
+impl FlowOp for OpFfma2 {}
+impl SchedOp for OpFfma2 {}
 /// Spec: isa-spec/spec/ops/alu/ffma2.toml:14.
 impl Encode for OpFfma2 {
     const NAME: &'static str = "ffma2";

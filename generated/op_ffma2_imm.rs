@@ -308,6 +308,8 @@ impl OpFfma2Imm {
     }
 }
 impl MemOp for OpFfma2Imm {}
+impl FlowOp for OpFfma2Imm {}
+impl SchedOp for OpFfma2Imm {}
 /// Spec: isa-spec/spec/ops/alu/ffma2_imm.toml:11.
 impl Encode for OpFfma2Imm {
     const NAME: &'static str = "ffma2_imm";

@@ -117,6 +117,8 @@ impl OpFfma32i {
     }
 }
 impl MemOp for OpFfma32i {}
+impl FlowOp for OpFfma32i {}
+impl SchedOp for OpFfma32i {}
 /// Spec: isa-spec/spec/ops/alu/ffma32i.toml:2.
 impl Encode for OpFfma32i {
     const NAME: &'static str = "ffma32i";

@@ -257,6 +257,8 @@ impl OpFlo {
     }
 }
 impl MemOp for OpFlo {}
+impl FlowOp for OpFlo {}
+impl SchedOp for OpFlo {}
 /// Spec: isa-spec/spec/ops/alu/flo.toml:3.
 impl Encode for OpFlo {
     const NAME: &'static str = "flo";

@@ -560,6 +560,8 @@ impl OpFmnmx {
     }
 }
 impl MemOp for OpFmnmx {}
+impl FlowOp for OpFmnmx {}
+impl SchedOp for OpFmnmx {}
 /// Spec: isa-spec/spec/ops/alu/fmnmx.toml:2.
 impl Encode for OpFmnmx {
     const NAME: &'static str = "fmnmx";

@@ -206,6 +206,8 @@ impl OpFmnmx3 {
     }
 }
 impl MemOp for OpFmnmx3 {}
+impl FlowOp for OpFmnmx3 {}
+impl SchedOp for OpFmnmx3 {}
 /// Spec: isa-spec/spec/ops/alu/fmnmx3.toml:22.
 impl Encode for OpFmnmx3 {
     const NAME: &'static str = "fmnmx3";

@@ -287,6 +287,8 @@ impl OpFmul {
     }
 }
 impl MemOp for OpFmul {}
+impl FlowOp for OpFmul {}
+impl SchedOp for OpFmul {}
 /// Spec: isa-spec/spec/ops/alu/fmul.toml:2.
 impl Encode for OpFmul {
     const NAME: &'static str = "fmul";

@@ -287,6 +287,8 @@ impl OpFmul2 {
     }
 }
 impl MemOp for OpFmul2 {}
+impl FlowOp for OpFmul2 {}
+impl SchedOp for OpFmul2 {}
 /// Spec: isa-spec/spec/ops/alu/fmul2.toml:10.
 impl Encode for OpFmul2 {
     const NAME: &'static str = "fmul2";

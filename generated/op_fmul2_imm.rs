@@ -236,6 +236,8 @@ impl OpFmul2Imm {
     }
 }
 impl MemOp for OpFmul2Imm {}
+impl FlowOp for OpFmul2Imm {}
+impl SchedOp for OpFmul2Imm {}
 /// Spec: isa-spec/spec/ops/alu/fmul2_imm.toml:8.
 impl Encode for OpFmul2Imm {
     const NAME: &'static str = "fmul2_imm";

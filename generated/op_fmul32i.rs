@@ -99,6 +99,8 @@ impl OpFmul32i {
     }
 }
 impl MemOp for OpFmul32i {}
+impl FlowOp for OpFmul32i {}
+impl SchedOp for OpFmul32i {}
 /// Spec: isa-spec/spec/ops/alu/fmul32i.toml:3.
 impl Encode for OpFmul32i {
     const NAME: &'static str = "fmul32i";

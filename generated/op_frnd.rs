@@ -330,6 +330,8 @@ impl OpFrnd {
     }
 }
 impl MemOp for OpFrnd {}
+impl FlowOp for OpFrnd {}
+impl SchedOp for OpFrnd {}
 /// Spec: isa-spec/spec/ops/alu/frnd.toml:3.
 impl Encode for OpFrnd {
     const NAME: &'static str = "frnd";

@@ -261,6 +261,8 @@ impl OpFrnd64 {
     }
 }
 impl MemOp for OpFrnd64 {}
+impl FlowOp for OpFrnd64 {}
+impl SchedOp for OpFrnd64 {}
 /// Spec: isa-spec/spec/ops/alu/frnd64.toml:2.
 impl Encode for OpFrnd64 {
     const NAME: &'static str = "frnd64";

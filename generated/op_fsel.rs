@@ -161,6 +161,8 @@ impl OpFsel {
     }
 }
 impl MemOp for OpFsel {}
+impl FlowOp for OpFsel {}
+impl SchedOp for OpFsel {}
 /// Spec: isa-spec/spec/ops/alu/fsel.toml:2.
 impl Encode for OpFsel {
     const NAME: &'static str = "fsel";

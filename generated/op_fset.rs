@@ -435,6 +435,8 @@ impl OpFset {
     }
 }
 impl MemOp for OpFset {}
+impl FlowOp for OpFset {}
+impl SchedOp for OpFset {}
 /// Spec: isa-spec/spec/ops/alu/fset.toml:16.
 impl Encode for OpFset {
     const NAME: &'static str = "fset";

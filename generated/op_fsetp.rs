@@ -341,6 +341,8 @@ impl OpFsetp {
     }
 }
 impl MemOp for OpFsetp {}
+impl FlowOp for OpFsetp {}
+impl SchedOp for OpFsetp {}
 /// Spec: isa-spec/spec/ops/alu/fsetp.toml:2.
 impl Encode for OpFsetp {
     const NAME: &'static str = "fsetp";

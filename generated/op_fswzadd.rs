@@ -129,6 +129,8 @@ impl OpFswzadd {
     }
 }
 impl MemOp for OpFswzadd {}
+impl FlowOp for OpFswzadd {}
+impl SchedOp for OpFswzadd {}
 /// Spec: isa-spec/spec/ops/alu/fswzadd.toml:16.
 impl Encode for OpFswzadd {
     const NAME: &'static str = "fswzadd";

@@ -150,6 +150,8 @@ impl OpFswzaddSm50 {
     }
 }
 impl MemOp for OpFswzaddSm50 {}
+impl FlowOp for OpFswzaddSm50 {}
+impl SchedOp for OpFswzaddSm50 {}
 /// Spec: isa-spec/spec/ops/alu/fswzadd_sm50.toml:9.
 impl Encode for OpFswzaddSm50 {
     const NAME: &'static str = "fswzadd_sm50";

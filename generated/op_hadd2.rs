@@ -825,6 +825,8 @@ impl OpHadd2 {
     }
 }
 impl MemOp for OpHadd2 {}
+impl FlowOp for OpHadd2 {}
+impl SchedOp for OpHadd2 {}
 /// Spec: isa-spec/spec/ops/alu/hadd2.toml:3.
 impl Encode for OpHadd2 {
     const NAME: &'static str = "hadd2";

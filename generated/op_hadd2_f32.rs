@@ -494,6 +494,8 @@ impl OpHadd2F32 {
     }
 }
 impl MemOp for OpHadd2F32 {}
+impl FlowOp for OpHadd2F32 {}
+impl SchedOp for OpHadd2F32 {}
 /// Spec: isa-spec/spec/ops/alu/hadd2_f32.toml:7.
 impl Encode for OpHadd2F32 {
     const NAME: &'static str = "hadd2_f32";

@@ -317,6 +317,8 @@ impl OpHadd2Sm50 {
     }
 }
 impl MemOp for OpHadd2Sm50 {}
+impl FlowOp for OpHadd2Sm50 {}
+impl SchedOp for OpHadd2Sm50 {}
 /// Spec: isa-spec/spec/ops/alu/hadd2_sm50.toml:7.
 impl Encode for OpHadd2Sm50 {
     const NAME: &'static str = "hadd2_sm50";

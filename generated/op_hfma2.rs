@@ -1781,6 +1781,8 @@ impl OpHfma2 {
     }
 }
 impl MemOp for OpHfma2 {}
+impl FlowOp for OpHfma2 {}
+impl SchedOp for OpHfma2 {}
 /// Spec: isa-spec/spec/ops/alu/hfma2.toml:5.
 impl Encode for OpHfma2 {
     const NAME: &'static str = "hfma2";

@@ -757,6 +757,8 @@ impl OpHfma2Mma {
     }
 }
 impl MemOp for OpHfma2Mma {}
+impl FlowOp for OpHfma2Mma {}
+impl SchedOp for OpHfma2Mma {}
 /// Spec: isa-spec/spec/ops/alu/hfma2_mma.toml:5.
 impl Encode for OpHfma2Mma {
     const NAME: &'static str = "hfma2_mma";

@@ -451,6 +451,8 @@ impl OpHfma2Sm50 {
     }
 }
 impl MemOp for OpHfma2Sm50 {}
+impl FlowOp for OpHfma2Sm50 {}
+impl SchedOp for OpHfma2Sm50 {}
 /// Spec: isa-spec/spec/ops/alu/hfma2_sm50.toml:11.
 impl Encode for OpHfma2Sm50 {
     const NAME: &'static str = "hfma2_sm50";

@@ -222,6 +222,8 @@ impl OpHgmma {
     }
 }
 impl MemOp for OpHgmma {}
+impl FlowOp for OpHgmma {}
+impl SchedOp for OpHgmma {}
 /// Spec: isa-spec/spec/ops/alu/hgmma.toml:25.
 impl Encode for OpHgmma {
     const NAME: &'static str = "hgmma";

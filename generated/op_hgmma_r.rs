@@ -220,6 +220,8 @@ impl OpHgmmaR {
     }
 }
 impl MemOp for OpHgmmaR {}
+impl FlowOp for OpHgmmaR {}
+impl SchedOp for OpHgmmaR {}
 /// Spec: isa-spec/spec/ops/alu/hgmma_r.toml:10.
 impl Encode for OpHgmmaR {
     const NAME: &'static str = "hgmma_r";

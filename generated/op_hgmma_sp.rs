@@ -286,6 +286,8 @@ impl OpHgmmaSp {
     }
 }
 impl MemOp for OpHgmmaSp {}
+impl FlowOp for OpHgmmaSp {}
+impl SchedOp for OpHgmmaSp {}
 /// Spec: isa-spec/spec/ops/alu/hgmma_sp.toml:10.
 impl Encode for OpHgmmaSp {
     const NAME: &'static str = "hgmma_sp";

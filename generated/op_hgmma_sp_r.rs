@@ -286,6 +286,8 @@ impl OpHgmmaSpR {
     }
 }
 impl MemOp for OpHgmmaSpR {}
+impl FlowOp for OpHgmmaSpR {}
+impl SchedOp for OpHgmmaSpR {}
 /// Spec: isa-spec/spec/ops/alu/hgmma_sp_r.toml:10.
 impl Encode for OpHgmmaSpR {
     const NAME: &'static str = "hgmma_sp_r";

@@ -344,6 +344,8 @@ impl OpHmma {
     }
 }
 impl MemOp for OpHmma {}
+impl FlowOp for OpHmma {}
+impl SchedOp for OpHmma {}
 /// Spec: isa-spec/spec/ops/alu/hmma.toml:18.
 impl Encode for OpHmma {
     const NAME: &'static str = "hmma";

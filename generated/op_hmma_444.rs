@@ -263,6 +263,8 @@ impl OpHmma444 {
     }
 }
 impl MemOp for OpHmma444 {}
+impl FlowOp for OpHmma444 {}
+impl SchedOp for OpHmma444 {}
 /// Spec: isa-spec/spec/ops/alu/hmma_444.toml:7.
 impl Encode for OpHmma444 {
     const NAME: &'static str = "hmma_444";

@@ -204,6 +204,8 @@ impl OpHmma444F16 {
     }
 }
 impl MemOp for OpHmma444F16 {}
+impl FlowOp for OpHmma444F16 {}
+impl SchedOp for OpHmma444F16 {}
 /// Spec: isa-spec/spec/ops/alu/hmma_444_f16.toml:5.
 impl Encode for OpHmma444F16 {
     const NAME: &'static str = "hmma_444_f16";

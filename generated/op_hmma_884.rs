@@ -322,6 +322,8 @@ impl OpHmma884 {
     }
 }
 impl MemOp for OpHmma884 {}
+impl FlowOp for OpHmma884 {}
+impl SchedOp for OpHmma884 {}
 /// Spec: isa-spec/spec/ops/alu/hmma_884.toml:14.
 impl Encode for OpHmma884 {
     const NAME: &'static str = "hmma_884";

@@ -311,6 +311,8 @@ impl OpHmmaSp {
     }
 }
 impl MemOp for OpHmmaSp {}
+impl FlowOp for OpHmmaSp {}
+impl SchedOp for OpHmmaSp {}
 /// Spec: isa-spec/spec/ops/alu/hmma_sp.toml:8.
 impl Encode for OpHmmaSp {
     const NAME: &'static str = "hmma_sp";

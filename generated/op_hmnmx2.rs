@@ -675,6 +675,8 @@ impl OpHmnmx2 {
     }
 }
 impl MemOp for OpHmnmx2 {}
+impl FlowOp for OpHmnmx2 {}
+impl SchedOp for OpHmnmx2 {}
 /// Spec: isa-spec/spec/ops/alu/hmnmx2.toml:12.
 impl Encode for OpHmnmx2 {
     const NAME: &'static str = "hmnmx2";

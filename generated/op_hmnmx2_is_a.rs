@@ -448,6 +448,8 @@ impl OpHmnmx2IsA {
     }
 }
 impl MemOp for OpHmnmx2IsA {}
+impl FlowOp for OpHmnmx2IsA {}
+impl SchedOp for OpHmnmx2IsA {}
 /// Spec: isa-spec/spec/ops/alu/hmnmx2_is_a.toml:6.
 impl Encode for OpHmnmx2IsA {
     const NAME: &'static str = "hmnmx2_is_a";

@@ -515,6 +515,8 @@ impl OpHmul2 {
     }
 }
 impl MemOp for OpHmul2 {}
+impl FlowOp for OpHmul2 {}
+impl SchedOp for OpHmul2 {}
 /// Spec: isa-spec/spec/ops/alu/hmul2.toml:4.
 impl Encode for OpHmul2 {
     const NAME: &'static str = "hmul2";

@@ -330,6 +330,8 @@ impl OpHmul2Sm50 {
     }
 }
 impl MemOp for OpHmul2Sm50 {}
+impl FlowOp for OpHmul2Sm50 {}
+impl SchedOp for OpHmul2Sm50 {}
 /// Spec: isa-spec/spec/ops/alu/hmul2_sm50.toml:9.
 impl Encode for OpHmul2Sm50 {
     const NAME: &'static str = "hmul2_sm50";

@@ -776,6 +776,8 @@ impl OpHset2 {
     }
 }
 impl MemOp for OpHset2 {}
+impl FlowOp for OpHset2 {}
+impl SchedOp for OpHset2 {}
 /// Spec: isa-spec/spec/ops/alu/hset2.toml:10.
 impl Encode for OpHset2 {
     const NAME: &'static str = "hset2";

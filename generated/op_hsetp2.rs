@@ -784,6 +784,8 @@ impl OpHsetp2 {
     }
 }
 impl MemOp for OpHsetp2 {}
+impl FlowOp for OpHsetp2 {}
+impl SchedOp for OpHsetp2 {}
 /// Spec: isa-spec/spec/ops/alu/hsetp2.toml:14.
 impl Encode for OpHsetp2 {
     const NAME: &'static str = "hsetp2";

@@ -350,6 +350,8 @@ impl OpI2f {
     }
 }
 impl MemOp for OpI2f {}
+impl FlowOp for OpI2f {}
+impl SchedOp for OpI2f {}
 /// Spec: isa-spec/spec/ops/alu/i2f.toml:3.
 impl Encode for OpI2f {
     const NAME: &'static str = "i2f";

@@ -359,6 +359,8 @@ impl OpI2f64 {
     }
 }
 impl MemOp for OpI2f64 {}
+impl FlowOp for OpI2f64 {}
+impl SchedOp for OpI2f64 {}
 /// Spec: isa-spec/spec/ops/alu/i2f64.toml:3.
 impl Encode for OpI2f64 {
     const NAME: &'static str = "i2f64";

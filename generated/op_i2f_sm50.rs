@@ -350,6 +350,8 @@ impl OpI2fSm50 {
     }
 }
 impl MemOp for OpI2fSm50 {}
+impl FlowOp for OpI2fSm50 {}
+impl SchedOp for OpI2fSm50 {}
 /// Spec: isa-spec/spec/ops/alu/i2f_sm50.toml:5.
 impl Encode for OpI2fSm50 {
     const NAME: &'static str = "i2f_sm50";

@@ -191,6 +191,8 @@ impl OpI2fp {
     }
 }
 impl MemOp for OpI2fp {}
+impl FlowOp for OpI2fp {}
+impl SchedOp for OpI2fp {}
 /// Spec: isa-spec/spec/ops/alu/i2fp.toml:2.
 impl Encode for OpI2fp {
     const NAME: &'static str = "i2fp";

@@ -353,6 +353,8 @@ impl OpI2i {
     }
 }
 impl MemOp for OpI2i {}
+impl FlowOp for OpI2i {}
+impl SchedOp for OpI2i {}
 /// Spec: isa-spec/spec/ops/alu/i2i.toml:4.
 impl Encode for OpI2i {
     const NAME: &'static str = "i2i";

@@ -170,6 +170,8 @@ impl OpI2iSat {
     }
 }
 impl MemOp for OpI2iSat {}
+impl FlowOp for OpI2iSat {}
+impl SchedOp for OpI2iSat {}
 /// Spec: isa-spec/spec/ops/alu/i2i_sat.toml:12.
 impl Encode for OpI2iSat {
     const NAME: &'static str = "i2i_sat";

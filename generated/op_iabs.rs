@@ -135,6 +135,8 @@ impl OpIabs {
     }
 }
 impl MemOp for OpIabs {}
+impl FlowOp for OpIabs {}
+impl SchedOp for OpIabs {}
 /// Spec: isa-spec/spec/ops/alu/iabs.toml:2.
 impl Encode for OpIabs {
     const NAME: &'static str = "iabs";

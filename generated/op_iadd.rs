@@ -399,6 +399,8 @@ impl OpIadd {
     }
 }
 impl MemOp for OpIadd {}
+impl FlowOp for OpIadd {}
+impl SchedOp for OpIadd {}
 /// Spec: isa-spec/spec/ops/alu/iadd.toml:2.
 impl Encode for OpIadd {
     const NAME: &'static str = "iadd";

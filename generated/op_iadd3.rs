@@ -670,6 +670,8 @@ impl OpIadd3 {
     }
 }
 impl MemOp for OpIadd3 {}
+impl FlowOp for OpIadd3 {}
+impl SchedOp for OpIadd3 {}
 /// Spec: isa-spec/spec/ops/alu/iadd3.toml:2.
 impl Encode for OpIadd3 {
     const NAME: &'static str = "iadd3";

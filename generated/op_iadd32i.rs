@@ -135,6 +135,8 @@ impl OpIadd32i {
     }
 }
 impl MemOp for OpIadd32i {}
+impl FlowOp for OpIadd32i {}
+impl SchedOp for OpIadd32i {}
 /// Spec: isa-spec/spec/ops/alu/iadd32i.toml:2.
 impl Encode for OpIadd32i {
     const NAME: &'static str = "iadd32i";

@@ -311,6 +311,8 @@ impl OpIadd3x {
     }
 }
 impl MemOp for OpIadd3x {}
+impl FlowOp for OpIadd3x {}
+impl SchedOp for OpIadd3x {}
 /// Spec: isa-spec/spec/ops/alu/iadd3x.toml:2.
 impl Encode for OpIadd3x {
     const NAME: &'static str = "iadd3x";

@@ -201,6 +201,8 @@ impl OpIadd64 {
     }
 }
 impl MemOp for OpIadd64 {}
+impl FlowOp for OpIadd64 {}
+impl SchedOp for OpIadd64 {}
 /// Spec: isa-spec/spec/ops/alu/iadd64.toml:2.
 impl Encode for OpIadd64 {
     const NAME: &'static str = "iadd64";

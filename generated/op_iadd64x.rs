@@ -200,6 +200,8 @@ impl OpIadd64x {
     }
 }
 impl MemOp for OpIadd64x {}
+impl FlowOp for OpIadd64x {}
+impl SchedOp for OpIadd64x {}
 /// Spec: isa-spec/spec/ops/alu/iadd64x.toml:2.
 impl Encode for OpIadd64x {
     const NAME: &'static str = "iadd64x";

@@ -166,6 +166,8 @@ impl OpIaddx {
     }
 }
 impl MemOp for OpIaddx {}
+impl FlowOp for OpIaddx {}
+impl SchedOp for OpIaddx {}
 /// Spec: isa-spec/spec/ops/alu/iaddx.toml:2.
 impl Encode for OpIaddx {
     const NAME: &'static str = "iaddx";

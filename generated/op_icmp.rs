@@ -205,6 +205,8 @@ impl OpIcmp {
     }
 }
 impl MemOp for OpIcmp {}
+impl FlowOp for OpIcmp {}
+impl SchedOp for OpIcmp {}
 /// Spec: isa-spec/spec/ops/alu/icmp.toml:5.
 impl Encode for OpIcmp {
     const NAME: &'static str = "icmp";

@@ -275,6 +275,8 @@ impl OpIdp2a {
     }
 }
 impl MemOp for OpIdp2a {}
+impl FlowOp for OpIdp2a {}
+impl SchedOp for OpIdp2a {}
 /// Spec: isa-spec/spec/ops/alu/idp2a.toml:4.
 impl Encode for OpIdp2a {
     const NAME: &'static str = "idp2a";

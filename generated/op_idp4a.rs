@@ -252,6 +252,8 @@ impl OpIdp4a {
     }
 }
 impl MemOp for OpIdp4a {}
+impl FlowOp for OpIdp4a {}
+impl SchedOp for OpIdp4a {}
 /// Spec: isa-spec/spec/ops/alu/idp4a.toml:4.
 impl Encode for OpIdp4a {
     const NAME: &'static str = "idp4a";

@@ -221,6 +221,8 @@ impl OpIgmma {
     }
 }
 impl MemOp for OpIgmma {}
+impl FlowOp for OpIgmma {}
+impl SchedOp for OpIgmma {}
 /// Spec: isa-spec/spec/ops/alu/igmma.toml:24.
 impl Encode for OpIgmma {
     const NAME: &'static str = "igmma";

@@ -233,6 +233,8 @@ impl OpIgmmaR {
     }
 }
 impl MemOp for OpIgmmaR {}
+impl FlowOp for OpIgmmaR {}
+impl SchedOp for OpIgmmaR {}
 /// Spec: isa-spec/spec/ops/alu/igmma_r.toml:9.
 impl Encode for OpIgmmaR {
     const NAME: &'static str = "igmma_r";

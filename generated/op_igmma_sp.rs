@@ -252,6 +252,8 @@ impl OpIgmmaSp {
     }
 }
 impl MemOp for OpIgmmaSp {}
+impl FlowOp for OpIgmmaSp {}
+impl SchedOp for OpIgmmaSp {}
 /// Spec: isa-spec/spec/ops/alu/igmma_sp.toml:10.
 impl Encode for OpIgmmaSp {
     const NAME: &'static str = "igmma_sp";

@@ -266,6 +266,8 @@ impl OpIgmmaSpR {
     }
 }
 impl MemOp for OpIgmmaSpR {}
+impl FlowOp for OpIgmmaSpR {}
+impl SchedOp for OpIgmmaSpR {}
 /// Spec: isa-spec/spec/ops/alu/igmma_sp_r.toml:10.
 impl Encode for OpIgmmaSpR {
     const NAME: &'static str = "igmma_sp_r";

@@ -261,6 +261,8 @@ impl OpImad {
     }
 }
 impl MemOp for OpImad {}
+impl FlowOp for OpImad {}
+impl SchedOp for OpImad {}
 /// Spec: isa-spec/spec/ops/alu/imad.toml:2.
 impl Encode for OpImad {
     const NAME: &'static str = "imad";

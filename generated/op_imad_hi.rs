@@ -260,6 +260,8 @@ impl OpImadHi {
     }
 }
 impl MemOp for OpImadHi {}
+impl FlowOp for OpImadHi {}
+impl SchedOp for OpImadHi {}
 /// Spec: isa-spec/spec/ops/alu/imad_hi.toml:2.
 impl Encode for OpImadHi {
     const NAME: &'static str = "imad_hi";

@@ -268,6 +268,8 @@ impl OpImadPoSm50 {
     }
 }
 impl MemOp for OpImadPoSm50 {}
+impl FlowOp for OpImadPoSm50 {}
+impl SchedOp for OpImadPoSm50 {}
 /// Spec: isa-spec/spec/ops/alu/imad_po_sm50.toml:5.
 impl Encode for OpImadPoSm50 {
     const NAME: &'static str = "imad_po_sm50";

@@ -344,6 +344,8 @@ impl OpImadSm50 {
     }
 }
 impl MemOp for OpImadSm50 {}
+impl FlowOp for OpImadSm50 {}
+impl SchedOp for OpImadSm50 {}
 /// Spec: isa-spec/spec/ops/alu/imad_sm50.toml:7.
 impl Encode for OpImadSm50 {
     const NAME: &'static str = "imad_sm50";

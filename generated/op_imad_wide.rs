@@ -282,6 +282,8 @@ impl OpImadWide {
     }
 }
 impl MemOp for OpImadWide {}
+impl FlowOp for OpImadWide {}
+impl SchedOp for OpImadWide {}
 /// Spec: isa-spec/spec/ops/alu/imad_wide.toml:2.
 impl Encode for OpImadWide {
     const NAME: &'static str = "imad_wide";

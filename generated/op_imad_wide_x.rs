@@ -311,6 +311,8 @@ impl OpImadWideX {
     }
 }
 impl MemOp for OpImadWideX {}
+impl FlowOp for OpImadWideX {}
+impl SchedOp for OpImadWideX {}
 /// Spec: isa-spec/spec/ops/alu/imad_wide_x.toml:2.
 impl Encode for OpImadWideX {
     const NAME: &'static str = "imad_wide_x";

@@ -298,6 +298,8 @@ impl OpImadx {
     }
 }
 impl MemOp for OpImadx {}
+impl FlowOp for OpImadx {}
+impl SchedOp for OpImadx {}
 /// Spec: isa-spec/spec/ops/alu/imadx.toml:2.
 impl Encode for OpImadx {
     const NAME: &'static str = "imadx";

@@ -735,6 +735,8 @@ impl OpImma {
     }
 }
 impl MemOp for OpImma {}
+impl FlowOp for OpImma {}
+impl SchedOp for OpImma {}
 /// Spec: isa-spec/spec/ops/alu/imma.toml:22.
 impl Encode for OpImma {
     const NAME: &'static str = "imma";

@@ -618,6 +618,8 @@ impl OpImmaSp {
     }
 }
 impl MemOp for OpImmaSp {}
+impl FlowOp for OpImmaSp {}
+impl SchedOp for OpImmaSp {}
 /// Spec: isa-spec/spec/ops/alu/imma_sp.toml:9.
 impl Encode for OpImmaSp {
     const NAME: &'static str = "imma_sp";

@@ -576,6 +576,8 @@ impl OpImnmx {
     }
 }
 impl MemOp for OpImnmx {}
+impl FlowOp for OpImnmx {}
+impl SchedOp for OpImnmx {}
 /// Spec: isa-spec/spec/ops/alu/imnmx.toml:2.
 impl Encode for OpImnmx {
     const NAME: &'static str = "imnmx";

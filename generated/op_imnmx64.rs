@@ -267,6 +267,8 @@ impl OpImnmx64 {
     }
 }
 impl MemOp for OpImnmx64 {}
+impl FlowOp for OpImnmx64 {}
+impl SchedOp for OpImnmx64 {}
 /// Spec: isa-spec/spec/ops/alu/imnmx64.toml:2.
 impl Encode for OpImnmx64 {
     const NAME: &'static str = "imnmx64";

@@ -205,6 +205,8 @@ impl OpImul {
     }
 }
 impl MemOp for OpImul {}
+impl FlowOp for OpImul {}
+impl SchedOp for OpImul {}
 /// Spec: isa-spec/spec/ops/alu/imul.toml:5.
 impl Encode for OpImul {
     const NAME: &'static str = "imul";

@@ -150,6 +150,8 @@ impl OpImul32i {
     }
 }
 impl MemOp for OpImul32i {}
+impl FlowOp for OpImul32i {}
+impl SchedOp for OpImul32i {}
 /// Spec: isa-spec/spec/ops/alu/imul32i.toml:3.
 impl Encode for OpImul32i {
     const NAME: &'static str = "imul32i";

@@ -170,6 +170,8 @@ impl OpIpa {
     }
 }
 impl MemOp for OpIpa {}
+impl FlowOp for OpIpa {}
+impl SchedOp for OpIpa {}
 /// Spec: isa-spec/spec/ops/memory/ipa.toml:10.
 impl Encode for OpIpa {
     const NAME: &'static str = "ipa";

@@ -183,6 +183,8 @@ impl OpIpaIdxSm50 {
     }
 }
 impl MemOp for OpIpaIdxSm50 {}
+impl FlowOp for OpIpaIdxSm50 {}
+impl SchedOp for OpIpaIdxSm50 {}
 /// Spec: isa-spec/spec/ops/memory/ipa_idx_sm50.toml:7.
 impl Encode for OpIpaIdxSm50 {
     const NAME: &'static str = "ipa_idx_sm50";

@@ -166,6 +166,8 @@ impl OpIpaSm50 {
     }
 }
 impl MemOp for OpIpaSm50 {}
+impl FlowOp for OpIpaSm50 {}
+impl SchedOp for OpIpaSm50 {}
 /// Spec: isa-spec/spec/ops/memory/ipa_sm50.toml:11.
 impl Encode for OpIpaSm50 {
     const NAME: &'static str = "ipa_sm50";

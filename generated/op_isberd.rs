@@ -205,6 +205,8 @@ impl OpIsberd {
     }
 }
 impl MemOp for OpIsberd {}
+impl FlowOp for OpIsberd {}
+impl SchedOp for OpIsberd {}
 /// Spec: isa-spec/spec/ops/memory/isberd.toml:7.
 impl Encode for OpIsberd {
     const NAME: &'static str = "isberd";

@@ -170,6 +170,8 @@ impl OpIsbewr {
     }
 }
 impl MemOp for OpIsbewr {}
+impl FlowOp for OpIsbewr {}
+impl SchedOp for OpIsbewr {}
 /// Spec: isa-spec/spec/ops/memory/isbewr.toml:17.
 impl Encode for OpIsbewr {
     const NAME: &'static str = "isbewr";

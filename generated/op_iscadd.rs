@@ -226,6 +226,8 @@ impl OpIscadd {
     }
 }
 impl MemOp for OpIscadd {}
+impl FlowOp for OpIscadd {}
+impl SchedOp for OpIscadd {}
 /// Spec: isa-spec/spec/ops/alu/iscadd.toml:2.
 impl Encode for OpIscadd {
     const NAME: &'static str = "iscadd";

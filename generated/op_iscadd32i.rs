@@ -122,6 +122,8 @@ impl OpIscadd32i {
     }
 }
 impl MemOp for OpIscadd32i {}
+impl FlowOp for OpIscadd32i {}
+impl SchedOp for OpIscadd32i {}
 /// Spec: isa-spec/spec/ops/alu/iscadd32i.toml:2.
 impl Encode for OpIscadd32i {
     const NAME: &'static str = "iscadd32i";

@@ -253,6 +253,8 @@ impl OpIset {
     }
 }
 impl MemOp for OpIset {}
+impl FlowOp for OpIset {}
+impl SchedOp for OpIset {}
 /// Spec: isa-spec/spec/ops/alu/iset.toml:6.
 impl Encode for OpIset {
     const NAME: &'static str = "iset";

@@ -518,6 +518,8 @@ impl OpIsetp {
     }
 }
 impl MemOp for OpIsetp {}
+impl FlowOp for OpIsetp {}
+impl SchedOp for OpIsetp {}
 /// Spec: isa-spec/spec/ops/alu/isetp.toml:3.
 impl Encode for OpIsetp {
     const NAME: &'static str = "isetp";

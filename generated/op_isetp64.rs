@@ -261,6 +261,8 @@ impl OpIsetp64 {
     }
 }
 impl MemOp for OpIsetp64 {}
+impl FlowOp for OpIsetp64 {}
+impl SchedOp for OpIsetp64 {}
 /// Spec: isa-spec/spec/ops/alu/isetp64.toml:3.
 impl Encode for OpIsetp64 {
     const NAME: &'static str = "isetp64";

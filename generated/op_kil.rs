@@ -32,7 +32,7 @@ impl OpKil {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/kil.toml:19; form at isa-spec/spec/ops/control/kil.toml:19).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/kil.toml:23; form at isa-spec/spec/ops/control/kil.toml:23).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xe330000000000000 | (c.raw & 0xffffffff0ffe0);
@@ -47,7 +47,7 @@ impl OpKil {
             ) << 0;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/kil.toml:19; form at isa-spec/spec/ops/control/kil.toml:19).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/kil.toml:23; form at isa-spec/spec/ops/control/kil.toml:23).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cc: Cc = match bits(w, 0, 5) {
@@ -88,7 +88,7 @@ impl OpKil {
         let o = Self { cc };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xffffffff0ffe0)))
     }
-    /// Parse one tokenized line of syntax `KIL` (isa-spec/spec/ops/control/kil.toml:15); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `KIL` (isa-spec/spec/ops/control/kil.toml:19); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["KIL"]])?;
         if !rest.is_empty() {
@@ -118,6 +118,17 @@ impl OpKil {
     }
 }
 impl MemOp for OpKil {}
+/// Spec: isa-spec/spec/ops/control/kil.toml:15.
+impl FlowOp for OpKil {
+    fn flow(&self, addr: u64, sm: u32) -> Flow {
+        Flow {
+            kind: FlowKind::Exit,
+            target: None,
+            conditional: false || self.cc != Default::default(),
+        }
+    }
+}
+impl SchedOp for OpKil {}
 /// Spec: isa-spec/spec/ops/control/kil.toml:6.
 impl Encode for OpKil {
     const NAME: &'static str = "kil";
@@ -129,7 +140,7 @@ impl Forms for OpKil {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/control/kil.toml:15.
+    /// Spec: isa-spec/spec/ops/control/kil.toml:19.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);

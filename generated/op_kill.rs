@@ -36,7 +36,7 @@ impl OpKill {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/kill.toml:28; form at isa-spec/spec/ops/control/kill.toml:28).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/kill.toml:32; form at isa-spec/spec/ops/control/kill.toml:32).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -45,7 +45,7 @@ impl OpKill {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/kill.toml:28; form at isa-spec/spec/ops/control/kill.toml:28).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/kill.toml:32; form at isa-spec/spec/ops/control/kill.toml:32).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -53,7 +53,7 @@ impl OpKill {
         let o = Self { cond };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1fff07fffffffffffffffff0000)))
     }
-    /// Parse one tokenized line of syntax `KILL` (isa-spec/spec/ops/control/kill.toml:24); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `KILL` (isa-spec/spec/ops/control/kill.toml:28); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["KILL"]])?;
         if !rest.is_empty() {
@@ -81,6 +81,17 @@ impl OpKill {
     }
 }
 impl MemOp for OpKill {}
+/// Spec: isa-spec/spec/ops/control/kill.toml:24.
+impl FlowOp for OpKill {
+    fn flow(&self, addr: u64, sm: u32) -> Flow {
+        Flow {
+            kind: FlowKind::Exit,
+            target: None,
+            conditional: false || self.cond != Src::PT,
+        }
+    }
+}
+impl SchedOp for OpKill {}
 /// Spec: isa-spec/spec/ops/control/kill.toml:14.
 impl Encode for OpKill {
     const NAME: &'static str = "kill";
@@ -92,7 +103,7 @@ impl Forms for OpKill {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/control/kill.toml:24.
+    /// Spec: isa-spec/spec/ops/control/kill.toml:28.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_cond = false;

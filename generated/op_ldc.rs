@@ -219,6 +219,8 @@ impl OpLdc {
     }
 }
 impl MemOp for OpLdc {}
+impl FlowOp for OpLdc {}
+impl SchedOp for OpLdc {}
 /// Spec: isa-spec/spec/ops/memory/ldc.toml:8.
 impl Encode for OpLdc {
     const NAME: &'static str = "ldc";

@@ -197,6 +197,8 @@ impl OpLdcu {
     }
 }
 impl MemOp for OpLdcu {}
+impl FlowOp for OpLdcu {}
+impl SchedOp for OpLdcu {}
 /// Spec: isa-spec/spec/ops/memory/ldcu.toml:14.
 impl Encode for OpLdcu {
     const NAME: &'static str = "ldcu";

@@ -2053,6 +2053,8 @@ impl MemOp for OpLdg {
             && self.awidth == Default::default()
     }
 }
+impl FlowOp for OpLdg {}
+impl SchedOp for OpLdg {}
 /// Spec: isa-spec/spec/ops/memory/ldg.toml:10.
 impl Encode for OpLdg {
     const NAME: &'static str = "ldg";

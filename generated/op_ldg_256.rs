@@ -359,6 +359,8 @@ impl OpLdg256 {
     }
 }
 impl MemOp for OpLdg256 {}
+impl FlowOp for OpLdg256 {}
+impl SchedOp for OpLdg256 {}
 /// Spec: isa-spec/spec/ops/memory/ldg_256.toml:30.
 impl Encode for OpLdg256 {
     const NAME: &'static str = "ldg_256";

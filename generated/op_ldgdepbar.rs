@@ -64,6 +64,8 @@ impl OpLdgdepbar {
     }
 }
 impl MemOp for OpLdgdepbar {}
+impl FlowOp for OpLdgdepbar {}
+impl SchedOp for OpLdgdepbar {}
 /// Spec: isa-spec/spec/ops/control/ldgdepbar.toml:5.
 impl Encode for OpLdgdepbar {
     const NAME: &'static str = "ldgdepbar";

@@ -736,6 +736,8 @@ impl OpLdgmc {
     }
 }
 impl MemOp for OpLdgmc {}
+impl FlowOp for OpLdgmc {}
+impl SchedOp for OpLdgmc {}
 /// Spec: isa-spec/spec/ops/memory/ldgmc.toml:28.
 impl Encode for OpLdgmc {
     const NAME: &'static str = "ldgmc";

@@ -596,6 +596,8 @@ impl OpLdgsts {
     }
 }
 impl MemOp for OpLdgsts {}
+impl FlowOp for OpLdgsts {}
+impl SchedOp for OpLdgsts {}
 /// Spec: isa-spec/spec/ops/memory/ldgsts.toml:21.
 impl Encode for OpLdgsts {
     const NAME: &'static str = "ldgsts";

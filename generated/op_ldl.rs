@@ -356,6 +356,8 @@ impl MemOp for OpLdl {
         self.amode == Default::default()
     }
 }
+impl FlowOp for OpLdl {}
+impl SchedOp for OpLdl {}
 /// Spec: isa-spec/spec/ops/memory/ldl.toml:8.
 impl Encode for OpLdl {
     const NAME: &'static str = "ldl";

@@ -414,6 +414,8 @@ impl MemOp for OpLds {
         self.scale == Default::default() && self.amode == Default::default()
     }
 }
+impl FlowOp for OpLds {}
+impl SchedOp for OpLds {}
 /// Spec: isa-spec/spec/ops/memory/lds.toml:10.
 impl Encode for OpLds {
     const NAME: &'static str = "lds";

@@ -262,6 +262,8 @@ impl OpLdsm {
     }
 }
 impl MemOp for OpLdsm {}
+impl FlowOp for OpLdsm {}
+impl SchedOp for OpLdsm {}
 /// Spec: isa-spec/spec/ops/memory/ldsm.toml:10.
 impl Encode for OpLdsm {
     const NAME: &'static str = "ldsm";

@@ -194,6 +194,8 @@ impl OpLea {
     }
 }
 impl MemOp for OpLea {}
+impl FlowOp for OpLea {}
+impl SchedOp for OpLea {}
 /// Spec: isa-spec/spec/ops/alu/lea.toml:2.
 impl Encode for OpLea {
     const NAME: &'static str = "lea";

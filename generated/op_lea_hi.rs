@@ -264,6 +264,8 @@ impl OpLeaHi {
     }
 }
 impl MemOp for OpLeaHi {}
+impl FlowOp for OpLeaHi {}
+impl SchedOp for OpLeaHi {}
 /// Spec: isa-spec/spec/ops/alu/lea_hi.toml:2.
 impl Encode for OpLeaHi {
     const NAME: &'static str = "lea_hi";

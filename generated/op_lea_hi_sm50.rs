@@ -236,6 +236,8 @@ impl OpLeaHiSm50 {
     }
 }
 impl MemOp for OpLeaHiSm50 {}
+impl FlowOp for OpLeaHiSm50 {}
+impl SchedOp for OpLeaHiSm50 {}
 /// Spec: isa-spec/spec/ops/alu/lea_hi_sm50.toml:6.
 impl Encode for OpLeaHiSm50 {
     const NAME: &'static str = "lea_hi_sm50";

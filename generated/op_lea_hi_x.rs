@@ -286,6 +286,8 @@ impl OpLeaHiX {
     }
 }
 impl MemOp for OpLeaHiX {}
+impl FlowOp for OpLeaHiX {}
+impl SchedOp for OpLeaHiX {}
 /// Spec: isa-spec/spec/ops/alu/lea_hi_x.toml:2.
 impl Encode for OpLeaHiX {
     const NAME: &'static str = "lea_hi_x";

@@ -231,6 +231,8 @@ impl OpLeaSm50 {
     }
 }
 impl MemOp for OpLeaSm50 {}
+impl FlowOp for OpLeaSm50 {}
+impl SchedOp for OpLeaSm50 {}
 /// Spec: isa-spec/spec/ops/alu/lea_sm50.toml:7.
 impl Encode for OpLeaSm50 {
     const NAME: &'static str = "lea_sm50";

@@ -199,6 +199,8 @@ impl OpLeaX {
     }
 }
 impl MemOp for OpLeaX {}
+impl FlowOp for OpLeaX {}
+impl SchedOp for OpLeaX {}
 /// Spec: isa-spec/spec/ops/alu/lea_x.toml:2.
 impl Encode for OpLeaX {
     const NAME: &'static str = "lea_x";

@@ -101,6 +101,8 @@ impl OpLepc {
     }
 }
 impl MemOp for OpLepc {}
+impl FlowOp for OpLepc {}
+impl SchedOp for OpLepc {}
 /// Spec: isa-spec/spec/ops/control/lepc.toml:11.
 impl Encode for OpLepc {
     const NAME: &'static str = "lepc";

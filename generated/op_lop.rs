@@ -242,6 +242,8 @@ impl OpLop {
     }
 }
 impl MemOp for OpLop {}
+impl FlowOp for OpLop {}
+impl SchedOp for OpLop {}
 /// Spec: isa-spec/spec/ops/alu/lop.toml:2.
 impl Encode for OpLop {
     const NAME: &'static str = "lop";

@@ -481,6 +481,8 @@ impl OpLop3 {
     }
 }
 impl MemOp for OpLop3 {}
+impl FlowOp for OpLop3 {}
+impl SchedOp for OpLop3 {}
 /// Spec: isa-spec/spec/ops/alu/lop3.toml:2.
 impl Encode for OpLop3 {
     const NAME: &'static str = "lop3";

@@ -140,6 +140,8 @@ impl OpLop32i {
     }
 }
 impl MemOp for OpLop32i {}
+impl FlowOp for OpLop32i {}
+impl SchedOp for OpLop32i {}
 /// Spec: isa-spec/spec/ops/alu/lop32i.toml:2.
 impl Encode for OpLop32i {
     const NAME: &'static str = "lop32i";

@@ -93,6 +93,8 @@ impl OpMatchAll {
     }
 }
 impl MemOp for OpMatchAll {}
+impl FlowOp for OpMatchAll {}
+impl SchedOp for OpMatchAll {}
 /// Spec: isa-spec/spec/ops/alu/match_all.toml:11.
 impl Encode for OpMatchAll {
     const NAME: &'static str = "match_all";

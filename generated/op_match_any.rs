@@ -86,6 +86,8 @@ impl OpMatchAny {
     }
 }
 impl MemOp for OpMatchAny {}
+impl FlowOp for OpMatchAny {}
+impl SchedOp for OpMatchAny {}
 /// Spec: isa-spec/spec/ops/alu/match_any.toml:11.
 impl Encode for OpMatchAny {
     const NAME: &'static str = "match_any";

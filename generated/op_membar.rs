@@ -160,6 +160,8 @@ impl OpMembar {
     }
 }
 impl MemOp for OpMembar {}
+impl FlowOp for OpMembar {}
+impl SchedOp for OpMembar {}
 /// Spec: isa-spec/spec/ops/control/membar.toml:13.
 impl Encode for OpMembar {
     const NAME: &'static str = "membar";

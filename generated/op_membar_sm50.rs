@@ -86,6 +86,8 @@ impl OpMembarSm50 {
     }
 }
 impl MemOp for OpMembarSm50 {}
+impl FlowOp for OpMembarSm50 {}
+impl SchedOp for OpMembarSm50 {}
 /// Spec: isa-spec/spec/ops/control/membar_sm50.toml:9.
 impl Encode for OpMembarSm50 {
     const NAME: &'static str = "membar_sm50";

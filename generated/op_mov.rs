@@ -193,6 +193,8 @@ impl OpMov {
     }
 }
 impl MemOp for OpMov {}
+impl FlowOp for OpMov {}
+impl SchedOp for OpMov {}
 /// Spec: isa-spec/spec/ops/move/mov.toml:3.
 impl Encode for OpMov {
     const NAME: &'static str = "mov";

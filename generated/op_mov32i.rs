@@ -86,6 +86,8 @@ impl OpMov32i {
     }
 }
 impl MemOp for OpMov32i {}
+impl FlowOp for OpMov32i {}
+impl SchedOp for OpMov32i {}
 /// Spec: isa-spec/spec/ops/move/mov32i.toml:2.
 impl Encode for OpMov32i {
     const NAME: &'static str = "mov32i";

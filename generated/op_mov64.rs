@@ -126,6 +126,8 @@ impl OpMov64 {
     }
 }
 impl MemOp for OpMov64 {}
+impl FlowOp for OpMov64 {}
+impl SchedOp for OpMov64 {}
 /// Spec: isa-spec/spec/ops/move/mov64.toml:4.
 impl Encode for OpMov64 {
     const NAME: &'static str = "mov64";

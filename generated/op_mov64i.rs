@@ -98,6 +98,8 @@ impl OpMov64i {
     }
 }
 impl MemOp for OpMov64i {}
+impl FlowOp for OpMov64i {}
+impl SchedOp for OpMov64i {}
 /// Spec: isa-spec/spec/ops/move/mov64i.toml:9.
 impl Encode for OpMov64i {
     const NAME: &'static str = "mov64i";

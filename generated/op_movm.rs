@@ -132,6 +132,8 @@ impl OpMovm {
     }
 }
 impl MemOp for OpMovm {}
+impl FlowOp for OpMovm {}
+impl SchedOp for OpMovm {}
 /// Spec: isa-spec/spec/ops/alu/movm.toml:8.
 impl Encode for OpMovm {
     const NAME: &'static str = "movm";

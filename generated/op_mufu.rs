@@ -701,6 +701,8 @@ impl OpMufu {
     }
 }
 impl MemOp for OpMufu {}
+impl FlowOp for OpMufu {}
+impl SchedOp for OpMufu {}
 /// Spec: isa-spec/spec/ops/alu/mufu.toml:2.
 impl Encode for OpMufu {
     const NAME: &'static str = "mufu";

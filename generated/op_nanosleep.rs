@@ -360,6 +360,8 @@ impl OpNanosleep {
     }
 }
 impl MemOp for OpNanosleep {}
+impl FlowOp for OpNanosleep {}
+impl SchedOp for OpNanosleep {}
 /// Spec: isa-spec/spec/ops/control/nanosleep.toml:12.
 impl Encode for OpNanosleep {
     const NAME: &'static str = "nanosleep";

@@ -99,6 +99,8 @@ impl OpNop {
     }
 }
 impl MemOp for OpNop {}
+impl FlowOp for OpNop {}
+impl SchedOp for OpNop {}
 /// Spec: isa-spec/spec/ops/control/nop.toml:2.
 impl Encode for OpNop {
     const NAME: &'static str = "nop";

@@ -254,6 +254,8 @@ impl OpOut {
     }
 }
 impl MemOp for OpOut {}
+impl FlowOp for OpOut {}
+impl SchedOp for OpOut {}
 /// Spec: isa-spec/spec/ops/memory/out.toml:11.
 impl Encode for OpOut {
     const NAME: &'static str = "out";

@@ -259,6 +259,8 @@ impl OpP2r {
     }
 }
 impl MemOp for OpP2r {}
+impl FlowOp for OpP2r {}
+impl SchedOp for OpP2r {}
 /// Spec: isa-spec/spec/ops/move/p2r.toml:21.
 impl Encode for OpP2r {
     const NAME: &'static str = "p2r";

@@ -84,6 +84,8 @@ impl OpPbk {
     }
 }
 impl MemOp for OpPbk {}
+impl FlowOp for OpPbk {}
+impl SchedOp for OpPbk {}
 /// Spec: isa-spec/spec/ops/control/pbk.toml:7.
 impl Encode for OpPbk {
     const NAME: &'static str = "pbk";

@@ -84,6 +84,8 @@ impl OpPcnt {
     }
 }
 impl MemOp for OpPcnt {}
+impl FlowOp for OpPcnt {}
+impl SchedOp for OpPcnt {}
 /// Spec: isa-spec/spec/ops/control/pcnt.toml:7.
 impl Encode for OpPcnt {
     const NAME: &'static str = "pcnt";

@@ -98,6 +98,8 @@ impl OpPixld {
     }
 }
 impl MemOp for OpPixld {}
+impl FlowOp for OpPixld {}
+impl SchedOp for OpPixld {}
 /// Spec: isa-spec/spec/ops/memory/pixld.toml:7.
 impl Encode for OpPixld {
     const NAME: &'static str = "pixld";

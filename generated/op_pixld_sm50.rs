@@ -115,6 +115,8 @@ impl OpPixldSm50 {
     }
 }
 impl MemOp for OpPixldSm50 {}
+impl FlowOp for OpPixldSm50 {}
+impl SchedOp for OpPixldSm50 {}
 /// Spec: isa-spec/spec/ops/memory/pixld_sm50.toml:8.
 impl Encode for OpPixldSm50 {
     const NAME: &'static str = "pixld_sm50";

@@ -171,6 +171,8 @@ impl OpPlop3 {
     }
 }
 impl MemOp for OpPlop3 {}
+impl FlowOp for OpPlop3 {}
+impl SchedOp for OpPlop3 {}
 /// Spec: isa-spec/spec/ops/alu/plop3.toml:2.
 impl Encode for OpPlop3 {
     const NAME: &'static str = "plop3";

@@ -287,6 +287,8 @@ impl OpPlop3Sign {
     }
 }
 impl MemOp for OpPlop3Sign {}
+impl FlowOp for OpPlop3Sign {}
+impl SchedOp for OpPlop3Sign {}
 /// Spec: isa-spec/spec/ops/alu/plop3_sign.toml:11.
 impl Encode for OpPlop3Sign {
     const NAME: &'static str = "plop3_sign";

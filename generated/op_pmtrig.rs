@@ -106,6 +106,8 @@ impl OpPmtrig {
     }
 }
 impl MemOp for OpPmtrig {}
+impl FlowOp for OpPmtrig {}
+impl SchedOp for OpPmtrig {}
 /// Spec: isa-spec/spec/ops/system/pmtrig.toml:6.
 impl Encode for OpPmtrig {
     const NAME: &'static str = "pmtrig";

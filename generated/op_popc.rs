@@ -213,6 +213,8 @@ impl OpPopc {
     }
 }
 impl MemOp for OpPopc {}
+impl FlowOp for OpPopc {}
+impl SchedOp for OpPopc {}
 /// Spec: isa-spec/spec/ops/alu/popc.toml:2.
 impl Encode for OpPopc {
     const NAME: &'static str = "popc";

@@ -62,6 +62,8 @@ impl OpPreexit {
     }
 }
 impl MemOp for OpPreexit {}
+impl FlowOp for OpPreexit {}
+impl SchedOp for OpPreexit {}
 /// Spec: isa-spec/spec/ops/control/preexit.toml:5.
 impl Encode for OpPreexit {
     const NAME: &'static str = "preexit";

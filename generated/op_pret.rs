@@ -99,6 +99,8 @@ impl OpPret {
     }
 }
 impl MemOp for OpPret {}
+impl FlowOp for OpPret {}
+impl SchedOp for OpPret {}
 /// Spec: isa-spec/spec/ops/control/pret.toml:9.
 impl Encode for OpPret {
     const NAME: &'static str = "pret";

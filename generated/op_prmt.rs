@@ -342,6 +342,8 @@ impl OpPrmt {
     }
 }
 impl MemOp for OpPrmt {}
+impl FlowOp for OpPrmt {}
+impl SchedOp for OpPrmt {}
 /// Spec: isa-spec/spec/ops/alu/prmt.toml:2.
 impl Encode for OpPrmt {
     const NAME: &'static str = "prmt";

@@ -177,6 +177,8 @@ impl OpPset {
     }
 }
 impl MemOp for OpPset {}
+impl FlowOp for OpPset {}
+impl SchedOp for OpPset {}
 /// Spec: isa-spec/spec/ops/alu/pset.toml:10.
 impl Encode for OpPset {
     const NAME: &'static str = "pset";

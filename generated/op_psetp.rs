@@ -133,6 +133,8 @@ impl OpPsetp {
     }
 }
 impl MemOp for OpPsetp {}
+impl FlowOp for OpPsetp {}
+impl SchedOp for OpPsetp {}
 /// Spec: isa-spec/spec/ops/alu/psetp.toml:10.
 impl Encode for OpPsetp {
     const NAME: &'static str = "psetp";

@@ -230,6 +230,8 @@ impl OpQgmma {
     }
 }
 impl MemOp for OpQgmma {}
+impl FlowOp for OpQgmma {}
+impl SchedOp for OpQgmma {}
 /// Spec: isa-spec/spec/ops/alu/qgmma.toml:24.
 impl Encode for OpQgmma {
     const NAME: &'static str = "qgmma";

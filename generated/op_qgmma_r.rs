@@ -236,6 +236,8 @@ impl OpQgmmaR {
     }
 }
 impl MemOp for OpQgmmaR {}
+impl FlowOp for OpQgmmaR {}
+impl SchedOp for OpQgmmaR {}
 /// Spec: isa-spec/spec/ops/alu/qgmma_r.toml:10.
 impl Encode for OpQgmmaR {
     const NAME: &'static str = "qgmma_r";

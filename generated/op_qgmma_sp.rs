@@ -303,6 +303,8 @@ impl OpQgmmaSp {
     }
 }
 impl MemOp for OpQgmmaSp {}
+impl FlowOp for OpQgmmaSp {}
+impl SchedOp for OpQgmmaSp {}
 /// Spec: isa-spec/spec/ops/alu/qgmma_sp.toml:10.
 impl Encode for OpQgmmaSp {
     const NAME: &'static str = "qgmma_sp";

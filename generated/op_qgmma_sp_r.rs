@@ -311,6 +311,8 @@ impl OpQgmmaSpR {
     }
 }
 impl MemOp for OpQgmmaSpR {}
+impl FlowOp for OpQgmmaSpR {}
+impl SchedOp for OpQgmmaSpR {}
 /// Spec: isa-spec/spec/ops/alu/qgmma_sp_r.toml:10.
 impl Encode for OpQgmmaSpR {
     const NAME: &'static str = "qgmma_sp_r";

@@ -341,6 +341,8 @@ impl OpQmma {
     }
 }
 impl MemOp for OpQmma {}
+impl FlowOp for OpQmma {}
+impl SchedOp for OpQmma {}
 /// Spec: isa-spec/spec/ops/alu/qmma.toml:18.
 impl Encode for OpQmma {
     const NAME: &'static str = "qmma";

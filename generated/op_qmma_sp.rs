@@ -378,6 +378,8 @@ impl OpQmmaSp {
     }
 }
 impl MemOp for OpQmmaSp {}
+impl FlowOp for OpQmmaSp {}
+impl SchedOp for OpQmmaSp {}
 /// Spec: isa-spec/spec/ops/alu/qmma_sp.toml:8.
 impl Encode for OpQmmaSp {
     const NAME: &'static str = "qmma_sp";

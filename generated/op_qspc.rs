@@ -490,6 +490,8 @@ impl OpQspc {
     }
 }
 impl MemOp for OpQspc {}
+impl FlowOp for OpQspc {}
+impl SchedOp for OpQspc {}
 /// Spec: isa-spec/spec/ops/memory/qspc.toml:14.
 impl Encode for OpQspc {
     const NAME: &'static str = "qspc";

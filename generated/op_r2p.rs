@@ -265,6 +265,8 @@ impl OpR2p {
     }
 }
 impl MemOp for OpR2p {}
+impl FlowOp for OpR2p {}
+impl SchedOp for OpR2p {}
 /// Spec: isa-spec/spec/ops/move/r2p.toml:17.
 impl Encode for OpR2p {
     const NAME: &'static str = "r2p";

@@ -134,6 +134,8 @@ impl OpR2ur {
     }
 }
 impl MemOp for OpR2ur {}
+impl FlowOp for OpR2ur {}
+impl SchedOp for OpR2ur {}
 /// Spec: isa-spec/spec/ops/move/r2ur.toml:4.
 impl Encode for OpR2ur {
     const NAME: &'static str = "r2ur";

@@ -129,6 +129,8 @@ impl OpR2urOr {
     }
 }
 impl MemOp for OpR2urOr {}
+impl FlowOp for OpR2urOr {}
+impl SchedOp for OpR2urOr {}
 /// Spec: isa-spec/spec/ops/move/r2ur_or.toml:3.
 impl Encode for OpR2urOr {
     const NAME: &'static str = "r2ur_or";

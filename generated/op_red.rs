@@ -1145,6 +1145,8 @@ impl OpRed {
     }
 }
 impl MemOp for OpRed {}
+impl FlowOp for OpRed {}
+impl SchedOp for OpRed {}
 /// Spec: isa-spec/spec/ops/memory/red.toml:18.
 impl Encode for OpRed {
     const NAME: &'static str = "red";

@@ -234,6 +234,8 @@ impl OpRedSm50 {
     }
 }
 impl MemOp for OpRedSm50 {}
+impl FlowOp for OpRedSm50 {}
+impl SchedOp for OpRedSm50 {}
 /// Spec: isa-spec/spec/ops/memory/red_sm50.toml:11.
 impl Encode for OpRedSm50 {
     const NAME: &'static str = "red_sm50";

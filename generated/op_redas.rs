@@ -574,6 +574,8 @@ impl OpRedas {
     }
 }
 impl MemOp for OpRedas {}
+impl FlowOp for OpRedas {}
+impl SchedOp for OpRedas {}
 /// Spec: isa-spec/spec/ops/memory/redas.toml:39.
 impl Encode for OpRedas {
     const NAME: &'static str = "redas";

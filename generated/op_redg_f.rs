@@ -650,6 +650,8 @@ impl OpRedgF {
     }
 }
 impl MemOp for OpRedgF {}
+impl FlowOp for OpRedgF {}
+impl SchedOp for OpRedgF {}
 /// Spec: isa-spec/spec/ops/memory/redg_f.toml:11.
 impl Encode for OpRedgF {
     const NAME: &'static str = "redg_f";

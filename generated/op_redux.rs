@@ -121,6 +121,8 @@ impl OpRedux {
     }
 }
 impl MemOp for OpRedux {}
+impl FlowOp for OpRedux {}
+impl SchedOp for OpRedux {}
 /// Spec: isa-spec/spec/ops/alu/redux.toml:12.
 impl Encode for OpRedux {
     const NAME: &'static str = "redux";

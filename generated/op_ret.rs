@@ -47,7 +47,7 @@ impl OpRet {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/ret.toml:38; form at isa-spec/spec/ops/control/ret.toml:38).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/ret.toml:42; form at isa-spec/spec/ops/control/ret.toml:42).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -71,7 +71,7 @@ impl OpRet {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/ret.toml:57; form at isa-spec/spec/ops/control/ret.toml:57).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/ret.toml:61; form at isa-spec/spec/ops/control/ret.toml:61).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -98,7 +98,7 @@ impl OpRet {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/ret.toml:64; form at isa-spec/spec/ops/control/ret.toml:64).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/ret.toml:68; form at isa-spec/spec/ops/control/ret.toml:68).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -122,7 +122,7 @@ impl OpRet {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/control/ret.toml:74; form at isa-spec/spec/ops/control/ret.toml:74).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/control/ret.toml:78; form at isa-spec/spec/ops/control/ret.toml:78).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -149,7 +149,7 @@ impl OpRet {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/ret.toml:82; form at isa-spec/spec/ops/control/ret.toml:82).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/ret.toml:86; form at isa-spec/spec/ops/control/ret.toml:86).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -176,7 +176,7 @@ impl OpRet {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret.toml:38; form at isa-spec/spec/ops/control/ret.toml:38).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret.toml:42; form at isa-spec/spec/ops/control/ret.toml:42).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -187,7 +187,7 @@ impl OpRet {
         let o = Self { cond, a, nodec, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret.toml:57; form at isa-spec/spec/ops/control/ret.toml:57).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret.toml:61; form at isa-spec/spec/ops/control/ret.toml:61).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -199,7 +199,7 @@ impl OpRet {
         let o = Self { cond, a, nodec, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret.toml:64; form at isa-spec/spec/ops/control/ret.toml:64).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret.toml:68; form at isa-spec/spec/ops/control/ret.toml:68).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -210,7 +210,7 @@ impl OpRet {
         let o = Self { cond, a, nodec, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret.toml:74; form at isa-spec/spec/ops/control/ret.toml:74).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret.toml:78; form at isa-spec/spec/ops/control/ret.toml:78).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -222,7 +222,7 @@ impl OpRet {
         let o = Self { cond, a, nodec, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret.toml:82; form at isa-spec/spec/ops/control/ret.toml:82).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret.toml:86; form at isa-spec/spec/ops/control/ret.toml:86).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -234,7 +234,7 @@ impl OpRet {
         let o = Self { cond, a, nodec, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `RET.REL` (isa-spec/spec/ops/control/ret.toml:32); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `RET.REL` (isa-spec/spec/ops/control/ret.toml:36); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["RET", "REL"]])?;
         let mut cur = 0usize;
@@ -268,6 +268,17 @@ impl OpRet {
     }
 }
 impl MemOp for OpRet {}
+/// Spec: isa-spec/spec/ops/control/ret.toml:32.
+impl FlowOp for OpRet {
+    fn flow(&self, addr: u64, sm: u32) -> Flow {
+        Flow {
+            kind: FlowKind::Return,
+            target: None,
+            conditional: false || self.cond != Src::PT,
+        }
+    }
+}
+impl SchedOp for OpRet {}
 /// Spec: isa-spec/spec/ops/control/ret.toml:7.
 impl Encode for OpRet {
     const NAME: &'static str = "ret";
@@ -282,7 +293,7 @@ impl Forms for OpRet {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/control/ret.toml:32.
+    /// Spec: isa-spec/spec/ops/control/ret.toml:36.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);

@@ -47,7 +47,7 @@ impl OpRetAbs {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/ret_abs.toml:37; form at isa-spec/spec/ops/control/ret_abs.toml:37).
+    /// Form `fixed` on SM [70, 72, 75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/ret_abs.toml:41; form at isa-spec/spec/ops/control/ret_abs.toml:41).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -71,7 +71,7 @@ impl OpRetAbs {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/ret_abs.toml:56; form at isa-spec/spec/ops/control/ret_abs.toml:56).
+    /// Form `fixed` on SM [90, 100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/ret_abs.toml:60; form at isa-spec/spec/ops/control/ret_abs.toml:60).
     #[inline(always)]
     fn encode_f1(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -98,7 +98,7 @@ impl OpRetAbs {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/ret_abs.toml:63; form at isa-spec/spec/ops/control/ret_abs.toml:63).
+    /// Form `fixed` on SM [75, 80, 86, 87, 88, 89] (isa-spec/spec/ops/control/ret_abs.toml:67; form at isa-spec/spec/ops/control/ret_abs.toml:67).
     #[inline(always)]
     fn encode_f2(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -122,7 +122,7 @@ impl OpRetAbs {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90] (isa-spec/spec/ops/control/ret_abs.toml:73; form at isa-spec/spec/ops/control/ret_abs.toml:73).
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/control/ret_abs.toml:77; form at isa-spec/spec/ops/control/ret_abs.toml:77).
     #[inline(always)]
     fn encode_f3(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -149,7 +149,7 @@ impl OpRetAbs {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/ret_abs.toml:81; form at isa-spec/spec/ops/control/ret_abs.toml:81).
+    /// Form `fixed` on SM [100, 101, 103, 107, 110, 120, 121] (isa-spec/spec/ops/control/ret_abs.toml:85; form at isa-spec/spec/ops/control/ret_abs.toml:85).
     #[inline(always)]
     fn encode_f4(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         forbid_mods(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -176,7 +176,7 @@ impl OpRetAbs {
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret_abs.toml:37; form at isa-spec/spec/ops/control/ret_abs.toml:37).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret_abs.toml:41; form at isa-spec/spec/ops/control/ret_abs.toml:41).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -187,7 +187,7 @@ impl OpRetAbs {
         let o = Self { cond, a, nodec, off };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret_abs.toml:56; form at isa-spec/spec/ops/control/ret_abs.toml:56).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret_abs.toml:60; form at isa-spec/spec/ops/control/ret_abs.toml:60).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -199,7 +199,7 @@ impl OpRetAbs {
         let o = Self { cond, a, nodec, off };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret_abs.toml:63; form at isa-spec/spec/ops/control/ret_abs.toml:63).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret_abs.toml:67; form at isa-spec/spec/ops/control/ret_abs.toml:67).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -210,7 +210,7 @@ impl OpRetAbs {
         let o = Self { cond, a, nodec, off };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret_abs.toml:73; form at isa-spec/spec/ops/control/ret_abs.toml:73).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret_abs.toml:77; form at isa-spec/spec/ops/control/ret_abs.toml:77).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -222,7 +222,7 @@ impl OpRetAbs {
         let o = Self { cond, a, nodec, off };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret_abs.toml:81; form at isa-spec/spec/ops/control/ret_abs.toml:81).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret_abs.toml:85; form at isa-spec/spec/ops/control/ret_abs.toml:85).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -234,7 +234,7 @@ impl OpRetAbs {
         let o = Self { cond, a, nodec, off };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `RET.ABS` (isa-spec/spec/ops/control/ret_abs.toml:31); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `RET.ABS` (isa-spec/spec/ops/control/ret_abs.toml:35); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["RET", "ABS"]])?;
         let mut cur = 0usize;
@@ -267,6 +267,17 @@ impl OpRetAbs {
     }
 }
 impl MemOp for OpRetAbs {}
+/// Spec: isa-spec/spec/ops/control/ret_abs.toml:31.
+impl FlowOp for OpRetAbs {
+    fn flow(&self, addr: u64, sm: u32) -> Flow {
+        Flow {
+            kind: FlowKind::Return,
+            target: None,
+            conditional: false || self.cond != Src::PT,
+        }
+    }
+}
+impl SchedOp for OpRetAbs {}
 /// Spec: isa-spec/spec/ops/control/ret_abs.toml:6.
 impl Encode for OpRetAbs {
     const NAME: &'static str = "ret_abs";
@@ -281,7 +292,7 @@ impl Forms for OpRetAbs {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/control/ret_abs.toml:31.
+    /// Spec: isa-spec/spec/ops/control/ret_abs.toml:35.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_cond = false;

@@ -32,7 +32,7 @@ impl OpRetSm50 {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/ret_sm50.toml:18; form at isa-spec/spec/ops/control/ret_sm50.toml:18).
+    /// Form `fixed` on SM [50, 52, 53, 60, 61, 62] (isa-spec/spec/ops/control/ret_sm50.toml:22; form at isa-spec/spec/ops/control/ret_sm50.toml:22).
     #[inline(always)]
     fn encode_f0(&self, sm: u32, c: &Common) -> Result<u128, Refused> {
         let mut w: u128 = 0xe320000000000000;
@@ -47,7 +47,7 @@ impl OpRetSm50 {
             ) << 0;
         Ok(w | common_fields(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret_sm50.toml:18; form at isa-spec/spec/ops/control/ret_sm50.toml:18).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/control/ret_sm50.toml:22; form at isa-spec/spec/ops/control/ret_sm50.toml:22).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cc: Cc = match bits(w, 0, 5) {
@@ -88,7 +88,7 @@ impl OpRetSm50 {
         let o = Self { cc };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `RET` (isa-spec/spec/ops/control/ret_sm50.toml:14); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `RET` (isa-spec/spec/ops/control/ret_sm50.toml:18); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["RET"]])?;
         if !rest.is_empty() {
@@ -118,6 +118,17 @@ impl OpRetSm50 {
     }
 }
 impl MemOp for OpRetSm50 {}
+/// Spec: isa-spec/spec/ops/control/ret_sm50.toml:14.
+impl FlowOp for OpRetSm50 {
+    fn flow(&self, addr: u64, sm: u32) -> Flow {
+        Flow {
+            kind: FlowKind::Return,
+            target: None,
+            conditional: false || self.cc != Default::default(),
+        }
+    }
+}
+impl SchedOp for OpRetSm50 {}
 /// Spec: isa-spec/spec/ops/control/ret_sm50.toml:5.
 impl Encode for OpRetSm50 {
     const NAME: &'static str = "ret_sm50";
@@ -129,7 +140,7 @@ impl Forms for OpRetSm50 {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/control/ret_sm50.toml:14.
+    /// Spec: isa-spec/spec/ops/control/ret_sm50.toml:18.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);

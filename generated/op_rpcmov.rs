@@ -80,6 +80,8 @@ impl OpRpcmov {
     }
 }
 impl MemOp for OpRpcmov {}
+impl FlowOp for OpRpcmov {}
+impl SchedOp for OpRpcmov {}
 /// Spec: isa-spec/spec/ops/system/rpcmov.toml:6.
 impl Encode for OpRpcmov {
     const NAME: &'static str = "rpcmov";

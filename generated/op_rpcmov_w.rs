@@ -78,6 +78,8 @@ impl OpRpcmovW {
     }
 }
 impl MemOp for OpRpcmovW {}
+impl FlowOp for OpRpcmovW {}
+impl SchedOp for OpRpcmovW {}
 /// Spec: isa-spec/spec/ops/system/rpcmov_w.toml:6.
 impl Encode for OpRpcmovW {
     const NAME: &'static str = "rpcmov_w";

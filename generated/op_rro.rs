@@ -152,6 +152,8 @@ impl OpRro {
     }
 }
 impl MemOp for OpRro {}
+impl FlowOp for OpRro {}
+impl SchedOp for OpRro {}
 /// Spec: isa-spec/spec/ops/alu/rro.toml:10.
 impl Encode for OpRro {
     const NAME: &'static str = "rro";

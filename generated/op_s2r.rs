@@ -99,6 +99,8 @@ impl OpS2r {
     }
 }
 impl MemOp for OpS2r {}
+impl FlowOp for OpS2r {}
+impl SchedOp for OpS2r {}
 /// Spec: isa-spec/spec/ops/system/s2r.toml:2.
 impl Encode for OpS2r {
     const NAME: &'static str = "s2r";

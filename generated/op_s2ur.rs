@@ -110,6 +110,8 @@ impl OpS2ur {
     }
 }
 impl MemOp for OpS2ur {}
+impl FlowOp for OpS2ur {}
+impl SchedOp for OpS2ur {}
 /// Spec: isa-spec/spec/ops/system/s2ur.toml:7.
 impl Encode for OpS2ur {
     const NAME: &'static str = "s2ur";

@@ -236,6 +236,8 @@ impl OpSel {
     }
 }
 impl MemOp for OpSel {}
+impl FlowOp for OpSel {}
+impl SchedOp for OpSel {}
 /// Spec: isa-spec/spec/ops/alu/sel.toml:2.
 impl Encode for OpSel {
     const NAME: &'static str = "sel";

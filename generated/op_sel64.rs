@@ -160,6 +160,8 @@ impl OpSel64 {
     }
 }
 impl MemOp for OpSel64 {}
+impl FlowOp for OpSel64 {}
+impl SchedOp for OpSel64 {}
 /// Spec: isa-spec/spec/ops/alu/sel64.toml:2.
 impl Encode for OpSel64 {
     const NAME: &'static str = "sel64";

@@ -131,6 +131,8 @@ impl OpSel64i {
     }
 }
 impl MemOp for OpSel64i {}
+impl FlowOp for OpSel64i {}
+impl SchedOp for OpSel64i {}
 /// Spec: isa-spec/spec/ops/alu/sel64i.toml:10.
 impl Encode for OpSel64i {
     const NAME: &'static str = "sel64i";

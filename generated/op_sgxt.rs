@@ -177,6 +177,8 @@ impl OpSgxt {
     }
 }
 impl MemOp for OpSgxt {}
+impl FlowOp for OpSgxt {}
+impl SchedOp for OpSgxt {}
 /// Spec: isa-spec/spec/ops/alu/sgxt.toml:3.
 impl Encode for OpSgxt {
     const NAME: &'static str = "sgxt";

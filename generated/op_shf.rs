@@ -427,6 +427,8 @@ impl OpShf {
     }
 }
 impl MemOp for OpShf {}
+impl FlowOp for OpShf {}
+impl SchedOp for OpShf {}
 /// Spec: isa-spec/spec/ops/alu/shf.toml:2.
 impl Encode for OpShf {
     const NAME: &'static str = "shf";

@@ -427,6 +427,8 @@ impl OpShfl {
     }
 }
 impl MemOp for OpShfl {}
+impl FlowOp for OpShfl {}
+impl SchedOp for OpShfl {}
 /// Spec: isa-spec/spec/ops/alu/shfl.toml:13.
 impl Encode for OpShfl {
     const NAME: &'static str = "shfl";

@@ -141,6 +141,8 @@ impl OpShl {
     }
 }
 impl MemOp for OpShl {}
+impl FlowOp for OpShl {}
+impl SchedOp for OpShl {}
 /// Spec: isa-spec/spec/ops/alu/shl.toml:2.
 impl Encode for OpShl {
     const NAME: &'static str = "shl";

@@ -160,6 +160,8 @@ impl OpShr {
     }
 }
 impl MemOp for OpShr {}
+impl FlowOp for OpShr {}
+impl SchedOp for OpShr {}
 /// Spec: isa-spec/spec/ops/alu/shr.toml:2.
 impl Encode for OpShr {
     const NAME: &'static str = "shr";

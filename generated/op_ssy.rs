@@ -84,6 +84,8 @@ impl OpSsy {
     }
 }
 impl MemOp for OpSsy {}
+impl FlowOp for OpSsy {}
+impl SchedOp for OpSsy {}
 /// Spec: isa-spec/spec/ops/control/ssy.toml:7.
 impl Encode for OpSsy {
     const NAME: &'static str = "ssy";

@@ -509,6 +509,8 @@ impl OpStas {
     }
 }
 impl MemOp for OpStas {}
+impl FlowOp for OpStas {}
+impl SchedOp for OpStas {}
 /// Spec: isa-spec/spec/ops/memory/stas.toml:34.
 impl Encode for OpStas {
     const NAME: &'static str = "stas";

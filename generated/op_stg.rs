@@ -1747,6 +1747,8 @@ impl MemOp for OpStg {
             && self.awidth == Default::default()
     }
 }
+impl FlowOp for OpStg {}
+impl SchedOp for OpStg {}
 /// Spec: isa-spec/spec/ops/memory/stg.toml:7.
 impl Encode for OpStg {
     const NAME: &'static str = "stg";

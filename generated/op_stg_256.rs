@@ -331,6 +331,8 @@ impl OpStg256 {
     }
 }
 impl MemOp for OpStg256 {}
+impl FlowOp for OpStg256 {}
+impl SchedOp for OpStg256 {}
 /// Spec: isa-spec/spec/ops/memory/stg_256.toml:27.
 impl Encode for OpStg256 {
     const NAME: &'static str = "stg_256";

@@ -229,6 +229,8 @@ impl MemOp for OpStl {
         true
     }
 }
+impl FlowOp for OpStl {}
+impl SchedOp for OpStl {}
 /// Spec: isa-spec/spec/ops/memory/stl.toml:7.
 impl Encode for OpStl {
     const NAME: &'static str = "stl";

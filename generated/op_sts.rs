@@ -331,6 +331,8 @@ impl MemOp for OpSts {
         self.scale == Default::default() && self.amode == Default::default()
     }
 }
+impl FlowOp for OpSts {}
+impl SchedOp for OpSts {}
 /// Spec: isa-spec/spec/ops/memory/sts.toml:9.
 impl Encode for OpSts {
     const NAME: &'static str = "sts";

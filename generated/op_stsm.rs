@@ -254,6 +254,8 @@ impl OpStsm {
     }
 }
 impl MemOp for OpStsm {}
+impl FlowOp for OpStsm {}
+impl SchedOp for OpStsm {}
 /// Spec: isa-spec/spec/ops/memory/stsm.toml:11.
 impl Encode for OpStsm {
     const NAME: &'static str = "stsm";

@@ -889,6 +889,8 @@ impl OpSuatom {
     }
 }
 impl MemOp for OpSuatom {}
+impl FlowOp for OpSuatom {}
+impl SchedOp for OpSuatom {}
 /// Spec: isa-spec/spec/ops/memory/suatom.toml:21.
 impl Encode for OpSuatom {
     const NAME: &'static str = "suatom";

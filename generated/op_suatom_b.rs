@@ -419,6 +419,8 @@ impl OpSuatomB {
     }
 }
 impl MemOp for OpSuatomB {}
+impl FlowOp for OpSuatomB {}
+impl SchedOp for OpSuatomB {}
 /// Spec: isa-spec/spec/ops/memory/suatom_b.toml:10.
 impl Encode for OpSuatomB {
     const NAME: &'static str = "suatom_b";

@@ -429,6 +429,8 @@ impl OpSuatomB3 {
     }
 }
 impl MemOp for OpSuatomB3 {}
+impl FlowOp for OpSuatomB3 {}
+impl SchedOp for OpSuatomB3 {}
 /// Spec: isa-spec/spec/ops/memory/suatom_b3.toml:10.
 impl Encode for OpSuatomB3 {
     const NAME: &'static str = "suatom_b3";

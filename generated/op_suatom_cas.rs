@@ -902,6 +902,8 @@ impl OpSuatomCas {
     }
 }
 impl MemOp for OpSuatomCas {}
+impl FlowOp for OpSuatomCas {}
+impl SchedOp for OpSuatomCas {}
 /// Spec: isa-spec/spec/ops/memory/suatom_cas.toml:21.
 impl Encode for OpSuatomCas {
     const NAME: &'static str = "suatom_cas";

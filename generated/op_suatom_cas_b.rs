@@ -475,6 +475,8 @@ impl OpSuatomCasB {
     }
 }
 impl MemOp for OpSuatomCasB {}
+impl FlowOp for OpSuatomCasB {}
+impl SchedOp for OpSuatomCasB {}
 /// Spec: isa-spec/spec/ops/memory/suatom_cas_b.toml:10.
 impl Encode for OpSuatomCasB {
     const NAME: &'static str = "suatom_cas_b";

@@ -488,6 +488,8 @@ impl OpSuatomCasB3 {
     }
 }
 impl MemOp for OpSuatomCasB3 {}
+impl FlowOp for OpSuatomCasB3 {}
+impl SchedOp for OpSuatomCasB3 {}
 /// Spec: isa-spec/spec/ops/memory/suatom_cas_b3.toml:10.
 impl Encode for OpSuatomCasB3 {
     const NAME: &'static str = "suatom_cas_b3";

@@ -483,6 +483,8 @@ impl OpSuatomCasUr {
     }
 }
 impl MemOp for OpSuatomCasUr {}
+impl FlowOp for OpSuatomCasUr {}
+impl SchedOp for OpSuatomCasUr {}
 /// Spec: isa-spec/spec/ops/memory/suatom_cas_ur.toml:10.
 impl Encode for OpSuatomCasUr {
     const NAME: &'static str = "suatom_cas_ur";

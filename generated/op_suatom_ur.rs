@@ -425,6 +425,8 @@ impl OpSuatomUr {
     }
 }
 impl MemOp for OpSuatomUr {}
+impl FlowOp for OpSuatomUr {}
+impl SchedOp for OpSuatomUr {}
 /// Spec: isa-spec/spec/ops/memory/suatom_ur.toml:10.
 impl Encode for OpSuatomUr {
     const NAME: &'static str = "suatom_ur";

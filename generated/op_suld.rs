@@ -2243,6 +2243,8 @@ impl OpSuld {
     }
 }
 impl MemOp for OpSuld {}
+impl FlowOp for OpSuld {}
+impl SchedOp for OpSuld {}
 /// Spec: isa-spec/spec/ops/memory/suld.toml:14.
 impl Encode for OpSuld {
     const NAME: &'static str = "suld";

@@ -638,6 +638,8 @@ impl OpSuldB {
     }
 }
 impl MemOp for OpSuldB {}
+impl FlowOp for OpSuldB {}
+impl SchedOp for OpSuldB {}
 /// Spec: isa-spec/spec/ops/memory/suld_b.toml:9.
 impl Encode for OpSuldB {
     const NAME: &'static str = "suld_b";

@@ -658,6 +658,8 @@ impl OpSuldUr {
     }
 }
 impl MemOp for OpSuldUr {}
+impl FlowOp for OpSuldUr {}
+impl SchedOp for OpSuldUr {}
 /// Spec: isa-spec/spec/ops/memory/suld_ur.toml:7.
 impl Encode for OpSuldUr {
     const NAME: &'static str = "suld_ur";

@@ -1569,6 +1569,8 @@ impl OpSured {
     }
 }
 impl MemOp for OpSured {}
+impl FlowOp for OpSured {}
+impl SchedOp for OpSured {}
 /// Spec: isa-spec/spec/ops/memory/sured.toml:15.
 impl Encode for OpSured {
     const NAME: &'static str = "sured";

@@ -385,6 +385,8 @@ impl OpSuredB {
     }
 }
 impl MemOp for OpSuredB {}
+impl FlowOp for OpSuredB {}
+impl SchedOp for OpSuredB {}
 /// Spec: isa-spec/spec/ops/memory/sured_b.toml:7.
 impl Encode for OpSuredB {
     const NAME: &'static str = "sured_b";

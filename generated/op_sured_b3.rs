@@ -395,6 +395,8 @@ impl OpSuredB3 {
     }
 }
 impl MemOp for OpSuredB3 {}
+impl FlowOp for OpSuredB3 {}
+impl SchedOp for OpSuredB3 {}
 /// Spec: isa-spec/spec/ops/memory/sured_b3.toml:9.
 impl Encode for OpSuredB3 {
     const NAME: &'static str = "sured_b3";

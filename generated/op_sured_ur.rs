@@ -391,6 +391,8 @@ impl OpSuredUr {
     }
 }
 impl MemOp for OpSuredUr {}
+impl FlowOp for OpSuredUr {}
+impl SchedOp for OpSuredUr {}
 /// Spec: isa-spec/spec/ops/memory/sured_ur.toml:8.
 impl Encode for OpSuredUr {
     const NAME: &'static str = "sured_ur";

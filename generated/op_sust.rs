@@ -1847,6 +1847,8 @@ impl OpSust {
     }
 }
 impl MemOp for OpSust {}
+impl FlowOp for OpSust {}
+impl SchedOp for OpSust {}
 /// Spec: isa-spec/spec/ops/memory/sust.toml:15.
 impl Encode for OpSust {
     const NAME: &'static str = "sust";

@@ -626,6 +626,8 @@ impl OpSustB {
     }
 }
 impl MemOp for OpSustB {}
+impl FlowOp for OpSustB {}
+impl SchedOp for OpSustB {}
 /// Spec: isa-spec/spec/ops/memory/sust_b.toml:9.
 impl Encode for OpSustB {
     const NAME: &'static str = "sust_b";

@@ -640,6 +640,8 @@ impl OpSustUr {
     }
 }
 impl MemOp for OpSustUr {}
+impl FlowOp for OpSustUr {}
+impl SchedOp for OpSustUr {}
 /// Spec: isa-spec/spec/ops/memory/sust_ur.toml:7.
 impl Encode for OpSustUr {
     const NAME: &'static str = "sust_ur";

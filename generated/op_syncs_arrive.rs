@@ -266,6 +266,8 @@ impl OpSyncsArrive {
     }
 }
 impl MemOp for OpSyncsArrive {}
+impl FlowOp for OpSyncsArrive {}
+impl SchedOp for OpSyncsArrive {}
 /// Spec: isa-spec/spec/ops/memory/syncs_arrive.toml:18.
 impl Encode for OpSyncsArrive {
     const NAME: &'static str = "syncs_arrive";

@@ -207,6 +207,8 @@ impl OpSyncsCctl {
     }
 }
 impl MemOp for OpSyncsCctl {}
+impl FlowOp for OpSyncsCctl {}
+impl SchedOp for OpSyncsCctl {}
 /// Spec: isa-spec/spec/ops/memory/syncs_cctl.toml:13.
 impl Encode for OpSyncsCctl {
     const NAME: &'static str = "syncs_cctl";

@@ -92,6 +92,8 @@ impl OpSyncsCctlAll {
     }
 }
 impl MemOp for OpSyncsCctlAll {}
+impl FlowOp for OpSyncsCctlAll {}
+impl SchedOp for OpSyncsCctlAll {}
 /// Spec: isa-spec/spec/ops/memory/syncs_cctl_all.toml:6.
 impl Encode for OpSyncsCctlAll {
     const NAME: &'static str = "syncs_cctl_all";

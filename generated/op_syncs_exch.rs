@@ -151,6 +151,8 @@ impl OpSyncsExch {
     }
 }
 impl MemOp for OpSyncsExch {}
+impl FlowOp for OpSyncsExch {}
+impl SchedOp for OpSyncsExch {}
 /// Spec: isa-spec/spec/ops/memory/syncs_exch.toml:17.
 impl Encode for OpSyncsExch {
     const NAME: &'static str = "syncs_exch";

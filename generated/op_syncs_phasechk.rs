@@ -235,6 +235,8 @@ impl OpSyncsPhasechk {
     }
 }
 impl MemOp for OpSyncsPhasechk {}
+impl FlowOp for OpSyncsPhasechk {}
+impl SchedOp for OpSyncsPhasechk {}
 /// Spec: isa-spec/spec/ops/memory/syncs_phasechk.toml:15.
 impl Encode for OpSyncsPhasechk {
     const NAME: &'static str = "syncs_phasechk";

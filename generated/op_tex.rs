@@ -306,6 +306,8 @@ impl OpTex {
     }
 }
 impl MemOp for OpTex {}
+impl FlowOp for OpTex {}
+impl SchedOp for OpTex {}
 /// Spec: isa-spec/spec/ops/memory/tex.toml:13.
 impl Encode for OpTex {
     const NAME: &'static str = "tex";

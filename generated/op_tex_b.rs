@@ -624,6 +624,8 @@ impl OpTexB {
     }
 }
 impl MemOp for OpTexB {}
+impl FlowOp for OpTexB {}
+impl SchedOp for OpTexB {}
 /// Spec: isa-spec/spec/ops/memory/tex_b.toml:10.
 impl Encode for OpTexB {
     const NAME: &'static str = "tex_b";

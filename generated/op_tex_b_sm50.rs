@@ -301,6 +301,8 @@ impl OpTexBSm50 {
     }
 }
 impl MemOp for OpTexBSm50 {}
+impl FlowOp for OpTexBSm50 {}
+impl SchedOp for OpTexBSm50 {}
 /// Spec: isa-spec/spec/ops/memory/tex_b_sm50.toml:12.
 impl Encode for OpTexBSm50 {
     const NAME: &'static str = "tex_b_sm50";

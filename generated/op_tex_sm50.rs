@@ -268,6 +268,8 @@ impl OpTexSm50 {
     }
 }
 impl MemOp for OpTexSm50 {}
+impl FlowOp for OpTexSm50 {}
+impl SchedOp for OpTexSm50 {}
 /// Spec: isa-spec/spec/ops/memory/tex_sm50.toml:12.
 impl Encode for OpTexSm50 {
     const NAME: &'static str = "tex_sm50";

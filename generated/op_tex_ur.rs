@@ -681,6 +681,8 @@ impl OpTexUr {
     }
 }
 impl MemOp for OpTexUr {}
+impl FlowOp for OpTexUr {}
+impl SchedOp for OpTexUr {}
 /// Spec: isa-spec/spec/ops/memory/tex_ur.toml:12.
 impl Encode for OpTexUr {
     const NAME: &'static str = "tex_ur";

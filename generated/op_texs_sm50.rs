@@ -1212,6 +1212,8 @@ impl OpTexsSm50 {
     }
 }
 impl MemOp for OpTexsSm50 {}
+impl FlowOp for OpTexsSm50 {}
+impl SchedOp for OpTexsSm50 {}
 /// Spec: isa-spec/spec/ops/memory/texs_sm50.toml:19.
 impl Encode for OpTexsSm50 {
     const NAME: &'static str = "texs_sm50";

@@ -302,6 +302,8 @@ impl OpTld {
     }
 }
 impl MemOp for OpTld {}
+impl FlowOp for OpTld {}
+impl SchedOp for OpTld {}
 /// Spec: isa-spec/spec/ops/memory/tld.toml:11.
 impl Encode for OpTld {
     const NAME: &'static str = "tld";

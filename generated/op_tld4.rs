@@ -278,6 +278,8 @@ impl OpTld4 {
     }
 }
 impl MemOp for OpTld4 {}
+impl FlowOp for OpTld4 {}
+impl SchedOp for OpTld4 {}
 /// Spec: isa-spec/spec/ops/memory/tld4.toml:12.
 impl Encode for OpTld4 {
     const NAME: &'static str = "tld4";

@@ -561,6 +561,8 @@ impl OpTld4B {
     }
 }
 impl MemOp for OpTld4B {}
+impl FlowOp for OpTld4B {}
+impl SchedOp for OpTld4B {}
 /// Spec: isa-spec/spec/ops/memory/tld4_b.toml:9.
 impl Encode for OpTld4B {
     const NAME: &'static str = "tld4_b";

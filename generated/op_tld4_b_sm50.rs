@@ -361,6 +361,8 @@ impl OpTld4BSm50 {
     }
 }
 impl MemOp for OpTld4BSm50 {}
+impl FlowOp for OpTld4BSm50 {}
+impl SchedOp for OpTld4BSm50 {}
 /// Spec: isa-spec/spec/ops/memory/tld4_b_sm50.toml:17.
 impl Encode for OpTld4BSm50 {
     const NAME: &'static str = "tld4_b_sm50";

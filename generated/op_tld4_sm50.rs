@@ -316,6 +316,8 @@ impl OpTld4Sm50 {
     }
 }
 impl MemOp for OpTld4Sm50 {}
+impl FlowOp for OpTld4Sm50 {}
+impl SchedOp for OpTld4Sm50 {}
 /// Spec: isa-spec/spec/ops/memory/tld4_sm50.toml:18.
 impl Encode for OpTld4Sm50 {
     const NAME: &'static str = "tld4_sm50";

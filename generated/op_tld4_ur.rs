@@ -611,6 +611,8 @@ impl OpTld4Ur {
     }
 }
 impl MemOp for OpTld4Ur {}
+impl FlowOp for OpTld4Ur {}
+impl SchedOp for OpTld4Ur {}
 /// Spec: isa-spec/spec/ops/memory/tld4_ur.toml:11.
 impl Encode for OpTld4Ur {
     const NAME: &'static str = "tld4_ur";

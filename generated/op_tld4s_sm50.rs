@@ -263,6 +263,8 @@ impl OpTld4sSm50 {
     }
 }
 impl MemOp for OpTld4sSm50 {}
+impl FlowOp for OpTld4sSm50 {}
+impl SchedOp for OpTld4sSm50 {}
 /// Spec: isa-spec/spec/ops/memory/tld4s_sm50.toml:16.
 impl Encode for OpTld4sSm50 {
     const NAME: &'static str = "tld4s_sm50";

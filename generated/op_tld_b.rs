@@ -604,6 +604,8 @@ impl OpTldB {
     }
 }
 impl MemOp for OpTldB {}
+impl FlowOp for OpTldB {}
+impl SchedOp for OpTldB {}
 /// Spec: isa-spec/spec/ops/memory/tld_b.toml:10.
 impl Encode for OpTldB {
     const NAME: &'static str = "tld_b";

@@ -285,6 +285,8 @@ impl OpTldBSm50 {
     }
 }
 impl MemOp for OpTldBSm50 {}
+impl FlowOp for OpTldBSm50 {}
+impl SchedOp for OpTldBSm50 {}
 /// Spec: isa-spec/spec/ops/memory/tld_b_sm50.toml:12.
 impl Encode for OpTldBSm50 {
     const NAME: &'static str = "tld_b_sm50";

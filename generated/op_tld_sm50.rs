@@ -252,6 +252,8 @@ impl OpTldSm50 {
     }
 }
 impl MemOp for OpTldSm50 {}
+impl FlowOp for OpTldSm50 {}
+impl SchedOp for OpTldSm50 {}
 /// Spec: isa-spec/spec/ops/memory/tld_sm50.toml:16.
 impl Encode for OpTldSm50 {
     const NAME: &'static str = "tld_sm50";

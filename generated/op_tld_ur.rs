@@ -661,6 +661,8 @@ impl OpTldUr {
     }
 }
 impl MemOp for OpTldUr {}
+impl FlowOp for OpTldUr {}
+impl SchedOp for OpTldUr {}
 /// Spec: isa-spec/spec/ops/memory/tld_ur.toml:11.
 impl Encode for OpTldUr {
     const NAME: &'static str = "tld_ur";

@@ -1040,6 +1040,8 @@ impl OpTldsSm50 {
     }
 }
 impl MemOp for OpTldsSm50 {}
+impl FlowOp for OpTldsSm50 {}
+impl SchedOp for OpTldsSm50 {}
 /// Spec: isa-spec/spec/ops/memory/tlds_sm50.toml:15.
 impl Encode for OpTldsSm50 {
     const NAME: &'static str = "tlds_sm50";

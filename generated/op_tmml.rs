@@ -217,6 +217,8 @@ impl OpTmml {
     }
 }
 impl MemOp for OpTmml {}
+impl FlowOp for OpTmml {}
+impl SchedOp for OpTmml {}
 /// Spec: isa-spec/spec/ops/memory/tmml.toml:11.
 impl Encode for OpTmml {
     const NAME: &'static str = "tmml";

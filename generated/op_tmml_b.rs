@@ -313,6 +313,8 @@ impl OpTmmlB {
     }
 }
 impl MemOp for OpTmmlB {}
+impl FlowOp for OpTmmlB {}
+impl SchedOp for OpTmmlB {}
 /// Spec: isa-spec/spec/ops/memory/tmml_b.toml:7.
 impl Encode for OpTmmlB {
     const NAME: &'static str = "tmml_b";

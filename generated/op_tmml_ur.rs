@@ -386,6 +386,8 @@ impl OpTmmlUr {
     }
 }
 impl MemOp for OpTmmlUr {}
+impl FlowOp for OpTmmlUr {}
+impl SchedOp for OpTmmlUr {}
 /// Spec: isa-spec/spec/ops/memory/tmml_ur.toml:7.
 impl Encode for OpTmmlUr {
     const NAME: &'static str = "tmml_ur";

@@ -256,6 +256,8 @@ impl OpTxd {
     }
 }
 impl MemOp for OpTxd {}
+impl FlowOp for OpTxd {}
+impl SchedOp for OpTxd {}
 /// Spec: isa-spec/spec/ops/memory/txd.toml:12.
 impl Encode for OpTxd {
     const NAME: &'static str = "txd";

@@ -506,6 +506,8 @@ impl OpTxdB {
     }
 }
 impl MemOp for OpTxdB {}
+impl FlowOp for OpTxdB {}
+impl SchedOp for OpTxdB {}
 /// Spec: isa-spec/spec/ops/memory/txd_b.toml:9.
 impl Encode for OpTxdB {
     const NAME: &'static str = "txd_b";

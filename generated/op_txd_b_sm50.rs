@@ -237,6 +237,8 @@ impl OpTxdBSm50 {
     }
 }
 impl MemOp for OpTxdBSm50 {}
+impl FlowOp for OpTxdBSm50 {}
+impl SchedOp for OpTxdBSm50 {}
 /// Spec: isa-spec/spec/ops/memory/txd_b_sm50.toml:13.
 impl Encode for OpTxdBSm50 {
     const NAME: &'static str = "txd_b_sm50";

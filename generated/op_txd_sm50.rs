@@ -204,6 +204,8 @@ impl OpTxdSm50 {
     }
 }
 impl MemOp for OpTxdSm50 {}
+impl FlowOp for OpTxdSm50 {}
+impl SchedOp for OpTxdSm50 {}
 /// Spec: isa-spec/spec/ops/memory/txd_sm50.toml:14.
 impl Encode for OpTxdSm50 {
     const NAME: &'static str = "txd_sm50";

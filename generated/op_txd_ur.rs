@@ -565,6 +565,8 @@ impl OpTxdUr {
     }
 }
 impl MemOp for OpTxdUr {}
+impl FlowOp for OpTxdUr {}
+impl SchedOp for OpTxdUr {}
 /// Spec: isa-spec/spec/ops/memory/txd_ur.toml:11.
 impl Encode for OpTxdUr {
     const NAME: &'static str = "txd_ur";

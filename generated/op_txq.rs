@@ -134,6 +134,8 @@ impl OpTxq {
     }
 }
 impl MemOp for OpTxq {}
+impl FlowOp for OpTxq {}
+impl SchedOp for OpTxq {}
 /// Spec: isa-spec/spec/ops/memory/txq.toml:12.
 impl Encode for OpTxq {
     const NAME: &'static str = "txq";

@@ -153,6 +153,8 @@ impl OpTxqB {
     }
 }
 impl MemOp for OpTxqB {}
+impl FlowOp for OpTxqB {}
+impl SchedOp for OpTxqB {}
 /// Spec: isa-spec/spec/ops/memory/txq_b.toml:10.
 impl Encode for OpTxqB {
     const NAME: &'static str = "txq_b";

@@ -269,6 +269,8 @@ impl OpTxqSm50 {
     }
 }
 impl MemOp for OpTxqSm50 {}
+impl FlowOp for OpTxqSm50 {}
+impl SchedOp for OpTxqSm50 {}
 /// Spec: isa-spec/spec/ops/memory/txq_sm50.toml:10.
 impl Encode for OpTxqSm50 {
     const NAME: &'static str = "txq_sm50";

@@ -211,6 +211,8 @@ impl OpTxqUr {
     }
 }
 impl MemOp for OpTxqUr {}
+impl FlowOp for OpTxqUr {}
+impl SchedOp for OpTxqUr {}
 /// Spec: isa-spec/spec/ops/memory/txq_ur.toml:10.
 impl Encode for OpTxqUr {
     const NAME: &'static str = "txq_ur";

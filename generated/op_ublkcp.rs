@@ -282,6 +282,8 @@ impl OpUblkcp {
     }
 }
 impl MemOp for OpUblkcp {}
+impl FlowOp for OpUblkcp {}
+impl SchedOp for OpUblkcp {}
 /// Spec: isa-spec/spec/ops/memory/ublkcp.toml:18.
 impl Encode for OpUblkcp {
     const NAME: &'static str = "ublkcp";

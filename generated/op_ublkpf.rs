@@ -157,6 +157,8 @@ impl OpUblkpf {
     }
 }
 impl MemOp for OpUblkpf {}
+impl FlowOp for OpUblkpf {}
+impl SchedOp for OpUblkpf {}
 /// Spec: isa-spec/spec/ops/memory/ublkpf.toml:13.
 impl Encode for OpUblkpf {
     const NAME: &'static str = "ublkpf";

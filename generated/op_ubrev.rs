@@ -162,6 +162,8 @@ impl OpUbrev {
     }
 }
 impl MemOp for OpUbrev {}
+impl FlowOp for OpUbrev {}
+impl SchedOp for OpUbrev {}
 /// Spec: isa-spec/spec/ops/alu/ubrev.toml:7.
 impl Encode for OpUbrev {
     const NAME: &'static str = "ubrev";

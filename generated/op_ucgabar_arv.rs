@@ -69,6 +69,8 @@ impl OpUcgabarArv {
     }
 }
 impl MemOp for OpUcgabarArv {}
+impl FlowOp for OpUcgabarArv {}
+impl SchedOp for OpUcgabarArv {}
 /// Spec: isa-spec/spec/ops/control/ucgabar_arv.toml:11.
 impl Encode for OpUcgabarArv {
     const NAME: &'static str = "ucgabar_arv";

@@ -69,6 +69,8 @@ impl OpUcgabarWait {
     }
 }
 impl MemOp for OpUcgabarWait {}
+impl FlowOp for OpUcgabarWait {}
+impl SchedOp for OpUcgabarWait {}
 /// Spec: isa-spec/spec/ops/control/ucgabar_wait.toml:11.
 impl Encode for OpUcgabarWait {
     const NAME: &'static str = "ucgabar_wait";

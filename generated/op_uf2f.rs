@@ -295,6 +295,8 @@ impl OpUf2f {
     }
 }
 impl MemOp for OpUf2f {}
+impl FlowOp for OpUf2f {}
+impl SchedOp for OpUf2f {}
 /// Spec: isa-spec/spec/ops/alu/uf2f.toml:14.
 impl Encode for OpUf2f {
     const NAME: &'static str = "uf2f";

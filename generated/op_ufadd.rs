@@ -160,6 +160,8 @@ impl OpUfadd {
     }
 }
 impl MemOp for OpUfadd {}
+impl FlowOp for OpUfadd {}
+impl SchedOp for OpUfadd {}
 /// Spec: isa-spec/spec/ops/alu/ufadd.toml:8.
 impl Encode for OpUfadd {
     const NAME: &'static str = "ufadd";

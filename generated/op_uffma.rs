@@ -205,6 +205,8 @@ impl OpUffma {
     }
 }
 impl MemOp for OpUffma {}
+impl FlowOp for OpUffma {}
+impl SchedOp for OpUffma {}
 /// Spec: isa-spec/spec/ops/alu/uffma.toml:7.
 impl Encode for OpUffma {
     const NAME: &'static str = "uffma";

@@ -219,6 +219,8 @@ impl OpUflo {
     }
 }
 impl MemOp for OpUflo {}
+impl FlowOp for OpUflo {}
+impl SchedOp for OpUflo {}
 /// Spec: isa-spec/spec/ops/alu/uflo.toml:8.
 impl Encode for OpUflo {
     const NAME: &'static str = "uflo";

@@ -158,6 +158,8 @@ impl OpUfmul {
     }
 }
 impl MemOp for OpUfmul {}
+impl FlowOp for OpUfmul {}
+impl SchedOp for OpUfmul {}
 /// Spec: isa-spec/spec/ops/alu/ufmul.toml:9.
 impl Encode for OpUfmul {
     const NAME: &'static str = "ufmul";

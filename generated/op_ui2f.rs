@@ -308,6 +308,8 @@ impl OpUi2f {
     }
 }
 impl MemOp for OpUi2f {}
+impl FlowOp for OpUi2f {}
+impl SchedOp for OpUi2f {}
 /// Spec: isa-spec/spec/ops/alu/ui2f.toml:10.
 impl Encode for OpUi2f {
     const NAME: &'static str = "ui2f";

@@ -167,6 +167,8 @@ impl OpUi2fp {
     }
 }
 impl MemOp for OpUi2fp {}
+impl FlowOp for OpUi2fp {}
+impl SchedOp for OpUi2fp {}
 /// Spec: isa-spec/spec/ops/alu/ui2fp.toml:10.
 impl Encode for OpUi2fp {
     const NAME: &'static str = "ui2fp";

@@ -294,6 +294,8 @@ impl OpUiadd3 {
     }
 }
 impl MemOp for OpUiadd3 {}
+impl FlowOp for OpUiadd3 {}
+impl SchedOp for OpUiadd3 {}
 /// Spec: isa-spec/spec/ops/alu/uiadd3.toml:8.
 impl Encode for OpUiadd3 {
     const NAME: &'static str = "uiadd3";

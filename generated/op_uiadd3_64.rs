@@ -389,6 +389,8 @@ impl OpUiadd364 {
     }
 }
 impl MemOp for OpUiadd364 {}
+impl FlowOp for OpUiadd364 {}
+impl SchedOp for OpUiadd364 {}
 /// Spec: isa-spec/spec/ops/alu/uiadd3_64.toml:10.
 impl Encode for OpUiadd364 {
     const NAME: &'static str = "uiadd3_64";

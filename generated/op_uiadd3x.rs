@@ -362,6 +362,8 @@ impl OpUiadd3x {
     }
 }
 impl MemOp for OpUiadd3x {}
+impl FlowOp for OpUiadd3x {}
+impl SchedOp for OpUiadd3x {}
 /// Spec: isa-spec/spec/ops/alu/uiadd3x.toml:6.
 impl Encode for OpUiadd3x {
     const NAME: &'static str = "uiadd3x";

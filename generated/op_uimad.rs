@@ -287,6 +287,8 @@ impl OpUimad {
     }
 }
 impl MemOp for OpUimad {}
+impl FlowOp for OpUimad {}
+impl SchedOp for OpUimad {}
 /// Spec: isa-spec/spec/ops/alu/uimad.toml:9.
 impl Encode for OpUimad {
     const NAME: &'static str = "uimad";

@@ -181,6 +181,8 @@ impl OpUimadHi {
     }
 }
 impl MemOp for OpUimadHi {}
+impl FlowOp for OpUimadHi {}
+impl SchedOp for OpUimadHi {}
 /// Spec: isa-spec/spec/ops/alu/uimad_hi.toml:8.
 impl Encode for OpUimadHi {
     const NAME: &'static str = "uimad_hi";

@@ -305,6 +305,8 @@ impl OpUimadWide {
     }
 }
 impl MemOp for OpUimadWide {}
+impl FlowOp for OpUimadWide {}
+impl SchedOp for OpUimadWide {}
 /// Spec: isa-spec/spec/ops/alu/uimad_wide.toml:8.
 impl Encode for OpUimadWide {
     const NAME: &'static str = "uimad_wide";

@@ -340,6 +340,8 @@ impl OpUimadWideX {
     }
 }
 impl MemOp for OpUimadWideX {}
+impl FlowOp for OpUimadWideX {}
+impl SchedOp for OpUimadWideX {}
 /// Spec: isa-spec/spec/ops/alu/uimad_wide_x.toml:8.
 impl Encode for OpUimadWideX {
     const NAME: &'static str = "uimad_wide_x";

@@ -340,6 +340,8 @@ impl OpUimadx {
     }
 }
 impl MemOp for OpUimadx {}
+impl FlowOp for OpUimadx {}
+impl SchedOp for OpUimadx {}
 /// Spec: isa-spec/spec/ops/alu/uimadx.toml:7.
 impl Encode for OpUimadx {
     const NAME: &'static str = "uimadx";

@@ -433,6 +433,8 @@ impl OpUisetp {
     }
 }
 impl MemOp for OpUisetp {}
+impl FlowOp for OpUisetp {}
+impl SchedOp for OpUisetp {}
 /// Spec: isa-spec/spec/ops/alu/uisetp.toml:10.
 impl Encode for OpUisetp {
     const NAME: &'static str = "uisetp";

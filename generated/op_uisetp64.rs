@@ -251,6 +251,8 @@ impl OpUisetp64 {
     }
 }
 impl MemOp for OpUisetp64 {}
+impl FlowOp for OpUisetp64 {}
+impl SchedOp for OpUisetp64 {}
 /// Spec: isa-spec/spec/ops/alu/uisetp64.toml:5.
 impl Encode for OpUisetp64 {
     const NAME: &'static str = "uisetp64";

@@ -115,6 +115,8 @@ impl OpUldc {
     }
 }
 impl MemOp for OpUldc {}
+impl FlowOp for OpUldc {}
+impl SchedOp for OpUldc {}
 /// Spec: isa-spec/spec/ops/memory/uldc.toml:17.
 impl Encode for OpUldc {
     const NAME: &'static str = "uldc";

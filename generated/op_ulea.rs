@@ -231,6 +231,8 @@ impl OpUlea {
     }
 }
 impl MemOp for OpUlea {}
+impl FlowOp for OpUlea {}
+impl SchedOp for OpUlea {}
 /// Spec: isa-spec/spec/ops/alu/ulea.toml:11.
 impl Encode for OpUlea {
     const NAME: &'static str = "ulea";

@@ -328,6 +328,8 @@ impl OpUleaHi {
     }
 }
 impl MemOp for OpUleaHi {}
+impl FlowOp for OpUleaHi {}
+impl SchedOp for OpUleaHi {}
 /// Spec: isa-spec/spec/ops/alu/ulea_hi.toml:10.
 impl Encode for OpUleaHi {
     const NAME: &'static str = "ulea_hi";

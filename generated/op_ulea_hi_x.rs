@@ -366,6 +366,8 @@ impl OpUleaHiX {
     }
 }
 impl MemOp for OpUleaHiX {}
+impl FlowOp for OpUleaHiX {}
+impl SchedOp for OpUleaHiX {}
 /// Spec: isa-spec/spec/ops/alu/ulea_hi_x.toml:10.
 impl Encode for OpUleaHiX {
     const NAME: &'static str = "ulea_hi_x";

@@ -255,6 +255,8 @@ impl OpUleaX {
     }
 }
 impl MemOp for OpUleaX {}
+impl FlowOp for OpUleaX {}
+impl SchedOp for OpUleaX {}
 /// Spec: isa-spec/spec/ops/alu/ulea_x.toml:10.
 impl Encode for OpUleaX {
     const NAME: &'static str = "ulea_x";

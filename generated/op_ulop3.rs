@@ -284,6 +284,8 @@ impl OpUlop3 {
     }
 }
 impl MemOp for OpUlop3 {}
+impl FlowOp for OpUlop3 {}
+impl SchedOp for OpUlop3 {}
 /// Spec: isa-spec/spec/ops/alu/ulop3.toml:8.
 impl Encode for OpUlop3 {
     const NAME: &'static str = "ulop3";

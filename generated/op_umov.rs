@@ -183,6 +183,8 @@ impl OpUmov {
     }
 }
 impl MemOp for OpUmov {}
+impl FlowOp for OpUmov {}
+impl SchedOp for OpUmov {}
 /// Spec: isa-spec/spec/ops/move/umov.toml:10.
 impl Encode for OpUmov {
     const NAME: &'static str = "umov";

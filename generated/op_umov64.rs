@@ -109,6 +109,8 @@ impl OpUmov64 {
     }
 }
 impl MemOp for OpUmov64 {}
+impl FlowOp for OpUmov64 {}
+impl SchedOp for OpUmov64 {}
 /// Spec: isa-spec/spec/ops/move/umov64.toml:6.
 impl Encode for OpUmov64 {
     const NAME: &'static str = "umov64";

@@ -105,6 +105,8 @@ impl OpUmov64i {
     }
 }
 impl MemOp for OpUmov64i {}
+impl FlowOp for OpUmov64i {}
+impl SchedOp for OpUmov64i {}
 /// Spec: isa-spec/spec/ops/move/umov64i.toml:11.
 impl Encode for OpUmov64i {
     const NAME: &'static str = "umov64i";

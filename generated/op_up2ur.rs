@@ -209,6 +209,8 @@ impl OpUp2ur {
     }
 }
 impl MemOp for OpUp2ur {}
+impl FlowOp for OpUp2ur {}
+impl SchedOp for OpUp2ur {}
 /// Spec: isa-spec/spec/ops/move/up2ur.toml:14.
 impl Encode for OpUp2ur {
     const NAME: &'static str = "up2ur";

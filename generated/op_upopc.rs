@@ -170,6 +170,8 @@ impl OpUpopc {
     }
 }
 impl MemOp for OpUpopc {}
+impl FlowOp for OpUpopc {}
+impl SchedOp for OpUpopc {}
 /// Spec: isa-spec/spec/ops/alu/upopc.toml:7.
 impl Encode for OpUpopc {
     const NAME: &'static str = "upopc";

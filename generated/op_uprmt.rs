@@ -194,6 +194,8 @@ impl OpUprmt {
     }
 }
 impl MemOp for OpUprmt {}
+impl FlowOp for OpUprmt {}
+impl SchedOp for OpUprmt {}
 /// Spec: isa-spec/spec/ops/alu/uprmt.toml:8.
 impl Encode for OpUprmt {
     const NAME: &'static str = "uprmt";

@@ -227,6 +227,8 @@ impl OpUr2up {
     }
 }
 impl MemOp for OpUr2up {}
+impl FlowOp for OpUr2up {}
+impl SchedOp for OpUr2up {}
 /// Spec: isa-spec/spec/ops/move/ur2up.toml:15.
 impl Encode for OpUr2up {
     const NAME: &'static str = "ur2up";

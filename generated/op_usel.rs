@@ -198,6 +198,8 @@ impl OpUsel {
     }
 }
 impl MemOp for OpUsel {}
+impl FlowOp for OpUsel {}
+impl SchedOp for OpUsel {}
 /// Spec: isa-spec/spec/ops/alu/usel.toml:7.
 impl Encode for OpUsel {
     const NAME: &'static str = "usel";

@@ -217,6 +217,8 @@ impl OpUsgxt {
     }
 }
 impl MemOp for OpUsgxt {}
+impl FlowOp for OpUsgxt {}
+impl SchedOp for OpUsgxt {}
 /// Spec: isa-spec/spec/ops/alu/usgxt.toml:7.
 impl Encode for OpUsgxt {
     const NAME: &'static str = "usgxt";

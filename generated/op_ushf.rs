@@ -310,6 +310,8 @@ impl OpUshf {
     }
 }
 impl MemOp for OpUshf {}
+impl FlowOp for OpUshf {}
+impl SchedOp for OpUshf {}
 /// Spec: isa-spec/spec/ops/alu/ushf.toml:7.
 impl Encode for OpUshf {
     const NAME: &'static str = "ushf";

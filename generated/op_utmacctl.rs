@@ -125,6 +125,8 @@ impl OpUtmacctl {
     }
 }
 impl MemOp for OpUtmacctl {}
+impl FlowOp for OpUtmacctl {}
+impl SchedOp for OpUtmacctl {}
 /// Spec: isa-spec/spec/ops/memory/utmacctl.toml:24.
 impl Encode for OpUtmacctl {
     const NAME: &'static str = "utmacctl";

@@ -69,6 +69,8 @@ impl OpUtmacctlAll {
     }
 }
 impl MemOp for OpUtmacctlAll {}
+impl FlowOp for OpUtmacctlAll {}
+impl SchedOp for OpUtmacctlAll {}
 /// Spec: isa-spec/spec/ops/memory/utmacctl_all.toml:16.
 impl Encode for OpUtmacctlAll {
     const NAME: &'static str = "utmacctl_all";

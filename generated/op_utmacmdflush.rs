@@ -68,6 +68,8 @@ impl OpUtmacmdflush {
     }
 }
 impl MemOp for OpUtmacmdflush {}
+impl FlowOp for OpUtmacmdflush {}
+impl SchedOp for OpUtmacmdflush {}
 /// Spec: isa-spec/spec/ops/memory/utmacmdflush.toml:10.
 impl Encode for OpUtmacmdflush {
     const NAME: &'static str = "utmacmdflush";

@@ -215,6 +215,8 @@ impl OpUtmaldg {
     }
 }
 impl MemOp for OpUtmaldg {}
+impl FlowOp for OpUtmaldg {}
+impl SchedOp for OpUtmaldg {}
 /// Spec: isa-spec/spec/ops/memory/utmaldg.toml:26.
 impl Encode for OpUtmaldg {
     const NAME: &'static str = "utmaldg";

@@ -270,6 +270,8 @@ impl OpUtmaldgUr {
     }
 }
 impl MemOp for OpUtmaldgUr {}
+impl FlowOp for OpUtmaldgUr {}
+impl SchedOp for OpUtmaldgUr {}
 /// Spec: isa-spec/spec/ops/memory/utmaldg_ur.toml:26.
 impl Encode for OpUtmaldgUr {
     const NAME: &'static str = "utmaldg_ur";

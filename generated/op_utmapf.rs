@@ -233,6 +233,8 @@ impl OpUtmapf {
     }
 }
 impl MemOp for OpUtmapf {}
+impl FlowOp for OpUtmapf {}
+impl SchedOp for OpUtmapf {}
 /// Spec: isa-spec/spec/ops/memory/utmapf.toml:30.
 impl Encode for OpUtmapf {
     const NAME: &'static str = "utmapf";

@@ -228,6 +228,8 @@ impl OpUtmapfUr {
     }
 }
 impl MemOp for OpUtmapfUr {}
+impl FlowOp for OpUtmapfUr {}
+impl SchedOp for OpUtmapfUr {}
 /// Spec: isa-spec/spec/ops/memory/utmapf_ur.toml:34.
 impl Encode for OpUtmapfUr {
     const NAME: &'static str = "utmapf_ur";

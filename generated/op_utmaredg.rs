@@ -175,6 +175,8 @@ impl OpUtmaredg {
     }
 }
 impl MemOp for OpUtmaredg {}
+impl FlowOp for OpUtmaredg {}
+impl SchedOp for OpUtmaredg {}
 /// Spec: isa-spec/spec/ops/memory/utmaredg.toml:32.
 impl Encode for OpUtmaredg {
     const NAME: &'static str = "utmaredg";

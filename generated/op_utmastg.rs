@@ -173,6 +173,8 @@ impl OpUtmastg {
     }
 }
 impl MemOp for OpUtmastg {}
+impl FlowOp for OpUtmastg {}
+impl SchedOp for OpUtmastg {}
 /// Spec: isa-spec/spec/ops/memory/utmastg.toml:33.
 impl Encode for OpUtmastg {
     const NAME: &'static str = "utmastg";

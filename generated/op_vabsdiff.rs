@@ -269,6 +269,8 @@ impl OpVabsdiff {
     }
 }
 impl MemOp for OpVabsdiff {}
+impl FlowOp for OpVabsdiff {}
+impl SchedOp for OpVabsdiff {}
 /// Spec: isa-spec/spec/ops/alu/vabsdiff.toml:5.
 impl Encode for OpVabsdiff {
     const NAME: &'static str = "vabsdiff";

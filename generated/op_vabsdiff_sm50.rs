@@ -1435,6 +1435,8 @@ impl OpVabsdiffSm50 {
     }
 }
 impl MemOp for OpVabsdiffSm50 {}
+impl FlowOp for OpVabsdiffSm50 {}
+impl SchedOp for OpVabsdiffSm50 {}
 /// Spec: isa-spec/spec/ops/alu/vabsdiff_sm50.toml:10.
 impl Encode for OpVabsdiffSm50 {
     const NAME: &'static str = "vabsdiff_sm50";

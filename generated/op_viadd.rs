@@ -174,6 +174,8 @@ impl OpViadd {
     }
 }
 impl MemOp for OpViadd {}
+impl FlowOp for OpViadd {}
+impl SchedOp for OpViadd {}
 /// Spec: isa-spec/spec/ops/alu/viadd.toml:3.
 impl Encode for OpViadd {
     const NAME: &'static str = "viadd";

@@ -165,6 +165,8 @@ impl OpViaddTyped {
     }
 }
 impl MemOp for OpViaddTyped {}
+impl FlowOp for OpViaddTyped {}
+impl SchedOp for OpViaddTyped {}
 /// Spec: isa-spec/spec/ops/alu/viadd_typed.toml:8.
 impl Encode for OpViaddTyped {
     const NAME: &'static str = "viadd_typed";

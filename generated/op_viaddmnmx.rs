@@ -344,6 +344,8 @@ impl OpViaddmnmx {
     }
 }
 impl MemOp for OpViaddmnmx {}
+impl FlowOp for OpViaddmnmx {}
+impl SchedOp for OpViaddmnmx {}
 /// Spec: isa-spec/spec/ops/alu/viaddmnmx.toml:18.
 impl Encode for OpViaddmnmx {
     const NAME: &'static str = "viaddmnmx";

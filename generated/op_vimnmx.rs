@@ -491,6 +491,8 @@ impl OpVimnmx {
     }
 }
 impl MemOp for OpVimnmx {}
+impl FlowOp for OpVimnmx {}
+impl SchedOp for OpVimnmx {}
 /// Spec: isa-spec/spec/ops/alu/vimnmx.toml:2.
 impl Encode for OpVimnmx {
     const NAME: &'static str = "vimnmx";

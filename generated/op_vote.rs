@@ -132,6 +132,8 @@ impl OpVote {
     }
 }
 impl MemOp for OpVote {}
+impl FlowOp for OpVote {}
+impl SchedOp for OpVote {}
 /// Spec: isa-spec/spec/ops/alu/vote.toml:9.
 impl Encode for OpVote {
     const NAME: &'static str = "vote";

@@ -131,6 +131,8 @@ impl OpVoteu {
     }
 }
 impl MemOp for OpVoteu {}
+impl FlowOp for OpVoteu {}
+impl SchedOp for OpVoteu {}
 /// Spec: isa-spec/spec/ops/alu/voteu.toml:7.
 impl Encode for OpVoteu {
     const NAME: &'static str = "voteu";

@@ -74,6 +74,8 @@ impl OpWarpgroup {
     }
 }
 impl MemOp for OpWarpgroup {}
+impl FlowOp for OpWarpgroup {}
+impl SchedOp for OpWarpgroup {}
 /// Spec: isa-spec/spec/ops/control/warpgroup.toml:9.
 impl Encode for OpWarpgroup {
     const NAME: &'static str = "warpgroup";

@@ -77,6 +77,8 @@ impl OpWarpgroupDepbar {
     }
 }
 impl MemOp for OpWarpgroupDepbar {}
+impl FlowOp for OpWarpgroupDepbar {}
+impl SchedOp for OpWarpgroupDepbar {}
 /// Spec: isa-spec/spec/ops/control/warpgroup_depbar.toml:10.
 impl Encode for OpWarpgroupDepbar {
     const NAME: &'static str = "warpgroup_depbar";

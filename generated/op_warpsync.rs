@@ -311,6 +311,8 @@ impl OpWarpsync {
     }
 }
 impl MemOp for OpWarpsync {}
+impl FlowOp for OpWarpsync {}
+impl SchedOp for OpWarpsync {}
 /// Spec: isa-spec/spec/ops/control/warpsync.toml:10.
 impl Encode for OpWarpsync {
     const NAME: &'static str = "warpsync";

@@ -133,6 +133,8 @@ impl OpWarpsyncAll {
     }
 }
 impl MemOp for OpWarpsyncAll {}
+impl FlowOp for OpWarpsyncAll {}
+impl SchedOp for OpWarpsyncAll {}
 /// Spec: isa-spec/spec/ops/control/warpsync_all.toml:6.
 impl Encode for OpWarpsyncAll {
     const NAME: &'static str = "warpsync_all";

@@ -559,6 +559,8 @@ impl OpXmad {
     }
 }
 impl MemOp for OpXmad {}
+impl FlowOp for OpXmad {}
+impl SchedOp for OpXmad {}
 /// Spec: isa-spec/spec/ops/alu/xmad.toml:5.
 impl Encode for OpXmad {
     const NAME: &'static str = "xmad";

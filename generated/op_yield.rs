@@ -99,6 +99,8 @@ impl OpYield {
     }
 }
 impl MemOp for OpYield {}
+impl FlowOp for OpYield {}
+impl SchedOp for OpYield {}
 /// Spec: isa-spec/spec/ops/control/yield.toml:6.
 impl Encode for OpYield {
     const NAME: &'static str = "yield";

@@ -13,6 +13,7 @@ pub mod build_support;
 mod combo;
 mod decode;
 mod encode;
+mod flow;
 mod fold;
 mod hidden;
 mod legalize;

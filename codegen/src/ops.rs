@@ -1,6 +1,6 @@
 //! The top-level generator: one op's file (its struct and everything the
 //! per-artifact generators emit for it) and the shared `isa.rs` file. It
-//! calls the generators (encode, decode, print, parse, fold, legalize);
+//! calls the generators (encode, decode, print, parse, fold, legalize, flow);
 //! they call only `shared` and `names`, never back up here.
 
 use crate::Error;
@@ -405,6 +405,8 @@ pub fn op_file(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     let low_bits_srcs = low_bits_srcs(op);
     let src_views = src_views(spec, op);
     let mem_impl = mem_impl(spec, op);
+    let flow_impl = crate::flow::op_flow(spec, op);
+    let sched_impl = crate::flow::op_sched(spec, op);
 
     let (encode, encode_impl) = crate::encode::op_encode(spec, op)?;
     let (decode, parts) = crate::decode::op_decode(spec, op)?;
@@ -440,6 +442,8 @@ pub fn op_file(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
             #fold
         }
         #mem_impl
+        #flow_impl
+        #sched_impl
         #encode_impl
         #impl_doc
         impl Forms for #ty {
@@ -582,7 +586,19 @@ fn control_items(spec: &Spec, fams: &[proc_macro2::Ident]) -> TokenStream {
             .map(|(lo, w, a, b)| quote!((#lo, #w, #a, #b)));
         quote!(&[#(#f),*])
     });
+    let late_reads = arms(&|c| {
+        let f = c.late_reads.iter().filter_map(|k| {
+            REG_FILES.iter().find(|(r, _)| r == k).map(|(_, n)| {
+                let n = ident(n);
+                quote!(RegFile::#n)
+            })
+        });
+        quote!(&[#(#f),*])
+    });
     quote! {
+        /// Register files whose sources an instruction with a read
+        /// barrier may read after it issues (the others at issue).
+        pub const fn late_read_files(self) -> &'static [RegFile] { #late_reads }
         /// Bits per instruction in the bundle's scheduling word (families
         /// with bundles): instruction `i` owns slot `i`.
         pub const fn control_slot_bits(self) -> Option<u32> { #slot_bits }

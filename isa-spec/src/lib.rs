@@ -8,6 +8,7 @@
 pub mod codes;
 pub mod diag;
 mod extend;
+mod flow;
 pub mod fold_lint;
 pub mod lint;
 mod load;

@@ -74,6 +74,8 @@ pub struct Control {
     /// (low bit, width, lowest value, highest value): a field and the
     /// values it must hold for reuse flags to be valid.
     pub reuse_needs: Vec<(u32, u32, u32, u32)>,
+    /// Register files an instruction with a read barrier may read late.
+    pub late_reads: Vec<SlotKindClass>,
 }
 
 impl Family {
@@ -545,6 +547,58 @@ pub enum MemSize {
     ByModifier(usize, Vec<u32>, Vec<bool>),
 }
 
+/// Where control goes after an op (`[flow] kind`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FlowKind {
+    /// To `target` where the guard and conditions hold, else to the next
+    /// instruction.
+    Branch,
+    /// The thread ends where they hold.
+    Exit,
+    /// To `target`, and back to the next instruction.
+    Call,
+    /// Back to the caller.
+    Return,
+    /// To an address the instruction does not state: a register (BRX), or
+    /// the one an earlier SSY, PBK or PCNT pushed (SYNC, BRK, CONT).
+    Indirect,
+}
+
+impl FlowKind {
+    pub const NAMES: [(&'static str, FlowKind); 5] = [
+        ("branch", FlowKind::Branch),
+        ("exit", FlowKind::Exit),
+        ("call", FlowKind::Call),
+        ("return", FlowKind::Return),
+        ("indirect", FlowKind::Indirect),
+    ];
+}
+
+/// `[sched]`: what an op means to the scheduler.
+#[derive(Clone, Debug)]
+pub struct Sched {
+    /// Modifier indices: the scoreboard waited on (an enum) and how many
+    /// of its operations may stay pending (an integer).
+    pub wait: Option<(usize, usize)>,
+    /// Destination indices written at a fixed latency, not under the
+    /// write barrier.
+    pub early: Vec<usize>,
+    pub loc: Loc,
+}
+
+/// `[flow]`: how an op moves control.
+#[derive(Clone, Debug)]
+pub struct Flow {
+    pub kind: FlowKind,
+    /// Modifier index of the destination (`rel` or `abs`).
+    pub target: Option<usize>,
+    /// Sources (predicates) and modifiers (enums) that make it conditional
+    /// when not at their default.
+    pub when_srcs: Vec<usize>,
+    pub when_mods: Vec<usize>,
+    pub loc: Loc,
+}
+
 /// `[memory]`: what a load or store accesses.
 #[derive(Clone, Debug)]
 pub struct Memory {
@@ -617,6 +671,10 @@ pub struct Op {
     /// `low_bits`: indices of the sources whose low n bits alone decide
     /// the low n bits of every destination.
     pub low_bits: Vec<usize>,
+    /// `[flow]`: how the op moves control; None: on to the next instruction.
+    pub flow: Option<Flow>,
+    /// `[sched]`: the scoreboard wait the op makes, if any.
+    pub sched: Option<Sched>,
     /// Default fold for every family.
     pub fold: Fold,
     /// Family index -> fold replacing the default.

@@ -466,11 +466,28 @@ fn resolve_control(cx: &mut Ctx, c: &schema::ControlDef) -> Control {
             ),
         }
     }
+    let mut late_reads = Vec::new();
+    for f in &c.late_reads {
+        match SlotKindClass::parse(f.get_ref()) {
+            Some(
+                k @ (SlotKindClass::Gpr
+                | SlotKindClass::Ugpr
+                | SlotKindClass::Pred
+                | SlotKindClass::Upred),
+            ) => late_reads.push(k),
+            _ => cx.err(
+                Code::S0103,
+                f,
+                format!("`{}` is not gpr, ugpr, pred or upred", f.get_ref()),
+            ),
+        }
+    }
     Control {
         slot_bits: c.slot_bits.as_ref().map(|b| *b.get_ref()),
         fields,
         neutral: *c.neutral.get_ref(),
         reuse_needs,
+        late_reads,
     }
 }
 
@@ -667,6 +684,14 @@ pub(crate) fn resolve_op(
     }
     if let Some(lb) = &o.low_bits {
         op.low_bits = resolve_low_bits(cx, &op, lb);
+    }
+    if let Some(s) = &o.sched {
+        op.sched = crate::flow::resolve_sched(cx, &op, s);
+        ok &= op.sched.is_some();
+    }
+    if let Some(f) = &o.flow {
+        op.flow = crate::flow::resolve_flow(cx, &op, f);
+        ok &= op.flow.is_some();
     }
     op.fold = resolve_fold(cx, &op, &o.fold);
     op.fold_family = resolve_fold_family(cx, &op, &o.fold_family, names.families);
@@ -1045,6 +1070,8 @@ fn new_op(
         legalize: Legalize::default(),
         memory: None,
         low_bits: Vec::new(),
+        flow: None,
+        sched: None,
         fold: Fold::default(),
         fold_family: vec![],
         legal: vec![],

@@ -96,6 +96,11 @@ pub struct ControlDef {
     /// must hold for reuse flags to be valid.
     #[serde(default)]
     pub reuse_needs: BTreeMap<S<String>, S<String>>,
+    /// Register files (`gpr`, `ugpr`, `pred`, `upred`) whose sources an
+    /// instruction with a read barrier may read after it issues; it reads
+    /// the others, and its guard, at issue.
+    #[serde(default)]
+    pub late_reads: Vec<S<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -187,6 +192,13 @@ pub struct OpFile {
     /// alignment.
     #[serde(default)]
     pub low_bits: Option<S<Vec<S<String>>>>,
+    /// How the op moves control (branches, exits, calls); without it the
+    /// next instruction follows.
+    #[serde(default)]
+    pub flow: Option<S<FlowDef>>,
+    /// What the op means to the scheduler (scoreboard waits).
+    #[serde(default)]
+    pub sched: Option<S<SchedDef>>,
     /// Fold semantics: destination name -> Rust expression (a TOML literal
     /// string); the key `let` holds statements evaluated first.
     #[serde(default)]
@@ -340,6 +352,38 @@ pub struct AliasDef {
     /// Replaces `asm.mnemonic` when every condition holds.
     pub mnemonic: S<String>,
     /// Conditions such as `a == RZ`, `b is imm`, `b == imm_pow2`, `c != ugpr`.
+    pub when: Vec<S<String>>,
+}
+
+/// `[sched]`: what the op means to the scheduler.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SchedDef {
+    /// An op that waits on a scoreboard (DEPBAR): the enum modifier naming
+    /// the scoreboard (its value index is the scoreboard's number) and
+    /// the integer modifier giving how many of its operations may stay
+    /// pending, newest first.
+    pub wait_barrier: Option<S<String>>,
+    pub wait_pending: Option<S<String>>,
+    /// Destinations written at a fixed latency even when the op's other
+    /// results land later, under its write barrier.
+    #[serde(default)]
+    pub early: Vec<S<String>>,
+}
+
+/// `[flow]`: where control goes after the op.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlowDef {
+    /// `branch`, `exit`, `call`, `return` or `indirect`.
+    pub kind: S<String>,
+    /// The `rel` or `abs` modifier holding the destination (`branch`,
+    /// `call`).
+    pub target: Option<S<String>>,
+    /// Predicate sources and enum modifiers that make the op conditional
+    /// when not at their default (BRA's `cond`, Maxwell's `cc`); the guard
+    /// always does.
+    #[serde(default)]
     pub when: Vec<S<String>>,
 }
 

@@ -9,6 +9,7 @@
 //! The `nak` command lives in the `nak-cli` package (`nak/cli`).
 
 pub mod backend;
+pub mod check;
 pub mod dis;
 pub mod isa;
 pub mod runtime;

@@ -4,5 +4,6 @@
 pub mod combos;
 pub mod corpus;
 pub mod expected;
+pub mod kernels;
 pub mod oracle;
 pub mod rng;

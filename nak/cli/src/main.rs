@@ -2,6 +2,7 @@
 
 #[macro_use]
 mod out;
+mod check_cmd;
 mod lint_cmd;
 mod run_cmd;
 
@@ -33,6 +34,18 @@ enum Cmd {
         /// yield, stall; see the README), which `nak asm` reads back.
         #[arg(long)]
         ctrl: bool,
+        file: PathBuf,
+    },
+    /// Check a scheduled kernel for hazards: reads and overwrites of
+    /// registers a variable-latency write or a late read may still hold.
+    /// One `ADDR<TAB>CODE<TAB>message` line each; exit 1 when there is
+    /// any, 0 when the kernel is clean, 2 on bad input.
+    Check {
+        /// Target SM: 90, sm_90 or SM90.
+        #[arg(long)]
+        sm: String,
+        /// A raw stream of one kernel starting at address 0 (Maxwell
+        /// streams with their scheduling words).
         file: PathBuf,
     },
     /// Assemble one instruction per line into a raw stream.
@@ -336,6 +349,7 @@ fn main() -> ExitCode {
         } => run_cmd::run_cmd(&file, sm.as_deref(), lanes, global),
         Cmd::Dis { sm, ctrl, file } => dis(&sm, &file, ctrl),
         Cmd::Asm { sm, file, out } => asm(&sm, &file, &out),
+        Cmd::Check { sm, file } => check_cmd::run(&sm, &file),
     }
 }
 

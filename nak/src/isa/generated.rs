@@ -36,6 +36,7 @@ use crate::runtime::encode::{
     imm_halves_from_field, imm_halves_src_field, imm_src_field, no_form, only_default, refuse,
     reg_from_index, reg_index, sext_field, src_field, src_reg, uguard_field,
 };
+use crate::runtime::flow::{Flow, FlowKind, FlowOp, SchedOp};
 use crate::runtime::fold::{
     FoldCc, FoldError, FoldOut, IntoValue, SrcMods, Value, check_sources, fold_via_cc, src_value,
 };

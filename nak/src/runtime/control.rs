@@ -48,6 +48,37 @@ fn field(family: Family, name: &str) -> Option<(u32, u32)> {
     Some((lo, width))
 }
 
+/// A control value's scheduling fields, as numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Fields {
+    /// Cycles before the warp's next instruction may issue.
+    pub stall: u32,
+    /// The raw yield bit.
+    pub yield_bit: bool,
+    /// The scoreboard counting this instruction's results until they are
+    /// written, and the one counting its sources until they are read
+    /// (None: no scoreboard, the field's 7).
+    pub write_barrier: Option<u8>,
+    pub read_barrier: Option<u8>,
+    /// Scoreboards that must be zero before this instruction issues.
+    pub wait: u8,
+}
+
+/// The fields of `ctrl` on `family` (zero where the family has none).
+pub fn fields(family: Family, ctrl: u32) -> Fields {
+    let barrier = |name| match get(ctrl, field(family, name)) {
+        Some(b) if b < 7 => Some(b as u8),
+        _ => None,
+    };
+    Fields {
+        stall: get(ctrl, field(family, "stall")).unwrap_or(0),
+        yield_bit: get(ctrl, field(family, "yield")) == Some(1),
+        write_barrier: barrier("write_barrier"),
+        read_barrier: barrier("read_barrier"),
+        wait: get(ctrl, field(family, "wait")).unwrap_or(0) as u8,
+    }
+}
+
 fn get(ctrl: u32, f: Option<(u32, u32)>) -> Option<u32> {
     f.map(|(lo, width)| ctrl >> lo & ((1u32 << width) - 1))
 }

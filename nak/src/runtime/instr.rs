@@ -391,6 +391,24 @@ macro_rules! define_ops {
             pub fn mem_access(&self) -> Option<MemAccess> {
                 match self { $(Op::$v(o) => o.mem_access()),* }
             }
+            /// Where control goes after the op at byte address `addr` on
+            /// `sm` (`[flow]` in its spec file).
+            pub fn flow(&self, addr: u64, sm: u32) -> crate::runtime::flow::Flow {
+                use crate::runtime::flow::FlowOp;
+                match self { $(Op::$v(o) => o.flow(addr, sm)),* }
+            }
+            /// The scoreboard the op waits on and how many of its operations
+            /// may stay pending (`[sched]` in its spec file).
+            pub fn waits_on(&self) -> Option<(u8, u8)> {
+                use crate::runtime::flow::SchedOp;
+                match self { $(Op::$v(o) => o.waits_on()),* }
+            }
+            /// Destinations written at a fixed latency although the op's
+            /// other results land under its write barrier (`[sched] early`).
+            pub fn early_dsts(&self) -> &'static [usize] {
+                use crate::runtime::flow::SchedOp;
+                match self { $(Op::$v(o) => o.early_dsts()),* }
+            }
             /// Sources whose low n bits alone decide the low n bits of every
             /// destination (`low_bits` in its spec file).
             pub fn low_bits_srcs(&self) -> &'static [usize] {

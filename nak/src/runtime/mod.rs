@@ -7,6 +7,7 @@ pub mod asm;
 pub mod control;
 pub mod decode;
 pub mod encode;
+pub mod flow;
 pub mod fmt_float;
 pub mod fold;
 pub mod fold_fns;

@@ -1,0 +1,132 @@
+//! `[flow]` and `[sched]`: where control goes after an op, and what it
+//! means to the scheduler. A hazard checker and a listing with labels
+//! build the control-flow graph from them, so they are stated in the op's
+//! file like any other hardware fact.
+
+use crate::codes::Code;
+use crate::model::{Flow, FlowKind, ModType, Op, Sched};
+use crate::resolve::Ctx;
+use crate::schema::{FlowDef, S, SchedDef};
+
+/// Resolve an op's `[flow]` table; None (with S1303 errors) when it is bad.
+pub(crate) fn resolve_flow(cx: &mut Ctx, op: &Op, f: &S<FlowDef>) -> Option<Flow> {
+    let r = f.get_ref();
+    let mut ok = true;
+    let kind = FlowKind::NAMES
+        .iter()
+        .find(|(n, _)| *n == r.kind.get_ref().as_str())
+        .map(|&(_, k)| k);
+    if kind.is_none() {
+        cx.err(
+            Code::S1303,
+            &r.kind,
+            format!(
+                "kind `{}` is not branch, exit, call, return or indirect",
+                r.kind.get_ref()
+            ),
+        );
+        ok = false;
+    }
+    let target = r.target.as_ref().and_then(|t| {
+        let i = op
+            .modifier(t.get_ref())
+            .filter(|&i| matches!(op.modifiers[i].ty, ModType::Rel | ModType::Abs { .. }));
+        if i.is_none() {
+            cx.err(
+                Code::S1303,
+                t,
+                format!("`{}` is not a `rel` or `abs` modifier", t.get_ref()),
+            );
+            ok = false;
+        }
+        i
+    });
+    if kind == Some(FlowKind::Branch) && r.target.is_none() {
+        cx.err(Code::S1303, f, "a branch needs its `target`");
+        ok = false;
+    }
+    let (mut when_srcs, mut when_mods) = (Vec::new(), Vec::new());
+    for w in &r.when {
+        let name = w.get_ref();
+        if let Some(i) = op.src(name).filter(|&i| op.srcs[i].ty.is_pred()) {
+            when_srcs.push(i);
+        } else if let Some(i) = op
+            .modifier(name)
+            .filter(|&i| matches!(op.modifiers[i].ty, ModType::Enum(_)))
+        {
+            when_mods.push(i);
+        } else {
+            cx.err(
+                Code::S1303,
+                w,
+                format!("`{name}` is neither a predicate source nor an enum modifier"),
+            );
+            ok = false;
+        }
+    }
+    Some(Flow {
+        kind: kind?,
+        target,
+        when_srcs,
+        when_mods,
+        loc: cx.loc(f),
+    })
+    .filter(|_| ok)
+}
+
+/// Resolve an op's `[sched]` table; None (with S1304 errors) when it is bad.
+pub(crate) fn resolve_sched(cx: &mut Ctx, op: &Op, s: &S<SchedDef>) -> Option<Sched> {
+    let r = s.get_ref();
+    let mut ok = true;
+    let mut find = |m: &S<String>, enum_: bool| {
+        let i = op
+            .modifier(m.get_ref())
+            .filter(|&i| match op.modifiers[i].ty {
+                ModType::Enum(_) => enum_,
+                ModType::Int { .. } => !enum_,
+                _ => false,
+            });
+        if i.is_none() {
+            let what = if enum_ { "an enum" } else { "an integer" };
+            cx.err(
+                Code::S1304,
+                m,
+                format!("`{}` is not {what} modifier", m.get_ref()),
+            );
+            ok = false;
+        }
+        i
+    };
+    let wait = match (&r.wait_barrier, &r.wait_pending) {
+        (Some(b), Some(p)) => find(b, true).zip(find(p, false)),
+        (None, None) => None,
+        _ => {
+            cx.err(
+                Code::S1304,
+                s,
+                "`wait_barrier` and `wait_pending` come together",
+            );
+            ok = false;
+            None
+        }
+    };
+    let mut early = Vec::new();
+    for d in &r.early {
+        match op.dst(d.get_ref()) {
+            Some(i) => early.push(i),
+            None => {
+                cx.err(
+                    Code::S1304,
+                    d,
+                    format!("`{}` is not a destination", d.get_ref()),
+                );
+                ok = false;
+            }
+        }
+    }
+    ok.then(|| Sched {
+        wait,
+        early,
+        loc: cx.loc(s),
+    })
+}

@@ -1,0 +1,195 @@
+//! `nak check`: a hazard checker for scheduled SASS. It follows every
+//! path of a kernel's control-flow graph (to a fixed point over loops) and
+//! reports each instruction that reads or overwrites a register while a
+//! variable-latency write or a late read of it may still be pending on a
+//! scoreboard the instruction has not waited for. Which ops branch and
+//! wait comes from the spec (`[flow]`, `[sched]`); the scoreboards each
+//! instruction sets and waits for are its own control bits.
+
+pub mod program;
+pub mod state;
+
+use program::{Instr, Program, slot_reg};
+use state::{Event, State};
+
+/// One hazard: where, which kind, and what it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    pub addr: u64,
+    pub code: Code,
+    pub message: String,
+}
+
+/// The kinds of hazard.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Code {
+    /// A register read while a variable-latency write to it is pending.
+    Raw,
+    /// A register written while a variable-latency write to it is pending
+    /// (the late write would land over the new value).
+    Waw,
+    /// A register written while a late read of it is pending.
+    War,
+    /// A word the spec cannot decode: its registers are unknown.
+    Unknown,
+}
+
+impl Code {
+    pub fn name(self) -> &'static str {
+        match self {
+            Code::Raw => "RAW",
+            Code::Waw => "WAW",
+            Code::War => "WAR",
+            Code::Unknown => "UNKNOWN",
+        }
+    }
+}
+
+/// Check a raw stream of one kernel starting at address 0 (Maxwell
+/// streams with their scheduling words). Findings are in address order.
+pub fn check(sm: u32, bytes: &[u8]) -> Result<Vec<Finding>, String> {
+    Ok(check_program(&Program::decode(sm, bytes)?))
+}
+
+/// [`check`] on a decoded kernel (whose control fields a test may have
+/// changed to inject a fault).
+pub fn check_program(p: &Program) -> Vec<Finding> {
+    let ins = fixed_point(p);
+    let mut out = Vec::new();
+    for (b, block) in p.blocks.iter().enumerate() {
+        let mut st = ins[b].clone();
+        for i in block.first..block.end {
+            step(p, i, &mut st, &mut |f| out.push(f));
+        }
+    }
+    out.sort_by_key(|f| (f.addr, f.code));
+    out
+}
+
+/// Each block's state on entry, once no path adds anything: states only
+/// grow (events appear, ages fall), and ages are bounded, so it ends.
+fn fixed_point(p: &Program) -> Vec<State> {
+    let mut ins: Vec<State> = p.blocks.iter().map(|_| State::empty()).collect();
+    let mut dirty = vec![true; p.blocks.len()];
+    let mut work: Vec<usize> = (0..p.blocks.len()).rev().collect();
+    while let Some(b) = work.pop() {
+        dirty[b] = false;
+        let block = &p.blocks[b];
+        let mut st = ins[b].clone();
+        for i in block.first..block.end {
+            step(p, i, &mut st, &mut |_| {});
+        }
+        for &s in &block.succs {
+            if ins[s].join(&st) && !dirty[s] {
+                dirty[s] = true;
+                work.push(s);
+            }
+        }
+    }
+    ins
+}
+
+/// One instruction: its waits, its checks (each finding to `report`), and
+/// the events it starts.
+fn step(p: &Program, i: usize, st: &mut State, report: &mut dyn FnMut(Finding)) {
+    let x = &p.instrs[i];
+    st.wait_all(x.ctl.wait);
+    if let Some((sb, pending)) = x.waits_on {
+        st.wait_until(sb, pending);
+    }
+    if x.decoded.is_none() {
+        report(finding(
+            p,
+            x,
+            Code::Unknown,
+            "the spec cannot decode this word: its registers are not checked".into(),
+        ));
+    }
+    if x.never {
+        return;
+    }
+    check_regs(p, x, st, report);
+    for sb in [x.ctl.write_barrier, x.ctl.read_barrier]
+        .into_iter()
+        .flatten()
+    {
+        st.age(sb);
+    }
+    if !x.guarded {
+        for r in x.writes.iter().flat_map(|s| s.slots()) {
+            st.overwrite(r);
+        }
+    }
+    if let Some(sb) = x.ctl.write_barrier {
+        for r in x.late_writes.iter().flat_map(|s| s.slots()) {
+            st.protect(Event::Write, r, sb, i, None);
+        }
+    }
+    if let Some(sb) = x.ctl.read_barrier {
+        for r in x.late_reads.iter().flat_map(|s| s.slots()) {
+            st.protect(Event::Read, r, sb, i, x.ctl.write_barrier);
+        }
+    }
+}
+
+/// Reads and writes of registers a pending event still protects.
+fn check_regs(p: &Program, x: &Instr, st: &State, report: &mut dyn FnMut(Finding)) {
+    for r in x.reads.iter().flat_map(|s| s.slots()) {
+        let (mask, by) = st.pending(Event::Write, r);
+        if mask != 0 {
+            let m = format!(
+                "reads {} before the write by `{}` (at {:#06x}) has landed: no wait on {}",
+                slot_reg(r),
+                p.instrs[by].text(p.sm),
+                p.instrs[by].addr,
+                sbs(mask)
+            );
+            report(finding(p, x, Code::Raw, m));
+        }
+    }
+    for r in x.writes.iter().flat_map(|s| s.slots()) {
+        let (mask, by) = st.pending(Event::Write, r);
+        if mask != 0 {
+            let m = format!(
+                "writes {} while the write by `{}` (at {:#06x}) may still land: no wait on {}",
+                slot_reg(r),
+                p.instrs[by].text(p.sm),
+                p.instrs[by].addr,
+                sbs(mask)
+            );
+            report(finding(p, x, Code::Waw, m));
+        }
+        // A result that lands late (the writer sets a write barrier, or
+        // is a memory op) lands after a pending read of the register:
+        // ptxas writes a load's result over a store's data without a wait
+        // (tests/kernels tex_surf: SM60 with a barrier, SM50 without).
+        let (mask, by) = st.pending(Event::Read, r);
+        if mask != 0 && x.ctl.write_barrier.is_none() && !x.lands_late {
+            let m = format!(
+                "writes {} before `{}` (at {:#06x}) has read it: no wait on {}",
+                slot_reg(r),
+                p.instrs[by].text(p.sm),
+                p.instrs[by].addr,
+                sbs(mask)
+            );
+            report(finding(p, x, Code::War, m));
+        }
+    }
+}
+
+fn finding(_p: &Program, x: &Instr, code: Code, message: String) -> Finding {
+    Finding {
+        addr: x.addr,
+        code,
+        message,
+    }
+}
+
+/// `SB0` or `SB0 or SB3`.
+fn sbs(mask: u8) -> String {
+    (0..6)
+        .filter(|s| mask >> s & 1 == 1)
+        .map(|s| format!("SB{s}"))
+        .collect::<Vec<_>>()
+        .join(" or ")
+}

@@ -1,0 +1,255 @@
+//! A kernel as the hazard checker sees it: each instruction's registers,
+//! control fields and flow (all from the spec), and its basic blocks.
+
+use std::collections::HashMap;
+
+use crate::dis::stream::for_each_word;
+use crate::isa::{self, Family, Op, family_of};
+use crate::runtime::control::{self, Fields};
+use crate::runtime::flow::{Flow, FlowKind};
+use crate::runtime::instr::Common;
+use crate::runtime::mem::MemKind;
+use crate::runtime::operand::{Reg, RegFile, SrcKind};
+
+/// Registers the checker tracks: R0..R254, UR0..UR62, P0..P6, UP0..UP6 at
+/// these offsets (the zero registers and barriers are not tracked).
+pub const REGS: usize = 528;
+
+/// `n` consecutive registers from `first` (a 64-bit value's pair, a
+/// vector load's four).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Span {
+    pub first: Reg,
+    pub n: u8,
+}
+
+impl Span {
+    /// The tracked slots it covers.
+    pub fn slots(self) -> impl Iterator<Item = usize> {
+        (0..self.n).filter_map(move |k| {
+            let idx = self.first.idx.checked_add(k)?;
+            slot(Reg {
+                file: self.first.file,
+                idx,
+            })
+        })
+    }
+}
+
+/// The tracked slot of a register (None: a zero register or a barrier).
+pub fn slot(r: Reg) -> Option<usize> {
+    if r.is_zero() {
+        return None;
+    }
+    let (base, size) = match r.file {
+        RegFile::Gpr => (0, 256),
+        RegFile::UGpr => (256, 256),
+        RegFile::Pred => (512, 8),
+        RegFile::UPred => (520, 8),
+        RegFile::Bar => return None,
+    };
+    (usize::from(r.idx) < size).then_some(base + usize::from(r.idx))
+}
+
+/// The register of a tracked slot (for messages).
+pub fn slot_reg(s: usize) -> Reg {
+    let (file, base) = match s {
+        0..256 => (RegFile::Gpr, 0),
+        256..512 => (RegFile::UGpr, 256),
+        512..520 => (RegFile::Pred, 512),
+        _ => (RegFile::UPred, 520),
+    };
+    Reg {
+        file,
+        idx: (s - base) as u8,
+    }
+}
+
+/// One instruction of the kernel.
+pub struct Instr {
+    pub addr: u64,
+    /// The decoded op, None for a word the spec does not know.
+    pub decoded: Option<(Op, Common)>,
+    pub ctl: Fields,
+    /// Registers read (the guard among them), and those of them a read
+    /// barrier covers (the family's `late_reads` files, not the guard).
+    pub reads: Vec<Span>,
+    pub late_reads: Vec<Span>,
+    /// Registers written, and those of them a write barrier covers (not
+    /// the op's `[sched] early` destinations).
+    pub writes: Vec<Span>,
+    pub late_writes: Vec<Span>,
+    /// The result lands after a memory round trip (a `memory` class op):
+    /// after any late read of the register it overwrites.
+    pub lands_late: bool,
+    /// The guard is a predicate other than PT: the writes may not happen.
+    pub guarded: bool,
+    /// The guard is !PT or !UPT: the instruction never runs (ptxas pads
+    /// waits with such instructions; only their control bits count).
+    pub never: bool,
+    pub flow: Flow,
+    pub waits_on: Option<(u8, u8)>,
+}
+
+impl Instr {
+    /// Its text, for messages.
+    pub fn text(&self, sm: u32) -> String {
+        match &self.decoded {
+            Some((op, c)) => {
+                let mut s = op.text(c, sm, self.addr);
+                crate::runtime::print::normalize_in_place(&mut s);
+                s
+            }
+            None => "(unknown encoding)".into(),
+        }
+    }
+}
+
+/// A basic block: instructions `first..end` and the blocks control may go
+/// to next.
+pub struct Block {
+    pub first: usize,
+    pub end: usize,
+    pub succs: Vec<usize>,
+}
+
+/// A kernel: its instructions and basic blocks (block 0 is the entry).
+pub struct Program {
+    pub sm: u32,
+    pub instrs: Vec<Instr>,
+    pub blocks: Vec<Block>,
+}
+
+impl Program {
+    /// Decode a raw stream of one kernel starting at address 0.
+    pub fn decode(sm: u32, bytes: &[u8]) -> Result<Program, String> {
+        let family = family_of(sm).ok_or_else(|| format!("SM{sm} is not covered"))?;
+        let mut instrs = Vec::new();
+        for_each_word(sm, bytes, |addr, word, ctrl, _| {
+            instrs.push(instr(sm, family, addr, word, ctrl));
+        })?;
+        let blocks = blocks(&instrs);
+        Ok(Program { sm, instrs, blocks })
+    }
+}
+
+fn instr(sm: u32, family: Family, addr: u64, word: u128, ctrl: Option<u32>) -> Instr {
+    let ctrl = ctrl.unwrap_or_else(|| match family.control_in_word() {
+        Some((lo, width)) => (word >> lo) as u32 & ((1u32 << width) - 1),
+        None => 0,
+    });
+    let mut decoded = isa::decode(word, sm);
+    if let Some((_, c)) = &mut decoded {
+        c.ctrl = ctrl;
+    }
+    let (mut reads, writes, late_writes) = decoded
+        .as_ref()
+        .map_or_else(Default::default, |(op, _)| footprint(op));
+    let lands_late = decoded
+        .as_ref()
+        .is_some_and(|(op, _)| op.class() == "memory");
+    let late = family.late_read_files();
+    let late_reads = reads
+        .iter()
+        .copied()
+        .filter(|s| late.contains(&s.first.file))
+        .collect();
+    let guard = decoded.as_ref().map(|(_, c)| c.guard);
+    let guard_reg = guard.and_then(|g| g.as_reg());
+    let never = guard.is_some_and(|g| g.not && guard_reg.is_some_and(Reg::is_zero));
+    if let Some(g) = guard_reg.filter(|g| !g.is_zero()) {
+        reads.push(Span { first: g, n: 1 });
+    }
+    let (flow, waits_on) = decoded.as_ref().map_or((Flow::NEXT, None), |(op, _)| {
+        (op.flow(addr, sm), op.waits_on())
+    });
+    Instr {
+        addr,
+        ctl: control::fields(family, ctrl),
+        reads,
+        late_reads,
+        writes,
+        late_writes,
+        lands_late,
+        guarded: guard_reg.is_some_and(|g| !g.is_zero()),
+        never,
+        flow: if never { Flow::NEXT } else { flow },
+        waits_on: if never { None } else { waits_on },
+        decoded,
+    }
+}
+
+/// The registers an op reads and writes: each operand's register and as
+/// many after it as its type takes (a load's or store's data as many as
+/// its size). Under-counting only hides hazards; it never invents one.
+fn footprint(op: &Op) -> (Vec<Span>, Vec<Span>, Vec<Span>) {
+    let mem = op.mem_access();
+    let data_n = mem.map_or(1, |m| m.data_regs().max(1) as u8);
+    let mut reads = Vec::new();
+    for (i, info) in op.src_info().iter().enumerate() {
+        if let SrcKind::Reg(r) = op.src(i).kind {
+            let is_data = mem.is_some_and(|m| m.kind == MemKind::Store && m.data == r);
+            // An address's width is a modifier (`R2.64`, `R2.U32`): its
+            // first register only.
+            let is_addr = mem.is_some_and(|m| m.addr.as_reg() == Some(r));
+            let n = if is_data {
+                data_n
+            } else if is_addr {
+                1
+            } else {
+                info.ty.regs()
+            };
+            reads.push(Span { first: r, n });
+        }
+    }
+    let (mut writes, mut late) = (Vec::new(), Vec::new());
+    for (i, info) in op.dst_info().iter().enumerate() {
+        let r = *op.dst(i);
+        let is_data = mem.is_some_and(|m| m.kind == MemKind::Load && m.data == r);
+        let n = if is_data { data_n } else { info.ty.regs() };
+        writes.push(Span { first: r, n });
+        if !op.early_dsts().contains(&i) {
+            late.push(Span { first: r, n });
+        }
+    }
+    (reads, writes, late)
+}
+
+/// Split the instructions into basic blocks: a block starts at the entry,
+/// at every branch or call target, and after every instruction that may
+/// not go on to the next.
+fn blocks(instrs: &[Instr]) -> Vec<Block> {
+    let at: HashMap<u64, usize> = instrs
+        .iter()
+        .enumerate()
+        .map(|(i, x)| (x.addr, i))
+        .collect();
+    let mut leader = vec![false; instrs.len() + 1];
+    leader[0] = true;
+    for (i, x) in instrs.iter().enumerate() {
+        if x.flow.kind != FlowKind::Next {
+            leader[i + 1] = true;
+        }
+        if let Some(t) = x.flow.target.and_then(|t| at.get(&t)) {
+            leader[*t] = true;
+        }
+    }
+    let starts: Vec<usize> = (0..instrs.len()).filter(|&i| leader[i]).collect();
+    let block_of = |i: usize| starts.partition_point(|&s| s <= i) - 1;
+    let mut out = Vec::with_capacity(starts.len());
+    for (b, &first) in starts.iter().enumerate() {
+        let end = starts.get(b + 1).copied().unwrap_or(instrs.len());
+        let last = &instrs[end - 1];
+        let mut succs = Vec::new();
+        if last.flow.kind == FlowKind::Branch
+            && let Some(&t) = last.flow.target.and_then(|t| at.get(&t))
+        {
+            succs.push(block_of(t));
+        }
+        if end < instrs.len() && last.flow.falls_through(last.guarded) {
+            succs.push(b + 1);
+        }
+        out.push(Block { first, end, succs });
+    }
+    out
+}
